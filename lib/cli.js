@@ -1,0 +1,112 @@
+/**
+ * The command line: parse with commander, resolve and validate options,
+ * call into lib/, print, and return an exit code (0 ok, 1 a run failed,
+ * 2 bad input). Nothing here calls process.exit().
+ */
+import { Chalk, chalkStderr } from 'chalk';
+import { Command, CommanderError } from 'commander';
+import { version } from './environment.js';
+import { run } from './commands/run.js';
+import { serve } from './commands/serve.js';
+import { resolveRunOptions, resolveServeOptions } from './options.js';
+
+/**
+ * @typedef {object} Io
+ * @property {NodeJS.WritableStream & { isTTY?: boolean }} stdout
+ * @property {NodeJS.WritableStream & { isTTY?: boolean }} stderr
+ * @property {NodeJS.ProcessEnv} env
+ */
+
+/**
+ * Colour only where the stream is a terminal, NO_COLOR honoured, FORCE_COLOR obeyed.
+ * @param {Io} io
+ */
+export function chalkFor(io) {
+  if ('NO_COLOR' in io.env && io.env.NO_COLOR !== '') return new Chalk({ level: 0 });
+  if ('FORCE_COLOR' in io.env) return new Chalk({ level: chalkStderr.level });
+  return new Chalk({ level: io.stderr.isTTY ? chalkStderr.level || 1 : 0 });
+}
+
+/**
+ * @param {string[]} argv arguments after the program name
+ * @param {Io} [io]
+ * @returns {Promise<number>}
+ */
+export async function main(argv, io = { stdout: process.stdout, stderr: process.stderr, env: process.env }) {
+  const chalk = chalkFor(io);
+  const out = { ...io, chalk };
+  let code = 0;
+
+  const program = new Command('udsvstcp')
+    .description('Unix domain socket vs loopback TCP, measured in Node.js: echo server, pipelined verifying client, sweeps into CSV.')
+    .version(version())
+    .option('--debug', 'print stack traces of errors')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+      outputError: (text, write) => write(`udsvstcp: ${text.replace(/^error: /, 'error: ')}`),
+    });
+
+  program.command('serve')
+    .description('run an echo server on a TCP port and a Unix domain socket at once, until Ctrl-C')
+    .option('--host <addr>', 'TCP address to bind', '127.0.0.1')
+    .option('--port <n>', 'TCP port, 0 to 65535 (0 = any free port)', '0')
+    .option('--uds <path>', 'socket path (default: echo.sock in a fresh private 0700 directory under the temp dir)')
+    .option('--greeting', 'write "start sending now!" on each connection (the 2014 server)')
+    .option('--nagle', 'leave Nagle on for accepted TCP connections (default: noDelay)')
+    .option('--json', 'print {"tcp":{host,port},"uds":{path}} on stdout once both listen')
+    .addHelpText('after', `
+A stale socket file (nobody answers on it) is replaced; a live one, or a path
+that is not a socket, is refused and left untouched. SIGINT/SIGTERM close the
+connections, remove the socket file and exit 0. Try it: nc -U <path>
+
+Example:
+  udsvstcp serve --json`)
+    .action(async (opts) => {
+      code = await serve(resolveServeOptions(opts), out);
+    });
+
+  program.command('run')
+    .description('measure echo round trips over TCP and UDS: pipelined, verified, one trial per transport')
+    .option('--tcp <host:port>', 'TCP echo server to measure (loopback only)')
+    .option('--uds <path>', 'UDS echo server to measure')
+    .option('--transport <which>', 'tcp, uds or both (default: both, or those given)')
+    .option('--size <bytes>', 'packet size, a power of two from 1 B to 64 MiB: 64, 1k, 64KiB, 1MiB', '64')
+    .option('--depth <n>', 'packets in flight, 1 (ping-pong) to 65536; size × depth at most 256 MiB', '1')
+    .option('--packets <n>', 'measured packets per trial, 1 to 1e9 (instead of --duration)')
+    .option('--duration <time>', 'measured time per trial: 500ms, 2s, 1m (default 1s)')
+    .option('--warmup <n|time>', 'warmup before measuring: a packet count (1000) or a time (250ms)', '250ms')
+    .option('--seed <n>', 'seed of the random payloads, 0 to 4294967295 (default: random, printed)')
+    .option('--no-delay', 'TCP_NODELAY on the client socket (the default)')
+    .option('--nagle', 'leave Nagle on instead (recorded; the server started here follows)')
+    .option('--timeout <time>', 'fail a trial when nothing is echoed for this long', '10s')
+    .option('--runs <n>', 'trials per transport, order alternating run by run, 1 to 1000', '1')
+    .option('--greeting', 'expect the 2014 greeting before echoing (the server started here sends it)')
+    .option('--json', 'one JSON object per trial per line on stdout')
+    .addHelpText('after', `
+With neither --tcp nor --uds, an echo server is started in a child process and
+stopped afterwards, and its CPU time is charged to each trial.
+
+Every echoed byte is checked against what was sent. Figures: msgs/s and MB/s
+(one direction, 1 MB = 1e6 bytes) over the measured phase; RTT in µs from a
+packet's write to the arrival of its last echoed byte; CPU µs per message.
+
+Examples:
+  udsvstcp run --size 64 --depth 1
+  udsvstcp run --tcp 127.0.0.1:5555 --uds /tmp/x/echo.sock --size 1k --depth 16 --packets 100000 --json`)
+    .action(async (opts) => {
+      code = await run(resolveRunOptions(opts), out);
+    });
+
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return code;
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2; // commander printed its one line
+    const err = /** @type {Error & { exitCode?: number }} */ (error);
+    io.stderr.write(`udsvstcp: error: ${err.message}\n`);
+    if (program.opts().debug && err.stack) io.stderr.write(`${err.stack}\n`);
+    return err.exitCode ?? 1;
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * A people-facing table of trial records, and the UDS/TCP comparison.
+ * Pure: returns a string; colour comes from the Chalk instance passed in.
+ */
+import { Chalk } from 'chalk';
+import { formatSize } from '../units.js';
+
+const plain = new Chalk({ level: 0 });
+
+/**
+ * Digits for people: 3 significant, thousands as k/M; never used in CSV.
+ * @param {number | string | null} value
+ */
+export function human(value) {
+  if (value === null || value === '' || typeof value === 'string') return value === null ? '-' : String(value);
+  if (!Number.isFinite(value)) return String(value);
+  const abs = Math.abs(value);
+  if (Number.isInteger(value) && abs < 1e4) return String(value);
+  if (abs >= 1e7) return `${(value / 1e6).toFixed(1)}M`;
+  if (abs >= 1e4) return `${(value / 1e3).toFixed(1)}k`;
+  if (abs >= 100) return value.toFixed(0);
+  if (abs >= 10) return value.toFixed(1);
+  return value.toFixed(2);
+}
+
+/** @type {[string, (r: import('../record.js').TrialRecord) => string][]} */
+const COLUMNS = [
+  ['transport', (r) => String(r.transport)],
+  ['size', (r) => (r.size_bytes === null ? '-' : formatSize(Number(r.size_bytes)))],
+  ['depth', (r) => human(r.depth)],
+  ['packets', (r) => human(r.packets)],
+  ['msgs/s', (r) => human(r.msgs_per_s)],
+  ['MB/s', (r) => human(r.mb_per_s)],
+  ['rtt mean', (r) => human(r.rtt_mean_us)],
+  ['p50', (r) => human(r.rtt_p50_us)],
+  ['p99', (r) => human(r.rtt_p99_us)],
+  ['p99.9', (r) => human(r.rtt_p999_us)],
+  ['max µs', (r) => human(r.rtt_max_us)],
+  ['cpu µs/msg cli', (r) => human(r.client_cpu_us_per_msg)],
+  ['srv', (r) => human(r.server_cpu_us_per_msg)],
+  ['status', (r) => String(r.status)],
+];
+
+/**
+ * @param {import('../record.js').TrialRecord[]} records
+ * @param {{ chalk?: import('chalk').ChalkInstance }} [options]
+ */
+export function toTable(records, { chalk = plain } = {}) {
+  const rows = records.map((r) => COLUMNS.map(([, cell]) => cell(r)));
+  const widths = COLUMNS.map(([title], i) => Math.max(title.length, ...rows.map((row) => row[i].length)));
+  const line = (/** @type {string[]} */ cells) => cells.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ').trimEnd();
+  const out = [chalk.bold(line(COLUMNS.map(([title]) => title)))];
+  records.forEach((r, i) => {
+    const text = line(rows[i]);
+    out.push(r.status === 'ok' ? text : chalk.red(text));
+    if (r.status !== 'ok') out.push(chalk.red(`  ${r.error}`));
+  });
+  return `${out.join('\n')}\n`;
+}
+
+/**
+ * Mean of a numeric field over ok records.
+ * @param {import('../record.js').TrialRecord[]} records
+ * @param {import('../record.js').RecordField} field
+ */
+function meanOf(records, field) {
+  const values = records.filter((r) => r.status === 'ok' && typeof r[field] === 'number').map((r) => Number(r[field]));
+  return values.length ? values.reduce((a, b) => a + b, 0) / values.length : NaN;
+}
+
+/**
+ * One line per (size, depth) with both transports: UDS relative to TCP.
+ * @param {import('../record.js').TrialRecord[]} records
+ * @param {{ chalk?: import('chalk').ChalkInstance }} [options]
+ */
+export function toComparison(records, { chalk = plain } = {}) {
+  /** @type {Map<string, import('../record.js').TrialRecord[]>} */
+  const groups = new Map();
+  for (const r of records) {
+    const key = `${r.workload}|${r.size_bytes}|${r.depth}`;
+    groups.set(key, [...(groups.get(key) ?? []), r]);
+  }
+  const lines = [];
+  for (const group of groups.values()) {
+    const tcp = group.filter((r) => r.transport === 'tcp');
+    const uds = group.filter((r) => r.transport === 'uds');
+    const ratio = (/** @type {import('../record.js').RecordField} */ field) => meanOf(uds, field) / meanOf(tcp, field);
+    const msgs = ratio('msgs_per_s');
+    if (!Number.isFinite(msgs)) continue;
+    const n = Math.min(tcp.length, uds.length);
+    const verdict = msgs >= 1 ? chalk.green(`UDS ×${msgs.toFixed(2)} the msgs/s of TCP`) : chalk.yellow(`UDS ×${msgs.toFixed(2)} the msgs/s of TCP`);
+    lines.push(`${formatSize(Number(group[0].size_bytes))} depth ${group[0].depth}: ${verdict}; RTT p50 ×${ratio('rtt_p50_us').toFixed(2)}, p99 ×${ratio('rtt_p99_us').toFixed(2)}; client CPU/msg ×${ratio('client_cpu_us_per_msg').toFixed(2)}${n < 3 ? chalk.dim(` (${n} trial${n === 1 ? '' : 's'} each: run a sweep for a confidence interval)`) : ''}`);
+  }
+  return lines.length ? `${lines.join('\n')}\n` : '';
+}

@@ -1,0 +1,113 @@
+/**
+ * The echo server in a child process of its own, with a control channel
+ * (Node IPC, not the measured sockets) for CPU, event-loop and byte counts.
+ */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { RunError } from './errors.js';
+
+export const BIN = fileURLToPath(new URL('../bin/udsvstcp.js', import.meta.url));
+
+/**
+ * @typedef {object} ServerProcess
+ * @property {number} pid
+ * @property {{ host: string, port: number }} tcp
+ * @property {{ path: string }} uds
+ * @property {() => Promise<import('./server.js').ServerStats>} snapshot
+ * @property {() => Promise<void>} stop SIGTERM, then SIGKILL after 5 s
+ * @property {() => boolean} alive
+ * @property {Promise<{ code: number | null, signal: string | null }>} exited
+ */
+
+/**
+ * @param {object} [options]
+ * @param {string} [options.host]
+ * @param {string} [options.path] UDS path; default: a fresh private directory chosen by the server
+ * @param {boolean} [options.greeting]
+ * @param {boolean} [options.noDelay]
+ * @param {string[]} [options.prefix] a command to run node under, e.g. ['taskset', '-c', '0']
+ * @param {number} [options.startTimeoutMs]
+ * @returns {Promise<ServerProcess>}
+ */
+export async function spawnServer({ host = '127.0.0.1', path, greeting = false, noDelay = true, prefix = [], startTimeoutMs = 10_000 } = {}) {
+  const args = [BIN, 'serve', '--host', host];
+  if (path) args.push('--uds', path);
+  if (greeting) args.push('--greeting');
+  if (!noDelay) args.push('--nagle');
+  const [command, ...commandArgs] = [...prefix, process.execPath, ...args];
+  const child = spawn(command, commandArgs, { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+
+  let stderr = '';
+  child.stderr?.setEncoding('utf8').on('data', (text) => {
+    stderr = (stderr + text).slice(-4096);
+  });
+  /** @type {Promise<{ code: number | null, signal: string | null }>} */
+  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  let running = true;
+  exited.then(() => {
+    running = false;
+  });
+  const lastLine = () => stderr.trim().split('\n').pop() ?? '';
+
+  /** @type {{ tcp: { host: string, port: number }, uds: { path: string } }} */
+  const listening = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new RunError(`echo server did not start within ${startTimeoutMs} ms`, 'ERR_SERVER'));
+    }, startTimeoutMs);
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      reject(new RunError(`cannot start the echo server: ${error.message}`, 'ERR_SERVER'));
+    });
+    child.on('message', function onMessage(/** @type {any} */ message) {
+      if (message?.type !== 'listening') return;
+      clearTimeout(timer);
+      child.off('message', onMessage);
+      resolve(message);
+    });
+    exited.then(({ code }) => {
+      clearTimeout(timer);
+      reject(new RunError(lastLine().replace(/^udsvstcp: (error: )?/, '') || `echo server exited with code ${code}`, code === 2 ? 'ERR_USAGE' : 'ERR_SERVER'));
+    });
+  });
+
+  let nextId = 0;
+  /** @type {Map<number, (stats: import('./server.js').ServerStats) => void>} */
+  const pending = new Map();
+  child.on('message', (/** @type {any} */ message) => {
+    if (message?.type === 'stats') {
+      pending.get(message.id)?.(message.stats);
+      pending.delete(message.id);
+    }
+  });
+
+  return {
+    pid: /** @type {number} */ (child.pid),
+    tcp: listening.tcp,
+    uds: listening.uds,
+    exited,
+    alive: () => running,
+    snapshot() {
+      if (!running || !child.connected) return Promise.reject(new RunError('echo server is not running', 'ERR_SERVER'));
+      const id = nextId++;
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => {
+          pending.delete(id);
+          reject(new RunError('echo server did not answer a stats request within 2 s', 'ERR_SERVER'));
+        }, 2000);
+        pending.set(id, (stats) => {
+          clearTimeout(timer);
+          resolve(stats);
+        });
+        child.send({ type: 'stats', id });
+      });
+    },
+    async stop() {
+      if (!running) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}

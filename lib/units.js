@@ -1,0 +1,118 @@
+/**
+ * Parsing of sizes, counts and durations as people type them, and the
+ * validators that turn a bad value into a one-line UsageError naming the flag.
+ * Sizes use binary multiples: 1k = 1KiB = 1024 bytes.
+ */
+import { UsageError } from './errors.js';
+
+/** @type {Record<string, number>} */
+const SIZE_UNITS = {
+  '': 1, b: 1,
+  k: 1024, kb: 1024, kib: 1024,
+  m: 1024 ** 2, mb: 1024 ** 2, mib: 1024 ** 2,
+  g: 1024 ** 3, gb: 1024 ** 3, gib: 1024 ** 3,
+};
+
+/** @type {Record<string, number>} */
+const TIME_UNITS = { ms: 1, s: 1000, m: 60_000 };
+
+export const KiB = 1024;
+export const MiB = 1024 * 1024;
+
+/**
+ * Parse a byte size such as `64`, `1k`, `64KiB`, `1MiB`.
+ * @param {string | number} text
+ * @returns {number} bytes, or NaN when the text is not a size
+ */
+export function parseSize(text) {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(String(text));
+  if (!match) return NaN;
+  const unit = SIZE_UNITS[match[2].toLowerCase()];
+  if (unit === undefined) return NaN;
+  return Number(match[1]) * unit;
+}
+
+/**
+ * Parse a duration such as `2s`, `500ms`, `1m`; a bare number is seconds.
+ * @param {string | number} text
+ * @returns {number} milliseconds, or NaN when the text is not a duration
+ */
+export function parseDuration(text) {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m)?\s*$/i.exec(String(text));
+  if (!match) return NaN;
+  return Number(match[1]) * TIME_UNITS[(match[2] ?? 's').toLowerCase()];
+}
+
+/**
+ * A human form of a byte count: 1 B, 64 B, 1 KiB, 64 MiB.
+ * @param {number} bytes
+ */
+export function formatSize(bytes) {
+  if (bytes >= MiB && bytes % MiB === 0) return `${bytes / MiB} MiB`;
+  if (bytes >= KiB && bytes % KiB === 0) return `${bytes / KiB} KiB`;
+  return `${bytes} B`;
+}
+
+/** @param {number} n */
+export function isPowerOfTwo(n) {
+  return Number.isInteger(n) && n > 0 && Number.isInteger(Math.log2(n));
+}
+
+/**
+ * A packet size: a power of two within [min, max] bytes.
+ * @param {string | number} text
+ * @param {string} flag the flag or key to name in the error
+ * @param {{ min?: number, max?: number }} [range]
+ */
+export function toPacketSize(text, flag, { min = 1, max = 64 * MiB } = {}) {
+  const bytes = parseSize(text);
+  if (!isPowerOfTwo(bytes) || bytes < min || bytes > max) {
+    throw new UsageError(`${flag} must be a power of two from ${formatSize(min)} to ${formatSize(max)} (e.g. 64, 1k, 64KiB, 1MiB); got ${JSON.stringify(String(text))}`);
+  }
+  return bytes;
+}
+
+/**
+ * A whole number within [min, max].
+ * @param {string | number} text
+ * @param {string} flag
+ * @param {{ min?: number, max?: number }} [range]
+ */
+export function toInteger(text, flag, { min = 1, max = Number.MAX_SAFE_INTEGER } = {}) {
+  const value = /^\s*-?\d+\s*$/.test(String(text)) ? Number(text) : NaN;
+  if (!Number.isSafeInteger(value) || value < min || value > max) {
+    throw new UsageError(`${flag} must be a whole number from ${min} to ${max}; got ${JSON.stringify(String(text))}`);
+  }
+  return value;
+}
+
+/**
+ * A duration within [min, max] milliseconds.
+ * @param {string | number} text
+ * @param {string} flag
+ * @param {{ min?: number, max?: number }} [range]
+ */
+export function toDuration(text, flag, { min = 1, max = 3_600_000 } = {}) {
+  const ms = parseDuration(text);
+  if (!Number.isFinite(ms) || ms < min || ms > max) {
+    throw new UsageError(`${flag} must be a duration from ${min} ms to ${max / 1000} s (e.g. 500ms, 2s, 1m; a bare number is seconds); got ${JSON.stringify(String(text))}`);
+  }
+  return ms;
+}
+
+/**
+ * A warmup: a bare whole number is a packet count, a number with a time unit is a duration.
+ * @param {string | number} text
+ * @param {string} flag
+ * @returns {{ packets: number } | { ms: number }}
+ */
+export function toWarmup(text, flag) {
+  const s = String(text).trim();
+  if (/^\d+$/.test(s)) {
+    return { packets: toInteger(s, flag, { min: 0, max: 10_000_000 }) };
+  }
+  if (/^\d+(?:\.\d+)?\s*(ms|s|m)$/i.test(s)) {
+    return { ms: toDuration(s, flag, { min: 0, max: 600_000 }) };
+  }
+  throw new UsageError(`${flag} must be a packet count from 0 to 10000000 or a duration up to 600 s (e.g. 1000, 250ms, 1s); got ${JSON.stringify(s)}`);
+}
