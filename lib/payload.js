@@ -1,38 +1,39 @@
 /**
  * Packet payloads: seeded random bytes that differ from packet to packet.
  *
- * One random pool of `size + WINDOWS - 1` bytes is made before anything is
- * timed; packet i is the `size`-byte window starting at a per-packet offset
- * that walks all WINDOWS offsets before repeating. Windows are zero-copy
- * views, so writing a packet costs no allocation on the timed path, and the
- * verifier knows exactly which bytes each echo must carry.
+ * One random pool of `count × size` bytes is made before anything is timed.
+ * Packet i is the i-th `size`-byte slice of the pool, wrapping after `count`
+ * packets, so neighbours always differ and the packets in flight are always
+ * distinct (count > depth). Consecutive packets lie side by side in the pool,
+ * so the echoed byte stream can be checked against the pool in one compare
+ * per contiguous run, however reads split or coalesce. Views are made up
+ * front: sending a packet costs no allocation.
  */
 import { seededBytes } from './random.js';
+import { MiB } from './units.js';
 
-/** Number of distinct windows (packets repeat only after this many). */
-export const WINDOWS = 65536;
-/** Odd, hence coprime with WINDOWS: i → offset is a permutation. */
-const STRIDE = 40503;
+/** Pool size to aim for; more distinct packets where they are small. */
+const POOL_BYTES = 16 * MiB;
+/** At most this many distinct packets. */
+const MAX_COUNT = 65536;
 
 /**
  * @typedef {object} Payloads
  * @property {number} size bytes per packet
+ * @property {number} count distinct packets; packet i is packet i % count
+ * @property {Buffer} pool count × size random bytes, packet after packet
  * @property {(index: number) => Buffer} packet the bytes of packet `index`
  */
 
 /**
  * @param {number} size bytes per packet
  * @param {number | string} seed
+ * @param {number} [depth] packets in flight at most
  * @returns {Payloads}
  */
-export function createPayloads(size, seed) {
-  const pool = seededBytes(seed, size + WINDOWS - 1, 'payload');
-  const start = pool.readUInt16LE(0) % WINDOWS;
-  return {
-    size,
-    packet(index) {
-      const offset = (start + (index % WINDOWS) * STRIDE) % WINDOWS;
-      return pool.subarray(offset, offset + size);
-    },
-  };
+export function createPayloads(size, seed, depth = 1) {
+  const count = Math.max(depth + 1, Math.min(MAX_COUNT, Math.floor(POOL_BYTES / size)));
+  const pool = seededBytes(seed, count * size, 'payload');
+  const views = Array.from({ length: count }, (_, i) => pool.subarray(i * size, (i + 1) * size));
+  return { size, count, pool, packet: (index) => views[index % count] };
 }

@@ -7,21 +7,49 @@
  * in a ring indexed by packet number; a packet is complete when its last byte
  * is back, and its round-trip time is that arrival time minus its send stamp.
  * A completed packet is replaced at once from the data handler, so the pipe
- * stays full whatever the consumer of completions (tinybench) is doing.
+ * stays full whatever the consumer of completions (tinybench) is doing; each
+ * packet's RTT and arrival time are logged for the consumer to read.
  */
 import { performance } from 'node:perf_hooks';
 import { RunError } from './errors.js';
 
 /**
- * @typedef {object} Completion
- * @property {number} rtt_ms send stamp to arrival of the packet's last byte
- * @property {number} interval_ms arrival time minus the previous packet's arrival time
+ * Growable per-packet record of RTT and arrival time, in milliseconds.
  */
+class PacketLog {
+  /** @param {number} capacity */
+  constructor(capacity) {
+    this.rtt = new Float64Array(capacity);
+    this.arrival = new Float64Array(capacity);
+  }
+
+  /**
+   * @param {number} index
+   * @param {number} rtt
+   * @param {number} arrival
+   */
+  set(index, rtt, arrival) {
+    if (index >= this.rtt.length) {
+      const grow = (/** @type {Float64Array} */ old) => {
+        const next = new Float64Array(old.length * 2);
+        next.set(old);
+        return next;
+      };
+      this.rtt = grow(this.rtt);
+      this.arrival = grow(this.arrival);
+    }
+    this.rtt[index] = rtt;
+    this.arrival[index] = arrival;
+  }
+}
 
 /**
  * @typedef {object} Pipeline
  * @property {() => void} start send the first packets
- * @property {() => Completion | Promise<Completion>} take the next completion, in packet order
+ * @property {(count: number) => true | Promise<true>} until resolve once `count` packets in all have come back verified
+ * @property {(index: number) => number} rtt round-trip time of packet `index`, ms
+ * @property {(index: number) => number} arrival arrival time of packet `index`'s last byte (performance.now()); index -1 is the start
+ * @property {(from: number, to: number) => Float64Array} rtts RTTs of packets [from, to), ms
  * @property {(limit: number) => void} setLimit total packets to send (never below those already sent)
  * @property {() => Promise<void>} finish stop sending, wait for every packet in flight to come back verified, close
  * @property {() => { sent: number, received: number }} counts
@@ -38,25 +66,21 @@ import { RunError } from './errors.js';
  * @returns {Pipeline}
  */
 export function createPipeline(socket, { payloads, depth, limit = Infinity, timeoutMs = 10_000 }) {
-  const size = payloads.size;
+  const { size, count, pool } = payloads;
+  const poolBytes = count * size;
   const sendStamps = new Float64Array(depth);
+  const log = new PacketLog(Math.min(Number.isFinite(limit) ? limit : 65536, 1 << 20) || 1);
+  let startedAt = 0;
   let sent = 0;
   let received = 0;
   let rxOffset = 0;
-  let expected = /** @type {Buffer | undefined} */ (undefined);
-  let lastArrival = 0;
   let lastProgress = performance.now();
   let stopped = false;
   let finishing = false;
   /** @type {Error | undefined} */
   let failure;
-  /** @type {Completion[]} */
-  let queue = [];
-  let head = 0;
-  /** @type {{ resolve: (c: Completion) => void, reject: (e: Error) => void } | undefined} */
+  /** @type {{ count: number, resolve: (done: true) => void, reject: (e: Error) => void } | undefined} */
   let waiter;
-  /** @type {{ resolve: () => void, reject: (e: Error) => void } | undefined} */
-  let drainer;
 
   const refill = () => {
     while (!stopped && sent < limit && sent - received < depth) {
@@ -74,21 +98,22 @@ export function createPipeline(socket, { payloads, depth, limit = Infinity, time
     clearInterval(watchdog);
     socket.destroy();
     waiter?.reject(error);
-    drainer?.reject(error);
-    waiter = drainer = undefined;
+    waiter = undefined;
   };
 
   /**
+   * Where the echo first differs from the pool, as packet and byte.
    * @param {Buffer} chunk
    * @param {number} pos
+   * @param {number} poolPos
    * @param {number} n
    */
-  const mismatch = (chunk, pos, n) => {
-    const want = /** @type {Buffer} */ (expected);
+  const mismatch = (chunk, pos, poolPos, n) => {
     let k = 0;
-    while (k < n && chunk[pos + k] === want[rxOffset + k]) k++;
+    while (k < n && chunk[pos + k] === pool[poolPos + k]) k++;
+    const packet = received + Math.floor((rxOffset + k) / size);
     const hex = (/** @type {number} */ b) => `0x${b.toString(16).padStart(2, '0')}`;
-    return new RunError(`echo mismatch at packet ${received} byte ${rxOffset + k}: sent ${hex(want[rxOffset + k])}, got ${hex(chunk[pos + k])}`, 'ERR_VERIFY');
+    return new RunError(`echo mismatch at packet ${packet} byte ${(rxOffset + k) % size}: sent ${hex(pool[poolPos + k])}, got ${hex(chunk[pos + k])}`, 'ERR_VERIFY');
   };
 
   /** @param {Buffer} chunk */
@@ -98,36 +123,31 @@ export function createPipeline(socket, { payloads, depth, limit = Infinity, time
     const length = chunk.length;
     let pos = 0;
     while (pos < length) {
-      if (received >= sent) {
+      const inFlight = (sent - received) * size - rxOffset;
+      if (inFlight === 0) {
         fail(new RunError(`server sent ${length - pos} bytes that were never sent to it (after packet ${received - 1})`, 'ERR_VERIFY'));
         return;
       }
-      if (rxOffset === 0) expected = payloads.packet(received);
-      const n = Math.min(length - pos, size - rxOffset);
-      if (chunk.compare(/** @type {Buffer} */ (expected), rxOffset, rxOffset + n, pos, pos + n) !== 0) {
-        fail(mismatch(chunk, pos, n));
+      // the longest run of this chunk that is contiguous in the pool
+      const poolPos = (received % count) * size + rxOffset;
+      const n = Math.min(length - pos, poolBytes - poolPos, inFlight);
+      if (chunk.compare(pool, poolPos, poolPos + n, pos, pos + n) !== 0) {
+        fail(mismatch(chunk, pos, poolPos, n));
         return;
       }
       pos += n;
       rxOffset += n;
-      if (rxOffset === size) {
-        rxOffset = 0;
-        const completion = { rtt_ms: now - sendStamps[received % depth], interval_ms: now - lastArrival };
-        lastArrival = now;
+      while (rxOffset >= size) {
+        log.set(received, now - sendStamps[received % depth], now);
         received++;
-        if (waiter) {
-          const w = waiter;
-          waiter = undefined;
-          w.resolve(completion);
-        } else {
-          queue.push(completion);
-        }
+        rxOffset -= size;
       }
     }
     refill();
-    if (drainer && received === sent) {
-      drainer.resolve();
-      drainer = undefined;
+    if (waiter && received >= waiter.count) {
+      const w = waiter;
+      waiter = undefined;
+      w.resolve(true);
     }
   };
 
@@ -151,36 +171,28 @@ export function createPipeline(socket, { payloads, depth, limit = Infinity, time
 
   return {
     start() {
-      lastArrival = performance.now();
+      startedAt = performance.now();
       refill();
     },
-    take() {
-      if (head < queue.length) {
-        const completion = queue[head++];
-        if (head === queue.length) {
-          queue = [];
-          head = 0;
-        }
-        return completion;
-      }
+    until(count) {
       if (failure) return Promise.reject(failure);
-      if (received >= limit) return Promise.reject(new RunError(`no packet left to take: all ${limit} were consumed`, 'ERR_INTERNAL'));
+      if (received >= count) return true;
+      if (count > limit) return Promise.reject(new RunError(`cannot wait for packet ${count}: only ${limit} will be sent`, 'ERR_INTERNAL'));
       return new Promise((resolve, reject) => {
-        waiter = { resolve, reject };
+        waiter = { count, resolve, reject };
       });
     },
+    rtt: (index) => log.rtt[index],
+    arrival: (index) => (index < 0 ? startedAt : log.arrival[index]),
+    rtts: (from, to) => log.rtt.slice(from, to),
     setLimit(total) {
       limit = Math.max(total, sent);
     },
     async finish() {
       stopped = true;
       finishing = true;
+      if (sent > received) await this.until(sent);
       if (failure) throw failure;
-      if (received < sent) {
-        await new Promise((resolve, reject) => {
-          drainer = { resolve: () => resolve(undefined), reject };
-        });
-      }
       clearInterval(watchdog);
       socket.end();
     },

@@ -1,11 +1,16 @@
 /**
  * The echo workload: pipelined packets of one size through an echo server,
- * every byte verified. tinybench runs the lifecycle (warmup phase, measured
- * phase, abort) and computes the statistics; each tinybench iteration takes
- * one completed packet from the pipeline and reports that packet's own
- * round-trip time as `overriddenDuration`, and the wall time since the
- * previous packet's arrival as `overriddenIterationCost`, so the time budgets
- * of --duration/--warmup are wall time even with many packets in flight.
+ * every byte verified.
+ *
+ * tinybench runs the lifecycle (warmup phase, measured phase) with budgets in
+ * packets or wall time. Each iteration takes the next batch of `depth`
+ * completed packets from the pipeline and returns the batch's mean RTT as
+ * `overriddenDuration` and the wall time the batch covered (arrival of its
+ * last byte minus that of the previous batch) as `overriddenIterationCost`,
+ * so --duration and --warmup times are wall time however many packets are in
+ * flight. Per-packet RTTs are logged by the pipeline and described by
+ * tinybench afterwards (stats.js). Timed: from the arrival of the last warmup
+ * packet to the arrival of the last measured packet.
  */
 import { performance } from 'node:perf_hooks';
 import { Bench } from 'tinybench';
@@ -14,8 +19,11 @@ import { createPayloads } from '../payload.js';
 import { createPipeline, readGreeting } from '../pipeline.js';
 import { createRecord } from '../record.js';
 import { GREETING, diffServerStats } from '../server.js';
-import { quantile } from '../stats.js';
+import { describe } from '../stats.js';
 import { connect } from '../transport.js';
+
+/** Safety bound on packets in a --duration trial (16 bytes of log each). */
+export const MAX_PACKETS = 20_000_000;
 
 /**
  * @typedef {{ packets: number } | { ms: number }} Amount a packet count or a duration
@@ -57,9 +65,13 @@ export async function runEcho(spec, { probe, signal } = {}) {
   const onAbort = () => pipeline.abort(new RunError('trial aborted', 'ERR_ABORTED'));
   signal?.addEventListener('abort', onAbort, { once: true });
 
-  let phase = 'warmup';
-  let taken = 0;
-  let elapsedMs = 0;
+  // One tinybench iteration takes the next batch of `depth` packets (one
+  // pipeline-full; one packet at depth 1), so tinybench's per-iteration cost
+  // is paid once per batch, not once per packet.
+  const batch = depth;
+  let taken = 0; // packets handed to tinybench so far
+  let phaseEnd = warmupPackets ?? Infinity;
+  let runStart = 0; // index of the first measured packet
   /** @type {{ cpu: NodeJS.CpuUsage, elu: import('node:perf_hooks').EventLoopUtilization }} */
   let before = { cpu: process.cpuUsage(), elu: performance.eventLoopUtilization() };
   let after = before;
@@ -69,31 +81,34 @@ export async function runEcho(spec, { probe, signal } = {}) {
   let serverAfter;
   const snapshot = () => probe?.snapshot().catch(() => undefined);
 
-  /** @param {import('../pipeline.js').Completion} completion */
-  const report = (completion) => {
-    taken++;
-    if (phase === 'run') elapsedMs += completion.interval_ms;
-    return { overriddenDuration: completion.rtt_ms, overriddenIterationCost: completion.interval_ms };
+  /** @param {number} end */
+  const report = (end) => {
+    let rttSum = 0;
+    for (let i = taken; i < end; i++) rttSum += pipeline.rtt(i);
+    const result = { overriddenDuration: rttSum / (end - taken), overriddenIterationCost: pipeline.arrival(end - 1) - pipeline.arrival(taken - 1) };
+    taken = end;
+    return result;
   };
 
   const bench = new Bench({
     name: 'echo',
-    retainSamples: true,
     warmup: 'packets' in warmup ? warmup.packets > 0 : warmup.ms > 0,
-    warmupIterations: 'packets' in warmup ? warmup.packets : depth,
+    warmupIterations: 'packets' in warmup ? Math.ceil(warmup.packets / batch) : 1,
     warmupTime: 'ms' in warmup ? warmup.ms : 0,
-    iterations: measurePackets ?? 1,
+    iterations: measurePackets !== undefined ? Math.ceil(measurePackets / batch) : 1,
     time: 'ms' in measure ? measure.ms : 0,
   });
   bench.add('echo', () => {
-    const next = pipeline.take();
-    return next instanceof Promise ? next.then(report) : report(next);
+    const end = Math.min(taken + batch, phaseEnd);
+    const ready = pipeline.until(end);
+    return ready === true ? report(end) : ready.then(() => report(end));
   }, {
     async: true,
     beforeAll(mode) {
       if (mode !== 'run') return;
-      if (measurePackets !== undefined && limit === Infinity) pipeline.setLimit(taken + measurePackets);
-      phase = 'run';
+      runStart = taken;
+      phaseEnd = measurePackets !== undefined ? taken + measurePackets : Infinity;
+      if (limit === Infinity) pipeline.setLimit(measurePackets !== undefined ? phaseEnd : runStart + MAX_PACKETS);
       serverBefore = snapshot();
       before = { cpu: process.cpuUsage(), elu: performance.eventLoopUtilization() };
     },
@@ -101,7 +116,6 @@ export async function runEcho(spec, { probe, signal } = {}) {
       if (mode !== 'run') return;
       after = { cpu: process.cpuUsage(), elu: performance.eventLoopUtilization() };
       serverAfter = snapshot();
-      phase = 'done';
     },
   });
 
@@ -112,9 +126,10 @@ export async function runEcho(spec, { probe, signal } = {}) {
     if (result.state === 'errored') throw result.error;
     if (result.state !== 'completed') throw new RunError(`measurement ${result.state}`, 'ERR_ABORTED');
     await pipeline.finish(); // every packet still in flight comes back verified
-    const latency = result.latency;
-    const packets = latency.samplesCount;
+    const packets = taken - runStart;
+    const elapsedMs = pipeline.arrival(taken - 1) - pipeline.arrival(runStart - 1);
     const seconds = elapsedMs / 1000;
+    const rtt = describe(pipeline.rtts(runStart, taken)); // per packet, by tinybench
     const [s0, s1] = await Promise.all([serverBefore, serverAfter]);
     const server = s0 && s1 ? diffServerStats(s0, s1) : undefined;
     return createRecord({
@@ -126,13 +141,13 @@ export async function runEcho(spec, { probe, signal } = {}) {
       elapsed_ms: elapsedMs,
       msgs_per_s: packets / seconds,
       mb_per_s: (packets * size) / seconds / 1e6,
-      rtt_mean_us: latency.mean * 1000,
-      rtt_sd_us: latency.sd * 1000,
-      rtt_p50_us: latency.p50 * 1000,
-      rtt_p90_us: quantile(/** @type {number[]} */ (latency.samples), 0.9) * 1000,
-      rtt_p99_us: latency.p99 * 1000,
-      rtt_p999_us: latency.p999 * 1000,
-      rtt_max_us: latency.max * 1000,
+      rtt_mean_us: rtt.mean * 1000,
+      rtt_sd_us: rtt.sd * 1000,
+      rtt_p50_us: rtt.p50 * 1000,
+      rtt_p90_us: rtt.p90 * 1000,
+      rtt_p99_us: rtt.p99 * 1000,
+      rtt_p999_us: rtt.p999 * 1000,
+      rtt_max_us: rtt.max * 1000,
       client_cpu_us_per_msg: (after.cpu.user - before.cpu.user + after.cpu.system - before.cpu.system) / packets,
       server_cpu_us_per_msg: server ? server.cpu_us / packets : null,
       client_elu: performance.eventLoopUtilization(after.elu, before.elu).utilization,
