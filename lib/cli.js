@@ -45,7 +45,7 @@ export async function main(argv, io = { stdout: process.stdout, stderr: process.
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
-      outputError: (text, write) => write(`udsvstcp: ${text.replace(/^error: /, 'error: ')}`),
+      outputError: (text, write) => write(`udsvstcp: ${text.trim().replace(/\s*\n\s*/g, ' ')}\n`), // one line
     });
 
   program.command('serve')

@@ -10,10 +10,10 @@
  * front: sending a packet costs no allocation.
  */
 import { seededBytes } from './random.js';
-import { MiB } from './units.js';
+import { KiB } from './units.js';
 
-/** Pool size to aim for; more distinct packets where they are small. */
-const POOL_BYTES = 16 * MiB;
+/** Pool size to aim for: small enough to stay in cache, as a real sender's buffers would. */
+const POOL_BYTES = 256 * KiB;
 /** At most this many distinct packets. */
 const MAX_COUNT = 65536;
 

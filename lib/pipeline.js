@@ -167,7 +167,11 @@ export function createPipeline(socket, { payloads, depth, limit = Infinity, time
   socket.on('data', onData);
   socket.on('end', onClose);
   socket.on('close', onClose);
-  socket.on('error', (error) => fail(new RunError(`connection error: ${/** @type {NodeJS.ErrnoException} */ (error).code ?? error.message}`, 'ERR_CONNECTION')));
+  socket.on('error', (error) => {
+    const code = /** @type {NodeJS.ErrnoException} */ (error).code;
+    if (code === 'EPIPE' || code === 'ECONNRESET') onClose(); // the peer went away
+    else fail(new RunError(`connection error: ${code ?? error.message}`, 'ERR_CONNECTION'));
+  });
 
   return {
     start() {

@@ -11,22 +11,24 @@ import { startServer } from '../server.js';
  * @returns {Promise<number>} exit code
  */
 export async function serve(options, { stdout, stderr }) {
+  // handlers first: a signal that comes right after we announce ourselves must still clean up
+  /** @type {Promise<string>} */
+  const stopped = new Promise((resolve) => {
+    for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) process.once(signal, () => resolve(signal));
+    if (process.send) process.once('disconnect', () => resolve('disconnect'));
+  });
   const server = await startServer(options);
   const { tcp, uds } = server;
   if (!isLoopback(options.host)) stderr.write(`udsvstcp: warning: --host ${options.host} is not a loopback address; the echo server is reachable from elsewhere\n`);
   stderr.write(`udsvstcp echo server (pid ${process.pid})\n  tcp  ${tcp.host}:${tcp.port}${options.noDelay ? '' : ' (Nagle on)'}\n  uds  ${uds.path}\n${options.greeting ? '  greeting on\n' : ''}  stop with Ctrl-C\n`);
   if (options.json) stdout.write(`${JSON.stringify({ tcp, uds })}\n`);
+  if (process.send) {
+    process.on('message', (/** @type {any} */ message) => {
+      if (message?.type === 'stats' && process.connected) process.send?.({ type: 'stats', id: message.id, stats: server.stats() });
+    });
+    process.send({ type: 'listening', tcp, uds });
+  }
 
-  const stopped = new Promise((resolve) => {
-    for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) process.once(signal, () => resolve(signal));
-    if (process.send) {
-      process.once('disconnect', () => resolve('disconnect'));
-      process.on('message', (/** @type {any} */ message) => {
-        if (message?.type === 'stats' && process.connected) process.send?.({ type: 'stats', id: message.id, stats: server.stats() });
-      });
-      process.send({ type: 'listening', tcp, uds });
-    }
-  });
   const why = await stopped;
   await server.close();
   if (process.connected) process.disconnect();

@@ -1,0 +1,62 @@
+/**
+ * Run the real udsvstcp binary in a child process.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const BIN = fileURLToPath(new URL('../../bin/udsvstcp.js', import.meta.url));
+
+/**
+ * @param {string[]} args
+ * @param {{ timeoutMs?: number, env?: NodeJS.ProcessEnv, cwd?: string }} [options]
+ * @returns {Promise<{ code: number | null, signal: string | null, stdout: string, stderr: string }>}
+ */
+export function runCli(args, { timeoutMs = 60_000, env = {}, cwd } = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, NO_COLOR: '1', ...env }, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (t) => { stdout += t; });
+    child.stderr.setEncoding('utf8').on('data', (t) => { stderr += t; });
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`udsvstcp ${args.join(' ')} did not finish within ${timeoutMs} ms\n${stderr}`));
+    }, timeoutMs);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    });
+  });
+}
+
+/**
+ * Start `udsvstcp serve --json` and wait for its line.
+ * @param {string[]} [args]
+ */
+export function startServeCli(args = []) {
+  const child = spawn(process.execPath, [BIN, 'serve', '--json', ...args], { env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (t) => { stderr += t; });
+  /** @type {Promise<{ code: number | null, signal: string | null }>} */
+  const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  /** @type {Promise<{ tcp: { host: string, port: number }, uds: { path: string } }>} */
+  const ready = new Promise((resolve, reject) => {
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (t) => {
+      stdout += t;
+      if (stdout.includes('\n')) resolve(JSON.parse(stdout.split('\n')[0]));
+    });
+    exited.then(({ code }) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
+  });
+  return { child, ready, exited, stderr: () => stderr };
+}
+
+/** A fresh temporary directory; remove it with the returned function. */
+export async function makeTempDir() {
+  const dir = await mkdtemp(join(tmpdir(), 'udsvstcp-test-'));
+  return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
+}

@@ -1,0 +1,111 @@
+/**
+ * Misbehaving echo servers on real sockets (127.0.0.1 port 0), for fault tests.
+ */
+import net from 'node:net';
+
+/**
+ * @param {(socket: net.Socket) => void} handler
+ * @returns {Promise<{ target: { transport: 'tcp', host: string, port: number }, close: () => Promise<void> }>}
+ */
+export async function startTcpServer(handler) {
+  /** @type {Set<net.Socket>} */
+  const sockets = new Set();
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.on('error', () => {});
+    socket.on('close', () => sockets.delete(socket));
+    handler(socket);
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
+  const { port } = /** @type {net.AddressInfo} */ (server.address());
+  return {
+    target: { transport: 'tcp', host: '127.0.0.1', port },
+    close: () => new Promise((resolve) => {
+      for (const s of sockets) s.destroy();
+      server.close(() => resolve(undefined));
+    }),
+  };
+}
+
+/**
+ * Echoes, but flips the bits of the stream byte at `offset`.
+ * @param {number} offset
+ */
+export function corruptingServer(offset) {
+  return startTcpServer((socket) => {
+    let seen = 0;
+    socket.on('data', (chunk) => {
+      const out = Buffer.from(chunk);
+      if (offset >= seen && offset < seen + out.length) out[offset - seen] ^= 0xff;
+      seen += out.length;
+      socket.write(out);
+    });
+  });
+}
+
+/**
+ * Echoes the first `bytes` bytes, then reads and says nothing.
+ * @param {number} bytes
+ */
+export function stallingServer(bytes) {
+  return startTcpServer((socket) => {
+    let seen = 0;
+    socket.on('data', (chunk) => {
+      const keep = Math.max(0, Math.min(chunk.length, bytes - seen));
+      seen += chunk.length;
+      if (keep > 0) socket.write(chunk.subarray(0, keep));
+    });
+  });
+}
+
+/**
+ * Echoes the first `bytes` bytes, then closes the connection.
+ * @param {number} bytes
+ */
+export function closingServer(bytes) {
+  return startTcpServer((socket) => {
+    let seen = 0;
+    socket.on('data', (chunk) => {
+      const keep = Math.max(0, Math.min(chunk.length, bytes - seen));
+      seen += chunk.length;
+      if (keep > 0) socket.write(chunk.subarray(0, keep));
+      if (seen >= bytes) socket.destroy();
+    });
+  });
+}
+
+/**
+ * Echoes byte-exact but re-chunks the stream: it holds bytes back and writes
+ * them in pieces of 1 to 7 bytes and in coalesced runs, so the client's reads
+ * split packets and join several.
+ */
+export function rechunkingServer() {
+  return startTcpServer((socket) => {
+    socket.setNoDelay(true);
+    /** @type {Buffer[]} */
+    let held = [];
+    let turn = 0;
+    socket.on('data', (chunk) => {
+      held.push(chunk);
+      const all = Buffer.concat(held);
+      held = [];
+      let pos = 0;
+      while (pos < all.length) {
+        const piece = turn++ % 3 === 0 ? all.length - pos : 1 + (turn % 7);
+        socket.write(all.subarray(pos, Math.min(all.length, pos + piece)));
+        pos += piece;
+      }
+    });
+  });
+}
+
+/**
+ * Echoes with a 2014-style greeting first.
+ * @param {string} greeting
+ */
+export function greetingServer(greeting) {
+  return startTcpServer((socket) => {
+    socket.write(greeting);
+    socket.pipe(socket);
+  });
+}
