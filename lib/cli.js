@@ -8,6 +8,7 @@ import { Command, CommanderError } from 'commander';
 import { version } from './environment.js';
 import { run } from './commands/run.js';
 import { serve } from './commands/serve.js';
+import { sweep } from './commands/sweep.js';
 import { resolveRunOptions, resolveServeOptions } from './options.js';
 
 /**
@@ -97,6 +98,38 @@ Examples:
   udsvstcp run --tcp 127.0.0.1:5555 --uds /tmp/x/echo.sock --size 1k --depth 16 --packets 100000 --json`)
     .action(async (opts) => {
       code = await run(resolveRunOptions(opts), out);
+    });
+
+  program.command('sweep')
+    .description('the main job: repeated, interleaved trials in separate processes, into CSV (default preset: default)')
+    .argument('[preset]', 'a preset in sweeps/ (default, quick, nicmcd-2014) or a path to a .json spec')
+    .option('--sizes <list|range>', 'packet sizes: 1,64,1k or a range of powers of two 1..16384, 64B..1MiB, 1..64KiB*4')
+    .option('--depths <list>', 'packets in flight, e.g. 1,16')
+    .option('--transports <list>', 'tcp,uds (default both)')
+    .option('--runs <n>', 'runs; every (size, depth, transport) once per run, 1 to 1000')
+    .option('--packets <n>', 'measured packets per trial (instead of --duration)')
+    .option('--duration <time>', 'measured time per trial (instead of --packets)')
+    .option('--warmup <n|time>', 'warmup per trial: packets or time')
+    .option('--seed <n>', "seed of the trial order and payloads (default: the preset's, else random; recorded)")
+    .option('--pin <mode>', 'none, split (server cpu 0, client cpu 1) or same (both cpu 0), via taskset')
+    .option('--out <dir>', 'results directory (default ./udsvstcp-results/<UTC time>-<preset>/)')
+    .option('--resume <dir>', 'run only the trials missing from DIR/trials.csv, with the spec recorded there')
+    .option('--test', "run the preset's smallest settings (its \"test\" block)")
+    .option('--quiet', 'no progress or summary on stderr')
+    .addHelpText('after', `
+Writes trials.csv (one row per trial, appended as each ends), summary.csv
+(per size/depth/transport statistics and UDS/TCP ratios with 95 % CIs),
+runs-wide.csv (the 2014 layout) and meta.json (spec, seed, environment).
+Keys and defaults of presets: sweeps/README.md. Ctrl-C keeps what was measured
+and prints the --resume command (exit 130).
+
+Examples:
+  udsvstcp sweep
+  udsvstcp sweep quick --pin split
+  udsvstcp sweep nicmcd-2014 --runs 3
+  udsvstcp sweep --sizes 64B..64KiB --depths 1,64 --runs 10 --out results/mine`)
+    .action(async (preset, opts) => {
+      code = await sweep(preset, opts, out);
     });
 
   try {

@@ -35,7 +35,8 @@ export async function spawnServer({ host = '127.0.0.1', path, greeting = false, 
   if (greeting) args.push('--greeting');
   if (!noDelay) args.push('--nagle');
   const [command, ...commandArgs] = [...prefix, process.execPath, ...args];
-  const child = spawn(command, commandArgs, { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+  // own process group: a terminal's Ctrl-C goes to the parent, which stops the server itself
+  const child = spawn(command, commandArgs, { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], detached: true });
 
   let stderr = '';
   child.stderr?.setEncoding('utf8').on('data', (text) => {

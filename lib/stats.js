@@ -36,12 +36,31 @@ export function quantile(sorted, q) {
  */
 export function describe(samples) {
   if (samples.length === 0) throw new RangeError('describe() needs at least one sample');
+  // tinybench takes durations (≥ 0); shift negative samples (log-ratios) up and
+  // back: location statistics move with the shift, dispersion does not
+  let shift = 0;
+  for (let k = 0; k < samples.length; k++) shift = Math.min(shift, samples[k]);
   const bench = new Bench({ warmup: false, iterations: samples.length, time: 0, retainSamples: true, throws: true });
   let i = 0;
-  bench.add('describe', () => ({ overriddenDuration: samples[i++] }), { async: false });
+  bench.add('describe', () => ({ overriddenDuration: samples[i++] - shift }), { async: false });
   bench.runSync();
   const result = bench.tasks[0].result;
   if (result.state !== 'completed') throw new Error(`statistics could not be computed (${result.state})`);
-  const latency = result.latency;
-  return { ...latency, p90: quantile(/** @type {number[]} */ (latency.samples), 0.9) };
+  const s = result.latency;
+  const sorted = /** @type {import('tinybench').SortedSamples} */ (/** @type {number[]} */ (s.samples).map((v) => v + shift));
+  const mean = s.mean + shift;
+  return {
+    ...s,
+    samples: sorted,
+    mean,
+    min: s.min + shift,
+    max: s.max + shift,
+    p50: s.p50 + shift,
+    p75: s.p75 + shift,
+    p99: s.p99 + shift,
+    p995: s.p995 + shift,
+    p999: s.p999 + shift,
+    p90: quantile(sorted, 0.9),
+    rme: mean === 0 ? Infinity : (s.moe / Math.abs(mean)) * 100,
+  };
 }

@@ -27,6 +27,15 @@ group('statistics of samples (tinybench)', () => {
     expect(quantile([], 0.5)).toBeNaN();
   });
 
+  it('handles negative samples (log-ratios) by shifting, exactly', () => {
+    const s = describe([-3, -1, 2]);
+    expect(s.mean).toBeCloseTo(-2 / 3, 12);
+    expect(s.p50).toBeCloseTo(-1, 12);
+    expect(s.min).toBe(-3);
+    expect(s.max).toBe(2);
+    expect(s.sd).toBeCloseTo(Math.sqrt(((7 / 3) ** 2 + (1 / 3) ** 2 + (8 / 3) ** 2) / 2), 12);
+  });
+
   it('refuses an empty sample', () => {
     expect(() => describe([])).toThrow(RangeError);
   });

@@ -1,0 +1,221 @@
+/**
+ * Sweep specs: presets in sweeps/*.json, flags over them, validated into one
+ * resolved spec (what meta.json records and --resume checks). Every problem
+ * is a UsageError naming the key or flag and what it accepts.
+ */
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { UsageError } from '../errors.js';
+import { MAX_DEPTH, checkInFlight, toSeed } from '../options.js';
+import { newSeed } from '../random.js';
+import { formatSize, isPowerOfTwo, parseSize, toDuration, toInteger, toPacketSize, toWarmup } from '../units.js';
+
+export const PRESET_DIR = fileURLToPath(new URL('../../sweeps/', import.meta.url));
+
+/** Keys a spec may hold (besides `description` and `test`), with their defaults. */
+export const DEFAULTS = Object.freeze({
+  workload: 'echo',
+  sizes: /** @type {unknown} */ (undefined),
+  depths: [1],
+  transports: ['tcp', 'uds'],
+  runs: 5,
+  packets: /** @type {unknown} */ (undefined),
+  duration: '200ms',
+  warmup: '50ms',
+  seed: /** @type {unknown} */ (null),
+  pin: 'none',
+  noDelay: true,
+  greeting: false,
+  timeout: '5s',
+  trialTimeout: '60s',
+});
+const KEYS = new Set([...Object.keys(DEFAULTS), 'description', 'test']);
+export const PINS = ['none', 'split', 'same'];
+
+/**
+ * @typedef {object} SweepSpec
+ * @property {string} preset
+ * @property {string} description
+ * @property {boolean} test
+ * @property {'echo'} workload
+ * @property {number[]} sizes
+ * @property {number[]} depths
+ * @property {('tcp' | 'uds')[]} transports
+ * @property {number} runs
+ * @property {import('../workloads/echo.js').Amount} measure
+ * @property {import('../workloads/echo.js').Amount} warmup
+ * @property {number} seed
+ * @property {'none' | 'split' | 'same'} pin
+ * @property {boolean} noDelay
+ * @property {boolean} greeting
+ * @property {number} timeoutMs stall timeout inside a trial
+ * @property {number} trialTimeoutMs hard limit of a trial process
+ */
+
+export function listPresets() {
+  return readdirSync(PRESET_DIR).filter((f) => f.endsWith('.json')).map((f) => basename(f, '.json')).sort();
+}
+
+/**
+ * Read a preset by name, or a spec file by path.
+ * @param {string} nameOrFile
+ * @returns {{ name: string, source: string, raw: Record<string, unknown> }}
+ */
+export function loadSpec(nameOrFile) {
+  const isFile = nameOrFile.includes('/') || nameOrFile.endsWith('.json');
+  const source = isFile ? nameOrFile : join(PRESET_DIR, `${nameOrFile}.json`);
+  if (!existsSync(source)) {
+    throw new UsageError(isFile ? `sweep spec file not found: ${nameOrFile}` : `unknown preset "${nameOrFile}"; presets: ${listPresets().join(', ')} (or a path to a .json spec)`);
+  }
+  let raw;
+  try {
+    raw = JSON.parse(readFileSync(source, 'utf8'));
+  } catch (error) {
+    throw new UsageError(`${source}: malformed JSON: ${/** @type {Error} */ (error).message}`);
+  }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new UsageError(`${source}: must hold a JSON object of sweep keys`);
+  return { name: basename(source, '.json'), source, raw };
+}
+
+/**
+ * Sizes: a list of sizes, or a range `A..B` (every power of two) or `A..B*4` (×4 steps).
+ * @param {unknown} value
+ * @param {string} key
+ */
+export function toSizes(value, key) {
+  if (typeof value === 'string') {
+    const match = /^\s*([^.]+)\.\.([^*]+?)(?:\*(\d+))?\s*$/.exec(value);
+    if (!match) return toSizes(value.split(','), key);
+    const [from, to] = [parseSize(match[1]), parseSize(match[2])];
+    const step = Number(match[3] ?? 2);
+    if (!isPowerOfTwo(from) || !isPowerOfTwo(to) || from > to || !isPowerOfTwo(step) || step < 2) {
+      throw new UsageError(`${key} range must be A..B with powers of two A ≤ B, optionally *STEP (a power of two ≥ 2), e.g. 1..16384, 64B..1MiB, 1..64KiB*4; got ${JSON.stringify(value)}`);
+    }
+    const sizes = [];
+    for (let s = from; s <= to; s *= step) sizes.push(s);
+    return sizes.map((s) => toPacketSize(s, key));
+  }
+  if (!Array.isArray(value) || value.length === 0) throw new UsageError(`${key} must be a non-empty list of sizes or a range such as 1..16384; got ${JSON.stringify(value)}`);
+  return [...new Set(value.map((v) => toPacketSize(String(v), key)))].sort((a, b) => a - b);
+}
+
+/**
+ * @param {unknown} value
+ * @param {string} key
+ */
+function toDepths(value, key) {
+  const list = typeof value === 'string' ? value.split(',') : value;
+  if (!Array.isArray(list) || list.length === 0) throw new UsageError(`${key} must be a non-empty list of whole numbers from 1 to ${MAX_DEPTH}; got ${JSON.stringify(value)}`);
+  return [...new Set(list.map((v) => toInteger(String(v), key, { min: 1, max: MAX_DEPTH })))].sort((a, b) => a - b);
+}
+
+/**
+ * @param {unknown} value
+ * @param {string} key
+ * @returns {('tcp' | 'uds')[]}
+ */
+function toTransportList(value, key) {
+  const list = typeof value === 'string' ? value.split(',') : value;
+  if (!Array.isArray(list) || list.length === 0 || list.some((t) => t !== 'tcp' && t !== 'uds')) {
+    throw new UsageError(`${key} must be a non-empty list of tcp and uds; got ${JSON.stringify(value)}`);
+  }
+  return /** @type {('tcp' | 'uds')[]} */ ([...new Set(list)]);
+}
+
+/**
+ * @param {unknown} value
+ * @param {string} key
+ */
+function toBoolean(value, key) {
+  if (typeof value !== 'boolean') throw new UsageError(`${key} must be true or false; got ${JSON.stringify(value)}`);
+  return value;
+}
+
+/**
+ * Check a spec object's keys.
+ * @param {Record<string, unknown>} raw
+ * @param {string} where
+ */
+function checkKeys(raw, where) {
+  for (const key of Object.keys(raw)) {
+    if (!KEYS.has(key)) throw new UsageError(`${where}: unknown key "${key}"; keys: ${[...KEYS].join(', ')}`);
+  }
+}
+
+/**
+ * Merge preset, test block (with --test) and flags, then validate.
+ * @param {{ name: string, source: string, raw: Record<string, unknown> }} loaded
+ * @param {{ test?: boolean, flags?: Record<string, unknown> }} [options] flags: keys as in the spec, already named by flag
+ * @returns {SweepSpec}
+ */
+export function resolveSpec(loaded, { test = false, flags = {} } = {}) {
+  const { source, raw } = loaded;
+  checkKeys(raw, source);
+  const testBlock = raw.test ?? {};
+  if (typeof testBlock !== 'object' || testBlock === null || Array.isArray(testBlock)) throw new UsageError(`${source}: "test" must be an object of keys`);
+  checkKeys(/** @type {Record<string, unknown>} */ (testBlock), `${source} "test"`);
+
+  if (raw.packets !== undefined && raw.duration !== undefined) throw new UsageError(`${source}: "packets" and "duration" exclude each other: give one`);
+  /** @type {Record<string, unknown>} */
+  const merged = { ...DEFAULTS };
+  /** @type {Record<string, string>} where each value came from, for error messages */
+  const origin = Object.fromEntries(Object.keys(merged).map((k) => [k, `default "${k}"`]));
+  /**
+   * @param {Record<string, unknown>} layer
+   * @param {(key: string) => string} where
+   */
+  const apply = (layer, where) => {
+    for (const [key, value] of Object.entries(layer)) {
+      if (value === undefined) continue;
+      merged[key] = value;
+      origin[key] = where(key);
+      if (key === 'packets') merged.duration = undefined;
+      if (key === 'duration') merged.packets = undefined;
+    }
+  };
+  apply(raw, (key) => `${source} "${key}"`);
+  if (test) apply(/** @type {Record<string, unknown>} */ (testBlock), (key) => `${source} "test.${key}"`);
+  apply(flags, (key) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
+  const name = (/** @type {string} */ key) => origin[key];
+
+  if (merged.workload !== 'echo') throw new UsageError(`${name('workload')} must be "echo" (the only workload so far); got ${JSON.stringify(merged.workload)}`);
+  if (merged.sizes === undefined) throw new UsageError(`${source}: "sizes" is required (a list, or a range such as 1..16384)`);
+  const sizes = toSizes(merged.sizes, name('sizes'));
+  const depths = toDepths(merged.depths, name('depths'));
+  for (const size of sizes) checkInFlight(size, depths[depths.length - 1], `${name('sizes')} × ${name('depths')}`);
+  const measure = merged.packets !== undefined && merged.packets !== null
+    ? { packets: toInteger(String(merged.packets), name('packets'), { min: 1, max: 1e9 }) }
+    : { ms: toDuration(String(merged.duration), name('duration'), { min: 10, max: 3_600_000 }) };
+  const pin = String(merged.pin);
+  if (!PINS.includes(pin)) throw new UsageError(`${name('pin')} must be none, split or same; got ${JSON.stringify(merged.pin)}`);
+  if (merged.description !== undefined && typeof merged.description !== 'string') throw new UsageError(`${name('description')} must be a string`);
+
+  return {
+    preset: loaded.name,
+    description: /** @type {string} */ (merged.description ?? ''),
+    test,
+    workload: 'echo',
+    sizes,
+    depths,
+    transports: toTransportList(merged.transports, name('transports')),
+    runs: toInteger(String(merged.runs), name('runs'), { min: 1, max: 1000 }),
+    measure,
+    warmup: toWarmup(String(merged.warmup), name('warmup')),
+    seed: merged.seed === null || merged.seed === undefined ? newSeed() : toSeed(String(merged.seed), name('seed')),
+    pin: /** @type {'none' | 'split' | 'same'} */ (pin),
+    noDelay: toBoolean(merged.noDelay, name('noDelay')),
+    greeting: toBoolean(merged.greeting, name('greeting')),
+    timeoutMs: toDuration(String(merged.timeout), name('timeout'), { min: 10, max: 600_000 }),
+    trialTimeoutMs: toDuration(String(merged.trialTimeout), name('trialTimeout'), { min: 100, max: 3_600_000 }),
+  };
+}
+
+/**
+ * One line for people.
+ * @param {SweepSpec} spec
+ */
+export function describeSpec(spec) {
+  const amount = (/** @type {import('../workloads/echo.js').Amount} */ a) => ('packets' in a ? `${a.packets} packets` : `${a.ms} ms`);
+  return `${spec.preset}${spec.test ? ' (test mode)' : ''}: sizes ${spec.sizes.map(formatSize).join(', ')}; depths ${spec.depths.join(', ')}; ${spec.transports.join(' + ')}; ${spec.runs} run${spec.runs === 1 ? '' : 's'} of ${amount(spec.measure)} after ${amount(spec.warmup)} warmup; seed ${spec.seed}; pin ${spec.pin}; TCP noDelay ${spec.noDelay}`;
+}

@@ -1,0 +1,68 @@
+/**
+ * Run one trial in a fresh child process (lib/worker.js), so JIT state and
+ * order do not leak between trials. A crash, a kill or a trial that passes
+ * its hard limit becomes an error record; an abort (Ctrl-C) rejects.
+ */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { RunError } from '../errors.js';
+import { errorRecord } from '../record.js';
+
+export const WORKER = fileURLToPath(new URL('../worker.js', import.meta.url));
+
+/**
+ * @param {import('../trial.js').TrialSpec} spec
+ * @param {object} context
+ * @param {import('../server-process.js').ServerProcess} [context.server] answers snapshots
+ * @param {string[]} [context.prefix] e.g. ['taskset', '-c', '1']
+ * @param {number} context.limitMs kill the child after this long
+ * @param {AbortSignal} [context.signal]
+ * @returns {Promise<import('../record.js').TrialRecord>}
+ */
+export function runTrialProcess(spec, { server, prefix = [], limitMs, signal }) {
+  const job = { workload: spec.workload, transport: spec.target.transport, size_bytes: spec.size, depth: spec.depth };
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(new RunError('aborted', 'ERR_ABORTED'));
+      return;
+    }
+    const [command, ...args] = [...prefix, process.execPath, WORKER];
+    // own process group: a terminal's Ctrl-C reaches the orchestrator only, which decides
+    const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], detached: true });
+    let stderr = '';
+    child.stderr?.setEncoding('utf8').on('data', (t) => { stderr = (stderr + t).slice(-2000); });
+    /** @type {import('../record.js').TrialRecord | undefined} */
+    let record;
+    let why = '';
+    const kill = (/** @type {string} */ reason) => {
+      why = reason;
+      child.kill('SIGKILL');
+    };
+    const timer = setTimeout(() => kill(`trial exceeded its limit of ${limitMs / 1000} s (trialTimeout)`), limitMs);
+    const onAbort = () => kill('aborted');
+    signal?.addEventListener('abort', onAbort, { once: true });
+
+    child.on('message', (/** @type {any} */ message) => {
+      if (message?.type === 'record') record = message.record;
+      if (message?.type === 'snapshot') {
+        if (!server) return;
+        server.snapshot().then(
+          (stats) => child.connected && child.send({ type: 'snapshot', id: message.id, stats }),
+          (error) => child.connected && child.send({ type: 'snapshot', id: message.id, error: error.message }),
+        );
+      }
+    });
+    child.on('error', (error) => kill(`cannot start the trial process: ${error.message}`));
+    child.on('exit', (code, sig) => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      if (why === 'aborted') reject(new RunError('aborted', 'ERR_ABORTED'));
+      else if (record) resolve(record);
+      else {
+        const last = stderr.trim().split('\n').pop();
+        resolve(errorRecord(job, new Error(why || `trial process ${sig ? `killed by ${sig}` : `exited with code ${code}`} before reporting${last ? `: ${last}` : ''}`)));
+      }
+    });
+    child.send({ type: 'trial', spec, probe: Boolean(server) });
+  });
+}
