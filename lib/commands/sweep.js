@@ -95,7 +95,11 @@ export async function sweep(preset, opts, { stderr, chalk }) {
       log,
       done: new Set(previous.map((r) => jobKey(r))),
       signal: controller.signal,
-      startServer: () => spawnServer({ greeting: spec.greeting, noDelay: spec.noDelay, prefix: pinning.server }),
+      startServer: async () => {
+        const server = await spawnServer({ greeting: spec.greeting, noDelay: spec.noDelay, prefix: pinning.server });
+        progress.note(chalk.dim(`echo server pid ${server.pid}: tcp ${server.tcp.host}:${server.tcp.port}, uds ${server.uds.path}`));
+        return server;
+      },
       runTrial: (trialSpec, server) => runTrialProcess(trialSpec, { server: /** @type {any} */ (server), prefix: pinning.client, limitMs: spec.trialTimeoutMs + 5000, signal: controller.signal }),
       onStart: progress.start,
       onEnd: progress.end,

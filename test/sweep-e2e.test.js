@@ -1,0 +1,125 @@
+import { lstat, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RECORD_FIELDS } from '../lib/record.js';
+import { SUMMARY_COLUMNS } from '../lib/report/summary.js';
+import { listPresets, loadSpec, resolveSpec } from '../lib/sweep/spec.js';
+import { makeTempDir, runCli } from './helpers/cli.js';
+
+/** @type {{ dir: string, remove: () => Promise<void> }} */
+let tmp;
+beforeAll(async () => {
+  tmp = await makeTempDir();
+});
+afterAll(() => tmp.remove());
+
+/** @param {string} text @returns {Record<string, any>[]} */
+const parseCsv = (text) => parse(text, { columns: true });
+
+const NUMERIC = ['run', 'order', 'size_bytes', 'depth', 'packets', 'elapsed_ms', 'msgs_per_s', 'mb_per_s', 'rtt_mean_us', 'rtt_sd_us', 'rtt_p50_us', 'rtt_p90_us', 'rtt_p99_us', 'rtt_p999_us', 'rtt_max_us', 'client_cpu_us_per_msg', 'server_cpu_us_per_msg', 'client_elu', 'server_elu'];
+
+describe.each(listPresets())('sweep %s --test, end to end with real processes', (preset) => {
+  const out = () => join(tmp.dir, preset);
+  /** @type {Awaited<ReturnType<typeof runCli>>} */
+  let result;
+  beforeAll(async () => {
+    result = await runCli(['sweep', preset, '--test', '--seed', '11', '--out', out()], { cwd: tmp.dir });
+  }, 60_000);
+
+  it('exits 0 and prints the summary and the four files on stderr, nothing on stdout', () => {
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('UDS/TCP msgs/s');
+    for (const file of ['trials.csv', 'summary.csv', 'runs-wide.csv', 'meta.json']) expect(result.stderr).toContain(join(out(), file));
+  });
+
+  it('writes trials.csv: one row per planned trial, the record columns, numeric cells', async () => {
+    const spec = resolveSpec(loadSpec(preset), { test: true });
+    const text = await readFile(join(out(), 'trials.csv'), 'utf8');
+    const rows = parseCsv(text);
+    expect(Object.keys(rows[0])).toEqual(['run', 'order', ...RECORD_FIELDS]);
+    expect(rows).toHaveLength(spec.runs * spec.sizes.length * spec.depths.length * spec.transports.length);
+    for (const row of rows) {
+      expect(row.status, row.error).toBe('ok');
+      for (const key of NUMERIC) expect(row[key], key).toMatch(/^-?\d+(\.\d+)?(e-?\d+)?$/);
+    }
+  });
+
+  it('writes summary.csv with statistics per size, depth and transport, and UDS/TCP ratios', async () => {
+    const rows = parseCsv(await readFile(join(out(), 'summary.csv'), 'utf8'));
+    expect(Object.keys(rows[0])).toEqual(SUMMARY_COLUMNS);
+    expect(rows.map((/** @type {any} */ r) => r.transport)).toEqual(expect.arrayContaining(['tcp', 'uds', 'uds/tcp']));
+    expect(rows.find((/** @type {any} */ r) => r.transport === 'uds/tcp' && r.metric === 'msgs_per_s')?.mean).toMatch(/^\d+(\.\d+)?$/);
+  });
+
+  it('writes runs-wide.csv in the 2014 layout', async () => {
+    const spec = resolveSpec(loadSpec(preset), { test: true });
+    const lines = (await readFile(join(out(), 'runs-wide.csv'), 'utf8')).trim().split('\n');
+    expect(lines[0]).toBe(['NAME', ...Array.from({ length: spec.runs }, (_, i) => `RUN ${i}`)].join(','));
+    const names = lines.slice(1).map((l) => l.split(',')[0]);
+    const suffix = spec.depths.length > 1 ? spec.depths.map((d) => ` Depth ${d}`) : [''];
+    const expected = ['UDS', 'TCP'].flatMap((t) => suffix.flatMap((d) => spec.sizes.map((s) => `${t} Size ${s}${d}`)));
+    expect(names).toEqual(expected);
+    for (const line of lines.slice(1)) for (const cell of line.split(',').slice(1)) expect(Number(cell)).toBeGreaterThan(0);
+  });
+
+  it('writes meta.json with the spec, seed, times and environment', async () => {
+    const meta = JSON.parse(await readFile(join(out(), 'meta.json'), 'utf8'));
+    expect(meta).toMatchObject({ status: 'complete', seed: 11, spec: { preset, test: true, seed: 11 }, no_delay: expect.any(Boolean), pinning: 'none' });
+    expect(meta.environment).toMatchObject({ node: process.versions.node, libuv: process.versions.uv, cpu_count: expect.any(Number), os_release: expect.any(String) });
+    expect(Date.parse(meta.ended_at)).toBeGreaterThanOrEqual(Date.parse(meta.started_at));
+    expect(meta.loadavg_start).toHaveLength(3);
+    expect(meta.loadavg_end).toHaveLength(3);
+  });
+});
+
+describe('sweep faults', () => {
+  it('a trial that passes its time limit becomes an error row and the sweep goes on', async () => {
+    const out = join(tmp.dir, 'slow');
+    const spec = join(tmp.dir, 'slow.json');
+    await import('node:fs/promises').then((fs) => fs.writeFile(spec, JSON.stringify({ sizes: [65536, 64], depths: [1], transports: ['uds'], runs: 1, packets: 100000000, warmup: 0, trialTimeout: '400ms', seed: 3, test: {} })));
+    const { code, stderr } = await runCli(['sweep', spec, '--out', out]);
+    expect(code, stderr).toBe(1);
+    const rows = parseCsv(await readFile(join(out, 'trials.csv'), 'utf8'));
+    expect(rows).toHaveLength(2);
+    for (const row of rows) {
+      expect(row.status).toBe('error');
+      expect(row.error).toMatch(/^trial exceeded its limit of 0\.4 s/);
+    }
+    expect(stderr).toMatch(/2 failed/);
+  });
+
+  it('Ctrl-C keeps valid partial files and removes the socket; --resume completes them', async () => {
+    const out = join(tmp.dir, 'interrupted');
+    const { spawn } = await import('node:child_process');
+    const { BIN } = await import('./helpers/cli.js');
+    const args = ['sweep', 'quick', '--sizes', '64,1024', '--depths', '1', '--runs', '3', '--packets', '3000', '--warmup', '0', '--seed', '5', '--out', out];
+    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (t) => {
+      stderr += t;
+      if (/\[2\/12\]/.test(stderr) && !child.killed) child.kill('SIGINT');
+    });
+    const code = await new Promise((resolve) => child.on('exit', (c) => resolve(c)));
+    expect(code, stderr).toBe(130);
+    expect(stderr).toContain(`npx udsvstcp sweep --resume ${out}`);
+    const partial = parseCsv(await readFile(join(out, 'trials.csv'), 'utf8'));
+    expect(partial.length).toBeGreaterThanOrEqual(2);
+    expect(partial.length).toBeLessThan(12);
+    const meta = JSON.parse(await readFile(join(out, 'meta.json'), 'utf8'));
+    expect(meta.status).toBe('interrupted');
+    const sockets = stderr.match(/uds (\/\S+\.sock)/g) ?? [];
+    expect(sockets.length).toBeGreaterThanOrEqual(1);
+    for (const socket of sockets) await expect(lstat(socket.slice(4))).rejects.toThrow(/ENOENT/);
+
+    const resumed = await runCli(['sweep', '--resume', out]);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toContain(`resuming: ${partial.length} trials already there`);
+    const rows = parseCsv(await readFile(join(out, 'trials.csv'), 'utf8'));
+    expect(rows).toHaveLength(12);
+    expect(new Set(rows.map((/** @type {any} */ r) => `${r.run}|${r.size_bytes}|${r.transport}`)).size).toBe(12);
+    expect(rows.slice(0, partial.length)).toEqual(partial);
+    expect(JSON.parse(await readFile(join(out, 'meta.json'), 'utf8')).status).toBe('complete');
+  }, 60_000);
+});
