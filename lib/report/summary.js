@@ -92,7 +92,7 @@ export function toSummaryText(summary) {
     const rtt = pick('uds/tcp', 'rtt_p50_us');
     lines.push(`  ${label} ×${fmt(r.mean)}${ci}${star}  ${String(Math.round(pick('tcp', 'msgs_per_s')?.mean ?? 0)).padStart(10)}   ${String(Math.round(pick('uds', 'msgs_per_s')?.mean ?? 0)).padStart(10)}   ×${fmt(rtt?.mean ?? null)}`);
   }
-  if (ratios.length) lines.push(`  * the 95 % CI excludes 1. With ${ratios.length} comparisons, about ${(ratios.length * 0.05).toFixed(1)} could look significant by chance.`);
+  if (ratios.some((r) => r.ci95_low !== null)) lines.push(`  * the 95 % CI excludes 1. With ${ratios.length} comparisons, about ${(ratios.length * 0.05).toFixed(1)} could look significant by chance.`);
   const noisy = summary.filter((r) => r.metric === 'msgs_per_s' && r.cv_pct !== null && r.cv_pct > CV_WARN_PCT);
   if (noisy.length) {
     const worst = noisy.reduce((a, b) => (a.cv_pct > b.cv_pct ? a : b));

@@ -44,35 +44,28 @@ export function corruptingServer(offset) {
 }
 
 /**
- * Echoes the first `bytes` bytes, then reads and says nothing.
+ * Echoes the first `bytes` bytes, then either goes silent (still reading)
+ * or closes the connection.
  * @param {number} bytes
+ * @param {'silent' | 'close'} then
  */
-export function stallingServer(bytes) {
+function limitedServer(bytes, then) {
   return startTcpServer((socket) => {
     let seen = 0;
     socket.on('data', (chunk) => {
       const keep = Math.max(0, Math.min(chunk.length, bytes - seen));
       seen += chunk.length;
       if (keep > 0) socket.write(chunk.subarray(0, keep));
+      if (then === 'close' && seen >= bytes) socket.destroy();
     });
   });
 }
 
-/**
- * Echoes the first `bytes` bytes, then closes the connection.
- * @param {number} bytes
- */
-export function closingServer(bytes) {
-  return startTcpServer((socket) => {
-    let seen = 0;
-    socket.on('data', (chunk) => {
-      const keep = Math.max(0, Math.min(chunk.length, bytes - seen));
-      seen += chunk.length;
-      if (keep > 0) socket.write(chunk.subarray(0, keep));
-      if (seen >= bytes) socket.destroy();
-    });
-  });
-}
+/** @param {number} bytes echoed before the server goes silent */
+export const stallingServer = (bytes) => limitedServer(bytes, 'silent');
+
+/** @param {number} bytes echoed before the server closes */
+export const closingServer = (bytes) => limitedServer(bytes, 'close');
 
 /**
  * Echoes byte-exact but re-chunks the stream: it holds bytes back and writes

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { createRecord, errorRecord } from '../lib/record.js';
+import { toCsv } from '../lib/report/csv.js';
+import { summarize, toSummaryText } from '../lib/report/summary.js';
+import { toRunsWide } from '../lib/report/wide.js';
+
+/**
+ * @param {number} run
+ * @param {'tcp' | 'uds'} transport
+ * @param {number} msgs
+ */
+const row = (run, transport, msgs) => ({ run, order: 0, ...createRecord({ workload: 'echo', transport, size_bytes: 64, depth: 1, packets: 100000, elapsed_ms: 1e8 / msgs, msgs_per_s: msgs, rtt_p50_us: 1e6 / msgs }) });
+
+describe('sweep summary', () => {
+  const rows = [row(0, 'tcp', 100), row(0, 'uds', 200), row(1, 'tcp', 100), row(1, 'uds', 400), row(2, 'tcp', 200), row(2, 'uds', 400)];
+
+  it('gives per-transport statistics with a Student-t 95 % CI', () => {
+    const tcp = summarize(rows).find((r) => r.transport === 'tcp' && r.metric === 'msgs_per_s');
+    expect(tcp).toMatchObject({ n: 3, median: 100, min: 100, max: 200 });
+    expect(tcp?.mean).toBeCloseTo(400 / 3, 10);
+    const sd = Math.sqrt(((100 - 400 / 3) ** 2 * 2 + (200 - 400 / 3) ** 2) / 2);
+    expect(tcp?.sd).toBeCloseTo(sd, 10);
+    expect(tcp?.ci95_high).toBeCloseTo(400 / 3 + 4.302652729911275 * sd / Math.sqrt(3), 6);
+  });
+
+  it('pairs UDS with TCP run by run: geometric mean of ratios, CI on the log scale', () => {
+    const ratio = summarize(rows).find((r) => r.transport === 'uds/tcp' && r.metric === 'msgs_per_s');
+    // per-run ratios 2, 4, 2
+    expect(ratio?.n).toBe(3);
+    expect(ratio?.mean).toBeCloseTo(Math.cbrt(16), 10);
+    const logs = [Math.log(2), Math.log(4), Math.log(2)];
+    const m = logs.reduce((a, b) => a + b) / 3;
+    const sd = Math.sqrt(logs.reduce((a, b) => a + (b - m) ** 2, 0) / 2);
+    expect(ratio?.ci95_low).toBeCloseTo(Math.exp(m - 4.302652729911275 * sd / Math.sqrt(3)), 6);
+    expect(ratio?.significant).toBe(ratio && ratio.ci95_low > 1 ? 'yes' : 'no');
+    const rtt = summarize(rows).find((r) => r.transport === 'uds/tcp' && r.metric === 'rtt_p50_us');
+    expect(rtt?.mean).toBeCloseTo(1 / Math.cbrt(16), 10); // below 1: log-ratios are negative
+  });
+
+  it('leaves failed trials out of the statistics and out of the pairs', () => {
+    const withFailure = [...rows, { run: 3, order: 0, ...errorRecord({ workload: 'echo', transport: 'uds', size_bytes: 64, depth: 1 }, new Error('x')) }, row(3, 'tcp', 100)];
+    expect(summarize(withFailure).find((r) => r.transport === 'uds/tcp' && r.metric === 'msgs_per_s')?.n).toBe(3);
+  });
+
+  it('flags outliers by median/MAD and keeps them', () => {
+    const many = [100, 101, 99, 100, 102, 98, 100, 500].map((m, run) => row(run, 'tcp', m));
+    const tcp = summarize(many).find((r) => r.transport === 'tcp' && r.metric === 'msgs_per_s');
+    expect(tcp).toMatchObject({ n: 8, outliers: 1, max: 500 });
+  });
+
+  it('says when there is no CI, and warns about noisy groups with a remedy', () => {
+    const text = toSummaryText(summarize(rows.slice(0, 2)));
+    expect(text).toContain('(n=1, no CI)');
+    expect(text).not.toContain('CI excludes 1');
+    expect(toSummaryText(summarize(rows))).toMatch(/warning: .* vary by more than 5 % \(CV\).*consider more --runs/);
+  });
+
+  it('lays out runs-wide.csv as in 2014, ms per 100 000 round trips', () => {
+    const wide = toRunsWide(rows, { sizes: [64], depths: [1], transports: ['tcp', 'uds'], runs: 3 });
+    expect(toCsv(wide.rows, wide.columns)).toBe('NAME,RUN 0,RUN 1,RUN 2\nUDS Size 64,500000,250000,250000\nTCP Size 64,1000000,1000000,500000\n');
+  });
+
+  it('neutralises text cells a spreadsheet would run as formulas', () => {
+    expect(toCsv([{ a: '=1+1', b: '-x', c: -5, d: 'ok' }], ['a', 'b', 'c', 'd'])).toBe("a,b,c,d\n'=1+1,'-x,-5,ok\n");
+  });
+});
