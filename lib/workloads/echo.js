@@ -38,7 +38,7 @@ export const MAX_PACKETS = 20_000_000;
  * @property {number | string} seed
  * @property {boolean} noDelay TCP_NODELAY (TCP only)
  * @property {number} timeoutMs stall timeout
- * @property {number} [maxMs] hard limit for the whole trial
+ * @property {number} [maxMs] hard limit for the whole trial (default: the times asked for + 10 min)
  * @property {boolean} [greeting] expect the 2014 greeting first
  *
  * @typedef {{ snapshot: () => Promise<import('../server.js').ServerStats> }} ServerProbe
@@ -59,9 +59,11 @@ export async function runEcho(spec, { probe, signal } = {}) {
   const limit = warmupPackets !== undefined && measurePackets !== undefined ? warmupPackets + measurePackets : Infinity;
   const pipeline = createPipeline(socket, { payloads, depth, limit, timeoutMs: spec.timeoutMs });
 
+  // hard limit: as given, else the times asked for plus ten minutes
+  const maxMs = spec.maxMs ?? ('ms' in measure ? measure.ms : 0) + ('ms' in warmup ? warmup.ms : 0) + 600_000;
   const deadline = setTimeout(() => {
-    pipeline.abort(new RunError(`trial exceeded its limit of ${(spec.maxMs ?? 0) / 1000} s`, 'ERR_TIMEOUT'));
-  }, spec.maxMs ?? 600_000);
+    pipeline.abort(new RunError(`trial exceeded its limit of ${maxMs / 1000} s`, 'ERR_TIMEOUT'));
+  }, maxMs);
   const onAbort = () => pipeline.abort(new RunError('trial aborted', 'ERR_ABORTED'));
   signal?.addEventListener('abort', onAbort, { once: true });
 
