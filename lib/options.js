@@ -5,6 +5,7 @@
 import { UsageError } from './errors.js';
 import { newSeed } from './random.js';
 import { checkSocketPath } from './socket-file.js';
+import { MAX_PACKETS } from './workloads/echo.js';
 import { MiB, formatSize, toDuration, toInteger, toPacketSize, toWarmup } from './units.js';
 
 export const MAX_SIZE = 64 * MiB;
@@ -114,7 +115,7 @@ export function resolveRunOptions(raw) {
     throw new UsageError('--packets and --duration exclude each other: give one');
   }
   const measure = raw.packets !== undefined
-    ? { packets: toInteger(raw.packets, '--packets', { min: 1, max: 1e9 }) }
+    ? { packets: toInteger(raw.packets, '--packets', { min: 1, max: MAX_PACKETS }) }
     : { ms: toDuration(raw.duration ?? '1s', '--duration', { min: 10, max: 3_600_000 }) };
   const warmup = toWarmup(raw.warmup ?? '250ms', '--warmup');
 

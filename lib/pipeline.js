@@ -219,6 +219,7 @@ export function readGreeting(socket, greeting, timeoutMs) {
       clearTimeout(timer);
       socket.off('data', onData);
       socket.off('close', onClose);
+      socket.off('error', onError);
       if (error) reject(error);
       else resolve(undefined);
     };
@@ -232,8 +233,10 @@ export function readGreeting(socket, greeting, timeoutMs) {
       }
     };
     const onClose = () => done(new RunError('server closed the connection before its greeting', 'ERR_CLOSED'));
+    const onError = (/** @type {NodeJS.ErrnoException} */ error) => done(new RunError(`connection error before the greeting: ${error.code ?? error.message}`, 'ERR_CONNECTION'));
     const timer = setTimeout(() => done(new RunError(`no greeting within ${timeoutMs} ms`, 'ERR_TIMEOUT')), timeoutMs);
     socket.on('data', onData);
     socket.on('close', onClose);
+    socket.on('error', onError);
   });
 }

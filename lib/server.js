@@ -7,7 +7,7 @@ import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { UsageError } from './errors.js';
-import { createPrivateDir, prepareSocketPath, removeOwnSocket, removePrivateDir } from './socket-file.js';
+import { checkSocketPath, createPrivateDir, prepareSocketPath, removeOwnSocket, removePrivateDir } from './socket-file.js';
 
 /** What the 2014 server wrote on each connection before echoing. */
 export const GREETING = 'start sending now!';
@@ -60,6 +60,12 @@ export async function startServer({ host = '127.0.0.1', port = 0, path, greeting
   if (path === undefined) {
     privateDir = await createPrivateDir();
     path = join(privateDir, 'echo.sock');
+    try {
+      checkSocketPath(path, 'the temp dir (TMPDIR)');
+    } catch (error) {
+      await removePrivateDir(privateDir);
+      throw error;
+    }
   } else {
     await prepareSocketPath(path, '--uds');
   }

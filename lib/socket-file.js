@@ -45,7 +45,7 @@ export async function removePrivateDir(dir) {
 }
 
 /**
- * Does anything accept connections on this socket path?
+ * Could anything be listening on this socket path? False only when the connection is refused.
  * @param {string} path
  * @returns {Promise<boolean>}
  */
@@ -58,7 +58,8 @@ function isAnswering(path) {
     };
     socket.setTimeout(1000, () => done(true)); // a slow listener is still a listener
     socket.once('connect', () => done(true));
-    socket.once('error', () => done(false));
+    // only a refused connection proves nobody listens; EAGAIN (backlog full), EACCES … may be a live server
+    socket.once('error', (error) => done(/** @type {NodeJS.ErrnoException} */ (error).code !== 'ECONNREFUSED'));
   });
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GREETING } from '../lib/server.js';
 import { runTrial } from '../lib/trial.js';
-import { corruptingServer, greetingServer } from './helpers/servers.js';
+import { corruptingServer, greetingServer, replayingServer } from './helpers/servers.js';
 
 /**
  * @param {import('../lib/transport.js').Target} target
@@ -27,6 +27,18 @@ describe('every echoed byte is verified', () => {
       expect(record.msgs_per_s).toBeNull();
     } finally {
       await bad.close();
+    }
+  });
+
+  it('catches a stale packet replayed in flight (every packet in flight is distinct)', async () => {
+    const size = 64 * 1024;
+    const stale = await replayingServer(size, 8);
+    try {
+      const record = await runTrial({ ...spec(stale.target, size), depth: 16, measure: { packets: 40 } });
+      expect(record.status).toBe('error');
+      expect(record.error).toMatch(/^echo mismatch at packet 8 byte 0/);
+    } finally {
+      await stale.close();
     }
   });
 

@@ -13,11 +13,26 @@ import { startServer } from '../server.js';
 export async function serve(options, { stdout, stderr }) {
   // handlers first: a signal that comes right after we announce ourselves must still clean up
   /** @type {Promise<string>} */
-  const stopped = new Promise((resolve) => {
-    for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) process.once(signal, () => resolve(signal));
-    if (process.send) process.once('disconnect', () => resolve('disconnect'));
-  });
-  const server = await startServer(options);
+  /** @type {(why: string) => void} */
+  let stop = () => {};
+  /** @type {Promise<string>} */
+  const stopped = new Promise((resolve) => { stop = resolve; });
+  const onSignal = (/** @type {string} */ signal) => stop(signal);
+  const onDisconnect = () => stop('disconnect');
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  if (process.send) process.once('disconnect', onDisconnect);
+  let server;
+  try {
+    server = await startServer(options);
+  } catch (error) {
+    // let the process end: no listeners or IPC channel may hold it open
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    process.off('disconnect', onDisconnect);
+    if (process.connected) process.disconnect();
+    throw error;
+  }
   const { tcp, uds } = server;
   if (!isLoopback(options.host)) stderr.write(`udsvstcp: warning: --host ${options.host} is not a loopback address; the echo server is reachable from elsewhere\n`);
   stderr.write(`udsvstcp echo server (pid ${process.pid})\n  tcp  ${tcp.host}:${tcp.port}${options.noDelay ? '' : ' (Nagle on)'}\n  uds  ${uds.path}\n${options.greeting ? '  greeting on\n' : ''}  stop with Ctrl-C\n`);

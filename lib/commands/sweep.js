@@ -19,7 +19,7 @@ import { describeSpec, loadSpec, resolveSpec } from '../sweep/spec.js';
 import { runTrialProcess } from '../sweep/trial-process.js';
 
 /** Flags that override spec keys. */
-const SPEC_FLAGS = ['sizes', 'depths', 'transports', 'runs', 'packets', 'duration', 'warmup', 'seed', 'pin'];
+const SPEC_FLAGS = ['sizes', 'depths', 'transports', 'runs', 'packets', 'duration', 'warmup', 'seed', 'pin', 'trialTimeout'];
 
 /**
  * Resolve the spec and results directory before anything starts.

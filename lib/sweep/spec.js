@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { UsageError } from '../errors.js';
 import { MAX_DEPTH, checkInFlight, toSeed } from '../options.js';
 import { newSeed } from '../random.js';
+import { MAX_PACKETS } from '../workloads/echo.js';
 import { formatSize, isPowerOfTwo, parseSize, toDuration, toInteger, toPacketSize, toWarmup } from '../units.js';
 
 export const PRESET_DIR = fileURLToPath(new URL('../../sweeps/', import.meta.url));
@@ -28,7 +29,7 @@ export const DEFAULTS = Object.freeze({
   noDelay: true,
   greeting: false,
   timeout: '5s',
-  trialTimeout: '60s',
+  trialTimeout: /** @type {unknown} */ (null),
 });
 const KEYS = new Set([...Object.keys(DEFAULTS), 'description', 'test']);
 export const PINS = ['none', 'split', 'same'];
@@ -184,13 +185,21 @@ export function resolveSpec(loaded, { test = false, flags = {} } = {}) {
   const sizes = toSizes(merged.sizes, name('sizes'));
   const depths = toDepths(merged.depths, name('depths'));
   for (const size of sizes) checkInFlight(size, depths[depths.length - 1], `${name('sizes')} × ${name('depths')}`);
+  /** @type {import('../workloads/echo.js').Amount} */
   const measure = merged.packets !== undefined && merged.packets !== null
-    ? { packets: toInteger(String(merged.packets), name('packets'), { min: 1, max: 1e9 }) }
+    ? { packets: toInteger(String(merged.packets), name('packets'), { min: 1, max: MAX_PACKETS }) }
     : { ms: toDuration(String(merged.duration), name('duration'), { min: 10, max: 3_600_000 }) };
   const pin = String(merged.pin);
   if (!PINS.includes(pin)) throw new UsageError(`${name('pin')} must be none, split or same; got ${JSON.stringify(merged.pin)}`);
   if (merged.description !== undefined && typeof merged.description !== 'string') throw new UsageError(`${name('description')} must be a string`);
 
+  const warmup = toWarmup(String(merged.warmup), name('warmup'));
+  const timed = ('ms' in measure ? measure.ms : 0) + ('ms' in warmup ? warmup.ms : 0);
+  let trialTimeoutMs = timed + 60_000; // default: the times asked for plus a minute
+  if (merged.trialTimeout !== null && merged.trialTimeout !== undefined) {
+    trialTimeoutMs = toDuration(String(merged.trialTimeout), name('trialTimeout'), { min: 100, max: 7_200_000 });
+    if (trialTimeoutMs <= timed) throw new UsageError(`${name('trialTimeout')} must exceed duration + warmup (${timed / 1000} s); got ${trialTimeoutMs / 1000} s`);
+  }
   return {
     preset: loaded.name,
     description: /** @type {string} */ (merged.description ?? ''),
@@ -201,13 +210,13 @@ export function resolveSpec(loaded, { test = false, flags = {} } = {}) {
     transports: toTransportList(merged.transports, name('transports')),
     runs: toInteger(String(merged.runs), name('runs'), { min: 1, max: 1000 }),
     measure,
-    warmup: toWarmup(String(merged.warmup), name('warmup')),
+    warmup,
     seed: merged.seed === null || merged.seed === undefined ? newSeed() : toSeed(String(merged.seed), name('seed')),
     pin: /** @type {'none' | 'split' | 'same'} */ (pin),
     noDelay: toBoolean(merged.noDelay, name('noDelay')),
     greeting: toBoolean(merged.greeting, name('greeting')),
     timeoutMs: toDuration(String(merged.timeout), name('timeout'), { min: 10, max: 600_000 }),
-    trialTimeoutMs: toDuration(String(merged.trialTimeout), name('trialTimeout'), { min: 100, max: 3_600_000 }),
+    trialTimeoutMs,
   };
 }
 

@@ -52,8 +52,9 @@ export function runTrialProcess(spec, { server, prefix = [], limitMs, signal }) 
         );
       }
     });
-    child.on('error', (error) => kill(`cannot start the trial process: ${error.message}`));
-    child.on('exit', (code, sig) => {
+    child.on('error', (error) => { if (!why) kill(`cannot start the trial process: ${error.message}`); });
+    // 'close', not 'exit': it comes after the last IPC message and stderr, and also after a failed spawn
+    child.on('close', (code, sig) => {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
       if (why === 'aborted') reject(new RunError('aborted', 'ERR_ABORTED'));
@@ -63,6 +64,7 @@ export function runTrialProcess(spec, { server, prefix = [], limitMs, signal }) 
         resolve(errorRecord(job, new Error(why || `trial process ${sig ? `killed by ${sig}` : `exited with code ${code}`} before reporting${last ? `: ${last}` : ''}`)));
       }
     });
-    child.send({ type: 'trial', spec, probe: Boolean(server) });
+    // with a callback, a failed send (the child never started) does not mask the spawn error
+    child.send({ type: 'trial', spec, probe: Boolean(server) }, () => {});
   });
 }

@@ -50,9 +50,16 @@ export const MAX_PACKETS = 20_000_000;
  */
 export async function runEcho(spec, { probe, signal } = {}) {
   const { size, depth, measure, warmup } = spec;
-  const payloads = createPayloads(size, spec.seed); // outside anything timed
+  const payloads = createPayloads(size, spec.seed, depth); // outside anything timed
   const socket = await connect(spec.target, { noDelay: spec.noDelay, timeoutMs: spec.timeoutMs });
-  if (spec.greeting) await readGreeting(socket, GREETING, spec.timeoutMs);
+  if (spec.greeting) {
+    try {
+      await readGreeting(socket, GREETING, spec.timeoutMs);
+    } catch (error) {
+      socket.destroy();
+      throw error;
+    }
+  }
 
   const warmupPackets = 'packets' in warmup ? warmup.packets : undefined;
   const measurePackets = 'packets' in measure ? measure.packets : undefined;

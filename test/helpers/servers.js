@@ -102,3 +102,28 @@ export function greetingServer(greeting) {
     socket.pipe(socket);
   });
 }
+
+/**
+ * Echoes byte-exact except that packet `index` is replaced by packet 0 (a stale
+ * replay): only distinct packets in flight can catch it.
+ * @param {number} size
+ * @param {number} index
+ */
+export function replayingServer(size, index) {
+  return startTcpServer((socket) => {
+    let seen = 0;
+    /** @type {Buffer[]} */
+    const first = [];
+    socket.on('data', (chunk) => {
+      const out = Buffer.from(chunk);
+      if (seen < size) first.push(chunk.subarray(0, Math.min(chunk.length, size - seen)));
+      const start = index * size;
+      for (let i = 0; i < out.length; i++) {
+        const at = seen + i;
+        if (at >= start && at < start + size) out[i] = Buffer.concat(first)[at - start];
+      }
+      seen += chunk.length;
+      socket.write(out);
+    });
+  });
+}
