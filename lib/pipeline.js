@@ -52,7 +52,6 @@ class PacketLog {
  * @property {(from: number, to: number) => Float64Array} rtts RTTs of packets [from, to), ms
  * @property {(limit: number) => void} setLimit total packets to send (never below those already sent)
  * @property {() => Promise<void>} finish stop sending, wait for every packet in flight to come back verified, close
- * @property {() => { sent: number, received: number }} counts
  * @property {(error: Error) => void} abort fail the pipeline and destroy the socket
  */
 
@@ -200,7 +199,6 @@ export function createPipeline(socket, { payloads, depth, limit = Infinity, time
       clearInterval(watchdog);
       socket.end();
     },
-    counts: () => ({ sent, received }),
     abort: fail,
   };
 }
