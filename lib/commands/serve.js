@@ -12,7 +12,6 @@ import { startServer } from '../server.js';
  */
 export async function serve(options, { stdout, stderr }) {
   // handlers first: a signal that comes right after we announce ourselves must still clean up
-  /** @type {Promise<string>} */
   /** @type {(why: string) => void} */
   let stop = () => {};
   /** @type {Promise<string>} */
