@@ -106,9 +106,13 @@ Examples:
     .option('--sizes <list|range>', 'packet sizes: 1,64,1k or a range of powers of two 1..16384, 64B..1MiB, 1..64KiB*4')
     .option('--depths <list>', 'packets in flight, e.g. 1,16')
     .option('--transports <list>', 'tcp,uds (default both)')
-    .option('--runs <n>', 'runs; every (size, depth, transport) once per run, 1 to 1000')
-    .option('--packets <n>', 'measured packets per trial (instead of --duration)')
-    .option('--duration <time>', 'measured time per trial (instead of --packets)')
+    .option('--runs <n>', 'runs (at least); every (size, depth) group once per run, 1 to 1000')
+    .option('--precision <pct>', 'add runs to groups whose UDS/TCP 95 % interval is wider than ±pct (0.1% to 100%, e.g. 3%)')
+    .option('--max-time <time>', 'start no extra run for --precision once the sweep would pass this (e.g. 80s, 10m)')
+    .option('--pairing <mode>', 'blocks (TCP and UDS alternate in one trial process) or trials (one transport per process, as in 2014)')
+    .option('--block <time>', 'length of a measured block to aim for, 1ms to 10s (default 10ms)')
+    .option('--packets <n>', 'measured packets per transport per trial (instead of --duration)')
+    .option('--duration <time>', 'measured time per transport per trial (instead of --packets)')
     .option('--warmup <n|time>', 'warmup per trial: packets or time')
     .option('--seed <n>', "seed of the trial order and payloads (default: the preset's, else random; recorded)")
     .option('--pin <mode>', 'none, split (server cpu 0, client cpu 1) or same (both cpu 0), via taskset')
@@ -118,15 +122,22 @@ Examples:
     .option('--test', "run the preset's smallest settings (its \"test\" block)")
     .option('--quiet', 'no progress or summary on stderr')
     .addHelpText('after', `
-Writes trials.csv (one row per trial, appended as each ends), summary.csv
-(per size/depth/transport statistics and UDS/TCP ratios with 95 % CIs),
-runs-wide.csv (the 2014 layout) and meta.json (spec, seed, environment).
+Each trial process measures one (size, depth) group: it holds a TCP and a
+UDS connection to the same server and alternates measured blocks A B B A …,
+each starting and ending with nothing in flight. Runs are fresh processes;
+the UDS/TCP interval of a group is taken across its runs.
+
+Writes trials.csv (one row per trial and transport, appended as each ends),
+blocks.csv (every measured block), summary.csv (per size/depth/transport
+statistics and UDS/TCP ratios with 95 % CIs), runs-wide.csv (the 2014
+layout) and meta.json (spec, seed, design, environment).
 Keys and defaults of presets: sweeps/README.md. Ctrl-C keeps what was measured
 and prints the --resume command (exit 130).
 
 Examples:
   udsvstcp sweep
   udsvstcp sweep quick --pin split
+  udsvstcp sweep --precision 2% --max-time 5m
   udsvstcp sweep nicmcd-2014 --runs 3
   udsvstcp sweep --sizes 64B..64KiB --depths 1,64 --runs 10 --out results/mine`)
     .action(async (preset, opts) => {

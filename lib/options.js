@@ -5,12 +5,8 @@
 import { UsageError } from './errors.js';
 import { newSeed } from './random.js';
 import { checkSocketPath } from './socket-file.js';
-import { MAX_PACKETS } from './workloads/echo.js';
-import { MiB, formatSize, toDuration, toInteger, toPacketSize, toWarmup } from './units.js';
-
-export const MAX_SIZE = 64 * MiB;
-export const MAX_DEPTH = 65536;
-export const MAX_IN_FLIGHT = 256 * MiB;
+import { MAX_DEPTH, MAX_IN_FLIGHT, MAX_PACKETS, MAX_SIZE } from './limits.js';
+import { formatSize, toDuration, toInteger, toPacketSize, toWarmup } from './units.js';
 
 /** @param {string} host */
 export function isLoopback(host) {

@@ -1,29 +1,80 @@
 /**
- * Packet payloads: seeded random bytes that differ from packet to packet.
+ * Packet payloads: seeded random bytes, distinct within any window of
+ * packets that can be in flight together.
  *
  * One random pool of `count × size` bytes is made before anything is timed.
  * Packet i is the i-th `size`-byte slice of the pool, wrapping after `count`
- * packets, so neighbours always differ and the packets in flight are always
- * distinct (count > depth). Consecutive packets lie side by side in the pool,
- * so the echoed byte stream can be checked against the pool in one compare
- * per contiguous run, however reads split or coalesce. Views are made up
- * front: sending a packet costs no allocation.
+ * packets. Consecutive packets lie side by side in the pool, so the echoed
+ * byte stream can be checked against the pool in one compare per contiguous
+ * run, however reads split or coalesce. Views are made up front: sending a
+ * packet costs no allocation.
+ *
+ * The guarantee: any `window` consecutive packets (cyclically) are pairwise
+ * distinct, where window = min(depth, 256^size). At 1 B only 256 different
+ * packets exist and at 2 B 65 536, so those pools are a seeded permutation of
+ * every value; from 3 B on, a packet that equals one of the `window - 1`
+ * before or after it in the pool is drawn again.
  */
-import { seededBytes } from './random.js';
+import { createByteStream, createRandom, shuffle } from './random.js';
 import { KiB } from './units.js';
 
 /** Pool size to aim for: small enough to stay in cache, as a real sender's buffers would. */
 const POOL_BYTES = 256 * KiB;
-/** At most this many distinct packets. */
+/** At most this many distinct packets (unless depth needs more). */
 const MAX_COUNT = 65536;
+/** Bound on redraws of one packet; at 3 B and more a redraw is rarely needed even once. */
+const MAX_REDRAWS = 1000;
 
 /**
  * @typedef {object} Payloads
  * @property {number} size bytes per packet
- * @property {number} count distinct packets; packet i is packet i % count
+ * @property {number} count packets in the pool; packet i is packet i % count
+ * @property {number} window any this many consecutive packets are pairwise distinct
  * @property {Buffer} pool count × size random bytes, packet after packet
  * @property {(index: number) => Buffer} packet the bytes of packet `index`
  */
+
+/**
+ * Every value of a 1- or 2-byte packet once, in a seeded random order.
+ * @param {number} size 1 or 2
+ * @param {number | string} seed
+ */
+function permutationPool(size, seed) {
+  const values = shuffle(Array.from({ length: 256 ** size }, (_, v) => v), createRandom(seed, 'payload-order'));
+  const pool = Buffer.alloc(values.length * size);
+  values.forEach((v, i) => (size === 1 ? pool.writeUInt8(v, i) : pool.writeUInt16BE(v, i * size)));
+  return pool;
+}
+
+/**
+ * Random packets, each redrawn while it equals a packet fewer than `window`
+ * places away (cyclically) among those already drawn.
+ * @param {number} size at least 3
+ * @param {number} count
+ * @param {number} window
+ * @param {number | string} seed
+ */
+function randomPool(size, count, window, seed) {
+  const bytes = createByteStream(seed, 'payload');
+  const pool = bytes(count * size);
+  const keyOf = (/** @type {number} */ i) => pool.toString('latin1', i * size, i * size + Math.min(size, 16));
+  /** @type {Map<string, number[]>} */
+  const seen = new Map();
+  for (let i = 0; i < count; i++) {
+    for (let redraw = 0; ; redraw++) {
+      const near = (seen.get(keyOf(i)) ?? []).some((j) => {
+        const distance = Math.min(i - j, count - (i - j));
+        return distance < window && pool.compare(pool, j * size, (j + 1) * size, i * size, (i + 1) * size) === 0;
+      });
+      if (!near) break;
+      if (redraw >= MAX_REDRAWS) throw new Error(`could not draw ${count} distinct packets of ${size} B`);
+      bytes(size).copy(pool, i * size);
+    }
+    const key = keyOf(i);
+    seen.set(key, [...(seen.get(key) ?? []), i]);
+  }
+  return pool;
+}
 
 /**
  * @param {number} size bytes per packet
@@ -32,8 +83,17 @@ const MAX_COUNT = 65536;
  * @returns {Payloads}
  */
 export function createPayloads(size, seed, depth = 1) {
-  const count = Math.max(depth + 1, Math.min(MAX_COUNT, Math.floor(POOL_BYTES / size)));
-  const pool = seededBytes(seed, count * size, 'payload');
+  let pool;
+  let window;
+  if (size <= 2) {
+    pool = permutationPool(size, seed);
+    window = Math.min(depth, 256 ** size);
+  } else {
+    const count = Math.max(depth, Math.min(MAX_COUNT, Math.floor(POOL_BYTES / size)), 2);
+    window = depth;
+    pool = randomPool(size, count, window, seed);
+  }
+  const count = pool.length / size;
   const views = Array.from({ length: count }, (_, i) => pool.subarray(i * size, (i + 1) * size));
-  return { size, count, pool, packet: (index) => views[index % count] };
+  return { size, count, window, pool, packet: (index) => views[index % count] };
 }

@@ -1,57 +1,32 @@
 /**
- * A pipelined echo client on one connected socket.
+ * A pipelined echo client on one connected socket, run in blocks.
  *
- * Up to `depth` packets are in flight. Echoes are framed by byte count, never
- * by 'data' events (reads split and coalesce), and every echoed byte is
+ * A block sends a given number of packets with up to `depth` in flight and
+ * ends when the last of them is back: every block starts and ends with
+ * nothing in flight, so its wall time, and any CPU reading taken around it,
+ * cover exactly its packets. Echoes are framed by byte count, never by
+ * 'data' events (reads split and coalesce), and every echoed byte is
  * compared with the bytes sent. Each send is stamped with performance.now()
- * in a ring indexed by packet number; a packet is complete when its last byte
- * is back, and its round-trip time is that arrival time minus its send stamp.
- * A completed packet is replaced at once from the data handler, so the pipe
- * stays full whatever the consumer of completions (tinybench) is doing; each
- * packet's RTT and arrival time are logged for the consumer to read.
+ * in a ring of `depth` slots; a packet's round-trip time runs from its write
+ * to the arrival of its last byte and goes into an HDR histogram when the
+ * block is given one, so memory does not grow with the packet count. A
+ * completed packet is replaced at once from the data handler.
  */
 import { performance } from 'node:perf_hooks';
 import { RunError } from './errors.js';
 
 /**
- * Growable per-packet record of RTT and arrival time, in milliseconds.
+ * @typedef {object} BlockTimes
+ * @property {number} packets
+ * @property {number} start performance.now() just before the block's first write, ms
+ * @property {number} end arrival of the block's last echoed byte, ms
  */
-class PacketLog {
-  /** @param {number} capacity */
-  constructor(capacity) {
-    this.rtt = new Float64Array(capacity);
-    this.arrival = new Float64Array(capacity);
-  }
-
-  /**
-   * @param {number} index
-   * @param {number} rtt
-   * @param {number} arrival
-   */
-  set(index, rtt, arrival) {
-    if (index >= this.rtt.length) {
-      const grow = (/** @type {Float64Array} */ old) => {
-        const next = new Float64Array(old.length * 2);
-        next.set(old);
-        return next;
-      };
-      this.rtt = grow(this.rtt);
-      this.arrival = grow(this.arrival);
-    }
-    this.rtt[index] = rtt;
-    this.arrival[index] = arrival;
-  }
-}
 
 /**
  * @typedef {object} Pipeline
- * @property {() => void} start send the first packets
- * @property {(count: number) => true | Promise<true>} until resolve once `count` packets in all have come back verified
- * @property {(index: number) => number} rtt round-trip time of packet `index`, ms
- * @property {(index: number) => number} arrival arrival time of packet `index`'s last byte (performance.now()); index -1 is the start
- * @property {(from: number, to: number) => Float64Array} rtts RTTs of packets [from, to), ms
- * @property {(limit: number) => void} setLimit total packets to send (never below those already sent)
- * @property {() => Promise<void>} finish stop sending, wait for every packet in flight to come back verified, close
+ * @property {(packets: number, histogram?: import('node:perf_hooks').RecordableHistogram) => Promise<BlockTimes>} block
+ *   send `packets` packets and resolve when all are back verified; RTTs in ns go to `histogram`
+ * @property {() => void} close end the connection (nothing may be in flight)
  * @property {(error: Error) => void} abort fail the pipeline and destroy the socket
  */
 
@@ -60,29 +35,28 @@ class PacketLog {
  * @param {object} options
  * @param {import('./payload.js').Payloads} options.payloads
  * @param {number} options.depth packets in flight, 1 = ping-pong
- * @param {number} [options.limit] total packets to send
  * @param {number} [options.timeoutMs] fail when packets are in flight and nothing arrives for this long
  * @returns {Pipeline}
  */
-export function createPipeline(socket, { payloads, depth, limit = Infinity, timeoutMs = 10_000 }) {
+export function createPipeline(socket, { payloads, depth, timeoutMs = 10_000 }) {
   const { size, count, pool } = payloads;
   const poolBytes = count * size;
   const sendStamps = new Float64Array(depth);
-  const log = new PacketLog(Math.min(Number.isFinite(limit) ? limit : 65536, 1 << 20) || 1);
-  let startedAt = 0;
   let sent = 0;
   let received = 0;
   let rxOffset = 0;
+  let limit = 0; // packets to send, in all, by the end of the current block
   let lastProgress = performance.now();
-  let stopped = false;
-  let finishing = false;
+  let closing = false;
   /** @type {Error | undefined} */
   let failure;
-  /** @type {{ count: number, resolve: (done: true) => void, reject: (e: Error) => void } | undefined} */
-  let waiter;
+  /** @type {import('node:perf_hooks').RecordableHistogram | undefined} */
+  let histogram;
+  /** @type {{ first: number, start: number, resolve: (t: BlockTimes) => void, reject: (e: Error) => void } | undefined} */
+  let current;
 
   const refill = () => {
-    while (!stopped && sent < limit && sent - received < depth) {
+    while (sent < limit && sent - received < depth) {
       const index = sent++;
       sendStamps[index % depth] = performance.now();
       socket.write(payloads.packet(index));
@@ -93,11 +67,11 @@ export function createPipeline(socket, { payloads, depth, limit = Infinity, time
   const fail = (error) => {
     if (failure) return;
     failure = error;
-    stopped = true;
+    limit = sent;
     clearInterval(watchdog);
     socket.destroy();
-    waiter?.reject(error);
-    waiter = undefined;
+    current?.reject(error);
+    current = undefined;
   };
 
   /**
@@ -137,21 +111,21 @@ export function createPipeline(socket, { payloads, depth, limit = Infinity, time
       pos += n;
       rxOffset += n;
       while (rxOffset >= size) {
-        log.set(received, now - sendStamps[received % depth], now);
+        histogram?.record(Math.max(1, Math.round((now - sendStamps[received % depth]) * 1e6)));
         received++;
         rxOffset -= size;
       }
     }
     refill();
-    if (waiter && received >= waiter.count) {
-      const w = waiter;
-      waiter = undefined;
-      w.resolve(true);
+    if (current && received === limit) {
+      const { first, start, resolve } = current;
+      current = undefined;
+      resolve({ packets: received - first, start, end: now });
     }
   };
 
   const onClose = () => {
-    if (!finishing || received < sent) {
+    if (!closing || received < sent) {
       fail(new RunError(`server closed the connection after ${received} of ${sent} packets sent`, 'ERR_CLOSED'));
     }
   };
@@ -173,29 +147,20 @@ export function createPipeline(socket, { payloads, depth, limit = Infinity, time
   });
 
   return {
-    start() {
-      startedAt = performance.now();
-      refill();
-    },
-    until(count) {
+    block(packets, recordTo) {
       if (failure) return Promise.reject(failure);
-      if (received >= count) return true;
-      if (count > limit) return Promise.reject(new RunError(`cannot wait for packet ${count}: only ${limit} will be sent`, 'ERR_INTERNAL'));
+      if (current) return Promise.reject(new RunError('a block is already running on this connection', 'ERR_INTERNAL'));
+      if (!(packets >= 1)) return Promise.reject(new RunError(`a block needs at least one packet; got ${packets}`, 'ERR_INTERNAL'));
+      histogram = recordTo;
       return new Promise((resolve, reject) => {
-        waiter = { count, resolve, reject };
+        current = { first: received, start: performance.now(), resolve, reject };
+        lastProgress = current.start;
+        limit = sent + packets;
+        refill();
       });
     },
-    rtt: (index) => log.rtt[index],
-    arrival: (index) => (index < 0 ? startedAt : log.arrival[index]),
-    rtts: (from, to) => log.rtt.slice(from, to),
-    setLimit(total) {
-      limit = Math.max(total, sent);
-    },
-    async finish() {
-      stopped = true;
-      finishing = true;
-      if (sent > received) await this.until(sent);
-      if (failure) throw failure;
+    close() {
+      closing = true;
       clearInterval(watchdog);
       socket.end();
     },

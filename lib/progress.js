@@ -9,7 +9,15 @@ import { formatSize } from './units.js';
  * @param {{ stream: NodeJS.WritableStream & { isTTY?: boolean }, quiet: boolean, chalk: import('chalk').ChalkInstance }} options
  */
 export function createProgress({ stream, quiet, chalk }) {
-  const label = (/** @type {import('./sweep/schedule.js').Job} */ job) => `run ${job.run} #${job.order} ${job.transport} ${formatSize(job.size)} depth ${job.depth}`;
+  const label = (/** @type {import('./sweep/schedule.js').Job} */ job) => `run ${job.run} #${job.order} ${formatSize(job.size)} depth ${job.depth} ${job.transports.join('+')}`;
+  /** @param {Record<string, any>[]} rows */
+  const figures = (rows) => {
+    const failed = rows.find((r) => r.status !== 'ok');
+    if (failed) return `error: ${failed.error}`;
+    const text = rows.map((r) => `${r.transport} ${Math.round(r.msgs_per_s)} msgs/s`).join(', ');
+    const [tcp, uds] = ['tcp', 'uds'].map((t) => rows.find((r) => r.transport === t));
+    return tcp && uds ? `${text} (UDS ×${(uds.msgs_per_s / tcp.msgs_per_s).toFixed(2)}, ${uds.blocks} blocks each)` : text;
+  };
   if (quiet) return { start() {}, end() {}, note() {}, stop() {} };
   if (stream.isTTY) {
     /** @type {cliProgress.SingleBar | undefined} */
@@ -22,9 +30,10 @@ export function createProgress({ stream, quiet, chalk }) {
         }
         bar.update(index, { job: label(job) });
       },
-      end(/** @type {any} */ _job, /** @type {Record<string, any>} */ row, /** @type {number} */ index) {
+      end(/** @type {any} */ _job, /** @type {Record<string, any>[]} */ rows, /** @type {number} */ index) {
         bar?.update(index + 1);
-        if (row.status !== 'ok') stream.write(`\n${chalk.red('error')}: ${label(_job)}: ${row.error}\n`);
+        const failed = rows.find((r) => r.status !== 'ok');
+        if (failed) stream.write(`\n${chalk.red('error')}: ${label(_job)}: ${failed.error}\n`);
       },
       note(/** @type {string} */ message) {
         stream.write(`\n${message}\n`);
@@ -36,9 +45,8 @@ export function createProgress({ stream, quiet, chalk }) {
   }
   return {
     start() {},
-    end(/** @type {import('./sweep/schedule.js').Job} */ job, /** @type {Record<string, any>} */ row, /** @type {number} */ index, /** @type {number} */ total) {
-      const what = row.status === 'ok' ? `${Math.round(row.msgs_per_s)} msgs/s, p50 ${row.rtt_p50_us.toFixed(1)} µs` : `error: ${row.error}`;
-      stream.write(`[${index + 1}/${total}] ${label(job)}: ${what}\n`);
+    end(/** @type {import('./sweep/schedule.js').Job} */ job, /** @type {Record<string, any>[]} */ rows, /** @type {number} */ index, /** @type {number} */ total) {
+      stream.write(`[${index + 1}/${total}] ${label(job)}: ${figures(rows)}\n`);
     },
     note(/** @type {string} */ message) {
       stream.write(`${message}\n`);

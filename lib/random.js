@@ -23,7 +23,18 @@ function keystream(seed, stream) {
  * @returns {Buffer}
  */
 export function seededBytes(seed, length, stream = 'bytes') {
-  return keystream(seed, stream).update(Buffer.alloc(length));
+  return createByteStream(seed, stream)(length);
+}
+
+/**
+ * A seeded stream of random bytes: each call returns the next `length` bytes.
+ * @param {number | string} seed
+ * @param {string} [stream]
+ * @returns {(length: number) => Buffer}
+ */
+export function createByteStream(seed, stream = 'bytes') {
+  const cipher = keystream(seed, stream);
+  return (length) => cipher.update(Buffer.alloc(length));
 }
 
 /**

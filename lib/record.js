@@ -5,7 +5,7 @@
  */
 
 export const RECORD_FIELDS = /** @type {const} */ ([
-  'workload', 'transport', 'size_bytes', 'depth', 'packets',
+  'workload', 'transport', 'size_bytes', 'depth', 'packets', 'blocks', 'block_packets',
   'elapsed_ms', 'msgs_per_s', 'mb_per_s',
   'rtt_mean_us', 'rtt_sd_us', 'rtt_p50_us', 'rtt_p90_us', 'rtt_p99_us', 'rtt_p999_us', 'rtt_max_us',
   'client_cpu_us_per_msg', 'server_cpu_us_per_msg', 'client_elu', 'server_elu',

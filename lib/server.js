@@ -162,6 +162,8 @@ export function diffServerStats(before, after) {
   return {
     cpu_us: cpuUs,
     elu: active + idle > 0 ? active / (active + idle) : 0,
+    elu_active_ms: active,
+    elu_idle_ms: idle,
     bytes_in: after.bytes_in - before.bytes_in,
     bytes_out: after.bytes_out - before.bytes_out,
   };

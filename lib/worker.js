@@ -1,6 +1,6 @@
 /**
  * Child-process entry for one sweep trial: the parent sends a trial spec over
- * IPC, this process runs it and sends back the record. Server snapshots are
+ * IPC, this process runs it and sends back its records and blocks. Server snapshots are
  * asked of the parent, which holds the server's control channel. The
  * orchestrator, which draws progress, is never the process being measured.
  */
@@ -28,8 +28,8 @@ process.on('message', async (/** @type {any} */ message) => {
     if (message.stats) waiter?.resolve(message.stats);
     else waiter?.reject(new Error(message.error ?? 'no server stats'));
   } else if (message?.type === 'trial') {
-    const record = await runTrial(message.spec, { probe: message.probe ? probe : undefined });
-    process.send?.({ type: 'record', record }, () => process.disconnect());
+    const result = await runTrial(message.spec, { probe: message.probe ? probe : undefined });
+    process.send?.({ type: 'result', result }, () => process.disconnect());
   }
 });
 // the parent went away: nothing to report to

@@ -4,6 +4,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { spawnServer } from '../lib/server-process.js';
 import { runTrialProcess } from '../lib/sweep/trial-process.js';
 import { runTrial } from '../lib/trial.js';
+
+/** @param {import('../lib/trial.js').TrialSpec} spec the record of a one-target trial */
+const runOne = async (spec) => (await runTrial(spec)).records[0];
 import { makeTempDir, runCli } from './helpers/cli.js';
 import { startTcpServer } from './helpers/servers.js';
 
@@ -16,7 +19,7 @@ afterEach(() => tmp.remove());
 
 /** @param {import('../lib/transport.js').Target} target */
 const greetingSpec = (target) => ({
-  workload: /** @type {const} */ ('echo'), target, size: 64, depth: 1,
+  workload: /** @type {const} */ ('echo'), targets: [target], size: 64, depth: 1,
   measure: { packets: 10 }, warmup: { packets: 0 }, seed: 1, noDelay: true, timeoutMs: 300, greeting: true,
 });
 
@@ -30,7 +33,7 @@ describe('faults clean up after themselves', () => {
   });
 
   it('a trial process that cannot be spawned becomes an error row, not a hang', async () => {
-    const record = await runTrialProcess(greetingSpec({ transport: 'tcp', host: '127.0.0.1', port: 1 }), { prefix: [join(tmp.dir, 'no-such-command')], limitMs: 5000 });
+    const { records: [record] } = await runTrialProcess(greetingSpec({ transport: 'tcp', host: '127.0.0.1', port: 1 }), { prefix: [join(tmp.dir, 'no-such-command')], limitMs: 5000 });
     expect(record.status).toBe('error');
     expect(record.error).toMatch(/no-such-command|ENOENT/);
   });
@@ -38,7 +41,7 @@ describe('faults clean up after themselves', () => {
   it('a connection reset while waiting for the greeting is an error row and the socket is closed', async () => {
     const rude = await startTcpServer((socket) => { setTimeout(() => socket.resetAndDestroy(), 50); });
     try {
-      const record = await runTrial(greetingSpec(rude.target));
+      const record = await runOne(greetingSpec(rude.target));
       expect(record.status).toBe('error');
       expect(record.error).toMatch(/before (its|the) greeting/);
     } finally {
@@ -50,7 +53,7 @@ describe('faults clean up after themselves', () => {
     let closed = false;
     const silent = await startTcpServer((socket) => socket.on('close', () => { closed = true; }));
     try {
-      const record = await runTrial(greetingSpec(silent.target));
+      const record = await runOne(greetingSpec(silent.target));
       expect(record.error).toBe('no greeting within 300 ms');
       await new Promise((resolve) => setTimeout(resolve, 100));
       expect(closed).toBe(true);

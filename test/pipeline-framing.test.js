@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer } from '../lib/server.js';
 import { runTrial } from '../lib/trial.js';
+
+/** @param {import('../lib/trial.js').TrialSpec} spec the record of a one-target trial */
+const runOne = async (spec) => (await runTrial(spec)).records[0];
 import { rechunkingServer } from './helpers/servers.js';
 
 /**
@@ -10,7 +13,7 @@ import { rechunkingServer } from './helpers/servers.js';
  * @param {number} packets
  */
 const spec = (target, size, depth, packets) => ({
-  workload: /** @type {const} */ ('echo'), target, size, depth,
+  workload: /** @type {const} */ ('echo'), targets: [target], size, depth,
   measure: { packets }, warmup: { packets: Math.min(100, packets) },
   seed: 3, noDelay: true, timeoutMs: 5000,
 });
@@ -30,7 +33,7 @@ describe('framing by byte count', () => {
     ['split and coalesced: 3 KiB-ish 4096 B × 33', 4096, 33, 600],
   ])('%s, both transports, exact packet count', async (_name, size, depth, packets) => {
     for (const target of [{ transport: /** @type {const} */ ('tcp'), ...server.tcp }, { transport: /** @type {const} */ ('uds'), path: server.uds.path }]) {
-      const record = await runTrial(spec(target, size, depth, packets));
+      const record = await runOne(spec(target, size, depth, packets));
       expect(record.status, String(record.error)).toBe('ok');
       expect(record.packets).toBe(packets);
       expect(record.transport).toBe(target.transport);
@@ -42,7 +45,7 @@ describe('framing by byte count', () => {
   it('survives a server that re-chunks the stream into 1–7 byte pieces and runs', async () => {
     const odd = await rechunkingServer();
     try {
-      const record = await runTrial(spec(odd.target, 16, 8, 500));
+      const record = await runOne(spec(odd.target, 16, 8, 500));
       expect(record.status, String(record.error)).toBe('ok');
       expect(record.packets).toBe(500);
     } finally {
@@ -52,7 +55,7 @@ describe('framing by byte count', () => {
 
   it('times a --duration run by wall clock, however deep the pipeline', async () => {
     const target = { transport: /** @type {const} */ ('uds'), path: server.uds.path };
-    const record = await runTrial({ ...spec(target, 64, 32, 1), measure: { ms: 300 }, warmup: { ms: 50 } });
+    const record = await runOne({ ...spec(target, 64, 32, 1), measure: { ms: 300 }, warmup: { ms: 50 } });
     expect(record.status, String(record.error)).toBe('ok');
     expect(Number(record.elapsed_ms)).toBeGreaterThanOrEqual(300);
     expect(Number(record.elapsed_ms)).toBeLessThan(3000);

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { GREETING } from '../lib/server.js';
 import { runTrial } from '../lib/trial.js';
+
+/** @param {import('../lib/trial.js').TrialSpec} spec the record of a one-target trial */
+const runOne = async (spec) => (await runTrial(spec)).records[0];
 import { corruptingServer, greetingServer, replayingServer } from './helpers/servers.js';
 
 /**
@@ -8,7 +11,7 @@ import { corruptingServer, greetingServer, replayingServer } from './helpers/ser
  * @param {number} size
  */
 const spec = (target, size) => ({
-  workload: /** @type {const} */ ('echo'), target, size, depth: 4,
+  workload: /** @type {const} */ ('echo'), targets: [target], size, depth: 4,
   measure: { packets: 200 }, warmup: { packets: 0 },
   seed: 9, noDelay: true, timeoutMs: 5000,
 });
@@ -21,7 +24,7 @@ describe('every echoed byte is verified', () => {
   ])('a server corrupting one byte (size %i, stream byte %i) fails the trial at packet %i byte %i', async (size, offset, packet, byte) => {
     const bad = await corruptingServer(offset);
     try {
-      const record = await runTrial(spec(bad.target, size));
+      const record = await runOne(spec(bad.target, size));
       expect(record.status).toBe('error');
       expect(record.error).toMatch(new RegExp(`^echo mismatch at packet ${packet} byte ${byte}: sent 0x[0-9a-f]{2}, got 0x[0-9a-f]{2}$`));
       expect(record.msgs_per_s).toBeNull();
@@ -34,7 +37,7 @@ describe('every echoed byte is verified', () => {
     const size = 64 * 1024;
     const stale = await replayingServer(size, 8);
     try {
-      const record = await runTrial({ ...spec(stale.target, size), depth: 16, measure: { packets: 40 } });
+      const record = await runOne({ ...spec(stale.target, size), depth: 16, measure: { packets: 40 } });
       expect(record.status).toBe('error');
       expect(record.error).toMatch(/^echo mismatch at packet 8 byte 0/);
     } finally {
@@ -45,9 +48,9 @@ describe('every echoed byte is verified', () => {
   it('reads and checks the 2014 greeting before echoing', async () => {
     const greeter = await greetingServer(GREETING);
     try {
-      const ok = await runTrial({ ...spec(greeter.target, 64), greeting: true });
+      const ok = await runOne({ ...spec(greeter.target, 64), greeting: true });
       expect(ok.status, String(ok.error)).toBe('ok');
-      const confused = await runTrial(spec(greeter.target, 64)); // greeting not expected: bytes differ
+      const confused = await runOne(spec(greeter.target, 64)); // greeting not expected: bytes differ
       expect(confused.status).toBe('error');
       expect(confused.error).toMatch(/^echo mismatch at packet 0 byte 0/);
     } finally {

@@ -14,13 +14,38 @@ const row = (run, transport, msgs) => ({ run, order: 0, ...createRecord({ worklo
 describe('sweep summary', () => {
   const rows = [row(0, 'tcp', 100), row(0, 'uds', 200), row(1, 'tcp', 100), row(1, 'uds', 400), row(2, 'tcp', 200), row(2, 'uds', 400)];
 
-  it('gives per-transport statistics with a Student-t 95 % CI', () => {
+  it('gives per-transport statistics, units, and a Student-t 95 % CI of the geometric mean on the log scale', () => {
     const tcp = summarize(rows).find((r) => r.transport === 'tcp' && r.metric === 'msgs_per_s');
-    expect(tcp).toMatchObject({ n: 3, median: 100, min: 100, max: 200 });
+    expect(tcp).toMatchObject({ n: 3, median: 100, min: 100, max: 200, unit: 'msgs/s' });
     expect(tcp?.mean).toBeCloseTo(400 / 3, 10);
     const sd = Math.sqrt(((100 - 400 / 3) ** 2 * 2 + (200 - 400 / 3) ** 2) / 2);
     expect(tcp?.sd).toBeCloseTo(sd, 10);
-    expect(tcp?.ci95_high).toBeCloseTo(400 / 3 + 4.302652729911275 * sd / Math.sqrt(3), 6);
+    expect(tcp?.cv).toBeCloseTo(sd / (400 / 3), 10);
+    const logs = [Math.log(100), Math.log(100), Math.log(200)];
+    const m = logs.reduce((a, b) => a + b) / 3;
+    const lsd = Math.sqrt(logs.reduce((a, b) => a + (b - m) ** 2, 0) / 2);
+    const moe = 4.302652729911275 * lsd / Math.sqrt(3);
+    expect(tcp?.geomean).toBeCloseTo(Math.exp(m), 8);
+    expect(tcp?.ci95_low).toBeCloseTo(Math.exp(m - moe), 6);
+    expect(tcp?.ci95_high).toBeCloseTo(Math.exp(m + moe), 6);
+    expect(tcp?.ci95_half_width_pct).toBeCloseTo((Math.exp(moe) - 1) * 100, 6);
+  });
+
+  it('keeps every interval of a positive figure above zero, however wide', () => {
+    const spread = [row(0, 'tcp', 1), row(1, 'tcp', 1000), row(2, 'tcp', 5)];
+    const tcp = summarize(spread).find((r) => r.transport === 'tcp' && r.metric === 'msgs_per_s');
+    expect(tcp?.ci95_low).toBeGreaterThan(0);
+    expect(Number(tcp?.mean) - 4.302652729911275 * Number(tcp?.sd) / Math.sqrt(3)).toBeLessThan(0); // what a linear-scale interval would give
+  });
+
+  it('marks whether each group reached a target precision', () => {
+    const steady = [row(0, 'tcp', 100), row(0, 'uds', 200), row(1, 'tcp', 100), row(1, 'uds', 201), row(2, 'tcp', 100), row(2, 'uds', 199)];
+    const met = summarize(steady, { precision: 0.03 }).find((r) => r.transport === 'uds/tcp' && r.metric === 'msgs_per_s');
+    expect(met).toMatchObject({ unit: 'ratio', precision_met: 'yes' });
+    const short = summarize(rows, { precision: 0.03 }).find((r) => r.transport === 'uds/tcp' && r.metric === 'msgs_per_s');
+    expect(short?.precision_met).toBe('no');
+    expect(summarize(rows).find((r) => r.transport === 'uds/tcp' && r.metric === 'msgs_per_s')?.precision_met).toBeNull();
+    expect(toSummaryText(summarize(rows, { precision: 0.03 }), { precision: 0.03 })).toMatch(/! short of the target: 1 of 1 UDS\/TCP intervals are wider than ±3 %/);
   });
 
   it('pairs UDS with TCP run by run: geometric mean of ratios, CI on the log scale', () => {
@@ -52,7 +77,7 @@ describe('sweep summary', () => {
     const text = toSummaryText(summarize(rows.slice(0, 2)));
     expect(text).toContain('(n=1, no CI)');
     expect(text).not.toContain('CI excludes 1');
-    expect(toSummaryText(summarize(rows))).toMatch(/warning: .* vary by more than 5 % \(CV\).*consider more --runs/);
+    expect(toSummaryText(summarize(rows))).toMatch(/warning: 1 of 1 UDS\/TCP intervals are wider than ±5 %, widest 64 B depth 1 \(±\d+\.\d %\); consider --precision 3% with --max-time/);
   });
 
   it('lays out runs-wide.csv as in 2014, ms per 100 000 round trips', () => {

@@ -99,13 +99,14 @@ describe('sweep faults', () => {
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (t) => {
       stderr += t;
-      if (/\[2\/12\]/.test(stderr) && !child.killed) child.kill('SIGINT');
+      if (/\[2\/6\]/.test(stderr) && !child.killed) child.kill('SIGINT');
     });
     const code = await new Promise((resolve) => child.on('exit', (c) => resolve(c)));
     expect(code, stderr).toBe(130);
     expect(stderr).toContain(`npx udsvstcp sweep --resume ${out}`);
     const partial = parseCsv(await readFile(join(out, 'trials.csv'), 'utf8'));
     expect(partial.length).toBeGreaterThanOrEqual(2);
+    expect(partial.length % 2).toBe(0); // a trial's two rows go in together
     expect(partial.length).toBeLessThan(12);
     const meta = JSON.parse(await readFile(join(out, 'meta.json'), 'utf8'));
     expect(meta.status).toBe('interrupted');

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { runTrial } from '../lib/trial.js';
+
+/** @param {import('../lib/trial.js').TrialSpec} spec the record of a one-target trial */
+const runOne = async (spec) => (await runTrial(spec)).records[0];
 import { closingServer, stallingServer, startTcpServer } from './helpers/servers.js';
 
 /**
@@ -7,7 +10,7 @@ import { closingServer, stallingServer, startTcpServer } from './helpers/servers
  * @param {number} [timeoutMs]
  */
 const spec = (target, timeoutMs = 5000) => ({
-  workload: /** @type {const} */ ('echo'), target, size: 64, depth: 2,
+  workload: /** @type {const} */ ('echo'), targets: [target], size: 64, depth: 2,
   measure: { packets: 1000 }, warmup: { packets: 0 },
   seed: 1, noDelay: true, timeoutMs,
 });
@@ -17,7 +20,7 @@ describe('faults become error rows, never hangs', () => {
     const mute = await stallingServer(64 * 10);
     try {
       const started = performance.now();
-      const record = await runTrial(spec(mute.target, 300));
+      const record = await runOne(spec(mute.target, 300));
       expect(record.status).toBe('error');
       expect(record.error).toMatch(/^no echo for 300 ms \(--timeout\) with 2 packets in flight after 10 complete$/);
       expect(performance.now() - started).toBeLessThan(5000);
@@ -29,7 +32,7 @@ describe('faults become error rows, never hangs', () => {
   it('a server that closes mid-trial fails the trial', async () => {
     const quitter = await closingServer(64 * 20);
     try {
-      const record = await runTrial(spec(quitter.target));
+      const record = await runOne(spec(quitter.target));
       expect(record.status).toBe('error');
       expect(record.error).toMatch(/^server closed the connection after 20 of 2\d packets sent$/);
     } finally {
@@ -41,7 +44,7 @@ describe('faults become error rows, never hangs', () => {
     const gone = await startTcpServer(() => {});
     const target = gone.target;
     await gone.close();
-    const record = await runTrial(spec(target));
+    const record = await runOne(spec(target));
     expect(record.status).toBe('error');
     expect(record.error).toBe(`cannot connect to tcp 127.0.0.1:${target.port}: ECONNREFUSED (is the echo server running?)`);
   });
@@ -49,7 +52,7 @@ describe('faults become error rows, never hangs', () => {
   it('a server that sends bytes it was never sent fails verification', async () => {
     const chatty = await startTcpServer((socket) => socket.on('data', (chunk) => socket.write(Buffer.concat([chunk, chunk]))));
     try {
-      const record = await runTrial({ ...spec(chatty.target), depth: 1 });
+      const record = await runOne({ ...spec(chatty.target), depth: 1 });
       expect(record.status).toBe('error');
       expect(record.error).toMatch(/^server sent 64 bytes that were never sent to it|^echo mismatch at packet 1 byte 0/);
     } finally {

@@ -11,15 +11,19 @@ import { toCsv } from '../report/csv.js';
 import { SUMMARY_COLUMNS, summarize, toSummaryText } from '../report/summary.js';
 import { toRunsWide } from '../report/wide.js';
 import { spawnServer } from '../server-process.js';
-import { runSweep } from '../sweep/orchestrator.js';
+import { runSweep, trialSpec } from '../sweep/orchestrator.js';
+import { FILL_FACTOR } from '../workloads/echo.js';
+
+/** Unrecorded traffic through a new server before its first measured trial. */
+const SERVER_WARMUP_MS = 300;
 import { resolvePinning } from '../sweep/pinning.js';
-import { FILES, defaultOutDir, openTrialLog, prepareOutDir, readMeta, readTrials, writeFileAtomic } from '../sweep/results.js';
-import { jobKey } from '../sweep/schedule.js';
+import { FILES, defaultOutDir, openBlockLog, openTrialLog, prepareOutDir, readMeta, readTrials, writeFileAtomic } from '../sweep/results.js';
+import { planTrials } from '../sweep/schedule.js';
 import { describeSpec, loadSpec, resolveSpec } from '../sweep/spec.js';
 import { runTrialProcess } from '../sweep/trial-process.js';
 
 /** Flags that override spec keys. */
-const SPEC_FLAGS = ['sizes', 'depths', 'transports', 'runs', 'packets', 'duration', 'warmup', 'seed', 'pin', 'trialTimeout'];
+const SPEC_FLAGS = ['sizes', 'depths', 'transports', 'runs', 'packets', 'duration', 'warmup', 'seed', 'pin', 'trialTimeout', 'pairing', 'block', 'precision', 'maxTime'];
 
 /**
  * Resolve the spec and results directory before anything starts.
@@ -72,6 +76,18 @@ export async function sweep(preset, opts, { stderr, chalk }) {
     environment,
     pinning: pinning.applied,
     no_delay: spec.noDelay,
+    design: {
+      pairing: spec.pairing === 'blocks'
+        ? 'one trial process per (run, size, depth) holds a TCP and a UDS connection to the same server and alternates measured blocks A B B A …; every block starts and ends with nothing in flight'
+        : 'one trial process per (run, size, depth, transport), as in 2014',
+      block_ms_target: spec.blockMs,
+      block_packets_rule: `at least ${FILL_FACTOR} × depth packets, and at least block_ms_target at the slower transport's warmup rate; the packets per block of each trial are in trials.csv (block_packets), every block in ${FILES.blocks}`,
+      measured_time_per_transport_ms: 'ms' in spec.measure ? spec.measure.ms : null,
+      ratio_interval: 'Student-t 95 % interval of the mean per-run log(UDS/TCP), exp() back: runs (fresh processes) are the replicates',
+      precision: spec.precision,
+      max_time_ms: spec.maxTimeMs,
+      server_warmup: `one unrecorded trial of the first group (${SERVER_WARMUP_MS} ms per transport) after the server starts`,
+    },
     loadavg_start: oldMeta?.loadavg_start ?? os.loadavg(),
     loadavg_end: null,
   };
@@ -84,6 +100,7 @@ export async function sweep(preset, opts, { stderr, chalk }) {
   say(`results: ${resolve(dir)}${resume ? ` (resuming: ${previous.length} trials already there)` : ''}\n`);
 
   const log = openTrialLog(dir);
+  const blockLog = openBlockLog(dir);
   const progress = createProgress({ stream: stderr, quiet, chalk });
   const controller = new AbortController();
   const onSignal = () => controller.abort();
@@ -93,12 +110,18 @@ export async function sweep(preset, opts, { stderr, chalk }) {
   try {
     result = await runSweep(spec, {
       log,
-      done: new Set(previous.map((r) => jobKey(r))),
+      blockLog,
+      previous,
       signal: controller.signal,
       startServer: async () => {
         const server = await spawnServer({ greeting: spec.greeting, noDelay: spec.noDelay, prefix: pinning.server });
         progress.note(chalk.dim(`echo server pid ${server.pid}: tcp ${server.tcp.host}:${server.tcp.port}, uds ${server.uds.path}`));
         return server;
+      },
+      warmServer: async (server) => {
+        const [first] = planTrials(spec);
+        const warm = trialSpec(spec, first, server);
+        await runTrialProcess({ ...warm, targets: spec.transports.map((t) => (t === 'tcp' ? { transport: 'tcp', ...server.tcp } : { transport: 'uds', path: server.uds.path })), measure: { ms: SERVER_WARMUP_MS }, warmup: { packets: 0 } }, { prefix: pinning.client, limitMs: spec.trialTimeoutMs + 5000, signal: controller.signal }).catch(() => undefined);
       },
       runTrial: (trialSpec, server) => runTrialProcess(trialSpec, { server: /** @type {any} */ (server), prefix: pinning.client, limitMs: spec.trialTimeoutMs + 5000, signal: controller.signal }),
       onStart: progress.start,
@@ -108,22 +131,23 @@ export async function sweep(preset, opts, { stderr, chalk }) {
   } finally {
     progress.stop();
     log.close();
+    blockLog.close();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
 
   const rows = [...previous, ...result.rows];
-  const summary = summarize(rows);
+  const summary = summarize(rows, { precision: spec.precision });
   writeFileAtomic(join(dir, FILES.summary), toCsv(summary, SUMMARY_COLUMNS));
   const wide = toRunsWide(rows, spec);
   writeFileAtomic(join(dir, FILES.wide), toCsv(wide.rows, wide.columns));
   const failed = rows.filter((r) => r.status !== 'ok').length;
-  Object.assign(meta, { status: result.interrupted ? 'interrupted' : 'complete', ended_at: new Date().toISOString(), loadavg_end: os.loadavg(), trials_planned: result.planned, trials_recorded: rows.length, trials_failed: failed });
+  Object.assign(meta, { status: result.interrupted ? 'interrupted' : 'complete', ended_at: new Date().toISOString(), loadavg_end: os.loadavg(), trials_planned: result.planned, extra_runs: result.extra, max_time_reached: result.timeUp, trials_recorded: rows.length, trials_failed: failed });
   writeFileAtomic(metaPath, `${JSON.stringify(meta, null, 2)}\n`);
 
-  say(`\n${toSummaryText(summary)}`);
-  say(`\n${rows.length} of ${result.planned} trials recorded${failed ? chalk.red(`, ${failed} failed (status=error in trials.csv)`) : ''}\n`);
-  for (const file of [FILES.trials, FILES.summary, FILES.wide, FILES.meta]) say(`  ${join(resolve(dir), file)}\n`);
+  say(`\n${toSummaryText(summary, { precision: spec.precision })}`);
+  say(`\n${rows.length} trial rows recorded (${result.planned} planned${result.extra ? ` + ${result.extra} added for the precision` : ''})${failed ? chalk.red(`, ${failed} failed (status=error in trials.csv)`) : ''}\n`);
+  for (const file of [FILES.trials, FILES.blocks, FILES.summary, FILES.wide, FILES.meta]) say(`  ${join(resolve(dir), file)}\n`);
   if (result.interrupted) {
     stderr.write(`interrupted: what was measured is kept. Resume with:\n  npx udsvstcp sweep --resume ${dir}\n`);
     return 130;

@@ -69,11 +69,12 @@ function meanOf(records, field) {
 }
 
 /**
- * One line per (size, depth) with both transports: UDS relative to TCP.
+ * One line per (size, depth) with both transports: UDS relative to TCP,
+ * with the interval of the msgs/s ratio when one is given.
  * @param {import('../record.js').TrialRecord[]} records
- * @param {{ chalk?: import('chalk').ChalkInstance }} [options]
+ * @param {{ chalk?: import('chalk').ChalkInstance, ratio?: { interval: import('../ratios.js').RatioInterval, basis: string } }} [options]
  */
-export function toComparison(records, { chalk = plain } = {}) {
+export function toComparison(records, { chalk = plain, ratio: paired } = {}) {
   /** @type {Map<string, import('../record.js').TrialRecord[]>} */
   const groups = new Map();
   for (const r of records) {
@@ -88,8 +89,12 @@ export function toComparison(records, { chalk = plain } = {}) {
     const msgs = ratio('msgs_per_s');
     if (!Number.isFinite(msgs)) continue;
     const n = Math.min(tcp.length, uds.length);
-    const verdict = msgs >= 1 ? chalk.green(`UDS ×${msgs.toFixed(2)} the msgs/s of TCP`) : chalk.yellow(`UDS ×${msgs.toFixed(2)} the msgs/s of TCP`);
-    lines.push(`${formatSize(Number(group[0].size_bytes))} depth ${group[0].depth}: ${verdict}; RTT p50 ×${ratio('rtt_p50_us').toFixed(2)}, p99 ×${ratio('rtt_p99_us').toFixed(2)}; client CPU/msg ×${ratio('client_cpu_us_per_msg').toFixed(2)}${n < 3 ? chalk.dim(` (${n} trial${n === 1 ? '' : 's'} each: run a sweep for a confidence interval)`) : ''}`);
+    const iv = paired?.interval;
+    const value = iv ? iv.mean : msgs;
+    const text = `UDS ×${value.toFixed(2)} the msgs/s of TCP${iv?.low != null && iv.high != null ? ` (95 % CI ${iv.low.toFixed(2)}–${iv.high.toFixed(2)}${iv.low > 1 || iv.high < 1 ? '' : ', not significant'})` : ''}`;
+    const verdict = value >= 1 ? chalk.green(text) : chalk.yellow(text);
+    const basis = iv ? chalk.dim(` [interval from ${paired?.basis}]`) : n < 3 ? chalk.dim(` (${n} trial${n === 1 ? '' : 's'} each: run a sweep for a confidence interval)`) : '';
+    lines.push(`${formatSize(Number(group[0].size_bytes))} depth ${group[0].depth}: ${verdict}; RTT p50 ×${ratio('rtt_p50_us').toFixed(2)}, p99 ×${ratio('rtt_p99_us').toFixed(2)}; client CPU/msg ×${ratio('client_cpu_us_per_msg').toFixed(2)}${basis}`);
   }
   return lines.length ? `${lines.join('\n')}\n` : '';
 }

@@ -1,11 +1,17 @@
 /**
- * The sweep loop: one echo server for the whole sweep, every trial in its
- * own process, rows appended as they finish. The trial runner and the server
- * starter are injected, so the logic can be tested with fakes beside the
- * real end-to-end tests.
+ * The sweep loop: one echo server for the whole sweep (warmed before the
+ * first trial and after a restart), every trial in its own process, rows
+ * appended as they finish. After the planned runs, with a target precision,
+ * groups whose UDS/TCP interval is still wider get more runs, round by
+ * round, while the time budget allows. The trial runner, the server starter
+ * and the clock are injected, so the logic can be tested with fakes beside
+ * the real end-to-end tests.
  */
-import { errorRecord } from '../record.js';
-import { jobKey, planTrials } from './schedule.js';
+import { performance } from 'node:perf_hooks';
+import { failedTrial } from '../trial.js';
+import { groupKey, jobKeys, planExtraRuns, planTrials } from './schedule.js';
+import { groupsShortOfPrecision } from '../ratios.js';
+import { formatSize } from '../units.js';
 
 /**
  * @typedef {object} SweepServer
@@ -18,12 +24,15 @@ import { jobKey, planTrials } from './schedule.js';
 /**
  * @typedef {object} SweepDeps
  * @property {() => Promise<SweepServer>} startServer
- * @property {(spec: import('../trial.js').TrialSpec, server: SweepServer) => Promise<import('../record.js').TrialRecord>} runTrial rejects only when aborted
- * @property {{ append: (row: Record<string, unknown>) => void }} log
- * @property {Set<string>} [done] keys of trials already recorded (resume)
+ * @property {(server: SweepServer) => Promise<void>} [warmServer] run unrecorded traffic through a new server
+ * @property {(spec: import('../trial.js').TrialSpec, server: SweepServer) => Promise<import('../trial.js').TrialResult>} runTrial rejects only when aborted
+ * @property {{ appendAll: (rows: Record<string, unknown>[]) => void }} log trial rows (a trial's rows in one write)
+ * @property {{ appendAll: (rows: Record<string, unknown>[]) => void }} [blockLog] block rows
+ * @property {Record<string, any>[]} [previous] trial rows already recorded (resume)
  * @property {AbortSignal} [signal]
+ * @property {() => number} [now] ms clock, for the time budget
  * @property {(job: import('./schedule.js').Job, index: number, total: number) => void} [onStart]
- * @property {(job: import('./schedule.js').Job, row: Record<string, any>, index: number, total: number) => void} [onEnd]
+ * @property {(job: import('./schedule.js').Job, rows: Record<string, any>[], index: number, total: number) => void} [onEnd]
  * @property {(message: string) => void} [onNote]
  */
 
@@ -36,7 +45,7 @@ import { jobKey, planTrials } from './schedule.js';
 export function trialSpec(spec, job, server) {
   return {
     workload: spec.workload,
-    target: job.transport === 'tcp' ? { transport: 'tcp', ...server.tcp } : { transport: 'uds', path: server.uds.path },
+    targets: job.transports.map((t) => (t === 'tcp' ? { transport: 'tcp', ...server.tcp } : { transport: 'uds', path: server.uds.path })),
     size: job.size,
     depth: job.depth,
     measure: spec.measure,
@@ -46,54 +55,106 @@ export function trialSpec(spec, job, server) {
     timeoutMs: spec.timeoutMs,
     maxMs: spec.trialTimeoutMs,
     greeting: spec.greeting,
+    blockMs: spec.blockMs,
   };
 }
 
 /**
  * @param {import('./spec.js').SweepSpec} spec
  * @param {SweepDeps} deps
- * @returns {Promise<{ rows: Record<string, any>[], interrupted: boolean, planned: number }>}
+ * @returns {Promise<{ rows: Record<string, any>[], interrupted: boolean, planned: number, extra: number, timeUp: boolean }>} planned and extra count trial rows
  */
-export async function runSweep(spec, { startServer, runTrial, log, done = new Set(), signal, onStart, onEnd, onNote }) {
+export async function runSweep(spec, deps) {
+  const { startServer, warmServer, runTrial, log, blockLog, previous = [], signal, now = () => performance.now(), onStart, onEnd, onNote } = deps;
+  const started = now();
   const plan = planTrials(spec);
-  const todo = plan.filter((job) => !done.has(jobKey(job)));
+  const done = new Set(previous.map((r) => `${r.run}|${r.size_bytes}|${r.depth}|${r.transport}`));
+  const todo = plan.filter((job) => !jobKeys(job).every((k) => done.has(k)));
   /** @type {Record<string, any>[]} */
   const rows = [];
   let interrupted = false;
-  let server = todo.length ? await startServer() : undefined;
+  let timeUp = false;
+  let extra = 0;
+  /** @type {SweepServer | undefined} */
+  let server;
+  const freshServer = async () => {
+    const s = await startServer();
+    await warmServer?.(s);
+    return s;
+  };
+  /** @type {number[]} */
+  const trialTimes = [];
+
+  /**
+   * @param {import('./schedule.js').Job} job
+   * @param {number} index
+   * @param {number} total
+   * @returns {Promise<boolean>} false when aborted
+   */
+  const runJob = async (job, index, total) => {
+    if (signal?.aborted) return false;
+    if (!server || !server.alive()) {
+      if (server) onNote?.('echo server is gone; starting a new one');
+      server = await freshServer();
+      if (signal?.aborted) return false;
+    }
+    onStart?.(job, index, total);
+    const spec1 = trialSpec(spec, job, server);
+    const t0 = now();
+    let result;
+    try {
+      result = await runTrial(spec1, server);
+    } catch (error) {
+      if (signal?.aborted) return false;
+      throw error;
+    }
+    trialTimes.push(now() - t0);
+    if (!server.alive()) {
+      result = failedTrial(spec1, new Error('the echo server died during the trial; it was restarted'));
+      onNote?.('echo server died during a trial; restarting it');
+      server = await freshServer();
+    }
+    const jobRows = result.records.map((record) => ({ run: job.run, order: job.order, ...record }));
+    log.appendAll(jobRows);
+    blockLog?.appendAll(result.blocks.map((b) => ({ run: job.run, size_bytes: job.size, depth: job.depth, ...b })));
+    rows.push(...jobRows);
+    onEnd?.(job, jobRows, index, total);
+    return true;
+  };
+
   try {
     for (const [index, job] of todo.entries()) {
-      if (signal?.aborted) {
+      if (!(await runJob(job, index, todo.length))) {
         interrupted = true;
         break;
       }
-      if (!server || !server.alive()) {
-        onNote?.('echo server is gone; starting a new one');
-        server = await startServer();
-      }
-      onStart?.(job, index, todo.length);
-      let record;
-      try {
-        record = await runTrial(trialSpec(spec, job, server), server);
-      } catch (error) {
-        if (signal?.aborted) {
+    }
+    // a target precision: more runs for the groups whose interval is still too wide
+    for (let round = 0; spec.precision !== null && !interrupted && !timeUp; round++) {
+      const all = [...previous, ...rows];
+      const short = groupsShortOfPrecision(all, spec.precision);
+      if (short.length === 0) break;
+      const widest = short.reduce((a, b) => ((a.halfWidth ?? Infinity) >= (b.halfWidth ?? Infinity) ? a : b));
+      onNote?.(`precision round ${round + 1}: ${short.length} group(s) wider than ±${+(spec.precision * 100).toFixed(3)} %, widest ${formatSize(widest.size)} depth ${widest.depth} ${widest.halfWidth === null ? '(one run)' : `±${(widest.halfWidth * 100).toFixed(1)} %`}; one more run each`);
+      const nextRun = (/** @type {{ size: number, depth: number }} */ g) => 1 + Math.max(-1, ...all.filter((r) => groupKey(/** @type {any} */ (r)) === groupKey(g)).map((r) => Number(r.run)));
+      const extraJobs = planExtraRuns(short.map((g) => ({ ...g, run: nextRun(g) })).filter((g) => g.run < spec.maxRuns), spec, round);
+      if (extraJobs.length === 0) break;
+      for (const [index, job] of extraJobs.entries()) {
+        const typical = trialTimes.length ? trialTimes.reduce((a, b) => a + b, 0) / trialTimes.length : 0;
+        if (spec.maxTimeMs !== null && now() - started + typical > spec.maxTimeMs) {
+          timeUp = true;
+          onNote?.(`--max-time ${spec.maxTimeMs / 1000} s reached: ${short.length} group(s) short of ±${spec.precision * 100} %`);
+          break;
+        }
+        if (!(await runJob(job, index, extraJobs.length))) {
           interrupted = true;
           break;
         }
-        throw error;
+        extra += job.transports.length;
       }
-      if (!server.alive()) {
-        record = errorRecord({ workload: spec.workload, transport: job.transport, size_bytes: job.size, depth: job.depth }, new Error('the echo server died during the trial; it was restarted'));
-        onNote?.('echo server died during a trial; restarting it');
-        server = await startServer();
-      }
-      const row = { run: job.run, order: job.order, ...record };
-      log.append(row);
-      rows.push(row);
-      onEnd?.(job, row, index, todo.length);
     }
   } finally {
     await server?.stop();
   }
-  return { rows, interrupted, planned: plan.length };
+  return { rows, interrupted, planned: plan.reduce((n, job) => n + job.transports.length, 0), extra, timeUp };
 }

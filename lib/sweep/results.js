@@ -10,7 +10,9 @@ import { RECORD_FIELDS } from '../record.js';
 import { toCsvHeader, toCsvRows } from '../report/csv.js';
 
 export const TRIAL_COLUMNS = ['run', 'order', ...RECORD_FIELDS];
-export const FILES = { trials: 'trials.csv', summary: 'summary.csv', wide: 'runs-wide.csv', meta: 'meta.json' };
+export const FILES = { trials: 'trials.csv', blocks: 'blocks.csv', summary: 'summary.csv', wide: 'runs-wide.csv', meta: 'meta.json' };
+/** blocks.csv: one row per measured block of a paired trial. */
+export const BLOCK_COLUMNS = ['run', 'size_bytes', 'depth', 'transport', 'block', 'packets', 'elapsed_ms', 'msgs_per_s', 'client_cpu_us_per_msg', 'server_cpu_us_per_msg', 'client_elu', 'server_elu'];
 
 /**
  * ./udsvstcp-results/<UTC timestamp>-<preset>
@@ -54,22 +56,42 @@ export function writeFileAtomic(path, text) {
 }
 
 /**
+ * Append-only CSV log; what is appended is flushed to disk before the call returns.
+ * @param {string} path
+ * @param {readonly string[]} columns
+ */
+function openCsvLog(path, columns) {
+  const fd = openSync(path, 'a');
+  if (statSync(path).size === 0) writeSync(fd, toCsvHeader(columns));
+  /** @param {Record<string, unknown>[]} rows */
+  const appendAll = (rows) => {
+    if (rows.length === 0) return;
+    writeSync(fd, toCsvRows(rows, columns));
+    fsyncSync(fd);
+  };
+  return {
+    path,
+    appendAll,
+    /** @param {Record<string, unknown>} row */
+    append: (row) => appendAll([row]),
+    close: () => closeSync(fd),
+  };
+}
+
+/**
  * Append-only trial log; every row is flushed to disk before the next trial.
  * @param {string} dir
  */
 export function openTrialLog(dir) {
-  const path = join(dir, FILES.trials);
-  const fd = openSync(path, 'a');
-  if (statSync(path).size === 0) writeSync(fd, toCsvHeader(TRIAL_COLUMNS));
-  return {
-    path,
-    /** @param {Record<string, unknown>} row */
-    append(row) {
-      writeSync(fd, toCsvRows([row], TRIAL_COLUMNS));
-      fsyncSync(fd);
-    },
-    close: () => closeSync(fd),
-  };
+  return openCsvLog(join(dir, FILES.trials), TRIAL_COLUMNS);
+}
+
+/**
+ * Append-only block log, flushed after each trial's blocks.
+ * @param {string} dir
+ */
+export function openBlockLog(dir) {
+  return openCsvLog(join(dir, FILES.blocks), BLOCK_COLUMNS);
 }
 
 /**

@@ -1,7 +1,10 @@
 /**
- * The trial schedule: every (size, depth, transport) job once per run, in a
- * seeded random order within each run, so drift hits TCP and UDS alike and
- * the order is reproducible from the seed.
+ * The trial schedule. A job is one trial process: one (size, depth) group of
+ * one run, measuring both transports in alternating blocks (pairing
+ * "blocks"), or one transport alone (pairing "trials", as in 2014). Every
+ * job runs once per run, in a seeded random order within each run, and the
+ * transport that opens the A B B A sequence is drawn from the seed too, so
+ * the order is reproducible and drift hits TCP and UDS alike.
  */
 import { createRandom, shuffle } from '../random.js';
 
@@ -11,33 +14,92 @@ import { createRandom, shuffle } from '../random.js';
  * @property {number} order position within its run, from 0
  * @property {number} size
  * @property {number} depth
- * @property {'tcp' | 'uds'} transport
+ * @property {('tcp' | 'uds')[]} transports measured in this trial, the first opening the block sequence
  */
 
 /**
- * @param {{ sizes: number[], depths: number[], transports: ('tcp' | 'uds')[], runs: number, seed: number }} spec
+ * @typedef {object} PlanSpec
+ * @property {number[]} sizes
+ * @property {number[]} depths
+ * @property {('tcp' | 'uds')[]} transports
+ * @property {'blocks' | 'trials'} pairing
+ * @property {number} runs
+ * @property {number} seed
+ */
+
+/**
+ * Jobs of one run: every group (and transport, when not paired) once.
+ * @param {PlanSpec} spec
+ */
+function groupJobs(spec) {
+  /** @type {{ size: number, depth: number, transports: ('tcp' | 'uds')[] }[]} */
+  const jobs = [];
+  for (const size of spec.sizes) {
+    for (const depth of spec.depths) {
+      if (spec.pairing === 'blocks') jobs.push({ size, depth, transports: [...spec.transports] });
+      else for (const transport of spec.transports) jobs.push({ size, depth, transports: [transport] });
+    }
+  }
+  return jobs;
+}
+
+/**
+ * @param {PlanSpec} spec
  * @returns {Job[]}
  */
 export function planTrials(spec) {
   const random = createRandom(spec.seed, 'order');
-  const jobs = [];
-  for (const size of spec.sizes) {
-    for (const depth of spec.depths) {
-      for (const transport of spec.transports) jobs.push({ size, depth, transport });
-    }
-  }
+  const jobs = groupJobs(spec);
   /** @type {Job[]} */
   const plan = [];
   for (let run = 0; run < spec.runs; run++) {
-    shuffle(jobs, random).forEach((job, order) => plan.push({ run, order, ...job }));
+    shuffle(jobs, random).forEach((job, order) => plan.push({ run, order, ...job, transports: openingOrder(job.transports, random) }));
   }
   return plan;
 }
 
 /**
- * The identity of a trial, for resume.
- * @param {Record<string, any>} job a Job or a trial row
+ * Extra runs of some groups (for a target precision), in a seeded random order.
+ * @param {{ size: number, depth: number, run: number }[]} groups the next run number of each
+ * @param {PlanSpec} spec
+ * @param {number} round which extra round this is (seeds its order)
+ * @returns {Job[]}
  */
-export function jobKey(job) {
-  return `${job.run}|${job.size ?? job.size_bytes}|${job.depth}|${job.transport}`;
+export function planExtraRuns(groups, spec, round) {
+  const random = createRandom(spec.seed, `extra-${round}`);
+  const jobs = groups.flatMap((g) => groupJobs({ ...spec, sizes: [g.size], depths: [g.depth] }).map((job) => ({ ...job, run: g.run })));
+  return shuffle(jobs, random).map((job, order) => ({ ...job, order, transports: openingOrder(job.transports, random) }));
+}
+
+/**
+ * The transports in the order that opens the block sequence: drawn, so that neither always goes first.
+ * @param {('tcp' | 'uds')[]} transports
+ * @param {() => number} random
+ */
+function openingOrder(transports, random) {
+  return transports.length > 1 && random() < 0.5 ? [...transports].reverse() : [...transports];
+}
+
+/**
+ * The identity of a trial row, for resume: run, size, depth and transport.
+ * @param {Record<string, any>} row a trial row
+ */
+export function rowKey(row) {
+  return `${row.run}|${row.size_bytes}|${row.depth}|${row.transport}`;
+}
+
+/**
+ * The row keys a job writes, one per transport.
+ * @param {Job} job
+ */
+export function jobKeys(job) {
+  return job.transports.map((transport) => rowKey({ run: job.run, size_bytes: job.size, depth: job.depth, transport }));
+}
+
+/**
+ * The identity of a (size, depth) group.
+ * @param {{ size_bytes?: number, size?: number, depth: number }} row
+ */
+export function groupKey(row) {
+  return `${row.size_bytes ?? row.size}|${row.depth}`;
 }

@@ -7,9 +7,9 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UsageError } from '../errors.js';
-import { MAX_DEPTH, checkInFlight, toSeed } from '../options.js';
+import { MAX_DEPTH, MAX_PACKETS } from '../limits.js';
+import { checkInFlight, toSeed } from '../options.js';
 import { newSeed } from '../random.js';
-import { MAX_PACKETS } from '../workloads/echo.js';
 import { formatSize, isPowerOfTwo, parseSize, toDuration, toInteger, toPacketSize, toWarmup } from '../units.js';
 
 export const PRESET_DIR = fileURLToPath(new URL('../../sweeps/', import.meta.url));
@@ -30,7 +30,14 @@ export const DEFAULTS = Object.freeze({
   greeting: false,
   timeout: '5s',
   trialTimeout: /** @type {unknown} */ (null),
+  pairing: 'blocks',
+  block: '10ms',
+  precision: /** @type {unknown} */ (null),
+  maxTime: /** @type {unknown} */ (null),
 });
+/** Most runs of one group, planned or added for a target precision. */
+export const MAX_RUNS = 1000;
+export const PAIRINGS = ['blocks', 'trials'];
 const KEYS = new Set([...Object.keys(DEFAULTS), 'description', 'test']);
 export const PINS = ['none', 'split', 'same'];
 
@@ -52,6 +59,11 @@ export const PINS = ['none', 'split', 'same'];
  * @property {boolean} greeting
  * @property {number} timeoutMs stall timeout inside a trial
  * @property {number} trialTimeoutMs hard limit of a trial process
+ * @property {'blocks' | 'trials'} pairing blocks: TCP and UDS alternate in one trial process; trials: one transport per process (2014)
+ * @property {number} blockMs block length to aim for
+ * @property {number | null} precision target relative half-width of each UDS/TCP interval (0.03 = ±3 %), or none
+ * @property {number | null} maxTimeMs no extra run for the precision starts once the sweep would pass this
+ * @property {number} maxRuns most runs of one group
  */
 
 export function listPresets() {
@@ -194,11 +206,16 @@ export function resolveSpec(loaded, { test = false, flags = {} } = {}) {
   if (merged.description !== undefined && typeof merged.description !== 'string') throw new UsageError(`${name('description')} must be a string`);
 
   const warmup = toWarmup(String(merged.warmup), name('warmup'));
-  const timed = ('ms' in measure ? measure.ms : 0) + ('ms' in warmup ? warmup.ms : 0);
+  const pairing = String(merged.pairing);
+  if (!PAIRINGS.includes(pairing)) throw new UsageError(`${name('pairing')} must be blocks or trials; got ${JSON.stringify(merged.pairing)}`);
+  const transports = toTransportList(merged.transports, name('transports'));
+  // a trial measures each of its transports for duration + warmup
+  const perTrial = pairing === 'blocks' ? transports.length : 1;
+  const timed = (('ms' in measure ? measure.ms : 0) + ('ms' in warmup ? warmup.ms : 0)) * perTrial;
   let trialTimeoutMs = timed + 60_000; // default: the times asked for plus a minute
   if (merged.trialTimeout !== null && merged.trialTimeout !== undefined) {
     trialTimeoutMs = toDuration(String(merged.trialTimeout), name('trialTimeout'), { min: 100, max: 7_200_000 });
-    if (trialTimeoutMs <= timed) throw new UsageError(`${name('trialTimeout')} must exceed duration + warmup (${timed / 1000} s); got ${trialTimeoutMs / 1000} s`);
+    if (trialTimeoutMs <= timed) throw new UsageError(`${name('trialTimeout')} must exceed (duration + warmup) × transports per trial (${timed / 1000} s); got ${trialTimeoutMs / 1000} s`);
   }
   return {
     preset: loaded.name,
@@ -207,8 +224,8 @@ export function resolveSpec(loaded, { test = false, flags = {} } = {}) {
     workload: 'echo',
     sizes,
     depths,
-    transports: toTransportList(merged.transports, name('transports')),
-    runs: toInteger(String(merged.runs), name('runs'), { min: 1, max: 1000 }),
+    transports,
+    runs: toInteger(String(merged.runs), name('runs'), { min: 1, max: MAX_RUNS }),
     measure,
     warmup,
     seed: merged.seed === null || merged.seed === undefined ? newSeed() : toSeed(String(merged.seed), name('seed')),
@@ -217,7 +234,27 @@ export function resolveSpec(loaded, { test = false, flags = {} } = {}) {
     greeting: toBoolean(merged.greeting, name('greeting')),
     timeoutMs: toDuration(String(merged.timeout), name('timeout'), { min: 10, max: 600_000 }),
     trialTimeoutMs,
+    pairing: /** @type {'blocks' | 'trials'} */ (pairing),
+    blockMs: toDuration(String(merged.block), name('block'), { min: 1, max: 10_000 }),
+    precision: merged.precision === null || merged.precision === undefined ? null : toPrecision(merged.precision, name('precision')),
+    maxTimeMs: merged.maxTime === null || merged.maxTime === undefined ? null : toDuration(String(merged.maxTime), name('maxTime'), { min: 1000, max: 86_400_000 }),
+    maxRuns: MAX_RUNS,
   };
+}
+
+/**
+ * A target precision: a percentage (`3%`) or a fraction (0.03), from 0.1 % to 100 %.
+ * @param {unknown} value
+ * @param {string} key
+ */
+export function toPrecision(value, key) {
+  const text = String(value).trim();
+  const match = /^(\d+(?:\.\d+)?)\s*(%?)$/.exec(text);
+  const fraction = match ? Number(match[1]) / (match[2] ? 100 : 1) : NaN;
+  if ((typeof value !== 'string' && typeof value !== 'number') || !(fraction >= 0.001 && fraction <= 1)) {
+    throw new UsageError(`${key} must be a relative half-width of the UDS/TCP 95 % interval from 0.1% to 100% (e.g. 3% or 0.03); got ${JSON.stringify(value)}`);
+  }
+  return fraction;
 }
 
 /**
@@ -226,5 +263,5 @@ export function resolveSpec(loaded, { test = false, flags = {} } = {}) {
  */
 export function describeSpec(spec) {
   const amount = (/** @type {import('../workloads/echo.js').Amount} */ a) => ('packets' in a ? `${a.packets} packets` : `${a.ms} ms`);
-  return `${spec.preset}${spec.test ? ' (test mode)' : ''}: sizes ${spec.sizes.map(formatSize).join(', ')}; depths ${spec.depths.join(', ')}; ${spec.transports.join(' + ')}; ${spec.runs} run${spec.runs === 1 ? '' : 's'} of ${amount(spec.measure)} after ${amount(spec.warmup)} warmup; seed ${spec.seed}; pin ${spec.pin}; TCP noDelay ${spec.noDelay}`;
+  return `${spec.preset}${spec.test ? ' (test mode)' : ''}: sizes ${spec.sizes.map(formatSize).join(', ')}; depths ${spec.depths.join(', ')}; ${spec.transports.join(' + ')}; ${spec.runs} run${spec.runs === 1 ? '' : 's'} of ${amount(spec.measure)} after ${amount(spec.warmup)} warmup; ${spec.pairing === 'blocks' ? `paired blocks of ~${spec.blockMs} ms` : 'one transport per trial'}${spec.precision === null ? '' : `; more runs until ±${+(spec.precision * 100).toFixed(3)} %${spec.maxTimeMs === null ? '' : ` or ${spec.maxTimeMs / 1000} s`}`}; seed ${spec.seed}; pin ${spec.pin}; TCP noDelay ${spec.noDelay}`;
 }

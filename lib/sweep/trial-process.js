@@ -1,12 +1,12 @@
 /**
  * Run one trial in a fresh child process (lib/worker.js), so JIT state and
  * order do not leak between trials. A crash, a kill or a trial that passes
- * its hard limit becomes an error record; an abort (Ctrl-C) rejects.
+ * its hard limit becomes an error record per target; an abort (Ctrl-C) rejects.
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { RunError } from '../errors.js';
-import { errorRecord } from '../record.js';
+import { failedTrial } from '../trial.js';
 
 export const WORKER = fileURLToPath(new URL('../worker.js', import.meta.url));
 
@@ -17,10 +17,9 @@ export const WORKER = fileURLToPath(new URL('../worker.js', import.meta.url));
  * @param {string[]} [context.prefix] e.g. ['taskset', '-c', '1']
  * @param {number} context.limitMs kill the child after this long
  * @param {AbortSignal} [context.signal]
- * @returns {Promise<import('../record.js').TrialRecord>}
+ * @returns {Promise<import('../trial.js').TrialResult>}
  */
 export function runTrialProcess(spec, { server, prefix = [], limitMs, signal }) {
-  const job = { workload: spec.workload, transport: spec.target.transport, size_bytes: spec.size, depth: spec.depth };
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
       reject(new RunError('aborted', 'ERR_ABORTED'));
@@ -31,8 +30,8 @@ export function runTrialProcess(spec, { server, prefix = [], limitMs, signal }) 
     const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], detached: true });
     let stderr = '';
     child.stderr?.setEncoding('utf8').on('data', (t) => { stderr = (stderr + t).slice(-2000); });
-    /** @type {import('../record.js').TrialRecord | undefined} */
-    let record;
+    /** @type {import('../trial.js').TrialResult | undefined} */
+    let result;
     let why = '';
     const kill = (/** @type {string} */ reason) => {
       why = reason;
@@ -43,7 +42,7 @@ export function runTrialProcess(spec, { server, prefix = [], limitMs, signal }) 
     signal?.addEventListener('abort', onAbort, { once: true });
 
     child.on('message', (/** @type {any} */ message) => {
-      if (message?.type === 'record') record = message.record;
+      if (message?.type === 'result') result = message.result;
       if (message?.type === 'snapshot') {
         if (!server) return;
         server.snapshot().then(
@@ -58,10 +57,10 @@ export function runTrialProcess(spec, { server, prefix = [], limitMs, signal }) 
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
       if (why === 'aborted') reject(new RunError('aborted', 'ERR_ABORTED'));
-      else if (record) resolve(record);
+      else if (result) resolve(result);
       else {
         const last = stderr.trim().split('\n').pop();
-        resolve(errorRecord(job, new Error(why || `trial process ${sig ? `killed by ${sig}` : `exited with code ${code}`} before reporting${last ? `: ${last}` : ''}`)));
+        resolve(failedTrial(spec, new Error(why || `trial process ${sig ? `killed by ${sig}` : `exited with code ${code}`} before reporting${last ? `: ${last}` : ''}`)));
       }
     });
     // with a callback, a failed send (the child never started) does not mask the spawn error

@@ -1,0 +1,133 @@
+/**
+ * UDS relative to TCP, from paired measurements. A run of a group measures
+ * both transports in one trial (alternating blocks), so its UDS figure over
+ * its TCP figure is one paired ratio; runs are independent trial processes.
+ * The interval of a group's ratio is a Student-t 95 % interval of the mean
+ * of the per-run log-ratios, turned back with exp(): a geometric mean with
+ * an interval that is always positive. Runs, not blocks, are the replicates:
+ * blocks of one process are correlated (they share its CPU placement and JIT
+ * state), runs in fresh processes are not, so only their spread says how far
+ * another run of the same sweep could land.
+ */
+import { describe } from './stats.js';
+
+/**
+ * @typedef {object} RatioInterval
+ * @property {number} n runs
+ * @property {number} mean geometric mean of the per-run ratios
+ * @property {number} median
+ * @property {number} min
+ * @property {number} max
+ * @property {number | null} low 95 % CI, null with one run
+ * @property {number | null} high
+ * @property {number | null} halfWidth relative half-width of the CI, exp(moe) − 1 (0.03 = ±3 %)
+ * @property {number[]} logs the per-run log-ratios
+ */
+
+/**
+ * @param {number[]} logs per-run log-ratios
+ * @returns {RatioInterval}
+ */
+export function ratioInterval(logs) {
+  const s = describe(logs);
+  const ci = logs.length > 1;
+  return {
+    n: logs.length,
+    mean: Math.exp(s.mean),
+    median: Math.exp(s.p50),
+    min: Math.exp(s.min),
+    max: Math.exp(s.max),
+    low: ci ? Math.exp(s.mean - s.moe) : null,
+    high: ci ? Math.exp(s.mean + s.moe) : null,
+    halfWidth: ci ? Math.exp(s.moe) - 1 : null,
+    logs,
+  };
+}
+
+/**
+ * Per-run log(UDS / TCP) of one figure, from the ok rows of one group.
+ * @param {Record<string, any>[]} rows trial rows of one (size, depth) group
+ * @param {string} metric
+ */
+export function pairedLogRatios(rows, metric) {
+  const logs = [];
+  for (const u of rows) {
+    if (u.transport !== 'uds' || u.status !== 'ok') continue;
+    const t = rows.find((r) => r.transport === 'tcp' && r.status === 'ok' && Number(r.run) === Number(u.run));
+    if (t && u[metric] > 0 && t[metric] > 0) logs.push(Math.log(u[metric] / t[metric]));
+  }
+  return logs;
+}
+
+/**
+ * Trial rows by (workload, size, depth) group, sorted by size then depth.
+ * @param {Record<string, any>[]} rows
+ * @returns {{ workload: string, size_bytes: number, depth: number, rows: Record<string, any>[] }[]}
+ */
+export function groupRows(rows) {
+  /** @type {Map<string, { workload: string, size_bytes: number, depth: number, rows: Record<string, any>[] }>} */
+  const groups = new Map();
+  for (const r of rows) {
+    const key = `${r.workload}|${r.size_bytes}|${r.depth}`;
+    if (!groups.has(key)) groups.set(key, { workload: r.workload, size_bytes: Number(r.size_bytes), depth: Number(r.depth), rows: [] });
+    groups.get(key)?.rows.push(r);
+  }
+  return [...groups.values()].sort((a, b) => a.size_bytes - b.size_bytes || a.depth - b.depth);
+}
+
+/** The figure whose UDS/TCP interval a target precision is about. */
+export const PRIMARY_METRIC = 'msgs_per_s';
+
+/**
+ * Groups whose UDS/TCP interval of the primary figure is wider than ±precision
+ * (or has no interval yet), as { size, depth, halfWidth }.
+ * @param {Record<string, any>[]} rows trial rows
+ * @param {number} precision e.g. 0.03 for ±3 %
+ */
+export function groupsShortOfPrecision(rows, precision) {
+  return groupRows(rows)
+    .map((g) => {
+      const logs = pairedLogRatios(g.rows, PRIMARY_METRIC);
+      // nothing paired succeeded: more runs would not help
+      return { size: g.size_bytes, depth: g.depth, halfWidth: logs.length ? ratioInterval(logs).halfWidth : 0 };
+    })
+    .filter((g) => g.halfWidth === null || g.halfWidth > precision);
+}
+
+/**
+ * log(UDS / TCP) msgs/s of each adjacent pair of blocks in one trial (blocks
+ * come in pairs: A B, B A, …; equal packet counts, so the ratio of rates is
+ * the inverse ratio of elapsed times).
+ * @param {{ transport: string, msgs_per_s: number }[]} blocks in measured order
+ */
+export function blockPairLogRatios(blocks) {
+  const logs = [];
+  for (let k = 0; k + 1 < blocks.length; k += 2) {
+    const pair = [blocks[k], blocks[k + 1]];
+    const u = pair.find((b) => b.transport === 'uds');
+    const t = pair.find((b) => b.transport === 'tcp');
+    if (u && t) logs.push(Math.log(u.msgs_per_s / t.msgs_per_s));
+  }
+  return logs;
+}
+
+/**
+ * The interval of one trial's ratio from its block pairs, by batch means:
+ * the pairs in order are cut into up to `batches` runs of consecutive pairs
+ * and the batch means are the replicates, which absorbs the correlation of
+ * neighbouring blocks better than treating every pair as independent. It
+ * still cannot see what differs between processes: use runs for that.
+ * @param {number[]} logs per-pair log-ratios in measured order
+ * @param {number} [batches]
+ * @returns {RatioInterval}
+ */
+export function batchMeansInterval(logs, batches = 10) {
+  const b = Math.min(batches, Math.floor(logs.length / 2));
+  if (b < 2) return { ...ratioInterval([logs.reduce((x, y) => x + y, 0) / logs.length]), logs };
+  const per = Math.floor(logs.length / b);
+  const means = Array.from({ length: b }, (_, i) => {
+    const part = logs.slice(i * per, i === b - 1 ? logs.length : (i + 1) * per);
+    return part.reduce((x, y) => x + y, 0) / part.length;
+  });
+  return { ...ratioInterval(means), logs };
+}
