@@ -1,10 +1,18 @@
 /**
- * UDS relative to TCP, from paired measurements. A run of a group measures
- * both transports in one trial (alternating blocks), so its UDS figure over
- * its TCP figure is one paired ratio; runs are independent trial processes.
- * The interval of a group's ratio is a Student-t 95 % interval of the mean
- * of the per-run log-ratios, turned back with exp(): a geometric mean with
- * an interval that is always positive. Runs, not blocks, are the replicates:
+ * UDS relative to TCP, from paired measurements.
+ *
+ * A run of a group is one trial process that measures both transports in
+ * alternating blocks (A B, B A, …): each adjacent pair of blocks gives one
+ * log(UDS / TCP). The run's ratio is the median of its pairs' log-ratios: a
+ * block that a stall of the machine lands in (a descheduled vCPU, say: a few
+ * ms, at random) moves one pair a lot and the median not at all, so it is
+ * several times steadier than the ratio of the run's totals. Figures that
+ * blocks do not carry (RTT percentiles), and trials without blocks, use the
+ * ratio of the run's two trial rows.
+ *
+ * The interval of a group's ratio is a Student-t 95 % interval of the mean of
+ * the per-run log-ratios, turned back with exp(): a geometric mean with an
+ * interval that is always positive. Runs, not blocks, are the replicates:
  * blocks of one process are correlated (they share its CPU placement and JIT
  * state), runs in fresh processes are not, so only their spread says how far
  * another run of the same sweep could land.
@@ -44,19 +52,58 @@ export function ratioInterval(logs) {
   };
 }
 
+/** Figures that every block carries, so their run ratio comes from the block pairs. */
+export const BLOCK_METRICS = ['msgs_per_s', 'client_cpu_us_per_msg', 'server_cpu_us_per_msg'];
+
 /**
- * Per-run log(UDS / TCP) of one figure, from the ok rows of one group.
+ * Per-run log(UDS / TCP) of one figure, from the ok rows of one group: the
+ * median over the run's block pairs where it has them, else the ratio of its
+ * two trial rows.
  * @param {Record<string, any>[]} rows trial rows of one (size, depth) group
  * @param {string} metric
+ * @param {Map<string, Record<string, any>[]>} [blocksByRun] block rows by groupRunKey()
  */
-export function pairedLogRatios(rows, metric) {
+export function pairedLogRatios(rows, metric, blocksByRun) {
   const logs = [];
   for (const u of rows) {
     if (u.transport !== 'uds' || u.status !== 'ok') continue;
     const t = rows.find((r) => r.transport === 'tcp' && r.status === 'ok' && Number(r.run) === Number(u.run));
-    if (t && u[metric] > 0 && t[metric] > 0) logs.push(Math.log(u[metric] / t[metric]));
+    if (!t) continue;
+    const pairs = BLOCK_METRICS.includes(metric) ? blockPairLogRatios(blocksByRun?.get(groupRunKey(u)) ?? [], metric) : [];
+    if (pairs.length > 0) logs.push(median(pairs));
+    else if (u[metric] > 0 && t[metric] > 0) logs.push(Math.log(u[metric] / t[metric]));
   }
   return logs;
+}
+
+/**
+ * The run of a group a trial or block row belongs to.
+ * @param {Record<string, any>} row
+ */
+export function groupRunKey(row) {
+  return `${row.run}|${row.size_bytes}|${row.depth}`;
+}
+
+/**
+ * Block rows by run of group, each list in measured order.
+ * @param {Record<string, any>[]} blocks
+ */
+export function indexBlocks(blocks) {
+  /** @type {Map<string, Record<string, any>[]>} */
+  const byRun = new Map();
+  for (const b of blocks) {
+    const key = groupRunKey(b);
+    if (!byRun.has(key)) byRun.set(key, []);
+    byRun.get(key)?.push(b);
+  }
+  for (const list of byRun.values()) list.sort((a, b) => Number(a.block) - Number(b.block));
+  return byRun;
+}
+
+/** @param {number[]} values */
+function median(values) {
+  const s = [...values].sort((a, b) => a - b);
+  return (s[(s.length - 1) >> 1] + s[s.length >> 1]) / 2;
 }
 
 /**
@@ -83,11 +130,12 @@ export const PRIMARY_METRIC = 'msgs_per_s';
  * (or has no interval yet), as { size, depth, halfWidth }.
  * @param {Record<string, any>[]} rows trial rows
  * @param {number} precision e.g. 0.03 for ±3 %
+ * @param {Map<string, Record<string, any>[]>} [blocksByRun] from indexBlocks()
  */
-export function groupsShortOfPrecision(rows, precision) {
+export function groupsShortOfPrecision(rows, precision, blocksByRun = new Map()) {
   return groupRows(rows)
     .map((g) => {
-      const logs = pairedLogRatios(g.rows, PRIMARY_METRIC);
+      const logs = pairedLogRatios(g.rows, PRIMARY_METRIC, blocksByRun);
       // nothing paired succeeded: more runs would not help
       return { size: g.size_bytes, depth: g.depth, halfWidth: logs.length ? ratioInterval(logs).halfWidth : 0 };
     })
@@ -95,18 +143,18 @@ export function groupsShortOfPrecision(rows, precision) {
 }
 
 /**
- * log(UDS / TCP) msgs/s of each adjacent pair of blocks in one trial (blocks
- * come in pairs: A B, B A, …; equal packet counts, so the ratio of rates is
- * the inverse ratio of elapsed times).
- * @param {{ transport: string, msgs_per_s: number }[]} blocks in measured order
+ * log(UDS / TCP) of one figure for each adjacent pair of blocks in one trial
+ * (blocks come in pairs: A B, B A, …, with equal packet counts).
+ * @param {Record<string, any>[]} blocks in measured order
+ * @param {string} [metric]
  */
-export function blockPairLogRatios(blocks) {
+export function blockPairLogRatios(blocks, metric = PRIMARY_METRIC) {
   const logs = [];
   for (let k = 0; k + 1 < blocks.length; k += 2) {
     const pair = [blocks[k], blocks[k + 1]];
     const u = pair.find((b) => b.transport === 'uds');
     const t = pair.find((b) => b.transport === 'tcp');
-    if (u && t) logs.push(Math.log(u.msgs_per_s / t.msgs_per_s));
+    if (u && t && u[metric] > 0 && t[metric] > 0) logs.push(Math.log(u[metric] / t[metric]));
   }
   return logs;
 }

@@ -39,7 +39,9 @@ describe.each(listPresets())('sweep %s --test, end to end with real processes', 
     const text = await readFile(join(out(), 'trials.csv'), 'utf8');
     const rows = parseCsv(text);
     expect(Object.keys(rows[0])).toEqual(['run', 'order', ...RECORD_FIELDS]);
-    expect(rows).toHaveLength(spec.runs * spec.sizes.length * spec.depths.length * spec.transports.length);
+    const meta = JSON.parse(await readFile(join(out(), 'meta.json'), 'utf8'));
+    expect(rows).toHaveLength(spec.runs * spec.sizes.length * spec.depths.length * spec.transports.length + meta.extra_runs);
+    expect(meta.trials_recorded).toBe(rows.length);
     for (const row of rows) {
       expect(row.status, row.error).toBe('ok');
       for (const key of NUMERIC) expect(row[key], key).toMatch(/^-?\d+(\.\d+)?(e-?\d+)?$/);
@@ -64,14 +66,56 @@ describe.each(listPresets())('sweep %s --test, end to end with real processes', 
     for (const line of lines.slice(1)) for (const cell of line.split(',').slice(1)) expect(Number(cell)).toBeGreaterThan(0);
   });
 
-  it('writes meta.json with the spec, seed, times and environment', async () => {
+  it('writes blocks.csv: every measured block of every trial, in pairs of both transports', async () => {
+    const spec = resolveSpec(loadSpec(preset), { test: true });
+    const trials = parseCsv(await readFile(join(out(), 'trials.csv'), 'utf8'));
+    const blocks = parseCsv(await readFile(join(out(), 'blocks.csv'), 'utf8'));
+    expect(Object.keys(blocks[0])).toEqual(['run', 'size_bytes', 'depth', 'transport', 'block', 'packets', 'elapsed_ms', 'msgs_per_s', 'client_cpu_us_per_msg', 'server_cpu_us_per_msg', 'client_elu', 'server_elu']);
+    for (const trial of trials) {
+      const mine = blocks.filter((/** @type {any} */ b) => b.run === trial.run && b.size_bytes === trial.size_bytes && b.depth === trial.depth && b.transport === trial.transport);
+      expect(mine).toHaveLength(Number(trial.blocks));
+      expect(mine.reduce((n, /** @type {any} */ b) => n + Number(b.packets), 0)).toBe(Number(trial.packets));
+      expect(mine.reduce((n, /** @type {any} */ b) => n + Number(b.elapsed_ms), 0)).toBeCloseTo(Number(trial.elapsed_ms), 6);
+      for (const b of mine) expect(Number(b.server_cpu_us_per_msg), 'server CPU of every block').toBeGreaterThan(0);
+    }
+    if (spec.pairing === 'blocks') {
+      /** @type {Map<string, any[]>} */
+      const byTrial = new Map();
+      for (const b of blocks) byTrial.set(`${b.run}|${b.size_bytes}|${b.depth}`, [...(byTrial.get(`${b.run}|${b.size_bytes}|${b.depth}`) ?? []), b]);
+      for (const list of byTrial.values()) {
+        for (let k = 0; k + 1 < list.length; k += 2) expect(new Set([list[k].transport, list[k + 1].transport]).size).toBe(2);
+      }
+    }
+  });
+
+  it('writes meta.json with the spec, seed, design, times and environment', async () => {
     const meta = JSON.parse(await readFile(join(out(), 'meta.json'), 'utf8'));
+    expect(meta.design).toMatchObject({ block_ms_target: 10, pairing: expect.any(String), ratio_interval: expect.stringMatching(/Student-t/) });
     expect(meta).toMatchObject({ status: 'complete', seed: 11, spec: { preset, test: true, seed: 11 }, no_delay: expect.any(Boolean), pinning: 'none' });
     expect(meta.environment).toMatchObject({ node: process.versions.node, libuv: process.versions.uv, cpu_count: expect.any(Number), os_release: expect.any(String) });
     expect(Date.parse(meta.ended_at)).toBeGreaterThanOrEqual(Date.parse(meta.started_at));
     expect(meta.loadavg_start).toHaveLength(3);
     expect(meta.loadavg_end).toHaveLength(3);
   });
+});
+
+describe('sweep --precision', () => {
+  it('adds runs to the groups whose UDS/TCP interval is wider than asked, stops at --max-time, and marks them', async () => {
+    const out = join(tmp.dir, 'precise');
+    const { code, stderr } = await runCli(['sweep', 'quick', '--test', '--precision', '0.1%', '--max-time', '3s', '--seed', '4', '--out', out]);
+    expect(code, stderr).toBe(0);
+    expect(stderr).toMatch(/precision round 1: 1 group\(s\) wider than ±0\.1 %, widest 64 B depth 1 ±[\d.]+ %; one more run for the 1 widest/);
+    expect(stderr).toMatch(/--max-time 3 s reached: 1 group\(s\) short of ±0\.1 %/);
+    const meta = JSON.parse(await readFile(join(out, 'meta.json'), 'utf8'));
+    expect(meta.extra_runs).toBeGreaterThan(0);
+    expect(meta.max_time_reached).toBe(true);
+    const rows = parseCsv(await readFile(join(out, 'trials.csv'), 'utf8'));
+    expect(rows).toHaveLength(4 + meta.extra_runs);
+    expect(new Set(rows.map((/** @type {any} */ r) => r.run)).size).toBe(2 + meta.extra_runs / 2);
+    const ratio = parseCsv(await readFile(join(out, 'summary.csv'), 'utf8')).find((/** @type {any} */ r) => r.transport === 'uds/tcp' && r.metric === 'msgs_per_s');
+    expect(ratio).toMatchObject({ unit: 'ratio', precision_met: 'no', n: String(2 + meta.extra_runs / 2) });
+    expect(stderr).toMatch(/! short of the target: 1 of 1 UDS\/TCP intervals are wider than ±0\.1 %/);
+  }, 30_000);
 });
 
 describe('sweep faults', () => {

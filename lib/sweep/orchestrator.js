@@ -10,7 +10,7 @@
 import { performance } from 'node:perf_hooks';
 import { failedTrial } from '../trial.js';
 import { groupKey, jobKeys, planExtraRuns, planTrials } from './schedule.js';
-import { groupsShortOfPrecision } from '../ratios.js';
+import { groupsShortOfPrecision, indexBlocks } from '../ratios.js';
 import { formatSize } from '../units.js';
 
 /**
@@ -29,6 +29,7 @@ import { formatSize } from '../units.js';
  * @property {{ appendAll: (rows: Record<string, unknown>[]) => void }} log trial rows (a trial's rows in one write)
  * @property {{ appendAll: (rows: Record<string, unknown>[]) => void }} [blockLog] block rows
  * @property {Record<string, any>[]} [previous] trial rows already recorded (resume)
+ * @property {Record<string, any>[]} [previousBlocks] block rows already recorded (resume)
  * @property {AbortSignal} [signal]
  * @property {() => number} [now] ms clock, for the time budget
  * @property {(job: import('./schedule.js').Job, index: number, total: number) => void} [onStart]
@@ -62,16 +63,18 @@ export function trialSpec(spec, job, server) {
 /**
  * @param {import('./spec.js').SweepSpec} spec
  * @param {SweepDeps} deps
- * @returns {Promise<{ rows: Record<string, any>[], interrupted: boolean, planned: number, extra: number, timeUp: boolean }>} planned and extra count trial rows
+ * @returns {Promise<{ rows: Record<string, any>[], blocks: Record<string, any>[], interrupted: boolean, planned: number, extra: number, timeUp: boolean }>} planned and extra count trial rows
  */
 export async function runSweep(spec, deps) {
-  const { startServer, warmServer, runTrial, log, blockLog, previous = [], signal, now = () => performance.now(), onStart, onEnd, onNote } = deps;
+  const { startServer, warmServer, runTrial, log, blockLog, previous = [], previousBlocks = [], signal, now = () => performance.now(), onStart, onEnd, onNote } = deps;
   const started = now();
   const plan = planTrials(spec);
   const done = new Set(previous.map((r) => `${r.run}|${r.size_bytes}|${r.depth}|${r.transport}`));
   const todo = plan.filter((job) => !jobKeys(job).every((k) => done.has(k)));
   /** @type {Record<string, any>[]} */
   const rows = [];
+  /** @type {Record<string, any>[]} */
+  const blocks = [...previousBlocks];
   let interrupted = false;
   let timeUp = false;
   let extra = 0;
@@ -116,7 +119,9 @@ export async function runSweep(spec, deps) {
     }
     const jobRows = result.records.map((record) => ({ run: job.run, order: job.order, ...record }));
     log.appendAll(jobRows);
-    blockLog?.appendAll(result.blocks.map((b) => ({ run: job.run, size_bytes: job.size, depth: job.depth, ...b })));
+    const blockRows = result.blocks.map((b) => ({ run: job.run, size_bytes: job.size, depth: job.depth, ...b }));
+    blockLog?.appendAll(blockRows);
+    blocks.push(...blockRows);
     rows.push(...jobRows);
     onEnd?.(job, jobRows, index, total);
     return true;
@@ -132,12 +137,16 @@ export async function runSweep(spec, deps) {
     // a target precision: more runs for the groups whose interval is still too wide
     for (let round = 0; spec.precision !== null && !interrupted && !timeUp; round++) {
       const all = [...previous, ...rows];
-      const short = groupsShortOfPrecision(all, spec.precision);
+      const short = groupsShortOfPrecision(all, spec.precision, indexBlocks(blocks));
       if (short.length === 0) break;
-      const widest = short.reduce((a, b) => ((a.halfWidth ?? Infinity) >= (b.halfWidth ?? Infinity) ? a : b));
-      onNote?.(`precision round ${round + 1}: ${short.length} group(s) wider than ±${+(spec.precision * 100).toFixed(3)} %, widest ${formatSize(widest.size)} depth ${widest.depth} ${widest.halfWidth === null ? '(one run)' : `±${(widest.halfWidth * 100).toFixed(1)} %`}; one more run each`);
+      // the wider half of them (at least one) gets a run this round, so a time budget goes where the intervals are widest
+      const width = (/** @type {{ halfWidth: number | null }} */ g) => g.halfWidth ?? Infinity;
+      const ranked = [...short].sort((a, b) => width(b) - width(a));
+      const chosen = ranked.slice(0, Math.ceil(ranked.length / 2));
+      const widest = ranked[0];
+      onNote?.(`precision round ${round + 1}: ${short.length} group(s) wider than ±${+(spec.precision * 100).toFixed(3)} %, widest ${formatSize(widest.size)} depth ${widest.depth} ${widest.halfWidth === null ? '(one run)' : `±${(widest.halfWidth * 100).toFixed(1)} %`}; one more run for the ${chosen.length} widest`);
       const nextRun = (/** @type {{ size: number, depth: number }} */ g) => 1 + Math.max(-1, ...all.filter((r) => groupKey(/** @type {any} */ (r)) === groupKey(g)).map((r) => Number(r.run)));
-      const extraJobs = planExtraRuns(short.map((g) => ({ ...g, run: nextRun(g) })).filter((g) => g.run < spec.maxRuns), spec, round);
+      const extraJobs = planExtraRuns(chosen.map((g) => ({ ...g, run: nextRun(g) })).filter((g) => g.run < spec.maxRuns), spec, round);
       if (extraJobs.length === 0) break;
       for (const [index, job] of extraJobs.entries()) {
         const typical = trialTimes.length ? trialTimes.reduce((a, b) => a + b, 0) / trialTimes.length : 0;
@@ -156,5 +165,5 @@ export async function runSweep(spec, deps) {
   } finally {
     await server?.stop();
   }
-  return { rows, interrupted, planned: plan.reduce((n, job) => n + job.transports.length, 0), extra, timeUp };
+  return { rows, blocks: blocks.slice(previousBlocks.length), interrupted, planned: plan.reduce((n, job) => n + job.transports.length, 0), extra, timeUp };
 }
