@@ -2,12 +2,14 @@
  * Packet payloads: seeded random bytes, distinct within any window of
  * packets that can be in flight together.
  *
- * One random pool of `count × size` bytes is made before anything is timed.
- * Packet i is the i-th `size`-byte slice of the pool, wrapping after `count`
- * packets. Consecutive packets lie side by side in the pool, so the echoed
- * byte stream can be checked against the pool in one compare per contiguous
- * run, however reads split or coalesce. Views are made up front: sending a
- * packet costs no allocation.
+ * One random pool is made before anything is timed, and packet i is a view
+ * of it, wrapping after `count` packets; views are made up front, so sending
+ * a packet costs no allocation. Up to LARGE_POOL bytes, packets lie side by
+ * side in the pool, so the echoed byte stream can be checked against the pool
+ * in one compare per contiguous run, however reads split or coalesce. Larger
+ * packets (16 MiB × 4 in flight would need a 64 MiB pool) overlap instead:
+ * packet i starts `stride` bytes after packet i − 1, so the pool is one
+ * packet and a few strides, and the echo is checked packet by packet.
  *
  * The guarantee: any `window` consecutive packets (cyclically) are pairwise
  * distinct, where window = min(depth, 256^size). At 1 B only 256 different
@@ -24,13 +26,19 @@ const POOL_BYTES = 256 * KiB;
 const MAX_COUNT = 65536;
 /** Bound on redraws of one packet; at 3 B and more a redraw is rarely needed even once. */
 const MAX_REDRAWS = 1000;
+/** Side-by-side packets up to this many pool bytes; overlapping ones above. */
+const LARGE_POOL = 8 * 1024 * KiB;
+/** How far apart overlapping packets start. */
+const STRIDE = 4 * KiB;
 
 /**
  * @typedef {object} Payloads
  * @property {number} size bytes per packet
  * @property {number} count packets in the pool; packet i is packet i % count
  * @property {number} window any this many consecutive packets are pairwise distinct
- * @property {Buffer} pool count × size random bytes, packet after packet
+ * @property {Buffer} pool random bytes the packets are views of
+ * @property {boolean} contiguous packet i + 1 starts where packet i ends in the pool
+ * @property {(index: number) => number} offset where packet `index` starts in the pool
  * @property {(index: number) => Buffer} packet the bytes of packet `index`
  */
 
@@ -85,15 +93,36 @@ function randomPool(size, count, window, seed) {
 export function createPayloads(size, seed, depth = 1) {
   let pool;
   let window;
+  const wanted = Math.max(depth, Math.min(MAX_COUNT, Math.floor(POOL_BYTES / size)), 2);
+  if (size > 2 && wanted * size > LARGE_POOL) return overlappingPayloads(size, wanted, seed);
   if (size <= 2) {
     pool = permutationPool(size, seed);
     window = Math.min(depth, 256 ** size);
   } else {
-    const count = Math.max(depth, Math.min(MAX_COUNT, Math.floor(POOL_BYTES / size)), 2);
     window = depth;
-    pool = randomPool(size, count, window, seed);
+    pool = randomPool(size, wanted, window, seed);
   }
   const count = pool.length / size;
   const views = Array.from({ length: count }, (_, i) => pool.subarray(i * size, (i + 1) * size));
-  return { size, count, window, pool, packet: (index) => views[index % count] };
+  return { size, count, window, pool, contiguous: true, offset: (index) => (index % count) * size, packet: (index) => views[index % count] };
+}
+
+/**
+ * Large packets as overlapping views `STRIDE` bytes apart: random bytes
+ * shifted by a multiple of 4 KiB are equal with a chance too small to
+ * matter, and a check at creation makes sure of it.
+ * @param {number} size
+ * @param {number} count
+ * @param {number | string} seed
+ * @returns {Payloads}
+ */
+function overlappingPayloads(size, count, seed) {
+  const pool = createByteStream(seed, 'payload')(size + (count - 1) * STRIDE);
+  const views = Array.from({ length: count }, (_, i) => pool.subarray(i * STRIDE, i * STRIDE + size));
+  for (let i = 0; i < count; i++) {
+    for (let j = 0; j < i; j++) {
+      if (views[i].equals(views[j])) throw new Error(`packets ${j} and ${i} of ${size} B came out equal; choose another seed`);
+    }
+  }
+  return { size, count, window: count, pool, contiguous: false, offset: (index) => (index % count) * STRIDE, packet: (index) => views[index % count] };
 }

@@ -39,8 +39,7 @@ import { RunError } from './errors.js';
  * @returns {Pipeline}
  */
 export function createPipeline(socket, { payloads, depth, timeoutMs = 10_000 }) {
-  const { size, count, pool } = payloads;
-  const poolBytes = count * size;
+  const { size, pool, contiguous } = payloads;
   const sendStamps = new Float64Array(depth);
   let sent = 0;
   let received = 0;
@@ -102,8 +101,8 @@ export function createPipeline(socket, { payloads, depth, timeoutMs = 10_000 }) 
         return;
       }
       // the longest run of this chunk that is contiguous in the pool
-      const poolPos = (received % count) * size + rxOffset;
-      const n = Math.min(length - pos, poolBytes - poolPos, inFlight);
+      const poolPos = payloads.offset(received) + rxOffset;
+      const n = Math.min(length - pos, contiguous ? pool.length - poolPos : size - rxOffset, inFlight);
       if (chunk.compare(pool, poolPos, poolPos + n, pos, pos + n) !== 0) {
         fail(mismatch(chunk, pos, poolPos, n));
         return;

@@ -70,6 +70,16 @@ describe('payloads', () => {
     expect(duplicatesInWindows(p, depth)).toBe(0);
   });
 
+  it('overlap large packets 4 KiB apart, so 16 MiB × 4 in flight needs a 16 MiB pool, not 64 MiB', () => {
+    const p = createPayloads(16 * 1024 * 1024, 2, 4);
+    expect(p.contiguous).toBe(false);
+    expect(p.count).toBe(4);
+    expect(p.pool.length).toBe(16 * 1024 * 1024 + 3 * 4096);
+    expect(p.packet(1).equals(p.pool.subarray(4096, 4096 + 16 * 1024 * 1024))).toBe(true);
+    expect(p.offset(5)).toBe(4096);
+    expect(duplicatesInWindows(p, 4)).toBe(0);
+  });
+
   it('lay consecutive packets side by side in the pool', () => {
     const p = createPayloads(8, 7, 1);
     expect(p.packet(1).equals(p.pool.subarray(8, 16))).toBe(true);

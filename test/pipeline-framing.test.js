@@ -30,6 +30,7 @@ describe('framing by byte count', () => {
     ['coalesced reads: 1 B × 64 in flight', 1, 64, 3000],
     ['coalesced reads: 64 B × 512 in flight', 64, 512, 3000],
     ['split reads: 256 KiB packets', 256 * 1024, 2, 40],
+    ['split reads of overlapping packets: 8 MiB × 2', 8 * 1024 * 1024, 2, 6],
     ['split and coalesced: 3 KiB-ish 4096 B × 33', 4096, 33, 600],
   ])('%s, both transports, exact packet count', async (_name, size, depth, packets) => {
     for (const target of [{ transport: /** @type {const} */ ('tcp'), ...server.tcp }, { transport: /** @type {const} */ ('uds'), path: server.uds.path }]) {

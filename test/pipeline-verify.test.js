@@ -21,6 +21,7 @@ describe('every echoed byte is verified', () => {
     [64, 64 * 37 + 5, 37, 5],
     [1, 150, 150, 0],
     [4096, 4096 * 120 + 4095, 120, 4095],
+    [8 * 1024 * 1024, 8 * 1024 * 1024 * 3 + 5, 3, 5], // overlapping packets: checked packet by packet
   ])('a server corrupting one byte (size %i, stream byte %i) fails the trial at packet %i byte %i', async (size, offset, packet, byte) => {
     const bad = await corruptingServer(offset);
     try {
