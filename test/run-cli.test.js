@@ -58,6 +58,20 @@ describe('udsvstcp run', () => {
     expect(lines(stdout).map((r) => r.transport)).toEqual(['tcp', 'uds', 'uds', 'tcp', 'tcp', 'uds']);
   });
 
+  it('alternates blocks of both transports in one trial and prints the paired ratio with its interval', async () => {
+    const one = await runCli(['run', '--size', '64', '--depth', '4', '--duration', '150ms', '--warmup', '30ms', '--json']);
+    expect(one.code, one.stderr).toBe(0);
+    const [a, b] = lines(one.stdout);
+    expect(a.blocks).toBe(b.blocks);
+    expect(a.block_packets).toBe(b.block_packets);
+    expect(a.blocks).toBeGreaterThanOrEqual(4);
+    expect(a.packets).toBe(b.packets); // blocks of equal length, alternating
+    expect(one.stderr).toMatch(/64 B depth 4: UDS ×\d+\.\d\d the msgs\/s of TCP \(95 % CI \d+\.\d\d–\d+\.\d\d(, not significant)?\);.*\[interval from the block pairs of one process \(batch means\)/);
+    const three = await runCli(['run', '--size', '64', '--packets', '400', '--warmup', '40', '--runs', '3']);
+    expect(three.code, three.stderr).toBe(0);
+    expect(three.stderr).toMatch(/UDS ×\d+\.\d\d the msgs\/s of TCP \(95 % CI \d+\.\d\d–\d+\.\d\d(, not significant)?\);.*\[interval from 3 runs \(each the median of its block pairs\)\]/);
+  });
+
   it('runs one transport when asked, for a time', async () => {
     const { code, stdout } = await runCli(['run', '--transport', 'uds', '--duration', '200ms', '--warmup', '50ms', '--depth', '8', '--json']);
     expect(code).toBe(0);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { startServer } from '../lib/server.js';
 import { runTrial } from '../lib/trial.js';
 
 /** @param {import('../lib/trial.js').TrialSpec} spec the record of a one-target trial */
@@ -37,6 +38,19 @@ describe('faults become error rows, never hangs', () => {
       expect(record.error).toMatch(/^server closed the connection after 20 of 2\d packets sent$/);
     } finally {
       await quitter.close();
+    }
+  });
+
+  it('a server snapshot missing at a block boundary fails the trial, never an empty cell', async () => {
+    const server = await startServer();
+    try {
+      let calls = 0;
+      const probe = { snapshot: async () => { if (++calls === 2) throw new Error('echo server did not answer a stats request within 2 s'); return server.stats(); } };
+      const { records } = await runTrial({ ...spec({ transport: 'uds', path: server.uds.path }), measure: { packets: 2000 }, warmup: { packets: 100 }, depth: 1 }, { probe });
+      expect(records[0].status).toBe('error');
+      expect(records[0].error).toBe("no server stats at a block boundary (echo server did not answer a stats request within 2 s); the server's CPU cannot be charged");
+    } finally {
+      await server.close();
     }
   });
 
