@@ -2,13 +2,12 @@
  * UDS relative to TCP, from paired measurements.
  *
  * A run of a group is one trial process that measures both transports in
- * alternating blocks (A B, B A, …): each adjacent pair of blocks gives one
- * log(UDS / TCP). The run's ratio is the median of its pairs' log-ratios: a
- * block that a stall of the machine lands in (a descheduled vCPU, say: a few
- * ms, at random) moves one pair a lot and the median not at all, so it is
- * several times steadier than the ratio of the run's totals. Figures that
- * blocks do not carry (RTT percentiles), and trials without blocks, use the
- * ratio of the run's two trial rows.
+ * alternating blocks (A B, B A, …) of equal packet counts, so its UDS trial
+ * row and its TCP trial row, each summed over its blocks, cover the same
+ * stretch of time in interleaved slices: the run's ratio is the ratio of the
+ * two rows. (The median over block pairs was tried as a steadier estimate;
+ * on the default sweep here it was no narrower, and it answers a different
+ * question — the typical block rather than the whole run — so it is not used.)
  *
  * The interval of a group's ratio is a Student-t 95 % interval of the mean of
  * the per-run log-ratios, turned back with exp(): a geometric mean with an
@@ -52,58 +51,19 @@ export function ratioInterval(logs) {
   };
 }
 
-/** Figures that every block carries, so their run ratio comes from the block pairs. */
-export const BLOCK_METRICS = ['msgs_per_s', 'client_cpu_us_per_msg', 'server_cpu_us_per_msg'];
-
 /**
- * Per-run log(UDS / TCP) of one figure, from the ok rows of one group: the
- * median over the run's block pairs where it has them, else the ratio of its
- * two trial rows.
+ * Per-run log(UDS / TCP) of one figure, from the ok rows of one group.
  * @param {Record<string, any>[]} rows trial rows of one (size, depth) group
  * @param {string} metric
- * @param {Map<string, Record<string, any>[]>} [blocksByRun] block rows by groupRunKey()
  */
-export function pairedLogRatios(rows, metric, blocksByRun) {
+export function pairedLogRatios(rows, metric) {
   const logs = [];
   for (const u of rows) {
     if (u.transport !== 'uds' || u.status !== 'ok') continue;
     const t = rows.find((r) => r.transport === 'tcp' && r.status === 'ok' && Number(r.run) === Number(u.run));
-    if (!t) continue;
-    const pairs = BLOCK_METRICS.includes(metric) ? blockPairLogRatios(blocksByRun?.get(groupRunKey(u)) ?? [], metric) : [];
-    if (pairs.length > 0) logs.push(median(pairs));
-    else if (u[metric] > 0 && t[metric] > 0) logs.push(Math.log(u[metric] / t[metric]));
+    if (t && u[metric] > 0 && t[metric] > 0) logs.push(Math.log(u[metric] / t[metric]));
   }
   return logs;
-}
-
-/**
- * The run of a group a trial or block row belongs to.
- * @param {Record<string, any>} row
- */
-export function groupRunKey(row) {
-  return `${row.run}|${row.size_bytes}|${row.depth}`;
-}
-
-/**
- * Block rows by run of group, each list in measured order.
- * @param {Record<string, any>[]} blocks
- */
-export function indexBlocks(blocks) {
-  /** @type {Map<string, Record<string, any>[]>} */
-  const byRun = new Map();
-  for (const b of blocks) {
-    const key = groupRunKey(b);
-    if (!byRun.has(key)) byRun.set(key, []);
-    byRun.get(key)?.push(b);
-  }
-  for (const list of byRun.values()) list.sort((a, b) => Number(a.block) - Number(b.block));
-  return byRun;
-}
-
-/** @param {number[]} values */
-function median(values) {
-  const s = [...values].sort((a, b) => a - b);
-  return (s[(s.length - 1) >> 1] + s[s.length >> 1]) / 2;
 }
 
 /**
@@ -130,12 +90,11 @@ export const PRIMARY_METRIC = 'msgs_per_s';
  * (or has no interval yet), as { size, depth, halfWidth }.
  * @param {Record<string, any>[]} rows trial rows
  * @param {number} precision e.g. 0.03 for ±3 %
- * @param {Map<string, Record<string, any>[]>} [blocksByRun] from indexBlocks()
  */
-export function groupsShortOfPrecision(rows, precision, blocksByRun = new Map()) {
+export function groupsShortOfPrecision(rows, precision) {
   return groupRows(rows)
     .map((g) => {
-      const logs = pairedLogRatios(g.rows, PRIMARY_METRIC, blocksByRun);
+      const logs = pairedLogRatios(g.rows, PRIMARY_METRIC);
       // nothing paired succeeded: more runs would not help
       return { size: g.size_bytes, depth: g.depth, halfWidth: logs.length ? ratioInterval(logs).halfWidth : 0 };
     })

@@ -5,7 +5,7 @@
  * sequence alternates trial by trial.
  */
 import { describeEnvironment, collectEnvironment } from '../environment.js';
-import { batchMeansInterval, blockPairLogRatios, indexBlocks, pairedLogRatios, ratioInterval } from '../ratios.js';
+import { batchMeansInterval, blockPairLogRatios, pairedLogRatios, ratioInterval } from '../ratios.js';
 import { toJsonLine } from '../report/json.js';
 import { toComparison, toTable } from '../report/table.js';
 import { spawnServer } from '../server-process.js';
@@ -60,7 +60,7 @@ export async function run(options, { stdout, stderr, chalk }) {
   }
   stderr.write(`\n${toTable(/** @type {any} */ (rows), { chalk })}`);
   const ratio = options.runs > 1
-    ? { interval: ratioInterval(pairedLogRatios(rows, 'msgs_per_s', indexBlocks(blocksByRun.flatMap((blocks, run) => blocks.map((b) => ({ ...b, run, size_bytes: options.size, depth: options.depth })))))), basis: `${options.runs} runs (each the median of its block pairs)` }
+    ? { interval: ratioInterval(pairedLogRatios(rows, 'msgs_per_s')), basis: `${options.runs} runs` }
     : { interval: batchMeansInterval(blockPairLogRatios(blocksByRun[0])), basis: 'the block pairs of one process (batch means); --runs 3 or a sweep for an interval across processes' };
   const comparison = toComparison(/** @type {any} */ (rows), { chalk, ratio: ratio.interval.logs.length ? ratio : undefined });
   if (comparison) stderr.write(`\n${comparison}`);

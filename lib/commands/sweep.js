@@ -17,7 +17,7 @@ import { FILL_FACTOR } from '../workloads/echo.js';
 /** Unrecorded traffic through a new server before its first measured trial. */
 const SERVER_WARMUP_MS = 300;
 import { resolvePinning } from '../sweep/pinning.js';
-import { FILES, defaultOutDir, openBlockLog, openTrialLog, prepareOutDir, readBlocks, readMeta, readTrials, writeFileAtomic } from '../sweep/results.js';
+import { FILES, defaultOutDir, openBlockLog, openTrialLog, prepareOutDir, readMeta, readTrials, writeFileAtomic } from '../sweep/results.js';
 import { planTrials } from '../sweep/schedule.js';
 import { describeSpec, loadSpec, resolveSpec } from '../sweep/spec.js';
 import { runTrialProcess } from '../sweep/trial-process.js';
@@ -44,12 +44,12 @@ export function resolveSweep(preset, opts) {
       const differ = Object.keys(stored).filter((k) => JSON.stringify(/** @type {any} */ (stored)[k]) !== JSON.stringify(/** @type {any} */ (given)[k]));
       if (differ.length) throw new UsageError(`--resume ${dir}: the spec given differs from the one recorded in ${FILES.meta} in: ${differ.join(', ')} (give --resume DIR alone to use the recorded spec)`);
     }
-    return { spec: stored, dir, resume: true, meta, previous: readTrials(dir), previousBlocks: readBlocks(dir) };
+    return { spec: stored, dir, resume: true, meta, previous: readTrials(dir) };
   }
   const spec = resolveSpec(loadSpec(preset ?? 'default'), { test: Boolean(opts.test), flags });
   const dir = opts.out ?? defaultOutDir(spec.preset);
   prepareOutDir(dir, { resume: false, flag: opts.out !== undefined ? '--out' : 'results directory' });
-  return { spec, dir, resume: false, meta: undefined, previous: [], previousBlocks: [] };
+  return { spec, dir, resume: false, meta: undefined, previous: [] };
 }
 
 /**
@@ -59,7 +59,7 @@ export function resolveSweep(preset, opts) {
  * @returns {Promise<number>}
  */
 export async function sweep(preset, opts, { stderr, chalk }) {
-  const { spec, dir, resume, meta: oldMeta, previous, previousBlocks } = resolveSweep(preset, opts);
+  const { spec, dir, resume, meta: oldMeta, previous } = resolveSweep(preset, opts);
   const quiet = Boolean(opts.quiet);
   const say = (/** @type {string} */ text) => { if (!quiet) stderr.write(text); };
   const pinning = resolvePinning(spec.pin);
@@ -112,7 +112,6 @@ export async function sweep(preset, opts, { stderr, chalk }) {
       log,
       blockLog,
       previous,
-      previousBlocks,
       signal: controller.signal,
       startServer: async () => {
         const server = await spawnServer({ greeting: spec.greeting, noDelay: spec.noDelay, prefix: pinning.server });
@@ -138,7 +137,7 @@ export async function sweep(preset, opts, { stderr, chalk }) {
   }
 
   const rows = [...previous, ...result.rows];
-  const summary = summarize(rows, { precision: spec.precision, blocks: [...previousBlocks, ...result.blocks] });
+  const summary = summarize(rows, { precision: spec.precision });
   writeFileAtomic(join(dir, FILES.summary), toCsv(summary, SUMMARY_COLUMNS));
   const wide = toRunsWide(rows, spec);
   writeFileAtomic(join(dir, FILES.wide), toCsv(wide.rows, wide.columns));

@@ -2,15 +2,14 @@
  * Summary of a sweep's trial rows: per (size, depth, transport) the
  * distribution of each figure over runs, and per (size, depth) the UDS/TCP
  * ratio from the runs where both transports succeeded (paired: in one trial
- * process, alternating blocks; a run's ratio is the median over its block
- * pairs), as a geometric mean of per-run ratios with a 95 % interval on the
- * log scale (lib/ratios.js). Intervals of these
+ * process, alternating blocks of equal packet counts), as a geometric mean
+ * of per-run ratios with a 95 % interval on the log scale (lib/ratios.js). Intervals of these
  * positive figures are all on the log scale, so they never go below zero.
  * Statistics come from tinybench via describe(). Outliers are flagged by the
  * modified Z-score (median/MAD > 3.5), never dropped. Pure: rows in, rows
  * (and a string for people) out.
  */
-import { PRIMARY_METRIC, groupRows, indexBlocks, pairedLogRatios, ratioInterval } from '../ratios.js';
+import { PRIMARY_METRIC, groupRows, pairedLogRatios, ratioInterval } from '../ratios.js';
 import { describe, quantile } from '../stats.js';
 import { formatSize } from '../units.js';
 
@@ -39,10 +38,9 @@ function countOutliers(values) {
 
 /**
  * @param {Record<string, any>[]} rows trial rows (run, order, and the record)
- * @param {{ precision?: number | null, blocks?: Record<string, any>[] }} [options] the target precision, to mark ratio rows; the block rows, for the ratios
+ * @param {{ precision?: number | null }} [options] the target precision, to mark ratio rows
  */
-export function summarize(rows, { precision = null, blocks = [] } = {}) {
-  const blocksByRun = indexBlocks(blocks);
+export function summarize(rows, { precision = null } = {}) {
   const out = [];
   for (const group of groupRows(rows.filter((r) => r.status === 'ok'))) {
     const base = { workload: group.workload, size_bytes: group.size_bytes, depth: group.depth };
@@ -74,7 +72,7 @@ export function summarize(rows, { precision = null, blocks = [] } = {}) {
       }
     }
     for (const metric of Object.keys(SUMMARY_METRICS)) {
-      const logs = pairedLogRatios(group.rows, metric, blocksByRun);
+      const logs = pairedLogRatios(group.rows, metric);
       if (logs.length === 0) continue;
       const r = ratioInterval(logs);
       out.push({

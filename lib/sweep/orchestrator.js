@@ -10,7 +10,7 @@
 import { performance } from 'node:perf_hooks';
 import { failedTrial } from '../trial.js';
 import { groupKey, jobKeys, planExtraRuns, planTrials } from './schedule.js';
-import { groupsShortOfPrecision, indexBlocks } from '../ratios.js';
+import { groupsShortOfPrecision } from '../ratios.js';
 import { formatSize } from '../units.js';
 
 /**
@@ -29,7 +29,6 @@ import { formatSize } from '../units.js';
  * @property {{ appendAll: (rows: Record<string, unknown>[]) => void }} log trial rows (a trial's rows in one write)
  * @property {{ appendAll: (rows: Record<string, unknown>[]) => void }} [blockLog] block rows
  * @property {Record<string, any>[]} [previous] trial rows already recorded (resume)
- * @property {Record<string, any>[]} [previousBlocks] block rows already recorded (resume)
  * @property {AbortSignal} [signal]
  * @property {() => number} [now] ms clock, for the time budget
  * @property {(job: import('./schedule.js').Job, index: number, total: number) => void} [onStart]
@@ -63,18 +62,16 @@ export function trialSpec(spec, job, server) {
 /**
  * @param {import('./spec.js').SweepSpec} spec
  * @param {SweepDeps} deps
- * @returns {Promise<{ rows: Record<string, any>[], blocks: Record<string, any>[], interrupted: boolean, planned: number, extra: number, timeUp: boolean }>} planned and extra count trial rows
+ * @returns {Promise<{ rows: Record<string, any>[], interrupted: boolean, planned: number, extra: number, timeUp: boolean }>} planned and extra count trial rows
  */
 export async function runSweep(spec, deps) {
-  const { startServer, warmServer, runTrial, log, blockLog, previous = [], previousBlocks = [], signal, now = () => performance.now(), onStart, onEnd, onNote } = deps;
+  const { startServer, warmServer, runTrial, log, blockLog, previous = [], signal, now = () => performance.now(), onStart, onEnd, onNote } = deps;
   const started = now();
   const plan = planTrials(spec);
   const done = new Set(previous.map((r) => `${r.run}|${r.size_bytes}|${r.depth}|${r.transport}`));
   const todo = plan.filter((job) => !jobKeys(job).every((k) => done.has(k)));
   /** @type {Record<string, any>[]} */
   const rows = [];
-  /** @type {Record<string, any>[]} */
-  const blocks = [...previousBlocks];
   let interrupted = false;
   let timeUp = false;
   let extra = 0;
@@ -119,9 +116,7 @@ export async function runSweep(spec, deps) {
     }
     const jobRows = result.records.map((record) => ({ run: job.run, order: job.order, ...record }));
     log.appendAll(jobRows);
-    const blockRows = result.blocks.map((b) => ({ run: job.run, size_bytes: job.size, depth: job.depth, ...b }));
-    blockLog?.appendAll(blockRows);
-    blocks.push(...blockRows);
+    blockLog?.appendAll(result.blocks.map((b) => ({ run: job.run, size_bytes: job.size, depth: job.depth, ...b })));
     rows.push(...jobRows);
     onEnd?.(job, jobRows, index, total);
     return true;
@@ -137,7 +132,7 @@ export async function runSweep(spec, deps) {
     // a target precision: more runs for the groups whose interval is still too wide
     for (let round = 0; spec.precision !== null && !interrupted && !timeUp; round++) {
       const all = [...previous, ...rows];
-      const short = groupsShortOfPrecision(all, spec.precision, indexBlocks(blocks));
+      const short = groupsShortOfPrecision(all, spec.precision);
       if (short.length === 0) break;
       // the wider half of them (at least one) gets a run this round, so a time budget goes where the intervals are widest
       const width = (/** @type {{ halfWidth: number | null }} */ g) => g.halfWidth ?? Infinity;
@@ -165,5 +160,5 @@ export async function runSweep(spec, deps) {
   } finally {
     await server?.stop();
   }
-  return { rows, blocks: blocks.slice(previousBlocks.length), interrupted, planned: plan.reduce((n, job) => n + job.transports.length, 0), extra, timeUp };
+  return { rows, interrupted, planned: plan.reduce((n, job) => n + job.transports.length, 0), extra, timeUp };
 }

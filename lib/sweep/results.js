@@ -116,21 +116,6 @@ export function readTrials(dir) {
   return rows;
 }
 
-/**
- * Read blocks.csv back (none when the file is missing): numbers as numbers.
- * @param {string} dir
- * @returns {Record<string, any>[]}
- */
-export function readBlocks(dir) {
-  const path = join(dir, FILES.blocks);
-  if (!existsSync(path)) return [];
-  return parse(readFileSync(path, 'utf8'), {
-    columns: true,
-    skip_empty_lines: true,
-    cast: (value, context) => (context.header || value === '' || !/^-?\d+(\.\d+)?(e[-+]?\d+)?$/i.test(value) ? (value === '' && !context.header ? null : value) : Number(value)),
-  });
-}
-
 /** @param {string} dir */
 export function readMeta(dir) {
   try {
