@@ -33,12 +33,13 @@ import { RunError } from './errors.js';
 /**
  * @param {import('node:net').Socket} socket connected, nothing read yet
  * @param {object} options
+ * @param {import('./transport.js').Reader} [options.reader] the socket's reader, when it was connected with one; else 'data' events
  * @param {import('./payload.js').Payloads} options.payloads
  * @param {number} options.depth packets in flight, 1 = ping-pong
  * @param {number} [options.timeoutMs] fail when packets are in flight and nothing arrives for this long
  * @returns {Pipeline}
  */
-export function createPipeline(socket, { payloads, depth, timeoutMs = 10_000 }) {
+export function createPipeline(socket, { reader, payloads, depth, timeoutMs = 10_000 }) {
   const { size, pool, contiguous } = payloads;
   const sendStamps = new Float64Array(depth);
   let sent = 0;
@@ -136,7 +137,8 @@ export function createPipeline(socket, { payloads, depth, timeoutMs = 10_000 }) 
   }, Math.max(10, Math.min(250, timeoutMs / 4)));
   watchdog.unref();
 
-  socket.on('data', onData);
+  if (reader) reader.fn = onData;
+  else socket.on('data', onData);
   socket.on('end', onClose);
   socket.on('close', onClose);
   socket.on('error', (error) => {
@@ -172,21 +174,23 @@ export function createPipeline(socket, { payloads, depth, timeoutMs = 10_000 }) 
  * @param {import('node:net').Socket} socket
  * @param {string} greeting
  * @param {number} timeoutMs
+ * @param {import('./transport.js').Reader} [reader] the socket's reader, when it was connected with one
  */
-export function readGreeting(socket, greeting, timeoutMs) {
+export function readGreeting(socket, greeting, timeoutMs, reader) {
   const want = Buffer.from(greeting);
   return new Promise((resolve, reject) => {
     let got = Buffer.alloc(0);
     const done = (/** @type {Error | undefined} */ error) => {
       clearTimeout(timer);
-      socket.off('data', onData);
+      if (reader) reader.fn = () => {};
+      else socket.off('data', onData);
       socket.off('close', onClose);
       socket.off('error', onError);
       if (error) reject(error);
       else resolve(undefined);
     };
     const onData = (/** @type {Buffer} */ chunk) => {
-      got = Buffer.concat([got, chunk]);
+      got = Buffer.concat([got, chunk]); // a copy: a reader's chunk is only valid during the call
       if (got.length < want.length) return;
       if (got.length > want.length || !got.equals(want)) {
         done(new RunError(`expected the greeting ${JSON.stringify(greeting)}, got ${JSON.stringify(got.toString('latin1').slice(0, 64))}`, 'ERR_VERIFY'));
@@ -197,7 +201,8 @@ export function readGreeting(socket, greeting, timeoutMs) {
     const onClose = () => done(new RunError('server closed the connection before its greeting', 'ERR_CLOSED'));
     const onError = (/** @type {NodeJS.ErrnoException} */ error) => done(new RunError(`connection error before the greeting: ${error.code ?? error.message}`, 'ERR_CONNECTION'));
     const timer = setTimeout(() => done(new RunError(`no greeting within ${timeoutMs} ms`, 'ERR_TIMEOUT')), timeoutMs);
-    socket.on('data', onData);
+    if (reader) reader.fn = onData;
+    else socket.on('data', onData);
     socket.on('close', onClose);
     socket.on('error', onError);
   });

@@ -103,16 +103,18 @@ export async function runEcho(spec, { probe, signal } = {}) {
 
   try {
     for (const target of spec.targets) {
-      const socket = await connect(target, { noDelay: spec.noDelay, timeoutMs: spec.timeoutMs });
+      /** @type {import('../transport.js').Reader} */
+      const reader = { fn: () => {} };
+      const socket = await connect(target, { noDelay: spec.noDelay, timeoutMs: spec.timeoutMs, reader });
       try {
-        if (spec.greeting) await readGreeting(socket, GREETING, spec.timeoutMs); // before the pipeline reads
+        if (spec.greeting) await readGreeting(socket, GREETING, spec.timeoutMs, reader); // before the pipeline reads
       } catch (error) {
         socket.destroy();
         throw error;
       }
       conns.push({
         target, socket,
-        pipeline: createPipeline(socket, { payloads, depth, timeoutMs: spec.timeoutMs }),
+        pipeline: createPipeline(socket, { reader, payloads, depth, timeoutMs: spec.timeoutMs }),
         histogram: createHistogram({ lowest: 1, highest: 3_600_000_000_000, figures: 3 }),
         rate: NaN, left: 0,
         totals: { packets: 0, blocks: 0, elapsedMs: 0, cpuUs: 0, serverCpuUs: 0, elu: { active: 0, idle: 0 }, serverElu: { active: 0, idle: 0 } },
