@@ -128,8 +128,7 @@ export async function runEcho(spec, { probe, signal } = {}) {
       const warmBlock = 'packets' in warmup ? Math.min(FILL_FACTOR * depth, warmup.packets) : FILL_FACTOR * depth;
       for (const c of conns) c.left = 'packets' in warmup ? warmup.packets : Infinity;
       await runPhase(conns, {
-        time: 'ms' in warmup ? warmup.ms : 0,
-        iterations: 'packets' in warmup ? Math.ceil(warmup.packets / warmBlock) : 1,
+        ...budget(warmup, warmBlock),
         signal,
         block: async (c) => {
           const n = Math.min(warmBlock, c.left);
@@ -160,8 +159,7 @@ export async function runEcho(spec, { probe, signal } = {}) {
     };
     serverMark = await snapshot();
     await runPhase(conns, {
-      time: 'ms' in measure ? measure.ms : 0,
-      iterations: 'packets' in measure ? Math.ceil(measure.packets / blockPackets) : 1,
+      ...budget(measure, blockPackets),
       signal,
       block: async (c) => {
         const n = Math.min(blockPackets, c.left);
@@ -210,6 +208,15 @@ export async function runEcho(spec, { probe, signal } = {}) {
     signal?.removeEventListener('abort', onAbort);
     for (const c of conns) c.socket.destroy();
   }
+}
+
+/**
+ * tinybench's budget for a phase: its wall time, or the iterations that hold its packets.
+ * @param {Amount} amount per connection
+ * @param {number} blockPackets
+ */
+function budget(amount, blockPackets) {
+  return 'ms' in amount ? { time: amount.ms, iterations: 1 } : { time: 0, iterations: Math.ceil(amount.packets / blockPackets) };
 }
 
 /**
