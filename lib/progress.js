@@ -24,6 +24,11 @@ export function createProgress({ stream, quiet, chalk }) {
     let bar;
     return {
       start(/** @type {import('./sweep/schedule.js').Job} */ job, /** @type {number} */ index, /** @type {number} */ total) {
+        if (bar && index === 0) {
+          // a new list of trials (a precision round): a new bar for it
+          bar.stop();
+          bar = undefined;
+        }
         if (!bar) {
           bar = new cliProgress.SingleBar({ stream, format: '{bar} {value}/{total} trials | {job} | {duration_formatted} elapsed | eta {eta_formatted}', hideCursor: true, etaBuffer: 20 }, cliProgress.Presets.shades_classic);
           bar.start(total, index, { job: label(job) });
