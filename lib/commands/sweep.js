@@ -12,15 +12,15 @@ import { SUMMARY_COLUMNS, summarize, toSummaryText } from '../report/summary.js'
 import { toRunsWide } from '../report/wide.js';
 import { spawnServer } from '../server-process.js';
 import { runSweep, trialSpec } from '../sweep/orchestrator.js';
-import { FILL_FACTOR } from '../workloads/echo.js';
-
-/** Unrecorded traffic through a new server before its first measured trial. */
-const SERVER_WARMUP_MS = 300;
 import { resolvePinning } from '../sweep/pinning.js';
 import { FILES, defaultOutDir, openBlockLog, openTrialLog, prepareOutDir, readMeta, readTrials, writeFileAtomic } from '../sweep/results.js';
 import { planTrials } from '../sweep/schedule.js';
 import { describeSpec, loadSpec, resolveSpec } from '../sweep/spec.js';
 import { runTrialProcess } from '../sweep/trial-process.js';
+import { FILL_FACTOR } from '../workloads/echo.js';
+
+/** Unrecorded traffic through a new server before its first measured trial, per transport. */
+const SERVER_WARMUP_MS = 300;
 
 /** Flags that override spec keys. */
 const SPEC_FLAGS = ['sizes', 'depths', 'transports', 'runs', 'packets', 'duration', 'warmup', 'seed', 'pin', 'trialTimeout', 'pairing', 'block', 'precision', 'maxTime'];
@@ -119,9 +119,10 @@ export async function sweep(preset, opts, { stderr, chalk }) {
         return server;
       },
       warmServer: async (server) => {
+        // its result is not recorded; a server that cannot echo fails the first measured trial instead
         const [first] = planTrials(spec);
-        const warm = trialSpec(spec, first, server);
-        await runTrialProcess({ ...warm, targets: spec.transports.map((t) => (t === 'tcp' ? { transport: 'tcp', ...server.tcp } : { transport: 'uds', path: server.uds.path })), measure: { ms: SERVER_WARMUP_MS }, warmup: { packets: 0 } }, { prefix: pinning.client, limitMs: spec.trialTimeoutMs + 5000, signal: controller.signal }).catch(() => undefined);
+        const warm = { ...trialSpec(spec, { ...first, transports: spec.transports }, server), measure: { ms: SERVER_WARMUP_MS }, warmup: { packets: 0 } };
+        await runTrialProcess(warm, { prefix: pinning.client, limitMs: spec.trialTimeoutMs + 5000, signal: controller.signal }).catch(() => undefined); // rejects only on Ctrl-C, which the sweep sees next
       },
       runTrial: (trialSpec, server) => runTrialProcess(trialSpec, { server: /** @type {any} */ (server), prefix: pinning.client, limitMs: spec.trialTimeoutMs + 5000, signal: controller.signal }),
       onStart: progress.start,
