@@ -63,8 +63,9 @@ export function depthTable(section) {
 /**
  * What the figures in the tables are, in one paragraph.
  * @param {import('./figures.js').Figure} primary
+ * @param {string} centre what the per-transport values are: 'geometric mean' or 'mean'
  */
-export function describeTable(primary) {
-  return `${primary.short}: geometric mean over runs where summary.csv has one, else the mean. UDS/TCP: geometric mean of the per-run ratios (UDS and TCP of the same run), `
+export function describeTable(primary, centre) {
+  return `${primary.short}: ${centre} over runs. UDS/TCP: geometric mean of the per-run ratios (UDS and TCP of the same run), `
     + 'with a Student-t 95 % confidence interval on the log scale; "CI excludes 1" means the difference is significant at that level. CPU: user + system time per message.';
 }

@@ -46,6 +46,7 @@ export const WIDE_CI = 0.05;
  * @property {Section[]} sections
  * @property {string[]} warnings
  * @property {Record<string, any>[]} summary the rows of summarize()
+ * @property {'geometric mean' | 'mean'} centre what the per-transport values are
  * @property {Record<string, any> | null} meta
  */
 
@@ -169,8 +170,9 @@ export function buildFindings({ trials, meta, notes = [], dir }, options = {}) {
     const widest = wide.reduce((a, b) => ((/** @type {any} */ (a.ratio).high / /** @type {any} */ (a.ratio).low) >= (/** @type {any} */ (b.ratio).high / /** @type {any} */ (b.ratio).low) ? a : b));
     warnings.push(`${wide.length} of ${primaryRatios.length} UDS/TCP intervals are wider than ±${WIDE_CI * 100} %, widest ${formatSize(widest.r.size_bytes)} depth ${widest.s.depth} (${widest.ratio?.low?.toFixed(2)}–${widest.ratio?.high?.toFixed(2)}); consider more --runs, longer trials, --pin split, or a quieter machine`);
   }
-  const significant = primaryRatios.filter((x) => x.ratio?.significant === 'yes').length;
-  if (significant && primaryRatios.length > 1) warnings.push(`${significant} of ${primaryRatios.length} comparisons have a 95 % CI that excludes 1; with ${primaryRatios.length} comparisons about ${(primaryRatios.length * 0.05).toFixed(1)} could do so by chance alone`);
+  const tested = primaryRatios.filter((x) => x.ratio?.significant === 'yes' || x.ratio?.significant === 'no');
+  const significant = tested.filter((x) => x.ratio?.significant === 'yes').length;
+  if (significant && tested.length > 1) warnings.push(`${significant} of ${tested.length} comparisons have a 95 % CI that excludes 1; with ${tested.length} comparisons about ${(tested.length * 0.05).toFixed(1)} could do so by chance alone`);
 
   const noisy = sections.flatMap((s) => s.sizes.flatMap((r) => ['tcp', 'uds'].map((t) => ({ s, r, t, e: /** @type {any} */ (r.figures[s.primary.metric])[t] })))).filter((x) => x.e && x.e.cv !== null && x.e.cv > CV_WARN);
   if (noisy.length) {
@@ -180,5 +182,6 @@ export function buildFindings({ trials, meta, notes = [], dir }, options = {}) {
   const outliers = sections.reduce((n, s) => n + s.sizes.reduce((m, r) => m + (r.figures[s.primary.metric].tcp?.outliers ?? 0) + (r.figures[s.primary.metric].uds?.outliers ?? 0), 0), 0);
   if (outliers) warnings.push(`${outliers} trial(s) are outliers by median/MAD (|modified Z| > 3.5); kept, and counted in summary.csv "outliers"`);
 
-  return { status, trials: { recorded: trials.length, ok: ok.length, failed: failed.length, planned }, sections, warnings, summary, meta };
+  const centre = summary.some((r) => typeof r.geomean === 'number') ? 'geometric mean' : 'mean';
+  return { status, centre, trials: { recorded: trials.length, ok: ok.length, failed: failed.length, planned }, sections, warnings, summary, meta };
 }

@@ -81,7 +81,7 @@ export function toHtml(findings, charts, { title = 'udsvstcp: UDS vs TCP', files
     for (const r of rows) parts.push(`<tr>${r.map((cell, i) => `<td${columns[i].numeric ? ' class="n"' : ''}>${escapeHtml(cell)}</td>`).join('')}</tr>`);
     parts.push('</tbody></table>');
   }
-  if (findings.sections.length) parts.push(`<p>${escapeHtml(describeTable(findings.sections[0].primary))}</p>`);
+  if (findings.sections.length) parts.push(`<p>${escapeHtml(describeTable(findings.sections[0].primary, findings.centre))}</p>`);
 
   const meta = findings.meta;
   parts.push('<h2>Environment</h2>');

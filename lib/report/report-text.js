@@ -70,7 +70,7 @@ export function toMarkdown(findings, { title = 'udsvstcp: UDS vs TCP' } = {}) {
     for (const r of rows) out.push(`| ${r.map(md).join(' | ')} |`);
     out.push('');
   }
-  if (findings.sections.length) out.push(md(describeTable(findings.sections[0].primary)), '');
+  if (findings.sections.length) out.push(md(describeTable(findings.sections[0].primary, findings.centre)), '');
   if (findings.warnings.length) {
     out.push('## Warnings', '');
     for (const w of findings.warnings) out.push(`- ${md(w)}`);
