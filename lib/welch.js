@@ -16,7 +16,7 @@ const criticalCache = new Map();
  * @param {number} df at least 1
  */
 export function tCritical(df) {
-  const k = Math.max(1, Math.min(10_000, Math.floor(df)));
+  const k = Math.max(1, Math.min(10_000, Math.floor(df + 1e-9))); // 1.9999999999999998 is 2
   const cached = criticalCache.get(k);
   if (cached !== undefined) return cached;
   // tinybench reports the critical value of a sample of k + 1 values (df = k)
