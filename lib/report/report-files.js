@@ -4,8 +4,9 @@
  * whole, through a temporary file and a rename). The sweep calls this at
  * its end; `udsvstcp report` calls it on any results directory.
  */
-import { renameSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { UsageError } from '../errors.js';
 import { buildFindings } from './findings.js';
 import { FIGURES, figureOf } from './figures.js';
 import { chartSpecs, renderSvg } from './charts.js';
@@ -60,6 +61,11 @@ function summaryWithUnits(summary) {
  */
 export async function writeReport(dir, { outDir = dir, primary } = {}) {
   const results = readResultsDir(dir);
+  try {
+    accessSync(outDir, constants.W_OK);
+  } catch {
+    throw new UsageError(`${outDir}: not writable, so the report cannot be written there (give --out DIR)`, 'ERR_RESULTS');
+  }
   const findings = buildFindings(results, { primary: primary ? FIGURES[primary] ?? figureOf(primary) : undefined });
   const files = [];
   const charts = [];
