@@ -51,7 +51,7 @@ describe('report on what a partial, interrupted or failed sweep leaves', () => {
     expect(stderr).toContain('sweep interrupted: 6 trial rows of 12 planned, 5 ok, 1 failed');
     expect(stderr).toContain(`warning: the sweep was interrupted: 6 of 12 trial rows recorded; complete it with: npx udsvstcp sweep --resume ${dir}`);
     expect(stderr).toContain('warning: 1 of 6 trials failed (status=error in trials.csv): 1× "connect ECONNREFUSED"');
-    expect(stderr).toContain('warning: no successful trial of one transport, so no comparison, at 1 KiB depth 1 (UDS)');
+    expect(stderr).toContain('warning: no comparison where a transport has no successful trial: 1 KiB depth 1 (UDS)');
     expect(stderr).toMatch(/^depth 1: .*; no comparison at 1 KiB \(no run in which both transports succeeded\)\.$/m);
     expect((await readdir(dir)).filter((f) => REPORT_FILES.includes(f)).sort()).toEqual(REPORT_FILES);
   });

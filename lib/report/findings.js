@@ -161,7 +161,7 @@ export function buildFindings({ trials, meta, notes = [], dir }, options = {}) {
       if (ok.length && lacking.length) missing.push(`${formatSize(row.size_bytes)} depth ${s.depth} (${lacking.join(', ')})`);
     }
   }
-  if (missing.length) warnings.push(`no successful trial of one transport, so no comparison, at ${missing.join('; ')}`);
+  if (missing.length) warnings.push(`no comparison where a transport has no successful trial: ${missing.join('; ')}`);
 
   const primaryRatios = sections.flatMap((s) => s.sizes.map((r) => ({ s, r, ratio: r.figures[s.primary.metric].ratio }))).filter((x) => x.ratio);
   if (primaryRatios.length && primaryRatios.every((x) => x.ratio?.low === null)) warnings.push('one run per group: no confidence intervals and no verdicts on significance; run 2 or more (--runs), 10 or more for firm ones');
