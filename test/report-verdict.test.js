@@ -39,6 +39,7 @@ describe('verdicts in plain words', () => {
 
   it('call wide CIs undecided, single runs single, and missing pairs missing', () => {
     expect(toVerdict({ depth: 1, sizes: [at(1, 1.1, 0.57, 1.74), at(4, 1.1, 0.8, 1.3)] }, msgs)).toBe('depth 1: undecided at 1 B–4 B (widest 95 % CI 0.57–1.74: more runs would narrow it).');
+    expect(toVerdict({ depth: 16, sizes: [at(1, 2.1, 0.0046, 958.95)] }, msgs)).toBe('depth 16: undecided at 1 B (95 % CI 0.0046–958.95: more runs would narrow it).');
     expect(toVerdict({ depth: 1, sizes: [at(1, 1.08, null, null, 1)] }, msgs)).toBe('depth 1: one run only at 1 B: UDS 1.08× TCP, no confidence interval (use --runs 2 or more).');
     expect(toVerdict({ depth: 1, sizes: [{ size_bytes: 256, ratio: null }] }, msgs)).toBe('depth 1: no comparison at 256 B (no run in which both transports succeeded).');
     expect(toVerdict({ depth: 1, sizes: [] }, msgs)).toBe('depth 1: nothing measured.');

@@ -6,6 +6,7 @@
  */
 import { formatSize } from '../units.js';
 import { human } from './table.js';
+import { formatRatio } from './verdict.js';
 
 /**
  * @typedef {object} Column
@@ -17,7 +18,7 @@ import { human } from './table.js';
 /** @param {number | null | undefined} v */
 const num = (v) => (typeof v === 'number' && Number.isFinite(v) ? human(v) : '-');
 /** @param {number | null | undefined} v */
-const ratio = (v) => (typeof v === 'number' && Number.isFinite(v) ? v.toFixed(2) : '-');
+const ratio = (v) => (typeof v === 'number' && Number.isFinite(v) ? formatRatio(v) : '-');
 
 /**
  * @param {import('./findings.js').Section} section

@@ -54,8 +54,12 @@ export function classify(ratio) {
   return largestDifference({ low: ratio.low, high: ratio.high }) <= SAME_WITHIN ? 'same' : 'unclear';
 }
 
-/** @param {number} v */
-const x = (v) => v.toFixed(2);
+/**
+ * A ratio for people: two decimals, or two significant digits below 0.1 (never a bare 0.00).
+ * @param {number} v
+ */
+export const formatRatio = (v) => (Math.abs(v) >= 0.1 || v === 0 ? v.toFixed(2) : v.toPrecision(2));
+const x = formatRatio;
 
 /**
  * @param {number[]} values
