@@ -8,7 +8,7 @@
 import { formatSize } from '../units.js';
 import { FIGURES, primaryFigure } from './figures.js';
 import { summarize } from './summary.js';
-import { toVerdict } from './verdict.js';
+import { formatRatio, toVerdict } from './verdict.js';
 
 /** A coefficient of variation (sd / mean) above this deserves a warning. */
 export const CV_WARN = 0.05;
@@ -168,7 +168,7 @@ export function buildFindings({ trials, meta, notes = [], dir }, options = {}) {
   const wide = primaryRatios.filter((x) => x.ratio && x.ratio.low !== null && x.ratio.high !== null && Math.max(x.ratio.high / x.ratio.value - 1, 1 - x.ratio.low / x.ratio.value) > WIDE_CI);
   if (wide.length) {
     const widest = wide.reduce((a, b) => ((/** @type {any} */ (a.ratio).high / /** @type {any} */ (a.ratio).low) >= (/** @type {any} */ (b.ratio).high / /** @type {any} */ (b.ratio).low) ? a : b));
-    warnings.push(`${wide.length} of ${primaryRatios.length} UDS/TCP intervals are wider than ±${WIDE_CI * 100} %, widest ${formatSize(widest.r.size_bytes)} depth ${widest.s.depth} (${widest.ratio?.low?.toFixed(2)}–${widest.ratio?.high?.toFixed(2)}); consider more --runs, longer trials, --pin split, or a quieter machine`);
+    warnings.push(`${wide.length} of ${primaryRatios.length} UDS/TCP intervals are wider than ±${WIDE_CI * 100} %, widest ${formatSize(widest.r.size_bytes)} depth ${widest.s.depth} (${formatRatio(/** @type {number} */ (widest.ratio?.low))}–${formatRatio(/** @type {number} */ (widest.ratio?.high))}); consider more --runs, longer trials, --pin split, or a quieter machine`);
   }
   const tested = primaryRatios.filter((x) => x.ratio?.significant === 'yes' || x.ratio?.significant === 'no');
   const significant = tested.filter((x) => x.ratio?.significant === 'yes').length;
