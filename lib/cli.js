@@ -9,6 +9,7 @@ import { version } from './environment.js';
 import { run } from './commands/run.js';
 import { serve } from './commands/serve.js';
 import { sweep } from './commands/sweep.js';
+import { addResultsCommands } from './commands/results-cli.js';
 import { resolveRunOptions, resolveServeOptions } from './options.js';
 
 /**
@@ -143,6 +144,8 @@ Examples:
     .action(async (preset, opts) => {
       code = await sweep(preset, opts, out);
     });
+
+  addResultsCommands(program, out, (c) => { code = c; });
 
   try {
     await program.parseAsync(argv, { from: 'user' });

@@ -31,6 +31,9 @@ describe('the published package', () => {
     expect(stderr).toContain('UDS/TCP msgs/s');
     const trials = await readFile(join(out, 'trials.csv'), 'utf8');
     expect(trials.trim().split('\n')).toHaveLength(1 + 2 * 2); // header + 2 runs × 2 transports
+    // the report's dependencies ship too: the sweep wrote its report with them
+    for (const file of ['report.html', 'results.xlsx', 'chart-msgs_per_s.svg', 'summary.md']) expect(stderr).toContain(join(out, file));
+    expect(stderr).not.toContain('the report could not be made');
     const files = (await run(npm, ['pack', '--dry-run', '--json'], { cwd: ROOT })).stdout;
     const shipped = JSON.parse(files)[0].files.map((/** @type {{ path: string }} */ f) => f.path);
     expect(shipped).toEqual(expect.arrayContaining(['bin/udsvstcp.js', 'lib/worker.js', 'sweeps/default.json', 'sweeps/quick.json', 'sweeps/nicmcd-2014.json', 'sweeps/README.md', 'README.md', 'package.json']));

@@ -82,7 +82,7 @@ describe('sweep summary', () => {
 
   it('lays out runs-wide.csv as in 2014, ms per 100 000 round trips', () => {
     const wide = toRunsWide(rows, { sizes: [64], depths: [1], transports: ['tcp', 'uds'], runs: 3 });
-    expect(toCsv(wide.rows, wide.columns)).toBe('NAME,RUN 0,RUN 1,RUN 2\nUDS Size 64,500000,250000,250000\nTCP Size 64,1000000,1000000,500000\n');
+    expect(toCsv(wide.rows, wide.columns)).toBe('NAME (ms per 100 000 round trips),RUN 0,RUN 1,RUN 2\nUDS Size 64,500000,250000,250000\nTCP Size 64,1000000,1000000,500000\n');
   });
 
   it('neutralises text cells a spreadsheet would run as formulas', () => {

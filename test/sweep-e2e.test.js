@@ -58,7 +58,7 @@ describe.each(listPresets())('sweep %s --test, end to end with real processes', 
   it('writes runs-wide.csv in the 2014 layout', async () => {
     const spec = resolveSpec(loadSpec(preset), { test: true });
     const lines = (await readFile(join(out(), 'runs-wide.csv'), 'utf8')).trim().split('\n');
-    expect(lines[0]).toBe(['NAME', ...Array.from({ length: spec.runs }, (_, i) => `RUN ${i}`)].join(','));
+    expect(lines[0]).toBe(['NAME (ms per 100 000 round trips)', ...Array.from({ length: spec.runs }, (_, i) => `RUN ${i}`)].join(','));
     const names = lines.slice(1).map((l) => l.split(',')[0]);
     const suffix = spec.depths.length > 1 ? spec.depths.map((d) => ` Depth ${d}`) : [''];
     const expected = ['UDS', 'TCP'].flatMap((t) => suffix.flatMap((d) => spec.sizes.map((s) => `${t} Size ${s}${d}`)));

@@ -10,6 +10,7 @@ import { createProgress } from '../progress.js';
 import { toCsv } from '../report/csv.js';
 import { SUMMARY_COLUMNS, summarize, toSummaryText } from '../report/summary.js';
 import { toRunsWide } from '../report/wide.js';
+import { reportSweep } from './report.js';
 import { spawnServer } from '../server-process.js';
 import { runSweep, trialSpec } from '../sweep/orchestrator.js';
 import { resolvePinning } from '../sweep/pinning.js';
@@ -149,6 +150,7 @@ export async function sweep(preset, opts, { stderr, chalk }) {
   say(`\n${toSummaryText(summary, { precision: spec.precision })}`);
   say(`\n${rows.length} trial rows recorded (${result.planned} planned${result.extra ? ` + ${result.extra} added for the precision` : ''})${failed ? chalk.red(`, ${failed} failed (status=error in trials.csv)`) : ''}\n`);
   for (const file of [FILES.trials, FILES.blocks, FILES.summary, FILES.wide, FILES.meta]) say(`  ${join(resolve(dir), file)}\n`);
+  await reportSweep(dir, { stderr, chalk, quiet });
   if (result.interrupted) {
     stderr.write(`interrupted: what was measured is kept. Resume with:\n  npx udsvstcp sweep --resume ${dir}\n`);
     return 130;

@@ -1,7 +1,8 @@
 /**
- * CSV: RFC 4180 via csv-stringify, plain numbers with a dot, empty cells for
- * null, and text cells that a spreadsheet would run as a formula neutralised
- * with a leading apostrophe.
+ * CSV: RFC 4180 via csv-stringify, plain numbers with a dot (at most 9
+ * significant digits, never exponent notation), empty cells for null, and
+ * text cells that a spreadsheet would run as a formula neutralised with a
+ * leading apostrophe.
  */
 import { stringify } from 'csv-stringify/sync';
 
@@ -10,10 +11,44 @@ export function neutralise(text) {
   return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
 }
 
+/** Significant digits of a non-integer number in CSV: float noise goes, the figure stays. */
+export const CSV_DIGITS = 9;
+
+/**
+ * A number as a CSV cell: safe integers exactly, other numbers rounded to
+ * CSV_DIGITS significant digits, always in plain decimal notation (`0.00000069134075`,
+ * never `6.9134075e-7`, which comma-decimal spreadsheets read as text).
+ * Non-finite numbers give an empty cell.
+ * @param {number} n
+ */
+export function formatNumber(n) {
+  if (!Number.isFinite(n)) return '';
+  if (Number.isSafeInteger(n)) return String(n === 0 ? 0 : n);
+  const [mantissa, exponent] = n.toExponential(CSV_DIGITS - 1).split('e');
+  const sign = mantissa.startsWith('-') ? '-' : '';
+  const digits = mantissa.replace(/^-/, '').replace('.', '');
+  const e = Number(exponent);
+  let whole;
+  let fraction;
+  if (e < 0) {
+    whole = '0';
+    fraction = '0'.repeat(-e - 1) + digits;
+  } else if (e + 1 >= digits.length) {
+    whole = digits + '0'.repeat(e + 1 - digits.length);
+    fraction = '';
+  } else {
+    whole = digits.slice(0, e + 1);
+    fraction = digits.slice(e + 1);
+  }
+  fraction = fraction.replace(/0+$/, '');
+  const text = fraction ? `${whole}.${fraction}` : whole;
+  return /^0(\.0*)?$/.test(text) ? '0' : sign + text;
+}
+
 const options = {
   cast: {
     string: neutralise,
-    number: (/** @type {number} */ n) => (Number.isFinite(n) ? String(n) : ''),
+    number: formatNumber,
     boolean: (/** @type {boolean} */ b) => (b ? 'true' : 'false'),
   },
 };

@@ -9,3 +9,27 @@ import { RECORD_FIELDS } from '../record.js';
 export function toJsonLine(record) {
   return `${JSON.stringify(record, /** @type {string[]} */ ([...RECORD_FIELDS]))}\n`;
 }
+
+/**
+ * The report as one JSON document: state, per depth the verdict and per size
+ * every figure (TCP, UDS, UDS/TCP with 95 % CIs), warnings, the summary rows
+ * and the environment.
+ * @param {import('./findings.js').Findings} findings
+ * @param {{ dir?: string, files?: string[] }} [options]
+ */
+export function toReportJson(findings, { dir, files = [] } = {}) {
+  const document = {
+    dir: dir ?? null,
+    status: findings.status,
+    trials: findings.trials,
+    primary: findings.sections[0]?.primary ?? null,
+    verdicts: findings.sections.map((s) => s.verdict),
+    sections: findings.sections.map((s) => ({ workload: s.workload, depth: s.depth, primary: s.primary.metric, verdict: s.verdict, sizes: s.sizes })),
+    warnings: findings.warnings,
+    summary: findings.summary,
+    environment: findings.meta?.environment ?? null,
+    spec: findings.meta?.spec ?? null,
+    files,
+  };
+  return `${JSON.stringify(document, (_, v) => (typeof v === 'number' && !Number.isFinite(v) ? null : v), 2)}\n`;
+}

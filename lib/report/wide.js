@@ -1,9 +1,13 @@
 /**
  * The 2014 layout: header `NAME, RUN 0 … RUN n-1`, rows `UDS Size N` then
- * `TCP Size N`, values in ms per 100 000 round trips (the trial's elapsed ms
- * scaled to 100 000 packets; exactly the elapsed ms when a trial measures
- * 100 000 packets, as the 2014 sweep did). Failed trials leave empty cells.
+ * `TCP Size N`, values in ms per 100 000 round trips: the trial's elapsed ms
+ * scaled to 100 000 packets, exactly the elapsed ms when a trial measures
+ * 100 000 packets, as the 2014 sweep did. The unit is said in the NAME
+ * header cell, where a spreadsheet user sees it. Failed trials leave empty cells.
  */
+
+/** The first header cell: the 2014 `NAME`, with the unit of every value in the sheet. */
+export const WIDE_NAME = 'NAME (ms per 100 000 round trips)';
 
 /**
  * @param {Record<string, any>[]} rows trial rows
@@ -11,13 +15,13 @@
  * @returns {{ columns: string[], rows: Record<string, string | number | null>[] }}
  */
 export function toRunsWide(rows, spec) {
-  const columns = ['NAME', ...Array.from({ length: spec.runs }, (_, i) => `RUN ${i}`)];
+  const columns = [WIDE_NAME, ...Array.from({ length: spec.runs }, (_, i) => `RUN ${i}`)];
   const out = [];
   for (const transport of ['uds', 'tcp'].filter((t) => spec.transports.includes(t))) {
     for (const depth of spec.depths) {
       for (const size of spec.sizes) {
         /** @type {Record<string, string | number | null>} */
-        const row = { NAME: `${transport.toUpperCase()} Size ${size}${spec.depths.length > 1 ? ` Depth ${depth}` : ''}` };
+        const row = { [WIDE_NAME]: `${transport.toUpperCase()} Size ${size}${spec.depths.length > 1 ? ` Depth ${depth}` : ''}` };
         for (let run = 0; run < spec.runs; run++) {
           const trial = rows.find((r) => Number(r.run) === run && r.transport === transport && Number(r.size_bytes) === size && Number(r.depth) === depth && r.status === 'ok');
           row[`RUN ${run}`] = trial ? (trial.elapsed_ms * 100_000) / trial.packets : null;

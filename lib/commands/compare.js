@@ -1,0 +1,31 @@
+/**
+ * `udsvstcp compare DIR_A DIR_B`: the groups two sweeps share, side by
+ * side, with B/A of each figure and its 95 % CI. The table goes to stderr;
+ * --json puts every row on stdout.
+ */
+import { UsageError } from '../errors.js';
+import { COMPARE_STATISTIC, compareSweeps, describeDifferences, toCompareText } from '../report/compare.js';
+import { FIGURES } from '../report/figures.js';
+import { readResultsDir } from '../report/results-dir.js';
+
+/**
+ * @param {string} dirA
+ * @param {string} dirB
+ * @param {Record<string, any>} opts raw options from commander
+ * @param {{ stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream, chalk: import('chalk').ChalkInstance }} io
+ * @returns {Promise<number>}
+ */
+export async function compare(dirA, dirB, opts, { stdout, stderr, chalk }) {
+  const metric = opts.figure ?? 'msgs_per_s';
+  if (!(metric in FIGURES)) throw new UsageError(`--figure ${metric}: not a figure; one of ${Object.keys(FIGURES).join(', ')}`);
+  const a = readResultsDir(dirA);
+  const b = readResultsDir(dirB);
+  const comparison = compareSweeps(a, b);
+  const differences = describeDifferences(a.meta, b.meta);
+  if (!opts.quiet) stderr.write(toCompareText(comparison, { metric, differences, chalk, a: dirA, b: dirB }));
+  if (opts.json) {
+    const document = { a: dirA, b: dirB, statistic: COMPARE_STATISTIC, differences, rows: comparison.rows, only_a: comparison.onlyA, only_b: comparison.onlyB };
+    stdout.write(`${JSON.stringify(document, null, 2)}\n`);
+  }
+  return 0;
+}

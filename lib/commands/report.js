@@ -1,0 +1,54 @@
+/**
+ * `udsvstcp report DIR`: the report of a results directory (complete,
+ * interrupted or failed): a table and a verdict per depth on stderr,
+ * summary.md, SVG charts, report.html and results.xlsx in DIR (or --out),
+ * and with --json the findings as JSON on stdout.
+ */
+import { existsSync, statSync } from 'node:fs';
+import { UsageError } from '../errors.js';
+import { FIGURES } from '../report/figures.js';
+import { toReportJson } from '../report/json.js';
+import { writeReport } from '../report/report-files.js';
+import { toReportText, toVerdictText } from '../report/report-text.js';
+
+/**
+ * Check the options before anything is read or written.
+ * @param {Record<string, any>} opts
+ */
+export function resolveReportOptions(opts) {
+  if (opts.figure !== undefined && !(opts.figure in FIGURES)) throw new UsageError(`--figure ${opts.figure}: not a figure; one of ${Object.keys(FIGURES).join(', ')}`);
+  if (opts.out !== undefined && (!existsSync(opts.out) || !statSync(opts.out).isDirectory())) throw new UsageError(`--out ${opts.out}: not an existing directory`);
+  return { outDir: opts.out, primary: opts.figure, json: Boolean(opts.json), quiet: Boolean(opts.quiet) };
+}
+
+/**
+ * @param {string} dir
+ * @param {Record<string, any>} opts raw options from commander
+ * @param {{ stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream, chalk: import('chalk').ChalkInstance }} io
+ * @returns {Promise<number>}
+ */
+export async function report(dir, opts, { stdout, stderr, chalk }) {
+  const options = resolveReportOptions(opts);
+  const { findings, files } = await writeReport(dir, options);
+  if (!options.quiet) {
+    stderr.write(toReportText(findings, { chalk }));
+    stderr.write(`\n${files.map((f) => `  ${f}\n`).join('')}`);
+  }
+  if (options.json) stdout.write(toReportJson(findings, { dir, files }));
+  return 0;
+}
+
+/**
+ * The report at the end of a sweep: write the files, print the verdicts.
+ * A report that fails is said on stderr and does not fail the sweep.
+ * @param {string} dir
+ * @param {{ stderr: NodeJS.WritableStream, chalk: import('chalk').ChalkInstance, quiet?: boolean }} io
+ */
+export async function reportSweep(dir, { stderr, chalk, quiet = false }) {
+  try {
+    const { findings, files } = await writeReport(dir);
+    if (!quiet) stderr.write(`\n${toVerdictText(findings, { chalk })}${files.map((f) => `  ${f}\n`).join('')}`);
+  } catch (error) {
+    stderr.write(chalk.yellow(`warning: the report could not be made: ${/** @type {Error} */ (error).message} (try: npx udsvstcp report ${dir})\n`));
+  }
+}

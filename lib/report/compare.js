@@ -1,0 +1,184 @@
+/**
+ * Two sweeps side by side (another Node version, another machine, a kernel
+ * change, before/after a code change), as Node core's benchmark/compare.js
+ * does for two binaries: for every (workload, size, depth) group both sweeps
+ * hold, and every figure, B/A = the ratio of the geometric means over runs,
+ * with a 95 % interval from Welch's t-test on the log values of the per-run
+ * figures (lib/welch.js). The UDS/TCP row compares the two sweeps' per-run
+ * log-ratios the same way, so B/A of it says whether the gap between the
+ * transports changed. Pure: trial rows in, rows and text out.
+ */
+import { Chalk } from 'chalk';
+import { UsageError } from '../errors.js';
+import { formatSize } from '../units.js';
+import { welchLogRatio } from '../welch.js';
+import { FIGURES } from './figures.js';
+import { human } from './table.js';
+
+const plain = new Chalk({ level: 0 });
+
+export const COMPARE_STATISTIC = "B/A: ratio of the geometric means over runs; 95 % CI from Welch's t-test on the log values of the per-run figures (Welch–Satterthwaite df, rounded down)";
+
+/**
+ * @typedef {object} CompareRow
+ * @property {string} workload
+ * @property {number} size_bytes
+ * @property {number} depth
+ * @property {'tcp' | 'uds' | 'uds/tcp'} transport
+ * @property {string} metric
+ * @property {number | null} a geometric mean in A (the UDS/TCP ratio on uds/tcp rows)
+ * @property {number} n_a runs in A
+ * @property {number | null} b
+ * @property {number} n_b
+ * @property {number | null} ratio B/A
+ * @property {number | null} ci95_low
+ * @property {number | null} ci95_high
+ * @property {number | null} df
+ * @property {'yes' | 'no' | null} significant
+ */
+
+/** @param {Record<string, any>} r */
+const groupKey = (r) => `${r.workload}|${Number(r.size_bytes)}|${Number(r.depth)}`;
+
+/**
+ * @param {Record<string, any>[]} trials
+ */
+function groupsOf(trials) {
+  /** @type {Map<string, Record<string, any>[]>} */
+  const groups = new Map();
+  for (const r of trials) {
+    if (!groups.has(groupKey(r))) groups.set(groupKey(r), []);
+    groups.get(groupKey(r))?.push(r);
+  }
+  return groups;
+}
+
+/**
+ * Log values of one figure of one transport, one per ok trial.
+ * @param {Record<string, any>[]} rows
+ * @param {string} transport
+ * @param {string} metric
+ */
+function logsOf(rows, transport, metric) {
+  return rows.filter((r) => r.status === 'ok' && r.transport === transport && typeof r[metric] === 'number' && r[metric] > 0).map((r) => Math.log(r[metric]));
+}
+
+/**
+ * Per-run log(UDS / TCP) of one figure.
+ * @param {Record<string, any>[]} rows
+ * @param {string} metric
+ */
+function pairedLogs(rows, metric) {
+  const logs = [];
+  for (const u of rows) {
+    if (u.status !== 'ok' || u.transport !== 'uds' || !(u[metric] > 0)) continue;
+    const t = rows.find((r) => r.status === 'ok' && r.transport === 'tcp' && Number(r.run) === Number(u.run) && r[metric] > 0);
+    if (t) logs.push(Math.log(u[metric] / t[metric]));
+  }
+  return logs;
+}
+
+/** @param {number[]} logs */
+const geomean = (logs) => (logs.length ? Math.exp(logs.reduce((a, b) => a + b, 0) / logs.length) : null);
+
+/**
+ * @param {string[]} keys group keys
+ */
+function describeGroups(keys) {
+  const parts = keys.map((k) => k.split('|')).sort((x, y) => Number(x[2]) - Number(y[2]) || Number(x[1]) - Number(y[1]));
+  const shown = parts.slice(0, 6).map(([w, s, d]) => `${w} ${formatSize(Number(s))} depth ${d}`);
+  return `${shown.join(', ')}${parts.length > 6 ? ` and ${parts.length - 6} more` : ''}`;
+}
+
+/**
+ * @param {{ dir: string, trials: Record<string, any>[] }} a
+ * @param {{ dir: string, trials: Record<string, any>[] }} b
+ * @param {{ metrics?: string[] }} [options]
+ * @returns {{ rows: CompareRow[], onlyA: string[], onlyB: string[] }}
+ */
+export function compareSweeps(a, b, { metrics = Object.keys(FIGURES) } = {}) {
+  const groupsA = groupsOf(a.trials);
+  const groupsB = groupsOf(b.trials);
+  const shared = [...groupsA.keys()].filter((k) => groupsB.has(k));
+  if (groupsA.size === 0) throw new UsageError(`${a.dir}: no trials recorded, nothing to compare`, 'ERR_COMPARE');
+  if (groupsB.size === 0) throw new UsageError(`${b.dir}: no trials recorded, nothing to compare`, 'ERR_COMPARE');
+  if (shared.length === 0) {
+    throw new UsageError(`${a.dir} and ${b.dir} share no (workload, size, depth) group: A has ${describeGroups([...groupsA.keys()])}; B has ${describeGroups([...groupsB.keys()])}`, 'ERR_COMPARE');
+  }
+  shared.sort((x, y) => {
+    const [, sx, dx] = x.split('|').map(Number);
+    const [, sy, dy] = y.split('|').map(Number);
+    return dx - dy || sx - sy;
+  });
+  /** @type {CompareRow[]} */
+  const rows = [];
+  for (const key of shared) {
+    const rowsA = /** @type {Record<string, any>[]} */ (groupsA.get(key));
+    const rowsB = /** @type {Record<string, any>[]} */ (groupsB.get(key));
+    const base = { workload: String(rowsA[0].workload), size_bytes: Number(rowsA[0].size_bytes), depth: Number(rowsA[0].depth) };
+    for (const metric of metrics) {
+      for (const transport of /** @type {const} */ (['tcp', 'uds', 'uds/tcp'])) {
+        const la = transport === 'uds/tcp' ? pairedLogs(rowsA, metric) : logsOf(rowsA, transport, metric);
+        const lb = transport === 'uds/tcp' ? pairedLogs(rowsB, metric) : logsOf(rowsB, transport, metric);
+        if (la.length === 0 && lb.length === 0) continue;
+        const w = la.length && lb.length ? welchLogRatio(la, lb) : null;
+        rows.push({ ...base, transport, metric, a: geomean(la), n_a: la.length, b: geomean(lb), n_b: lb.length, ratio: w?.ratio ?? null, ci95_low: w?.low ?? null, ci95_high: w?.high ?? null, df: w?.df ?? null, significant: w?.significant ?? null });
+      }
+    }
+  }
+  return { rows, onlyA: [...groupsA.keys()].filter((k) => !groupsB.has(k)), onlyB: [...groupsB.keys()].filter((k) => !groupsA.has(k)) };
+}
+
+export const COMPARE_COLUMNS = ['workload', 'size_bytes', 'depth', 'transport', 'metric', 'a', 'n_a', 'b', 'n_b', 'ratio', 'ci95_low', 'ci95_high', 'df', 'significant'];
+
+/**
+ * What differs between the two sweeps' environments and specs, one line each.
+ * @param {Record<string, any> | null} metaA
+ * @param {Record<string, any> | null} metaB
+ */
+export function describeDifferences(metaA, metaB) {
+  const lines = [];
+  for (const [section, keys] of /** @type {const} */ ([['environment', ['udsvstcp', 'node', 'v8', 'libuv', 'platform', 'os_release', 'arch', 'cpu_model', 'cpu_count', 'cpu_governor', 'stream_high_water_mark_bytes']], ['spec', ['measure', 'warmup', 'pin', 'noDelay', 'runs', 'sizes', 'depths', 'pairing', 'seed']]])) {
+    for (const key of keys) {
+      const va = metaA?.[section]?.[key];
+      const vb = metaB?.[section]?.[key];
+      if (va === undefined && vb === undefined) continue;
+      if (JSON.stringify(va) !== JSON.stringify(vb)) lines.push(`${key}: A ${JSON.stringify(va ?? null)}, B ${JSON.stringify(vb ?? null)}`);
+    }
+  }
+  return lines;
+}
+
+/**
+ * The comparison for people: one table of the chosen figure, B/A with its CI.
+ * @param {{ rows: CompareRow[], onlyA: string[], onlyB: string[] }} comparison
+ * @param {{ metric?: string, differences?: string[], chalk?: import('chalk').ChalkInstance, a?: string, b?: string }} [options]
+ */
+export function toCompareText(comparison, { metric = 'msgs_per_s', differences = [], chalk = plain, a = 'A', b = 'B' } = {}) {
+  const figure = FIGURES[metric] ?? { short: metric };
+  const out = [`A = ${a}`, `B = ${b}`];
+  if (differences.length) out.push(chalk.dim(`differences: ${differences.join('; ')}`));
+  else out.push(chalk.dim('differences: none in the recorded environment and spec'));
+  out.push('');
+  const head = ['depth', 'size', 'transport', `A ${figure.short}`, `B ${figure.short}`, 'B/A', '95 % CI', 'sig', 'runs A/B'];
+  const rows = comparison.rows.filter((r) => r.metric === metric).map((r) => {
+    const value = (/** @type {number | null} */ v) => (v === null ? '-' : r.transport === 'uds/tcp' ? `×${v.toFixed(2)}` : human(v));
+    return [String(r.depth), formatSize(r.size_bytes), r.transport === 'uds/tcp' ? 'UDS/TCP' : r.transport.toUpperCase(), value(r.a), value(r.b),
+      r.ratio === null ? '-' : r.ratio.toFixed(3), r.ci95_low === null || r.ci95_high === null ? '-' : `${r.ci95_low.toFixed(3)}–${r.ci95_high.toFixed(3)}`,
+      r.significant === 'yes' ? '*' : r.significant === 'no' ? '' : '-', `${r.n_a}/${r.n_b}`];
+  });
+  const numeric = [true, false, false, true, true, true, false, false, true];
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (/** @type {string[]} */ cells) => cells.map((c, i) => (numeric[i] ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd();
+  out.push(chalk.bold(line(head)));
+  for (const r of rows) out.push(line(r));
+  out.push('');
+  out.push(chalk.dim(COMPARE_STATISTIC));
+  const tested = comparison.rows.filter((r) => r.metric === metric && r.significant !== null);
+  const significant = tested.filter((r) => r.significant === 'yes').length;
+  if (tested.length) out.push(`${significant} of ${tested.length} comparisons have a 95 % CI that excludes 1 (marked *); about ${(tested.length * 0.05).toFixed(1)} would by chance alone.`);
+  else out.push(chalk.yellow('warning: no confidence intervals: each side needs 2 or more successful runs of a group'));
+  if (comparison.onlyA.length) out.push(chalk.yellow(`warning: only in A: ${describeGroups(comparison.onlyA)}`));
+  if (comparison.onlyB.length) out.push(chalk.yellow(`warning: only in B: ${describeGroups(comparison.onlyB)}`));
+  return `${out.join('\n')}\n`;
+}

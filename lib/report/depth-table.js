@@ -1,0 +1,72 @@
+/**
+ * The table of one depth, as cells of text: per size the primary figure of
+ * each transport, UDS/TCP with its 95 % CI and significance, and CPU µs per
+ * message of client and server on each transport. The terminal and
+ * Markdown formatters lay it out. Pure.
+ */
+import { formatSize } from '../units.js';
+import { human } from './table.js';
+import { formatRatio } from './verdict.js';
+
+/**
+ * @typedef {object} Column
+ * @property {string} title short, for the terminal
+ * @property {string} heading with units, for Markdown and HTML
+ * @property {boolean} numeric right-aligned
+ */
+
+/** @param {number | null | undefined} v */
+const num = (v) => (typeof v === 'number' && Number.isFinite(v) ? human(v) : '-');
+/** @param {number | null | undefined} v */
+const ratio = (v) => (typeof v === 'number' && Number.isFinite(v) ? formatRatio(v) : '-');
+
+/**
+ * @param {import('./findings.js').Section} section
+ * @returns {{ columns: Column[], rows: string[][] }}
+ */
+export function depthTable(section) {
+  const p = section.primary;
+  /** @type {Column[]} */
+  const columns = [
+    { title: 'size', heading: 'size', numeric: false },
+    { title: `TCP ${p.short}`, heading: `TCP ${p.short}`, numeric: true },
+    { title: `UDS ${p.short}`, heading: `UDS ${p.short}`, numeric: true },
+    { title: 'UDS/TCP', heading: 'UDS/TCP (×)', numeric: true },
+    { title: '95 % CI', heading: '95 % CI (×)', numeric: false },
+    { title: 'sig', heading: 'CI excludes 1', numeric: false },
+    { title: 'runs', heading: 'paired runs', numeric: true },
+    { title: 'cli µs/msg TCP', heading: 'client CPU TCP (µs/msg)', numeric: true },
+    { title: 'UDS', heading: 'client CPU UDS (µs/msg)', numeric: true },
+    { title: 'srv µs/msg TCP', heading: 'server CPU TCP (µs/msg)', numeric: true },
+    { title: 'UDS', heading: 'server CPU UDS (µs/msg)', numeric: true },
+  ];
+  const rows = section.sizes.map((row) => {
+    const f = row.figures[p.metric];
+    const r = f.ratio;
+    const cpu = (/** @type {string} */ metric, /** @type {'tcp' | 'uds'} */ t) => num(row.figures[metric]?.[t]?.value);
+    return [
+      formatSize(row.size_bytes),
+      num(f.tcp?.value),
+      num(f.uds?.value),
+      ratio(r?.value),
+      r && r.low !== null && r.high !== null ? `${ratio(r.low)}–${ratio(r.high)}` : '-',
+      r?.significant === 'yes' ? 'yes' : r?.significant === 'no' ? 'no' : '-',
+      r ? String(r.n) : '0',
+      cpu('client_cpu_us_per_msg', 'tcp'),
+      cpu('client_cpu_us_per_msg', 'uds'),
+      cpu('server_cpu_us_per_msg', 'tcp'),
+      cpu('server_cpu_us_per_msg', 'uds'),
+    ];
+  });
+  return { columns, rows };
+}
+
+/**
+ * What the figures in the tables are, in one paragraph.
+ * @param {import('./figures.js').Figure} primary
+ * @param {string} centre what the per-transport values are: 'geometric mean' or 'mean'
+ */
+export function describeTable(primary, centre) {
+  return `${primary.short}: ${centre} over runs. UDS/TCP: geometric mean of the per-run ratios (UDS and TCP of the same run), `
+    + 'with a Student-t 95 % confidence interval on the log scale; "CI excludes 1" means the difference is significant at that level. CPU: user + system time per message.';
+}

@@ -1,0 +1,187 @@
+/**
+ * What a report says, as plain data: per (workload, depth) a row per size
+ * with each figure for TCP, for UDS and UDS/TCP (from summarize(), read by
+ * column name), one verdict line, and the warnings of the sweep as a whole.
+ * Every formatter (terminal, Markdown, HTML, charts, xlsx, --json) reads
+ * this. Pure: trial rows and meta.json in, findings out.
+ */
+import { formatSize } from '../units.js';
+import { FIGURES, primaryFigure } from './figures.js';
+import { summarize } from './summary.js';
+import { formatRatio, toVerdict } from './verdict.js';
+
+/** A coefficient of variation (sd / mean) above this deserves a warning. */
+export const CV_WARN = 0.05;
+/** A UDS/TCP interval of the primary figure wider than this (relative half-width) deserves a warning. */
+export const WIDE_CI = 0.05;
+
+/**
+ * @typedef {object} Estimate
+ * @property {number} value the geometric mean where summary.csv has one, else the mean
+ * @property {number | null} low 95 % CI
+ * @property {number | null} high
+ * @property {number} n
+ * @property {number | null} [cv] sd / mean, a fraction
+ * @property {number} [outliers]
+ *
+ * @typedef {object} Comparison
+ * @property {Estimate | null} tcp
+ * @property {Estimate | null} uds
+ * @property {(Estimate & { significant: string | null }) | null} ratio UDS / TCP, paired by run
+ *
+ * @typedef {object} SizeRow
+ * @property {number} size_bytes
+ * @property {Record<string, Comparison>} figures by metric; every figure of FIGURES and the primary one
+ *
+ * @typedef {object} Section
+ * @property {string} workload
+ * @property {number} depth
+ * @property {import('./figures.js').Figure} primary
+ * @property {SizeRow[]} sizes
+ * @property {string} verdict
+ *
+ * @typedef {object} Findings
+ * @property {'complete' | 'interrupted' | 'unfinished' | 'unknown'} status
+ * @property {{ recorded: number, ok: number, failed: number, planned: number | null }} trials
+ * @property {Section[]} sections
+ * @property {string[]} warnings
+ * @property {Record<string, any>[]} summary the rows of summarize()
+ * @property {'geometric mean' | 'mean'} centre what the per-transport values are
+ * @property {Record<string, any> | null} meta
+ */
+
+/**
+ * An estimate from a summary row, whatever summary.csv's version (cv or cv_pct, geomean or not).
+ * @param {Record<string, any> | undefined} row
+ * @returns {Estimate | null}
+ */
+export function estimateOf(row) {
+  if (!row) return null;
+  const cv = typeof row.cv === 'number' ? row.cv : typeof row.cv_pct === 'number' ? row.cv_pct / 100 : null;
+  return {
+    value: typeof row.geomean === 'number' ? row.geomean : row.mean,
+    low: typeof row.ci95_low === 'number' ? row.ci95_low : null,
+    high: typeof row.ci95_high === 'number' ? row.ci95_high : null,
+    n: row.n,
+    cv,
+    outliers: typeof row.outliers === 'number' ? row.outliers : 0,
+  };
+}
+
+/**
+ * @param {Record<string, any> | null} meta
+ * @returns {Findings['status']}
+ */
+function statusOf(meta) {
+  const status = meta?.status;
+  if (status === 'complete') return 'complete';
+  if (status === 'interrupted') return 'interrupted';
+  if (status === 'running') return 'unfinished';
+  return 'unknown';
+}
+
+/**
+ * Planned trial rows, where meta.json tells.
+ * @param {Record<string, any> | null} meta
+ */
+function plannedOf(meta) {
+  if (typeof meta?.trials_planned === 'number') return meta.trials_planned;
+  const spec = meta?.spec;
+  if (spec && Array.isArray(spec.sizes) && Array.isArray(spec.depths) && Array.isArray(spec.transports) && typeof spec.runs === 'number') {
+    return spec.sizes.length * spec.depths.length * spec.transports.length * spec.runs;
+  }
+  return null;
+}
+
+/**
+ * @param {Record<string, any>[]} failed
+ */
+function describeFailures(failed) {
+  /** @type {Map<string, number>} */
+  const counts = new Map();
+  for (const r of failed) counts.set(String(r.error || 'no message'), (counts.get(String(r.error || 'no message')) ?? 0) + 1);
+  const top = [...counts.entries()].sort((a, b) => b[1] - a[1]).slice(0, 3);
+  return top.map(([message, n]) => `${n}× "${message}"`).join(', ') + (counts.size > 3 ? `, and ${counts.size - 3} other message(s)` : '');
+}
+
+/**
+ * @param {{ trials: Record<string, any>[], meta: Record<string, any> | null, notes?: string[], dir?: string }} results
+ * @param {{ primary?: import('./figures.js').Figure, summary?: Record<string, any>[] }} [options]
+ *   primary: the figure verdicts are about (default: the workload's); summary: rows of summarize() when already computed
+ * @returns {Findings}
+ */
+export function buildFindings({ trials, meta, notes = [], dir }, options = {}) {
+  const summary = options.summary ?? summarize(trials);
+  const ok = trials.filter((r) => r.status === 'ok');
+  const failed = trials.filter((r) => r.status !== 'ok');
+  const status = statusOf(meta);
+  const planned = plannedOf(meta);
+  const workloads = [...new Set(trials.map((r) => String(r.workload)))];
+  if (workloads.length === 0 && typeof meta?.spec?.workload === 'string') workloads.push(meta.spec.workload);
+
+  /** @type {Section[]} */
+  const sections = [];
+  for (const workload of workloads) {
+    const primary = options.primary ?? primaryFigure(workload);
+    const mine = trials.filter((r) => String(r.workload) === workload);
+    const depths = [...new Set(mine.map((r) => Number(r.depth)))].sort((a, b) => a - b);
+    for (const depth of depths) {
+      const sizes = [...new Set(mine.filter((r) => Number(r.depth) === depth).map((r) => Number(r.size_bytes)))].sort((a, b) => a - b);
+      const rows = sizes.map((size) => {
+        const pick = (/** @type {string} */ transport, /** @type {string} */ metric) => summary.find((s) => String(s.workload) === workload && Number(s.size_bytes) === size && Number(s.depth) === depth && s.transport === transport && s.metric === metric);
+        /** @type {Record<string, Comparison>} */
+        const figures = {};
+        for (const metric of new Set([primary.metric, ...Object.keys(FIGURES)])) {
+          const ratioRow = pick('uds/tcp', metric);
+          const ratio = estimateOf(ratioRow);
+          figures[metric] = { tcp: estimateOf(pick('tcp', metric)), uds: estimateOf(pick('uds', metric)), ratio: ratio && { ...ratio, significant: ratioRow?.significant ?? null } };
+        }
+        return { size_bytes: size, figures };
+      });
+      /** @type {Section} */
+      const section = { workload, depth, primary, sizes: rows, verdict: '' };
+      section.verdict = toVerdict({ workload, depth, sizes: rows.map((r) => ({ size_bytes: r.size_bytes, ratio: r.figures[primary.metric].ratio })) }, primary, { workloadLabel: workloads.length > 1 });
+      sections.push(section);
+    }
+  }
+
+  const warnings = [...notes];
+  const resume = dir ? `npx udsvstcp sweep --resume ${dir}` : 'udsvstcp sweep --resume DIR';
+  if (status === 'interrupted') warnings.push(`the sweep was interrupted: ${trials.length}${planned ? ` of ${planned}` : ''} trial rows recorded; complete it with: ${resume}`);
+  if (status === 'unfinished') warnings.push(`meta.json says the sweep is still running, or it was killed before it finished: ${trials.length}${planned ? ` of ${planned}` : ''} trial rows recorded; complete it with: ${resume}`);
+  if (trials.length === 0) warnings.push('no trials recorded: nothing to report');
+  else if (ok.length === 0) warnings.push(`every trial failed (${failed.length}): ${describeFailures(failed)}`);
+  else if (failed.length) warnings.push(`${failed.length} of ${trials.length} trials failed (status=error in trials.csv): ${describeFailures(failed)}`);
+
+  const missing = [];
+  for (const s of sections) {
+    for (const row of s.sizes) {
+      const c = row.figures[s.primary.metric];
+      const lacking = [c.tcp ? null : 'TCP', c.uds ? null : 'UDS'].filter(Boolean);
+      if (ok.length && lacking.length) missing.push(`${formatSize(row.size_bytes)} depth ${s.depth} (${lacking.join(', ')})`);
+    }
+  }
+  if (missing.length) warnings.push(`no comparison where a transport has no successful trial: ${missing.join('; ')}`);
+
+  const primaryRatios = sections.flatMap((s) => s.sizes.map((r) => ({ s, r, ratio: r.figures[s.primary.metric].ratio }))).filter((x) => x.ratio);
+  if (primaryRatios.length && primaryRatios.every((x) => x.ratio?.low === null)) warnings.push('one run per group: no confidence intervals and no verdicts on significance; run 2 or more (--runs), 10 or more for firm ones');
+  const wide = primaryRatios.filter((x) => x.ratio && x.ratio.low !== null && x.ratio.high !== null && Math.max(x.ratio.high / x.ratio.value - 1, 1 - x.ratio.low / x.ratio.value) > WIDE_CI);
+  if (wide.length) {
+    const widest = wide.reduce((a, b) => ((/** @type {any} */ (a.ratio).high / /** @type {any} */ (a.ratio).low) >= (/** @type {any} */ (b.ratio).high / /** @type {any} */ (b.ratio).low) ? a : b));
+    warnings.push(`${wide.length} of ${primaryRatios.length} UDS/TCP intervals are wider than ±${WIDE_CI * 100} %, widest ${formatSize(widest.r.size_bytes)} depth ${widest.s.depth} (${formatRatio(/** @type {number} */ (widest.ratio?.low))}–${formatRatio(/** @type {number} */ (widest.ratio?.high))}); consider more --runs, longer trials, --pin split, or a quieter machine`);
+  }
+  const tested = primaryRatios.filter((x) => x.ratio?.significant === 'yes' || x.ratio?.significant === 'no');
+  const significant = tested.filter((x) => x.ratio?.significant === 'yes').length;
+  if (significant && tested.length > 1) warnings.push(`${significant} of ${tested.length} comparisons have a 95 % CI that excludes 1; with ${tested.length} comparisons about ${(tested.length * 0.05).toFixed(1)} could do so by chance alone`);
+
+  const noisy = sections.flatMap((s) => s.sizes.flatMap((r) => ['tcp', 'uds'].map((t) => ({ s, r, t, e: /** @type {any} */ (r.figures[s.primary.metric])[t] })))).filter((x) => x.e && x.e.cv !== null && x.e.cv > CV_WARN);
+  if (noisy.length) {
+    const worst = noisy.reduce((a, b) => (a.e.cv >= b.e.cv ? a : b));
+    warnings.push(`${noisy.length} groups' ${sections[0].primary.short} vary by more than ${CV_WARN * 100} % (coefficient of variation) between runs, worst ${(worst.e.cv * 100).toFixed(1)} % (${formatSize(worst.r.size_bytes)} depth ${worst.s.depth} ${worst.t.toUpperCase()})`);
+  }
+  const outliers = sections.reduce((n, s) => n + s.sizes.reduce((m, r) => m + (r.figures[s.primary.metric].tcp?.outliers ?? 0) + (r.figures[s.primary.metric].uds?.outliers ?? 0), 0), 0);
+  if (outliers) warnings.push(`${outliers} trial(s) are outliers by median/MAD (|modified Z| > 3.5); kept, and counted in summary.csv "outliers"`);
+
+  const centre = summary.some((r) => typeof r.geomean === 'number') ? 'geometric mean' : 'mean';
+  return { status, centre, trials: { recorded: trials.length, ok: ok.length, failed: failed.length, planned }, sections, warnings, summary, meta };
+}

@@ -1,0 +1,94 @@
+/**
+ * report.html: one self-contained page (charts inlined as SVG, styles
+ * inline, no script, no font, no link, no network reference of any kind; a
+ * Content-Security-Policy forbids loading anything) with the verdicts, the
+ * tables, the warnings and the environment from meta.json. Pure.
+ */
+import { depthTable, describeTable } from './depth-table.js';
+import { describeEnvironmentLine, describeState } from './report-text.js';
+
+/** @param {unknown} text */
+export function escapeHtml(text) {
+  return String(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c] ?? c));
+}
+
+/**
+ * An SVG document as an inline element: no XML prolog, no namespace URIs
+ * (the HTML parser puts <svg> in the SVG namespace by itself).
+ * @param {string} svg
+ * @param {string} title
+ */
+export function inlineSvg(svg, title) {
+  return svg
+    .replace(/^<\?xml[^>]*>\s*/, '')
+    .replace(/<svg\b([^>]*)>/, (_, attrs) => `<svg${String(attrs).replace(/\s+xmlns(:\w+)?="[^"]*"/g, '')} role="img" aria-label="${escapeHtml(title)}">`);
+}
+
+const STYLE = `
+body { font: 15px/1.45 system-ui, sans-serif; margin: 2rem auto; max-width: 1100px; padding: 0 1rem; color: #222; }
+h1 { font-size: 1.5rem; } h2 { font-size: 1.2rem; margin-top: 2rem; }
+table { border-collapse: collapse; margin: .5rem 0 1rem; font-variant-numeric: tabular-nums; }
+th, td { border: 1px solid #ccc; padding: .2rem .5rem; } td { white-space: nowrap; } th { background: #f3f3f3; font-weight: 600; }
+td.n { text-align: right; }
+.verdict { font-weight: 600; } .warnings li { color: #8a4b00; }
+figure { margin: 1rem 0 2rem; overflow-x: auto; } figcaption { font-weight: 600; margin-bottom: .3rem; }
+dl { display: grid; grid-template-columns: max-content auto; gap: .1rem 1rem; } dt { font-weight: 600; } dd { margin: 0; font-family: ui-monospace, monospace; }
+.state { color: #555; }
+`;
+
+/**
+ * @param {Record<string, any>} object
+ */
+function definitionList(object) {
+  const items = Object.entries(object).filter(([, v]) => v !== undefined);
+  return `<dl>${items.map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${escapeHtml(typeof v === 'object' && v !== null ? JSON.stringify(v) : v)}</dd>`).join('')}</dl>`;
+}
+
+/**
+ * @param {import('./findings.js').Findings} findings
+ * @param {{ name: string, title: string, svg: string }[]} charts rendered charts, in order
+ * @param {{ title?: string, files?: string[] }} [options]
+ */
+export function toHtml(findings, charts, { title = 'udsvstcp: UDS vs TCP', files = [] } = {}) {
+  const parts = [];
+  parts.push('<!DOCTYPE html>', '<html lang="en"><head><meta charset="utf-8">',
+    '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; style-src \'unsafe-inline\'">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body>`);
+  parts.push(`<h1>${escapeHtml(title)}</h1>`);
+  parts.push(`<p class="state">${escapeHtml(describeState(findings))}</p>`);
+  const env = describeEnvironmentLine(findings.meta);
+  if (env) parts.push(`<p class="state">${escapeHtml(env)}</p>`);
+
+  parts.push('<h2>Verdicts</h2>');
+  if (findings.sections.length) parts.push(`<ul>${findings.sections.map((s) => `<li class="verdict">${escapeHtml(s.verdict)}</li>`).join('')}</ul>`);
+  else parts.push('<p class="verdict">No verdict: no trials recorded.</p>');
+
+  if (findings.warnings.length) {
+    parts.push('<h2>Warnings</h2>', `<ul class="warnings">${findings.warnings.map((w) => `<li>${escapeHtml(w)}</li>`).join('')}</ul>`);
+  }
+
+  if (charts.length) {
+    parts.push('<h2>Charts</h2>');
+    for (const chart of charts) parts.push(`<figure id="${escapeHtml(chart.name.replace(/\.svg$/, ''))}"><figcaption>${escapeHtml(chart.title)}</figcaption>${inlineSvg(chart.svg, chart.title)}</figure>`);
+  }
+
+  for (const section of findings.sections) {
+    const { columns, rows } = depthTable(section);
+    parts.push(`<h2>${findings.sections.some((s) => s.workload !== section.workload) ? `${escapeHtml(section.workload)} ` : ''}Depth ${section.depth}</h2>`);
+    parts.push(`<p class="verdict">${escapeHtml(section.verdict)}</p>`);
+    parts.push(`<table><thead><tr>${columns.map((c) => `<th>${escapeHtml(c.heading)}</th>`).join('')}</tr></thead><tbody>`);
+    for (const r of rows) parts.push(`<tr>${r.map((cell, i) => `<td${columns[i].numeric ? ' class="n"' : ''}>${escapeHtml(cell)}</td>`).join('')}</tr>`);
+    parts.push('</tbody></table>');
+  }
+  if (findings.sections.length) parts.push(`<p>${escapeHtml(describeTable(findings.sections[0].primary, findings.centre))}</p>`);
+
+  const meta = findings.meta;
+  parts.push('<h2>Environment</h2>');
+  if (meta?.environment) parts.push(definitionList(meta.environment));
+  else parts.push('<p>Unknown: the results directory has no meta.json.</p>');
+  if (meta?.spec) parts.push('<h2>Sweep</h2>', definitionList({ ...meta.spec, status: meta.status, started_at: meta.started_at, ended_at: meta.ended_at, pinning: meta.pinning }));
+  if (files.length) parts.push('<h2>Files</h2>', `<ul>${files.map((f) => `<li><code>${escapeHtml(f)}</code></li>`).join('')}</ul>`);
+  parts.push('</body></html>', '');
+  return parts.join('\n');
+}

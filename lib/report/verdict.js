@@ -1,0 +1,120 @@
+/**
+ * Verdicts in plain words: one line per depth about the primary figure's
+ * UDS/TCP ratio, size by size, with neighbouring sizes that say the same
+ * thing merged. What each size says follows from its 95 % confidence
+ * interval alone:
+ * - above / below: the interval excludes 1 ("UDS gives 1.40× the … of TCP");
+ * - same: the interval includes 1 and lies within ±SAME_WITHIN of it, so the
+ *   data rule out any difference larger than X %, X being the interval's
+ *   farther end from 1, rounded up to a whole percent;
+ * - unclear: the interval includes 1 but is wider than that: undecided;
+ * - single: one run, no interval; none: no run where both transports succeeded.
+ * Pure: rows in, strings out.
+ */
+import { formatSize } from '../units.js';
+
+/** An interval that includes 1 and stays within this of it is reported as "no difference larger than X %". */
+export const SAME_WITHIN = 0.2;
+
+/**
+ * @typedef {object} Ratio
+ * @property {number} value geometric mean of the per-run UDS/TCP ratios
+ * @property {number | null} low 95 % CI, null with one run
+ * @property {number | null} high
+ * @property {number} n runs paired
+ *
+ * @typedef {'above' | 'below' | 'same' | 'unclear' | 'single' | 'none'} Verdict
+ */
+
+/**
+ * How far from 1 (no difference) the interval reaches, as a fraction.
+ * @param {{ low: number, high: number }} ci
+ */
+export function largestDifference({ low, high }) {
+  return Math.max(high - 1, 1 - low);
+}
+
+/**
+ * The largest difference in whole percent, rounded up (never understated).
+ * @param {number} fraction
+ */
+export function percentUp(fraction) {
+  return Math.max(1, Math.ceil(Number((fraction * 100).toFixed(9))));
+}
+
+/**
+ * @param {Ratio | null | undefined} ratio
+ * @returns {Verdict}
+ */
+export function classify(ratio) {
+  if (!ratio) return 'none';
+  if (ratio.low === null || ratio.high === null) return 'single';
+  if (ratio.low > 1) return 'above';
+  if (ratio.high < 1) return 'below';
+  return largestDifference({ low: ratio.low, high: ratio.high }) <= SAME_WITHIN ? 'same' : 'unclear';
+}
+
+/**
+ * A ratio for people: two decimals, or two significant digits below 0.1 (never a bare 0.00).
+ * @param {number} v
+ */
+export const formatRatio = (v) => (Math.abs(v) >= 0.1 || v === 0 ? v.toFixed(2) : v.toPrecision(2));
+const x = formatRatio;
+
+/**
+ * @param {number[]} values
+ */
+function span(values) {
+  const low = Math.min(...values);
+  const high = Math.max(...values);
+  return x(low) === x(high) ? x(low) : `${x(low)}–${x(high)}`;
+}
+
+/**
+ * @param {{ size_bytes: number, ratio: Ratio | null }[]} run sizes of one verdict, in order
+ * @param {Verdict} verdict
+ * @param {{ label: string }} figure
+ */
+function describeRun(run, verdict, figure) {
+  const sizes = run.length === 1 ? formatSize(run[0].size_bytes) : `${formatSize(run[0].size_bytes)}–${formatSize(run[run.length - 1].size_bytes)}`;
+  const ratios = /** @type {Ratio[]} */ (run.map((s) => s.ratio).filter(Boolean));
+  const one = ratios.length === 1 ? ratios[0] : undefined;
+  const ci = (/** @type {Ratio} */ r) => `95 % CI ${x(/** @type {number} */ (r.low))}–${x(/** @type {number} */ (r.high))}`;
+  switch (verdict) {
+    case 'above':
+    case 'below':
+      return `UDS gives ${span(ratios.map((r) => r.value))}× the ${figure.label} of TCP at ${sizes} (${one ? ci(one) : `every 95 % CI ${verdict} 1`})`;
+    case 'same': {
+      const worst = Math.max(...ratios.map((r) => largestDifference(/** @type {{ low: number, high: number }} */ (r))));
+      return `no difference larger than ${percentUp(worst)} % at ${sizes}${one ? ` (${ci(one)})` : ''}`;
+    }
+    case 'unclear': {
+      const worst = ratios.reduce((a, b) => (largestDifference(/** @type {any} */ (a)) >= largestDifference(/** @type {any} */ (b)) ? a : b));
+      return `undecided at ${sizes} (${one ? ci(one) : `widest 95 % CI ${x(/** @type {number} */ (worst.low))}–${x(/** @type {number} */ (worst.high))}`}: more runs would narrow it)`;
+    }
+    case 'single':
+      return `one run only at ${sizes}: UDS ${span(ratios.map((r) => r.value))}× TCP, no confidence interval (use --runs 2 or more)`;
+    default:
+      return `no comparison at ${sizes} (no run in which both transports succeeded)`;
+  }
+}
+
+/**
+ * One line in plain words for one depth.
+ * @param {{ depth: number, workload?: string, sizes: { size_bytes: number, ratio: Ratio | null }[] }} section
+ * @param {{ label: string }} figure the primary figure
+ * @param {{ workloadLabel?: boolean }} [options] name the workload too (several in one sweep)
+ */
+export function toVerdict(section, figure, { workloadLabel = false } = {}) {
+  /** @type {{ verdict: Verdict, sizes: { size_bytes: number, ratio: Ratio | null }[] }[]} */
+  const runs = [];
+  for (const size of section.sizes) {
+    const verdict = classify(size.ratio);
+    const last = runs[runs.length - 1];
+    if (last && last.verdict === verdict) last.sizes.push(size);
+    else runs.push({ verdict, sizes: [size] });
+  }
+  const head = `${workloadLabel && section.workload ? `${section.workload} ` : ''}depth ${section.depth}`;
+  if (runs.length === 0) return `${head}: nothing measured.`;
+  return `${head}: ${runs.map((r) => describeRun(r.sizes, r.verdict, figure)).join('; ')}.`;
+}

@@ -1,0 +1,94 @@
+/**
+ * results.xlsx: the trials, the summary and the 2014 wide layout as an
+ * Excel workbook, written by ExcelJS. Every figure is a typed numeric cell
+ * (a spreadsheet never has to guess a decimal separator, so it opens right
+ * in every locale), units are in the header names, the header row is
+ * frozen, and number formats only change how cells look, never what they
+ * hold. A fourth sheet, "report", holds the verdicts, warnings and the
+ * environment. toXlsx returns the bytes; nothing here touches the disk.
+ */
+import ExcelJS from 'exceljs';
+import { WIDE_NAME } from './wide.js';
+
+/** Number formats by what a column holds (formats are locale-neutral codes). */
+const FORMATS = { integer: '0', rate: '#,##0', micro: '0.00', milli: '0.000', fraction: '0.000', ratio: '0.000', percent: '0.0' };
+
+/**
+ * The number format of a trials column, from its name (names carry the unit).
+ * @param {string} column
+ */
+export function trialFormat(column) {
+  if (['run', 'order', 'size_bytes', 'depth', 'packets', 'blocks', 'block_packets'].includes(column)) return FORMATS.integer;
+  if (column === 'msgs_per_s') return FORMATS.rate;
+  if (column.endsWith('_ms')) return FORMATS.milli;
+  if (column.endsWith('_elu')) return FORMATS.fraction;
+  return FORMATS.micro;
+}
+
+/**
+ * The number format of a summary cell, from its column and its row's unit.
+ * @param {string} column
+ * @param {string} unit
+ */
+function summaryFormat(column, unit) {
+  if (column === 'n' || column === 'outliers' || column === 'size_bytes' || column === 'depth') return FORMATS.integer;
+  if (column === 'cv') return '0.0%';
+  if (column === 'cv_pct' || column === 'ci95_half_width_pct') return FORMATS.percent;
+  if (unit === 'ratio') return FORMATS.ratio;
+  if (unit === 'msgs/s') return FORMATS.rate;
+  return FORMATS.micro;
+}
+
+/** @param {unknown} v */
+const cellValue = (v) => (typeof v === 'number' ? (Number.isFinite(v) ? v : null) : v ?? null);
+
+/**
+ * @param {ExcelJS.Workbook} workbook
+ * @param {string} name
+ * @param {string[]} columns
+ * @param {Record<string, unknown>[]} rows
+ * @param {(column: string, row: Record<string, unknown>) => string | undefined} format
+ */
+function addSheet(workbook, name, columns, rows, format) {
+  const sheet = workbook.addWorksheet(name, { views: [{ state: 'frozen', ySplit: 1, xSplit: 0 }] });
+  sheet.columns = columns.map((c) => ({ header: c, key: c, width: Math.min(40, Math.max(8, c.length + 2)) }));
+  sheet.getRow(1).font = { bold: true };
+  rows.forEach((row, i) => {
+    const excelRow = sheet.getRow(i + 2);
+    columns.forEach((c, k) => {
+      const cell = excelRow.getCell(k + 1);
+      cell.value = /** @type {ExcelJS.CellValue} */ (cellValue(row[c]));
+      const fmt = typeof cell.value === 'number' ? format(c, row) : undefined;
+      if (fmt) cell.numFmt = fmt;
+    });
+  });
+  return sheet;
+}
+
+/**
+ * @param {object} input
+ * @param {Record<string, any>[]} input.trials trial rows
+ * @param {string[]} input.trialColumns columns of trials.csv, in order
+ * @param {Record<string, any>[]} input.summary rows of summarize()
+ * @param {readonly string[]} input.summaryColumns
+ * @param {{ columns: string[], rows: Record<string, any>[] }} input.wide the 2014 layout (toRunsWide)
+ * @param {[string, string | number | null][]} [input.about] key/value rows for the "report" sheet
+ * @param {Date} [input.created]
+ * @returns {Promise<Buffer>}
+ */
+export async function toXlsx({ trials, trialColumns, summary, summaryColumns, wide, about = [], created }) {
+  const workbook = new ExcelJS.Workbook();
+  workbook.creator = 'udsvstcp';
+  if (created) {
+    workbook.created = created;
+    workbook.modified = created;
+  }
+  addSheet(workbook, 'trials', trialColumns, trials, (c) => trialFormat(c));
+  addSheet(workbook, 'summary', [...summaryColumns], summary, (c, row) => summaryFormat(c, String(row.unit ?? (row.transport === 'uds/tcp' ? 'ratio' : ''))));
+  const wideSheet = addSheet(workbook, 'runs-wide', wide.columns, wide.rows, (c) => (c === WIDE_NAME ? undefined : '#,##0.0'));
+  wideSheet.getColumn(1).width = Math.max(WIDE_NAME.length, 24);
+  const aboutSheet = addSheet(workbook, 'report', ['item', 'value'], about.map(([item, value]) => ({ item, value })), () => undefined);
+  aboutSheet.getColumn(1).width = 24;
+  aboutSheet.getColumn(2).width = 120;
+  return Buffer.from(await workbook.xlsx.writeBuffer());
+}

@@ -1,0 +1,54 @@
+/**
+ * Small hand-written results for exact-string tests, and a writer that lays
+ * trial rows and meta.json out as a results directory.
+ */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createRecord, errorRecord } from '../../lib/record.js';
+import { toCsv } from '../../lib/report/csv.js';
+import { TRIAL_COLUMNS } from '../../lib/sweep/results.js';
+
+/**
+ * A trial row that succeeded.
+ * @param {number} run
+ * @param {'tcp' | 'uds'} transport
+ * @param {number} size
+ * @param {number} depth
+ * @param {number} msgs msgs/s; the other figures follow from it
+ */
+export function okRow(run, transport, size, depth, msgs) {
+  return {
+    run, order: 0,
+    ...createRecord({
+      workload: 'echo', transport, size_bytes: size, depth, packets: 1000, elapsed_ms: 1e6 / msgs, msgs_per_s: msgs, mb_per_s: (msgs * size) / 1e6,
+      rtt_mean_us: (1e6 * depth) / msgs, rtt_p50_us: (1e6 * depth) / msgs, rtt_p99_us: (2e6 * depth) / msgs,
+      client_cpu_us_per_msg: 1e6 / msgs / 2, server_cpu_us_per_msg: 1e6 / msgs / 3, client_elu: 0.5, server_elu: 0.4,
+    }),
+  };
+}
+
+/**
+ * A trial row that failed.
+ * @param {number} run
+ * @param {'tcp' | 'uds'} transport
+ * @param {number} size
+ * @param {number} depth
+ * @param {string} message
+ */
+export function errorRow(run, transport, size, depth, message) {
+  return { run, order: 0, ...errorRecord({ workload: 'echo', transport, size_bytes: size, depth }, new Error(message)) };
+}
+
+/**
+ * Write trials.csv (and meta.json unless null) into dir.
+ * @param {string} dir
+ * @param {Record<string, any>[]} rows
+ * @param {Record<string, any> | null} [meta]
+ */
+export async function writeResults(dir, rows, meta = { status: 'complete' }) {
+  await writeFile(join(dir, 'trials.csv'), toCsv(rows, TRIAL_COLUMNS));
+  if (meta) await writeFile(join(dir, 'meta.json'), `${JSON.stringify(meta, null, 2)}\n`);
+}
+
+/** Environment as meta.json records it. */
+export const ENVIRONMENT = { udsvstcp: '0.1.0', node: '20.20.2', libuv: '1.46.0', platform: 'linux', os_release: '6.1.0', arch: 'x64', cpu_model: 'Test CPU', cpu_count: 2 };
