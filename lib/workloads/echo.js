@@ -16,8 +16,11 @@
  * its errored state. Block length: at least FILL_FACTOR × depth packets, so
  * filling and draining the pipe (about one round trip, the time of `depth`
  * packets by Little's law) costs under 1 % of a block, and at least
- * `blockMs` at the slower transport's warmup rate. With one target and a
- * packet count (the 2014 preset), the measured phase is one block.
+ * `blockMs` at the slower transport's warmup rate. A timed phase runs at
+ * least MIN_BLOCKS blocks per connection, so a trial of large packets (a
+ * 64 KiB × 16 block takes ~70 ms) still has pairs enough to average. With
+ * one target and a packet count (the 2014 preset), the measured phase is one
+ * block.
  */
 import { createHistogram, performance } from 'node:perf_hooks';
 import { Bench } from 'tinybench';
@@ -32,6 +35,8 @@ import { connect } from '../transport.js';
 export const FILL_FACTOR = 100;
 /** Block length to aim for, at the slower transport's rate. */
 export const DEFAULT_BLOCK_MS = 10;
+/** A timed (--duration) measured phase runs at least this many blocks per connection, however long they are. */
+export const MIN_BLOCKS = 8;
 
 /**
  * @typedef {{ packets: number } | { ms: number }} Amount a packet count or a duration
@@ -159,7 +164,7 @@ export async function runEcho(spec, { probe, signal } = {}) {
     };
     serverMark = await snapshot();
     await runPhase(conns, {
-      ...budget(measure, blockPackets),
+      ...budget(measure, blockPackets, MIN_BLOCKS),
       signal,
       block: async (c) => {
         const n = Math.min(blockPackets, c.left);
@@ -214,9 +219,10 @@ export async function runEcho(spec, { probe, signal } = {}) {
  * tinybench's budget for a phase: its wall time, or the iterations that hold its packets.
  * @param {Amount} amount per connection
  * @param {number} blockPackets
+ * @param {number} [minBlocks] with a duration, at least this many iterations
  */
-function budget(amount, blockPackets) {
-  return 'ms' in amount ? { time: amount.ms, iterations: 1 } : { time: 0, iterations: Math.ceil(amount.packets / blockPackets) };
+function budget(amount, blockPackets, minBlocks = 1) {
+  return 'ms' in amount ? { time: amount.ms, iterations: minBlocks } : { time: 0, iterations: Math.ceil(amount.packets / blockPackets) };
 }
 
 /**
