@@ -51,7 +51,8 @@ export async function main(argv, io = { stdout: process.stdout, stderr: process.
 
   program.command('serve')
     .description('run an echo server on a TCP port and a Unix domain socket at once, until Ctrl-C')
-    .option('--host <addr>', 'TCP address to bind', '127.0.0.1')
+    .option('--host <addr>', 'TCP address to bind: a loopback address (127.0.0.0/8, ::1, localhost)', '127.0.0.1')
+    .option('--allow-remote', 'let --host be a non-loopback address (the server is then reachable from other machines)')
     .option('--port <n>', 'TCP port, 0 to 65535 (0 = any free port)', '0')
     .option('--uds <path>', 'socket path (default: echo.sock in a fresh private 0700 directory under the temp dir)')
     .option('--greeting', 'write "start sending now!" on each connection (the 2014 server)')
@@ -59,8 +60,10 @@ export async function main(argv, io = { stdout: process.stdout, stderr: process.
     .option('--json', 'print {"tcp":{host,port},"uds":{path}} on stdout once both listen')
     .addHelpText('after', `
 A stale socket file (nobody answers on it) is replaced; a live one, or a path
-that is not a socket, is refused and left untouched. SIGINT/SIGTERM close the
-connections, remove the socket file and exit 0. Try it: nc -U <path>
+that is not a socket, is refused and left untouched. SIGINT, SIGTERM and SIGHUP
+close the connections, remove the socket file if it is still the one this
+server created (a path replaced meanwhile is left alone and reported), and
+exit 0. Try it: nc -U <path>
 
 Example:
   udsvstcp serve --json`)
