@@ -118,14 +118,18 @@ Examples:
     .option('--trial-timeout <time>', 'hard limit of one trial (default: duration + warmup + 1 min)')
     .option('--out <dir>', 'results directory (default ./udsvstcp-results/<UTC time>-<preset>/)')
     .option('--resume <dir>', 'run only the trials missing from DIR/trials.csv, with the spec recorded there')
+    .option('--retry-failed', 'with --resume: measure failed trials again (their old rows stay, marked superseded)')
     .option('--test', "run the preset's smallest settings (its \"test\" block)")
     .option('--quiet', 'no progress or summary on stderr')
     .addHelpText('after', `
 Writes trials.csv (one row per trial, appended as each ends), summary.csv
 (per size/depth/transport statistics and UDS/TCP ratios with 95 % CIs),
 runs-wide.csv (the 2014 layout) and meta.json (spec, seed, environment).
-Keys and defaults of presets: sweeps/README.md. Ctrl-C keeps what was measured
-and prints the --resume command (exit 130).
+Keys and defaults of presets: sweeps/README.md. Ctrl-C (or SIGTERM, SIGHUP)
+keeps what was measured and prints the --resume command (exit 130, 143, 129);
+a second one kills the echo server at once. One sweep at a time per
+directory (DIR/sweep.lock). On resume, a last trials.csv row cut short is cut
+back, and flags must equal those recorded in DIR/meta.json.
 
 Examples:
   udsvstcp sweep

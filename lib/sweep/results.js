@@ -1,13 +1,17 @@
 /**
  * The results directory: trials.csv appended and flushed per trial,
  * summary.csv, runs-wide.csv and meta.json rewritten whole (atomically).
+ * Files are opened through ./files.js: never through a symlink, new ones
+ * exclusively, every write checked.
  */
-import { accessSync, constants, existsSync, fsyncSync, mkdirSync, openSync, closeSync, readFileSync, renameSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import fs from 'node:fs';
 import { join } from 'node:path';
-import { parse } from 'csv-parse/sync';
-import { UsageError } from '../errors.js';
 import { RECORD_FIELDS } from '../record.js';
 import { toCsvHeader, toCsvRows } from '../report/csv.js';
+import { createExclusive, openForAppend, readNoFollow, writeAll } from './files.js';
+import { inspectTrialLog, toRow } from './recovery.js';
+
+export { writeFileAtomic } from './files.js';
 
 export const TRIAL_COLUMNS = ['run', 'order', ...RECORD_FIELDS];
 export const FILES = { trials: 'trials.csv', summary: 'summary.csv', wide: 'runs-wide.csv', meta: 'meta.json' };
@@ -23,82 +27,57 @@ export function defaultOutDir(preset, now = new Date()) {
 }
 
 /**
- * Make sure `dir` can take results: new (or empty of results) unless resuming.
+ * A new trials.csv holding its header; fails if anything is at its path.
  * @param {string} dir
- * @param {{ resume: boolean, flag: string }} options
  */
-export function prepareOutDir(dir, { resume, flag }) {
-  if (resume) {
-    if (!existsSync(join(dir, FILES.meta)) || !existsSync(join(dir, FILES.trials))) {
-      throw new UsageError(`--resume ${dir} holds no sweep results (${FILES.meta} and ${FILES.trials} are needed)`);
-    }
-  } else if (existsSync(join(dir, FILES.trials)) || existsSync(join(dir, FILES.meta))) {
-    throw new UsageError(`${flag} ${dir} already holds results; use --resume ${dir} to complete them, or another --out`);
-  }
+export function createTrialLog(dir) {
+  const path = join(dir, FILES.trials);
+  const fd = createExclusive(path);
   try {
-    if (existsSync(dir) && !statSync(dir).isDirectory()) throw new Error('not a directory');
-    mkdirSync(dir, { recursive: true });
-    accessSync(dir, constants.W_OK);
-  } catch (error) {
-    throw new UsageError(`${flag} ${dir} is not a writable directory: ${/** @type {Error} */ (error).message}`);
+    writeAll(fd, toCsvHeader(TRIAL_COLUMNS), path);
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
   }
-}
-
-/**
- * @param {string} path
- * @param {string} text
- */
-export function writeFileAtomic(path, text) {
-  writeFileSync(`${path}.tmp`, text);
-  renameSync(`${path}.tmp`, path);
 }
 
 /**
  * Append-only trial log; every row is flushed to disk before the next trial.
+ * A row that cannot be written whole is cut back out, so the file always
+ * ends with a complete row.
  * @param {string} dir
  */
 export function openTrialLog(dir) {
   const path = join(dir, FILES.trials);
-  const fd = openSync(path, 'a');
-  if (statSync(path).size === 0) writeSync(fd, toCsvHeader(TRIAL_COLUMNS));
+  const fd = openForAppend(path);
   return {
     path,
     /** @param {Record<string, unknown>} row */
     append(row) {
-      writeSync(fd, toCsvRows([row], TRIAL_COLUMNS));
-      fsyncSync(fd);
+      const before = fs.fstatSync(fd).size;
+      try {
+        writeAll(fd, toCsvRows([row], TRIAL_COLUMNS), path);
+        fs.fsyncSync(fd);
+      } catch (error) {
+        try {
+          fs.ftruncateSync(fd, before);
+        } catch {
+          // the next --resume cuts a partial last row back
+        }
+        throw error;
+      }
     },
-    close: () => closeSync(fd),
+    close: () => fs.closeSync(fd),
   };
 }
 
 /**
- * Read trials.csv back: numbers as numbers, empty cells as null.
+ * Read trials.csv back: numbers as numbers, empty cells as null. A damaged
+ * last row is left out (a resume cuts it from the file; see recovery.js).
  * @param {string} dir
  * @returns {Record<string, any>[]}
  */
 export function readTrials(dir) {
-  const text = readFileSync(join(dir, FILES.trials), 'utf8');
-  /** @type {Record<string, any>[]} */
-  const rows = parse(text, {
-    columns: true,
-    skip_empty_lines: true,
-    cast: (value, context) => {
-      if (context.header) return value;
-      if (value === '') return null;
-      return /^-?\d+(\.\d+)?(e[-+]?\d+)?$/i.test(value) ? Number(value) : value;
-    },
-  });
-  const header = text.split(/\r?\n/, 1)[0];
-  if (header !== toCsvHeader(TRIAL_COLUMNS).trimEnd()) throw new UsageError(`${join(dir, FILES.trials)} does not have the columns of this udsvstcp version`);
-  return rows;
-}
-
-/** @param {string} dir */
-export function readMeta(dir) {
-  try {
-    return JSON.parse(readFileSync(join(dir, FILES.meta), 'utf8'));
-  } catch (error) {
-    throw new UsageError(`--resume ${dir}: cannot read ${FILES.meta}: ${/** @type {Error} */ (error).message}`);
-  }
+  const path = join(dir, FILES.trials);
+  return inspectTrialLog(readNoFollow(path), { columns: TRIAL_COLUMNS, file: path }).rows.map((r) => toRow(r.cells, TRIAL_COLUMNS));
 }

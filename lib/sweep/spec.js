@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { UsageError } from '../errors.js';
 import { MAX_DEPTH, checkInFlight, toSeed } from '../options.js';
 import { newSeed } from '../random.js';
+import { checkSpecTypes } from './spec-types.js';
 import { MAX_PACKETS } from '../workloads/echo.js';
 import { formatSize, isPowerOfTwo, parseSize, toDuration, toInteger, toPacketSize, toWarmup } from '../units.js';
 
@@ -175,6 +176,8 @@ export function resolveSpec(loaded, { test = false, flags = {} } = {}) {
       if (key === 'duration') merged.packets = undefined;
     }
   };
+  checkSpecTypes(raw, (key) => `${source} "${key}"`);
+  checkSpecTypes(/** @type {Record<string, unknown>} */ (testBlock), (key) => `${source} "test.${key}"`);
   apply(raw, (key) => `${source} "${key}"`);
   if (test) apply(/** @type {Record<string, unknown>} */ (testBlock), (key) => `${source} "test.${key}"`);
   apply(flags, (key) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
