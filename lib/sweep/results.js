@@ -64,7 +64,9 @@ export function openTrialLog(dir) {
         } catch {
           // the next --resume cuts a partial last row back
         }
-        throw error;
+        const err = /** @type {Error} */ (error);
+        err.message += ' (the row of the trial that just ended was not kept; --resume measures that trial again)';
+        throw err;
       }
     },
     close: () => fs.closeSync(fd),
