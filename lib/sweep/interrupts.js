@@ -9,9 +9,9 @@
 const NUMBERS = /** @type {const} */ ({ SIGHUP: 1, SIGINT: 2, SIGTERM: 15 });
 
 /**
- * @param {{ onHurry?: (signal: string) => void }} [hooks]
+ * @param {{ onFirst?: (signal: string) => void, onHurry?: (signal: string) => void }} [hooks]
  */
-export function watchSignals({ onHurry } = {}) {
+export function watchSignals({ onFirst, onHurry } = {}) {
   const controller = new AbortController();
   /** @type {keyof typeof NUMBERS | null} */
   let first = null;
@@ -23,6 +23,7 @@ export function watchSignals({ onHurry } = {}) {
     if (first === null) {
       first = signal;
       controller.abort();
+      onFirst?.(signal);
     } else {
       onHurry?.(signal);
     }
