@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { processStart } from '../lib/sweep/lock.js';
 import { makeTempDir, runCli } from './helpers/cli.js';
-import { keyOf, readTrialRows, startSweep, writeTinySpec } from './helpers/sweeps.js';
+import { keyOf, readMetaJson, readTrialRows, startSweep, writeTinySpec } from './helpers/sweeps.js';
 
 /** @type {{ dir: string, remove: () => Promise<void> }} */
 let tmp;
@@ -14,11 +14,11 @@ beforeEach(async () => {
 });
 afterEach(() => tmp.remove());
 
-/** A directory whose sweep was interrupted after its first trial: 15 of 16 trials left. */
+/** A directory whose sweep was interrupted after its first trial: 11 of 12 trials left. */
 async function interruptedSweep() {
   const out = join(tmp.dir, 'out');
-  const sweep = startSweep([await writeTinySpec(tmp.dir, { runs: 4 }), '--out', out], {
-    onStderr: (text, child) => { if (text.includes('[1/16]') && !child.killed) child.kill('SIGINT'); },
+  const sweep = startSweep([await writeTinySpec(tmp.dir, { runs: 3 }), '--out', out], {
+    onStderr: (text, child) => { if (text.includes('[1/12]') && !child.killed) child.kill('SIGINT'); },
   });
   expect((await sweep.done).code).toBe(130);
   return out;
@@ -41,8 +41,8 @@ describe('one sweep at a time per results directory', () => {
     expect(other.code).toBe(2);
     expect(other.stderr).toMatch(new RegExp(`^udsvstcp: error: --resume ${out} is in use by udsvstcp pid ${first.child.pid} \\(since .*: udsvstcp sweep --resume ${out}\\); wait for it to finish or stop it`));
     const rows = await readTrialRows(out);
-    expect(rows).toHaveLength(16);
-    expect(new Set(rows.map(keyOf)).size).toBe(16);
+    expect(rows).toHaveLength(12);
+    expect(new Set(rows.map(keyOf)).size).toBe(12);
     expect(await readdir(out)).not.toContain('sweep.lock');
   });
 
@@ -57,6 +57,23 @@ describe('one sweep at a time per results directory', () => {
     expect(await readFile(join(out, 'sweep.lock'), 'utf8')).toBe(lockOf(process.pid));
   });
 
+  it('a sweep killed outright leaves meta.json running and its lock; --resume takes over and goes on', async () => {
+    const out = join(tmp.dir, 'killed');
+    const sweep = startSweep([await writeTinySpec(tmp.dir, { runs: 3 }), '--out', out], {
+      onStderr: (text, child) => { if (text.includes('[2/12]') && !child.killed) child.kill('SIGKILL'); },
+    });
+    const killed = await sweep.done;
+    expect(killed.signal).toBe('SIGKILL');
+    expect(await readdir(out)).toContain('sweep.lock');
+    const { code, stderr } = await runCli(['sweep', '--resume', out]);
+    expect(code, stderr).toBe(0);
+    expect(stderr).toContain(`note: took over sweep.lock left by udsvstcp pid ${sweep.child.pid}`);
+    expect(stderr).toContain(`note: the last session (pid ${sweep.child.pid}) ended without closing the directory`);
+    const rows = await readTrialRows(out);
+    expect(new Set(rows.map(keyOf)).size).toBe(12);
+    expect((await readMetaJson(out)).sessions.map((/** @type {any} */ s) => s.status)).toEqual(['lost', 'complete']);
+  });
+
   it('a stale lock of a dead pid is taken over, and said so', async () => {
     const out = await interruptedSweep();
     const gone = spawn(process.execPath, ['-e', '']);
@@ -66,7 +83,7 @@ describe('one sweep at a time per results directory', () => {
     const { code, stderr } = await runCli(['sweep', '--resume', out]);
     expect(code, stderr).toBe(0);
     expect(stderr).toContain(`note: took over sweep.lock left by udsvstcp pid ${pid}`);
-    expect(await readTrialRows(out)).toHaveLength(16);
+    expect(await readTrialRows(out)).toHaveLength(12);
     expect(await readdir(out)).not.toContain('sweep.lock');
   });
 });

@@ -1,7 +1,8 @@
 import net from 'node:net';
-import { lstat, readFile, readdir, unlink, writeFile } from 'node:fs/promises';
+import { lstat, readFile, readdir, rm, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startServer } from '../lib/server.js';
 import { spawnServer } from '../lib/server-process.js';
 import { makeTempDir, startServeCli } from './helpers/cli.js';
 
@@ -62,6 +63,31 @@ describe('a server removes only the socket it bound', () => {
     expect(await server.exited).toEqual({ code: 0, signal: null });
     expect(server.stderr()).toContain(`stopped (SIGHUP); removed ${uds.path}`);
     expect(await readdir(tmp.dir)).toEqual([]);
+  });
+
+  it('a serve SIGKILLed by hand leaves a stale socket, which the next serve on that path replaces', async () => {
+    const path = join(tmp.dir, 'x.sock');
+    const killed = startServeCli(['--uds', path]);
+    await killed.ready;
+    killed.child.kill('SIGKILL');
+    await killed.exited;
+    const left = (await readdir(tmp.dir)).sort();
+    expect(left).toEqual([expect.stringMatching(/^\.udsvstcp-\w{6}$/), 'x.sock']); // an empty staging directory stays beside it
+    const next = startServeCli(['--uds', path]);
+    await next.ready;
+    expect(await echoOnce(path)).toBe('ping');
+    next.child.kill('SIGINT');
+    expect((await next.exited).code).toBe(0);
+    expect(await readdir(tmp.dir)).toEqual([left[0]]);
+  });
+
+  it('removes its own directories only when empty', async () => {
+    const server = await startServer();
+    const dir = dirname(server.uds.path);
+    await writeFile(join(dir, 'someone-elses.txt'), 'keep');
+    expect(await server.close()).toEqual({ socket: 'removed', detail: `removed ${server.uds.path}`, left: [dir] });
+    expect(await readdir(dir)).toEqual(['someone-elses.txt']);
+    await rm(dir, { recursive: true });
   });
 
   it('a parent removes what its server left when the server is SIGKILLed', async () => {
