@@ -56,8 +56,9 @@ describe('--retry-failed measures failed trials again, keeping their old rows ma
     expect(rows.slice(8).map(keyOf).sort()).toEqual(old.map(keyOf).sort());
     for (const row of rows.slice(8)) expect(row.status).toBe('ok');
 
+    /** @type {Record<string, string>[]} */
     const summary = parse(await readFile(join(out, 'summary.csv'), 'utf8'), { columns: true });
-    for (const row of summary.filter((/** @type {any} */ r) => r.metric === 'msgs_per_s')) expect(row.n).toBe('2');
+    for (const row of summary.filter((r) => r.metric === 'msgs_per_s')) expect(row.n).toBe('2');
     const wide = (await readFile(join(out, 'runs-wide.csv'), 'utf8')).trimEnd().split('\n').slice(1);
     for (const line of wide) expect(line.split(',').slice(1).every((cell) => Number(cell) > 0)).toBe(true);
     expect(await readMetaJson(out)).toMatchObject({ status: 'complete', trials_recorded: 8, trials_failed: 0, trials_superseded: 2, sessions: [expect.anything(), expect.objectContaining({ retry_failed: true })] });

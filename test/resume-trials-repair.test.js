@@ -52,7 +52,7 @@ describe('--resume repairs a trials.csv left by a sweep that stopped mid-write',
   });
 
   it('cuts a garbled last row', async () => {
-    const dir = await damaged('garbled', (text) => `${lines().slice(0, 8).join('\n')}\n\u0000\u0001#garbage,"unterminated\n`);
+    const dir = await damaged('garbled', () => `${lines().slice(0, 8).join('\n')}\n\u0000\u0001#garbage,"unterminated\n`);
     const { code, stderr } = await runCli(['sweep', '--resume', dir]);
     expect(code, stderr).toBe(0);
     expect(stderr).toMatch(/trials\.csv line 9 was cut back: not valid CSV/);
@@ -60,7 +60,7 @@ describe('--resume repairs a trials.csv left by a sweep that stopped mid-write',
   });
 
   it('adds a missing final newline before appending, so the next resume still reads the file', async () => {
-    const dir = await damaged('no-newline', (text) => `${lines().slice(0, 8).join('\n')}`);
+    const dir = await damaged('no-newline', () => `${lines().slice(0, 8).join('\n')}`);
     const first = await runCli(['sweep', '--resume', dir]);
     expect(first.code, first.stderr).toBe(0);
     expect(first.stderr).toContain('trials.csv had no final newline; added one before appending');
