@@ -14,11 +14,14 @@ beforeEach(async () => {
 });
 afterEach(() => tmp.remove());
 
-/** A directory whose sweep was interrupted after its first trial: 11 of 12 trials left. */
-async function interruptedSweep() {
+/**
+ * A directory whose sweep of 4 × `runs` trials was interrupted after its first trial.
+ * @param {number} runs
+ */
+async function interruptedSweep(runs) {
   const out = join(tmp.dir, 'out');
-  const sweep = startSweep([await writeTinySpec(tmp.dir, { runs: 3 }), '--out', out], {
-    onStderr: (text, child) => { if (text.includes('[1/12]') && !child.killed) child.kill('SIGINT'); },
+  const sweep = startSweep([await writeTinySpec(tmp.dir, { runs }), '--out', out], {
+    onStderr: (text, child) => { if (text.includes(`[1/${4 * runs}]`) && !child.killed) child.kill('SIGINT'); },
   });
   expect((await sweep.done).code).toBe(130);
   return out;
@@ -29,7 +32,7 @@ const lockOf = (pid, start = processStart(pid)) => JSON.stringify({ pid, host: o
 
 describe('one sweep at a time per results directory', () => {
   it('a second --resume while one runs exits 2 naming the holder; no trial is measured twice', async () => {
-    const out = await interruptedSweep();
+    const out = await interruptedSweep(3);
     /** @type {Promise<Awaited<ReturnType<typeof runCli>>> | undefined} */
     let second;
     const first = startSweep(['--resume', out], {
@@ -47,7 +50,7 @@ describe('one sweep at a time per results directory', () => {
   });
 
   it('a lock held by a live process is respected, and nothing in the directory changes', async () => {
-    const out = await interruptedSweep();
+    const out = await interruptedSweep(1);
     await writeFile(join(out, 'sweep.lock'), lockOf(process.pid));
     const before = await readFile(join(out, 'trials.csv'), 'utf8');
     const { code, stderr } = await runCli(['sweep', '--resume', out]);
@@ -59,8 +62,8 @@ describe('one sweep at a time per results directory', () => {
 
   it('a sweep killed outright leaves meta.json running and its lock; --resume takes over and goes on', async () => {
     const out = join(tmp.dir, 'killed');
-    const sweep = startSweep([await writeTinySpec(tmp.dir, { runs: 3 }), '--out', out], {
-      onStderr: (text, child) => { if (text.includes('[2/12]') && !child.killed) child.kill('SIGKILL'); },
+    const sweep = startSweep([await writeTinySpec(tmp.dir), '--out', out], {
+      onStderr: (text, child) => { if (text.includes('[2/8]') && !child.killed) child.kill('SIGKILL'); },
     });
     const killed = await sweep.done;
     expect(killed.signal).toBe('SIGKILL');
@@ -70,12 +73,12 @@ describe('one sweep at a time per results directory', () => {
     expect(stderr).toContain(`note: took over sweep.lock left by udsvstcp pid ${sweep.child.pid}`);
     expect(stderr).toContain(`note: the last session (pid ${sweep.child.pid}) ended without closing the directory`);
     const rows = await readTrialRows(out);
-    expect(new Set(rows.map(keyOf)).size).toBe(12);
+    expect(new Set(rows.map(keyOf)).size).toBe(8);
     expect((await readMetaJson(out)).sessions.map((/** @type {any} */ s) => s.status)).toEqual(['lost', 'complete']);
   });
 
   it('a stale lock of a dead pid is taken over, and said so', async () => {
-    const out = await interruptedSweep();
+    const out = await interruptedSweep(1);
     const gone = spawn(process.execPath, ['-e', '']);
     const pid = /** @type {number} */ (gone.pid);
     await new Promise((resolve) => gone.on('exit', resolve));
@@ -83,7 +86,7 @@ describe('one sweep at a time per results directory', () => {
     const { code, stderr } = await runCli(['sweep', '--resume', out]);
     expect(code, stderr).toBe(0);
     expect(stderr).toContain(`note: took over sweep.lock left by udsvstcp pid ${pid}`);
-    expect(await readTrialRows(out)).toHaveLength(12);
+    expect(await readTrialRows(out)).toHaveLength(4);
     expect(await readdir(out)).not.toContain('sweep.lock');
   });
 });

@@ -17,7 +17,7 @@ beforeEach(async () => {
 afterEach(() => tmp.remove());
 
 /**
- * Run a sweep of 8 trials and send `signal` once its stderr shows `when`
+ * Run a sweep of 4 trials and send `signal` once its stderr shows `when`
  * (and, with `twice`, again once it says it is stopping).
  * @param {string} out
  * @param {string} when
@@ -26,7 +26,7 @@ afterEach(() => tmp.remove());
  */
 async function interrupt(out, when, signal, { twice = false } = {}) {
   let sent = 0;
-  const sweep = startSweep([await writeTinySpec(tmp.dir), '--out', out], {
+  const sweep = startSweep([await writeTinySpec(tmp.dir, { runs: 1 }), '--out', out], {
     env: { TMPDIR: serverTmp },
     onStderr: (text, child) => {
       if (sent === 0 && text.includes(when)) {
@@ -53,15 +53,15 @@ async function expectResumable(out) {
   const resumed = await runCli(['sweep', '--resume', out, '--quiet'], { env: { TMPDIR: serverTmp } });
   expect(resumed.code, resumed.stderr).toBe(0);
   const rows = await readTrialRows(out);
-  expect(rows).toHaveLength(8);
-  expect(new Set(rows.map(keyOf)).size).toBe(8);
+  expect(rows).toHaveLength(4);
+  expect(new Set(rows.map(keyOf)).size).toBe(4);
   expect((await readMetaJson(out)).status).toBe('complete');
 }
 
 describe('a sweep stopped by a signal at any moment stays resumable', () => {
   it('Ctrl-C twice mid-sweep: exit 130, the server is killed at once, the resume command is printed', async () => {
     const out = join(tmp.dir, 'twice');
-    const { code, stderr } = await interrupt(out, '[2/8]', 'SIGINT', { twice: true });
+    const { code, stderr } = await interrupt(out, '[2/4]', 'SIGINT', { twice: true });
     expect(code, stderr).toBe(130);
     expect(stderr).toContain('SIGINT: stopping; what was measured is kept (Ctrl-C again kills the echo server at once)');
     expect(stderr).toContain('SIGINT again: stopping now');
@@ -72,10 +72,10 @@ describe('a sweep stopped by a signal at any moment stays resumable', () => {
 
   it('Ctrl-C twice after the last trial (while the server stops and the summary is written): the files are complete', async () => {
     const out = join(tmp.dir, 'at-end');
-    const { code, stderr } = await interrupt(out, '[8/8]', 'SIGINT', { twice: true });
+    const { code, stderr } = await interrupt(out, '[4/4]', 'SIGINT', { twice: true });
     expect(code, stderr).toBe(130);
     expect(stderr).toContain('SIGINT again: stopping now');
-    expect(stderr).toContain('8 of 8 trials recorded');
+    expect(stderr).toContain('4 of 4 trials recorded');
     expect(stderr).toContain(`Rewrite the summary with:\n  npx udsvstcp sweep --resume ${out}\n`);
     expect((await readdir(out)).sort()).toEqual(['meta.json', 'runs-wide.csv', 'summary.csv', 'trials.csv']);
     expect((await readMetaJson(out)).status).toBe('complete');
@@ -84,7 +84,7 @@ describe('a sweep stopped by a signal at any moment stays resumable', () => {
 
   it('SIGTERM exits 143 and quotes the directory in the resume command', async () => {
     const out = join(tmp.dir, "it's mine");
-    const { code, stderr } = await interrupt(out, '[3/8]', 'SIGTERM');
+    const { code, stderr } = await interrupt(out, '[2/4]', 'SIGTERM');
     expect(code, stderr).toBe(143);
     expect(stderr).toContain(`npx udsvstcp sweep --resume '${tmp.dir}/it'\\''s mine'\n`);
     await expectResumable(out);
@@ -92,7 +92,7 @@ describe('a sweep stopped by a signal at any moment stays resumable', () => {
 
   it('SIGHUP (the terminal closed) exits 129', async () => {
     const out = join(tmp.dir, 'hup');
-    const { code, stderr } = await interrupt(out, '[1/8]', 'SIGHUP');
+    const { code, stderr } = await interrupt(out, '[1/4]', 'SIGHUP');
     expect(code, stderr).toBe(129);
     await expectResumable(out);
   });

@@ -91,7 +91,12 @@ export function acquireLock(dir, { flag }) {
   let tookOver = null;
   for (let attempt = 0; attempt < 5; attempt++) {
     const temporary = uniqueName(path);
-    const fd = createExclusive(temporary);
+    let fd;
+    try {
+      fd = createExclusive(temporary);
+    } catch (error) {
+      throw new UsageError(`${flag} ${dir}: cannot create ${LOCK_FILE} there: ${/** @type {Error} */ (error).message}`, 'ERR_LOCK');
+    }
     try {
       writeAll(fd, `${JSON.stringify(holder)}\n`, temporary);
     } finally {

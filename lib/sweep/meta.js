@@ -136,6 +136,7 @@ export function writeMetaBestEffort(dir, meta) {
  * @param {Record<string, any>} meta
  */
 export function describeStatus(meta) {
-  const status = typeof meta.status === 'string' ? meta.status : 'unknown';
-  return meta.status === 'failed' && meta.error ? `failed: ${meta.error}` : status;
+  if (meta.status === 'failed') return `failed: ${meta.error ?? 'no reason recorded'}`;
+  if (meta.status === 'running') return 'running, or stopped without closing the directory: --resume tells which';
+  return typeof meta.status === 'string' ? meta.status : 'of unknown status';
 }
