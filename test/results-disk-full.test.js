@@ -37,7 +37,7 @@ describe('a full disk loses nothing already recorded', () => {
       budget -= n;
       return n;
     };
-    expect(() => log.append(row(1))).toThrow(`cannot write ${log.path}: ENOSPC: no space left on device, write (the row of the trial that just ended was not kept; --resume measures that trial again)`);
+    expect(() => log.append(row(1))).toThrow(`cannot write ${log.path}: ENOSPC: no space left on device, write (the row just measured was not kept; --resume measures its trial again)`);
     log.close();
     expect(await readFile(log.path, 'utf8')).toBe(good);
     expect(parse(good, { columns: true })).toEqual([expect.objectContaining({ run: '0', msgs_per_s: '12345.5' })]);

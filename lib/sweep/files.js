@@ -104,15 +104,17 @@ export function writeFileAtomic(path, text) {
   const temporary = uniqueName(path);
   const fd = createExclusive(temporary);
   try {
-    writeAll(fd, text, path);
-    fs.fsyncSync(fd);
+    try {
+      writeAll(fd, text, path);
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    fs.renameSync(temporary, path);
   } catch (error) {
-    fs.closeSync(fd);
     fs.rmSync(temporary, { force: true });
     throw error;
   }
-  fs.closeSync(fd);
-  fs.renameSync(temporary, path);
 }
 
 /**

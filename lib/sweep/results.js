@@ -27,14 +27,14 @@ export function defaultOutDir(preset, now = new Date()) {
 }
 
 /**
- * A new trials.csv holding its header; fails if anything is at its path.
- * @param {string} dir
+ * A new CSV file holding its header; fails if anything (a symlink too) is at its path.
+ * @param {string} path
+ * @param {readonly string[]} columns
  */
-export function createTrialLog(dir) {
-  const path = join(dir, FILES.trials);
+export function createCsvLog(path, columns) {
   const fd = createExclusive(path);
   try {
-    writeAll(fd, toCsvHeader(TRIAL_COLUMNS), path);
+    writeAll(fd, toCsvHeader(columns), path);
     fs.fsyncSync(fd);
   } finally {
     fs.closeSync(fd);
@@ -42,13 +42,13 @@ export function createTrialLog(dir) {
 }
 
 /**
- * Append-only trial log; every row is flushed to disk before the next trial.
+ * An append-only CSV file; every row is flushed to disk before append() returns.
  * A row that cannot be written whole is cut back out, so the file always
  * ends with a complete row.
- * @param {string} dir
+ * @param {string} path
+ * @param {readonly string[]} columns
  */
-export function openTrialLog(dir) {
-  const path = join(dir, FILES.trials);
+export function openCsvLog(path, columns) {
   const fd = openForAppend(path);
   return {
     path,
@@ -56,7 +56,7 @@ export function openTrialLog(dir) {
     append(row) {
       const before = fs.fstatSync(fd).size;
       try {
-        writeAll(fd, toCsvRows([row], TRIAL_COLUMNS), path);
+        writeAll(fd, toCsvRows([row], columns), path);
         fs.fsyncSync(fd);
       } catch (error) {
         try {
@@ -65,13 +65,19 @@ export function openTrialLog(dir) {
           // the next --resume cuts a partial last row back
         }
         const err = /** @type {Error} */ (error);
-        err.message += ' (the row of the trial that just ended was not kept; --resume measures that trial again)';
+        err.message += ' (the row just measured was not kept; --resume measures its trial again)';
         throw err;
       }
     },
     close: () => fs.closeSync(fd),
   };
 }
+
+/** @param {string} dir */
+export const createTrialLog = (dir) => createCsvLog(join(dir, FILES.trials), TRIAL_COLUMNS);
+
+/** @param {string} dir */
+export const openTrialLog = (dir) => openCsvLog(join(dir, FILES.trials), TRIAL_COLUMNS);
 
 /**
  * Read trials.csv back: numbers as numbers, empty cells as null. A damaged
