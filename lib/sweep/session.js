@@ -45,7 +45,7 @@ export function checkNewOutDir(dir, flag) {
     throw new UsageError(`${flag} ${dir} is not a writable directory: ${/** @type {Error} */ (error).message}`);
   }
   if (!stat) return;
-  for (const name of [FILES.meta, FILES.trials, FILES.summary, FILES.wide]) {
+  for (const name of Object.values(FILES)) {
     const found = statOrNull(join(dir, name));
     if (!found) continue;
     if (found.isSymbolicLink()) throw new UsageError(`${flag} ${dir}: its ${name} is a symbolic link; udsvstcp never writes through one (remove it, or choose another --out)`, 'ERR_SYMLINK');

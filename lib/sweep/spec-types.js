@@ -25,6 +25,10 @@ const TYPES = {
   greeting: { types: ['boolean'], says: 'true or false' },
   timeout: { types: ['string', 'number'], says: 'a time ("5s")' },
   trialTimeout: { types: ['string', 'number', 'null'], says: 'a time ("10m") or null' },
+  pairing: { types: ['string'], says: '"blocks" or "trials"' },
+  block: { types: ['string', 'number'], says: 'a time ("10ms")' },
+  precision: { types: ['string', 'number', 'null'], says: 'a percentage ("3%") or a fraction (0.03), or null' },
+  maxTime: { types: ['string', 'number', 'null'], says: 'a time ("80s") or null' },
 };
 
 /** @param {unknown} value @returns {JsonType | 'object'} */

@@ -7,11 +7,19 @@
 import { UsageError } from '../errors.js';
 import { DEFAULTS, resolveSpec } from './spec.js';
 
-/** Keys of a resolved spec that are not spec-file keys; toRawSpec maps them back. */
-const RESOLVED_ONLY = new Set(['preset', 'test', 'measure', 'warmup', 'timeoutMs', 'trialTimeoutMs']);
+/** Resolved keys in milliseconds, and the spec-file key each comes from (null allowed where the key may be null). */
+const MS_KEYS = /** @type {Record<string, { key: string, nullable: boolean }>} */ ({
+  timeoutMs: { key: 'timeout', nullable: false },
+  trialTimeoutMs: { key: 'trialTimeout', nullable: false },
+  blockMs: { key: 'block', nullable: false },
+  maxTimeMs: { key: 'maxTime', nullable: true },
+});
+
+/** Keys of a resolved spec that are not spec-file keys: mapped back by toRawSpec, or derived (maxRuns). */
+const RESOLVED_ONLY = new Set(['preset', 'test', 'measure', 'warmup', 'maxRuns', ...Object.keys(MS_KEYS)]);
 
 /** The flag that sets each resolved key, for messages. */
-const FLAG_OF = /** @type {Record<string, string>} */ ({ measure: '--packets/--duration', warmup: '--warmup', trialTimeoutMs: '--trial-timeout', timeoutMs: 'timeout' });
+const FLAG_OF = /** @type {Record<string, string>} */ ({ measure: '--packets/--duration', warmup: '--warmup', trialTimeoutMs: '--trial-timeout', timeoutMs: 'timeout', blockMs: '--block', maxTimeMs: '--max-time' });
 
 /**
  * @param {unknown} value
@@ -62,8 +70,10 @@ export function toRawSpec(spec, where) {
   else raw.duration = `${measure.ms}ms`;
   const warmup = toAmount(s.warmup, `${where} "warmup"`);
   raw.warmup = 'packets' in warmup ? warmup.packets : `${warmup.ms}ms`;
-  raw.timeout = toMs(s.timeoutMs, `${where} "timeoutMs"`);
-  raw.trialTimeout = toMs(s.trialTimeoutMs, `${where} "trialTimeoutMs"`);
+  for (const [key, { key: rawKey, nullable }] of Object.entries(MS_KEYS)) {
+    if (!(key in s) && key !== 'timeoutMs' && key !== 'trialTimeoutMs') continue; // keys of later versions
+    raw[rawKey] = nullable && s[key] === null ? null : toMs(s[key], `${where} "${key}"`);
+  }
   return { preset: s.preset, test: s.test, raw };
 }
 
