@@ -52,7 +52,8 @@ export async function main(argv, io = { stdout: process.stdout, stderr: process.
 
   program.command('serve')
     .description('run an echo server on a TCP port and a Unix domain socket at once, until Ctrl-C')
-    .option('--host <addr>', 'TCP address to bind', '127.0.0.1')
+    .option('--host <addr>', 'TCP address to bind: a loopback address (127.0.0.0/8, ::1, localhost)', '127.0.0.1')
+    .option('--allow-remote', 'let --host be a non-loopback address (the server is then reachable from other machines)')
     .option('--port <n>', 'TCP port, 0 to 65535 (0 = any free port)', '0')
     .option('--uds <path>', 'socket path (default: echo.sock in a fresh private 0700 directory under the temp dir)')
     .option('--greeting', 'write "start sending now!" on each connection (the 2014 server)')
@@ -60,8 +61,10 @@ export async function main(argv, io = { stdout: process.stdout, stderr: process.
     .option('--json', 'print {"tcp":{host,port},"uds":{path}} on stdout once both listen')
     .addHelpText('after', `
 A stale socket file (nobody answers on it) is replaced; a live one, or a path
-that is not a socket, is refused and left untouched. SIGINT/SIGTERM close the
-connections, remove the socket file and exit 0. Try it: nc -U <path>
+that is not a socket, is refused and left untouched. SIGINT, SIGTERM and SIGHUP
+close the connections, remove the socket file if it is still the one this
+server created (a path replaced meanwhile is left alone and reported), and
+exit 0. Try it: nc -U <path>
 
 Example:
   udsvstcp serve --json`)
@@ -120,6 +123,7 @@ Examples:
     .option('--trial-timeout <time>', 'hard limit of one trial (default: duration + warmup + 1 min)')
     .option('--out <dir>', 'results directory (default ./udsvstcp-results/<UTC time>-<preset>/)')
     .option('--resume <dir>', 'run only the trials missing from DIR/trials.csv, with the spec recorded there')
+    .option('--retry-failed', 'with --resume: measure failed trials again (their old rows stay, marked superseded)')
     .option('--test', "run the preset's smallest settings (its \"test\" block)")
     .option('--quiet', 'no progress or summary on stderr')
     .addHelpText('after', `
@@ -132,8 +136,11 @@ Writes trials.csv (one row per trial and transport, appended as each ends),
 blocks.csv (every measured block), summary.csv (per size/depth/transport
 statistics and UDS/TCP ratios with 95 % CIs), runs-wide.csv (the 2014
 layout) and meta.json (spec, seed, design, environment).
-Keys and defaults of presets: sweeps/README.md. Ctrl-C keeps what was measured
-and prints the --resume command (exit 130).
+Keys and defaults of presets: sweeps/README.md. Ctrl-C (or SIGTERM, SIGHUP)
+keeps what was measured and prints the --resume command (exit 130, 143, 129);
+a second one kills the echo server at once. One sweep at a time per
+directory (DIR/sweep.lock). On resume, a last trials.csv row cut short is cut
+back, and flags must equal those recorded in DIR/meta.json.
 
 Examples:
   udsvstcp sweep

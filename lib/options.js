@@ -2,16 +2,25 @@
  * Resolve and validate command options before anything starts. Every
  * problem is a UsageError naming the flag and the accepted range.
  */
+import net from 'node:net';
 import { UsageError } from './errors.js';
 import { newSeed } from './random.js';
 import { checkSocketPath } from './socket-file.js';
 import { MAX_DEPTH, MAX_IN_FLIGHT, MAX_PACKETS, MAX_SIZE } from './limits.js';
 import { formatSize, toDuration, toInteger, toPacketSize, toWarmup } from './units.js';
 
-/** @param {string} host */
+/**
+ * A loopback address, decided without any name lookup: an IPv4 address in
+ * 127.0.0.0/8, ::1, or the name localhost.
+ * @param {string} host
+ */
 export function isLoopback(host) {
-  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+  if (host === 'localhost') return true;
+  if (net.isIPv4(host)) return host.startsWith('127.');
+  return net.isIPv6(host) && /^(0{0,4}:){2,7}0{0,3}1$|^::1$/.test(host);
 }
+
+const LOOPBACK_RANGE = 'an IPv4 address in 127.0.0.0/8, ::1 or localhost';
 
 /**
  * @param {string | number | undefined} text
@@ -53,11 +62,14 @@ export function checkInFlight(size, depth, flags) {
 
 /**
  * `serve` options.
- * @param {{ host?: string, port?: string, uds?: string, greeting?: boolean, nagle?: boolean, json?: boolean }} raw
+ * @param {{ host?: string, port?: string, uds?: string, greeting?: boolean, nagle?: boolean, json?: boolean, allowRemote?: boolean }} raw
  */
 export function resolveServeOptions(raw) {
   const host = raw.host ?? '127.0.0.1';
   if (host.length === 0) throw new UsageError('--host must be an address to bind, e.g. 127.0.0.1');
+  if (!isLoopback(host) && !raw.allowRemote) {
+    throw new UsageError(`--host must be a loopback address (${LOOPBACK_RANGE}); got ${JSON.stringify(host)}. Add --allow-remote to bind it anyway: the echo server would be reachable from other machines`);
+  }
   return {
     host,
     port: toPort(raw.port ?? 0, '--port'),
@@ -77,7 +89,7 @@ function toTcpTarget(text) {
   if (!match) throw new UsageError(`--tcp must be HOST:PORT, e.g. 127.0.0.1:5555; got ${JSON.stringify(text)}`);
   const host = match[1] ?? match[2];
   if (!isLoopback(host)) {
-    throw new UsageError(`--tcp host must be a loopback address (127.0.0.0/8, ::1 or localhost): udsvstcp measures local transports only; got ${host}`);
+    throw new UsageError(`--tcp host must be a loopback address (${LOOPBACK_RANGE}): udsvstcp measures local transports only; got ${JSON.stringify(host)}`);
   }
   return { transport: /** @type {const} */ ('tcp'), host, port: toInteger(match[3], '--tcp port', { min: 1, max: 65535 }) };
 }

@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { RunError } from './errors.js';
+import { isOwnedSocket, releaseSocket } from './socket-file.js';
 
 export const BIN = fileURLToPath(new URL('../bin/udsvstcp.js', import.meta.url));
 
@@ -14,9 +15,12 @@ export const BIN = fileURLToPath(new URL('../bin/udsvstcp.js', import.meta.url))
  * @property {{ host: string, port: number }} tcp
  * @property {{ path: string }} uds
  * @property {() => Promise<import('./server.js').ServerStats>} snapshot
- * @property {() => Promise<void>} stop SIGTERM, then SIGKILL after 5 s
+ * @property {() => Promise<void>} stop SIGTERM, then SIGKILL after 5 s; resolves once what it left is removed
+ * @property {() => void} kill SIGKILL now (a second Ctrl-C)
  * @property {() => boolean} alive
  * @property {Promise<{ code: number | null, signal: string | null }>} exited
+ * @property {Promise<import('./socket-file.js').SocketRelease | undefined>} cleaned after exit: what a
+ *   killed server left behind (its socket, if still its own, and its private directories) is removed
  */
 
 /**
@@ -27,16 +31,17 @@ export const BIN = fileURLToPath(new URL('../bin/udsvstcp.js', import.meta.url))
  * @param {boolean} [options.noDelay]
  * @param {string[]} [options.prefix] a command to run node under, e.g. ['taskset', '-c', '0']
  * @param {number} [options.startTimeoutMs]
+ * @param {NodeJS.ProcessEnv} [options.env] added to this process's environment (e.g. TMPDIR)
  * @returns {Promise<ServerProcess>}
  */
-export async function spawnServer({ host = '127.0.0.1', path, greeting = false, noDelay = true, prefix = [], startTimeoutMs = 10_000 } = {}) {
+export async function spawnServer({ host = '127.0.0.1', path, greeting = false, noDelay = true, prefix = [], startTimeoutMs = 10_000, env } = {}) {
   const args = [BIN, 'serve', '--host', host];
   if (path) args.push('--uds', path);
   if (greeting) args.push('--greeting');
   if (!noDelay) args.push('--nagle');
   const [command, ...commandArgs] = [...prefix, process.execPath, ...args];
   // own process group: a terminal's Ctrl-C goes to the parent, which stops the server itself
-  const child = spawn(command, commandArgs, { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], detached: true });
+  const child = spawn(command, commandArgs, { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], detached: true, env: env ? { ...process.env, ...env } : process.env });
 
   let stderr = '';
   child.stderr?.setEncoding('utf8').on('data', (text) => {
@@ -50,7 +55,12 @@ export async function spawnServer({ host = '127.0.0.1', path, greeting = false, 
   });
   const lastLine = () => stderr.trim().split('\n').pop() ?? '';
 
-  /** @type {{ tcp: { host: string, port: number }, uds: { path: string } }} */
+  /** @type {import('./socket-file.js').OwnedSocket | undefined} */
+  let owned;
+  // whatever way the server ends (SIGKILL included), remove what it bound and left behind
+  const cleaned = exited.then(() => (owned ? releaseSocket(owned) : undefined)).catch(() => undefined);
+
+  /** @type {{ tcp: { host: string, port: number }, uds: { path: string }, owned?: unknown }} */
   const listening = await new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
@@ -64,6 +74,7 @@ export async function spawnServer({ host = '127.0.0.1', path, greeting = false, 
       if (message?.type !== 'listening') return;
       clearTimeout(timer);
       child.off('message', onMessage);
+      if (isOwnedSocket(message.owned)) owned = message.owned;
       resolve(message);
     });
     exited.then(({ code }) => {
@@ -87,7 +98,9 @@ export async function spawnServer({ host = '127.0.0.1', path, greeting = false, 
     tcp: listening.tcp,
     uds: listening.uds,
     exited,
+    cleaned,
     alive: () => running,
+    kill: () => { if (running) child.kill('SIGKILL'); },
     snapshot() {
       if (!running || !child.connected) return Promise.reject(new RunError('echo server is not running', 'ERR_SERVER'));
       const id = nextId++;
@@ -104,11 +117,13 @@ export async function spawnServer({ host = '127.0.0.1', path, greeting = false, 
       });
     },
     async stop() {
-      if (!running) return;
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-      await exited;
-      clearTimeout(timer);
+      if (running) {
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+        await exited;
+        clearTimeout(timer);
+      }
+      await cleaned;
     },
   };
 }

@@ -3,11 +3,11 @@
  * This and transport.js are the only modules that know TCP from UDS.
  */
 import net from 'node:net';
-import { lstat } from 'node:fs/promises';
+import { rmdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { UsageError } from './errors.js';
-import { checkSocketPath, createPrivateDir, prepareSocketPath, removeOwnSocket, removePrivateDir } from './socket-file.js';
+import { checkSocketPath, createPrivateDir, listenOwned, prepareSocketPath, releaseSocket } from './socket-file.js';
 
 /** What the 2014 server wrote on each connection before echoing. */
 export const GREETING = 'start sending now!';
@@ -30,21 +30,28 @@ export const GREETING = 'start sending now!';
  * @typedef {object} EchoServer
  * @property {{ host: string, port: number }} tcp
  * @property {{ path: string }} uds
+ * @property {import('./socket-file.js').OwnedSocket} owned what close() removes (a parent may remove it after a crash)
  * @property {() => ServerStats} stats
- * @property {() => Promise<void>} close stop accepting, drop connections, remove the socket file and any private dir
+ * @property {() => Promise<import('./socket-file.js').SocketRelease>} close stop accepting, drop connections,
+ *   remove the socket file (if it is still ours) and our private directories
  */
 
 /**
+ * Listen on TCP; errors that come from the address or port name the flag.
  * @param {net.Server} server
- * @param {net.ListenOptions} options
- * @param {() => Error} onInUse
+ * @param {string} host
+ * @param {number} port
  */
-function listen(server, options, onInUse) {
+function listenTcp(server, host, port) {
   return new Promise((resolve, reject) => {
     server.once('error', (error) => {
-      reject(/** @type {NodeJS.ErrnoException} */ (error).code === 'EADDRINUSE' ? onInUse() : error);
+      const code = /** @type {NodeJS.ErrnoException} */ (error).code;
+      if (code === 'EADDRINUSE') reject(new UsageError(`--port ${port} on ${host} is in use (use another port, or 0 for any free port)`, 'ERR_IN_USE'));
+      else if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') reject(new UsageError(`--host ${host} is not an address of this machine (${code}); use 127.0.0.1`, 'ERR_HOST'));
+      else if (code === 'EACCES') reject(new UsageError(`--port ${port} needs privileges to bind (EACCES); use a port above 1023, or 0 for any free port`, 'ERR_PORT'));
+      else reject(error);
     });
-    server.listen(options, () => resolve(undefined));
+    server.listen({ host, port }, () => resolve(undefined));
   });
 }
 
@@ -57,17 +64,19 @@ function listen(server, options, onInUse) {
 export async function startServer({ host = '127.0.0.1', port = 0, path, greeting = false, noDelay = true } = {}) {
   /** @type {string | undefined} */
   let privateDir;
+  let flag = '--uds';
   if (path === undefined) {
     privateDir = await createPrivateDir();
     path = join(privateDir, 'echo.sock');
+    flag = 'the temp dir (TMPDIR)';
     try {
-      checkSocketPath(path, 'the temp dir (TMPDIR)');
+      checkSocketPath(path, flag);
     } catch (error) {
-      await removePrivateDir(privateDir);
+      await rmdir(privateDir);
       throw error;
     }
   } else {
-    await prepareSocketPath(path, '--uds');
+    await prepareSocketPath(path, flag);
   }
 
   /** @type {Set<net.Socket>} */
@@ -94,26 +103,23 @@ export async function startServer({ host = '127.0.0.1', port = 0, path, greeting
 
   const tcpServer = net.createServer(echo);
   const udsServer = net.createServer(echo);
-  /** @type {{ ino: number, dev: number } | undefined} */
-  let created;
+  /** @type {import('./socket-file.js').OwnedSocket} */
+  let owned;
   try {
-    await listen(tcpServer, { host, port }, () => new UsageError(`--port ${port} on ${host} is in use (use another port, or 0 for any free port)`, 'ERR_IN_USE'));
-    await listen(udsServer, { path }, () => new UsageError(`--uds ${path} is in use`, 'ERR_IN_USE'));
-    const stat = await lstat(path);
-    created = { ino: stat.ino, dev: stat.dev };
+    await listenTcp(tcpServer, host, port);
+    owned = await listenOwned(udsServer, path, flag, privateDir);
   } catch (error) {
     tcpServer.close();
-    udsServer.close();
     delay.disable();
-    if (privateDir) await removePrivateDir(privateDir);
+    if (privateDir) await rmdir(privateDir).catch(() => {});
     throw error;
   }
   const address = /** @type {net.AddressInfo} */ (tcpServer.address());
-  const socketPath = path;
 
   return {
     tcp: { host: address.address, port: address.port },
-    uds: { path: socketPath },
+    uds: { path: owned.path },
+    owned,
     stats() {
       let bytesIn = totals.bytesIn;
       let bytesOut = totals.bytesOut;
@@ -144,8 +150,7 @@ export async function startServer({ host = '127.0.0.1', port = 0, path, greeting
       for (const socket of sockets) socket.destroy();
       await closed;
       delay.disable();
-      await removeOwnSocket(socketPath, created);
-      if (privateDir) await removePrivateDir(privateDir);
+      return releaseSocket(owned);
     },
   };
 }

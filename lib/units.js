@@ -108,11 +108,9 @@ export function toDuration(text, flag, { min = 1, max = 3_600_000 } = {}) {
  */
 export function toWarmup(text, flag) {
   const s = String(text).trim();
-  if (/^\d+$/.test(s)) {
-    return { packets: toInteger(s, flag, { min: 0, max: 10_000_000 }) };
-  }
-  if (/^\d+(?:\.\d+)?\s*(ms|s|m)$/i.test(s)) {
-    return { ms: toDuration(s, flag, { min: 0, max: 600_000 }) };
-  }
-  throw new UsageError(`${flag} must be a packet count from 0 to 10000000 or a duration up to 600 s (e.g. 1000, 250ms, 1s); got ${JSON.stringify(s)}`);
+  const packets = /^\d+$/.test(s) ? Number(s) : NaN;
+  if (Number.isSafeInteger(packets) && packets <= 10_000_000) return { packets };
+  const ms = /^\d+(?:\.\d+)?\s*(ms|s|m)$/i.test(s) ? parseDuration(s) : NaN;
+  if (ms <= 600_000) return { ms };
+  throw new UsageError(`${flag} must be a packet count from 0 to 10000000 (a bare number: 1000) or a time up to 600 s (with a unit: 250ms, 1s, 10m); got ${JSON.stringify(s)}`);
 }

@@ -1,24 +1,27 @@
 /**
- * `udsvstcp sweep`: repeated, interleaved, isolated trials into a results
- * directory (trials.csv, summary.csv, runs-wide.csv, meta.json).
+ * `udsvstcp sweep`: repeated, paired, isolated trials into a results
+ * directory (trials.csv, blocks.csv, summary.csv, runs-wide.csv, meta.json,
+ * and the report).
  */
 import { join, resolve } from 'node:path';
-import os from 'node:os';
 import { UsageError } from '../errors.js';
 import { collectEnvironment, describeEnvironment } from '../environment.js';
 import { createProgress } from '../progress.js';
 import { toCsv } from '../report/csv.js';
 import { SUMMARY_COLUMNS, summarize, toSummaryText } from '../report/summary.js';
 import { toRunsWide } from '../report/wide.js';
-import { reportSweep } from './report.js';
 import { spawnServer } from '../server-process.js';
+import { resumeCommand } from '../shell.js';
+import { watchSignals } from '../sweep/interrupts.js';
 import { runSweep, trialSpec } from '../sweep/orchestrator.js';
 import { resolvePinning } from '../sweep/pinning.js';
-import { FILES, defaultOutDir, openBlockLog, openTrialLog, prepareOutDir, readMeta, readTrials, writeFileAtomic } from '../sweep/results.js';
+import { FILES, defaultOutDir, writeFileAtomic } from '../sweep/results.js';
 import { planTrials } from '../sweep/schedule.js';
+import { checkNewOutDir, openSession } from '../sweep/session.js';
 import { describeSpec, loadSpec, resolveSpec } from '../sweep/spec.js';
 import { runTrialProcess } from '../sweep/trial-process.js';
-import { FILL_FACTOR } from '../workloads/echo.js';
+import { FILL_FACTOR, MIN_BLOCKS } from '../workloads/echo.js';
+import { reportSweep } from './report.js';
 
 /** Unrecorded traffic through a new server before its first measured trial, per transport. */
 const SERVER_WARMUP_MS = 300;
@@ -27,30 +30,44 @@ const SERVER_WARMUP_MS = 300;
 const SPEC_FLAGS = ['sizes', 'depths', 'transports', 'runs', 'packets', 'duration', 'warmup', 'seed', 'pin', 'trialTimeout', 'pairing', 'block', 'precision', 'maxTime'];
 
 /**
- * Resolve the spec and results directory before anything starts.
+ * How the sweep measures, for meta.json.
+ * @param {import('../sweep/spec.js').SweepSpec} spec
+ */
+function describeDesign(spec) {
+  return {
+    pairing: spec.pairing === 'blocks'
+      ? 'one trial process per (run, size, depth) holds a TCP and a UDS connection to the same server and alternates measured blocks A B B A …; every block starts and ends with nothing in flight'
+      : 'one trial process per (run, size, depth, transport), as in 2014',
+    block_ms_target: spec.blockMs,
+    block_packets_rule: `at least ${FILL_FACTOR} × depth packets, and at least block_ms_target at the slower transport's warmup rate; a timed trial runs at least ${MIN_BLOCKS} blocks per transport; the packets per block of each trial are in ${FILES.trials} (block_packets), every block in ${FILES.blocks}`,
+    measured_time_per_transport_ms: 'ms' in spec.measure ? spec.measure.ms : null,
+    ratio_interval: 'Student-t 95 % interval of the mean per-run log(UDS/TCP), exp() back: runs (fresh processes) are the replicates',
+    precision: spec.precision,
+    max_time_ms: spec.maxTimeMs,
+    server_warmup: `one unrecorded trial of the first group (${SERVER_WARMUP_MS} ms per transport) after the server starts`,
+  };
+}
+
+/**
+ * Resolve what to do before anything starts; changes nothing on disk.
  * @param {string | undefined} preset
  * @param {Record<string, any>} opts
+ * @returns {import('../sweep/session.js').SessionRequest}
  */
 export function resolveSweep(preset, opts) {
+  if (opts.packets !== undefined && opts.duration !== undefined) throw new UsageError('--packets and --duration exclude each other: give one');
+  if (opts.retryFailed && opts.resume === undefined) throw new UsageError('--retry-failed needs --resume DIR: it measures again the failed trials recorded there');
   const flags = Object.fromEntries(SPEC_FLAGS.map((k) => [k, opts[k]]));
   if (opts.resume !== undefined) {
     if (opts.out !== undefined) throw new UsageError('--resume DIR and --out DIR exclude each other: the results go back into DIR');
-    const dir = opts.resume;
-    prepareOutDir(dir, { resume: true, flag: '--resume' });
-    const meta = readMeta(dir);
-    /** @type {import('../sweep/spec.js').SweepSpec} */
-    const stored = meta.spec;
-    if (preset !== undefined || opts.test || SPEC_FLAGS.some((k) => opts[k] !== undefined)) {
-      const given = resolveSpec(loadSpec(preset ?? stored.preset), { test: Boolean(opts.test), flags: { ...flags, seed: opts.seed ?? stored.seed } });
-      const differ = Object.keys(stored).filter((k) => JSON.stringify(/** @type {any} */ (stored)[k]) !== JSON.stringify(/** @type {any} */ (given)[k]));
-      if (differ.length) throw new UsageError(`--resume ${dir}: the spec given differs from the one recorded in ${FILES.meta} in: ${differ.join(', ')} (give --resume DIR alone to use the recorded spec)`);
-    }
-    return { spec: stored, dir, resume: true, meta, previous: readTrials(dir) };
+    const anyGiven = preset !== undefined || opts.test || SPEC_FLAGS.some((k) => opts[k] !== undefined);
+    return { dir: opts.resume, flag: '--resume', resume: true, given: anyGiven ? { preset, test: Boolean(opts.test), flags } : null, retryFailed: Boolean(opts.retryFailed) };
   }
   const spec = resolveSpec(loadSpec(preset ?? 'default'), { test: Boolean(opts.test), flags });
   const dir = opts.out ?? defaultOutDir(spec.preset);
-  prepareOutDir(dir, { resume: false, flag: opts.out !== undefined ? '--out' : 'results directory' });
-  return { spec, dir, resume: false, meta: undefined, previous: [] };
+  const flag = opts.out !== undefined ? '--out' : 'results directory';
+  checkNewOutDir(dir, flag);
+  return { dir, flag, resume: false, spec };
 }
 
 /**
@@ -60,100 +77,97 @@ export function resolveSweep(preset, opts) {
  * @returns {Promise<number>}
  */
 export async function sweep(preset, opts, { stderr, chalk }) {
-  const { spec, dir, resume, meta: oldMeta, previous } = resolveSweep(preset, opts);
+  const request = resolveSweep(preset, opts);
+  const { dir } = request;
   const quiet = Boolean(opts.quiet);
   const say = (/** @type {string} */ text) => { if (!quiet) stderr.write(text); };
-  const pinning = resolvePinning(spec.pin);
-  const environment = collectEnvironment();
-  const meta = {
-    ...(oldMeta ?? {}),
-    udsvstcp: environment.udsvstcp,
-    spec,
-    seed: spec.seed,
-    status: 'running',
-    started_at: oldMeta?.started_at ?? new Date().toISOString(),
-    resumed_at: resume ? [...(oldMeta?.resumed_at ?? []), new Date().toISOString()] : [],
-    ended_at: null,
-    environment,
-    pinning: pinning.applied,
-    no_delay: spec.noDelay,
-    design: {
-      pairing: spec.pairing === 'blocks'
-        ? 'one trial process per (run, size, depth) holds a TCP and a UDS connection to the same server and alternates measured blocks A B B A …; every block starts and ends with nothing in flight'
-        : 'one trial process per (run, size, depth, transport), as in 2014',
-      block_ms_target: spec.blockMs,
-      block_packets_rule: `at least ${FILL_FACTOR} × depth packets, and at least block_ms_target at the slower transport's warmup rate; the packets per block of each trial are in trials.csv (block_packets), every block in ${FILES.blocks}`,
-      measured_time_per_transport_ms: 'ms' in spec.measure ? spec.measure.ms : null,
-      ratio_interval: 'Student-t 95 % interval of the mean per-run log(UDS/TCP), exp() back: runs (fresh processes) are the replicates',
-      precision: spec.precision,
-      max_time_ms: spec.maxTimeMs,
-      server_warmup: `one unrecorded trial of the first group (${SERVER_WARMUP_MS} ms per transport) after the server starts`,
+  /** @type {import('../server-process.js').ServerProcess | undefined} */
+  let server;
+  // installed before anything is created, and kept until the last file is written
+  const interrupts = watchSignals({
+    onFirst: (signal) => {
+      stderr.write(`\n${signal}: stopping; what was measured is kept (${signal === 'SIGINT' ? 'Ctrl-C' : signal} again kills the echo server at once)\n`);
     },
-    loadavg_start: oldMeta?.loadavg_start ?? os.loadavg(),
-    loadavg_end: null,
-  };
-  const metaPath = join(dir, FILES.meta);
-  writeFileAtomic(metaPath, `${JSON.stringify(meta, null, 2)}\n`);
-
-  say(chalk.dim(`${describeEnvironment(environment)}\n`));
-  say(`sweep ${describeSpec(spec)}\n`);
-  if (pinning.note) say(chalk.yellow(`note: ${pinning.note}\n`));
-  say(`results: ${resolve(dir)}${resume ? ` (resuming: ${previous.length} trials already there)` : ''}\n`);
-
-  const log = openTrialLog(dir);
-  const blockLog = openBlockLog(dir);
-  const progress = createProgress({ stream: stderr, quiet, chalk });
-  const controller = new AbortController();
-  const onSignal = () => controller.abort();
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
-  let result;
+    onHurry: (signal) => {
+      stderr.write(`${signal} again: stopping now (the echo server is killed); the results directory stays resumable\n`);
+      server?.kill();
+    },
+  });
   try {
-    result = await runSweep(spec, {
-      log,
-      blockLog,
-      previous,
-      signal: controller.signal,
-      startServer: async () => {
-        const server = await spawnServer({ greeting: spec.greeting, noDelay: spec.noDelay, prefix: pinning.server });
-        progress.note(chalk.dim(`echo server pid ${server.pid}: tcp ${server.tcp.host}:${server.tcp.port}, uds ${server.uds.path}`));
-        return server;
-      },
-      warmServer: async (server) => {
-        // its result is not recorded; a server that cannot echo fails the first measured trial instead
-        const [first] = planTrials(spec);
-        const warm = { ...trialSpec(spec, { ...first, transports: spec.transports }, server), measure: { ms: SERVER_WARMUP_MS }, warmup: { packets: 0 } };
-        await runTrialProcess(warm, { prefix: pinning.client, limitMs: spec.trialTimeoutMs + 5000, signal: controller.signal }).catch(() => undefined); // rejects only on Ctrl-C, which the sweep sees next
-      },
-      runTrial: (trialSpec, server) => runTrialProcess(trialSpec, { server: /** @type {any} */ (server), prefix: pinning.client, limitMs: spec.trialTimeoutMs + 5000, signal: controller.signal }),
-      onStart: progress.start,
-      onEnd: progress.end,
-      onNote: progress.note,
-    });
+    const session = openSession(request, (note) => say(chalk.yellow(`note: ${note}\n`)));
+    try {
+      return await measure(session);
+    } catch (error) {
+      const err = error instanceof Error ? error : new Error(String(error));
+      const unmarked = session.fail(err);
+      err.message += `\n  what was measured is kept in ${dir} (meta.json status: ${unmarked ? `not marked failed: ${unmarked.message}` : 'failed'}); after fixing the cause, continue with:\n  ${resumeCommand(dir)}`;
+      throw err;
+    } finally {
+      session.release();
+    }
   } finally {
-    progress.stop();
-    log.close();
-    blockLog.close();
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    interrupts.dispose();
   }
 
-  const rows = [...previous, ...result.rows];
-  const summary = summarize(rows, { precision: spec.precision });
-  writeFileAtomic(join(dir, FILES.summary), toCsv(summary, SUMMARY_COLUMNS));
-  const wide = toRunsWide(rows, spec);
-  writeFileAtomic(join(dir, FILES.wide), toCsv(wide.rows, wide.columns));
-  const failed = rows.filter((r) => r.status !== 'ok').length;
-  Object.assign(meta, { status: result.interrupted ? 'interrupted' : 'complete', ended_at: new Date().toISOString(), loadavg_end: os.loadavg(), trials_planned: result.planned, extra_runs: result.extra, max_time_reached: result.timeUp, trials_recorded: rows.length, trials_failed: failed });
-  writeFileAtomic(metaPath, `${JSON.stringify(meta, null, 2)}\n`);
+  /** @param {ReturnType<typeof openSession>} session */
+  async function measure({ spec, previous, begin, end }) {
+    const pinning = resolvePinning(spec.pin);
+    const environment = collectEnvironment();
+    const { log, blockLog } = begin({ environment, pinning: pinning.applied, design: describeDesign(spec) });
+    const live = previous.filter((r) => r.status !== 'superseded');
 
-  say(`\n${toSummaryText(summary, { precision: spec.precision })}`);
-  say(`\n${rows.length} trial rows recorded (${result.planned} planned${result.extra ? ` + ${result.extra} added for the precision` : ''})${failed ? chalk.red(`, ${failed} failed (status=error in trials.csv)`) : ''}\n`);
-  for (const file of [FILES.trials, FILES.blocks, FILES.summary, FILES.wide, FILES.meta]) say(`  ${join(resolve(dir), file)}\n`);
-  await reportSweep(dir, { stderr, chalk, quiet });
-  if (result.interrupted) {
-    stderr.write(`interrupted: what was measured is kept. Resume with:\n  npx udsvstcp sweep --resume ${dir}\n`);
-    return 130;
+    say(chalk.dim(`${describeEnvironment(environment)}\n`));
+    say(`sweep ${describeSpec(spec)}\n`);
+    if (pinning.note) say(chalk.yellow(`note: ${pinning.note}\n`));
+    say(`results: ${resolve(dir)}${request.resume ? ` (resuming: ${live.length} trials already there)` : ''}\n`);
+
+    const progress = createProgress({ stream: stderr, quiet, chalk });
+    let result;
+    try {
+      result = interrupts.signal.aborted ? { rows: [], interrupted: true, planned: planTrials(spec).reduce((n, job) => n + job.transports.length, 0), extra: 0, timeUp: false } : await runSweep(spec, {
+        log,
+        blockLog,
+        previous: live,
+        signal: interrupts.signal,
+        startServer: async () => {
+          server = await spawnServer({ greeting: spec.greeting, noDelay: spec.noDelay, prefix: pinning.server });
+          if (interrupts.hurried()) server.kill();
+          progress.note(chalk.dim(`echo server pid ${server.pid}: tcp ${server.tcp.host}:${server.tcp.port}, uds ${server.uds.path}`));
+          return server;
+        },
+        warmServer: async (s) => {
+          // its result is not recorded; a server that cannot echo fails the first measured trial instead
+          const [first] = planTrials(spec);
+          const warm = { ...trialSpec(spec, { ...first, transports: spec.transports }, s), measure: { ms: SERVER_WARMUP_MS }, warmup: { packets: 0 } };
+          await runTrialProcess(warm, { prefix: pinning.client, limitMs: spec.trialTimeoutMs + 5000, signal: interrupts.signal }).catch(() => undefined); // rejects only on a signal, which the sweep sees next
+        },
+        runTrial: (trialSpec, s) => runTrialProcess(trialSpec, { server: /** @type {any} */ (s), prefix: pinning.client, limitMs: spec.trialTimeoutMs + 5000, signal: interrupts.signal }),
+        onStart: progress.start,
+        onEnd: progress.end,
+        onNote: progress.note,
+      });
+    } finally {
+      progress.stop();
+    }
+
+    const rows = [...live, ...result.rows];
+    const summary = summarize(rows, { precision: spec.precision });
+    writeFileAtomic(join(dir, FILES.summary), toCsv(summary, SUMMARY_COLUMNS));
+    const wide = toRunsWide(rows, spec);
+    writeFileAtomic(join(dir, FILES.wide), toCsv(wide.rows, wide.columns));
+    const failed = rows.filter((r) => r.status === 'error').length;
+    end(result.interrupted ? 'interrupted' : 'complete', { trials_planned: result.planned, extra_runs: result.extra, max_time_reached: result.timeUp, trials_recorded: rows.length, trials_failed: failed, trials_superseded: previous.length - live.length });
+
+    say(`\n${toSummaryText(summary, { precision: spec.precision })}`);
+    say(`\n${rows.length} trial rows recorded (${result.planned} planned${result.extra ? ` + ${result.extra} added for the precision` : ''})${failed ? chalk.red(`, ${failed} failed (status=error in trials.csv; --resume DIR --retry-failed measures them again)`) : ''}\n`);
+    for (const file of [FILES.trials, FILES.blocks, FILES.summary, FILES.wide, FILES.meta]) say(`  ${join(resolve(dir), file)}\n`);
+    await reportSweep(dir, { stderr, chalk, quiet });
+    const code = interrupts.exitCode();
+    if (code !== null) {
+      const what = result.interrupted ? 'Resume with' : 'Every trial was measured before it; the files are complete. Rewrite the summary with';
+      stderr.write(`interrupted (${interrupts.received()}): what was measured is kept. ${what}:\n  ${resumeCommand(dir)}\n`);
+      return code;
+    }
+    return failed ? 1 : 0;
   }
-  return failed ? 1 : 0;
 }

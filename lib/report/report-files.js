@@ -4,7 +4,8 @@
  * whole, through a temporary file and a rename). The sweep calls this at
  * its end; `udsvstcp report` calls it on any results directory.
  */
-import { accessSync, constants, renameSync, writeFileSync } from 'node:fs';
+import { accessSync, constants } from 'node:fs';
+import { writeFileAtomic } from '../files.js';
 import { join, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 import { buildFindings } from './findings.js';
@@ -20,12 +21,12 @@ import { toXlsx } from './xlsx.js';
 export const REPORT_FILES = { markdown: 'summary.md', html: 'report.html', xlsx: 'results.xlsx' };
 
 /**
+ * Through a unique temporary file, created exclusively, never through a symlink.
  * @param {string} path
  * @param {string | Uint8Array} data
  */
 function writeWhole(path, data) {
-  writeFileSync(`${path}.tmp`, data);
-  renameSync(`${path}.tmp`, path);
+  writeFileAtomic(path, typeof data === 'string' ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength));
 }
 
 /**

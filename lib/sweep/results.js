@@ -1,13 +1,17 @@
 /**
  * The results directory: trials.csv appended and flushed per trial,
  * summary.csv, runs-wide.csv and meta.json rewritten whole (atomically).
+ * Files are opened through ./files.js: never through a symlink, new ones
+ * exclusively, every write checked.
  */
-import { accessSync, constants, existsSync, fsyncSync, mkdirSync, openSync, closeSync, readFileSync, renameSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import fs from 'node:fs';
 import { join } from 'node:path';
-import { parse } from 'csv-parse/sync';
-import { UsageError } from '../errors.js';
 import { RECORD_FIELDS } from '../record.js';
 import { toCsvHeader, toCsvRows } from '../report/csv.js';
+import { createExclusive, openForAppend, readNoFollow, writeAll } from '../files.js';
+import { inspectTrialLog, toRow } from './recovery.js';
+
+export { writeFileAtomic } from '../files.js';
 
 export const TRIAL_COLUMNS = ['run', 'order', ...RECORD_FIELDS];
 export const FILES = { trials: 'trials.csv', blocks: 'blocks.csv', summary: 'summary.csv', wide: 'runs-wide.csv', meta: 'meta.json' };
@@ -25,102 +29,72 @@ export function defaultOutDir(preset, now = new Date()) {
 }
 
 /**
- * Make sure `dir` can take results: new (or empty of results) unless resuming.
- * @param {string} dir
- * @param {{ resume: boolean, flag: string }} options
- */
-export function prepareOutDir(dir, { resume, flag }) {
-  if (resume) {
-    if (!existsSync(join(dir, FILES.meta)) || !existsSync(join(dir, FILES.trials))) {
-      throw new UsageError(`--resume ${dir} holds no sweep results (${FILES.meta} and ${FILES.trials} are needed)`);
-    }
-  } else if (existsSync(join(dir, FILES.trials)) || existsSync(join(dir, FILES.meta))) {
-    throw new UsageError(`${flag} ${dir} already holds results; use --resume ${dir} to complete them, or another --out`);
-  }
-  try {
-    if (existsSync(dir) && !statSync(dir).isDirectory()) throw new Error('not a directory');
-    mkdirSync(dir, { recursive: true });
-    accessSync(dir, constants.W_OK);
-  } catch (error) {
-    throw new UsageError(`${flag} ${dir} is not a writable directory: ${/** @type {Error} */ (error).message}`);
-  }
-}
-
-/**
- * @param {string} path
- * @param {string} text
- */
-export function writeFileAtomic(path, text) {
-  writeFileSync(`${path}.tmp`, text);
-  renameSync(`${path}.tmp`, path);
-}
-
-/**
- * Append-only CSV log; what is appended is flushed to disk before the call returns.
+ * A new CSV file holding its header; fails if anything (a symlink too) is at its path.
  * @param {string} path
  * @param {readonly string[]} columns
  */
-function openCsvLog(path, columns) {
-  const fd = openSync(path, 'a');
-  if (statSync(path).size === 0) writeSync(fd, toCsvHeader(columns));
-  /** @param {Record<string, unknown>[]} rows */
-  const appendAll = (rows) => {
-    if (rows.length === 0) return;
-    writeSync(fd, toCsvRows(rows, columns));
-    fsyncSync(fd);
-  };
+export function createCsvLog(path, columns) {
+  const fd = createExclusive(path);
+  try {
+    writeAll(fd, toCsvHeader(columns), path);
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
+ * An append-only CSV file; what is appended is flushed to disk before the call
+ * returns. Rows that cannot be written whole are cut back out, so the file
+ * always ends with a complete row.
+ * @param {string} path
+ * @param {readonly string[]} columns
+ */
+export function openCsvLog(path, columns) {
+  const fd = openForAppend(path);
   return {
     path,
-    appendAll,
-    /** @param {Record<string, unknown>} row */
-    append: (row) => appendAll([row]),
-    close: () => closeSync(fd),
+    /** @param {Record<string, unknown>[]} rows written together, in one write */
+    appendAll(rows) {
+      if (rows.length === 0) return;
+      const before = fs.fstatSync(fd).size;
+      try {
+        writeAll(fd, toCsvRows(rows, columns), path);
+        fs.fsyncSync(fd);
+      } catch (error) {
+        try {
+          fs.ftruncateSync(fd, before);
+        } catch {
+          // the next --resume cuts a partial last row back
+        }
+        const err = /** @type {Error} */ (error);
+        err.message += ' (the rows just measured were not kept; --resume measures their trial again)';
+        throw err;
+      }
+    },
+    close: () => fs.closeSync(fd),
   };
 }
 
-/**
- * Append-only trial log; every row is flushed to disk before the next trial.
- * @param {string} dir
- */
-export function openTrialLog(dir) {
-  return openCsvLog(join(dir, FILES.trials), TRIAL_COLUMNS);
-}
+/** @param {string} dir */
+export const createTrialLog = (dir) => createCsvLog(join(dir, FILES.trials), TRIAL_COLUMNS);
+
+/** @param {string} dir */
+export const openTrialLog = (dir) => openCsvLog(join(dir, FILES.trials), TRIAL_COLUMNS);
+
+/** @param {string} dir */
+export const createBlockLog = (dir) => createCsvLog(join(dir, FILES.blocks), BLOCK_COLUMNS);
+
+/** @param {string} dir */
+export const openBlockLog = (dir) => openCsvLog(join(dir, FILES.blocks), BLOCK_COLUMNS);
 
 /**
- * Append-only block log, flushed after each trial's blocks.
- * @param {string} dir
- */
-export function openBlockLog(dir) {
-  return openCsvLog(join(dir, FILES.blocks), BLOCK_COLUMNS);
-}
-
-/**
- * Read trials.csv back: numbers as numbers, empty cells as null.
+ * Read trials.csv back: numbers as numbers, empty cells as null. A damaged
+ * last row is left out (a resume cuts it from the file; see recovery.js).
  * @param {string} dir
  * @returns {Record<string, any>[]}
  */
 export function readTrials(dir) {
-  const text = readFileSync(join(dir, FILES.trials), 'utf8');
-  /** @type {Record<string, any>[]} */
-  const rows = parse(text, {
-    columns: true,
-    skip_empty_lines: true,
-    cast: (value, context) => {
-      if (context.header) return value;
-      if (value === '') return null;
-      return /^-?\d+(\.\d+)?(e[-+]?\d+)?$/i.test(value) ? Number(value) : value;
-    },
-  });
-  const header = text.split(/\r?\n/, 1)[0];
-  if (header !== toCsvHeader(TRIAL_COLUMNS).trimEnd()) throw new UsageError(`${join(dir, FILES.trials)} does not have the columns of this udsvstcp version`);
-  return rows;
-}
-
-/** @param {string} dir */
-export function readMeta(dir) {
-  try {
-    return JSON.parse(readFileSync(join(dir, FILES.meta), 'utf8'));
-  } catch (error) {
-    throw new UsageError(`--resume ${dir}: cannot read ${FILES.meta}: ${/** @type {Error} */ (error).message}`);
-  }
+  const path = join(dir, FILES.trials);
+  return inspectTrialLog(readNoFollow(path), { columns: TRIAL_COLUMNS, file: path }).rows.map((r) => toRow(r.cells, TRIAL_COLUMNS));
 }

@@ -10,6 +10,7 @@ import { UsageError } from '../errors.js';
 import { MAX_DEPTH, MAX_PACKETS } from '../limits.js';
 import { checkInFlight, toSeed } from '../options.js';
 import { newSeed } from '../random.js';
+import { checkSpecTypes } from './spec-types.js';
 import { formatSize, isPowerOfTwo, parseSize, toDuration, toInteger, toPacketSize, toWarmup } from '../units.js';
 
 export const PRESET_DIR = fileURLToPath(new URL('../../sweeps/', import.meta.url));
@@ -187,6 +188,8 @@ export function resolveSpec(loaded, { test = false, flags = {} } = {}) {
       if (key === 'duration') merged.packets = undefined;
     }
   };
+  checkSpecTypes(raw, (key) => `${source} "${key}"`);
+  checkSpecTypes(/** @type {Record<string, unknown>} */ (testBlock), (key) => `${source} "test.${key}"`);
   apply(raw, (key) => `${source} "${key}"`);
   if (test) apply(/** @type {Record<string, unknown>} */ (testBlock), (key) => `${source} "test.${key}"`);
   apply(flags, (key) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);

@@ -36,9 +36,10 @@ export function runCli(args, { timeoutMs = 60_000, env = {}, cwd } = {}) {
 /**
  * Start `udsvstcp serve --json` and wait for its line.
  * @param {string[]} [args]
+ * @param {NodeJS.ProcessEnv} [env]
  */
-export function startServeCli(args = []) {
-  const child = spawn(process.execPath, [BIN, 'serve', '--json', ...args], { env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+export function startServeCli(args = [], env = {}) {
+  const child = spawn(process.execPath, [BIN, 'serve', '--json', ...args], { env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (t) => { stderr += t; });
   /** @type {Promise<{ code: number | null, signal: string | null }>} */

@@ -1,0 +1,290 @@
+/**
+ * One process's turn at a results directory. openSession() checks what it
+ * can without changing anything, takes the directory's lock, and on resume
+ * checks the recorded version and spec and repairs trials.csv; begin()
+ * marks meta.json running and opens the trial log; end() and fail() close
+ * the session in meta.json; release() closes the log and drops the lock.
+ */
+import fs from 'node:fs';
+import { join } from 'node:path';
+import { UsageError } from '../errors.js';
+import { toCsvHeader } from '../report/csv.js';
+import { errorCode, openForAppend, readNoFollow, writeAll, writeFileAtomic } from '../files.js';
+import { LOCK_FILE, acquireLock } from './lock.js';
+import { beginSession, checkVersion, createMeta, describeStatus, endSession, readMeta, writeMeta, writeMetaBestEffort } from './meta.js';
+import { inspectTrialLog, markSuperseded, toRow } from './recovery.js';
+import { BLOCK_COLUMNS, FILES, TRIAL_COLUMNS, createBlockLog, createTrialLog, openBlockLog, openTrialLog } from './results.js';
+import { checkResumeFlags, checkStoredSpec } from './stored-spec.js';
+
+/**
+ * @param {string} path
+ * @param {boolean} [follow]
+ */
+function statOrNull(path, follow = false) {
+  try {
+    return follow ? fs.statSync(path) : fs.lstatSync(path);
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return null;
+    throw error;
+  }
+}
+
+/**
+ * A new sweep's directory must hold nothing at the names of results files
+ * (a symlink there included). Changes nothing.
+ * @param {string} dir
+ * @param {string} flag
+ */
+export function checkNewOutDir(dir, flag) {
+  let stat;
+  try {
+    stat = statOrNull(dir, true);
+    if (stat && !stat.isDirectory()) throw new Error('not a directory');
+  } catch (error) {
+    throw new UsageError(`${flag} ${dir} is not a writable directory: ${/** @type {Error} */ (error).message}`);
+  }
+  if (!stat) return;
+  for (const name of Object.values(FILES)) {
+    const found = statOrNull(join(dir, name));
+    if (!found) continue;
+    if (found.isSymbolicLink()) throw new UsageError(`${flag} ${dir}: its ${name} is a symbolic link; udsvstcp never writes through one (remove it, or choose another --out)`, 'ERR_SYMLINK');
+    let status = '';
+    try {
+      status = ` (its sweep is ${describeStatus(readMeta(dir, flag))})`;
+    } catch {
+      // no readable meta.json: say nothing about a status
+    }
+    throw new UsageError(`${flag} ${dir} already holds results; use --resume ${dir} to complete them, or another --out${status}`, 'ERR_EXISTS');
+  }
+}
+
+/**
+ * @typedef {object} SessionRequest
+ * @property {string} dir
+ * @property {string} flag the flag that named the directory
+ * @property {boolean} resume
+ * @property {import('./spec.js').SweepSpec} [spec] a new sweep's spec
+ * @property {{ preset?: string, test: boolean, flags: Record<string, unknown> } | null} [given] what was given with --resume
+ * @property {boolean} [retryFailed]
+ */
+
+/**
+ * @param {SessionRequest} request
+ * @param {(note: string) => void} note says what was found and done
+ */
+export function openSession(request, note) {
+  const { dir, flag } = request;
+  if (request.resume) {
+    if (!statOrNull(dir, true)?.isDirectory() || !statOrNull(join(dir, FILES.meta))) {
+      throw new UsageError(`--resume ${dir} holds no sweep results (${FILES.meta} and ${FILES.trials} are needed)`);
+    }
+  } else {
+    try {
+      fs.mkdirSync(dir, { recursive: true });
+      fs.accessSync(dir, fs.constants.W_OK);
+    } catch (error) {
+      throw new UsageError(`${flag} ${dir} is not a writable directory: ${/** @type {Error} */ (error).message}`);
+    }
+  }
+  const lock = acquireLock(dir, { flag });
+  try {
+    if (lock.tookOver) note(`took over ${LOCK_FILE} left by udsvstcp pid ${lock.tookOver.pid} (since ${lock.tookOver.started_at}), which is no longer running`);
+    if (!request.resume) checkNewOutDir(dir, flag); // again, now that no one else can start here
+    const state = request.resume ? openResume(request, note) : { meta: null, spec: /** @type {import('./spec.js').SweepSpec} */ (request.spec), previous: [], recoveries: [] };
+    return createSession(request, state, lock);
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+}
+
+/**
+ * @param {SessionRequest} request
+ * @param {(note: string) => void} note
+ */
+function openResume({ dir, given, retryFailed }, note) {
+  const meta = readMeta(dir, '--resume');
+  checkVersion(meta, dir);
+  const spec = checkStoredSpec(meta.spec, `${join(dir, FILES.meta)} "spec"`);
+  if (given) checkResumeFlags(spec, given, dir);
+  const last = Array.isArray(meta.sessions) ? meta.sessions[meta.sessions.length - 1] : undefined;
+  if (meta.status === 'failed') note(`the last session failed (${meta.error ?? 'no reason recorded'}); continuing where it stopped`);
+  if (meta.status === 'running') note(`the last session${last?.pid ? ` (pid ${last.pid})` : ''} ended without closing the directory (killed, or the machine stopped); continuing where it stopped`);
+
+  const path = join(dir, FILES.trials);
+  /** @type {Buffer | null} */
+  let bytes = null;
+  try {
+    bytes = readNoFollow(path);
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    if (errorCode(error) !== 'ENOENT') throw new UsageError(`--resume ${dir}: cannot read ${FILES.trials}: ${/** @type {Error} */ (error).message}`);
+  }
+  const inspection = bytes ? inspectTrialLog(bytes, { columns: TRIAL_COLUMNS, file: path }) : null;
+  // a trial's rows go in one write; a write cut short leaves its first rows without the rest: cut them back too
+  const perTrial = spec.pairing === 'blocks' ? spec.transports.length : 1;
+  const trialKey = (/** @type {Record<string, any>} */ r) => `${r.run}|${r.size_bytes}|${r.depth}`;
+  /** @type {string[]} */
+  const orphans = [];
+  if (inspection && inspection.rows.length) {
+    const last = trialKey(toRow(inspection.rows[inspection.rows.length - 1].cells, TRIAL_COLUMNS));
+    const tail = [];
+    for (let i = inspection.rows.length - 1; i >= 0 && trialKey(toRow(inspection.rows[i].cells, TRIAL_COLUMNS)) === last; i--) tail.unshift(inspection.rows[i]);
+    if (tail.length < perTrial) {
+      inspection.keepBytes = tail[0].start;
+      inspection.addNewline = false;
+      inspection.rows.splice(inspection.rows.length - tail.length);
+      orphans.push(...tail.map((r) => bytes?.subarray(r.start, r.end).toString('utf8') ?? ''));
+    }
+  }
+  const rows = (inspection?.rows ?? []).map((r) => toRow(r.cells, TRIAL_COLUMNS));
+  /** @type {Record<string, unknown>[]} */
+  const recoveries = [];
+  const at = new Date().toISOString();
+  if (inspection?.cut) {
+    const { line, text, why } = inspection.cut;
+    const partner = orphans.length ? ` with the ${orphans.length} row(s) of the same trial before it` : '';
+    note(`${path} line ${line} was cut back${partner}: ${why} (a row cut short when a sweep stopped mid-write); the ${rows.length} complete rows before it are kept, and that trial is measured again. Removed: ${JSON.stringify(text.slice(0, 200))}`);
+    recoveries.push({ at, file: FILES.trials, line: line - orphans.length, why, removed: orphans.join('') + text });
+  }
+  if (orphans.length && !inspection?.cut) {
+    const line = (inspection?.rows.length ?? 0) + 2;
+    note(`${path} line ${line}: the last trial's rows were not all written (a sweep stopped mid-write); its ${orphans.length} row(s) were cut back, and that trial is measured again. Removed: ${JSON.stringify(orphans.join('').slice(0, 200))}`);
+    recoveries.push({ at, file: FILES.trials, line, why: 'an unfinished trial', removed: orphans.join('') });
+  }
+  if (inspection?.addNewline) {
+    note(`${path} had no final newline; added one before appending`);
+    recoveries.push({ at, file: FILES.trials, line: inspection.rows[inspection.rows.length - 1]?.line ?? 1, why: 'no final newline', added: '\n' });
+  }
+  if (!inspection) note(`${path} was missing; created it (no trial was recorded)`);
+
+  // a trial is a (run, size, depth) in one process, or one transport of it (pairing "trials"): all its rows go together
+  const failedKeys = new Set(rows.filter((r) => r.status === 'error').map(trialKey));
+  const retry = retryFailed ? rows.map((r, i) => ({ r, i })).filter(({ r }) => r.status !== 'superseded' && failedKeys.has(trialKey(r))) : [];
+  if (!retryFailed && failedKeys.size) note(`${failedKeys.size} trial(s) recorded as failed are kept as they are; --retry-failed measures them again`);
+
+  // every check passed: now change the file
+  if (!bytes || !inspection) {
+    createTrialLog(dir);
+  } else if (retry.length) {
+    const fixed = Buffer.concat([bytes.subarray(0, inspection.keepBytes), Buffer.from(inspection.needsHeader ? toCsvHeader(TRIAL_COLUMNS) : inspection.addNewline ? '\n' : '')]);
+    writeFileAtomic(path, markSuperseded(fixed, retry.map(({ i }) => inspection.rows[i]), TRIAL_COLUMNS));
+    for (const { r } of retry) r.status = 'superseded';
+    note(`--retry-failed: ${retry.length} failed trial row(s) marked superseded (kept in ${FILES.trials}); their trials are measured again`);
+  } else if (inspection.keepBytes < bytes.length || inspection.needsHeader || inspection.addNewline) {
+    const fd = openForAppend(path);
+    try {
+      if (inspection.keepBytes < bytes.length) fs.ftruncateSync(fd, inspection.keepBytes);
+      if (inspection.needsHeader) writeAll(fd, toCsvHeader(TRIAL_COLUMNS), path);
+      else if (inspection.addNewline) writeAll(fd, '\n', path);
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+  repairBlockLog(dir, note, recoveries, at);
+  return { meta, spec, previous: rows, recoveries };
+}
+
+/**
+ * blocks.csv on resume: a row cut short when a sweep stopped mid-write is cut
+ * back, a missing final newline added, a missing file created; worse damage
+ * exits 2 naming the line, as for trials.csv.
+ * @param {string} dir
+ * @param {(note: string) => void} note
+ * @param {Record<string, unknown>[]} recoveries
+ * @param {string} at
+ */
+function repairBlockLog(dir, note, recoveries, at) {
+  const path = join(dir, FILES.blocks);
+  let bytes;
+  try {
+    bytes = readNoFollow(path);
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    if (errorCode(error) !== 'ENOENT') throw new UsageError(`--resume ${dir}: cannot read ${FILES.blocks}: ${/** @type {Error} */ (error).message}`);
+    createBlockLog(dir);
+    return;
+  }
+  const inspection = inspectTrialLog(bytes, { columns: BLOCK_COLUMNS, file: path });
+  if (inspection.cut) {
+    note(`${path} line ${inspection.cut.line} was cut back: ${inspection.cut.why}`);
+    recoveries.push({ at, file: FILES.blocks, line: inspection.cut.line, why: inspection.cut.why, removed: inspection.cut.text });
+  }
+  if (inspection.keepBytes < bytes.length || inspection.needsHeader || inspection.addNewline) {
+    const fd = openForAppend(path);
+    try {
+      if (inspection.keepBytes < bytes.length) fs.ftruncateSync(fd, inspection.keepBytes);
+      if (inspection.needsHeader) writeAll(fd, toCsvHeader(BLOCK_COLUMNS), path);
+      else if (inspection.addNewline) writeAll(fd, '\n', path);
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+}
+
+/**
+ * @param {SessionRequest} request
+ * @param {{ meta: Record<string, any> | null, spec: import('./spec.js').SweepSpec, previous: Record<string, any>[], recoveries: Record<string, unknown>[] }} state
+ * @param {ReturnType<typeof acquireLock>} lock
+ */
+function createSession({ dir, resume, retryFailed = false }, state, lock) {
+  let meta = state.meta;
+  let begun = false;
+  /** @type {ReturnType<typeof openTrialLog> | undefined} */
+  let log;
+  /** @type {ReturnType<typeof openBlockLog> | undefined} */
+  let blockLog;
+  return {
+    dir,
+    spec: state.spec,
+    /** rows already in trials.csv (superseded ones included) */
+    previous: state.previous,
+    /**
+     * Mark the directory as being worked on; open the trial and block logs.
+     * @param {{ environment: Record<string, any> & { udsvstcp: string }, pinning: string, design?: Record<string, unknown> }} context
+     */
+    begin({ environment, pinning, design }) {
+      meta ??= { ...createMeta(state.spec, environment), design };
+      beginSession(meta, { kind: resume ? 'resume' : 'start', environment, pinning, retryFailed });
+      begun = true;
+      meta.recoveries.push(...state.recoveries);
+      writeMeta(dir, meta);
+      if (!resume) {
+        createTrialLog(dir);
+        createBlockLog(dir);
+      }
+      log = openTrialLog(dir);
+      blockLog = openBlockLog(dir);
+      return { log, blockLog };
+    },
+    /**
+     * @param {'complete' | 'interrupted'} status
+     * @param {Record<string, unknown>} fields
+     */
+    end(status, fields) {
+      if (!meta || !begun) return;
+      endSession(meta, status, fields);
+      writeMeta(dir, meta);
+    },
+    /**
+     * Mark meta.json failed with the reason (in place if the disk is full).
+     * @param {Error} error
+     * @returns {Error | null} why meta.json could not be marked
+     */
+    fail(error) {
+      if (!meta || !begun) return null;
+      endSession(meta, 'failed', { error: error.message.split('\n')[0] });
+      return writeMetaBestEffort(dir, meta);
+    },
+    release() {
+      try {
+        log?.close();
+        blockLog?.close();
+      } finally {
+        lock.release();
+      }
+    },
+  };
+}

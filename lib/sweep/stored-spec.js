@@ -1,0 +1,135 @@
+/**
+ * The spec recorded in meta.json, checked on resume as strictly as a spec
+ * file (meta.json may have been edited by hand), and the flags given with
+ * --resume compared with it key by key: equal values are accepted, others
+ * refused naming the flag.
+ */
+import { UsageError } from '../errors.js';
+import { DEFAULTS, resolveSpec } from './spec.js';
+
+/** Resolved keys in milliseconds, and the spec-file key each comes from (null allowed where the key may be null). */
+const MS_KEYS = /** @type {Record<string, { key: string, nullable: boolean }>} */ ({
+  timeoutMs: { key: 'timeout', nullable: false },
+  trialTimeoutMs: { key: 'trialTimeout', nullable: false },
+  blockMs: { key: 'block', nullable: false },
+  maxTimeMs: { key: 'maxTime', nullable: true },
+});
+
+/** Keys of a resolved spec that are not spec-file keys: mapped back by toRawSpec, or derived (maxRuns). */
+const RESOLVED_ONLY = new Set(['preset', 'test', 'measure', 'warmup', 'maxRuns', ...Object.keys(MS_KEYS)]);
+
+/** The flag that sets each resolved key, for messages. */
+const FLAG_OF = /** @type {Record<string, string>} */ ({ measure: '--packets/--duration', warmup: '--warmup', trialTimeoutMs: '--trial-timeout', timeoutMs: 'timeout', blockMs: '--block', maxTimeMs: '--max-time' });
+
+/**
+ * @param {unknown} value
+ * @param {string} where
+ * @returns {{ packets: number } | { ms: number }}
+ */
+function toAmount(value, where) {
+  const v = /** @type {any} */ (value);
+  if (v && typeof v === 'object' && Object.keys(v).length === 1) {
+    if (Number.isFinite(v.packets)) return { packets: v.packets };
+    if (Number.isFinite(v.ms)) return { ms: v.ms };
+  }
+  throw new UsageError(`${where} must be {"packets": N} or {"ms": N}; got ${JSON.stringify(value)}`);
+}
+
+/**
+ * @param {unknown} value
+ * @param {string} where
+ */
+function toMs(value, where) {
+  if (!Number.isFinite(value)) throw new UsageError(`${where} must be a number of milliseconds; got ${JSON.stringify(value)}`);
+  return `${value}ms`;
+}
+
+/**
+ * The spec-file keys that resolve to `spec` again.
+ * @param {unknown} spec a resolved spec, as meta.json holds it
+ * @param {string} where e.g. `DIR/meta.json "spec"`
+ * @returns {{ preset: string, test: boolean, raw: Record<string, unknown> }}
+ */
+export function toRawSpec(spec, where) {
+  if (typeof spec !== 'object' || spec === null || Array.isArray(spec)) {
+    throw new UsageError(`${where} is missing or not an object of sweep keys; this directory cannot be resumed (start a new sweep)`, 'ERR_META');
+  }
+  const s = /** @type {Record<string, unknown>} */ (spec);
+  if (typeof s.preset !== 'string' || s.preset === '') throw new UsageError(`${where} "preset" must be the preset's name; got ${JSON.stringify(s.preset)}`, 'ERR_META');
+  if (typeof s.test !== 'boolean') throw new UsageError(`${where} "test" must be true or false; got ${JSON.stringify(s.test)}`, 'ERR_META');
+  if (!Number.isInteger(s.seed)) throw new UsageError(`${where} "seed" must be the whole number the sweep used; got ${JSON.stringify(s.seed)}`, 'ERR_META');
+  /** @type {Record<string, unknown>} */
+  const raw = {};
+  for (const [key, value] of Object.entries(s)) {
+    if (RESOLVED_ONLY.has(key)) continue;
+    if (!(key in DEFAULTS) && key !== 'description') throw new UsageError(`${where}: unknown key "${key}"`, 'ERR_META');
+    raw[key] = value;
+  }
+  const measure = toAmount(s.measure, `${where} "measure"`);
+  if ('packets' in measure) raw.packets = measure.packets;
+  else raw.duration = `${measure.ms}ms`;
+  const warmup = toAmount(s.warmup, `${where} "warmup"`);
+  raw.warmup = 'packets' in warmup ? warmup.packets : `${warmup.ms}ms`;
+  for (const [key, { key: rawKey, nullable }] of Object.entries(MS_KEYS)) {
+    if (!(key in s) && key !== 'timeoutMs' && key !== 'trialTimeoutMs') continue; // keys of later versions
+    raw[rawKey] = nullable && s[key] === null ? null : toMs(s[key], `${where} "${key}"`);
+  }
+  return { preset: s.preset, test: s.test, raw };
+}
+
+/**
+ * A recorded value for people: 100 packets, 150 ms, [1,64].
+ * @param {any} value
+ */
+function show(value) {
+  if (value && typeof value === 'object' && !Array.isArray(value)) {
+    if ('packets' in value) return `${value.packets} packets`;
+    if ('ms' in value) return `${value.ms} ms`;
+  }
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/**
+ * @param {Record<string, any>} a
+ * @param {Record<string, any>} b
+ */
+function differingKeys(a, b) {
+  return [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]));
+}
+
+/**
+ * Validate the recorded spec; return it as the sweep will use it.
+ * @param {unknown} stored
+ * @param {string} where
+ * @returns {import('./spec.js').SweepSpec}
+ */
+export function checkStoredSpec(stored, where) {
+  const { preset, test, raw } = toRawSpec(stored, where);
+  const resolved = { ...resolveSpec({ name: preset, source: where, raw }), test };
+  const differ = differingKeys(/** @type {any} */ (stored), resolved);
+  if (differ.length) {
+    throw new UsageError(`${where} "${differ[0]}" is not in the form udsvstcp records (${JSON.stringify(/** @type {any} */ (stored)[differ[0]])}; expected ${JSON.stringify(/** @type {any} */ (resolved)[differ[0]])}); it was edited by hand`, 'ERR_META');
+  }
+  return resolved;
+}
+
+/**
+ * Flags given with --resume must equal what was recorded.
+ * @param {import('./spec.js').SweepSpec} stored checked by checkStoredSpec
+ * @param {{ preset?: string, test: boolean, flags: Record<string, unknown> }} given
+ * @param {string} dir
+ */
+export function checkResumeFlags(stored, { preset, test, flags }, dir) {
+  const problems = [];
+  if (preset !== undefined && preset.replace(/^.*\//, '').replace(/\.json$/, '') !== stored.preset) problems.push(`preset ${preset} (recorded: ${stored.preset})`);
+  if (test && !stored.test) problems.push('--test (recorded: a full sweep)');
+  const { raw } = toRawSpec(stored, `${dir} meta.json "spec"`);
+  const given = { ...resolveSpec({ name: stored.preset, source: `${dir} meta.json "spec"`, raw }, { flags }), test: stored.test };
+  for (const key of differingKeys(/** @type {any} */ (stored), given)) {
+    const flag = FLAG_OF[key] ?? `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+    problems.push(`${flag} ${show(/** @type {any} */ (given)[key])} (recorded: ${show(/** @type {any} */ (stored)[key])})`);
+  }
+  if (problems.length) {
+    throw new UsageError(`--resume ${dir}: ${problems.join('; ')} differ from what meta.json records; give only flags equal to the recorded spec, or --resume DIR alone`);
+  }
+}
