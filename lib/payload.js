@@ -65,8 +65,10 @@ function permutationPool(size, seed) {
 function randomPool(size, count, window, seed) {
   const bytes = createByteStream(seed, 'payload');
   const pool = bytes(count * size);
-  const keyOf = (/** @type {number} */ i) => pool.toString('latin1', i * size, i * size + Math.min(size, 16));
-  /** @type {Map<string, number[]>} */
+  // the first 6 bytes as a number: equal packets have equal keys; equal keys are compared whole
+  const keyBytes = Math.min(size, 6);
+  const keyOf = (/** @type {number} */ i) => pool.readUIntBE(i * size, keyBytes);
+  /** @type {Map<number, number[]>} */
   const seen = new Map();
   for (let i = 0; i < count; i++) {
     for (let redraw = 0; ; redraw++) {
