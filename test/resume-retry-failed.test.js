@@ -62,6 +62,8 @@ describe('--retry-failed measures failed trials again, keeping their old rows ma
     for (const row of summary.filter((r) => r.metric === 'msgs_per_s')) expect(row.n).toBe('2');
     const wide = (await readFile(join(out, 'runs-wide.csv'), 'utf8')).trimEnd().split('\n').slice(1);
     for (const line of wide) expect(line.split(',').slice(1).every((cell) => Number(cell) > 0)).toBe(true);
+    // the report counts live rows too: superseded rows are neither trials nor failures
+    expect(await readFile(join(out, 'summary.md'), 'utf8')).toContain('8 trial rows of 8 planned, 8 ok, 0 failed');
     expect(await readMetaJson(out)).toMatchObject({ status: 'complete', trials_recorded: 8, trials_failed: 0, trials_superseded: 4, sessions: [expect.anything(), expect.objectContaining({ retry_failed: true })] });
   });
 

@@ -81,11 +81,11 @@ function statusOf(meta) {
 }
 
 /**
- * Planned trial rows, where meta.json tells.
+ * Planned trial rows (with those a target precision added), where meta.json tells.
  * @param {Record<string, any> | null} meta
  */
 function plannedOf(meta) {
-  if (typeof meta?.trials_planned === 'number') return meta.trials_planned;
+  if (typeof meta?.trials_planned === 'number') return meta.trials_planned + (typeof meta.extra_runs === 'number' ? meta.extra_runs : 0);
   const spec = meta?.spec;
   if (spec && Array.isArray(spec.sizes) && Array.isArray(spec.depths) && Array.isArray(spec.transports) && typeof spec.runs === 'number') {
     return spec.sizes.length * spec.depths.length * spec.transports.length * spec.runs;
@@ -110,8 +110,10 @@ function describeFailures(failed) {
  *   primary: the figure verdicts are about (default: the workload's); summary: rows of summarize() when already computed
  * @returns {Findings}
  */
-export function buildFindings({ trials, meta, notes = [], dir }, options = {}) {
-  const summary = options.summary ?? summarize(trials);
+export function buildFindings({ trials: all, meta, notes = [], dir }, options = {}) {
+  const trials = all.filter((r) => r.status !== 'superseded'); // rows a --retry-failed measured again
+  const precision = typeof meta?.spec?.precision === 'number' ? meta.spec.precision : null;
+  const summary = options.summary ?? summarize(trials, { precision });
   const ok = trials.filter((r) => r.status === 'ok');
   const failed = trials.filter((r) => r.status !== 'ok');
   const status = statusOf(meta);
