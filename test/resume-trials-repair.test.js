@@ -86,6 +86,19 @@ describe('--resume repairs a trials.csv left by a sweep that stopped mid-write',
     expect(new Set(rows.map(keyOf)).size).toBe(8);
   });
 
+  it('cuts blocks.csv back the same way when its last row was cut short', async () => {
+    const dir = await damaged('blocks', (text) => text);
+    const blocks = await readFile(join(dir, 'blocks.csv'), 'utf8');
+    await writeFile(join(dir, 'blocks.csv'), blocks.slice(0, -20));
+    const { code, stderr } = await runCli(['sweep', '--resume', dir]);
+    expect(code, stderr).toBe(0);
+    const lineCount = blocks.trimEnd().split('\n').length;
+    expect(stderr).toContain(`blocks.csv line ${lineCount} was cut back`);
+    const rows = parse(await readFile(join(dir, 'blocks.csv'), 'utf8'), { columns: true });
+    expect(rows).toHaveLength(lineCount - 2); // the header and the cut row are not rows
+    expect((await readMetaJson(dir)).recoveries).toEqual([expect.objectContaining({ file: 'blocks.csv', line: lineCount })]);
+  });
+
   it('refuses damage before the last row: exit 2 naming file and line, nothing changed', async () => {
     const dir = await damaged('middle', () => [...lines().slice(0, 3), 'garbage', ...lines().slice(4)].join('\n') + '\n');
     const before = await readFile(join(dir, 'trials.csv'), 'utf8');

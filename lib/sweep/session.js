@@ -171,16 +171,8 @@ function openResume({ dir, given, retryFailed }, note) {
     writeFileAtomic(path, markSuperseded(fixed, retry.map(({ i }) => inspection.rows[i]), TRIAL_COLUMNS));
     for (const { r } of retry) r.status = 'superseded';
     note(`--retry-failed: ${retry.length} failed trial row(s) marked superseded (kept in ${FILES.trials}); their trials are measured again`);
-  } else if (inspection.keepBytes < bytes.length || inspection.needsHeader || inspection.addNewline) {
-    const fd = openForAppend(path);
-    try {
-      if (inspection.keepBytes < bytes.length) fs.ftruncateSync(fd, inspection.keepBytes);
-      if (inspection.needsHeader) writeAll(fd, toCsvHeader(TRIAL_COLUMNS), path);
-      else if (inspection.addNewline) writeAll(fd, '\n', path);
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
+  } else {
+    applyRepair(path, bytes, inspection, TRIAL_COLUMNS);
   }
   repairBlockLog(dir, note, recoveries, at);
   return { meta, spec, previous: rows, recoveries };
@@ -211,16 +203,26 @@ function repairBlockLog(dir, note, recoveries, at) {
     note(`${path} line ${inspection.cut.line} was cut back: ${inspection.cut.why}`);
     recoveries.push({ at, file: FILES.blocks, line: inspection.cut.line, why: inspection.cut.why, removed: inspection.cut.text });
   }
-  if (inspection.keepBytes < bytes.length || inspection.needsHeader || inspection.addNewline) {
-    const fd = openForAppend(path);
-    try {
-      if (inspection.keepBytes < bytes.length) fs.ftruncateSync(fd, inspection.keepBytes);
-      if (inspection.needsHeader) writeAll(fd, toCsvHeader(BLOCK_COLUMNS), path);
-      else if (inspection.addNewline) writeAll(fd, '\n', path);
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
+  applyRepair(path, bytes, inspection, BLOCK_COLUMNS);
+}
+
+/**
+ * Make an append-only CSV file what its inspection says: cut back, with its header, ending in a newline.
+ * @param {string} path
+ * @param {Buffer} bytes what the file held
+ * @param {import('./recovery.js').Inspection} inspection
+ * @param {readonly string[]} columns
+ */
+function applyRepair(path, bytes, inspection, columns) {
+  if (inspection.keepBytes >= bytes.length && !inspection.needsHeader && !inspection.addNewline) return;
+  const fd = openForAppend(path);
+  try {
+    if (inspection.keepBytes < bytes.length) fs.ftruncateSync(fd, inspection.keepBytes);
+    if (inspection.needsHeader) writeAll(fd, toCsvHeader(columns), path);
+    else if (inspection.addNewline) writeAll(fd, '\n', path);
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
   }
 }
 
