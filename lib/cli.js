@@ -105,7 +105,7 @@ Examples:
     });
 
   program.command('sweep')
-    .description('the main job: repeated, interleaved trials in separate processes, into CSV (default preset: default)')
+    .description('the main job: repeated trials in separate processes, TCP and UDS in alternating blocks, into CSV, charts and a report (default preset: default)')
     .argument('[preset]', 'a preset in sweeps/ (default, quick, nicmcd-2014) or a path to a .json spec')
     .option('--sizes <list|range>', 'packet sizes: 1,64,1k or a range of powers of two 1..16384, 64B..1MiB, 1..64KiB*4')
     .option('--depths <list>', 'packets in flight, e.g. 1,16')
@@ -120,7 +120,7 @@ Examples:
     .option('--warmup <n|time>', 'warmup per trial: packets or time')
     .option('--seed <n>', "seed of the trial order and payloads (default: the preset's, else random; recorded)")
     .option('--pin <mode>', 'none, split (server cpu 0, client cpu 1) or same (both cpu 0), via taskset')
-    .option('--trial-timeout <time>', 'hard limit of one trial (default: duration + warmup + 1 min)')
+    .option('--trial-timeout <time>', 'hard limit of one trial (default: (duration + warmup) × transports in a trial + 1 min)')
     .option('--out <dir>', 'results directory (default ./udsvstcp-results/<UTC time>-<preset>/)')
     .option('--resume <dir>', 'run only the trials missing from DIR/trials.csv, with the spec recorded there')
     .option('--retry-failed', 'with --resume: measure failed trials again (their old rows stay, marked superseded)')
@@ -135,7 +135,9 @@ the UDS/TCP interval of a group is taken across its runs.
 Writes trials.csv (one row per trial and transport, appended as each ends),
 blocks.csv (every measured block), summary.csv (per size/depth/transport
 statistics and UDS/TCP ratios with 95 % CIs), runs-wide.csv (the 2014
-layout) and meta.json (spec, seed, design, environment).
+layout) and meta.json (spec, seed, design, environment), then the report:
+summary.md, chart-*.svg, report.html (offline) and results.xlsx, with the
+verdicts printed (see: udsvstcp report --help).
 Keys and defaults of presets: sweeps/README.md. Ctrl-C (or SIGTERM, SIGHUP)
 keeps what was measured and prints the --resume command (exit 130, 143, 129);
 a second one kills the echo server at once. One sweep at a time per
