@@ -156,7 +156,7 @@ export async function sweep(preset, opts, { stderr, chalk }) {
     const wide = toRunsWide(rows, spec);
     writeFileAtomic(join(dir, FILES.wide), toCsv(wide.rows, wide.columns));
     const failed = rows.filter((r) => r.status === 'error').length;
-    end(result.interrupted ? 'interrupted' : 'complete', { trials_planned: result.planned, extra_runs: result.extra, max_time_reached: result.timeUp, trials_recorded: rows.length, trials_failed: failed, trials_superseded: previous.length - live.length });
+    end(result.interrupted ? 'interrupted' : 'complete', { trials_planned: result.planned, extra_trial_rows: rows.filter((r) => Number(r.run) >= spec.runs).length, max_time_reached: result.timeUp, trials_recorded: rows.length, trials_failed: failed, trials_superseded: previous.length - live.length });
 
     say(`\n${toSummaryText(summary, { precision: spec.precision })}`);
     say(`\n${rows.length} trial rows recorded (${result.planned} planned${result.extra ? ` + ${result.extra} added for the precision` : ''})${failed ? chalk.red(`, ${failed} failed (status=error in trials.csv; --resume DIR --retry-failed measures them again)`) : ''}\n`);

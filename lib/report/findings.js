@@ -85,7 +85,7 @@ function statusOf(meta) {
  * @param {Record<string, any> | null} meta
  */
 function plannedOf(meta) {
-  if (typeof meta?.trials_planned === 'number') return meta.trials_planned + (typeof meta.extra_runs === 'number' ? meta.extra_runs : 0);
+  if (typeof meta?.trials_planned === 'number') return meta.trials_planned + (typeof meta.extra_trial_rows === 'number' ? meta.extra_trial_rows : 0);
   const spec = meta?.spec;
   if (spec && Array.isArray(spec.sizes) && Array.isArray(spec.depths) && Array.isArray(spec.transports) && typeof spec.runs === 'number') {
     return spec.sizes.length * spec.depths.length * spec.transports.length * spec.runs;

@@ -11,18 +11,20 @@ export const WIDE_NAME = 'NAME (ms per 100 000 round trips)';
 
 /**
  * @param {Record<string, any>[]} rows trial rows
- * @param {{ sizes: number[], depths: number[], transports: string[], runs: number }} spec
+ * @param {{ sizes: number[], depths: number[], transports: string[], runs: number }} spec runs: the planned runs; later runs in `rows` get columns too
  * @returns {{ columns: string[], rows: Record<string, string | number | null>[] }}
  */
 export function toRunsWide(rows, spec) {
-  const columns = [WIDE_NAME, ...Array.from({ length: spec.runs }, (_, i) => `RUN ${i}`)];
+  // runs added for a target precision get columns too
+  const runs = Math.max(spec.runs, ...rows.map((r) => Number(r.run) + 1).filter(Number.isFinite));
+  const columns = [WIDE_NAME, ...Array.from({ length: runs }, (_, i) => `RUN ${i}`)];
   const out = [];
   for (const transport of ['uds', 'tcp'].filter((t) => spec.transports.includes(t))) {
     for (const depth of spec.depths) {
       for (const size of spec.sizes) {
         /** @type {Record<string, string | number | null>} */
         const row = { [WIDE_NAME]: `${transport.toUpperCase()} Size ${size}${spec.depths.length > 1 ? ` Depth ${depth}` : ''}` };
-        for (let run = 0; run < spec.runs; run++) {
+        for (let run = 0; run < runs; run++) {
           const trial = rows.find((r) => Number(r.run) === run && r.transport === transport && Number(r.size_bytes) === size && Number(r.depth) === depth && r.status === 'ok');
           row[`RUN ${run}`] = trial ? (trial.elapsed_ms * 100_000) / trial.packets : null;
         }
