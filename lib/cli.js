@@ -73,29 +73,34 @@ Example:
     });
 
   program.command('run')
-    .description('measure echo round trips over TCP and UDS: pipelined, verified, one trial per transport')
+    .description('measure echo round trips over TCP and UDS: pipelined, verified, both transports in alternating blocks of one trial')
     .option('--tcp <host:port>', 'TCP echo server to measure (loopback only)')
     .option('--uds <path>', 'UDS echo server to measure')
     .option('--transport <which>', 'tcp, uds or both (default: both, or those given)')
     .option('--size <bytes>', 'packet size, a power of two from 1 B to 64 MiB: 64, 1k, 64KiB, 1MiB', '64')
     .option('--depth <n>', 'packets in flight, 1 (ping-pong) to 65536; size × depth at most 256 MiB', '1')
-    .option('--packets <n>', 'measured packets per trial, 1 to 20000000 (instead of --duration)')
-    .option('--duration <time>', 'measured time per trial: 500ms, 2s, 1m (default 1s)')
-    .option('--warmup <n|time>', 'warmup before measuring: a packet count (1000) or a time (250ms)', '250ms')
+    .option('--packets <n>', 'measured packets per transport per trial, 1 to 20000000 (instead of --duration)')
+    .option('--duration <time>', 'measured time per transport per trial: 500ms, 2s, 1m (default 1s)')
+    .option('--warmup <n|time>', 'warmup per transport before measuring: a packet count (1000) or a time (250ms)', '250ms')
     .option('--seed <n>', 'seed of the random payloads, 0 to 4294967295 (default: random, printed)')
     .option('--no-delay', 'TCP_NODELAY on the client socket (the default)')
     .option('--nagle', 'leave Nagle on instead (recorded; the server started here follows)')
     .option('--timeout <time>', 'fail a trial when nothing is echoed for this long', '10s')
-    .option('--runs <n>', 'trials per transport, order alternating run by run, 1 to 1000', '1')
+    .option('--runs <n>', 'trials, each measuring every transport; the transport that opens the blocks alternates, 1 to 1000', '1')
     .option('--greeting', 'expect the 2014 greeting before echoing (the server started here sends it)')
-    .option('--json', 'one JSON object per trial per line on stdout')
+    .option('--json', 'one JSON object per transport per trial, a line each, on stdout')
     .addHelpText('after', `
 With neither --tcp nor --uds, an echo server is started in a child process and
-stopped afterwards, and its CPU time is charged to each trial.
+stopped afterwards, and its CPU time is charged to each block. With both
+transports, a trial alternates blocks A B B A … between a TCP and a UDS
+connection, and the last line gives UDS/TCP with a 95 % interval (across
+trials with --runs 2 or more; from one trial's block pairs otherwise).
 
 Every echoed byte is checked against what was sent. Figures: msgs/s and MB/s
 (one direction, 1 MB = 1e6 bytes) over the measured phase; RTT in µs from a
 packet's write to the arrival of its last echoed byte; CPU µs per message.
+
+Exit codes: 0 every trial ok; 1 a trial failed; 2 bad input (nothing started).
 
 Examples:
   udsvstcp run --size 64 --depth 1
@@ -108,7 +113,7 @@ Examples:
     .description('the main job: repeated trials in separate processes, TCP and UDS in alternating blocks, into CSV, charts and a report (default preset: default)')
     .argument('[preset]', 'a preset in sweeps/ (default, quick, nicmcd-2014) or a path to a .json spec')
     .option('--sizes <list|range>', 'packet sizes: 1,64,1k or a range of powers of two 1..16384, 64B..1MiB, 1..64KiB*4')
-    .option('--depths <list>', 'packets in flight, e.g. 1,16')
+    .option('--depths <list>', 'packets in flight, each 1 to 65536, e.g. 1,16')
     .option('--transports <list>', 'tcp,uds (default both)')
     .option('--runs <n>', 'runs (at least); every (size, depth) group once per run, 1 to 1000')
     .option('--precision <pct>', 'add runs to groups whose UDS/TCP 95 % interval is wider than ±pct (0.1% to 100%, e.g. 3%)')
@@ -117,7 +122,7 @@ Examples:
     .option('--block <time>', 'length of a measured block to aim for, 1ms to 10s (default 10ms)')
     .option('--packets <n>', 'measured packets per transport per trial (instead of --duration)')
     .option('--duration <time>', 'measured time per transport per trial (instead of --packets)')
-    .option('--warmup <n|time>', 'warmup per trial: packets or time')
+    .option('--warmup <n|time>', 'warmup per transport per trial: packets or time')
     .option('--seed <n>', "seed of the trial order and payloads (default: the preset's, else random; recorded)")
     .option('--pin <mode>', 'none, split (server cpu 0, client cpu 1) or same (both cpu 0), via taskset')
     .option('--trial-timeout <time>', 'hard limit of one trial (default: (duration + warmup) × transports in a trial + 1 min)')
@@ -143,6 +148,9 @@ keeps what was measured and prints the --resume command (exit 130, 143, 129);
 a second one kills the echo server at once. One sweep at a time per
 directory (DIR/sweep.lock). On resume, a last trials.csv row cut short is cut
 back, and flags must equal those recorded in DIR/meta.json.
+
+Exit codes: 0 every trial ok; 1 a trial failed or a fatal error (meta.json
+says failed); 2 bad input (nothing started); 130, 143, 129 interrupted.
 
 Examples:
   udsvstcp sweep

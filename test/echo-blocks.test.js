@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer } from '../lib/server.js';
 import { runTrial } from '../lib/trial.js';
 import { connect } from '../lib/transport.js';
-import { FILL_FACTOR } from '../lib/workloads/echo.js';
+import { FILL_FACTOR, MIN_BLOCKS } from '../lib/workloads/echo.js';
 
 /** @type {Awaited<ReturnType<typeof startServer>>} */
 let server;
@@ -32,6 +32,19 @@ describe('measured blocks', () => {
       expect(Number(r.elapsed_ms)).toBeCloseTo(mine.reduce((s, b) => s + b.elapsed_ms, 0), 9);
       expect(Number(r.server_cpu_us_per_msg)).toBeGreaterThan(0);
     }
+  });
+
+  it('run at least MIN_BLOCKS blocks per transport in a timed phase, however short the time', async () => {
+    const { records } = await runTrial({ ...base, targets: targets(), depth: 1, measure: { ms: 10 }, warmup: { ms: 10 } });
+    for (const r of records) expect(Number(r.blocks)).toBeGreaterThanOrEqual(MIN_BLOCKS);
+  });
+
+  it('aim at blockMs at the warmup rate: 50 ms blocks hold far more than the 100 × depth floor', async () => {
+    const long = await runTrial({ ...base, targets: targets(), depth: 1, measure: { ms: 100 }, warmup: { ms: 30 }, blockMs: 50 });
+    expect(Number(long.records[0].block_packets)).toBeGreaterThan(FILL_FACTOR * 2); // ≥ 4000 msgs/s on any machine that runs this
+    // without a warmup there is no rate: blocks are the floor, FILL_FACTOR × depth
+    const cold = await runTrial({ ...base, targets: targets(), depth: 3, measure: { ms: 30 }, warmup: { packets: 0 }, blockMs: 50 });
+    expect(Number(cold.records[0].block_packets)).toBe(FILL_FACTOR * 3);
   });
 
   it('with one transport and a packet count, measure one continuous block, as in 2014', async () => {

@@ -72,6 +72,12 @@ describe('udsvstcp run', () => {
     expect(three.stderr).toMatch(/UDS ×\d+\.\d\d the msgs\/s of TCP \(95 % CI \d+\.\d\d–\d+\.\d\d(, not significant)?\);.*\[interval from 3 runs\]/);
   });
 
+  it('--nagle leaves Nagle on and says so in the header line', async () => {
+    const { code, stderr } = await runCli(['run', '--transport', 'tcp', '--packets', '200', '--warmup', '0', '--nagle']);
+    expect(code, stderr).toBe(0);
+    expect(stderr).toMatch(/, TCP noDelay false\n/);
+  });
+
   it('runs one transport when asked, for a time', async () => {
     const { code, stdout } = await runCli(['run', '--transport', 'uds', '--duration', '200ms', '--warmup', '50ms', '--depth', '8', '--json']);
     expect(code).toBe(0);

@@ -106,6 +106,23 @@ describe.each(listPresets())('sweep %s --test, end to end with real processes', 
   });
 });
 
+describe('sweep --pin', () => {
+  it('without taskset, runs unpinned, says so, and records it', async () => {
+    const out = join(tmp.dir, 'pinned');
+    const { code, stderr } = await runCli(['sweep', 'quick', '--test', '--pin', 'split', '--out', out], { env: { PATH: join(tmp.dir, 'no-such-dir') } });
+    expect(code, stderr).toBe(0);
+    expect(stderr).toContain('note: --pin split: taskset not found (Linux util-linux); running unpinned');
+    expect(JSON.parse(await readFile(join(out, 'meta.json'), 'utf8')).sessions[0].pinning).toBe('none');
+  }, 30_000);
+
+  it('with taskset, records where server and client ran', async () => {
+    const out = join(tmp.dir, 'pinned-same');
+    const { code, stderr } = await runCli(['sweep', 'quick', '--test', '--pin', 'same', '--out', out]);
+    expect(code, stderr).toBe(0);
+    expect(JSON.parse(await readFile(join(out, 'meta.json'), 'utf8')).sessions[0].pinning).toBe('same: server and client cpu 0');
+  }, 30_000);
+});
+
 describe('sweep --precision', () => {
   it('adds runs to the groups whose UDS/TCP interval is wider than asked, stops at --max-time, and marks them', async () => {
     const out = join(tmp.dir, 'precise');

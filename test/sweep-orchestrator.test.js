@@ -126,6 +126,18 @@ describe('sweep orchestration', () => {
     expect(runsOf(1024)).toBeGreaterThanOrEqual(10);
   });
 
+  it('on resume, goes on adding runs for the precision, with a time budget that starts at the resume', async () => {
+    const clock = { t: 0 };
+    const first = fakes({ clock, ratio: (_trial, call) => 2 * (1 + 0.3 * Math.sin(call * 1.7)) });
+    const { rows: before } = await runSweep({ ...spec, precision: 0.01, maxTimeMs: 20_000 }, { ...first, now: () => clock.t });
+    const later = fakes({ clock, ratio: (_trial, call) => 2 * (1 + 0.3 * Math.sin(call * 1.3)) });
+    clock.t = 1_000_000; // long after: the first session's time does not count
+    const { rows, timeUp } = await runSweep({ ...spec, precision: 0.01, maxTimeMs: 5_000 }, { ...later, previous: before, now: () => clock.t });
+    expect(later.calls()).toBe(5); // nothing planned is missing; extra runs while one more fits in 5 s
+    expect(rows.every((r) => r.run >= spec.runs)).toBe(true);
+    expect(timeUp).toBe(true);
+  });
+
   it('starts no extra run that would pass --max-time, and says so', async () => {
     const clock = { t: 0 };
     /** @type {string[]} */

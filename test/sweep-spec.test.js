@@ -58,6 +58,11 @@ describe('sweep specs', () => {
     [{ sizes: [64], packets: 10, duration: '1s' }, /"packets" and "duration" exclude each other/],
     [{ depths: [1] }, /"sizes" is required/],
     [{ sizes: '8..2' }, /"sizes" range must be A\.\.B/],
+    [{ sizes: [64], precision: '0.05%' }, /"precision" must be a relative half-width of the UDS\/TCP 95 % interval from 0\.1% to 100%/],
+    [{ sizes: [64], precision: '150%' }, /"precision" must be a relative half-width/],
+    [{ sizes: [64], maxTime: '100ms' }, /"maxTime" must be a duration from 1000 ms/],
+    [{ sizes: [64], pairing: 'pairs' }, /"pairing" must be blocks or trials/],
+    [{ sizes: [64], block: '0ms' }, /"block" must be a duration from 1 ms to 10 s/],
   ])('refuse %j naming the key', (raw, message) => {
     expect(() => resolveRaw(raw)).toThrow(UsageError);
     expect(() => resolveRaw(raw)).toThrow(message);
@@ -65,6 +70,8 @@ describe('sweep specs', () => {
 
   it('name the flag when a flag is wrong', () => {
     expect(() => resolveRaw({ sizes: [64] }, { flags: { depths: '0' } })).toThrow(/^--depths must be a whole number from 1 to 65536/);
+    expect(() => resolveRaw({ sizes: [64] }, { flags: { precision: '3 percent' } })).toThrow(/^--precision must be a relative half-width/);
+    expect(() => resolveRaw({ sizes: [64] }, { flags: { maxTime: 'soon' } })).toThrow(/^--max-time must be a duration/);
   });
 });
 

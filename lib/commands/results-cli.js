@@ -17,7 +17,7 @@ export function addResultsCommands(program, out, setCode) {
     .option('--out <dir>', 'write the report files here instead of DIR (an existing directory)')
     .option('--figure <metric>', 'the figure verdicts and the first charts are about (default: the workload\'s, msgs_per_s for echo)')
     .option('--json', 'the findings (groups, ratios, CIs, verdicts, warnings) as JSON on stdout')
-    .option('--quiet', 'no table on stderr')
+    .option('--quiet', 'nothing on stderr')
     .addHelpText('after', `
 Writes summary.md, chart-*.svg, report.html (one self-contained page, readable
 offline) and results.xlsx (typed cells: opens right in every locale) into DIR.
@@ -36,7 +36,7 @@ Examples:
     .argument('<dirB>', 'the results directory of the sweep compared with it')
     .option('--figure <metric>', 'the figure shown in the table (default msgs_per_s; --json holds all)')
     .option('--json', 'every row (each figure, TCP, UDS and UDS/TCP) as JSON on stdout')
-    .option('--quiet', 'no table on stderr')
+    .option('--quiet', 'nothing on stderr')
     .addHelpText('after', `
 Only the (size, depth) groups both sweeps hold are compared; with none in
 common it refuses and says what each holds (exit 2).
