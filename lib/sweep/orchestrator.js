@@ -134,12 +134,11 @@ export async function runSweep(spec, deps) {
       const all = [...previous, ...rows];
       const short = groupsShortOfPrecision(all, spec.precision);
       if (short.length === 0) break;
-      // the wider half of them (at least one) gets a run this round, so a time budget goes where the intervals are widest
+      // the half of them (at least one) that one more run brings closest to the target gets it this round
       const width = (/** @type {{ halfWidth: number | null }} */ g) => g.halfWidth ?? Infinity;
-      const ranked = [...short].sort((a, b) => width(b) - width(a));
-      const chosen = ranked.slice(0, Math.ceil(ranked.length / 2));
-      const widest = ranked[0];
-      onNote?.(`precision round ${round + 1}: ${short.length} group(s) wider than ±${+(spec.precision * 100).toFixed(3)} %, widest ${formatSize(widest.size)} depth ${widest.depth} ${widest.halfWidth === null ? '(one run)' : `±${(widest.halfWidth * 100).toFixed(1)} %`}; one more run for the ${chosen.length} widest`);
+      const chosen = [...short].sort((a, b) => b.gain - a.gain).slice(0, Math.ceil(short.length / 2));
+      const widest = short.reduce((a, b) => (width(a) >= width(b) ? a : b));
+      onNote?.(`precision round ${round + 1}: ${short.length} group(s) wider than ±${+(spec.precision * 100).toFixed(3)} %, widest ${formatSize(widest.size)} depth ${widest.depth} ${widest.halfWidth === null ? '(one run)' : `±${(widest.halfWidth * 100).toFixed(1)} %`}; one more run for the ${chosen.length} that gain most from one`);
       const nextRun = (/** @type {{ size: number, depth: number }} */ g) => 1 + Math.max(-1, ...all.filter((r) => groupKey(/** @type {any} */ (r)) === groupKey(g)).map((r) => Number(r.run)));
       const extraJobs = planExtraRuns(chosen.map((g) => ({ ...g, run: nextRun(g) })).filter((g) => g.run < spec.maxRuns), spec, round);
       if (extraJobs.length === 0) break;
