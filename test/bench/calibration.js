@@ -2,7 +2,8 @@
 /**
  * Are the UDS/TCP intervals honest? Repeats one group many times, each
  * repeat a whole sweep of its own (a fresh server process and fresh trial
- * processes, as `npx udsvstcp sweep` would run that group), and counts how
+ * processes, under the default preset's rules, its target precision and
+ * stopping rule included, as `npx udsvstcp sweep` would run that group), and counts how
  * many of the repeats' 95 % intervals contain the median of all repeats'
  * ratios. An honest 95 % interval holds it in about 9 of 10 repeats or more;
  * one that is too narrow (blocks of one process treated as independent,
