@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer } from '../lib/server.js';
 import { runTrial } from '../lib/trial.js';
 import { connect } from '../lib/transport.js';
-import { FILL_FACTOR, MIN_BLOCKS } from '../lib/workloads/echo.js';
+import { FILL_FACTOR, MIN_BLOCKS, MIN_WARMUP_BLOCKS, budget } from '../lib/workloads/echo.js';
 
 /** @type {Awaited<ReturnType<typeof startServer>>} */
 let server;
@@ -32,6 +32,12 @@ describe('measured blocks', () => {
       expect(Number(r.elapsed_ms)).toBeCloseTo(mine.reduce((s, b) => s + b.elapsed_ms, 0), 9);
       expect(Number(r.server_cpu_us_per_msg)).toBeGreaterThan(0);
     }
+  });
+
+  it('budget a timed phase in wall time with a floor of blocks, a counted one in blocks of the count', () => {
+    expect(budget({ ms: 50 }, 1600, MIN_WARMUP_BLOCKS)).toEqual({ time: 50, iterations: MIN_WARMUP_BLOCKS });
+    expect(MIN_WARMUP_BLOCKS).toBeGreaterThanOrEqual(2);
+    expect(budget({ packets: 450 }, 200, MIN_BLOCKS)).toEqual({ time: 0, iterations: 3 });
   });
 
   it('run at least MIN_BLOCKS blocks per transport in a timed phase, however short the time', async () => {
