@@ -39,7 +39,7 @@ export const DEFAULT_BLOCK_MS = 10;
 export const MIN_BLOCKS = 8;
 /**
  * A timed warmup runs at least this many blocks per connection: the first
- * block after connecting is slow (at 64 KiB × 16 it took 1.3–2× the next
+ * block after connecting is slow (at 64 KiB × 16 it took 1.2–2.2× the next
  * ones here), and one warmup block left the first measured one slow too.
  */
 export const MIN_WARMUP_BLOCKS = 3;
