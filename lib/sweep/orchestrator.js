@@ -9,7 +9,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { failedTrial } from '../trial.js';
-import { groupKey, jobKeys, planExtraRuns, planTrials } from './schedule.js';
+import { groupKey, jobKeys, planExtraRuns, planTrials, rowKey } from './schedule.js';
 import { groupsShortOfPrecision } from '../ratios.js';
 import { formatSize } from '../units.js';
 
@@ -68,7 +68,7 @@ export async function runSweep(spec, deps) {
   const { startServer, warmServer, runTrial, log, blockLog, previous = [], signal, now = () => performance.now(), onStart, onEnd, onNote } = deps;
   const started = now();
   const plan = planTrials(spec);
-  const done = new Set(previous.map((r) => `${r.run}|${r.size_bytes}|${r.depth}|${r.transport}`));
+  const done = new Set(previous.map(rowKey));
   const todo = plan.filter((job) => !jobKeys(job).every((k) => done.has(k)));
   /** @type {Record<string, any>[]} */
   const rows = [];
