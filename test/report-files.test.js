@@ -125,4 +125,15 @@ describe('the report a sweep writes at its end', () => {
     expect((await readdir(elsewhere)).sort()).toEqual([...CHARTS, 'report.html', 'results.xlsx', 'summary.md'].sort());
     expect(result.stderr).toMatch(/^depth 1\nsize +TCP msgs\/s/m);
   }, 30_000);
+
+  it('makes another figure the one the verdicts are about with --figure', async () => {
+    const elsewhere = join(tmp.dir, 'by-rtt');
+    await mkdir(elsewhere);
+    const result = await runCli(['report', out(), '--json', '--figure', 'rtt_p50_us', '--out', elsewhere]);
+    expect(result.code, result.stderr).toBe(0);
+    const json = JSON.parse(result.stdout);
+    expect(json.primary.metric).toBe('rtt_p50_us');
+    expect(json.sections.every((/** @type {any} */ s) => s.primary === 'rtt_p50_us')).toBe(true);
+    expect(result.stderr).toMatch(/^size +TCP RTT p50 µs +UDS RTT p50 µs/m); // the table is about it too
+  }, 30_000);
 });
