@@ -27,11 +27,11 @@ describe.each(listPresets())('sweep %s --test, end to end with real processes', 
     result = await runCli(['sweep', preset, '--test', '--seed', '11', '--out', out()], { cwd: tmp.dir });
   }, 60_000);
 
-  it('exits 0 and prints the summary and the four files on stderr, nothing on stdout', () => {
+  it('exits 0 and prints the summary, the verdicts and every file it wrote on stderr, nothing on stdout', () => {
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('UDS/TCP msgs/s');
-    for (const file of ['trials.csv', 'summary.csv', 'runs-wide.csv', 'meta.json']) expect(result.stderr).toContain(join(out(), file));
+    for (const file of ['trials.csv', 'blocks.csv', 'summary.csv', 'runs-wide.csv', 'meta.json', 'summary.md', 'report.html', 'results.xlsx', 'chart-uds-vs-tcp.svg']) expect(result.stderr).toContain(join(out(), file));
   });
 
   it('writes trials.csv: one row per planned trial, the record columns, numeric cells', async () => {
@@ -44,7 +44,7 @@ describe.each(listPresets())('sweep %s --test, end to end with real processes', 
     expect(meta.trials_recorded).toBe(rows.length);
     for (const row of rows) {
       expect(row.status, row.error).toBe('ok');
-      for (const key of NUMERIC) expect(row[key], key).toMatch(/^-?\d+(\.\d+)?(e-?\d+)?$/);
+      for (const key of NUMERIC) expect(row[key], key).toMatch(/^-?\d+(\.\d+)?$/); // never exponent notation
     }
   });
 
@@ -187,7 +187,7 @@ describe('sweep faults', () => {
 
     const resumed = await runCli(['sweep', '--resume', out]);
     expect(resumed.code, resumed.stderr).toBe(0);
-    expect(resumed.stderr).toContain(`resuming: ${partial.length} trials already there`);
+    expect(resumed.stderr).toContain(`resuming: ${partial.length} trial rows already there`);
     const rows = parseCsv(await readFile(join(out, 'trials.csv'), 'utf8'));
     expect(rows).toHaveLength(12);
     expect(new Set(rows.map((/** @type {any} */ r) => `${r.run}|${r.size_bytes}|${r.transport}`)).size).toBe(12);

@@ -119,7 +119,7 @@ export async function sweep(preset, opts, { stderr, chalk }) {
     say(chalk.dim(`${describeEnvironment(environment)}\n`));
     say(`sweep ${describeSpec(spec)}\n`);
     if (pinning.note) say(chalk.yellow(`note: ${pinning.note}\n`));
-    say(`results: ${resolve(dir)}${request.resume ? ` (resuming: ${live.length} trials already there)` : ''}\n`);
+    say(`results: ${resolve(dir)}${request.resume ? ` (resuming: ${live.length} trial rows already there)` : ''}\n`);
 
     const progress = createProgress({ stream: stderr, quiet, chalk });
     let result;
