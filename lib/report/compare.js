@@ -10,6 +10,7 @@
  */
 import { Chalk } from 'chalk';
 import { UsageError } from '../errors.js';
+import { pairedLogRatios } from '../ratios.js';
 import { formatSize } from '../units.js';
 import { welchLogRatio } from '../welch.js';
 import { FIGURES } from './figures.js';
@@ -63,21 +64,6 @@ function logsOf(rows, transport, metric) {
   return rows.filter((r) => r.status === 'ok' && r.transport === transport && typeof r[metric] === 'number' && r[metric] > 0).map((r) => Math.log(r[metric]));
 }
 
-/**
- * Per-run log(UDS / TCP) of one figure.
- * @param {Record<string, any>[]} rows
- * @param {string} metric
- */
-function pairedLogs(rows, metric) {
-  const logs = [];
-  for (const u of rows) {
-    if (u.status !== 'ok' || u.transport !== 'uds' || !(u[metric] > 0)) continue;
-    const t = rows.find((r) => r.status === 'ok' && r.transport === 'tcp' && Number(r.run) === Number(u.run) && r[metric] > 0);
-    if (t) logs.push(Math.log(u[metric] / t[metric]));
-  }
-  return logs;
-}
-
 /** @param {number[]} logs */
 const geomean = (logs) => (logs.length ? Math.exp(logs.reduce((a, b) => a + b, 0) / logs.length) : null);
 
@@ -118,8 +104,8 @@ export function compareSweeps(a, b, { metrics = Object.keys(FIGURES) } = {}) {
     const base = { workload: String(rowsA[0].workload), size_bytes: Number(rowsA[0].size_bytes), depth: Number(rowsA[0].depth) };
     for (const metric of metrics) {
       for (const transport of /** @type {const} */ (['tcp', 'uds', 'uds/tcp'])) {
-        const la = transport === 'uds/tcp' ? pairedLogs(rowsA, metric) : logsOf(rowsA, transport, metric);
-        const lb = transport === 'uds/tcp' ? pairedLogs(rowsB, metric) : logsOf(rowsB, transport, metric);
+        const la = transport === 'uds/tcp' ? pairedLogRatios(rowsA, metric) : logsOf(rowsA, transport, metric);
+        const lb = transport === 'uds/tcp' ? pairedLogRatios(rowsB, metric) : logsOf(rowsB, transport, metric);
         if (la.length === 0 && lb.length === 0) continue;
         const w = la.length && lb.length ? welchLogRatio(la, lb) : null;
         rows.push({ ...base, transport, metric, a: geomean(la), n_a: la.length, b: geomean(lb), n_b: lb.length, ratio: w?.ratio ?? null, ci95_low: w?.low ?? null, ci95_high: w?.high ?? null, df: w?.df ?? null, significant: w?.significant ?? null });
