@@ -119,6 +119,7 @@ Examples:
     .option('--precision <pct>', 'add runs to groups whose UDS/TCP 95 % interval is wider than ±pct (0.1% to 100%, e.g. 3%)')
     .option('--max-time <time>', 'start no extra run for --precision once the sweep would pass this (e.g. 80s, 10m)')
     .option('--pairing <mode>', 'blocks (TCP and UDS alternate in one trial process) or trials (one transport per process, as in 2014)')
+    .option('--server <lifetime>', 'sweep (one echo server throughout) or round (a fresh one for each run and each precision round)')
     .option('--block <time>', 'length of a measured block to aim for, 1ms to 10s (default 10ms)')
     .option('--packets <n>', 'measured packets per transport per trial (instead of --duration)')
     .option('--duration <time>', 'measured time per transport per trial (instead of --packets)')

@@ -92,6 +92,16 @@ describe('sweep orchestration', () => {
     expect(f.warmed()).toBe(2);
   });
 
+  it('with server "round", starts (and warms) a fresh server for each planned run and each precision round, stopping the last', async () => {
+    const f = fakes({ ratio: (trial, n) => (trial.size === 1 && trial.depth === 1 && n % 2 ? 3 : 2) });
+    await runSweep({ ...spec, server: 'round', precision: 0.05 }, f);
+    expect(f.servers()).toBeGreaterThan(3); // 3 planned runs, then one per precision round
+    expect(f.warmed()).toBe(f.servers());
+    const one = fakes();
+    await runSweep({ ...spec, server: 'sweep', precision: 0.05 }, one);
+    expect(one.servers()).toBe(1);
+  });
+
   it('runs only the missing trials on resume', async () => {
     const plan = planTrials(spec);
     const first = fakes();

@@ -27,7 +27,7 @@ import { reportSweep } from './report.js';
 const SERVER_WARMUP_MS = 300;
 
 /** Flags that override spec keys. */
-const SPEC_FLAGS = ['sizes', 'depths', 'transports', 'runs', 'packets', 'duration', 'warmup', 'seed', 'pin', 'trialTimeout', 'pairing', 'block', 'precision', 'maxTime'];
+const SPEC_FLAGS = ['sizes', 'depths', 'transports', 'runs', 'packets', 'duration', 'warmup', 'seed', 'pin', 'trialTimeout', 'pairing', 'server', 'block', 'precision', 'maxTime'];
 
 /**
  * How the sweep measures, for meta.json.
@@ -44,6 +44,7 @@ function describeDesign(spec) {
     ratio_interval: 'Student-t 95 % interval of the mean per-run log(UDS/TCP), exp() back: runs (fresh processes) are the replicates',
     precision: spec.precision,
     max_time_ms: spec.maxTimeMs,
+    server_lifetime: spec.server === 'round' ? 'a fresh echo server for each planned run and each precision round' : 'one echo server for the whole sweep (a new one only after it dies)',
     server_warmup: `one unrecorded trial of the first group (${SERVER_WARMUP_MS} ms per transport) after the server starts`,
   };
 }

@@ -85,14 +85,22 @@ export async function runSweep(spec, deps) {
   /** @type {number[]} */
   const trialTimes = [];
 
+  /** @type {string | undefined} */
+  let serverRound;
   /**
    * @param {import('./schedule.js').Job} job
    * @param {number} index
    * @param {number} total
+   * @param {string} round which planned run or precision round the job belongs to
    * @returns {Promise<boolean>} false when aborted
    */
-  const runJob = async (job, index, total) => {
+  const runJob = async (job, index, total, round) => {
     if (signal?.aborted) return false;
+    if (server && spec.server === 'round' && serverRound !== undefined && serverRound !== round) {
+      await server.stop();
+      server = undefined;
+    }
+    serverRound = round;
     if (!server || !server.alive()) {
       if (server) onNote?.('echo server is gone; starting a new one');
       server = await freshServer();
@@ -124,7 +132,7 @@ export async function runSweep(spec, deps) {
 
   try {
     for (const [index, job] of todo.entries()) {
-      if (!(await runJob(job, index, todo.length))) {
+      if (!(await runJob(job, index, todo.length, `run ${job.run}`))) {
         interrupted = true;
         break;
       }
@@ -149,7 +157,7 @@ export async function runSweep(spec, deps) {
           onNote?.(`--max-time ${spec.maxTimeMs / 1000} s reached: ${short.length} group(s) short of ±${spec.precision * 100} %`);
           break;
         }
-        if (!(await runJob(job, index, extraJobs.length))) {
+        if (!(await runJob(job, index, extraJobs.length, `round ${round}`))) {
           interrupted = true;
           break;
         }

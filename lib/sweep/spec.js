@@ -32,6 +32,7 @@ export const DEFAULTS = Object.freeze({
   timeout: '5s',
   trialTimeout: /** @type {unknown} */ (null),
   pairing: 'blocks',
+  server: 'sweep',
   block: '10ms',
   precision: /** @type {unknown} */ (null),
   maxTime: /** @type {unknown} */ (null),
@@ -39,6 +40,7 @@ export const DEFAULTS = Object.freeze({
 /** Most runs of one group, planned or added for a target precision. */
 export const MAX_RUNS = 1000;
 export const PAIRINGS = ['blocks', 'trials'];
+export const SERVER_LIFETIMES = ['sweep', 'round'];
 const KEYS = new Set([...Object.keys(DEFAULTS), 'description', 'test']);
 export const PINS = ['none', 'split', 'same'];
 
@@ -61,6 +63,7 @@ export const PINS = ['none', 'split', 'same'];
  * @property {number} timeoutMs stall timeout inside a trial
  * @property {number} trialTimeoutMs hard limit of a trial process
  * @property {'blocks' | 'trials'} pairing blocks: TCP and UDS alternate in one trial process; trials: one transport per process (2014)
+ * @property {'sweep' | 'round'} server one echo server for the whole sweep, or a fresh one for each planned run and each precision round
  * @property {number} blockMs block length to aim for
  * @property {number | null} precision target relative half-width of each UDS/TCP interval (0.03 = ±3 %), or none
  * @property {number | null} maxTimeMs no extra run for the precision starts once the sweep would pass this
@@ -211,6 +214,8 @@ export function resolveSpec(loaded, { test = false, flags = {} } = {}) {
   const warmup = toWarmup(String(merged.warmup), name('warmup'));
   const pairing = String(merged.pairing);
   if (!PAIRINGS.includes(pairing)) throw new UsageError(`${name('pairing')} must be blocks or trials; got ${JSON.stringify(merged.pairing)}`);
+  const server = String(merged.server);
+  if (!SERVER_LIFETIMES.includes(server)) throw new UsageError(`${name('server')} must be sweep (one echo server throughout) or round (a fresh one per run and per precision round); got ${JSON.stringify(merged.server)}`);
   const transports = toTransportList(merged.transports, name('transports'));
   // a trial measures each of its transports for duration + warmup
   const perTrial = pairing === 'blocks' ? transports.length : 1;
@@ -238,6 +243,7 @@ export function resolveSpec(loaded, { test = false, flags = {} } = {}) {
     timeoutMs: toDuration(String(merged.timeout), name('timeout'), { min: 10, max: 600_000 }),
     trialTimeoutMs,
     pairing: /** @type {'blocks' | 'trials'} */ (pairing),
+    server: /** @type {'sweep' | 'round'} */ (server),
     blockMs: toDuration(String(merged.block), name('block'), { min: 1, max: 10_000 }),
     precision: merged.precision === null || merged.precision === undefined ? null : toPrecision(merged.precision, name('precision')),
     maxTimeMs: merged.maxTime === null || merged.maxTime === undefined ? null : toDuration(String(merged.maxTime), name('maxTime'), { min: 1000, max: 86_400_000 }),

@@ -6,7 +6,7 @@
  * intervals and its wall time; then in how many groups the two intervals
  * overlap, and how far apart the two ratios are at the median group.
  *
- *   node test/bench/repeatability.js [--preset default] [--dirs A,B]
+ *   node test/bench/repeatability.js [--preset default] [--flags="--server round"] [--dirs A,B]
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -19,7 +19,7 @@ import { parse } from 'csv-parse/sync';
 
 const BIN = fileURLToPath(new URL('../../bin/udsvstcp.js', import.meta.url));
 const run = promisify(execFile);
-const { values } = parseArgs({ options: { preset: { type: 'string', default: 'default' }, dirs: { type: 'string' } } });
+const { values } = parseArgs({ options: { preset: { type: 'string', default: 'default' }, dirs: { type: 'string' }, flags: { type: 'string', default: '' } } });
 
 /** @param {number[]} x */
 const median = (x) => { const s = [...x].sort((a, b) => a - b); return (s[(s.length - 1) >> 1] + s[s.length >> 1]) / 2; };
@@ -37,7 +37,7 @@ try {
   if (!values.dirs) {
     for (const dir of dirs) {
       const t0 = performance.now();
-      await run(process.execPath, [BIN, 'sweep', values.preset, '--quiet', '--out', dir], { timeout: 1_800_000 });
+      await run(process.execPath, [BIN, 'sweep', values.preset, ...values.flags.split(' ').filter(Boolean), '--quiet', '--out', dir], { timeout: 1_800_000 });
       process.stdout.write(`${dir}: ${((performance.now() - t0) / 1000).toFixed(1)} s wall\n`);
     }
   }
