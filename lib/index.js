@@ -2,12 +2,16 @@
  * The programmatic API of udsvstcp.
  */
 export { UsageError, RunError } from './errors.js';
-export { startServer, diffServerStats, GREETING } from './server.js';
+export { startServer } from './server.js';
+export { diffServerStats } from './server-stats.js';
+export { HANDLERS, ECHO_GREETING, CONNECT_GREETING } from './handlers.js';
 export { spawnServer } from './server-process.js';
 export { connect, describeTarget, TRANSPORTS } from './transport.js';
 export { createPipeline } from './pipeline.js';
 export { createPayloads } from './payload.js';
-export { runTrial, WORKLOADS } from './trial.js';
+export { runTrial } from './trial.js';
+export { WORKLOADS, getWorkload } from './workloads/index.js';
+export { runBlocks } from './blocks.js';
 export { RECORD_FIELDS, createRecord, errorRecord } from './record.js';
 export { toTable, toComparison } from './report/table.js';
 export { toJsonLine, toReportJson } from './report/json.js';

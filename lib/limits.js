@@ -2,7 +2,8 @@
  * Bounds on what a trial may ask for, shared by the command line and spec
  * files. They live here, below both, so neither reaches into a workload.
  */
-import { MiB } from './units.js';
+import { UsageError } from './errors.js';
+import { MiB, formatSize } from './units.js';
 
 /** Largest packet. */
 export const MAX_SIZE = 64 * MiB;
@@ -12,3 +13,15 @@ export const MAX_DEPTH = 65536;
 export const MAX_IN_FLIGHT = 256 * MiB;
 /** Most measured packets per transport in a --packets trial (RTTs go to a fixed-size histogram; this bounds the time). */
 export const MAX_PACKETS = 20_000_000;
+
+/**
+ * Refuse more than MAX_IN_FLIGHT bytes in flight.
+ * @param {number} size
+ * @param {number} depth
+ * @param {string} flags how to name the two, e.g. `--size × --depth`
+ */
+export function checkInFlight(size, depth, flags) {
+  if (size * depth > MAX_IN_FLIGHT) {
+    throw new UsageError(`${flags}: size × depth must be at most ${formatSize(MAX_IN_FLIGHT)} in flight; got ${formatSize(size)} × ${depth} = ${formatSize(size * depth)}`);
+  }
+}

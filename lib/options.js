@@ -6,8 +6,9 @@ import net from 'node:net';
 import { UsageError } from './errors.js';
 import { newSeed } from './random.js';
 import { checkSocketPath } from './socket-file.js';
-import { MAX_DEPTH, MAX_IN_FLIGHT, MAX_PACKETS, MAX_SIZE } from './limits.js';
-import { formatSize, toDuration, toInteger, toPacketSize, toWarmup } from './units.js';
+import { MAX_PACKETS } from './limits.js';
+import { toDuration, toInteger, toPacketSize, toWarmup } from './units.js';
+import { WORKLOADS, getWorkload } from './workloads/index.js';
 
 /**
  * A loopback address, decided without any name lookup: an IPv4 address in
@@ -50,27 +51,48 @@ export function toTransports(text, flag) {
 }
 
 /**
- * @param {number} size
- * @param {number} depth
- * @param {string} flags
+ * A value on a workload's axis: a power of two within its range, or (for a
+ * fixed axis such as the connect workload's 12-byte greeting) that value.
+ * @param {string | number} text
+ * @param {import('./workloads/workload.js').Axis} axis
+ * @param {string} flag
  */
-export function checkInFlight(size, depth, flags) {
-  if (size * depth > MAX_IN_FLIGHT) {
-    throw new UsageError(`${flags}: size × depth must be at most ${formatSize(MAX_IN_FLIGHT)} in flight; got ${formatSize(size)} × ${depth} = ${formatSize(size * depth)}`);
+export function toAxisValue(text, axis, flag) {
+  if (axis.min === axis.max) {
+    const value = toInteger(text, flag, { min: axis.min, max: axis.max });
+    return value;
+  }
+  return axis.label.endsWith('size') ? toPacketSize(text, flag, { min: axis.min, max: axis.max }) : toInteger(text, flag, { min: axis.min, max: axis.max });
+}
+
+/**
+ * Refuse options a workload does not take, naming the flag and who takes it.
+ * @param {import('./workloads/workload.js').Workload} workload
+ * @param {Record<string, unknown>} given option name → value (undefined: not given)
+ * @param {(name: string) => string} flagOf how to name an option in the message
+ */
+export function checkWorkloadOptions(workload, given, flagOf) {
+  for (const [name, value] of Object.entries(given)) {
+    if (value === undefined || workload.options.includes(/** @type {any} */ (name))) continue;
+    const takers = Object.values(WORKLOADS).filter((w) => w.options.includes(/** @type {any} */ (name))).map((w) => w.name);
+    throw new UsageError(`${flagOf(name)} applies to the ${takers.join(' and ')} workload${takers.length === 1 ? '' : 's'}, not ${workload.name}`);
   }
 }
 
 /**
  * `serve` options.
- * @param {{ host?: string, port?: string, uds?: string, greeting?: boolean, nagle?: boolean, json?: boolean, allowRemote?: boolean }} raw
+ * @param {{ workload?: string, host?: string, port?: string, uds?: string, greeting?: boolean, nagle?: boolean, json?: boolean, allowRemote?: boolean }} raw
  */
 export function resolveServeOptions(raw) {
+  const workload = getWorkload(raw.workload ?? 'echo');
+  if (raw.greeting && workload.fixture.server !== 'echo') throw new UsageError(`--greeting applies to the echo server, not the ${workload.fixture.server} server of --workload ${workload.name}`);
   const host = raw.host ?? '127.0.0.1';
   if (host.length === 0) throw new UsageError('--host must be an address to bind, e.g. 127.0.0.1');
   if (!isLoopback(host) && !raw.allowRemote) {
     throw new UsageError(`--host must be a loopback address (${LOOPBACK_RANGE}); got ${JSON.stringify(host)}. Add --allow-remote to bind it anyway: the echo server would be reachable from other machines`);
   }
   return {
+    handler: workload.fixture.server,
     host,
     port: toPort(raw.port ?? 0, '--port'),
     path: raw.uds === undefined ? undefined : checkSocketPath(raw.uds, '--uds'),
@@ -96,19 +118,26 @@ function toTcpTarget(text) {
 
 /**
  * @typedef {object} RunOptions
+ * @property {import('./workloads/workload.js').Workload} workload
  * @property {{ tcp?: import('./transport.js').TcpTarget, uds?: import('./transport.js').UdsTarget } | undefined} targets undefined: start our own server
  * @property {('tcp' | 'uds')[]} transports
  * @property {number} size
  * @property {number} depth
- * @property {import('./workloads/echo.js').Amount} measure
- * @property {import('./workloads/echo.js').Amount} warmup
+ * @property {import('./workloads/workload.js').Amount} measure
+ * @property {import('./workloads/workload.js').Amount} warmup
  * @property {number} seed
  * @property {boolean} noDelay
  * @property {number} timeoutMs
  * @property {number} runs
  * @property {boolean} greeting
+ * @property {number} pipelining
+ * @property {boolean} keepalive
+ * @property {string | undefined} nginx
  * @property {boolean} json
  */
+
+/** Flags of the depth axis, by workload: `--connections` for the HTTP ones, `--depth` otherwise. */
+const DEPTH_FLAGS = ['--depth', '--connections'];
 
 /**
  * `run` options.
@@ -116,21 +145,35 @@ function toTcpTarget(text) {
  * @returns {RunOptions}
  */
 export function resolveRunOptions(raw) {
-  const size = toPacketSize(raw.size ?? '64', '--size', { max: MAX_SIZE });
-  const depth = toInteger(raw.depth ?? '1', '--depth', { min: 1, max: MAX_DEPTH });
-  checkInFlight(size, depth, '--size × --depth');
+  const workload = getWorkload(raw.workload ?? 'echo');
+  const { size: sizeAxis, depth: depthAxis } = workload.axes;
+  for (const flag of DEPTH_FLAGS) {
+    const key = flag.slice(2);
+    if (raw[key] !== undefined && flag !== depthAxis.flag) {
+      const takers = Object.values(WORKLOADS).filter((w) => w.axes.depth.flag === flag).map((w) => w.name);
+      throw new UsageError(`${flag} applies to the ${takers.join(' and ')} workload${takers.length === 1 ? '' : 's'}; ${workload.name} takes ${depthAxis.flag} (${depthAxis.label})`);
+    }
+  }
+  checkWorkloadOptions(workload, { greeting: raw.greeting || undefined, pipelining: raw.pipelining, keepalive: raw.keepalive || undefined }, (name) => `--${name}`);
+  if (raw.nginx !== undefined && workload.fixture.proxy === false) throw new UsageError(`--nginx applies to the proxy workload, not ${workload.name}`);
+  const size = toAxisValue(raw.size ?? sizeAxis.fallback, sizeAxis, '--size');
+  const depth = toAxisValue(raw[depthAxis.flag.slice(2)] ?? depthAxis.fallback, depthAxis, depthAxis.flag);
+  workload.check?.(size, depth, `--size × ${depthAxis.flag}`);
   if (raw.packets !== undefined && raw.duration !== undefined) {
     throw new UsageError('--packets and --duration exclude each other: give one');
   }
+  if (raw.packets !== undefined && !workload.counts) throw new UsageError(`--packets applies to the echo workload; ${workload.name} measures a --duration`);
   const measure = raw.packets !== undefined
     ? { packets: toInteger(raw.packets, '--packets', { min: 1, max: MAX_PACKETS }) }
     : { ms: toDuration(raw.duration ?? '1s', '--duration', { min: 10, max: 3_600_000 }) };
   const warmup = toWarmup(raw.warmup ?? '250ms', '--warmup');
+  if ('packets' in warmup && !workload.counts && warmup.packets > 0) throw new UsageError(`--warmup ${raw.warmup}: ${workload.name} takes a warmup time (e.g. 250ms), not a count`);
 
   let transports = toTransports(raw.transport, '--transport');
   /** @type {RunOptions['targets']} */
   let targets;
   if (raw.tcp !== undefined || raw.uds !== undefined) {
+    if (workload.fixture.proxy) throw new UsageError('--tcp and --uds are not for the proxy workload: it starts its own app server and nginx');
     targets = {};
     if (raw.tcp !== undefined) targets.tcp = toTcpTarget(raw.tcp);
     if (raw.uds !== undefined) targets.uds = { transport: 'uds', path: checkSocketPath(raw.uds, '--uds') };
@@ -140,6 +183,7 @@ export function resolveRunOptions(raw) {
     }
   }
   return {
+    workload,
     targets,
     transports,
     size,
@@ -151,6 +195,9 @@ export function resolveRunOptions(raw) {
     timeoutMs: toDuration(raw.timeout ?? '10s', '--timeout', { min: 10, max: 600_000 }),
     runs: toInteger(raw.runs ?? '1', '--runs', { min: 1, max: 1000 }),
     greeting: Boolean(raw.greeting),
+    pipelining: raw.pipelining === undefined ? 1 : toInteger(raw.pipelining, '--pipelining', { min: 1, max: 256 }),
+    keepalive: Boolean(raw.keepalive),
+    nginx: raw.nginx,
     json: Boolean(raw.json),
   };
 }

@@ -83,9 +83,6 @@ export function groupRows(rows) {
   return [...groups.values()].sort((a, b) => a.size_bytes - b.size_bytes || a.depth - b.depth);
 }
 
-/** The figure whose UDS/TCP interval a target precision is about. */
-export const PRIMARY_METRIC = 'msgs_per_s';
-
 /**
  * How much narrower one more run would make an interval, if the runs' spread
  * stays as it is: the Student-t factor falls from t(n−1)/√n to t(n)/√(n+1),
@@ -105,11 +102,12 @@ export function nextHalfWidth(halfWidth, n) {
  * (Infinity with no interval yet).
  * @param {Record<string, any>[]} rows trial rows
  * @param {number} precision e.g. 0.03 for ±3 %
+ * @param {string} metric the primary figure of the workload
  */
-export function groupsShortOfPrecision(rows, precision) {
+export function groupsShortOfPrecision(rows, precision, metric) {
   return groupRows(rows)
     .map((g) => {
-      const logs = pairedLogRatios(g.rows, PRIMARY_METRIC);
+      const logs = pairedLogRatios(g.rows, metric);
       // nothing paired succeeded: more runs would not help
       const halfWidth = logs.length ? ratioInterval(logs).halfWidth : 0;
       const gain = halfWidth === null ? Infinity : Math.min(halfWidth - precision, halfWidth - nextHalfWidth(halfWidth, logs.length));
@@ -122,9 +120,9 @@ export function groupsShortOfPrecision(rows, precision) {
  * log(UDS / TCP) of one figure for each adjacent pair of blocks in one trial
  * (blocks come in pairs: A B, B A, …, with equal packet counts).
  * @param {Record<string, any>[]} blocks in measured order
- * @param {string} [metric]
+ * @param {string} metric
  */
-export function blockPairLogRatios(blocks, metric = PRIMARY_METRIC) {
+export function blockPairLogRatios(blocks, metric) {
   const logs = [];
   for (let k = 0; k + 1 < blocks.length; k += 2) {
     const pair = [blocks[k], blocks[k + 1]];

@@ -1,28 +1,34 @@
 /**
- * The result record: one plain object per trial. Its keys are the CSV
- * columns and the JSON keys, in this order; units are in the names.
- * Figures that were not measured are null (an empty CSV cell).
+ * The result record: one plain object per trial and transport. Its keys are
+ * the CSV columns and the JSON keys, in this order: workload, transport,
+ * size_bytes, depth, the workload's figures (units in their names), status,
+ * error. Figures that were not measured are null (an empty CSV cell).
  */
+import { WORKLOADS, recordColumns } from './workloads/index.js';
 
-export const RECORD_FIELDS = /** @type {const} */ ([
-  'workload', 'transport', 'size_bytes', 'depth', 'packets', 'blocks', 'block_packets',
-  'elapsed_ms', 'msgs_per_s', 'mb_per_s',
-  'rtt_mean_us', 'rtt_sd_us', 'rtt_p50_us', 'rtt_p90_us', 'rtt_p99_us', 'rtt_p999_us', 'rtt_max_us',
-  'client_cpu_us_per_msg', 'server_cpu_us_per_msg', 'client_elu', 'server_elu',
-  'status', 'error',
-]);
+/** The columns of an echo trial (the default workload). */
+export const RECORD_FIELDS = recordColumns(WORKLOADS.echo);
 
-/** @typedef {typeof RECORD_FIELDS[number]} RecordField */
-/** @typedef {Record<RecordField, string | number | null>} TrialRecord */
+/** @typedef {Record<string, string | number | null>} TrialRecord */
 
 /**
- * A record with every field, in order; missing figures are null.
- * @param {Partial<TrialRecord>} values
+ * The columns of a workload's records; unknown names get the echo columns.
+ * @param {unknown} workload
+ */
+export function recordFields(workload) {
+  return typeof workload === 'string' && Object.hasOwn(WORKLOADS, workload) ? recordColumns(WORKLOADS[workload]) : RECORD_FIELDS;
+}
+
+/**
+ * A record with every field of its workload, in order; missing figures are null.
+ * @param {Record<string, unknown>} values
  * @returns {TrialRecord}
  */
 export function createRecord(values) {
-  const record = /** @type {TrialRecord} */ ({});
-  for (const field of RECORD_FIELDS) record[field] = values[field] ?? null;
+  /** @type {TrialRecord} */
+  const record = {};
+  for (const field of recordFields(values.workload ?? 'echo')) record[field] = /** @type {any} */ (values[field] ?? null);
+  if (record.workload === null) record.workload = 'echo';
   if (record.status === null) record.status = 'ok';
   if (record.error === null) record.error = '';
   return record;

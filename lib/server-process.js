@@ -1,20 +1,21 @@
 /**
- * The echo server in a child process of its own, with a control channel
- * (Node IPC, not the measured sockets) for CPU, event-loop and byte counts.
+ * The server fixture in a child process of its own (lib/server-main.js),
+ * with a control channel (Node IPC, not the measured sockets) for CPU,
+ * event-loop and byte counts.
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { RunError } from './errors.js';
 import { isOwnedSocket, releaseSocket } from './socket-file.js';
 
-export const BIN = fileURLToPath(new URL('../bin/udsvstcp.js', import.meta.url));
+export const SERVER_MAIN = fileURLToPath(new URL('./server-main.js', import.meta.url));
 
 /**
  * @typedef {object} ServerProcess
  * @property {number} pid
  * @property {{ host: string, port: number }} tcp
  * @property {{ path: string }} uds
- * @property {() => Promise<import('./server.js').ServerStats>} snapshot
+ * @property {() => Promise<import('./server-stats.js').ServerStats>} snapshot
  * @property {() => Promise<void>} stop SIGTERM, then SIGKILL after 5 s; resolves once what it left is removed
  * @property {() => void} kill SIGKILL now (a second Ctrl-C)
  * @property {() => boolean} alive
@@ -25,6 +26,7 @@ export const BIN = fileURLToPath(new URL('../bin/udsvstcp.js', import.meta.url))
 
 /**
  * @param {object} [options]
+ * @param {'echo' | 'sink' | 'greeter' | 'http'} [options.handler] what the server answers with (default echo)
  * @param {string} [options.host]
  * @param {string} [options.path] UDS path; default: a fresh private directory chosen by the server
  * @param {boolean} [options.greeting]
@@ -34,12 +36,10 @@ export const BIN = fileURLToPath(new URL('../bin/udsvstcp.js', import.meta.url))
  * @param {NodeJS.ProcessEnv} [options.env] added to this process's environment (e.g. TMPDIR)
  * @returns {Promise<ServerProcess>}
  */
-export async function spawnServer({ host = '127.0.0.1', path, greeting = false, noDelay = true, prefix = [], startTimeoutMs = 10_000, env } = {}) {
-  const args = [BIN, 'serve', '--host', host];
-  if (path) args.push('--uds', path);
-  if (greeting) args.push('--greeting');
-  if (!noDelay) args.push('--nagle');
-  const [command, ...commandArgs] = [...prefix, process.execPath, ...args];
+export async function spawnServer({ handler = 'echo', host = '127.0.0.1', path, greeting = false, noDelay = true, prefix = [], startTimeoutMs = 10_000, env } = {}) {
+  /** @type {import('./server-main.js').ServerProcessOptions} */
+  const options = { handler, host, path, greeting, noDelay };
+  const [command, ...commandArgs] = [...prefix, process.execPath, SERVER_MAIN, JSON.stringify(options)];
   // own process group: a terminal's Ctrl-C goes to the parent, which stops the server itself
   const child = spawn(command, commandArgs, { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], detached: true, env: env ? { ...process.env, ...env } : process.env });
 
@@ -64,11 +64,11 @@ export async function spawnServer({ host = '127.0.0.1', path, greeting = false, 
   const listening = await new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new RunError(`echo server did not start within ${startTimeoutMs} ms`, 'ERR_SERVER'));
+      reject(new RunError(`${handler} server did not start within ${startTimeoutMs} ms`, 'ERR_SERVER'));
     }, startTimeoutMs);
     child.once('error', (error) => {
       clearTimeout(timer);
-      reject(new RunError(`cannot start the echo server: ${error.message}`, 'ERR_SERVER'));
+      reject(new RunError(`cannot start the ${handler} server: ${error.message}`, 'ERR_SERVER'));
     });
     child.on('message', function onMessage(/** @type {any} */ message) {
       if (message?.type !== 'listening') return;
@@ -79,12 +79,12 @@ export async function spawnServer({ host = '127.0.0.1', path, greeting = false, 
     });
     exited.then(({ code }) => {
       clearTimeout(timer);
-      reject(new RunError(lastLine().replace(/^udsvstcp: (error: )?/, '') || `echo server exited with code ${code}`, code === 2 ? 'ERR_USAGE' : 'ERR_SERVER'));
+      reject(new RunError(lastLine().replace(/^udsvstcp: (error: )?/, '') || `${handler} server exited with code ${code}`, code === 2 ? 'ERR_USAGE' : 'ERR_SERVER'));
     });
   });
 
   let nextId = 0;
-  /** @type {Map<number, (stats: import('./server.js').ServerStats) => void>} */
+  /** @type {Map<number, (stats: import('./server-stats.js').ServerStats) => void>} */
   const pending = new Map();
   child.on('message', (/** @type {any} */ message) => {
     if (message?.type === 'stats') {
@@ -102,12 +102,12 @@ export async function spawnServer({ host = '127.0.0.1', path, greeting = false, 
     alive: () => running,
     kill: () => { if (running) child.kill('SIGKILL'); },
     snapshot() {
-      if (!running || !child.connected) return Promise.reject(new RunError('echo server is not running', 'ERR_SERVER'));
+      if (!running || !child.connected) return Promise.reject(new RunError(`${handler} server is not running`, 'ERR_SERVER'));
       const id = nextId++;
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => {
           pending.delete(id);
-          reject(new RunError('echo server did not answer a stats request within 2 s', 'ERR_SERVER'));
+          reject(new RunError(`${handler} server did not answer a stats request within 2 s`, 'ERR_SERVER'));
         }, 2000);
         pending.set(id, (stats) => {
           clearTimeout(timer);

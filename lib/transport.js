@@ -6,8 +6,9 @@ import net from 'node:net';
 import { RunError } from './errors.js';
 
 /**
- * @typedef {{ transport: 'tcp', host: string, port: number }} TcpTarget
- * @typedef {{ transport: 'uds', path: string }} UdsTarget
+ * @typedef {{ host: string, port: number }} Via a proxy on loopback TCP that forwards to the target (nginx)
+ * @typedef {{ transport: 'tcp', host: string, port: number, via?: Via }} TcpTarget
+ * @typedef {{ transport: 'uds', path: string, via?: Via }} UdsTarget
  * @typedef {TcpTarget | UdsTarget} Target
  */
 
@@ -16,7 +17,8 @@ export const TRANSPORTS = ['tcp', 'uds'];
 
 /** @param {Target} target */
 export function describeTarget(target) {
-  return target.transport === 'tcp' ? `tcp ${target.host}:${target.port}` : `uds ${target.path}`;
+  const direct = target.transport === 'tcp' ? `tcp ${target.host}:${target.port}` : `uds ${target.path}`;
+  return target.via ? `${direct} via ${target.via.host}:${target.via.port}` : direct;
 }
 
 /** Bytes one read may bring, as libuv's default read size. */

@@ -1,17 +1,13 @@
 /**
- * One trial: dispatch a spec to its workload and turn any failure into one
- * record with status=error per target, so callers always get rows.
+ * One trial: dispatch a spec to its workload's client and turn any failure
+ * into one record with status=error per target, so callers always get rows.
  */
-import { errorRecord } from './record.js';
-import { runEcho } from './workloads/echo.js';
+import { createRecord, errorRecord } from './record.js';
+import { getWorkload } from './workloads/index.js';
 
-/** @typedef {import('./workloads/echo.js').EchoSpec} TrialSpec */
-/** @typedef {import('./workloads/echo.js').ServerProbe} ServerProbe */
-/** @typedef {import('./workloads/echo.js').TrialResult} TrialResult */
-/** @typedef {import('./workloads/echo.js').BlockRow} BlockRow */
-
-/** @type {Record<string, (spec: any, context: any) => Promise<TrialResult>>} */
-export const WORKLOADS = { echo: runEcho };
+/** @typedef {import('./workloads/workload.js').TrialSpec} TrialSpec */
+/** @typedef {import('./blocks.js').ServerProbe} ServerProbe */
+/** @typedef {import('./workloads/workload.js').TrialResult} TrialResult */
 
 /**
  * The rows of a trial that failed: one per target, each saying why.
@@ -33,7 +29,8 @@ export function failedTrial(spec, error) {
  */
 export async function runTrial(spec, context = {}) {
   try {
-    return await WORKLOADS[spec.workload](spec, context);
+    const result = await getWorkload(spec.workload).run(spec, context);
+    return { records: result.records.map(createRecord), blocks: result.blocks };
   } catch (error) {
     return failedTrial(spec, /** @type {Error} */ (error));
   }

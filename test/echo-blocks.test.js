@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer } from '../lib/server.js';
 import { runTrial } from '../lib/trial.js';
 import { connect } from '../lib/transport.js';
-import { FILL_FACTOR, MIN_BLOCKS, MIN_WARMUP_BLOCKS, budget } from '../lib/workloads/echo.js';
+import { MIN_BLOCKS, MIN_WARMUP_BLOCKS, budget } from '../lib/blocks.js';
+import { FILL_FACTOR } from '../lib/workloads/echo.js';
 
 /** @type {Awaited<ReturnType<typeof startServer>>} */
 let server;
@@ -37,7 +38,7 @@ describe('measured blocks', () => {
   it('budget a timed phase in wall time with a floor of blocks, a counted one in blocks of the count', () => {
     expect(budget({ ms: 50 }, 1600, MIN_WARMUP_BLOCKS)).toEqual({ time: 50, iterations: MIN_WARMUP_BLOCKS });
     expect(MIN_WARMUP_BLOCKS).toBeGreaterThanOrEqual(2);
-    expect(budget({ packets: 450 }, 200, MIN_BLOCKS)).toEqual({ time: 0, iterations: 3 });
+    expect(budget({ count: 450 }, 200, MIN_BLOCKS)).toEqual({ time: 0, iterations: 3 });
   });
 
   it('run at least MIN_BLOCKS blocks per transport in a timed phase, however short the time', async () => {

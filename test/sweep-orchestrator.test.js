@@ -22,7 +22,7 @@ function fakes({ failAt = -1, dieAt = -1, ratio = () => 2, clock, trialMs = 1000
   const startServer = async () => {
     servers++;
     let alive = true;
-    return { tcp: { host: '127.0.0.1', port: 1 }, uds: { path: '/x' }, alive: () => alive, stop: async () => { alive = false; }, kill: () => { alive = false; } };
+    return { targets: { tcp: { transport: 'tcp', host: '127.0.0.1', port: 1 }, uds: { transport: 'uds', path: '/x' } }, alive: () => alive, stop: async () => { alive = false; }, kill: () => { alive = false; } };
   };
   /** @type {any} */
   const runTrial = async (/** @type {import('../lib/trial.js').TrialSpec} */ trial, /** @type {any} */ server) => {
@@ -86,7 +86,7 @@ describe('sweep orchestration', () => {
   it('warms a new server before its first trial, and restarts (and warms) a server that died, recording that trial as failed', async () => {
     const f = fakes({ dieAt: 5 });
     const { rows } = await runSweep(spec, f);
-    expect(rows[10]).toMatchObject({ status: 'error', error: 'the echo server died during the trial; it was restarted' });
+    expect(rows[10]).toMatchObject({ status: 'error', error: 'the server died during the trial; it was restarted' });
     expect(rows[12].status).toBe('ok');
     expect(f.servers()).toBe(2);
     expect(f.warmed()).toBe(2);

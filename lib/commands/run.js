@@ -24,7 +24,7 @@ export async function run(options, { stdout, stderr, chalk }) {
     tcp: { transport: /** @type {const} */ ('tcp'), ...(/** @type {NonNullable<typeof server>} */ (server).tcp) },
     uds: { transport: /** @type {const} */ ('uds'), path: /** @type {NonNullable<typeof server>} */ (server).uds.path },
   };
-  const amount = (/** @type {import('../workloads/echo.js').Amount} */ a) => ('packets' in a ? `${a.packets} packets` : `${a.ms} ms`);
+  const amount = (/** @type {import('../workloads/workload.js').Amount} */ a) => ('packets' in a ? `${a.packets} packets` : `${a.ms} ms`);
   stderr.write(chalk.dim(`${describeEnvironment(collectEnvironment())}\n`));
   stderr.write(`echo ${formatSize(options.size)} × depth ${options.depth}, ${amount(options.measure)} per transport after ${amount(options.warmup)} warmup${options.transports.length > 1 ? ', in alternating blocks' : ''}, seed ${options.seed}, TCP noDelay ${options.noDelay}\n`);
   stderr.write(`${options.transports.map((t) => describeTarget(/** @type {import('../transport.js').Target} */ (targets[t]))).join(', ')}${server ? ` (server pid ${server.pid})` : ' (server not ours: no server CPU)'}\n`);

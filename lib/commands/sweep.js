@@ -10,7 +10,9 @@ import { createProgress } from '../progress.js';
 import { toCsv } from '../report/csv.js';
 import { SUMMARY_COLUMNS, summarize, toSummaryText } from '../report/summary.js';
 import { toRunsWide } from '../report/wide.js';
-import { spawnServer } from '../server-process.js';
+import { startFixture } from '../fixture.js';
+import { MIN_BLOCKS } from '../blocks.js';
+import { getWorkload } from '../workloads/index.js';
 import { resumeCommand } from '../shell.js';
 import { watchSignals } from '../sweep/interrupts.js';
 import { runSweep, trialSpec } from '../sweep/orchestrator.js';
@@ -20,31 +22,37 @@ import { planTrials } from '../sweep/schedule.js';
 import { checkNewOutDir, openSession } from '../sweep/session.js';
 import { describeSpec, loadSpec, resolveSpec } from '../sweep/spec.js';
 import { runTrialProcess } from '../sweep/trial-process.js';
-import { FILL_FACTOR, MIN_BLOCKS } from '../workloads/echo.js';
 import { reportSweep } from './report.js';
 
 /** Unrecorded traffic through a new server before its first measured trial, per transport. */
 const SERVER_WARMUP_MS = 300;
 
 /** Flags that override spec keys. */
-const SPEC_FLAGS = ['sizes', 'depths', 'transports', 'runs', 'packets', 'duration', 'warmup', 'seed', 'pin', 'trialTimeout', 'pairing', 'server', 'block', 'precision', 'maxTime'];
+const SPEC_FLAGS = ['workload', 'sizes', 'depths', 'transports', 'runs', 'packets', 'duration', 'warmup', 'seed', 'pin', 'trialTimeout', 'pairing', 'server', 'block', 'precision', 'maxTime', 'pipelining', 'keepalive', 'nginx'];
 
 /**
  * How the sweep measures, for meta.json.
  * @param {import('../sweep/spec.js').SweepSpec} spec
  */
 function describeDesign(spec) {
+  const workload = getWorkload(spec.workload);
   return {
+    workload: `${workload.name}: ${workload.what}`,
+    size_axis: workload.axes.size.label,
+    depth_axis: workload.axes.depth.label,
+    timed: workload.timed,
+    primary: workload.primary,
     pairing: spec.pairing === 'blocks'
       ? 'one trial process per (run, size, depth) holds a TCP and a UDS connection to the same server and alternates measured blocks A B B A …; every block starts and ends with nothing in flight'
       : 'one trial process per (run, size, depth, transport), as in 2014',
     block_ms_target: spec.blockMs,
-    block_packets_rule: `at least ${FILL_FACTOR} × depth packets, and at least block_ms_target at the slower transport's warmup rate; a timed trial runs at least ${MIN_BLOCKS} blocks per transport; the packets per block of each trial are in ${FILES.trials} (block_packets), every block in ${FILES.blocks}`,
+    block_rule: `at least the workload's minimum block, and at least block_ms_target at the slower transport's warmup rate; a timed trial runs at least ${MIN_BLOCKS} blocks per transport; every block is in ${FILES.blocks}`,
     measured_time_per_transport_ms: 'ms' in spec.measure ? spec.measure.ms : null,
     ratio_interval: 'Student-t 95 % interval of the mean per-run log(UDS/TCP), exp() back: runs (fresh processes) are the replicates',
     precision: spec.precision,
     max_time_ms: spec.maxTimeMs,
-    server_lifetime: spec.server === 'round' ? 'a fresh echo server for each planned run and each precision round' : 'one echo server for the whole sweep (a new one only after it dies)',
+    server_lifetime: spec.server === 'round' ? 'a fresh server for each planned run and each precision round' : 'one server for the whole sweep (a new one only after it dies)',
+    proxy: workload.fixture.proxy ? { upstream_keepalive: spec.keepalive, config: 'nginx.conf in this directory' } : null,
     server_warmup: `one unrecorded trial of the first group (${SERVER_WARMUP_MS} ms per transport) after the server starts`,
   };
 }
@@ -82,7 +90,7 @@ export async function sweep(preset, opts, { stderr, chalk }) {
   const { dir } = request;
   const quiet = Boolean(opts.quiet);
   const say = (/** @type {string} */ text) => { if (!quiet) stderr.write(text); };
-  /** @type {import('../server-process.js').ServerProcess | undefined} */
+  /** @type {import('../fixture.js').Fixture | undefined} */
   let server;
   // installed before anything is created, and kept until the last file is written
   const interrupts = watchSignals({
@@ -131,15 +139,15 @@ export async function sweep(preset, opts, { stderr, chalk }) {
         previous: live,
         signal: interrupts.signal,
         startServer: async () => {
-          server = await spawnServer({ greeting: spec.greeting, noDelay: spec.noDelay, prefix: pinning.server });
+          server = await startFixture(getWorkload(spec.workload), { greeting: spec.greeting, noDelay: spec.noDelay, prefix: pinning.server, nginx: spec.nginx, keepalive: spec.keepalive, configDir: dir });
           if (interrupts.hurried()) server.kill();
-          progress.note(chalk.dim(`echo server pid ${server.pid}: tcp ${server.tcp.host}:${server.tcp.port}, uds ${server.uds.path}`));
+          progress.note(chalk.dim(server.describe));
           return server;
         },
         warmServer: async (s) => {
           // its result is not recorded; a server that cannot echo fails the first measured trial instead
           const [first] = planTrials(spec);
-          const warm = { ...trialSpec(spec, { ...first, transports: spec.transports }, s), measure: { ms: SERVER_WARMUP_MS }, warmup: { packets: 0 } };
+          const warm = { ...trialSpec(spec, { ...first, transports: spec.transports }, s), measure: { ms: SERVER_WARMUP_MS }, warmup: { ms: 0 } };
           await runTrialProcess(warm, { prefix: pinning.client, limitMs: spec.trialTimeoutMs + 5000, signal: interrupts.signal }).catch(() => undefined); // rejects only on a signal, which the sweep sees next
         },
         runTrial: (trialSpec, s) => runTrialProcess(trialSpec, { server: /** @type {any} */ (s), prefix: pinning.client, limitMs: spec.trialTimeoutMs + 5000, signal: interrupts.signal }),

@@ -1,10 +1,10 @@
 /**
  * The figures a report talks about: label, unit and which direction is
  * better, and per workload its primary figure (the one the verdicts, the
- * first chart and the ratio chart are about). A new workload plugs in by
- * adding its entry to PRIMARY (or by passing `primary` to the report
- * functions); nothing else in lib/report/ names a workload.
+ * first chart and the ratio chart are about), all read from the workloads'
+ * declarations; nothing in lib/report/ names a workload.
  */
+import { WORKLOADS } from '../workloads/index.js';
 
 /**
  * @typedef {object} Figure
@@ -15,17 +15,11 @@
  * @property {'higher' | 'lower'} better
  */
 
-/** @type {Record<string, Figure>} */
-export const FIGURES = {
-  msgs_per_s: { metric: 'msgs_per_s', label: 'messages per second', short: 'msgs/s', unit: 'msgs/s', better: 'higher' },
-  rtt_p50_us: { metric: 'rtt_p50_us', label: 'median round-trip time', short: 'RTT p50 µs', unit: 'us', better: 'lower' },
-  rtt_p99_us: { metric: 'rtt_p99_us', label: '99th percentile round-trip time', short: 'RTT p99 µs', unit: 'us', better: 'lower' },
-  client_cpu_us_per_msg: { metric: 'client_cpu_us_per_msg', label: 'client CPU per message', short: 'client CPU µs/msg', unit: 'us/msg', better: 'lower' },
-  server_cpu_us_per_msg: { metric: 'server_cpu_us_per_msg', label: 'server CPU per message', short: 'server CPU µs/msg', unit: 'us/msg', better: 'lower' },
-};
+/** Every workload's summarised figures, by column. */
+export const FIGURES = /** @type {Record<string, Figure>} */ (Object.fromEntries(Object.values(WORKLOADS).flatMap((w) => Object.entries(w.summary).map(([metric, f]) => [metric, { metric, ...f }]))));
 
 /** The primary figure of each workload. */
-export const PRIMARY = /** @type {Record<string, string>} */ ({ echo: 'msgs_per_s' });
+export const PRIMARY = /** @type {Record<string, string>} */ (Object.fromEntries(Object.values(WORKLOADS).map((w) => [w.name, w.primary])));
 
 /**
  * The primary figure of a workload (messages per second when unknown).

@@ -1,13 +1,13 @@
 /**
- * JSON Lines: one record per line, keys in RECORD_FIELDS order.
+ * JSON Lines: one record per line, keys in its workload's column order.
  */
-import { RECORD_FIELDS } from '../record.js';
+import { recordFields } from '../record.js';
 
 /**
  * @param {import('../record.js').TrialRecord} record
  */
 export function toJsonLine(record) {
-  return `${JSON.stringify(record, /** @type {string[]} */ ([...RECORD_FIELDS]))}\n`;
+  return `${JSON.stringify(record, recordFields(record.workload))}\n`;
 }
 
 /**

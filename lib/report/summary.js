@@ -9,18 +9,24 @@
  * modified Z-score (median/MAD > 3.5), never dropped. Pure: rows in, rows
  * (and a string for people) out.
  */
-import { PRIMARY_METRIC, groupRows, pairedLogRatios, ratioInterval } from '../ratios.js';
+import { groupRows, pairedLogRatios, ratioInterval } from '../ratios.js';
 import { describe, quantile } from '../stats.js';
 import { formatSize } from '../units.js';
 
-/** The figures summarised, with their units. */
-export const SUMMARY_METRICS = /** @type {const} */ ({
-  msgs_per_s: 'msgs/s',
-  rtt_p50_us: 'us',
-  rtt_p99_us: 'us',
-  client_cpu_us_per_msg: 'us/msg',
-  server_cpu_us_per_msg: 'us/msg',
-});
+import { WORKLOADS } from '../workloads/index.js';
+
+/**
+ * The figures summarised for a workload's rows, with their units, the primary first.
+ * @param {string} workload
+ * @returns {Record<string, string>}
+ */
+export function summaryMetrics(workload) {
+  const w = WORKLOADS[workload] ?? WORKLOADS.echo;
+  return Object.fromEntries(Object.entries(w.summary).map(([metric, f]) => [metric, f.unit]));
+}
+
+/** @param {string} workload */
+const primaryOf = (workload) => (WORKLOADS[workload] ?? WORKLOADS.echo).primary;
 export const SUMMARY_COLUMNS = ['workload', 'size_bytes', 'depth', 'transport', 'metric', 'unit', 'n', 'mean', 'geomean', 'median', 'sd', 'cv', 'min', 'max', 'ci95_low', 'ci95_high', 'ci95_half_width_pct', 'outliers', 'significant', 'precision_met'];
 /** Without a target precision, a UDS/TCP interval wider than this (relative half-width) gets a warning. */
 export const WIDE_CI = 0.05;
@@ -46,7 +52,7 @@ export function summarize(rows, { precision = null } = {}) {
     const base = { workload: group.workload, size_bytes: group.size_bytes, depth: group.depth };
     for (const transport of ['tcp', 'uds']) {
       const trials = group.rows.filter((r) => r.transport === transport);
-      for (const [metric, unit] of Object.entries(SUMMARY_METRICS)) {
+      for (const [metric, unit] of Object.entries(summaryMetrics(group.workload))) {
         const values = trials.map((r) => r[metric]).filter((v) => typeof v === 'number' && Number.isFinite(v));
         if (values.length === 0) continue;
         const s = describe(values);
@@ -71,7 +77,7 @@ export function summarize(rows, { precision = null } = {}) {
         });
       }
     }
-    for (const metric of Object.keys(SUMMARY_METRICS)) {
+    for (const metric of Object.keys(summaryMetrics(group.workload))) {
       const logs = pairedLogRatios(group.rows, metric);
       if (logs.length === 0) continue;
       const r = ratioInterval(logs);
@@ -82,7 +88,7 @@ export function summarize(rows, { precision = null } = {}) {
         ci95_half_width_pct: r.halfWidth === null ? null : r.halfWidth * 100,
         outliers: countOutliers(logs),
         significant: r.low === null || r.high === null ? null : (r.low > 1 || r.high < 1 ? 'yes' : 'no'),
-        precision_met: precision === null || metric !== PRIMARY_METRIC ? null : (r.halfWidth !== null && r.halfWidth <= precision ? 'yes' : 'no'),
+        precision_met: precision === null || metric !== primaryOf(group.workload) ? null : (r.halfWidth !== null && r.halfWidth <= precision ? 'yes' : 'no'),
       });
     }
   }
@@ -96,18 +102,23 @@ export function summarize(rows, { precision = null } = {}) {
  */
 export function toSummaryText(summary, { precision = null } = {}) {
   const lines = [];
-  const ratios = summary.filter((r) => r.transport === 'uds/tcp' && r.metric === PRIMARY_METRIC);
+  const w = WORKLOADS[summary[0]?.workload] ?? WORKLOADS.echo;
+  const primary = w.primary;
+  const unit = w.summary[primary].unit;
+  const [second] = Object.keys(w.summary).filter((m) => m !== primary);
+  const ratios = summary.filter((r) => r.transport === 'uds/tcp' && r.metric === primary);
   const fmt = (/** @type {number | null} */ v) => (v === null ? '   -  ' : v.toFixed(2).padStart(6));
   const pct = (/** @type {number | null} */ v) => (v === null ? '    -' : `±${v.toFixed(1)}%`.padStart(6));
-  lines.push('UDS/TCP msgs/s (geometric mean of paired runs, 95 % CI)            TCP msgs/s   UDS msgs/s   RTT p50 UDS/TCP');
+  const secondLabel = w.summary[second].short.replace(/ (µs|us|s)\b.*$/, '');
+  lines.push(`${`UDS/TCP ${unit} (geometric mean of paired runs, 95 % CI)`.padEnd(66)}${`TCP ${unit}`.padStart(10)}   ${`UDS ${unit}`.padStart(10)}   ${secondLabel} UDS/TCP`);
   for (const r of ratios) {
     const pick = (/** @type {string} */ transport, /** @type {string} */ metric) => summary.find((s) => s.size_bytes === r.size_bytes && s.depth === r.depth && s.transport === transport && s.metric === metric);
     const label = `${formatSize(r.size_bytes)} depth ${r.depth}`.padEnd(20);
     const ci = r.ci95_low === null ? ' (n=1, no CI)                   ' : ` [${fmt(r.ci95_low)}, ${fmt(r.ci95_high)}] ${pct(r.ci95_half_width_pct)} n=${String(r.n).padEnd(3)}`;
     const star = r.significant === 'yes' ? ' *' : '  ';
     const short = r.precision_met === 'no' ? '!' : ' ';
-    const rtt = pick('uds/tcp', 'rtt_p50_us');
-    const mean = (/** @type {string} */ t) => String(Math.round(pick(t, 'msgs_per_s')?.geomean ?? 0)).padStart(10);
+    const rtt = pick('uds/tcp', second);
+    const mean = (/** @type {string} */ t) => { const g = pick(t, primary)?.geomean ?? 0; return String(g >= 100 ? Math.round(g) : +g.toPrecision(3)).padStart(10); };
     lines.push(`  ${label} ×${fmt(r.mean)}${ci}${star}${short}  ${mean('tcp')}   ${mean('uds')}   ×${fmt(rtt?.mean ?? null)}`);
   }
   if (ratios.some((r) => r.ci95_low !== null)) lines.push(`  * the 95 % CI excludes 1. With ${ratios.length} comparisons, about ${(ratios.length * 0.05).toFixed(1)} could look significant by chance.`);
@@ -119,7 +130,7 @@ export function toSummaryText(summary, { precision = null } = {}) {
     const remedy = precision === null ? 'consider --precision 3% with --max-time, more --runs, --pin split, or a quieter machine' : 'consider a larger --max-time, --pin split, or a quieter machine';
     lines.push(`${precision === null ? 'warning:' : '  ! short of the target:'} ${wide.length} of ${ratios.length} UDS/TCP intervals are wider than ±${+(limit * 100).toFixed(3)} %, widest ${formatSize(widest.size_bytes)} depth ${widest.depth} (${what}); ${remedy}.`);
   }
-  const outliers = summary.filter((r) => r.metric === PRIMARY_METRIC && r.outliers > 0);
+  const outliers = summary.filter((r) => r.metric === primary && r.outliers > 0);
   if (outliers.length) lines.push(`note: ${outliers.reduce((n, r) => n + r.outliers, 0)} value(s) are outliers by median/MAD (|modified Z| > 3.5); kept, and counted in summary.csv "outliers".`);
   return `${lines.join('\n')}\n`;
 }

@@ -1,7 +1,7 @@
 /**
- * The sweep loop: one echo server for the whole sweep (warmed before the
- * first trial and after a restart), every trial in its own process, rows
- * appended as they finish. After the planned runs, with a target precision,
+ * The sweep loop: one server fixture for the whole sweep, or one per round
+ * (warmed before the first trial and after a restart), every trial in its
+ * own process, rows appended as they finish. After the planned runs, with a target precision,
  * groups whose UDS/TCP interval is still wider get more runs, round by
  * round, while the time budget allows. The trial runner, the server starter
  * and the clock are injected, so the logic can be tested with fakes beside
@@ -11,12 +11,12 @@ import { performance } from 'node:perf_hooks';
 import { failedTrial } from '../trial.js';
 import { groupKey, jobKeys, planExtraRuns, planTrials, rowKey } from './schedule.js';
 import { groupsShortOfPrecision } from '../ratios.js';
+import { getWorkload } from '../workloads/index.js';
 import { formatSize } from '../units.js';
 
 /**
- * @typedef {object} SweepServer
- * @property {{ host: string, port: number }} tcp
- * @property {{ path: string }} uds
+ * @typedef {object} SweepServer the fixture: what the trials connect to
+ * @property {Record<'tcp' | 'uds', import('../transport.js').Target>} targets
  * @property {() => boolean} alive
  * @property {() => Promise<void>} stop
  */
@@ -45,7 +45,7 @@ import { formatSize } from '../units.js';
 export function trialSpec(spec, job, server) {
   return {
     workload: spec.workload,
-    targets: job.transports.map((t) => (t === 'tcp' ? { transport: 'tcp', ...server.tcp } : { transport: 'uds', path: server.uds.path })),
+    targets: job.transports.map((t) => server.targets[t]),
     size: job.size,
     depth: job.depth,
     measure: spec.measure,
@@ -54,8 +54,10 @@ export function trialSpec(spec, job, server) {
     noDelay: spec.noDelay,
     timeoutMs: spec.timeoutMs,
     maxMs: spec.trialTimeoutMs,
-    greeting: spec.greeting,
     blockMs: spec.blockMs,
+    greeting: spec.greeting,
+    pipelining: spec.pipelining,
+    keepalive: spec.keepalive,
   };
 }
 
@@ -102,7 +104,7 @@ export async function runSweep(spec, deps) {
     }
     serverRound = round;
     if (!server || !server.alive()) {
-      if (server) onNote?.('echo server is gone; starting a new one');
+      if (server) onNote?.('the server is gone; starting a new one');
       server = await freshServer();
       if (signal?.aborted) return false;
     }
@@ -118,8 +120,8 @@ export async function runSweep(spec, deps) {
     }
     trialTimes.push(now() - t0);
     if (!server.alive()) {
-      result = failedTrial(spec1, new Error('the echo server died during the trial; it was restarted'));
-      onNote?.('echo server died during a trial; restarting it');
+      result = failedTrial(spec1, new Error('the server died during the trial; it was restarted'));
+      onNote?.('the server died during a trial; restarting it');
       server = await freshServer();
     }
     const jobRows = result.records.map((record) => ({ run: job.run, order: job.order, ...record }));
@@ -140,7 +142,7 @@ export async function runSweep(spec, deps) {
     // a target precision: more runs for the groups whose interval is still too wide
     for (let round = 0; spec.precision !== null && !interrupted && !timeUp; round++) {
       const all = [...previous, ...rows];
-      const short = groupsShortOfPrecision(all, spec.precision);
+      const short = groupsShortOfPrecision(all, spec.precision, getWorkload(spec.workload).primary);
       if (short.length === 0) break;
       // the half of them (at least one) that one more run brings closest to the target gets it this round
       const width = (/** @type {{ halfWidth: number | null }} */ g) => g.halfWidth ?? Infinity;

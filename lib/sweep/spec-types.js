@@ -11,7 +11,7 @@ import { UsageError } from '../errors.js';
 /** @type {Record<string, { types: JsonType[], items?: ('number' | 'string')[], says: string }>} */
 const TYPES = {
   description: { types: ['string'], says: 'text' },
-  workload: { types: ['string'], says: 'a string such as "echo"' },
+  workload: { types: ['string'], says: 'a workload name such as "echo"' },
   sizes: { types: ['list', 'string'], items: ['number', 'string'], says: 'a list of sizes ([1, 64, "1KiB"]) or a range string ("1..16384")' },
   depths: { types: ['list', 'string'], items: ['number', 'string'], says: 'a list of whole numbers ([1, 16])' },
   transports: { types: ['list', 'string'], items: ['string'], says: 'a list of "tcp" and "uds"' },
@@ -23,6 +23,9 @@ const TYPES = {
   pin: { types: ['string'], says: '"none", "split" or "same"' },
   noDelay: { types: ['boolean'], says: 'true or false' },
   greeting: { types: ['boolean'], says: 'true or false' },
+  pipelining: { types: ['number'], says: 'a whole number (1)' },
+  keepalive: { types: ['boolean'], says: 'true or false' },
+  nginx: { types: ['string', 'null'], says: 'a path to the nginx binary, or null' },
   timeout: { types: ['string', 'number'], says: 'a time ("5s")' },
   trialTimeout: { types: ['string', 'number', 'null'], says: 'a time ("10m") or null' },
   pairing: { types: ['string'], says: '"blocks" or "trials"' },

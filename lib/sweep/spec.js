@@ -7,11 +7,12 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UsageError } from '../errors.js';
-import { MAX_DEPTH, MAX_PACKETS } from '../limits.js';
-import { checkInFlight, toSeed } from '../options.js';
+import { MAX_PACKETS } from '../limits.js';
+import { toAxisValue, toSeed } from '../options.js';
+import { getWorkload } from '../workloads/index.js';
 import { newSeed } from '../random.js';
 import { checkSpecTypes } from './spec-types.js';
-import { formatSize, isPowerOfTwo, parseSize, toDuration, toInteger, toPacketSize, toWarmup } from '../units.js';
+import { formatSize, isPowerOfTwo, parseSize, toDuration, toInteger, toWarmup } from '../units.js';
 
 export const PRESET_DIR = fileURLToPath(new URL('../../sweeps/', import.meta.url));
 
@@ -29,6 +30,9 @@ export const DEFAULTS = Object.freeze({
   pin: 'none',
   noDelay: true,
   greeting: false,
+  pipelining: 1,
+  keepalive: false,
+  nginx: /** @type {unknown} */ (null),
   timeout: '5s',
   trialTimeout: /** @type {unknown} */ (null),
   pairing: 'blocks',
@@ -49,17 +53,20 @@ export const PINS = ['none', 'split', 'same'];
  * @property {string} preset
  * @property {string} description
  * @property {boolean} test
- * @property {'echo'} workload
+ * @property {string} workload
  * @property {number[]} sizes
  * @property {number[]} depths
  * @property {('tcp' | 'uds')[]} transports
  * @property {number} runs
- * @property {import('../workloads/echo.js').Amount} measure
- * @property {import('../workloads/echo.js').Amount} warmup
+ * @property {import('../workloads/workload.js').Amount} measure
+ * @property {import('../workloads/workload.js').Amount} warmup
  * @property {number} seed
  * @property {'none' | 'split' | 'same'} pin
  * @property {boolean} noDelay
- * @property {boolean} greeting
+ * @property {boolean} greeting echo: the 2014 greeting
+ * @property {number} pipelining http, proxy: requests in flight per connection
+ * @property {boolean} keepalive proxy: nginx keeps upstream connections alive
+ * @property {string | null} nginx proxy: the nginx binary (null: found on PATH)
  * @property {number} timeoutMs stall timeout inside a trial
  * @property {number} trialTimeoutMs hard limit of a trial process
  * @property {'blocks' | 'trials'} pairing blocks: TCP and UDS alternate in one trial process; trials: one transport per process (2014)
@@ -99,8 +106,9 @@ export function loadSpec(nameOrFile) {
  * Sizes: a list of sizes, or a range `A..B` (every power of two) or `A..B*4` (×4 steps).
  * @param {unknown} value
  * @param {string} key
+ * @param {import('../workloads/workload.js').Axis} [axis] its bounds (default: echo packet sizes)
  */
-export function toSizes(value, key) {
+export function toSizes(value, key, axis = getWorkload('echo').axes.size) {
   if (typeof value === 'string') {
     const match = /^\s*([^.]+)\.\.([^*]+?)(?:\*(\d+))?\s*$/.exec(value);
     if (!match) return toSizes(value.split(','), key);
@@ -111,20 +119,21 @@ export function toSizes(value, key) {
     }
     const sizes = [];
     for (let s = from; s <= to; s *= step) sizes.push(s);
-    return sizes.map((s) => toPacketSize(s, key));
+    return sizes.map((s) => toAxisValue(s, axis, key));
   }
   if (!Array.isArray(value) || value.length === 0) throw new UsageError(`${key} must be a non-empty list of sizes or a range such as 1..16384; got ${JSON.stringify(value)}`);
-  return [...new Set(value.map((v) => toPacketSize(String(v), key)))].sort((a, b) => a - b);
+  return [...new Set(value.map((v) => toAxisValue(String(v), axis, key)))].sort((a, b) => a - b);
 }
 
 /**
  * @param {unknown} value
  * @param {string} key
+ * @param {import('../workloads/workload.js').Axis} axis
  */
-function toDepths(value, key) {
+function toDepths(value, key, axis) {
   const list = typeof value === 'string' ? value.split(',') : value;
-  if (!Array.isArray(list) || list.length === 0) throw new UsageError(`${key} must be a non-empty list of whole numbers from 1 to ${MAX_DEPTH}; got ${JSON.stringify(value)}`);
-  return [...new Set(list.map((v) => toInteger(String(v), key, { min: 1, max: MAX_DEPTH })))].sort((a, b) => a - b);
+  if (!Array.isArray(list) || list.length === 0) throw new UsageError(`${key} must be a non-empty list of whole numbers from ${axis.min} to ${axis.max} (${axis.label}); got ${JSON.stringify(value)}`);
+  return [...new Set(list.map((v) => toInteger(String(v), key, { min: axis.min, max: axis.max })))].sort((a, b) => a - b);
 }
 
 /**
@@ -198,12 +207,20 @@ export function resolveSpec(loaded, { test = false, flags = {} } = {}) {
   apply(flags, (key) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
   const name = (/** @type {string} */ key) => origin[key];
 
-  if (merged.workload !== 'echo') throw new UsageError(`${name('workload')} must be "echo" (the only workload so far); got ${JSON.stringify(merged.workload)}`);
+  const workload = getWorkload(merged.workload, name('workload'));
+  const { size: sizeAxis, depth: depthAxis } = workload.axes;
+  if (merged.sizes === undefined && sizeAxis.min === sizeAxis.max) merged.sizes = [sizeAxis.min];
   if (merged.sizes === undefined) throw new UsageError(`${source}: "sizes" is required (a list, or a range such as 1..16384)`);
-  const sizes = toSizes(merged.sizes, name('sizes'));
-  const depths = toDepths(merged.depths, name('depths'));
-  for (const size of sizes) checkInFlight(size, depths[depths.length - 1], `${name('sizes')} × ${name('depths')}`);
-  /** @type {import('../workloads/echo.js').Amount} */
+  const sizes = toSizes(merged.sizes, name('sizes'), sizeAxis);
+  if (origin.depths === 'default "depths"') merged.depths = [depthAxis.fallback];
+  const depths = toDepths(merged.depths, name('depths'), depthAxis);
+  for (const size of sizes) workload.check?.(size, depths[depths.length - 1], `${name('sizes')} × ${name('depths')}`);
+  for (const [key, fallback] of /** @type {const} */ ([['greeting', false], ['pipelining', 1], ['keepalive', false]])) {
+    if (merged[key] !== fallback && !workload.options.includes(key)) throw new UsageError(`${name(key)} applies to ${key === 'greeting' ? 'the echo workload' : key === 'pipelining' ? 'the http and proxy workloads' : 'the proxy workload'}, not ${workload.name}`);
+  }
+  if (merged.nginx !== null && merged.nginx !== undefined && !workload.fixture.proxy) throw new UsageError(`${name('nginx')} applies to the proxy workload, not ${workload.name}`);
+  if (merged.packets !== undefined && merged.packets !== null && !workload.counts) throw new UsageError(`${name('packets')} applies to the echo workload; ${workload.name} measures a "duration"`);
+  /** @type {import('../workloads/workload.js').Amount} */
   const measure = merged.packets !== undefined && merged.packets !== null
     ? { packets: toInteger(String(merged.packets), name('packets'), { min: 1, max: MAX_PACKETS }) }
     : { ms: toDuration(String(merged.duration), name('duration'), { min: 10, max: 3_600_000 }) };
@@ -212,6 +229,7 @@ export function resolveSpec(loaded, { test = false, flags = {} } = {}) {
   if (merged.description !== undefined && typeof merged.description !== 'string') throw new UsageError(`${name('description')} must be a string`);
 
   const warmup = toWarmup(String(merged.warmup), name('warmup'));
+  if ('packets' in warmup && warmup.packets > 0 && !workload.counts) throw new UsageError(`${name('warmup')} must be a time (e.g. "250ms") for the ${workload.name} workload; got ${JSON.stringify(merged.warmup)}`);
   const pairing = String(merged.pairing);
   if (!PAIRINGS.includes(pairing)) throw new UsageError(`${name('pairing')} must be blocks or trials; got ${JSON.stringify(merged.pairing)}`);
   const server = String(merged.server);
@@ -229,7 +247,7 @@ export function resolveSpec(loaded, { test = false, flags = {} } = {}) {
     preset: loaded.name,
     description: /** @type {string} */ (merged.description ?? ''),
     test,
-    workload: 'echo',
+    workload: workload.name,
     sizes,
     depths,
     transports,
@@ -240,6 +258,9 @@ export function resolveSpec(loaded, { test = false, flags = {} } = {}) {
     pin: /** @type {'none' | 'split' | 'same'} */ (pin),
     noDelay: toBoolean(merged.noDelay, name('noDelay')),
     greeting: toBoolean(merged.greeting, name('greeting')),
+    pipelining: toInteger(String(merged.pipelining), name('pipelining'), { min: 1, max: 256 }),
+    keepalive: toBoolean(merged.keepalive, name('keepalive')),
+    nginx: merged.nginx === null || merged.nginx === undefined ? null : String(merged.nginx),
     timeoutMs: toDuration(String(merged.timeout), name('timeout'), { min: 10, max: 600_000 }),
     trialTimeoutMs,
     pairing: /** @type {'blocks' | 'trials'} */ (pairing),
@@ -271,6 +292,6 @@ export function toPrecision(value, key) {
  * @param {SweepSpec} spec
  */
 export function describeSpec(spec) {
-  const amount = (/** @type {import('../workloads/echo.js').Amount} */ a) => ('packets' in a ? `${a.packets} packets` : `${a.ms} ms`);
+  const amount = (/** @type {import('../workloads/workload.js').Amount} */ a) => ('packets' in a ? `${a.packets} packets` : `${a.ms} ms`);
   return `${spec.preset}${spec.test ? ' (test mode)' : ''}: sizes ${spec.sizes.map(formatSize).join(', ')}; depths ${spec.depths.join(', ')}; ${spec.transports.join(' + ')}; ${spec.runs} run${spec.runs === 1 ? '' : 's'} of ${amount(spec.measure)} after ${amount(spec.warmup)} warmup; ${spec.pairing === 'blocks' ? `paired blocks of ~${spec.blockMs} ms` : 'one transport per trial'}${spec.precision === null ? '' : `; more runs until ±${+(spec.precision * 100).toFixed(3)} %${spec.maxTimeMs === null ? '' : ` or ${spec.maxTimeMs / 1000} s`}`}; seed ${spec.seed}; pin ${spec.pin}; TCP noDelay ${spec.noDelay}`;
 }

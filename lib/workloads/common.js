@@ -1,0 +1,67 @@
+/**
+ * What every workload's client does the same way: the trial's hard limit and
+ * abort, its amounts, and percentiles out of an HDR histogram.
+ */
+import { RunError } from '../errors.js';
+
+/** HDR histogram bounds for per-unit times in ns: 1 ns to 1 hour, 3 significant figures. */
+export const HISTOGRAM = { lowest: 1, highest: 3_600_000_000_000, figures: 3 };
+
+/**
+ * A spec amount (packets or ms) as lib/blocks.js counts it.
+ * @param {{ packets: number } | { count: number } | { ms: number }} amount
+ * @returns {import('../blocks.js').Amount}
+ */
+export function toAmount(amount) {
+  if ('ms' in amount) return { ms: amount.ms };
+  return { count: 'count' in amount ? amount.count : amount.packets };
+}
+
+/**
+ * Mean, sd and percentiles of a histogram of ns, in µs, as columns `<prefix>_mean_us` ….
+ * @param {string} prefix
+ * @param {import('node:perf_hooks').RecordableHistogram} h
+ */
+export function rttFigures(prefix, h) {
+  const us = (/** @type {number} */ ns) => ns / 1000;
+  return {
+    [`${prefix}_mean_us`]: us(h.mean),
+    [`${prefix}_sd_us`]: us(h.stddev),
+    [`${prefix}_p50_us`]: us(h.percentile(50)),
+    [`${prefix}_p90_us`]: us(h.percentile(90)),
+    [`${prefix}_p99_us`]: us(h.percentile(99)),
+    [`${prefix}_p999_us`]: us(h.percentile(99.9)),
+    [`${prefix}_max_us`]: us(h.max),
+  };
+}
+
+/**
+ * The trial's hard limit and its abort: either fails what is in flight.
+ * @param {import('./workload.js').TrialSpec} spec
+ * @param {AbortSignal | undefined} signal
+ * @param {(error: Error) => void} abortAll fail every lane
+ */
+export function trialDeadline(spec, signal, abortAll) {
+  const ms = (/** @type {any} */ a) => ('ms' in a ? a.ms : 0);
+  const maxMs = spec.maxMs ?? (ms(spec.measure) * 2 + ms(spec.warmup)) * spec.targets.length + 600_000;
+  /** @type {RunError | undefined} */
+  let failure;
+  const stop = (/** @type {RunError} */ error) => {
+    failure ??= error;
+    abortAll(error);
+  };
+  const timer = setTimeout(() => stop(new RunError(`trial exceeded its limit of ${maxMs / 1000} s`, 'ERR_TIMEOUT')), maxMs);
+  const onAbort = () => stop(new RunError('trial aborted', 'ERR_ABORTED'));
+  signal?.addEventListener('abort', onAbort, { once: true });
+  if (signal?.aborted) onAbort();
+  return {
+    /** Throw if the limit passed or the trial was aborted (between steps that the lanes do not cover, such as connecting). */
+    check() {
+      if (failure) throw failure;
+    },
+    clear() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    },
+  };
+}

@@ -1,0 +1,34 @@
+/**
+ * The workloads, by name. Everything above a workload finds it here and
+ * reads its declaration (./workload.js).
+ */
+import { UsageError } from '../errors.js';
+import { echo } from './echo.js';
+
+/** @type {Record<string, import('./workload.js').Workload>} */
+export const WORKLOADS = { echo };
+
+export const WORKLOAD_NAMES = Object.keys(WORKLOADS);
+
+/**
+ * @param {unknown} name
+ * @param {string} [where] the flag or key that named it
+ * @returns {import('./workload.js').Workload}
+ */
+export function getWorkload(name, where = '--workload') {
+  const workload = typeof name === 'string' && Object.hasOwn(WORKLOADS, name) ? WORKLOADS[name] : undefined;
+  if (!workload) throw new UsageError(`${where} must be one of ${WORKLOAD_NAMES.join(', ')}; got ${JSON.stringify(name)}`);
+  return workload;
+}
+
+/** The common columns of a trial row, around the workload's figures. */
+export const HEAD_COLUMNS = /** @type {const} */ (['workload', 'transport', 'size_bytes', 'depth']);
+export const TAIL_COLUMNS = /** @type {const} */ (['status', 'error']);
+
+/**
+ * A trial row's columns for a workload, in order.
+ * @param {import('./workload.js').Workload} workload
+ */
+export function recordColumns(workload) {
+  return [...HEAD_COLUMNS, ...workload.columns, ...TAIL_COLUMNS];
+}

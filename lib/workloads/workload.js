@@ -1,0 +1,81 @@
+/**
+ * What a workload declares (types only). A workload is one module: its
+ * axes and their bounds, its figures (columns with units in their names, the
+ * primary one and its direction), its fixture (which server answers, and
+ * whether nginx stands in front) and its client. The orchestrator, the
+ * schedule, the summary, resume and the CSV files read these declarations
+ * and never name a workload.
+ */
+
+/**
+ * @typedef {object} Axis a group axis: every workload has a size and a depth, each with its own meaning
+ * @property {string} label what it is, e.g. 'packet size', 'connections'
+ * @property {string} flag the `run` flag, e.g. '--size', '--connections'
+ * @property {number} min
+ * @property {number} max
+ * @property {number} fallback the `run` default
+ */
+
+/**
+ * @typedef {object} Figure a summarised figure
+ * @property {string} label in words, for verdicts: "messages per second"
+ * @property {string} short for table headers and chart axes: "msgs/s"
+ * @property {string} unit as in summary.csv's `unit` column: 'msgs/s', 'us'
+ * @property {'higher' | 'lower'} better
+ */
+
+/**
+ * @typedef {object} TrialSpec what a trial process is asked to measure
+ * @property {string} workload
+ * @property {import('../transport.js').Target[]} targets one or two; blocks start with targets[0] (A B B A …)
+ * @property {number} size
+ * @property {number} depth
+ * @property {Amount} measure per target
+ * @property {Amount} warmup per target
+ * @property {number | string} seed
+ * @property {boolean} noDelay TCP_NODELAY (TCP only)
+ * @property {number} timeoutMs stall timeout
+ * @property {number} [maxMs] hard limit for the whole trial (default: the times asked for + 10 min)
+ * @property {number} [blockMs] block length to aim for
+ * @property {boolean} [greeting] echo: expect the 2014 greeting first
+ * @property {number} [pipelining] http, proxy: requests in flight per connection
+ * @property {boolean} [keepalive] proxy: nginx keeps its upstream connections alive
+ */
+
+/**
+ * @typedef {{ packets: number } | { ms: number }} Amount a count of units (packets, chunks, connections,
+ *   requests: `packets` for the 2014 spec key) or a duration
+ */
+
+/** @typedef {'greeting' | 'pipelining' | 'keepalive'} OptionName */
+
+/**
+ * @typedef {object} TrialResult
+ * @property {Record<string, any>[]} records one per target, in the order of spec.targets
+ * @property {Record<string, any>[]} blocks one per measured block
+ */
+
+/**
+ * @typedef {object} ServerOptions what the server process is started with
+ * @property {boolean} [greeting]
+ * @property {boolean} [noDelay]
+ */
+
+/**
+ * @typedef {object} Workload
+ * @property {string} name
+ * @property {string} what one line for help and meta.json
+ * @property {string} timed what a block's clock covers, for meta.json
+ * @property {{ size: Axis, depth: Axis }} axes
+ * @property {(size: number, depth: number, where: string) => void} [check] bounds across axes (bytes in flight)
+ * @property {OptionName[]} options the options it takes
+ * @property {boolean} counts whether a count (`--packets`) may replace a duration
+ * @property {readonly string[]} columns a trial row's figures, between `depth` and `status`
+ * @property {readonly string[]} blockColumns a block row's figures, after `block`
+ * @property {string} primary the figure the UDS/TCP verdict is about
+ * @property {Record<string, Figure>} summary figures summarised in summary.csv, the primary first
+ * @property {{ server: 'echo' | 'sink' | 'greeter' | 'http', proxy: boolean }} fixture which server answers; proxy: nginx in front of it
+ * @property {(spec: TrialSpec, context: { probe?: import('../blocks.js').ServerProbe, signal?: AbortSignal }) => Promise<TrialResult>} run the client, in a trial process
+ */
+
+export {};
