@@ -4,6 +4,7 @@
 export { UsageError, RunError } from './errors.js';
 export { startServer, diffServerStats, GREETING } from './server.js';
 export { spawnServer } from './server-process.js';
+export { findNginx, startNginx, toNginxConfig } from './nginx.js';
 export { connect, describeTarget, TRANSPORTS } from './transport.js';
 export { createPipeline } from './pipeline.js';
 export { createPayloads } from './payload.js';
