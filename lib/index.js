@@ -6,6 +6,7 @@ export { startServer } from './server.js';
 export { diffServerStats } from './server-stats.js';
 export { HANDLERS, ECHO_GREETING, CONNECT_GREETING } from './handlers.js';
 export { spawnServer } from './server-process.js';
+export { findNginx, startNginx, toNginxConfig } from './nginx.js';
 export { connect, describeTarget, TRANSPORTS } from './transport.js';
 export { createPipeline } from './pipeline.js';
 export { createPayloads } from './payload.js';
