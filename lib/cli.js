@@ -10,6 +10,7 @@ import { run } from './commands/run.js';
 import { serve } from './commands/serve.js';
 import { sweep } from './commands/sweep.js';
 import { addResultsCommands } from './commands/results-cli.js';
+import { WORKLOAD_NAMES } from './workloads/index.js';
 import { resolveRunOptions, resolveServeOptions } from './options.js';
 
 /**
@@ -51,11 +52,12 @@ export async function main(argv, io = { stdout: process.stdout, stderr: process.
     });
 
   program.command('serve')
-    .description('run an echo server on a TCP port and a Unix domain socket at once, until Ctrl-C')
+    .description('run a server (the echo server by default) on a TCP port and a Unix domain socket at once, until Ctrl-C')
+    .option('--workload <name>', `whose server: ${WORKLOAD_NAMES.filter((n) => n !== 'proxy').join(', ')} (proxy uses http's)`, 'echo')
     .option('--host <addr>', 'TCP address to bind: a loopback address (127.0.0.0/8, ::1, localhost)', '127.0.0.1')
     .option('--allow-remote', 'let --host be a non-loopback address (the server is then reachable from other machines)')
     .option('--port <n>', 'TCP port, 0 to 65535 (0 = any free port)', '0')
-    .option('--uds <path>', 'socket path (default: echo.sock in a fresh private 0700 directory under the temp dir)')
+    .option('--uds <path>', 'socket path (default: <server>.sock in a fresh private 0700 directory under the temp dir)')
     .option('--greeting', 'write "start sending now!" on each connection (the 2014 server)')
     .option('--nagle', 'leave Nagle on for accepted TCP connections (default: noDelay)')
     .option('--json', 'print {"tcp":{host,port},"uds":{path}} on stdout once both listen')
@@ -73,18 +75,22 @@ Example:
     });
 
   program.command('run')
-    .description('measure echo round trips over TCP and UDS: pipelined, verified, both transports in alternating blocks of one trial')
-    .option('--tcp <host:port>', 'TCP echo server to measure (loopback only)')
-    .option('--uds <path>', 'UDS echo server to measure')
+    .description('measure one workload over TCP and UDS, both transports in alternating blocks of one trial (default: echo round trips, pipelined and verified)')
+    .option('--workload <name>', `${WORKLOAD_NAMES.join(', ')} (default echo)`)
+    .option('--tcp <host:port>', 'TCP server to measure (loopback only)')
+    .option('--uds <path>', 'UDS server to measure')
     .option('--transport <which>', 'tcp, uds or both (default: both, or those given)')
-    .option('--size <bytes>', 'packet size, a power of two from 1 B to 64 MiB: 64, 1k, 64KiB, 1MiB', '64')
-    .option('--depth <n>', 'packets in flight, 1 (ping-pong) to 65536; size × depth at most 256 MiB', '1')
+    .option('--size <bytes>', 'echo packet size (default 64), stream chunk size (default 1MiB), http body size (default 64): a power of two, e.g. 64, 1k, 64KiB, 1MiB')
+    .option('--depth <n>', 'echo: packets in flight, 1 (ping-pong) to 65536, size × depth at most 256 MiB (default 1); connect: connections at once')
+    .option('--connections <n>', 'http, proxy: keep-alive connections, 1 to 1024 (default 10, as the 2017 wrk run)')
+    .option('--pipelining <n>', 'http, proxy: requests in flight per connection, 1 to 256 (default 1)')
+    .option('--keepalive', 'proxy: nginx keeps its upstream connections alive (default: a new one per request, as nginx does by default)')
+    .option('--nginx <path>', 'proxy: the nginx binary (default: nginx on PATH or in /usr/sbin)')
     .option('--packets <n>', 'measured packets per transport per trial, 1 to 20000000 (instead of --duration)')
     .option('--duration <time>', 'measured time per transport per trial: 500ms, 2s, 1m (default 1s)')
     .option('--warmup <n|time>', 'warmup per transport before measuring: a packet count (1000) or a time (250ms)', '250ms')
     .option('--seed <n>', 'seed of the random payloads, 0 to 4294967295 (default: random, printed)')
-    .option('--no-delay', 'TCP_NODELAY on the client socket (the default)')
-    .option('--nagle', 'leave Nagle on instead (recorded; the server started here follows)')
+    .option('--nagle', 'leave Nagle on (default: TCP_NODELAY on client and server sockets; the server started here follows)')
     .option('--timeout <time>', 'fail a trial when nothing is echoed for this long', '10s')
     .option('--runs <n>', 'trials, each measuring every transport; the transport that opens the blocks alternates, 1 to 1000', '1')
     .option('--greeting', 'expect the 2014 greeting before echoing (the server started here sends it)')
@@ -119,6 +125,10 @@ Examples:
     .option('--precision <pct>', 'add runs to groups whose UDS/TCP 95 % interval is wider than ±pct (0.1% to 100%, e.g. 3%)')
     .option('--max-time <time>', 'start no extra run for --precision once the sweep would pass this (e.g. 80s, 10m)')
     .option('--pairing <mode>', 'blocks (TCP and UDS alternate in one trial process) or trials (one transport per process, as in 2014)')
+    .option('--workload <name>', `${WORKLOAD_NAMES.join(', ')} (default: the preset's, echo)`)
+    .option('--pipelining <n>', 'http, proxy: requests in flight per connection, 1 to 256')
+    .option('--keepalive', 'proxy: nginx keeps its upstream connections alive')
+    .option('--nginx <path>', 'proxy: the nginx binary (default: nginx on PATH or in /usr/sbin)')
     .option('--server <lifetime>', 'sweep (one echo server throughout) or round (a fresh one for each run and each precision round)')
     .option('--block <time>', 'length of a measured block to aim for, 1ms to 10s (default 10ms)')
     .option('--packets <n>', 'measured packets per transport per trial (instead of --duration)')

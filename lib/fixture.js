@@ -4,7 +4,7 @@
  * of it. It gives the trials their targets and reads the servers' CPU at
  * block boundaries: the server over its control channel, nginx from /proc.
  */
-import { processTreeCpu } from './server-stats.js';
+import { findNginx, startNginx } from './nginx.js';
 import { spawnServer } from './server-process.js';
 
 /**
@@ -32,20 +32,13 @@ import { spawnServer } from './server-process.js';
  */
 export async function startFixture(workload, { greeting = false, noDelay = true, prefix = [], nginx = null, keepalive = false, configDir } = {}) {
   const { server: handler, proxy } = workload.fixture;
-  /** @type {typeof import('./nginx.js') | undefined} */
-  let nginxModule;
-  /** @type {string | undefined} */
-  let binary;
-  if (proxy) {
-    nginxModule = await import('./nginx.js');
-    binary = nginxModule.findNginx(nginx ?? undefined); // before anything starts
-  }
+  const binary = proxy ? findNginx(nginx ?? undefined) : undefined; // before anything starts
   const server = await spawnServer({ handler, greeting, noDelay, prefix });
   const direct = {
     tcp: /** @type {import('./transport.js').Target} */ ({ transport: 'tcp', ...server.tcp }),
     uds: /** @type {import('./transport.js').Target} */ ({ transport: 'uds', path: server.uds.path }),
   };
-  if (!nginxModule || !binary) {
+  if (!binary) {
     return {
       targets: direct,
       pid: server.pid,
@@ -59,7 +52,7 @@ export async function startFixture(workload, { greeting = false, noDelay = true,
   }
   let front;
   try {
-    front = await nginxModule.startNginx({ binary, dir: configDir, keepalive, listen: [{ upstream: direct.tcp }, { upstream: direct.uds }] });
+    front = await startNginx({ binary, dir: configDir, keepalive, listen: [{ upstream: direct.tcp }, { upstream: direct.uds }] });
   } catch (error) {
     await server.stop();
     throw error;
@@ -73,7 +66,11 @@ export async function startFixture(workload, { greeting = false, noDelay = true,
     },
     pid: server.pid,
     describe: `nginx pid ${nginxPid} (${keepalive ? 'keep-alive' : 'a new'} upstream connection${keepalive ? 's' : ' per request'}): 127.0.0.1:${front.ports[0]} → tcp ${server.tcp.host}:${server.tcp.port}, 127.0.0.1:${front.ports[1]} → uds ${server.uds.path}; ${handler} server pid ${server.pid}`,
-    snapshot: async () => ({ ...(await server.snapshot()), proxy_cpu: processTreeCpu(nginxPid) }),
+    snapshot: async () => {
+      const stats = await server.snapshot();
+      const cpu = front.cpuSeconds(); // master and workers, from /proc (10 ms ticks)
+      return { ...stats, proxy_cpu: { user: cpu.user * 1e6, system: cpu.system * 1e6 } };
+    },
     alive: () => server.alive() && front.alive(),
     stop: async () => {
       await front.stop();

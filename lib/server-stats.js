@@ -1,10 +1,8 @@
 /**
  * What a server process says about itself at a block boundary, and the
  * difference between two such snapshots. A fixture with a proxy in front
- * (nginx) adds the proxy's CPU, read from /proc.
+ * (nginx) adds the proxy's CPU (lib/fixture.js reads it from /proc).
  */
-import { readFileSync, readdirSync } from 'node:fs';
-
 /**
  * @typedef {object} ServerStats a snapshot; subtract two with diffServerStats
  * @property {number} pid
@@ -38,48 +36,4 @@ export function diffServerStats(before, after) {
     bytes_in: after.bytes_in - before.bytes_in,
     bytes_out: after.bytes_out - before.bytes_out,
   };
-}
-
-/** Clock ticks per second of /proc/PID/stat's utime and stime (USER_HZ, 100 on Linux). */
-const USER_HZ = 100;
-
-/**
- * CPU time of a process and its direct children (a master and its workers),
- * from /proc: microseconds of user and system time. Processes that are gone
- * count nothing. Linux only.
- * @param {number} pid
- * @returns {{ user: number, system: number }}
- */
-export function processTreeCpu(pid) {
-  const pids = [pid];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const stat = readStat(Number(entry));
-    if (stat && stat.ppid === pid) pids.push(Number(entry));
-  }
-  let user = 0;
-  let system = 0;
-  for (const p of pids) {
-    const stat = readStat(p);
-    if (!stat) continue;
-    user += (stat.utime * 1e6) / USER_HZ;
-    system += (stat.stime * 1e6) / USER_HZ;
-  }
-  return { user, system };
-}
-
-/**
- * @param {number} pid
- * @returns {{ ppid: number, utime: number, stime: number } | undefined}
- */
-function readStat(pid) {
-  let text;
-  try {
-    text = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  } catch {
-    return undefined;
-  }
-  // the command name may hold spaces and parentheses: fields start after the last ')'
-  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-  return { ppid: Number(fields[1]), utime: Number(fields[11]), stime: Number(fields[12]) };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GREETING } from '../lib/server.js';
+import { ECHO_GREETING as GREETING } from '../lib/handlers.js';
 import { runTrial } from '../lib/trial.js';
 
 /** @param {import('../lib/trial.js').TrialSpec} spec the record of a one-target trial */

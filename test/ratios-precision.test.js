@@ -22,7 +22,7 @@ describe('which groups get the next runs for a target precision', () => {
       ...group(2, [1.10, 1.11, 1.10, 1.12, 1.09, 1.10, 1.11, 1.12, 1.09, 1.10]), // 10 runs, ±0.8 %: within ±3 %
       ...group(4, [1.2, 1.5, 1.0, 1.4, 1.1, 1.6, 0.9, 1.3, 1.2, 1.5]), // 10 runs, far over: a run removes little
     ];
-    const short = groupsShortOfPrecision(rows, 0.03);
+    const short = groupsShortOfPrecision(rows, 0.03, 'msgs_per_s');
     expect(short.map((g) => g.size).sort()).toEqual([1, 4]);
     const [three, ten] = [short.find((g) => g.size === 1), short.find((g) => g.size === 4)];
     expect(Number(ten?.halfWidth)).toBeGreaterThan(Number(three?.halfWidth) / 2);
@@ -30,7 +30,7 @@ describe('which groups get the next runs for a target precision', () => {
   });
 
   it('give a group with one run (no interval yet) the highest priority', () => {
-    const [g] = groupsShortOfPrecision(group(8, [1.2]), 0.03);
+    const [g] = groupsShortOfPrecision(group(8, [1.2]), 0.03, 'msgs_per_s');
     expect(g).toMatchObject({ size: 8, halfWidth: null, gain: Infinity });
   });
 });

@@ -1,7 +1,8 @@
 import net from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GREETING, startServer } from '../lib/server.js';
+import { ECHO_GREETING as GREETING } from '../lib/handlers.js';
+import { startServer } from '../lib/server.js';
 
 /**
  * Send `data` and collect exactly as many bytes back.

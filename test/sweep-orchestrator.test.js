@@ -22,7 +22,7 @@ function fakes({ failAt = -1, dieAt = -1, ratio = () => 2, clock, trialMs = 1000
   const startServer = async () => {
     servers++;
     let alive = true;
-    return { targets: { tcp: { transport: 'tcp', host: '127.0.0.1', port: 1 }, uds: { transport: 'uds', path: '/x' } }, alive: () => alive, stop: async () => { alive = false; }, kill: () => { alive = false; } };
+    return { targets: { tcp: { transport: /** @type {const} */ ('tcp'), host: '127.0.0.1', port: 1 }, uds: { transport: /** @type {const} */ ('uds'), path: '/x' } }, alive: () => alive, stop: async () => { alive = false; }, kill: () => { alive = false; } };
   };
   /** @type {any} */
   const runTrial = async (/** @type {import('../lib/trial.js').TrialSpec} */ trial, /** @type {any} */ server) => {

@@ -1,14 +1,14 @@
 /**
- * `udsvstcp run`: trials against a given echo server or one started in a
- * child process. With both transports, each trial alternates blocks between
- * a TCP and a UDS connection (A B B A …), and the order that opens the
- * sequence alternates trial by trial.
+ * `udsvstcp run`: trials of one workload against a given server or a fixture
+ * started here (a server child process, and nginx for the proxy workload).
+ * With both transports, each trial alternates blocks between them
+ * (A B B A …), and the transport that opens the sequence alternates trial by trial.
  */
 import { describeEnvironment, collectEnvironment } from '../environment.js';
+import { startFixture } from '../fixture.js';
 import { batchMeansInterval, blockPairLogRatios, pairedLogRatios, ratioInterval } from '../ratios.js';
 import { toJsonLine } from '../report/json.js';
 import { toComparison, toTable } from '../report/table.js';
-import { spawnServer } from '../server-process.js';
 import { runTrial } from '../trial.js';
 import { describeTarget } from '../transport.js';
 import { formatSize } from '../units.js';
@@ -19,26 +19,24 @@ import { formatSize } from '../units.js';
  * @returns {Promise<number>} exit code
  */
 export async function run(options, { stdout, stderr, chalk }) {
-  const server = options.targets ? undefined : await spawnServer({ greeting: options.greeting, noDelay: options.noDelay });
-  const targets = options.targets ?? {
-    tcp: { transport: /** @type {const} */ ('tcp'), ...(/** @type {NonNullable<typeof server>} */ (server).tcp) },
-    uds: { transport: /** @type {const} */ ('uds'), path: /** @type {NonNullable<typeof server>} */ (server).uds.path },
-  };
-  const amount = (/** @type {import('../workloads/workload.js').Amount} */ a) => ('packets' in a ? `${a.packets} packets` : `${a.ms} ms`);
-  stderr.write(chalk.dim(`${describeEnvironment(collectEnvironment())}\n`));
-  stderr.write(`echo ${formatSize(options.size)} × depth ${options.depth}, ${amount(options.measure)} per transport after ${amount(options.warmup)} warmup${options.transports.length > 1 ? ', in alternating blocks' : ''}, seed ${options.seed}, TCP noDelay ${options.noDelay}\n`);
-  stderr.write(`${options.transports.map((t) => describeTarget(/** @type {import('../transport.js').Target} */ (targets[t]))).join(', ')}${server ? ` (server pid ${server.pid})` : ' (server not ours: no server CPU)'}\n`);
-
-  /** @type {Record<string, any>[]} */
-  const rows = [];
-  /** @type {import('../trial.js').BlockRow[][]} */
-  const blocksByRun = [];
+  const { workload } = options;
+  const fixture = options.targets ? undefined : await startFixture(workload, { greeting: options.greeting, noDelay: options.noDelay, nginx: options.nginx, keepalive: options.keepalive });
   try {
+    const targets = options.targets ?? /** @type {NonNullable<typeof fixture>} */ (fixture).targets;
+    const amount = (/** @type {import('../workloads/workload.js').Amount} */ a) => ('packets' in a ? `${a.packets} ${workload.name === 'echo' ? 'packets' : 'units'}` : `${a.ms} ms`);
+    stderr.write(chalk.dim(`${describeEnvironment(collectEnvironment())}\n`));
+    stderr.write(`${workload.name} ${workload.axes.size.label} ${formatSize(options.size)} × ${workload.axes.depth.label} ${options.depth}, ${amount(options.measure)} per transport after ${amount(options.warmup)} warmup${options.transports.length > 1 ? ', in alternating blocks' : ''}, seed ${options.seed}, TCP noDelay ${options.noDelay}\n`);
+    stderr.write(`${options.transports.map((t) => describeTarget(/** @type {import('../transport.js').Target} */ (targets[t]))).join(', ')}${fixture ? ` (${fixture.describe})` : ' (server not ours: no server CPU)'}\n`);
+
+    /** @type {Record<string, any>[]} */
+    const rows = [];
+    /** @type {Record<string, any>[][]} */
+    const blocksByRun = [];
     for (let round = 0; round < options.runs; round++) {
       // the transport that opens A B B A … alternates run by run
       const order = round % 2 === 0 ? options.transports : [...options.transports].reverse();
       const result = await runTrial({
-        workload: 'echo',
+        workload: workload.name,
         targets: order.map((t) => /** @type {import('../transport.js').Target} */ (targets[t])),
         size: options.size,
         depth: options.depth,
@@ -48,23 +46,38 @@ export async function run(options, { stdout, stderr, chalk }) {
         noDelay: options.noDelay,
         timeoutMs: options.timeoutMs,
         greeting: options.greeting,
-      }, { probe: server });
+        pipelining: options.pipelining,
+        keepalive: options.keepalive,
+      }, { probe: fixture });
       blocksByRun.push(result.blocks);
       for (const record of result.records) {
         rows.push({ run: round, ...record });
         if (options.json) stdout.write(toJsonLine(record));
       }
     }
+    stderr.write(`\n${toTable(/** @type {any} */ (rows), { chalk })}`);
+    for (const warning of clientWarnings(rows)) stderr.write(chalk.yellow(`warning: ${warning}\n`));
+    const ratio = options.runs > 1
+      ? { interval: ratioInterval(pairedLogRatios(rows, workload.primary)), basis: `${options.runs} runs` }
+      : { interval: batchMeansInterval(blockPairLogRatios(blocksByRun[0], workload.primary)), basis: 'the block pairs of one process (batch means); --runs 3 or a sweep for an interval across processes' };
+    const comparison = toComparison(/** @type {any} */ (rows), { chalk, ratio: ratio.interval.logs.length ? ratio : undefined });
+    if (comparison) stderr.write(`\n${comparison}`);
+    const failed = rows.filter((r) => r.status !== 'ok');
+    for (const r of failed) stderr.write(`udsvstcp: ${r.transport} trial failed: ${r.error}\n`);
+    return failed.length ? 1 : 0;
   } finally {
-    await server?.stop();
+    await fixture?.stop();
   }
-  stderr.write(`\n${toTable(/** @type {any} */ (rows), { chalk })}`);
-  const ratio = options.runs > 1
-    ? { interval: ratioInterval(pairedLogRatios(rows, 'msgs_per_s')), basis: `${options.runs} runs` }
-    : { interval: batchMeansInterval(blockPairLogRatios(blocksByRun[0])), basis: 'the block pairs of one process (batch means); --runs 3 or a sweep for an interval across processes' };
-  const comparison = toComparison(/** @type {any} */ (rows), { chalk, ratio: ratio.interval.logs.length ? ratio : undefined });
-  if (comparison) stderr.write(`\n${comparison}`);
-  const failed = rows.filter((r) => r.status !== 'ok');
-  for (const r of failed) stderr.write(`udsvstcp: ${r.transport} trial failed: ${r.error}\n`);
-  return failed.length ? 1 : 0;
+}
+
+/** Above this client event-loop utilisation, the client may be what limits the figures. */
+export const CLIENT_ELU_WARN = 0.9;
+
+/**
+ * Warnings when the client, not the transport, may set the pace.
+ * @param {Record<string, any>[]} rows
+ */
+export function clientWarnings(rows) {
+  const busy = rows.filter((r) => r.status === 'ok' && typeof r.client_elu === 'number' && r.client_elu > CLIENT_ELU_WARN);
+  return busy.length ? [`the client's event loop was busy ${busy.map((r) => `${(r.client_elu * 100).toFixed(0)} %`).join(', ')} of the measured time (over ${CLIENT_ELU_WARN * 100} %): the client may be the bottleneck, not the transport`] : [];
 }

@@ -4,6 +4,7 @@
  */
 import { Chalk } from 'chalk';
 import { formatSize } from '../units.js';
+import { WORKLOADS } from '../workloads/index.js';
 
 const plain = new Chalk({ level: 0 });
 
@@ -23,29 +24,28 @@ export function human(value) {
   return value.toFixed(2);
 }
 
-/** @type {[string, (r: import('../record.js').TrialRecord) => string][]} */
-const COLUMNS = [
-  ['transport', (r) => String(r.transport)],
-  ['size', (r) => (r.size_bytes === null ? '-' : formatSize(Number(r.size_bytes)))],
-  ['depth', (r) => human(r.depth)],
-  ['packets', (r) => human(r.packets)],
-  ['msgs/s', (r) => human(r.msgs_per_s)],
-  ['MB/s', (r) => human(r.mb_per_s)],
-  ['rtt mean', (r) => human(r.rtt_mean_us)],
-  ['p50', (r) => human(r.rtt_p50_us)],
-  ['p99', (r) => human(r.rtt_p99_us)],
-  ['p99.9', (r) => human(r.rtt_p999_us)],
-  ['max µs', (r) => human(r.rtt_max_us)],
-  ['cpu µs/msg cli', (r) => human(r.client_cpu_us_per_msg)],
-  ['srv', (r) => human(r.server_cpu_us_per_msg)],
-  ['status', (r) => String(r.status)],
-];
+/**
+ * The columns of a workload's table: who, then its `table` figures, then status.
+ * @param {string} workload
+ * @returns {[string, (r: import('../record.js').TrialRecord) => string][]}
+ */
+function columnsOf(workload) {
+  const w = WORKLOADS[workload] ?? WORKLOADS.echo;
+  return [
+    ['transport', (r) => String(r.transport)],
+    ['size', (r) => (r.size_bytes === null ? '-' : formatSize(Number(r.size_bytes)))],
+    [w.axes.depth.flag.slice(2), (r) => human(r.depth)],
+    ...w.table.map(([title, column]) => /** @type {[string, (r: import('../record.js').TrialRecord) => string]} */ ([title, (r) => human(r[column])])),
+    ['status', (r) => String(r.status)],
+  ];
+}
 
 /**
  * @param {import('../record.js').TrialRecord[]} records
  * @param {{ chalk?: import('chalk').ChalkInstance }} [options]
  */
 export function toTable(records, { chalk = plain } = {}) {
+  const COLUMNS = columnsOf(String(records[0]?.workload ?? 'echo'));
   const rows = records.map((r) => COLUMNS.map(([, cell]) => cell(r)));
   const widths = COLUMNS.map(([title], i) => Math.max(title.length, ...rows.map((row) => row[i].length)));
   const line = (/** @type {string[]} */ cells) => cells.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ').trimEnd();
@@ -61,7 +61,7 @@ export function toTable(records, { chalk = plain } = {}) {
 /**
  * Mean of a numeric field over ok records.
  * @param {import('../record.js').TrialRecord[]} records
- * @param {import('../record.js').RecordField} field
+ * @param {string} field
  */
 function meanOf(records, field) {
   const values = records.filter((r) => r.status === 'ok' && typeof r[field] === 'number').map((r) => Number(r[field]));
@@ -85,16 +85,18 @@ export function toComparison(records, { chalk = plain, ratio: paired } = {}) {
   for (const group of groups.values()) {
     const tcp = group.filter((r) => r.transport === 'tcp');
     const uds = group.filter((r) => r.transport === 'uds');
-    const ratio = (/** @type {import('../record.js').RecordField} */ field) => meanOf(uds, field) / meanOf(tcp, field);
-    const msgs = ratio('msgs_per_s');
+    const w = WORKLOADS[String(group[0].workload)] ?? WORKLOADS.echo;
+    const ratio = (/** @type {string} */ field) => meanOf(uds, field) / meanOf(tcp, field);
+    const msgs = ratio(w.primary);
     if (!Number.isFinite(msgs)) continue;
     const n = Math.min(tcp.length, uds.length);
     const iv = paired?.interval;
     const value = iv ? iv.mean : msgs;
-    const text = `UDS ×${value.toFixed(2)} the msgs/s of TCP${iv?.low != null && iv.high != null ? ` (95 % CI ${iv.low.toFixed(2)}–${iv.high.toFixed(2)}${iv.low > 1 || iv.high < 1 ? '' : ', not significant'})` : ''}`;
+    const text = `UDS ×${value.toFixed(2)} the ${w.summary[w.primary].short} of TCP${iv?.low != null && iv.high != null ? ` (95 % CI ${iv.low.toFixed(2)}–${iv.high.toFixed(2)}${iv.low > 1 || iv.high < 1 ? '' : ', not significant'})` : ''}`;
     const verdict = value >= 1 ? chalk.green(text) : chalk.yellow(text);
     const basis = iv ? chalk.dim(` [interval from ${paired?.basis}]`) : n < 3 ? chalk.dim(` (${n} trial${n === 1 ? '' : 's'} each: run a sweep for a confidence interval)`) : '';
-    lines.push(`${formatSize(Number(group[0].size_bytes))} depth ${group[0].depth}: ${verdict}; RTT p50 ×${ratio('rtt_p50_us').toFixed(2)}, p99 ×${ratio('rtt_p99_us').toFixed(2)}; client CPU/msg ×${ratio('client_cpu_us_per_msg').toFixed(2)}${basis}`);
+    const others = Object.entries(w.summary).filter(([m]) => m !== w.primary && Number.isFinite(ratio(m))).map(([m, f]) => `${f.short} ×${ratio(m).toFixed(2)}`);
+    lines.push(`${formatSize(Number(group[0].size_bytes))} ${w.axes.depth.flag.slice(2)} ${group[0].depth}: ${verdict}; ${others.join(', ')}${basis}`);
   }
   return lines.length ? `${lines.join('\n')}\n` : '';
 }

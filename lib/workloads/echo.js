@@ -35,6 +35,8 @@ export const echo = {
     'rtt_mean_us', 'rtt_sd_us', 'rtt_p50_us', 'rtt_p90_us', 'rtt_p99_us', 'rtt_p999_us', 'rtt_max_us',
     'client_cpu_us_per_msg', 'server_cpu_us_per_msg', 'client_elu', 'server_elu'],
   blockColumns: ['packets', 'elapsed_ms', 'msgs_per_s', 'client_cpu_us_per_msg', 'server_cpu_us_per_msg', 'client_elu', 'server_elu'],
+  table: [['packets', 'packets'], ['msgs/s', 'msgs_per_s'], ['MB/s', 'mb_per_s'], ['rtt mean', 'rtt_mean_us'], ['p50', 'rtt_p50_us'],
+    ['p99', 'rtt_p99_us'], ['p99.9', 'rtt_p999_us'], ['max µs', 'rtt_max_us'], ['cpu µs/msg cli', 'client_cpu_us_per_msg'], ['srv', 'server_cpu_us_per_msg']],
   primary: 'msgs_per_s',
   summary: {
     msgs_per_s: { label: 'messages per second', short: 'msgs/s', unit: 'msgs/s', better: 'higher' },

@@ -72,6 +72,7 @@
  * @property {boolean} counts whether a count (`--packets`) may replace a duration
  * @property {readonly string[]} columns a trial row's figures, between `depth` and `status`
  * @property {readonly string[]} blockColumns a block row's figures, after `block`
+ * @property {[string, string][]} table [title, column] of the figures `run` shows per trial
  * @property {string} primary the figure the UDS/TCP verdict is about
  * @property {Record<string, Figure>} summary figures summarised in summary.csv, the primary first
  * @property {{ server: 'echo' | 'sink' | 'greeter' | 'http', proxy: boolean }} fixture which server answers; proxy: nginx in front of it
