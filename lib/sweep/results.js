@@ -6,17 +6,31 @@
  */
 import fs from 'node:fs';
 import { join } from 'node:path';
-import { RECORD_FIELDS } from '../record.js';
+import { RECORD_FIELDS, recordFields } from '../record.js';
+import { getWorkload } from '../workloads/index.js';
 import { toCsvHeader, toCsvRows } from '../report/csv.js';
 import { createExclusive, openForAppend, readNoFollow, writeAll } from '../files.js';
 import { inspectTrialLog, toRow } from './recovery.js';
 
 export { writeFileAtomic } from '../files.js';
 
+/** trials.csv of an echo sweep; trialColumns(workload) for any workload. */
 export const TRIAL_COLUMNS = ['run', 'order', ...RECORD_FIELDS];
 export const FILES = { trials: 'trials.csv', blocks: 'blocks.csv', summary: 'summary.csv', wide: 'runs-wide.csv', meta: 'meta.json' };
-/** blocks.csv: one row per measured block of a paired trial. */
-export const BLOCK_COLUMNS = ['run', 'size_bytes', 'depth', 'transport', 'block', 'packets', 'elapsed_ms', 'msgs_per_s', 'client_cpu_us_per_msg', 'server_cpu_us_per_msg', 'client_elu', 'server_elu'];
+/**
+ * trials.csv: run and order, then the workload's record columns.
+ * @param {string} workload
+ */
+export const trialColumns = (workload) => ['run', 'order', ...recordFields(workload)];
+
+/**
+ * blocks.csv: one row per measured block, with the workload's block figures.
+ * @param {string} workload
+ */
+export const blockColumns = (workload) => ['run', 'size_bytes', 'depth', 'transport', 'block', ...getWorkload(workload).blockColumns];
+
+/** blocks.csv of an echo sweep. */
+export const BLOCK_COLUMNS = blockColumns('echo');
 
 /**
  * ./udsvstcp-results/<UTC timestamp>-<preset>
@@ -76,25 +90,27 @@ export function openCsvLog(path, columns) {
   };
 }
 
-/** @param {string} dir */
-export const createTrialLog = (dir) => createCsvLog(join(dir, FILES.trials), TRIAL_COLUMNS);
+/** @param {string} dir @param {string} [workload] */
+export const createTrialLog = (dir, workload = 'echo') => createCsvLog(join(dir, FILES.trials), trialColumns(workload));
 
-/** @param {string} dir */
-export const openTrialLog = (dir) => openCsvLog(join(dir, FILES.trials), TRIAL_COLUMNS);
+/** @param {string} dir @param {string} [workload] */
+export const openTrialLog = (dir, workload = 'echo') => openCsvLog(join(dir, FILES.trials), trialColumns(workload));
 
-/** @param {string} dir */
-export const createBlockLog = (dir) => createCsvLog(join(dir, FILES.blocks), BLOCK_COLUMNS);
+/** @param {string} dir @param {string} [workload] */
+export const createBlockLog = (dir, workload = 'echo') => createCsvLog(join(dir, FILES.blocks), blockColumns(workload));
 
-/** @param {string} dir */
-export const openBlockLog = (dir) => openCsvLog(join(dir, FILES.blocks), BLOCK_COLUMNS);
+/** @param {string} dir @param {string} [workload] */
+export const openBlockLog = (dir, workload = 'echo') => openCsvLog(join(dir, FILES.blocks), blockColumns(workload));
 
 /**
  * Read trials.csv back: numbers as numbers, empty cells as null. A damaged
  * last row is left out (a resume cuts it from the file; see recovery.js).
  * @param {string} dir
+ * @param {string} [workload]
  * @returns {Record<string, any>[]}
  */
-export function readTrials(dir) {
+export function readTrials(dir, workload = 'echo') {
   const path = join(dir, FILES.trials);
-  return inspectTrialLog(readNoFollow(path), { columns: TRIAL_COLUMNS, file: path }).rows.map((r) => toRow(r.cells, TRIAL_COLUMNS));
+  const columns = trialColumns(workload);
+  return inspectTrialLog(readNoFollow(path), { columns, file: path }).rows.map((r) => toRow(r.cells, columns));
 }

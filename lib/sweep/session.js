@@ -13,7 +13,7 @@ import { errorCode, openForAppend, readNoFollow, writeAll, writeFileAtomic } fro
 import { LOCK_FILE, acquireLock } from './lock.js';
 import { beginSession, checkVersion, createMeta, describeStatus, endSession, readMeta, writeMeta, writeMetaBestEffort } from './meta.js';
 import { inspectTrialLog, markSuperseded, toRow } from './recovery.js';
-import { BLOCK_COLUMNS, FILES, TRIAL_COLUMNS, createBlockLog, createTrialLog, openBlockLog, openTrialLog } from './results.js';
+import { FILES, blockColumns, createBlockLog, createTrialLog, openBlockLog, openTrialLog, trialColumns } from './results.js';
 import { checkResumeFlags, checkStoredSpec } from './stored-spec.js';
 
 /**
@@ -120,6 +120,7 @@ function openResume({ dir, given, retryFailed }, note) {
     if (error instanceof UsageError) throw error;
     if (errorCode(error) !== 'ENOENT') throw new UsageError(`--resume ${dir}: cannot read ${FILES.trials}: ${/** @type {Error} */ (error).message}`);
   }
+  const TRIAL_COLUMNS = trialColumns(spec.workload);
   const inspection = bytes ? inspectTrialLog(bytes, { columns: TRIAL_COLUMNS, file: path }) : null;
   // a trial's rows go in one write; a write cut short leaves its first rows without the rest: cut them back too
   const perTrial = spec.pairing === 'blocks' ? spec.transports.length : 1;
@@ -165,7 +166,7 @@ function openResume({ dir, given, retryFailed }, note) {
 
   // every check passed: now change the file
   if (!bytes || !inspection) {
-    createTrialLog(dir);
+    createTrialLog(dir, spec.workload);
   } else if (retry.length) {
     const fixed = Buffer.concat([bytes.subarray(0, inspection.keepBytes), Buffer.from(inspection.needsHeader ? toCsvHeader(TRIAL_COLUMNS) : inspection.addNewline ? '\n' : '')]);
     writeFileAtomic(path, markSuperseded(fixed, retry.map(({ i }) => inspection.rows[i]), TRIAL_COLUMNS));
@@ -174,7 +175,7 @@ function openResume({ dir, given, retryFailed }, note) {
   } else {
     applyRepair(path, bytes, inspection, TRIAL_COLUMNS);
   }
-  repairBlockLog(dir, note, recoveries, at);
+  repairBlockLog(dir, spec.workload, note, recoveries, at);
   return { meta, spec, previous: rows, recoveries };
 }
 
@@ -183,11 +184,13 @@ function openResume({ dir, given, retryFailed }, note) {
  * back, a missing final newline added, a missing file created; worse damage
  * exits 2 naming the line, as for trials.csv.
  * @param {string} dir
+ * @param {string} workload
  * @param {(note: string) => void} note
  * @param {Record<string, unknown>[]} recoveries
  * @param {string} at
  */
-function repairBlockLog(dir, note, recoveries, at) {
+function repairBlockLog(dir, workload, note, recoveries, at) {
+  const BLOCK_COLUMNS = blockColumns(workload);
   const path = join(dir, FILES.blocks);
   let bytes;
   try {
@@ -195,7 +198,7 @@ function repairBlockLog(dir, note, recoveries, at) {
   } catch (error) {
     if (error instanceof UsageError) throw error;
     if (errorCode(error) !== 'ENOENT') throw new UsageError(`--resume ${dir}: cannot read ${FILES.blocks}: ${/** @type {Error} */ (error).message}`);
-    createBlockLog(dir);
+    createBlockLog(dir, workload);
     return;
   }
   const inspection = inspectTrialLog(bytes, { columns: BLOCK_COLUMNS, file: path });
@@ -253,12 +256,13 @@ function createSession({ dir, resume, retryFailed = false }, state, lock) {
       begun = true;
       meta.recoveries.push(...state.recoveries);
       writeMeta(dir, meta);
+      const { workload } = state.spec;
       if (!resume) {
-        createTrialLog(dir);
-        createBlockLog(dir);
+        createTrialLog(dir, workload);
+        createBlockLog(dir, workload);
       }
-      log = openTrialLog(dir);
-      blockLog = openBlockLog(dir);
+      log = openTrialLog(dir, workload);
+      blockLog = openBlockLog(dir, workload);
       return { log, blockLog };
     },
     /**
