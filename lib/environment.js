@@ -20,6 +20,18 @@ function readText(path) {
   }
 }
 
+/**
+ * The kernel settings that bound how fast loopback TCP connections can be
+ * opened and closed (Linux; null elsewhere).
+ */
+export function readNetLimits() {
+  return {
+    ip_local_port_range: readText('/proc/sys/net/ipv4/ip_local_port_range')?.replace(/\s+/g, '-') ?? null,
+    tcp_tw_reuse: readText('/proc/sys/net/ipv4/tcp_tw_reuse'),
+    somaxconn: readText('/proc/sys/net/core/somaxconn'),
+  };
+}
+
 export function collectEnvironment() {
   const cpus = os.cpus();
   return {
@@ -36,6 +48,7 @@ export function collectEnvironment() {
     total_memory_bytes: os.totalmem(),
     loadavg: os.loadavg(),
     stream_high_water_mark_bytes: getDefaultHighWaterMark(false),
+    net: readNetLimits(),
   };
 }
 

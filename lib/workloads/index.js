@@ -3,10 +3,12 @@
  * reads its declaration (./workload.js).
  */
 import { UsageError } from '../errors.js';
+import { connectWorkload } from './connect.js';
 import { echo } from './echo.js';
+import { stream } from './stream.js';
 
 /** @type {Record<string, import('./workload.js').Workload>} */
-export const WORKLOADS = { echo };
+export const WORKLOADS = { echo, stream, connect: connectWorkload };
 
 export const WORKLOAD_NAMES = Object.keys(WORKLOADS);
 

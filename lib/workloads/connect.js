@@ -1,0 +1,189 @@
+/**
+ * The connect workload: the 2017 connection-rate test. Connect, read the
+ * server's 12-byte greeting (`Hello there!`), close; again and again, with
+ * `depth` such loops at once (1, as the original). A block of n connections
+ * ends when the last of them has read its greeting and closed, so nothing is
+ * open at its edges. Each connection's time, from the connect call to the
+ * greeting's last byte, goes to an HDR histogram.
+ *
+ * Loopback TCP leaves a TIME_WAIT entry per connection for 60 s. A sweep
+ * that runs out of ephemeral ports (EADDRNOTAVAIL) fails its trial with a
+ * message that says so, with the port range and tcp_tw_reuse (both also in
+ * meta.json's environment); it never crashes.
+ */
+import { createHistogram, performance } from 'node:perf_hooks';
+import { runBlocks } from '../blocks.js';
+import { RunError } from '../errors.js';
+import { CONNECT_GREETING } from '../handlers.js';
+import { readNetLimits } from '../environment.js';
+import { connect } from '../transport.js';
+import { HISTOGRAM, rttFigures, toAmount, trialDeadline } from './common.js';
+
+/** A block holds at least this many connections per loop. */
+export const MIN_PER_LOOP = 20;
+
+/** @type {import('./workload.js').Workload} */
+export const connectWorkload = {
+  name: 'connect',
+  what: 'connect, read the 12-byte greeting "Hello there!", close; looped, `depth` loops at once',
+  timed: 'a block: from the first connect call to the close of its last connection; per connection, from the connect call to the last byte of the greeting',
+  axes: {
+    size: { label: 'greeting bytes', flag: '--size', min: CONNECT_GREETING.length, max: CONNECT_GREETING.length, fallback: CONNECT_GREETING.length },
+    depth: { label: 'connections at once', flag: '--depth', min: 1, max: 64, fallback: 1 },
+  },
+  options: [],
+  counts: false,
+  columns: ['connections', 'blocks', 'block_connections', 'elapsed_ms', 'conns_per_s',
+    'connect_mean_us', 'connect_sd_us', 'connect_p50_us', 'connect_p90_us', 'connect_p99_us', 'connect_p999_us', 'connect_max_us',
+    'client_cpu_us_per_conn', 'server_cpu_us_per_conn', 'client_elu', 'server_elu'],
+  blockColumns: ['connections', 'elapsed_ms', 'conns_per_s', 'client_cpu_us_per_conn', 'server_cpu_us_per_conn', 'client_elu', 'server_elu'],
+  table: [['conns', 'connections'], ['conns/s', 'conns_per_s'], ['p50 µs', 'connect_p50_us'], ['p99', 'connect_p99_us'], ['max', 'connect_max_us'],
+    ['cpu µs/conn cli', 'client_cpu_us_per_conn'], ['srv', 'server_cpu_us_per_conn']],
+  primary: 'conns_per_s',
+  summary: {
+    conns_per_s: { label: 'connections per second', short: 'conns/s', unit: 'conns/s', better: 'higher' },
+    connect_p50_us: { label: 'median connection time', short: 'connect p50 µs', unit: 'us', better: 'lower' },
+    connect_p99_us: { label: '99th percentile connection time', short: 'connect p99 µs', unit: 'us', better: 'lower' },
+    client_cpu_us_per_conn: { label: 'client CPU per connection', short: 'client CPU µs/conn', unit: 'us/conn', better: 'lower' },
+    server_cpu_us_per_conn: { label: 'server CPU per connection', short: 'server CPU µs/conn', unit: 'us/conn', better: 'lower' },
+  },
+  fixture: { server: 'greeter', proxy: false },
+  run: runConnect,
+};
+
+/**
+ * The message of a connect that ran out of ephemeral ports.
+ * @param {number} done connections made in this trial before it
+ * @param {{ ip_local_port_range: string | null, tcp_tw_reuse: string | null }} limits
+ */
+export function portsExhausted(done, limits) {
+  return `TCP ran out of ephemeral ports (EADDRNOTAVAIL) after ${done} connections in this trial: closed connections hold their port in TIME_WAIT for 60 s (port range ${limits.ip_local_port_range ?? 'unknown'}, net.ipv4.tcp_tw_reuse ${limits.tcp_tw_reuse ?? 'unknown'}); use a shorter --duration, fewer runs, or wait a minute between sweeps`;
+}
+
+/**
+ * A lane of connect loops to one target.
+ * @param {import('../transport.js').Target} target
+ * @param {import('./workload.js').TrialSpec} spec
+ */
+function createConnector(target, spec) {
+  let made = 0;
+  /** @type {Error | undefined} */
+  let failure;
+  /** @type {Set<import('node:net').Socket>} */
+  const open = new Set();
+  const expected = Buffer.from(CONNECT_GREETING);
+
+  /**
+   * One connection: connect, read the greeting, close.
+   * @param {import('node:perf_hooks').RecordableHistogram | undefined} histogram
+   */
+  const once = async (histogram) => {
+    const t0 = performance.now();
+    let socket;
+    try {
+      socket = await connect(target, { noDelay: spec.noDelay, timeoutMs: spec.timeoutMs });
+    } catch (error) {
+      const message = /** @type {Error} */ (error).message;
+      if (message.includes('EADDRNOTAVAIL')) throw new RunError(portsExhausted(made, readNetLimits()), 'ERR_PORTS');
+      throw error;
+    }
+    open.add(socket);
+    try {
+      await new Promise((resolve, reject) => {
+        /** @type {Buffer[]} */
+        const got = [];
+        let bytes = 0;
+        const timer = setTimeout(() => reject(new RunError(`no greeting within ${spec.timeoutMs} ms`, 'ERR_TIMEOUT')), spec.timeoutMs);
+        socket.on('data', (data) => {
+          got.push(data);
+          bytes += data.length;
+          if (bytes < expected.length) return;
+          clearTimeout(timer);
+          const all = Buffer.concat(got);
+          if (!all.equals(expected)) reject(new RunError(`expected the greeting ${JSON.stringify(CONNECT_GREETING)}, got ${JSON.stringify(all.toString('latin1').slice(0, 40))}`, 'ERR_VERIFY'));
+          else resolve(undefined);
+        });
+        socket.on('error', (error) => { clearTimeout(timer); reject(new RunError(`connection failed: ${error.message}`, 'ERR_CONNECTION')); });
+        socket.on('end', () => { if (bytes < expected.length) { clearTimeout(timer); reject(new RunError(`the server closed after ${bytes} of ${expected.length} greeting bytes`, 'ERR_VERIFY')); } });
+      });
+      histogram?.record(Math.max(1, Math.round((performance.now() - t0) * 1e6)));
+      made++;
+    } finally {
+      socket.destroy();
+      open.delete(socket);
+    }
+  };
+
+  return {
+    /**
+     * @param {number} n connections in this block
+     * @param {import('node:perf_hooks').RecordableHistogram} [histogram]
+     * @returns {Promise<import('../blocks.js').BlockTimes>}
+     */
+    async block(n, histogram) {
+      if (failure) throw failure;
+      let next = 0;
+      const start = performance.now();
+      const loop = async () => {
+        while (next < n) {
+          if (failure) throw failure;
+          next++;
+          await once(histogram);
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(spec.depth, n) }, loop));
+      return { start, end: performance.now() };
+    },
+    /** @param {Error} error */
+    abort(error) {
+      failure ??= error;
+      for (const socket of open) socket.destroy(error);
+    },
+  };
+}
+
+/**
+ * @param {import('./workload.js').TrialSpec} spec
+ * @param {{ probe?: import('../blocks.js').ServerProbe, signal?: AbortSignal }} [context]
+ * @returns {Promise<import('./workload.js').TrialResult>}
+ */
+export async function runConnect(spec, { probe, signal } = {}) {
+  const lanes = spec.targets.map((target) => {
+    const connector = createConnector(target, spec);
+    return { target, histogram: createHistogram(HISTOGRAM), block: connector.block, abort: connector.abort };
+  });
+  const deadline = trialDeadline(spec, signal, (error) => { for (const lane of lanes) lane.abort(error); });
+  try {
+    const { totals, blocks, blockUnits } = await runBlocks(lanes, {
+      measure: toAmount(spec.measure), warmup: toAmount(spec.warmup), minUnits: MIN_PER_LOOP * spec.depth, blockMs: spec.blockMs, probe, signal, name: 'connect',
+    });
+    return {
+      records: totals.map((t, i) => ({
+        workload: 'connect', transport: lanes[i].target.transport, size_bytes: spec.size, depth: spec.depth,
+        connections: t.units,
+        blocks: t.blocks,
+        block_connections: blockUnits,
+        elapsed_ms: t.elapsedMs,
+        conns_per_s: t.units / (t.elapsedMs / 1000),
+        ...rttFigures('connect', lanes[i].histogram),
+        client_cpu_us_per_conn: t.cpuUs / t.units,
+        server_cpu_us_per_conn: t.serverCpuUs === null ? null : t.serverCpuUs / t.units,
+        client_elu: t.elu,
+        server_elu: t.serverElu,
+      })),
+      blocks: blocks.map((b) => ({
+        transport: b.transport,
+        block: b.block,
+        connections: b.units,
+        elapsed_ms: b.elapsedMs,
+        conns_per_s: b.units / (b.elapsedMs / 1000),
+        client_cpu_us_per_conn: b.cpuUs / b.units,
+        server_cpu_us_per_conn: b.serverCpuUs === null ? null : b.serverCpuUs / b.units,
+        client_elu: b.elu,
+        server_elu: b.serverElu,
+      })),
+    };
+  } finally {
+    deadline.clear();
+  }
+}

@@ -1,0 +1,190 @@
+/**
+ * The stream workload: one-way bulk throughput, as the 2019 Go test measured
+ * it, but timed at the receiver. The client writes chunks of one size to a
+ * sink as fast as backpressure allows (a write that returns false waits for
+ * 'drain'). Each block begins with a header saying how many bytes follow;
+ * the sink counts them and answers with its own window: from the arrival of
+ * its first read to the arrival of its last, and the bytes that came after
+ * the first read. Throughput is those bytes over that window, so the
+ * sender's buffering never flatters it. Bytes are counted, not verified
+ * (checking them would cost the receiver more than the transport).
+ */
+import { randomFillSync } from 'node:crypto';
+import { runBlocks } from '../blocks.js';
+import { RunError } from '../errors.js';
+import { SINK_HEADER_BYTES, SINK_REPLY_BYTES } from '../handlers.js';
+import { MAX_SIZE } from '../limits.js';
+import { connect } from '../transport.js';
+import { toAmount, trialDeadline } from './common.js';
+
+const KiB = 1024;
+const MiB = 1024 * KiB;
+/** A block moves at least this many bytes (and at least MIN_CHUNKS chunks). */
+export const MIN_BLOCK_BYTES = 16 * MiB;
+export const MIN_CHUNKS = 4;
+
+/** @type {import('./workload.js').Workload} */
+export const stream = {
+  name: 'stream',
+  what: 'one-way chunks of one size to a sink, as fast as backpressure allows; bytes and time counted at the receiver',
+  timed: "a block: the receiver's window, from the arrival of its first read to the arrival of its last; the bytes after the first read over that window",
+  axes: {
+    size: { label: 'chunk size', flag: '--size', min: 1 * KiB, max: MAX_SIZE, fallback: 1 * MiB },
+    depth: { label: 'streams per transport', flag: '--depth', min: 1, max: 1, fallback: 1 },
+  },
+  options: [],
+  counts: false,
+  columns: ['chunks', 'blocks', 'block_chunks', 'bytes', 'elapsed_ms', 'gb_per_s',
+    'client_cpu_ms_per_gb', 'server_cpu_ms_per_gb', 'client_elu', 'server_elu'],
+  blockColumns: ['chunks', 'bytes', 'elapsed_ms', 'gb_per_s', 'client_cpu_ms_per_gb', 'server_cpu_ms_per_gb', 'client_elu', 'server_elu'],
+  table: [['chunks', 'chunks'], ['GB/s', 'gb_per_s'], ['cpu ms/GB cli', 'client_cpu_ms_per_gb'], ['srv', 'server_cpu_ms_per_gb'], ['elu cli', 'client_elu'], ['srv', 'server_elu']],
+  primary: 'gb_per_s',
+  summary: {
+    gb_per_s: { label: 'gigabytes per second at the receiver', short: 'GB/s', unit: 'GB/s', better: 'higher' },
+    client_cpu_ms_per_gb: { label: 'sender CPU per gigabyte', short: 'client CPU ms/GB', unit: 'ms/GB', better: 'lower' },
+    server_cpu_ms_per_gb: { label: 'receiver CPU per gigabyte', short: 'server CPU ms/GB', unit: 'ms/GB', better: 'lower' },
+  },
+  fixture: { server: 'sink', proxy: false },
+  run: runStream,
+};
+
+/**
+ * One connection to the sink, sending blocks of chunks.
+ * @param {import('node:net').Socket} socket
+ * @param {Buffer} chunk written again and again, never changed
+ * @param {number} timeoutMs fail when nothing moves for this long
+ */
+function createSender(socket, chunk, timeoutMs) {
+  /** @type {Buffer[]} */
+  let reply = [];
+  let replyBytes = 0;
+  /** @type {((b: Buffer) => void) | undefined} */
+  let onReply;
+  /** @type {Set<(e: Error) => void>} */
+  const waiters = new Set();
+  /** @type {Error | undefined} */
+  let failure;
+  const fail = (/** @type {Error} */ error) => {
+    failure ??= error;
+    socket.destroy();
+    for (const reject of waiters) reject(failure);
+    waiters.clear();
+  };
+  socket.on('data', (data) => {
+    reply.push(data);
+    replyBytes += data.length;
+    if (replyBytes > SINK_REPLY_BYTES) fail(new RunError(`the sink sent ${replyBytes} bytes where its reply is ${SINK_REPLY_BYTES}`, 'ERR_VERIFY'));
+    else if (replyBytes === SINK_REPLY_BYTES) {
+      const whole = Buffer.concat(reply);
+      reply = [];
+      replyBytes = 0;
+      onReply?.(whole);
+    }
+  });
+  socket.on('error', (error) => fail(new RunError(`stream connection failed: ${error.message}`, 'ERR_CONNECTION')));
+  socket.on('close', () => fail(new RunError('the sink closed the connection before the block was counted', 'ERR_CLOSED')));
+
+  /**
+   * Wait for an event with a stall timeout.
+   * @template T
+   * @param {(resolve: (value: T) => void) => void} arm
+   * @param {string} what
+   * @returns {Promise<T>}
+   */
+  const wait = (arm, what) => new Promise((resolve, reject) => {
+    if (failure) {
+      reject(failure);
+      return;
+    }
+    const timer = setTimeout(() => fail(new RunError(`stream stalled: no ${what} within ${timeoutMs} ms`, 'ERR_TIMEOUT')), timeoutMs);
+    const onFail = (/** @type {Error} */ error) => { clearTimeout(timer); reject(error); };
+    waiters.add(onFail);
+    arm((value) => { clearTimeout(timer); waiters.delete(onFail); resolve(value); });
+  });
+
+  return {
+    /**
+     * @param {number} chunks
+     * @returns {Promise<import('../blocks.js').BlockTimes>}
+     */
+    async block(chunks) {
+      const header = Buffer.alloc(SINK_HEADER_BYTES);
+      header.writeDoubleBE(chunks * chunk.length, 0);
+      const replied = wait((resolve) => { onReply = resolve; }, 'reply from the sink');
+      replied.catch(() => {}); // awaited below; a failure while writing must not go unhandled
+      socket.write(header);
+      for (let i = 0; i < chunks; i++) {
+        if (failure) throw failure;
+        if (!socket.write(chunk)) await wait((resolve) => socket.once('drain', () => resolve(undefined)), "'drain'");
+      }
+      const r = await replied;
+      onReply = undefined;
+      const windowMs = r.readDoubleBE(0) / 1e6;
+      const counted = r.readDoubleBE(8);
+      const total = r.readDoubleBE(16);
+      if (total !== chunks * chunk.length) throw new RunError(`the sink counted ${total} bytes of ${chunks * chunk.length}`, 'ERR_VERIFY');
+      if (!(windowMs > 0)) throw new RunError(`the sink's window was ${windowMs} ms: the block arrived in one read; blocks must be longer`, 'ERR_INTERNAL');
+      return { start: 0, end: windowMs, bytes: counted };
+    },
+    abort: fail,
+  };
+}
+
+/**
+ * @param {import('./workload.js').TrialSpec} spec
+ * @param {{ probe?: import('../blocks.js').ServerProbe, signal?: AbortSignal }} [context]
+ * @returns {Promise<import('./workload.js').TrialResult>}
+ */
+export async function runStream(spec, { probe, signal } = {}) {
+  const chunk = randomFillSync(Buffer.allocUnsafe(spec.size)); // outside anything timed
+  /** @type {(import('../blocks.js').Lane & { socket: import('node:net').Socket })[]} */
+  const lanes = [];
+  const deadline = trialDeadline(spec, signal, (error) => { for (const lane of lanes) lane.abort(error); });
+  try {
+    for (const target of spec.targets) {
+      const socket = await connect(target, { noDelay: spec.noDelay, timeoutMs: spec.timeoutMs });
+      const sender = createSender(socket, chunk, spec.timeoutMs);
+      lanes.push({ target, socket, block: (n) => sender.block(n), abort: sender.abort });
+      deadline.check();
+    }
+    const minUnits = Math.max(MIN_CHUNKS, Math.ceil(MIN_BLOCK_BYTES / spec.size));
+    const { totals, blocks, blockUnits } = await runBlocks(lanes, {
+      measure: toAmount(spec.measure), warmup: toAmount(spec.warmup), minUnits, blockMs: spec.blockMs, probe, signal, name: 'stream',
+    });
+    const gb = (/** @type {number} */ bytes) => bytes / 1e9;
+    const perGb = (/** @type {number | null} */ us, /** @type {number} */ bytes) => (us === null ? null : us / 1000 / gb(bytes));
+    return {
+      records: totals.map((t, i) => ({
+        workload: 'stream', transport: lanes[i].target.transport, size_bytes: spec.size, depth: spec.depth,
+        chunks: t.units,
+        blocks: t.blocks,
+        block_chunks: blockUnits,
+        bytes: t.bytes,
+        elapsed_ms: t.elapsedMs,
+        gb_per_s: gb(t.bytes) / (t.elapsedMs / 1000),
+        client_cpu_ms_per_gb: perGb(t.cpuUs, t.units * spec.size),
+        server_cpu_ms_per_gb: perGb(t.serverCpuUs, t.units * spec.size),
+        client_elu: t.elu,
+        server_elu: t.serverElu,
+      })),
+      blocks: blocks.map((b) => ({
+        transport: b.transport,
+        block: b.block,
+        chunks: b.units,
+        bytes: b.bytes,
+        elapsed_ms: b.elapsedMs,
+        gb_per_s: gb(b.bytes) / (b.elapsedMs / 1000),
+        client_cpu_ms_per_gb: perGb(b.cpuUs, b.units * spec.size),
+        server_cpu_ms_per_gb: perGb(b.serverCpuUs, b.units * spec.size),
+        client_elu: b.elu,
+        server_elu: b.serverElu,
+      })),
+    };
+  } finally {
+    deadline.clear();
+    for (const lane of lanes) {
+      lane.socket.removeAllListeners('close');
+      lane.socket.destroy();
+    }
+  }
+}
