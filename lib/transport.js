@@ -1,6 +1,6 @@
 /**
  * The client side of the one seam where TCP and UDS differ. Everything else
- * sees a Target and a connected net.Socket.
+ * sees a Target and a connected net.Socket (or, for HTTP, an origin).
  */
 import net from 'node:net';
 import { RunError } from './errors.js';
@@ -19,6 +19,21 @@ export const TRANSPORTS = ['tcp', 'uds'];
 export function describeTarget(target) {
   const direct = target.transport === 'tcp' ? `tcp ${target.host}:${target.port}` : `uds ${target.path}`;
   return target.via ? `${direct} via ${target.via.host}:${target.via.port}` : direct;
+}
+
+/**
+ * Where an HTTP client sends its requests for a target: the origin (for the
+ * connection and the Host header) and, for UDS, the socket file to connect
+ * to instead. A target behind a proxy (`via`) is reached at the proxy, over
+ * loopback TCP, whichever transport the proxy then uses.
+ * @param {Target} target
+ * @returns {{ origin: string, socketPath?: string }}
+ */
+export function httpOrigin(target) {
+  const at = (/** @type {string} */ host, /** @type {number} */ port) => `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  if (target.via) return { origin: at(target.via.host, target.via.port) };
+  if (target.transport === 'uds') return { origin: 'http://localhost', socketPath: target.path };
+  return { origin: at(target.host, target.port) };
 }
 
 /** Bytes one read may bring, as libuv's default read size. */
