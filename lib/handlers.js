@@ -37,7 +37,8 @@ export const HANDLERS = {
     socket.end(CONNECT_GREETING);
   }),
   http: ({ noDelay = true }) => {
-    const server = http.createServer({ noDelay, keepAliveTimeout: 30_000 }, respond);
+    const server = http.createServer({ noDelay }, respond);
+    server.keepAliveTimeout = 60_000; // idle gaps between blocks must not close a client's keep-alive connections
     return server;
   },
 };

@@ -12,6 +12,8 @@ import { UsageError } from './errors.js';
 
 /** Idle keep-alive connections each worker keeps to one upstream (with keepalive: true). */
 export const UPSTREAM_KEEPALIVE = 32;
+/** Requests one keep-alive connection may serve (client side, and upstream with keepalive): nginx's default of 1000 would reconnect mid-sweep. */
+export const KEEPALIVE_REQUESTS = 10_000_000;
 /** worker_connections: each proxied request holds two (client and upstream). */
 export const WORKER_CONNECTIONS = 1024;
 export const MAX_WORKERS = 64;
@@ -115,6 +117,8 @@ export function toNginxConfig({ listen, keepalive = false, workers = 1, prefixDi
     '',
     'http {',
     '  access_log off;',
+    '  # blocks of requests on the same client connections: never close them for their count',
+    `  keepalive_requests ${KEEPALIVE_REQUESTS};`,
     ...TEMP_PATHS.map(([directive, name]) => `  ${directive} ${inPrefix(name)};`),
   );
   listen.forEach((entry, i) => {
@@ -123,7 +127,7 @@ export function toNginxConfig({ listen, keepalive = false, workers = 1, prefixDi
       '',
       `  upstream ${name} {`,
       `    server ${upstreamServer(entry.upstream, i)};`,
-      ...(keepalive ? [`    keepalive ${UPSTREAM_KEEPALIVE};`] : []),
+      ...(keepalive ? [`    keepalive ${UPSTREAM_KEEPALIVE};`, `    keepalive_requests ${KEEPALIVE_REQUESTS};`] : []),
       '  }',
       '  server {',
       `    listen 127.0.0.1:${ports[i]};`,

@@ -22,6 +22,8 @@ events { worker_connections 1024; }
 
 http {
   access_log off;
+  # blocks of requests on the same client connections: never close them for their count
+  keepalive_requests 10000000;
   client_body_temp_path /tmp/udsvstcp-nginx-abc/client_body;
   proxy_temp_path /tmp/udsvstcp-nginx-abc/proxy;
   fastcgi_temp_path /tmp/udsvstcp-nginx-abc/fastcgi;
@@ -59,7 +61,7 @@ describe('toNginxConfig', () => {
     const text = toNginxConfig({ listen: LISTEN, keepalive: true, prefixDir: '/tmp/udsvstcp-nginx-abc' });
     expect(text).not.toBe(EXPECTED);
     const without = text
-      .replaceAll('    keepalive 32;\n', '')
+      .replaceAll('    keepalive 32;\n    keepalive_requests 10000000;\n', '')
       .replaceAll('      proxy_http_version 1.1;\n      proxy_set_header Connection "";\n', '');
     expect(without).toBe(EXPECTED);
     expect(text.match(/keepalive 32;/g)).toHaveLength(2);

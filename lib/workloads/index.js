@@ -5,10 +5,11 @@
 import { UsageError } from '../errors.js';
 import { connectWorkload } from './connect.js';
 import { echo } from './echo.js';
+import { httpWorkload, proxyWorkload } from './http.js';
 import { stream } from './stream.js';
 
 /** @type {Record<string, import('./workload.js').Workload>} */
-export const WORKLOADS = { echo, stream, connect: connectWorkload };
+export const WORKLOADS = { echo, stream, connect: connectWorkload, http: httpWorkload, proxy: proxyWorkload };
 
 export const WORKLOAD_NAMES = Object.keys(WORKLOADS);
 

@@ -1,0 +1,136 @@
+/**
+ * The http and proxy workloads: the 2017 nginx-to-app-server test and its
+ * direct counterpart. A Node `http` server listens on TCP and UDS at once and
+ * answers `GET /<n>` with an n-byte body; a keep-alive client (lib/http-load.js,
+ * on undici) holds `connections` connections per target, `pipelining`
+ * requests in flight on each, and measures blocks of n requests that end
+ * when the last body is in (every status and body length checked).
+ *
+ * http: the client talks to the app server over TCP or over UDS.
+ * proxy: the client talks to a real nginx on loopback TCP, whose upstream is
+ * the app server over TCP or over UDS (the transport a row names is the
+ * upstream's); nginx's CPU, read from /proc, is charged per request too.
+ */
+import { createHistogram } from 'node:perf_hooks';
+import { runBlocks } from '../blocks.js';
+import { RunError } from '../errors.js';
+import { createHttpLoad } from '../http-load.js';
+import { MAX_BODY } from '../handlers.js';
+import { HISTOGRAM, rttFigures, toAmount, trialDeadline } from './common.js';
+
+/** A block holds at least this many requests per request slot (connections × pipelining). */
+export const FILL_FACTOR = 20;
+
+const COLUMNS = ['requests', 'blocks', 'block_requests', 'elapsed_ms', 'req_per_s', 'mb_per_s',
+  'latency_mean_us', 'latency_sd_us', 'latency_p50_us', 'latency_p90_us', 'latency_p99_us', 'latency_p999_us', 'latency_max_us',
+  'client_cpu_us_per_req', 'server_cpu_us_per_req'];
+const BLOCK_COLUMNS = ['requests', 'elapsed_ms', 'req_per_s', 'client_cpu_us_per_req', 'server_cpu_us_per_req'];
+const TABLE = /** @type {[string, string][]} */ ([['requests', 'requests'], ['req/s', 'req_per_s'], ['p50 µs', 'latency_p50_us'], ['p99', 'latency_p99_us'],
+  ['cpu µs/req cli', 'client_cpu_us_per_req'], ['srv', 'server_cpu_us_per_req']]);
+const SUMMARY = {
+  req_per_s: { label: 'requests per second', short: 'req/s', unit: 'req/s', better: /** @type {const} */ ('higher') },
+  latency_p50_us: { label: 'median request latency', short: 'latency p50 µs', unit: 'us', better: /** @type {const} */ ('lower') },
+  latency_p99_us: { label: '99th percentile request latency', short: 'latency p99 µs', unit: 'us', better: /** @type {const} */ ('lower') },
+  client_cpu_us_per_req: { label: 'client CPU per request', short: 'client CPU µs/req', unit: 'us/req', better: /** @type {const} */ ('lower') },
+  server_cpu_us_per_req: { label: 'app server CPU per request', short: 'server CPU µs/req', unit: 'us/req', better: /** @type {const} */ ('lower') },
+};
+const AXES = {
+  size: { label: 'body size', flag: '--size', min: 1, max: MAX_BODY, fallback: 64 },
+  depth: { label: 'connections', flag: '--connections', min: 1, max: 1024, fallback: 10 },
+};
+
+/** @type {import('./workload.js').Workload} */
+export const httpWorkload = {
+  name: 'http',
+  what: 'keep-alive HTTP/1.1 GETs of an n-byte body from a Node http server, `connections` connections, `pipelining` requests in flight on each',
+  timed: 'a block: from its first request to the last byte of its last response body, nothing in flight at either edge; per request, from its dispatch to its last body byte',
+  axes: AXES,
+  options: ['pipelining'],
+  counts: false,
+  columns: [...COLUMNS, 'client_elu', 'server_elu'],
+  blockColumns: [...BLOCK_COLUMNS, 'client_elu', 'server_elu'],
+  table: [...TABLE, ['elu cli', 'client_elu']],
+  primary: 'req_per_s',
+  summary: SUMMARY,
+  fixture: { server: 'http', proxy: false },
+  run: (spec, context) => runHttp(spec, context, false),
+};
+
+/** @type {import('./workload.js').Workload} */
+export const proxyWorkload = {
+  name: 'proxy',
+  what: 'the http workload through a real nginx on loopback TCP, whose upstream is the app server over TCP or over UDS (the row\'s transport)',
+  timed: httpWorkload.timed,
+  axes: AXES,
+  options: ['pipelining', 'keepalive'],
+  counts: false,
+  columns: [...COLUMNS, 'proxy_cpu_us_per_req', 'client_elu', 'server_elu'],
+  blockColumns: [...BLOCK_COLUMNS, 'proxy_cpu_us_per_req', 'client_elu', 'server_elu'],
+  table: [...TABLE, ['nginx', 'proxy_cpu_us_per_req'], ['elu cli', 'client_elu']],
+  primary: 'req_per_s',
+  summary: { ...SUMMARY, proxy_cpu_us_per_req: { label: 'nginx CPU per request', short: 'nginx CPU µs/req', unit: 'us/req', better: 'lower' } },
+  fixture: { server: 'http', proxy: true },
+  run: (spec, context) => runHttp(spec, context, true),
+};
+
+/**
+ * @param {import('./workload.js').TrialSpec} spec
+ * @param {{ probe?: import('../blocks.js').ServerProbe, signal?: AbortSignal }} context
+ * @param {boolean} proxy
+ * @returns {Promise<import('./workload.js').TrialResult>}
+ */
+async function runHttp(spec, { probe, signal }, proxy) {
+  const pipelining = spec.pipelining ?? 1;
+  const loads = spec.targets.map((target) => createHttpLoad(target, { connections: spec.depth, pipelining, path: `/${spec.size}`, expectedBytes: spec.size, timeoutMs: spec.timeoutMs }));
+  let connects = 0;
+  const lanes = spec.targets.map((target, i) => ({
+    target,
+    histogram: createHistogram(HISTOGRAM),
+    block: async (/** @type {number} */ n, /** @type {import('node:perf_hooks').RecordableHistogram | undefined} */ histogram) => {
+      const t = await loads[i].block(n, histogram);
+      if (histogram) connects += t.connects;
+      return t;
+    },
+    abort: (/** @type {Error} */ _error) => { loads[i].close().catch(() => {}); },
+  }));
+  const deadline = trialDeadline(spec, signal, (error) => { for (const lane of lanes) lane.abort(error); });
+  try {
+    const { totals, blocks, blockUnits } = await runBlocks(lanes, {
+      measure: toAmount(spec.measure), warmup: toAmount(spec.warmup), minUnits: FILL_FACTOR * spec.depth * pipelining, blockMs: spec.blockMs, probe, signal, name: proxy ? 'proxy' : 'http',
+    });
+    if (connects > 0) throw new RunError(`${connects} connection(s) were opened again during measured blocks (the server or nginx closed keep-alive connections): those blocks timed connection setup`, 'ERR_RECONNECT');
+    const per = (/** @type {number | null} */ us, /** @type {number} */ n) => (us === null ? null : us / n);
+    return {
+      records: totals.map((t, i) => ({
+        workload: proxy ? 'proxy' : 'http', transport: lanes[i].target.transport, size_bytes: spec.size, depth: spec.depth,
+        requests: t.units,
+        blocks: t.blocks,
+        block_requests: blockUnits,
+        elapsed_ms: t.elapsedMs,
+        req_per_s: t.units / (t.elapsedMs / 1000),
+        mb_per_s: t.bytes / (t.elapsedMs / 1000) / 1e6,
+        ...rttFigures('latency', lanes[i].histogram),
+        client_cpu_us_per_req: t.cpuUs / t.units,
+        server_cpu_us_per_req: per(t.serverCpuUs, t.units),
+        proxy_cpu_us_per_req: per(t.proxyCpuUs, t.units),
+        client_elu: t.elu,
+        server_elu: t.serverElu,
+      })),
+      blocks: blocks.map((b) => ({
+        transport: b.transport,
+        block: b.block,
+        requests: b.units,
+        elapsed_ms: b.elapsedMs,
+        req_per_s: b.units / (b.elapsedMs / 1000),
+        client_cpu_us_per_req: b.cpuUs / b.units,
+        server_cpu_us_per_req: per(b.serverCpuUs, b.units),
+        proxy_cpu_us_per_req: per(b.proxyCpuUs, b.units),
+        client_elu: b.elu,
+        server_elu: b.serverElu,
+      })),
+    };
+  } finally {
+    deadline.clear();
+    await Promise.all(loads.map((load) => load.close().catch(() => {})));
+  }
+}
