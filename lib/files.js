@@ -120,7 +120,7 @@ export function writeFileAtomic(path, text) {
 /**
  * Last resort when the disk is full: overwrite `path` in place (no new file),
  * padding with spaces to its old length. Only for JSON, where trailing spaces
- * are harmless; not atomic.
+ * are harmless; not atomic. Text longer than the file is refused before anything is written.
  * @param {string} path
  * @param {string} text
  */
@@ -129,6 +129,8 @@ export function overwriteInPlace(path, text) {
   try {
     const size = fs.fstatSync(fd).size;
     const body = Buffer.from(text);
+    // growing the file needs space there may not be; a write cut short would leave old and new mixed
+    if (body.length > size) throw new RunError(`cannot write ${path} in place: ${body.length} bytes where it holds ${size}`, 'ENOSPC');
     const padded = body.length < size ? Buffer.concat([body, Buffer.alloc(size - body.length, 0x20)]) : body;
     let done = 0;
     while (done < padded.length) {

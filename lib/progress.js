@@ -4,19 +4,23 @@
  */
 import cliProgress from 'cli-progress';
 import { formatSize } from './units.js';
+import { WORKLOADS, depthLabel } from './workloads/index.js';
 
 /**
- * @param {{ stream: NodeJS.WritableStream & { isTTY?: boolean }, quiet: boolean, chalk: import('chalk').ChalkInstance }} options
+ * @param {{ stream: NodeJS.WritableStream & { isTTY?: boolean }, quiet: boolean, chalk: import('chalk').ChalkInstance, workload?: string }} options
  */
-export function createProgress({ stream, quiet, chalk }) {
-  const label = (/** @type {import('./sweep/schedule.js').Job} */ job) => `run ${job.run} #${job.order} ${formatSize(job.size)} depth ${job.depth} ${job.transports.join('+')}`;
+export function createProgress({ stream, quiet, chalk, workload = 'echo' }) {
+  const w = WORKLOADS[workload] ?? WORKLOADS.echo;
+  const unit = w.summary[w.primary].unit;
+  const show = (/** @type {number} */ v) => (v >= 100 ? String(Math.round(v)) : String(+v.toPrecision(3)));
+  const label = (/** @type {import('./sweep/schedule.js').Job} */ job) => `run ${job.run} #${job.order} ${formatSize(job.size)} ${depthLabel(workload, job.depth)} ${job.transports.join('+')}`;
   /** @param {Record<string, any>[]} rows */
   const figures = (rows) => {
     const failed = rows.find((r) => r.status !== 'ok');
     if (failed) return `error: ${failed.error}`;
-    const text = rows.map((r) => `${r.transport} ${Math.round(r.msgs_per_s)} msgs/s`).join(', ');
+    const text = rows.map((r) => `${r.transport} ${show(r[w.primary])} ${unit}`).join(', ');
     const [tcp, uds] = ['tcp', 'uds'].map((t) => rows.find((r) => r.transport === t));
-    return tcp && uds ? `${text} (UDS ×${(uds.msgs_per_s / tcp.msgs_per_s).toFixed(2)}, ${uds.blocks} blocks each)` : text;
+    return tcp && uds ? `${text} (UDS ×${(uds[w.primary] / tcp[w.primary]).toFixed(2)}, ${uds.blocks} blocks each)` : text;
   };
   if (quiet) return { start() {}, end() {}, note() {}, stop() {} };
   if (stream.isTTY) {

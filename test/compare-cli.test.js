@@ -25,7 +25,7 @@ describe('udsvstcp compare on two real sweeps', () => {
     for (const transport of ['TCP', 'UDS', 'UDS/TCP']) expect(result.stderr).toMatch(new RegExp(`^ +1  64 B  ${transport} +\\S+ +\\S+ +\\d+\\.\\d{3}  \\d+\\.\\d{3}–\\d+\\.\\d{3} .* 2/2$`, 'm'));
     const json = JSON.parse(result.stdout);
     expect(json.statistic).toMatch(/Welch/);
-    expect(json.rows).toHaveLength(15); // 5 figures × TCP, UDS, UDS/TCP, one group
+    expect(json.rows).toHaveLength(18); // 6 figures × TCP, UDS, UDS/TCP, one group
     for (const row of json.rows) {
       for (const key of ['a', 'b', 'ratio', 'ci95_low', 'ci95_high']) expect(typeof row[key], `${row.metric} ${row.transport} ${key}`).toBe('number');
     }

@@ -35,7 +35,7 @@ describe('report formatters', () => {
   });
 
   it('compares UDS with TCP per size and depth', () => {
-    expect(toComparison([tcp, uds])).toBe('64 B depth 1: UDS ×2.00 the msgs/s of TCP; RTT p50 µs ×0.50, RTT p99 µs ×0.50, client CPU µs/msg ×0.50, server CPU µs/msg ×1.00 (1 trial each: run a sweep for a confidence interval)\n');
+    expect(toComparison([tcp, uds])).toBe('64 B depth 1: UDS ×2.00 the msgs/s of TCP; RTT p50 µs ×0.50, RTT p99 µs ×0.50, RTT mean µs ×1.00, client CPU µs/msg ×0.50, server CPU µs/msg ×1.00 (1 trial each: run a sweep for a confidence interval)\n');
     expect(toComparison([tcp])).toBe('');
   });
 });

@@ -2,7 +2,9 @@ import { lstat, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RECORD_FIELDS } from '../lib/record.js';
+import { recordFields } from '../lib/record.js';
+import { blockColumns } from '../lib/sweep/results.js';
+import { getWorkload } from '../lib/workloads/index.js';
 import { SUMMARY_COLUMNS } from '../lib/report/summary.js';
 import { listPresets, loadSpec, resolveSpec } from '../lib/sweep/spec.js';
 import { makeTempDir, runCli } from './helpers/cli.js';
@@ -17,7 +19,8 @@ afterAll(() => tmp.remove());
 /** @param {string} text @returns {Record<string, any>[]} */
 const parseCsv = (text) => parse(text, { columns: true });
 
-const NUMERIC = ['run', 'order', 'size_bytes', 'depth', 'packets', 'blocks', 'block_packets', 'elapsed_ms', 'msgs_per_s', 'mb_per_s', 'rtt_mean_us', 'rtt_sd_us', 'rtt_p50_us', 'rtt_p90_us', 'rtt_p99_us', 'rtt_p999_us', 'rtt_max_us', 'client_cpu_us_per_msg', 'server_cpu_us_per_msg', 'client_elu', 'server_elu'];
+/** @param {string} preset the preset's workload declaration */
+const workloadOf = (preset) => getWorkload(resolveSpec(loadSpec(preset), { test: true }).workload);
 
 describe.each(listPresets())('sweep %s --test, end to end with real processes', (preset) => {
   const out = () => join(tmp.dir, preset);
@@ -30,7 +33,8 @@ describe.each(listPresets())('sweep %s --test, end to end with real processes', 
   it('exits 0 and prints the summary, the verdicts and every file it wrote on stderr, nothing on stdout', () => {
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toContain('UDS/TCP msgs/s');
+    const w = workloadOf(preset);
+    expect(result.stderr).toContain(`UDS/TCP ${w.summary[w.primary].unit}`);
     for (const file of ['trials.csv', 'blocks.csv', 'summary.csv', 'runs-wide.csv', 'meta.json', 'summary.md', 'report.html', 'results.xlsx', 'chart-uds-vs-tcp.svg']) expect(result.stderr).toContain(join(out(), file));
   });
 
@@ -38,13 +42,17 @@ describe.each(listPresets())('sweep %s --test, end to end with real processes', 
     const spec = resolveSpec(loadSpec(preset), { test: true });
     const text = await readFile(join(out(), 'trials.csv'), 'utf8');
     const rows = parseCsv(text);
-    expect(Object.keys(rows[0])).toEqual(['run', 'order', ...RECORD_FIELDS]);
+    const w = getWorkload(spec.workload);
+    expect(Object.keys(rows[0])).toEqual(['run', 'order', ...recordFields(spec.workload)]);
     const meta = JSON.parse(await readFile(join(out(), 'meta.json'), 'utf8'));
     expect(rows).toHaveLength(spec.runs * spec.sizes.length * spec.depths.length * spec.transports.length + meta.extra_trial_rows);
     expect(meta.trials_recorded).toBe(rows.length);
     for (const row of rows) {
       expect(row.status, row.error).toBe('ok');
-      for (const key of NUMERIC) expect(row[key], key).toMatch(/^-?\d+(\.\d+)?$/); // never exponent notation
+      for (const key of ['run', 'order', 'size_bytes', 'depth', ...w.columns]) {
+        if (key === 'proxy_cpu_us_per_req' && row[key] === '0') continue;
+        expect(row[key], key).toMatch(/^-?\d+(\.\d+)?$/); // never exponent notation
+      }
     }
   });
 
@@ -52,15 +60,16 @@ describe.each(listPresets())('sweep %s --test, end to end with real processes', 
     const rows = parseCsv(await readFile(join(out(), 'summary.csv'), 'utf8'));
     expect(Object.keys(rows[0])).toEqual(SUMMARY_COLUMNS);
     expect(rows.map((/** @type {any} */ r) => r.transport)).toEqual(expect.arrayContaining(['tcp', 'uds', 'uds/tcp']));
-    expect(rows.find((/** @type {any} */ r) => r.transport === 'uds/tcp' && r.metric === 'msgs_per_s')?.mean).toMatch(/^\d+(\.\d+)?$/);
+    expect(rows.find((/** @type {any} */ r) => r.transport === 'uds/tcp' && r.metric === workloadOf(preset).primary)?.mean).toMatch(/^\d+(\.\d+)?$/);
   });
 
-  it('writes runs-wide.csv in the 2014 layout', async () => {
+  it('writes runs-wide.csv in the 2014 layout (the primary figure for other workloads)', async () => {
     const spec = resolveSpec(loadSpec(preset), { test: true });
     const lines = (await readFile(join(out(), 'runs-wide.csv'), 'utf8')).trim().split('\n');
     const runs = new Set(parseCsv(await readFile(join(out(), 'trials.csv'), 'utf8')).map((/** @type {any} */ r) => r.run)).size; // planned, and any added for the precision
     expect(runs).toBeGreaterThanOrEqual(spec.runs);
-    expect(lines[0]).toBe(['NAME (ms per 100 000 round trips)', ...Array.from({ length: runs }, (_, i) => `RUN ${i}`)].join(','));
+    const w = getWorkload(spec.workload);
+    expect(lines[0]).toBe([w.name === 'echo' ? 'NAME (ms per 100 000 round trips)' : `NAME (${w.summary[w.primary].unit})`, ...Array.from({ length: runs }, (_, i) => `RUN ${i}`)].join(','));
     const names = lines.slice(1).map((l) => l.split(',')[0]);
     const suffix = spec.depths.length > 1 ? spec.depths.map((d) => ` Depth ${d}`) : [''];
     const expected = ['UDS', 'TCP'].flatMap((t) => suffix.flatMap((d) => spec.sizes.map((s) => `${t} Size ${s}${d}`)));
@@ -77,13 +86,17 @@ describe.each(listPresets())('sweep %s --test, end to end with real processes', 
     const spec = resolveSpec(loadSpec(preset), { test: true });
     const trials = parseCsv(await readFile(join(out(), 'trials.csv'), 'utf8'));
     const blocks = parseCsv(await readFile(join(out(), 'blocks.csv'), 'utf8'));
-    expect(Object.keys(blocks[0])).toEqual(['run', 'size_bytes', 'depth', 'transport', 'block', 'packets', 'elapsed_ms', 'msgs_per_s', 'client_cpu_us_per_msg', 'server_cpu_us_per_msg', 'client_elu', 'server_elu']);
+    const w = getWorkload(spec.workload);
+    expect(Object.keys(blocks[0])).toEqual(blockColumns(spec.workload));
+    const units = w.blockColumns[0]; // packets, chunks, connections, requests: a trial row's first figure too
+    expect(w.columns[0]).toBe(units);
+    const serverCpu = /** @type {string} */ (w.blockColumns.find((c) => c.startsWith('server_cpu_')));
     for (const trial of trials) {
       const mine = blocks.filter((/** @type {any} */ b) => b.run === trial.run && b.size_bytes === trial.size_bytes && b.depth === trial.depth && b.transport === trial.transport);
       expect(mine).toHaveLength(Number(trial.blocks));
-      expect(mine.reduce((n, /** @type {any} */ b) => n + Number(b.packets), 0)).toBe(Number(trial.packets));
+      expect(mine.reduce((n, /** @type {any} */ b) => n + Number(b[units]), 0)).toBe(Number(trial[units]));
       expect(mine.reduce((n, /** @type {any} */ b) => n + Number(b.elapsed_ms), 0)).toBeCloseTo(Number(trial.elapsed_ms), 6);
-      for (const b of mine) expect(Number(b.server_cpu_us_per_msg), 'server CPU of every block').toBeGreaterThan(0);
+      for (const b of mine) expect(Number(b[serverCpu]), 'server CPU of every block').toBeGreaterThan(0);
     }
     if (spec.pairing === 'blocks') {
       /** @type {Map<string, any[]>} */

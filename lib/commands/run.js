@@ -8,6 +8,7 @@ import { describeEnvironment, collectEnvironment } from '../environment.js';
 import { startFixture } from '../fixture.js';
 import { batchMeansInterval, blockPairLogRatios, pairedLogRatios, ratioInterval } from '../ratios.js';
 import { toJsonLine } from '../report/json.js';
+import { clientWarnings } from '../report/summary.js';
 import { toComparison, toTable } from '../report/table.js';
 import { runTrial } from '../trial.js';
 import { describeTarget } from '../transport.js';
@@ -68,16 +69,4 @@ export async function run(options, { stdout, stderr, chalk }) {
   } finally {
     await fixture?.stop();
   }
-}
-
-/** Above this client event-loop utilisation, the client may be what limits the figures. */
-export const CLIENT_ELU_WARN = 0.9;
-
-/**
- * Warnings when the client, not the transport, may set the pace.
- * @param {Record<string, any>[]} rows
- */
-export function clientWarnings(rows) {
-  const busy = rows.filter((r) => r.status === 'ok' && typeof r.client_elu === 'number' && r.client_elu > CLIENT_ELU_WARN);
-  return busy.length ? [`the client's event loop was busy ${busy.map((r) => `${(r.client_elu * 100).toFixed(0)} %`).join(', ')} of the measured time (over ${CLIENT_ELU_WARN * 100} %): the client may be the bottleneck, not the transport`] : [];
 }

@@ -8,7 +8,7 @@ import { UsageError } from '../errors.js';
 import { collectEnvironment, describeEnvironment } from '../environment.js';
 import { createProgress } from '../progress.js';
 import { toCsv } from '../report/csv.js';
-import { SUMMARY_COLUMNS, summarize, toSummaryText } from '../report/summary.js';
+import { SUMMARY_COLUMNS, clientWarnings, summarize, toSummaryText } from '../report/summary.js';
 import { toRunsWide } from '../report/wide.js';
 import { startFixture } from '../fixture.js';
 import { MIN_BLOCKS } from '../blocks.js';
@@ -130,7 +130,7 @@ export async function sweep(preset, opts, { stderr, chalk }) {
     if (pinning.note) say(chalk.yellow(`note: ${pinning.note}\n`));
     say(`results: ${resolve(dir)}${request.resume ? ` (resuming: ${live.length} trial rows already there)` : ''}\n`);
 
-    const progress = createProgress({ stream: stderr, quiet, chalk });
+    const progress = createProgress({ stream: stderr, quiet, chalk, workload: spec.workload });
     let result;
     try {
       result = interrupts.signal.aborted ? { rows: [], interrupted: true, planned: planTrials(spec).reduce((n, job) => n + job.transports.length, 0), extra: 0, timeUp: false } : await runSweep(spec, {
@@ -168,6 +168,7 @@ export async function sweep(preset, opts, { stderr, chalk }) {
     end(result.interrupted ? 'interrupted' : 'complete', { trials_planned: result.planned, extra_trial_rows: rows.filter((r) => Number(r.run) >= spec.runs).length, max_time_reached: result.timeUp, trials_recorded: rows.length, trials_failed: failed, trials_superseded: previous.length - live.length });
 
     say(`\n${toSummaryText(summary, { precision: spec.precision })}`);
+    for (const warning of clientWarnings(rows)) say(chalk.yellow(`warning: ${warning}\n`));
     say(`\n${rows.length} trial rows recorded (${result.planned} planned${result.extra ? ` + ${result.extra} added for the precision` : ''})${failed ? chalk.red(`, ${failed} failed (status=error in trials.csv; --resume DIR --retry-failed measures them again)`) : ''}\n`);
     for (const file of [FILES.trials, FILES.blocks, FILES.summary, FILES.wide, FILES.meta]) say(`  ${join(resolve(dir), file)}\n`);
     await reportSweep(dir, { stderr, chalk, quiet });

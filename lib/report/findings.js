@@ -5,6 +5,7 @@
  * Every formatter (terminal, Markdown, HTML, charts, xlsx, --json) reads
  * this. Pure: trial rows and meta.json in, findings out.
  */
+import { depthLabel } from '../workloads/index.js';
 import { formatSize } from '../units.js';
 import { FIGURES, primaryFigure } from './figures.js';
 import { summarize } from './summary.js';
@@ -160,7 +161,7 @@ export function buildFindings({ trials: all, meta, notes = [], dir }, options = 
     for (const row of s.sizes) {
       const c = row.figures[s.primary.metric];
       const lacking = [c.tcp ? null : 'TCP', c.uds ? null : 'UDS'].filter(Boolean);
-      if (ok.length && lacking.length) missing.push(`${formatSize(row.size_bytes)} depth ${s.depth} (${lacking.join(', ')})`);
+      if (ok.length && lacking.length) missing.push(`${formatSize(row.size_bytes)} ${depthLabel(s.workload, s.depth)} (${lacking.join(', ')})`);
     }
   }
   if (missing.length) warnings.push(`no comparison where a transport has no successful trial: ${missing.join('; ')}`);
@@ -170,7 +171,7 @@ export function buildFindings({ trials: all, meta, notes = [], dir }, options = 
   const wide = primaryRatios.filter((x) => x.ratio && x.ratio.low !== null && x.ratio.high !== null && Math.max(x.ratio.high / x.ratio.value - 1, 1 - x.ratio.low / x.ratio.value) > WIDE_CI);
   if (wide.length) {
     const widest = wide.reduce((a, b) => ((/** @type {any} */ (a.ratio).high / /** @type {any} */ (a.ratio).low) >= (/** @type {any} */ (b.ratio).high / /** @type {any} */ (b.ratio).low) ? a : b));
-    warnings.push(`${wide.length} of ${primaryRatios.length} UDS/TCP intervals are wider than ±${WIDE_CI * 100} %, widest ${formatSize(widest.r.size_bytes)} depth ${widest.s.depth} (${formatRatio(/** @type {number} */ (widest.ratio?.low))}–${formatRatio(/** @type {number} */ (widest.ratio?.high))}); consider more --runs, longer trials, --pin split, or a quieter machine`);
+    warnings.push(`${wide.length} of ${primaryRatios.length} UDS/TCP intervals are wider than ±${WIDE_CI * 100} %, widest ${formatSize(widest.r.size_bytes)} ${depthLabel(widest.s.workload, widest.s.depth)} (${formatRatio(/** @type {number} */ (widest.ratio?.low))}–${formatRatio(/** @type {number} */ (widest.ratio?.high))}); consider more --runs, longer trials, --pin split, or a quieter machine`);
   }
   const tested = primaryRatios.filter((x) => x.ratio?.significant === 'yes' || x.ratio?.significant === 'no');
   const significant = tested.filter((x) => x.ratio?.significant === 'yes').length;
@@ -179,7 +180,7 @@ export function buildFindings({ trials: all, meta, notes = [], dir }, options = 
   const noisy = sections.flatMap((s) => s.sizes.flatMap((r) => ['tcp', 'uds'].map((t) => ({ s, r, t, e: /** @type {any} */ (r.figures[s.primary.metric])[t] })))).filter((x) => x.e && x.e.cv !== null && x.e.cv > CV_WARN);
   if (noisy.length) {
     const worst = noisy.reduce((a, b) => (a.e.cv >= b.e.cv ? a : b));
-    warnings.push(`${noisy.length} groups' ${sections[0].primary.short} vary by more than ${CV_WARN * 100} % (coefficient of variation) between runs, worst ${(worst.e.cv * 100).toFixed(1)} % (${formatSize(worst.r.size_bytes)} depth ${worst.s.depth} ${worst.t.toUpperCase()})`);
+    warnings.push(`${noisy.length} groups' ${sections[0].primary.short} vary by more than ${CV_WARN * 100} % (coefficient of variation) between runs, worst ${(worst.e.cv * 100).toFixed(1)} % (${formatSize(worst.r.size_bytes)} ${depthLabel(worst.s.workload, worst.s.depth)} ${worst.t.toUpperCase()})`);
   }
   const outliers = sections.reduce((n, s) => n + s.sizes.reduce((m, r) => m + (r.figures[s.primary.metric].tcp?.outliers ?? 0) + (r.figures[s.primary.metric].uds?.outliers ?? 0), 0), 0);
   if (outliers) warnings.push(`${outliers} trial(s) are outliers by median/MAD (|modified Z| > 3.5); kept, and counted in summary.csv "outliers"`);

@@ -4,6 +4,7 @@
  * whole, through a temporary file and a rename). The sweep calls this at
  * its end; `udsvstcp report` calls it on any results directory.
  */
+import { depthLabel } from '../workloads/index.js';
 import { accessSync, constants } from 'node:fs';
 import { writeFileAtomic } from '../files.js';
 import { join, resolve } from 'node:path';
@@ -82,7 +83,7 @@ export async function writeReport(dir, { outDir = dir, primary } = {}) {
   const { columns: summaryColumns, rows: summaryRows } = summaryWithUnits(findings.summary);
   const about = /** @type {[string, string | number | null][]} */ ([
     ['status', findings.status],
-    ...findings.sections.map((s) => /** @type {[string, string]} */ ([`verdict depth ${s.depth}`, s.verdict])),
+    ...findings.sections.map((s) => /** @type {[string, string]} */ ([`verdict ${depthLabel(s.workload, s.depth)}`, s.verdict])),
     ...findings.warnings.map((w) => /** @type {[string, string]} */ (['warning', w])),
     ...Object.entries(results.meta?.environment ?? {}).map(([k, v]) => /** @type {[string, string | number | null]} */ ([k, typeof v === 'object' && v !== null ? JSON.stringify(v) : v])),
   ]);

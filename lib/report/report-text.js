@@ -3,6 +3,7 @@
  * per depth, then warnings) and as Markdown (summary.md, units in the
  * headers). Pure: findings in, strings out; colour from the Chalk given.
  */
+import { depthLabel } from '../workloads/index.js';
 import { Chalk } from 'chalk';
 import { depthTable, describeTable } from './depth-table.js';
 
@@ -40,7 +41,7 @@ export function toReportText(findings, { chalk = plain } = {}) {
     const { columns, rows } = depthTable(section);
     const widths = columns.map((c, i) => Math.max(c.title.length, ...rows.map((r) => r[i].length)));
     const line = (/** @type {string[]} */ cells) => cells.map((cell, i) => (columns[i].numeric ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join('  ').trimEnd();
-    out.push(chalk.bold(`${findings.sections.some((s) => s.workload !== section.workload) ? `${section.workload} ` : ''}depth ${section.depth}`));
+    out.push(chalk.bold(`${findings.sections.some((s) => s.workload !== section.workload) ? `${section.workload} ` : ''}${depthLabel(section.workload, section.depth)}`));
     out.push(chalk.dim(line(columns.map((c) => c.title))));
     for (const r of rows) out.push(line(r));
     out.push(chalk.bold(section.verdict), '');
@@ -63,7 +64,7 @@ export function toMarkdown(findings, { title = 'udsvstcp: UDS vs TCP' } = {}) {
   if (env) out.push(md(env), '');
   for (const section of findings.sections) {
     const { columns, rows } = depthTable(section);
-    out.push(`## ${findings.sections.some((s) => s.workload !== section.workload) ? `${md(section.workload)} ` : ''}depth ${section.depth}`, '');
+    out.push(`## ${findings.sections.some((s) => s.workload !== section.workload) ? `${md(section.workload)} ` : ''}${depthLabel(section.workload, section.depth)}`, '');
     out.push(md(section.verdict), '');
     out.push(`| ${columns.map((c) => md(c.heading)).join(' | ')} |`);
     out.push(`|${columns.map((c) => (c.numeric ? '---:' : '---')).join('|')}|`);

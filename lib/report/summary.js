@@ -13,7 +13,7 @@ import { groupRows, pairedLogRatios, ratioInterval } from '../ratios.js';
 import { describe, quantile } from '../stats.js';
 import { formatSize } from '../units.js';
 
-import { WORKLOADS } from '../workloads/index.js';
+import { WORKLOADS, depthLabel } from '../workloads/index.js';
 
 /**
  * The figures summarised for a workload's rows, with their units, the primary first.
@@ -95,6 +95,22 @@ export function summarize(rows, { precision = null } = {}) {
   return out;
 }
 
+/** Above this client event-loop utilisation, the client may be what limits the figures. */
+export const CLIENT_ELU_WARN = 0.9;
+
+/**
+ * Warnings when the client, not the transport, may set the pace: trial rows
+ * whose client event loop was busy over CLIENT_ELU_WARN of the measured time.
+ * @param {Record<string, any>[]} rows trial rows
+ */
+export function clientWarnings(rows) {
+  const ok = rows.filter((r) => r.status === 'ok' && typeof r.client_elu === 'number');
+  const busy = ok.filter((r) => r.client_elu > CLIENT_ELU_WARN);
+  if (!busy.length) return [];
+  const worst = Math.max(...busy.map((r) => r.client_elu));
+  return [`in ${busy.length} of ${ok.length} trial rows the client's event loop was busy over ${CLIENT_ELU_WARN * 100} % of the measured time (at most ${(worst * 100).toFixed(0)} %): the client may be the bottleneck there, not the transport (client_elu in trials.csv)`];
+}
+
 /**
  * The summary for people: one line per (size, depth), then warnings with remedies.
  * @param {Record<string, any>[]} summary rows from summarize()
@@ -113,7 +129,7 @@ export function toSummaryText(summary, { precision = null } = {}) {
   lines.push(`${`UDS/TCP ${unit} (geometric mean of paired runs, 95 % CI)`.padEnd(66)}${`TCP ${unit}`.padStart(10)}   ${`UDS ${unit}`.padStart(10)}   ${secondLabel} UDS/TCP`);
   for (const r of ratios) {
     const pick = (/** @type {string} */ transport, /** @type {string} */ metric) => summary.find((s) => s.size_bytes === r.size_bytes && s.depth === r.depth && s.transport === transport && s.metric === metric);
-    const label = `${formatSize(r.size_bytes)} depth ${r.depth}`.padEnd(20);
+    const label = `${formatSize(r.size_bytes)} ${depthLabel(r.workload, r.depth)}`.padEnd(20);
     const ci = r.ci95_low === null ? ' (n=1, no CI)                   ' : ` [${fmt(r.ci95_low)}, ${fmt(r.ci95_high)}] ${pct(r.ci95_half_width_pct)} n=${String(r.n).padEnd(3)}`;
     const star = r.significant === 'yes' ? ' *' : '  ';
     const short = r.precision_met === 'no' ? '!' : ' ';
@@ -128,7 +144,13 @@ export function toSummaryText(summary, { precision = null } = {}) {
     const widest = wide.reduce((a, b) => ((a.ci95_half_width_pct ?? Infinity) >= (b.ci95_half_width_pct ?? Infinity) ? a : b));
     const what = widest.ci95_half_width_pct === null ? 'one run, no interval' : `±${widest.ci95_half_width_pct.toFixed(1)} %`;
     const remedy = precision === null ? 'consider --precision 3% with --max-time, more --runs, --pin split, or a quieter machine' : 'consider a larger --max-time, --pin split, or a quieter machine';
-    lines.push(`${precision === null ? 'warning:' : '  ! short of the target:'} ${wide.length} of ${ratios.length} UDS/TCP intervals are wider than ±${+(limit * 100).toFixed(3)} %, widest ${formatSize(widest.size_bytes)} depth ${widest.depth} (${what}); ${remedy}.`);
+    lines.push(`${precision === null ? 'warning:' : '  ! short of the target:'} ${wide.length} of ${ratios.length} UDS/TCP intervals are wider than ±${+(limit * 100).toFixed(3)} %, widest ${formatSize(widest.size_bytes)} ${depthLabel(widest.workload, widest.depth)} (${what}); ${remedy}.`);
+  }
+  if (w.name === 'echo') {
+    // the 2019 latency test printed the mean RTT / 2 as "one way"
+    const oneWay = summary.filter((r) => r.metric === 'rtt_mean_us' && r.depth === 1 && r.transport !== 'uds/tcp');
+    const sizes = [...new Set(oneWay.map((r) => r.size_bytes))];
+    if (sizes.length) lines.push(`one way (mean RTT / 2 at depth 1, as the 2019 latency test gave it): ${sizes.map((size) => `${formatSize(size)} ${['tcp', 'uds'].map((t) => oneWay.find((r) => r.size_bytes === size && r.transport === t)).filter(Boolean).map((r) => `${r?.transport.toUpperCase()} ${((r?.geomean ?? r?.mean) / 2).toFixed(2)} µs`).join(', ')}`).join('; ')}`);
   }
   const outliers = summary.filter((r) => r.metric === primary && r.outliers > 0);
   if (outliers.length) lines.push(`note: ${outliers.reduce((n, r) => n + r.outliers, 0)} value(s) are outliers by median/MAD (|modified Z| > 3.5); kept, and counted in summary.csv "outliers".`);

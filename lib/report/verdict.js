@@ -11,6 +11,7 @@
  * - single: one run, no interval; none: no run where both transports succeeded.
  * Pure: rows in, strings out.
  */
+import { depthLabel } from '../workloads/index.js';
 import { formatSize } from '../units.js';
 
 /** An interval that includes 1 and stays within this of it is reported as "no difference larger than X %". */
@@ -114,7 +115,7 @@ export function toVerdict(section, figure, { workloadLabel = false } = {}) {
     if (last && last.verdict === verdict) last.sizes.push(size);
     else runs.push({ verdict, sizes: [size] });
   }
-  const head = `${workloadLabel && section.workload ? `${section.workload} ` : ''}depth ${section.depth}`;
+  const head = `${workloadLabel && section.workload ? `${section.workload} ` : ''}${depthLabel(section.workload, section.depth)}`;
   if (runs.length === 0) return `${head}: nothing measured.`;
   return `${head}: ${runs.map((r) => describeRun(r.sizes, r.verdict, figure)).join('; ')}.`;
 }

@@ -125,8 +125,13 @@ export function writeMetaBestEffort(dir, meta) {
     try {
       overwriteInPlace(join(dir, META_FILE), `${JSON.stringify(meta, null, 2)}\n`);
       return null;
-    } catch (error) {
-      return /** @type {Error} */ (error);
+    } catch {
+      try {
+        overwriteInPlace(join(dir, META_FILE), `${JSON.stringify(meta)}\n`); // without indentation it is about a third shorter
+        return null;
+      } catch (error) {
+        return /** @type {Error} */ (error);
+      }
     }
   }
 }

@@ -28,8 +28,8 @@ export const connectWorkload = {
   what: 'connect, read the 12-byte greeting "Hello there!", close; looped, `depth` loops at once',
   timed: 'a block: from the first connect call to the close of its last connection; per connection, from the connect call to the last byte of the greeting',
   axes: {
-    size: { label: 'greeting bytes', flag: '--size', min: CONNECT_GREETING.length, max: CONNECT_GREETING.length, fallback: CONNECT_GREETING.length },
-    depth: { label: 'connections at once', flag: '--depth', min: 1, max: 64, fallback: 1 },
+    size: { label: 'greeting bytes', short: 'greeting', flag: '--size', min: CONNECT_GREETING.length, max: CONNECT_GREETING.length, fallback: CONNECT_GREETING.length },
+    depth: { label: 'connections at once', short: 'at once', flag: '--depth', min: 1, max: 64, fallback: 1 },
   },
   options: [],
   counts: false,

@@ -25,8 +25,8 @@ export const echo = {
   what: 'pipelined packets of one size through an echo server, every echoed byte verified',
   timed: 'a block: from the first write of its packets to the arrival of the last echoed byte, nothing in flight at either edge',
   axes: {
-    size: { label: 'packet size', flag: '--size', min: 1, max: MAX_SIZE, fallback: 64 },
-    depth: { label: 'packets in flight', flag: '--depth', min: 1, max: MAX_DEPTH, fallback: 1 },
+    size: { label: 'packet size', short: 'size', flag: '--size', min: 1, max: MAX_SIZE, fallback: 64 },
+    depth: { label: 'packets in flight', short: 'depth', flag: '--depth', min: 1, max: MAX_DEPTH, fallback: 1 },
   },
   check: checkInFlight,
   options: ['greeting'],
@@ -42,6 +42,7 @@ export const echo = {
     msgs_per_s: { label: 'messages per second', short: 'msgs/s', unit: 'msgs/s', better: 'higher' },
     rtt_p50_us: { label: 'median round-trip time', short: 'RTT p50 µs', unit: 'us', better: 'lower' },
     rtt_p99_us: { label: '99th percentile round-trip time', short: 'RTT p99 µs', unit: 'us', better: 'lower' },
+    rtt_mean_us: { label: 'mean round-trip time', short: 'RTT mean µs', unit: 'us', better: 'lower' },
     client_cpu_us_per_msg: { label: 'client CPU per message', short: 'client CPU µs/msg', unit: 'us/msg', better: 'lower' },
     server_cpu_us_per_msg: { label: 'server CPU per message', short: 'server CPU µs/msg', unit: 'us/msg', better: 'lower' },
   },

@@ -35,8 +35,8 @@ const SUMMARY = {
   server_cpu_us_per_req: { label: 'app server CPU per request', short: 'server CPU µs/req', unit: 'us/req', better: /** @type {const} */ ('lower') },
 };
 const AXES = {
-  size: { label: 'body size', flag: '--size', min: 1, max: MAX_BODY, fallback: 64 },
-  depth: { label: 'connections', flag: '--connections', min: 1, max: 1024, fallback: 10 },
+  size: { label: 'body size', short: 'body', flag: '--size', min: 1, max: MAX_BODY, fallback: 64 },
+  depth: { label: 'connections', short: 'connections', flag: '--connections', min: 1, max: 1024, fallback: 10 },
 };
 
 /** @type {import('./workload.js').Workload} */

@@ -24,6 +24,16 @@ export function getWorkload(name, where = '--workload') {
   return workload;
 }
 
+/**
+ * A group's depth for people: `depth 16` (echo), `connections 10` (http).
+ * @param {string | undefined} workload
+ * @param {number | string} depth
+ */
+export function depthLabel(workload, depth) {
+  const w = (workload && Object.hasOwn(WORKLOADS, workload) ? WORKLOADS[workload] : undefined) ?? WORKLOADS.echo;
+  return `${w.axes.depth.short} ${depth}`;
+}
+
 /** The common columns of a trial row, around the workload's figures. */
 export const HEAD_COLUMNS = /** @type {const} */ (['workload', 'transport', 'size_bytes', 'depth']);
 export const TAIL_COLUMNS = /** @type {const} */ (['status', 'error']);

@@ -11,6 +11,7 @@
  * @typedef {object} Axis a group axis: every workload has a size and a depth, each with its own meaning
  * @property {string} label what it is, e.g. 'packet size', 'connections'
  * @property {string} flag the `run` flag, e.g. '--size', '--connections'
+ * @property {string} short before a value in labels: 'depth' (depth 16), 'connections' (connections 10)
  * @property {number} min
  * @property {number} max
  * @property {number} fallback the `run` default
