@@ -1,6 +1,7 @@
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listFigures } from '../lib/report/figures.js';
 import { readResultsDir } from '../lib/report/results-dir.js';
 import { makeTempDir, runCli } from './helpers/cli.js';
 import { okRow, writeResults } from './helpers/results-fixture.js';
@@ -74,7 +75,7 @@ describe('report and compare refuse what is not a results directory', () => {
       stderr[args.join(' ')] = result.stderr;
     }
     expect(stderr[`report ${join(tmp.dir, 'nope')}`]).toBe(`udsvstcp: error: ${join(tmp.dir, 'nope')}: no such directory\n`);
-    expect(stderr[`report ${good} --figure speed`]).toBe('udsvstcp: error: --figure speed: not a figure; one of msgs_per_s, rtt_p50_us, rtt_p99_us, client_cpu_us_per_msg, server_cpu_us_per_msg\n');
+    expect(stderr[`report ${good} --figure speed`]).toBe(`udsvstcp: error: --figure speed: not a figure; by workload: ${listFigures()}\n`);
     expect((await readdir(good)).sort()).toEqual(['meta.json', 'trials.csv']);
   }, 60_000);
 });

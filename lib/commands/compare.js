@@ -5,7 +5,7 @@
  */
 import { UsageError } from '../errors.js';
 import { COMPARE_STATISTIC, compareSweeps, describeDifferences, toCompareText } from '../report/compare.js';
-import { FIGURES } from '../report/figures.js';
+import { FIGURES, PRIMARY, listFigures } from '../report/figures.js';
 import { readResultsDir } from '../report/results-dir.js';
 
 /**
@@ -16,10 +16,10 @@ import { readResultsDir } from '../report/results-dir.js';
  * @returns {Promise<number>}
  */
 export async function compare(dirA, dirB, opts, { stdout, stderr, chalk }) {
-  const metric = opts.figure ?? 'msgs_per_s';
-  if (!(metric in FIGURES)) throw new UsageError(`--figure ${metric}: not a figure; one of ${Object.keys(FIGURES).join(', ')}`);
+  if (opts.figure !== undefined && !(opts.figure in FIGURES)) throw new UsageError(`--figure ${opts.figure}: not a figure; by workload: ${listFigures()}`);
   const a = readResultsDir(dirA);
   const b = readResultsDir(dirB);
+  const metric = opts.figure ?? PRIMARY[a.trials.find((r) => r.workload)?.workload ?? 'echo'] ?? 'msgs_per_s';
   const comparison = compareSweeps(a, b);
   const differences = describeDifferences(a.meta, b.meta);
   if (!opts.quiet) stderr.write(toCompareText(comparison, { metric, differences, chalk, a: dirA, b: dirB }));

@@ -6,7 +6,7 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { UsageError } from '../errors.js';
-import { FIGURES } from '../report/figures.js';
+import { FIGURES, listFigures } from '../report/figures.js';
 import { toReportJson } from '../report/json.js';
 import { writeReport } from '../report/report-files.js';
 import { toReportText, toVerdictText } from '../report/report-text.js';
@@ -16,7 +16,7 @@ import { toReportText, toVerdictText } from '../report/report-text.js';
  * @param {Record<string, any>} opts
  */
 export function resolveReportOptions(opts) {
-  if (opts.figure !== undefined && !(opts.figure in FIGURES)) throw new UsageError(`--figure ${opts.figure}: not a figure; one of ${Object.keys(FIGURES).join(', ')}`);
+  if (opts.figure !== undefined && !(opts.figure in FIGURES)) throw new UsageError(`--figure ${opts.figure}: not a figure; by workload: ${listFigures()}`);
   if (opts.out !== undefined && (!existsSync(opts.out) || !statSync(opts.out).isDirectory())) throw new UsageError(`--out ${opts.out}: not an existing directory`);
   return { outDir: opts.out, primary: opts.figure, json: Boolean(opts.json), quiet: Boolean(opts.quiet) };
 }

@@ -22,6 +22,13 @@ export const FIGURES = /** @type {Record<string, Figure>} */ (Object.fromEntries
 export const PRIMARY = /** @type {Record<string, string>} */ (Object.fromEntries(Object.values(WORKLOADS).map((w) => [w.name, w.primary])));
 
 /**
+ * The figures, by workload, for an error message: `echo: msgs_per_s, …; stream: gb_per_s, …`.
+ */
+export function listFigures() {
+  return Object.values(WORKLOADS).map((w) => `${w.name}: ${Object.keys(w.summary).join(', ')}`).join('; ');
+}
+
+/**
  * The primary figure of a workload (messages per second when unknown).
  * @param {string | undefined} workload
  * @returns {Figure}
