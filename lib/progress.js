@@ -4,6 +4,7 @@
  */
 import cliProgress from 'cli-progress';
 import { formatSize } from './units.js';
+import { WORKLOADS } from './workloads/index.js';
 
 /**
  * @param {{ stream: NodeJS.WritableStream & { isTTY?: boolean }, quiet: boolean, chalk: import('chalk').ChalkInstance }} options
@@ -14,9 +15,11 @@ export function createProgress({ stream, quiet, chalk }) {
   const figures = (rows) => {
     const failed = rows.find((r) => r.status !== 'ok');
     if (failed) return `error: ${failed.error}`;
-    const text = rows.map((r) => `${r.transport} ${Math.round(r.msgs_per_s)} msgs/s`).join(', ');
+    const { primary, summary } = WORKLOADS[rows[0]?.workload] ?? WORKLOADS.echo; // the workload's primary figure: msgs/s, GB/s, conns/s, req/s
+    const show = (/** @type {number} */ v) => (Math.abs(v) >= 100 ? String(Math.round(v)) : v.toPrecision(3));
+    const text = rows.map((r) => `${r.transport} ${show(r[primary])} ${summary[primary].short}`).join(', ');
     const [tcp, uds] = ['tcp', 'uds'].map((t) => rows.find((r) => r.transport === t));
-    return tcp && uds ? `${text} (UDS ×${(uds.msgs_per_s / tcp.msgs_per_s).toFixed(2)}, ${uds.blocks} blocks each)` : text;
+    return tcp && uds ? `${text} (UDS ×${(uds[primary] / tcp[primary]).toFixed(2)}, ${uds.blocks} blocks each)` : text;
   };
   if (quiet) return { start() {}, end() {}, note() {}, stop() {} };
   if (stream.isTTY) {
