@@ -19,7 +19,10 @@ const parseCsv = (text) => parse(text, { columns: true });
 
 const NUMERIC = ['run', 'order', 'size_bytes', 'depth', 'packets', 'blocks', 'block_packets', 'elapsed_ms', 'msgs_per_s', 'mb_per_s', 'rtt_mean_us', 'rtt_sd_us', 'rtt_p50_us', 'rtt_p90_us', 'rtt_p99_us', 'rtt_p999_us', 'rtt_max_us', 'client_cpu_us_per_msg', 'server_cpu_us_per_msg', 'client_elu', 'server_elu'];
 
-describe.each(listPresets())('sweep %s --test, end to end with real processes', (preset) => {
+// the echo presets, in depth (msgs/s, RTT, the 2014 layout); every preset of every workload: presets-test-mode.test.js
+const ECHO_PRESETS = listPresets().filter((preset) => resolveSpec(loadSpec(preset), { test: true }).workload === 'echo');
+
+describe.each(ECHO_PRESETS)('sweep %s --test, end to end with real processes', (preset) => {
   const out = () => join(tmp.dir, preset);
   /** @type {Awaited<ReturnType<typeof runCli>>} */
   let result;

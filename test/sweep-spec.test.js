@@ -90,7 +90,8 @@ describe('udsvstcp sweep refuses bad input before anything starts (exit 2, one l
   }
 
   it('an unknown preset', async () => {
-    await expectUsageError(['nosuch'], /unknown preset "nosuch"; presets: default, nicmcd-2014, quick/);
+    expect(listPresets()).toEqual(expect.arrayContaining(['default', 'nicmcd-2014', 'quick']));
+    await expectUsageError(['nosuch'], new RegExp(`unknown preset "nosuch"; presets: ${listPresets().join(', ')} \\(or a path to a \\.json spec\\)`));
   });
 
   it('malformed JSON in a spec file', async () => {
