@@ -153,7 +153,7 @@ export async function launchNginx({ binary, prefix, privateDir, configPath, port
     if (running) child.kill(signal);
   };
   /** @param {number} ms */
-  const waitExit = (ms) => Promise.race([exited.then(() => true), sleep(ms).then(() => false)]);
+  const waitExit = (ms) => Promise.race([exited.then(() => true), sleep(ms, false, { ref: false })]); // unref'd: once nginx is gone, the wait must not hold the process
   /** @type {Promise<void> | undefined} */
   let ending;
   /**

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { lstat, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
@@ -36,6 +37,8 @@ describe.each(listPresets())('sweep %s --test, end to end with real processes', 
     const w = workloadOf(preset);
     expect(result.stderr).toContain(`UDS/TCP ${w.summary[w.primary].unit}`);
     for (const file of ['trials.csv', 'blocks.csv', 'summary.csv', 'runs-wide.csv', 'meta.json', 'summary.md', 'report.html', 'results.xlsx', 'chart-uds-vs-tcp.svg']) expect(result.stderr).toContain(join(out(), file));
+    // the proxy workload writes its nginx config beside the results, and only it
+    expect(existsSync(join(out(), 'nginx.conf'))).toBe(w.fixture.proxy);
   });
 
   it('writes trials.csv: one row per planned trial, the record columns, numeric cells', async () => {

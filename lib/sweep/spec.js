@@ -208,6 +208,12 @@ export function resolveSpec(loaded, { test = false, flags = {} } = {}) {
   const name = (/** @type {string} */ key) => origin[key];
 
   const workload = getWorkload(merged.workload, name('workload'));
+  // options the workload does not take first: a preset's axes written for another workload must not hide them
+  for (const [key, fallback] of /** @type {const} */ ([['greeting', false], ['pipelining', 1], ['keepalive', false]])) {
+    if (merged[key] !== fallback && !workload.options.includes(key)) throw new UsageError(`${name(key)} applies to ${key === 'greeting' ? 'the echo workload' : key === 'pipelining' ? 'the http and proxy workloads' : 'the proxy workload'}, not ${workload.name}`);
+  }
+  if (merged.nginx !== null && merged.nginx !== undefined && !workload.fixture.proxy) throw new UsageError(`${name('nginx')} applies to the proxy workload, not ${workload.name}`);
+  if (merged.packets !== undefined && merged.packets !== null && !workload.counts) throw new UsageError(`${name('packets')} applies to the echo workload; ${workload.name} measures a "duration"`);
   const { size: sizeAxis, depth: depthAxis } = workload.axes;
   if (merged.sizes === undefined && sizeAxis.min === sizeAxis.max) merged.sizes = [sizeAxis.min];
   if (merged.sizes === undefined) throw new UsageError(`${source}: "sizes" is required (a list, or a range such as 1..16384)`);
@@ -215,11 +221,6 @@ export function resolveSpec(loaded, { test = false, flags = {} } = {}) {
   if (origin.depths === 'default "depths"') merged.depths = [depthAxis.fallback];
   const depths = toDepths(merged.depths, name('depths'), depthAxis);
   for (const size of sizes) workload.check?.(size, depths[depths.length - 1], `${name('sizes')} × ${name('depths')}`);
-  for (const [key, fallback] of /** @type {const} */ ([['greeting', false], ['pipelining', 1], ['keepalive', false]])) {
-    if (merged[key] !== fallback && !workload.options.includes(key)) throw new UsageError(`${name(key)} applies to ${key === 'greeting' ? 'the echo workload' : key === 'pipelining' ? 'the http and proxy workloads' : 'the proxy workload'}, not ${workload.name}`);
-  }
-  if (merged.nginx !== null && merged.nginx !== undefined && !workload.fixture.proxy) throw new UsageError(`${name('nginx')} applies to the proxy workload, not ${workload.name}`);
-  if (merged.packets !== undefined && merged.packets !== null && !workload.counts) throw new UsageError(`${name('packets')} applies to the echo workload; ${workload.name} measures a "duration"`);
   /** @type {import('../workloads/workload.js').Amount} */
   const measure = merged.packets !== undefined && merged.packets !== null
     ? { packets: toInteger(String(merged.packets), name('packets'), { min: 1, max: MAX_PACKETS }) }
