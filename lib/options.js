@@ -59,8 +59,8 @@ export function toTransports(text, flag) {
  */
 export function toAxisValue(text, axis, flag) {
   if (axis.min === axis.max) {
-    const value = toInteger(text, flag, { min: axis.min, max: axis.max });
-    return value;
+    if (Number(String(text).trim()) !== axis.min) throw new UsageError(`${flag} is fixed at ${axis.min} (${axis.label}) for this workload; got ${JSON.stringify(String(text))}`);
+    return axis.min;
   }
   return axis.label.endsWith('size') ? toPacketSize(text, flag, { min: axis.min, max: axis.max }) : toInteger(text, flag, { min: axis.min, max: axis.max });
 }

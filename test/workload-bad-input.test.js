@@ -74,8 +74,8 @@ describe('run: an option its workload does not take', () => {
     [['--workload', 'connect', '--greeting'], /^udsvstcp: error: --greeting applies to the echo /],
     [['--workload', 'stream', '--nginx', '/usr/sbin/nginx'], /^udsvstcp: error: --nginx applies to the proxy workload, not stream/],
     [['--workload', 'http', '--packets', '100'], /^udsvstcp: error: --packets applies to the echo workload; http measures a --duration/],
-    [['--workload', 'connect', '--size', '64'], /^udsvstcp: error: --size must be .*12 to 12; got "64"/],
-    [['--workload', 'stream', '--depth', '2'], /^udsvstcp: error: --depth must be .*1 to 1; got "2"/],
+    [['--workload', 'connect', '--size', '64'], /^udsvstcp: error: --size is fixed at 12 \(greeting bytes\) for this workload; got "64"/],
+    [['--workload', 'stream', '--depth', '2'], /^udsvstcp: error: --depth is fixed at 1 \(streams per transport\) for this workload; got "2"/],
   ])('run %j', async (flags, message) => {
     await expectUsageError(['run', ...flags], message);
   });

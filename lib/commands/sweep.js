@@ -58,6 +58,20 @@ function describeDesign(spec) {
 }
 
 /**
+ * The spec of `sweep --workload NAME` without a preset: that workload's own
+ * defaults (one size, one depth), 5 runs; flags add the rest.
+ * @param {string} name
+ */
+function workloadSpec(name) {
+  const w = getWorkload(name);
+  return {
+    name,
+    source: `--workload ${name}`,
+    raw: { description: `--workload ${name} with its defaults`, workload: name, sizes: [w.axes.size.fallback], depths: [w.axes.depth.fallback], test: { runs: 2, duration: '40ms', warmup: '10ms' } },
+  };
+}
+
+/**
  * Resolve what to do before anything starts; changes nothing on disk.
  * @param {string | undefined} preset
  * @param {Record<string, any>} opts
@@ -72,7 +86,7 @@ export function resolveSweep(preset, opts) {
     const anyGiven = preset !== undefined || opts.test || SPEC_FLAGS.some((k) => opts[k] !== undefined);
     return { dir: opts.resume, flag: '--resume', resume: true, given: anyGiven ? { preset, test: Boolean(opts.test), flags } : null, retryFailed: Boolean(opts.retryFailed) };
   }
-  const spec = resolveSpec(loadSpec(preset ?? 'default'), { test: Boolean(opts.test), flags });
+  const spec = resolveSpec(preset === undefined && opts.workload !== undefined && opts.workload !== 'echo' ? workloadSpec(opts.workload) : loadSpec(preset ?? 'default'), { test: Boolean(opts.test), flags });
   const dir = opts.out ?? defaultOutDir(spec.preset);
   const flag = opts.out !== undefined ? '--out' : 'results directory';
   checkNewOutDir(dir, flag);
