@@ -156,7 +156,7 @@ summary.md, chart-*.svg, report.html (offline) and results.xlsx, with the
 verdicts printed (see: udsvstcp report --help).
 Keys and defaults of presets: sweeps/README.md. Ctrl-C (or SIGTERM, SIGHUP)
 keeps what was measured and prints the --resume command (exit 130, 143, 129);
-a second one kills the echo server at once. One sweep at a time per
+a second one kills the server at once. One sweep at a time per
 directory (DIR/sweep.lock). On resume, a last trials.csv row cut short is cut
 back, and flags must equal those recorded in DIR/meta.json.
 

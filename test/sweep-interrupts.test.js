@@ -63,7 +63,7 @@ describe('a sweep stopped by a signal at any moment stays resumable', () => {
     const out = join(tmp.dir, 'twice');
     const { code, stderr } = await interrupt(out, '[1/2]', 'SIGINT', { twice: true });
     expect(code, stderr).toBe(130);
-    expect(stderr).toContain('SIGINT: stopping; what was measured is kept (Ctrl-C again kills the echo server at once)');
+    expect(stderr).toContain('SIGINT: stopping; what was measured is kept (Ctrl-C again kills the server at once)');
     expect(stderr).toContain('SIGINT again: stopping now');
     expect(stderr).toContain(`interrupted (SIGINT): what was measured is kept. Resume with:\n  npx udsvstcp sweep --resume ${out}\n`);
     expect((await readMetaJson(out)).status).toBe('interrupted');

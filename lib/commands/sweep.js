@@ -109,10 +109,10 @@ export async function sweep(preset, opts, { stderr, chalk }) {
   // installed before anything is created, and kept until the last file is written
   const interrupts = watchSignals({
     onFirst: (signal) => {
-      stderr.write(`\n${signal}: stopping; what was measured is kept (${signal === 'SIGINT' ? 'Ctrl-C' : signal} again kills the echo server at once)\n`);
+      stderr.write(`\n${signal}: stopping; what was measured is kept (${signal === 'SIGINT' ? 'Ctrl-C' : signal} again kills the server at once)\n`);
     },
     onHurry: (signal) => {
-      stderr.write(`${signal} again: stopping now (the echo server is killed); the results directory stays resumable\n`);
+      stderr.write(`${signal} again: stopping now (the server is killed); the results directory stays resumable\n`);
       server?.kill();
     },
   });
