@@ -89,3 +89,14 @@ describe('sweep summary', () => {
     expect(toCsv([{ a: '=1+1', b: '-x', c: -5, d: 'ok' }], ['a', 'b', 'c', 'd'])).toBe("a,b,c,d\n'=1+1,'-x,-5,ok\n");
   });
 });
+
+describe('the client-bottleneck warning', () => {
+  it('names the rows whose client event loop was busy over 90 %, and says nothing otherwise', async () => {
+    const { clientWarnings, CLIENT_ELU_WARN } = await import('../lib/report/summary.js');
+    const at = (/** @type {number} */ elu, status = 'ok') => ({ status, client_elu: elu });
+    expect(CLIENT_ELU_WARN).toBe(0.9);
+    expect(clientWarnings([at(0.5), at(0.9), at(0.95, 'error')])).toEqual([]);
+    const [warning] = clientWarnings([at(0.5), at(0.93), at(0.97)]);
+    expect(warning).toMatch(/^in 2 of 3 trial rows the client's event loop was busy over 90 % of the measured time \(at most 97 %\): the client may be the bottleneck/);
+  });
+});
