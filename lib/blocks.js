@@ -25,7 +25,7 @@ import { RunError } from './errors.js';
 import { diffServerStats } from './server-stats.js';
 
 /** Block length to aim for, at the slower lane's rate. */
-export const DEFAULT_BLOCK_MS = 10;
+const DEFAULT_BLOCK_MS = 10;
 /** A timed measured phase runs at least this many blocks per lane, however long they are. */
 export const MIN_BLOCKS = 8;
 /**

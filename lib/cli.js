@@ -24,7 +24,7 @@ import { resolveRunOptions, resolveServeOptions } from './options.js';
  * Colour only where the stream is a terminal, NO_COLOR honoured, FORCE_COLOR obeyed.
  * @param {Io} io
  */
-export function chalkFor(io) {
+function chalkFor(io) {
   if ('NO_COLOR' in io.env && io.env.NO_COLOR !== '') return new Chalk({ level: 0 });
   if ('FORCE_COLOR' in io.env) return new Chalk({ level: chalkStderr.level });
   return new Chalk({ level: io.stderr.isTTY ? chalkStderr.level || 1 : 0 });

@@ -11,12 +11,12 @@
 import { UsageError } from './errors.js';
 
 /** Idle keep-alive connections each worker keeps to one upstream (with keepalive: true). */
-export const UPSTREAM_KEEPALIVE = 32;
+const UPSTREAM_KEEPALIVE = 32;
 /** Requests one keep-alive connection may serve (client side, and upstream with keepalive): nginx's default of 1000 would reconnect mid-sweep. */
-export const KEEPALIVE_REQUESTS = 10_000_000;
+const KEEPALIVE_REQUESTS = 10_000_000;
 /** worker_connections: each proxied request holds two (client and upstream). */
-export const WORKER_CONNECTIONS = 1024;
-export const MAX_WORKERS = 64;
+const WORKER_CONNECTIONS = 1024;
+const MAX_WORKERS = 64;
 
 /**
  * @typedef {{ transport: 'tcp', host: string, port: number } | { transport: 'uds', path: string }} Upstream

@@ -43,7 +43,7 @@ function isExecutableFile(path) {
 }
 
 /** The directories searched for nginx: PATH's, then /usr/sbin and /usr/local/sbin. */
-export function searchDirs() {
+function searchDirs() {
   return [...(process.env.PATH ?? '').split(delimiter).filter((dir) => isAbsolute(dir)), ...SBIN_DIRS];
 }
 

@@ -27,7 +27,7 @@ const LOOPBACK_RANGE = 'an IPv4 address in 127.0.0.0/8, ::1 or localhost';
  * @param {string | number | undefined} text
  * @param {string} flag
  */
-export function toPort(text, flag) {
+function toPort(text, flag) {
   return toInteger(text ?? '', flag, { min: 0, max: 65535 });
 }
 
@@ -44,7 +44,7 @@ export function toSeed(text, flag) {
  * @param {string} flag
  * @returns {('tcp' | 'uds')[]}
  */
-export function toTransports(text, flag) {
+function toTransports(text, flag) {
   if (text === 'tcp' || text === 'uds') return [text];
   if (text === 'both' || text === undefined) return ['tcp', 'uds'];
   throw new UsageError(`${flag} must be tcp, uds or both; got ${JSON.stringify(text)}`);
@@ -71,7 +71,7 @@ export function toAxisValue(text, axis, flag) {
  * @param {Record<string, unknown>} given option name → value (undefined: not given)
  * @param {(name: string) => string} flagOf how to name an option in the message
  */
-export function checkWorkloadOptions(workload, given, flagOf) {
+function checkWorkloadOptions(workload, given, flagOf) {
   for (const [name, value] of Object.entries(given)) {
     if (value === undefined || workload.options.includes(/** @type {any} */ (name))) continue;
     const takers = Object.values(WORKLOADS).filter((w) => w.options.includes(/** @type {any} */ (name))).map((w) => w.name);

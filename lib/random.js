@@ -16,17 +16,6 @@ function keystream(seed, stream) {
 }
 
 /**
- * `length` seeded random bytes.
- * @param {number | string} seed
- * @param {number} length
- * @param {string} [stream]
- * @returns {Buffer}
- */
-export function seededBytes(seed, length, stream = 'bytes') {
-  return createByteStream(seed, stream)(length);
-}
-
-/**
  * A seeded stream of random bytes: each call returns the next `length` bytes.
  * @param {number | string} seed
  * @param {string} [stream]

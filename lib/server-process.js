@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { RunError } from './errors.js';
 import { isOwnedSocket, releaseSocket } from './socket-file.js';
 
-export const SERVER_MAIN = fileURLToPath(new URL('./server-main.js', import.meta.url));
+const SERVER_MAIN = fileURLToPath(new URL('./server-main.js', import.meta.url));
 
 /**
  * @typedef {object} ServerProcess

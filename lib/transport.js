@@ -37,7 +37,7 @@ export function httpOrigin(target) {
 }
 
 /** Bytes one read may bring, as libuv's default read size. */
-export const READ_BUFFER_BYTES = 64 * 1024;
+const READ_BUFFER_BYTES = 64 * 1024;
 
 /**
  * Where a socket's reads go when it was connected with a `reader`: the

@@ -15,7 +15,7 @@ import { toReportText, toVerdictText } from '../report/report-text.js';
  * Check the options before anything is read or written.
  * @param {Record<string, any>} opts
  */
-export function resolveReportOptions(opts) {
+function resolveReportOptions(opts) {
   if (opts.figure !== undefined && !(opts.figure in FIGURES)) throw new UsageError(`--figure ${opts.figure}: not a figure; by workload: ${listFigures()}`);
   if (opts.out !== undefined && (!existsSync(opts.out) || !statSync(opts.out).isDirectory())) throw new UsageError(`--out ${opts.out}: not an existing directory`);
   return { outDir: opts.out, primary: opts.figure, json: Boolean(opts.json), quiet: Boolean(opts.quiet) };

@@ -12,7 +12,7 @@
 
 /** @typedef {{ name: string, title: string, spec: Record<string, any> }} Chart */
 
-export const TRANSPORT_COLOURS = { domain: ['TCP', 'UDS'], range: ['#0072b2', '#d55e00'] };
+const TRANSPORT_COLOURS = { domain: ['TCP', 'UDS'], range: ['#0072b2', '#d55e00'] };
 const LABEL_SIZE = "datum.value >= 1048576 ? datum.value / 1048576 + ' MiB' : datum.value >= 1024 ? datum.value / 1024 + ' KiB' : datum.value + ' B'";
 const WIDTH = 300;
 const HEIGHT = 200;

@@ -115,8 +115,6 @@ export function compareSweeps(a, b, { metrics = Object.keys(FIGURES) } = {}) {
   return { rows, onlyA: [...groupsA.keys()].filter((k) => !groupsB.has(k)), onlyB: [...groupsB.keys()].filter((k) => !groupsA.has(k)) };
 }
 
-export const COMPARE_COLUMNS = ['workload', 'size_bytes', 'depth', 'transport', 'metric', 'a', 'n_a', 'b', 'n_b', 'ratio', 'ci95_low', 'ci95_high', 'df', 'significant'];
-
 /**
  * What differs between the two sweeps' environments and specs, one line each.
  * @param {Record<string, any> | null} metaA

@@ -7,12 +7,12 @@
 import { stringify } from 'csv-stringify/sync';
 
 /** @param {string} text */
-export function neutralise(text) {
+function neutralise(text) {
   return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
 }
 
 /** Significant digits of a non-integer number in CSV: float noise goes, the figure stays. */
-export const CSV_DIGITS = 9;
+const CSV_DIGITS = 9;
 
 /**
  * A number as a CSV cell: safe integers exactly, other numbers rounded to

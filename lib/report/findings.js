@@ -12,7 +12,7 @@ import { summarize } from './summary.js';
 import { formatRatio, toVerdict } from './verdict.js';
 
 /** A coefficient of variation (sd / mean) above this deserves a warning. */
-export const CV_WARN = 0.05;
+const CV_WARN = 0.05;
 /** A UDS/TCP interval of the primary figure wider than this (relative half-width) deserves a warning. */
 export const WIDE_CI = 0.05;
 
@@ -56,7 +56,7 @@ export const WIDE_CI = 0.05;
  * @param {Record<string, any> | undefined} row
  * @returns {Estimate | null}
  */
-export function estimateOf(row) {
+function estimateOf(row) {
   if (!row) return null;
   const cv = typeof row.cv === 'number' ? row.cv : typeof row.cv_pct === 'number' ? row.cv_pct / 100 : null;
   return {

@@ -8,7 +8,7 @@ import { depthTable, describeTable } from './depth-table.js';
 import { describeEnvironmentLine, describeState } from './report-text.js';
 
 /** @param {unknown} text */
-export function escapeHtml(text) {
+function escapeHtml(text) {
   return String(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c] ?? c));
 }
 
@@ -18,7 +18,7 @@ export function escapeHtml(text) {
  * @param {string} svg
  * @param {string} title
  */
-export function inlineSvg(svg, title) {
+function inlineSvg(svg, title) {
   return svg
     .replace(/^<\?xml[^>]*>\s*/, '')
     .replace(/<svg\b([^>]*)>/, (_, attrs) => `<svg${String(attrs).replace(/\s+xmlns(:\w+)?="[^"]*"/g, '')} role="img" aria-label="${escapeHtml(title)}">`);

@@ -13,7 +13,7 @@ import { UsageError } from '../errors.js';
 import { FIGURES } from './figures.js';
 
 /** Columns every trials.csv of udsvstcp has, whatever its version. */
-export const REQUIRED_COLUMNS = ['run', 'workload', 'transport', 'size_bytes', 'depth', 'status'];
+const REQUIRED_COLUMNS = ['run', 'workload', 'transport', 'size_bytes', 'depth', 'status'];
 /** Columns that must hold numbers (or be empty, for failed trials' figures). */
 const NUMERIC_IDENTITY = ['run', 'size_bytes', 'depth'];
 

@@ -20,7 +20,7 @@ import { WORKLOADS, depthLabel } from '../workloads/index.js';
  * @param {string} workload
  * @returns {Record<string, string>}
  */
-export function summaryMetrics(workload) {
+function summaryMetrics(workload) {
   const w = WORKLOADS[workload] ?? WORKLOADS.echo;
   return Object.fromEntries(Object.entries(w.summary).map(([metric, f]) => [metric, f.unit]));
 }

@@ -15,7 +15,7 @@ import { depthLabel } from '../workloads/index.js';
 import { formatSize } from '../units.js';
 
 /** An interval that includes 1 and stays within this of it is reported as "no difference larger than X %". */
-export const SAME_WITHIN = 0.2;
+const SAME_WITHIN = 0.2;
 
 /**
  * @typedef {object} Ratio
@@ -31,7 +31,7 @@ export const SAME_WITHIN = 0.2;
  * How far from 1 (no difference) the interval reaches, as a fraction.
  * @param {{ low: number, high: number }} ci
  */
-export function largestDifference({ low, high }) {
+function largestDifference({ low, high }) {
   return Math.max(high - 1, 1 - low);
 }
 

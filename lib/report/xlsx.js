@@ -17,7 +17,7 @@ const FORMATS = { integer: '0', rate: '#,##0', micro: '0.00', milli: '0.000', fr
  * The number format of a trials column, from its name (names carry the unit).
  * @param {string} column
  */
-export function trialFormat(column) {
+function trialFormat(column) {
   if (['run', 'order', 'size_bytes', 'depth', 'packets', 'blocks', 'block_packets'].includes(column)) return FORMATS.integer;
   if (column === 'msgs_per_s') return FORMATS.rate;
   if (column.endsWith('_ms')) return FORMATS.milli;

@@ -11,7 +11,7 @@ import { UsageError } from '../errors.js';
 import { version } from '../environment.js';
 import { overwriteInPlace, readNoFollow, writeFileAtomic } from '../files.js';
 
-export const META_FILE = 'meta.json';
+const META_FILE = 'meta.json';
 
 /**
  * @param {string} dir

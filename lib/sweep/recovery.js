@@ -12,7 +12,7 @@ import { UsageError } from '../errors.js';
 import { toCsvHeader } from '../report/csv.js';
 import { TRANSPORTS } from '../transport.js';
 
-export const STATUSES = ['ok', 'error', 'superseded'];
+const STATUSES = ['ok', 'error', 'superseded'];
 const WHOLE_NUMBER_COLUMNS = ['run', 'order', 'size_bytes', 'depth'];
 
 /**

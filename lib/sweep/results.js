@@ -9,8 +9,7 @@ import { join } from 'node:path';
 import { RECORD_FIELDS, recordFields } from '../record.js';
 import { getWorkload } from '../workloads/index.js';
 import { toCsvHeader, toCsvRows } from '../report/csv.js';
-import { createExclusive, openForAppend, readNoFollow, writeAll } from '../files.js';
-import { inspectTrialLog, toRow } from './recovery.js';
+import { createExclusive, openForAppend, writeAll } from '../files.js';
 
 export { writeFileAtomic } from '../files.js';
 
@@ -47,7 +46,7 @@ export function defaultOutDir(preset, now = new Date()) {
  * @param {string} path
  * @param {readonly string[]} columns
  */
-export function createCsvLog(path, columns) {
+function createCsvLog(path, columns) {
   const fd = createExclusive(path);
   try {
     writeAll(fd, toCsvHeader(columns), path);
@@ -64,7 +63,7 @@ export function createCsvLog(path, columns) {
  * @param {string} path
  * @param {readonly string[]} columns
  */
-export function openCsvLog(path, columns) {
+function openCsvLog(path, columns) {
   const fd = openForAppend(path);
   return {
     path,
@@ -101,16 +100,3 @@ export const createBlockLog = (dir, workload = 'echo') => createCsvLog(join(dir,
 
 /** @param {string} dir @param {string} [workload] */
 export const openBlockLog = (dir, workload = 'echo') => openCsvLog(join(dir, FILES.blocks), blockColumns(workload));
-
-/**
- * Read trials.csv back: numbers as numbers, empty cells as null. A damaged
- * last row is left out (a resume cuts it from the file; see recovery.js).
- * @param {string} dir
- * @param {string} [workload]
- * @returns {Record<string, any>[]}
- */
-export function readTrials(dir, workload = 'echo') {
-  const path = join(dir, FILES.trials);
-  const columns = trialColumns(workload);
-  return inspectTrialLog(readNoFollow(path), { columns, file: path }).rows.map((r) => toRow(r.cells, columns));
-}

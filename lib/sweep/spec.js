@@ -14,7 +14,7 @@ import { newSeed } from '../random.js';
 import { checkSpecTypes } from './spec-types.js';
 import { formatSize, isPowerOfTwo, parseSize, toDuration, toInteger, toWarmup } from '../units.js';
 
-export const PRESET_DIR = fileURLToPath(new URL('../../sweeps/', import.meta.url));
+const PRESET_DIR = fileURLToPath(new URL('../../sweeps/', import.meta.url));
 
 /** Keys a spec may hold (besides `description` and `test`), with their defaults. */
 export const DEFAULTS = Object.freeze({
@@ -42,11 +42,11 @@ export const DEFAULTS = Object.freeze({
   maxTime: /** @type {unknown} */ (null),
 });
 /** Most runs of one group, planned or added for a target precision. */
-export const MAX_RUNS = 1000;
-export const PAIRINGS = ['blocks', 'trials'];
-export const SERVER_LIFETIMES = ['sweep', 'round'];
+const MAX_RUNS = 1000;
+const PAIRINGS = ['blocks', 'trials'];
+const SERVER_LIFETIMES = ['sweep', 'round'];
 const KEYS = new Set([...Object.keys(DEFAULTS), 'description', 'test']);
-export const PINS = ['none', 'split', 'same'];
+const PINS = ['none', 'split', 'same'];
 
 /**
  * @typedef {object} SweepSpec

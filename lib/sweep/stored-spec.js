@@ -50,7 +50,7 @@ function toMs(value, where) {
  * @param {string} where e.g. `DIR/meta.json "spec"`
  * @returns {{ preset: string, test: boolean, raw: Record<string, unknown> }}
  */
-export function toRawSpec(spec, where) {
+function toRawSpec(spec, where) {
   if (typeof spec !== 'object' || spec === null || Array.isArray(spec)) {
     throw new UsageError(`${where} is missing or not an object of sweep keys; this directory cannot be resumed (start a new sweep)`, 'ERR_META');
   }

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { RunError } from '../errors.js';
 import { failedTrial } from '../trial.js';
 
-export const WORKER = fileURLToPath(new URL('../worker.js', import.meta.url));
+const WORKER = fileURLToPath(new URL('../worker.js', import.meta.url));
 
 /**
  * @param {import('../trial.js').TrialSpec} spec

@@ -147,7 +147,7 @@ function createConnector(target, spec) {
  * @param {{ probe?: import('../blocks.js').ServerProbe, signal?: AbortSignal }} [context]
  * @returns {Promise<import('./workload.js').TrialResult>}
  */
-export async function runConnect(spec, { probe, signal } = {}) {
+async function runConnect(spec, { probe, signal } = {}) {
   const lanes = spec.targets.map((target) => {
     const connector = createConnector(target, spec);
     return { target, histogram: createHistogram(HISTOGRAM), block: connector.block, abort: connector.abort };

@@ -55,7 +55,7 @@ export const echo = {
  * @param {{ probe?: import('../blocks.js').ServerProbe, signal?: AbortSignal }} [context]
  * @returns {Promise<import('./workload.js').TrialResult>}
  */
-export async function runEcho(spec, { probe, signal } = {}) {
+async function runEcho(spec, { probe, signal } = {}) {
   const { size, depth } = spec;
   const payloads = createPayloads(size, spec.seed, depth); // outside anything timed
   /** @type {(import('../blocks.js').Lane & { socket: import('node:net').Socket, pipeline: import('../pipeline.js').Pipeline, histogram: import('node:perf_hooks').RecordableHistogram })[]} */

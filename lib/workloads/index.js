@@ -35,8 +35,8 @@ export function depthLabel(workload, depth) {
 }
 
 /** The common columns of a trial row, around the workload's figures. */
-export const HEAD_COLUMNS = /** @type {const} */ (['workload', 'transport', 'size_bytes', 'depth']);
-export const TAIL_COLUMNS = /** @type {const} */ (['status', 'error']);
+const HEAD_COLUMNS = /** @type {const} */ (['workload', 'transport', 'size_bytes', 'depth']);
+const TAIL_COLUMNS = /** @type {const} */ (['status', 'error']);
 
 /**
  * A trial row's columns for a workload, in order.

@@ -20,8 +20,8 @@ import { toAmount, trialDeadline } from './common.js';
 const KiB = 1024;
 const MiB = 1024 * KiB;
 /** A block moves at least this many bytes (and at least MIN_CHUNKS chunks). */
-export const MIN_BLOCK_BYTES = 16 * MiB;
-export const MIN_CHUNKS = 4;
+const MIN_BLOCK_BYTES = 16 * MiB;
+const MIN_CHUNKS = 4;
 
 /** @type {import('./workload.js').Workload} */
 export const stream = {
@@ -135,7 +135,7 @@ function createSender(socket, chunk, timeoutMs) {
  * @param {{ probe?: import('../blocks.js').ServerProbe, signal?: AbortSignal }} [context]
  * @returns {Promise<import('./workload.js').TrialResult>}
  */
-export async function runStream(spec, { probe, signal } = {}) {
+async function runStream(spec, { probe, signal } = {}) {
   const chunk = randomFillSync(Buffer.allocUnsafe(spec.size)); // outside anything timed
   /** @type {(import('../blocks.js').Lane & { socket: import('node:net').Socket })[]} */
   const lanes = [];
