@@ -2,7 +2,7 @@ import net from 'node:net';
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeTempDir, runCli } from './helpers/cli.js';
+import { makeTempDir, runCli, expectOneLineUsageError } from './helpers/cli.js';
 
 /** @type {{ dir: string, remove: () => Promise<void> }} */
 let tmp;
@@ -17,13 +17,8 @@ afterEach(() => tmp.remove());
  * @param {RegExp} message
  */
 async function expectUsageError(args, message) {
-  const { code, stdout, stderr } = await runCli(args);
-  expect(code, stderr).toBe(2);
-  expect(stdout).toBe('');
-  expect(stderr.trimEnd().split('\n'), stderr).toHaveLength(1);
-  expect(stderr).toMatch(/^udsvstcp: error: /);
-  expect(stderr).toMatch(message);
-  expect(stderr).not.toContain('server pid');
+  const result = await runCli(args);
+  expectOneLineUsageError(result, message);
 }
 
 describe('bad input: one line naming the flag and range, exit 2, nothing started', () => {

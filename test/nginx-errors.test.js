@@ -2,7 +2,6 @@
  * nginx that cannot be found or cannot start: a one-line typed error, and
  * nothing left running or on disk. Needs nginx (CI installs it).
  */
-import fs from 'node:fs';
 import { chmod, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
@@ -11,22 +10,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RunError, UsageError } from '../lib/errors.js';
 import { findNginx, startNginx } from '../lib/nginx.js';
 import { startHttpUpstream } from './helpers/http-upstream.js';
+import { processesMentioning } from './helpers/processes.js';
 
 const HINT = 'install it (Debian/Ubuntu: apt-get install nginx) or give --nginx PATH';
 
-/**
- * The processes whose command line mentions `text`.
- * @param {string} text
- */
-function processesMentioning(text) {
-  return fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name)).filter((pid) => {
-    try {
-      return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(text);
-    } catch {
-      return false;
-    }
-  });
-}
 
 /**
  * The error `promise` rejects with.

@@ -6,11 +6,11 @@
  * fresh TMPDIR, so what it leaves behind is in plain sight. Needs nginx
  * (CI installs it).
  */
-import fs from 'node:fs';
 import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTempDir, runCli } from './helpers/cli.js';
+import { processesMentioning } from './helpers/processes.js';
 
 /** @type {{ dir: string, remove: () => Promise<void> }} */
 let tmp;
@@ -19,19 +19,6 @@ beforeAll(async () => {
 });
 afterAll(() => tmp.remove());
 
-/**
- * Processes whose command line mentions `text` (nginx runs with -p and -c in its private directory).
- * @param {string} text
- */
-function processesMentioning(text) {
-  return fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name)).filter((pid) => {
-    try {
-      return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(text);
-    } catch {
-      return false;
-    }
-  });
-}
 
 /**
  * `udsvstcp run --workload proxy …` with a TMPDIR of its own.

@@ -12,7 +12,7 @@ import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../lib/cli.js';
 import { WORKLOAD_NAMES } from '../lib/workloads/index.js';
-import { makeTempDir, runCli } from './helpers/cli.js';
+import { makeTempDir, runCli, expectOneLineUsageError } from './helpers/cli.js';
 
 /** @type {{ dir: string, remove: () => Promise<void> }} */
 let tmp;
@@ -53,13 +53,8 @@ async function callMain(args) {
  * @param {{ child?: boolean }} [options] child: through the real binary in a child process
  */
 async function expectUsageError(args, message, { child = false } = {}) {
-  const { code, stdout, stderr } = child ? await runCli(args, { env: { TMPDIR: tmpdir } }) : await callMain(args);
-  expect(code, stderr).toBe(2);
-  expect(stdout).toBe('');
-  expect(stderr.trimEnd().split('\n'), stderr).toHaveLength(1);
-  expect(stderr).toMatch(/^udsvstcp: error: /);
-  expect(stderr).toMatch(message);
-  expect(stderr).not.toContain('server pid');
+  const result = child ? await runCli(args, { env: { TMPDIR: tmpdir } }) : await callMain(args);
+  expectOneLineUsageError(result, message);
   expect(await readdir(tmpdir)).toEqual([]);
 }
 

@@ -36,6 +36,29 @@ export function rttFigures(prefix, h) {
 }
 
 /**
+ * The figures every counting workload names after its unit, of a lane's
+ * totals or of one block: the count, the elapsed time, the rate, client,
+ * server (and proxy) CPU per unit, and both event-loop utilisations.
+ * Keys a workload does not declare (proxy CPU outside `proxy`) are left out
+ * of its rows by their columns.
+ * @param {import('../blocks.js').Totals | import('../blocks.js').Block} x
+ * @param {{ count: string, rate: string, per: string }} names e.g. packets, msgs_per_s, msg
+ */
+export function unitFigures(x, { count, rate, per }) {
+  const perUnit = (/** @type {number | null} */ us) => (us === null ? null : us / x.units);
+  return {
+    [count]: x.units,
+    elapsed_ms: x.elapsedMs,
+    [rate]: x.units / (x.elapsedMs / 1000),
+    [`client_cpu_us_per_${per}`]: x.cpuUs / x.units,
+    [`server_cpu_us_per_${per}`]: perUnit(x.serverCpuUs),
+    [`proxy_cpu_us_per_${per}`]: perUnit(x.proxyCpuUs),
+    client_elu: x.elu,
+    server_elu: x.serverElu,
+  };
+}
+
+/**
  * The trial's hard limit and its abort: either fails what is in flight.
  * @param {import('./workload.js').TrialSpec} spec
  * @param {AbortSignal | undefined} signal

@@ -17,7 +17,7 @@ import { RunError } from '../errors.js';
 import { CONNECT_GREETING } from '../handlers.js';
 import { readNetLimits } from '../environment.js';
 import { connect } from '../transport.js';
-import { HISTOGRAM, rttFigures, toAmount, trialDeadline } from './common.js';
+import { HISTOGRAM, rttFigures, toAmount, trialDeadline, unitFigures } from './common.js';
 
 /** A block holds at least this many connections per loop. */
 export const MIN_PER_LOOP = 20;
@@ -157,31 +157,16 @@ async function runConnect(spec, { probe, signal } = {}) {
     const { totals, blocks, blockUnits } = await runBlocks(lanes, {
       measure: toAmount(spec.measure), warmup: toAmount(spec.warmup), minUnits: MIN_PER_LOOP * spec.depth, blockMs: spec.blockMs, probe, signal, name: 'connect',
     });
+    const names = { count: 'connections', rate: 'conns_per_s', per: 'conn' };
     return {
       records: totals.map((t, i) => ({
         workload: 'connect', transport: lanes[i].target.transport, size_bytes: spec.size, depth: spec.depth,
-        connections: t.units,
+        ...unitFigures(t, names),
         blocks: t.blocks,
         block_connections: blockUnits,
-        elapsed_ms: t.elapsedMs,
-        conns_per_s: t.units / (t.elapsedMs / 1000),
         ...rttFigures('connect', lanes[i].histogram),
-        client_cpu_us_per_conn: t.cpuUs / t.units,
-        server_cpu_us_per_conn: t.serverCpuUs === null ? null : t.serverCpuUs / t.units,
-        client_elu: t.elu,
-        server_elu: t.serverElu,
       })),
-      blocks: blocks.map((b) => ({
-        transport: b.transport,
-        block: b.block,
-        connections: b.units,
-        elapsed_ms: b.elapsedMs,
-        conns_per_s: b.units / (b.elapsedMs / 1000),
-        client_cpu_us_per_conn: b.cpuUs / b.units,
-        server_cpu_us_per_conn: b.serverCpuUs === null ? null : b.serverCpuUs / b.units,
-        client_elu: b.elu,
-        server_elu: b.serverElu,
-      })),
+      blocks: blocks.map((b) => ({ transport: b.transport, block: b.block, ...unitFigures(b, names) })),
     };
   } finally {
     deadline.clear();

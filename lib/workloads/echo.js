@@ -14,7 +14,7 @@ import { MAX_DEPTH, MAX_SIZE, checkInFlight } from '../limits.js';
 import { createPayloads } from '../payload.js';
 import { createPipeline, readGreeting } from '../pipeline.js';
 import { connect } from '../transport.js';
-import { HISTOGRAM, rttFigures, toAmount, trialDeadline } from './common.js';
+import { HISTOGRAM, rttFigures, toAmount, trialDeadline, unitFigures } from './common.js';
 
 /** A block holds at least this many pipelines-full of packets. */
 export const FILL_FACTOR = 100;
@@ -86,32 +86,17 @@ async function runEcho(spec, { probe, signal } = {}) {
       minUnits: FILL_FACTOR * depth, blockMs: spec.blockMs, probe, signal, name: 'echo',
     });
     for (const lane of lanes) lane.pipeline.close();
+    const names = { count: 'packets', rate: 'msgs_per_s', per: 'msg' };
     return {
       records: totals.map((t, i) => ({
         workload: 'echo', transport: lanes[i].target.transport, size_bytes: size, depth,
-        packets: t.units,
+        ...unitFigures(t, names),
         blocks: t.blocks,
         block_packets: blockUnits,
-        elapsed_ms: t.elapsedMs,
-        msgs_per_s: t.units / (t.elapsedMs / 1000),
         mb_per_s: (t.units * size) / (t.elapsedMs / 1000) / 1e6,
         ...rttFigures('rtt', lanes[i].histogram),
-        client_cpu_us_per_msg: t.cpuUs / t.units,
-        server_cpu_us_per_msg: t.serverCpuUs === null ? null : t.serverCpuUs / t.units,
-        client_elu: t.elu,
-        server_elu: t.serverElu,
       })),
-      blocks: blocks.map((b) => ({
-        transport: b.transport,
-        block: b.block,
-        packets: b.units,
-        elapsed_ms: b.elapsedMs,
-        msgs_per_s: b.units / (b.elapsedMs / 1000),
-        client_cpu_us_per_msg: b.cpuUs / b.units,
-        server_cpu_us_per_msg: b.serverCpuUs === null ? null : b.serverCpuUs / b.units,
-        client_elu: b.elu,
-        server_elu: b.serverElu,
-      })),
+      blocks: blocks.map((b) => ({ transport: b.transport, block: b.block, ...unitFigures(b, names) })),
     };
   } finally {
     deadline.clear();

@@ -15,7 +15,7 @@ import { createHistogram } from 'node:perf_hooks';
 import { runBlocks } from '../blocks.js';
 import { RunError } from '../errors.js';
 import { MAX_BODY } from '../handlers.js';
-import { HISTOGRAM, rttFigures, toAmount, trialDeadline } from './common.js';
+import { HISTOGRAM, rttFigures, toAmount, trialDeadline, unitFigures } from './common.js';
 
 /** A block holds at least this many requests per request slot (connections × pipelining). */
 export const FILL_FACTOR = 20;
@@ -100,35 +100,17 @@ async function runHttp(spec, { probe, signal }, proxy) {
       measure: toAmount(spec.measure), warmup: toAmount(spec.warmup), minUnits: FILL_FACTOR * spec.depth * pipelining, blockMs: spec.blockMs, probe, signal, name: proxy ? 'proxy' : 'http',
     });
     if (connects > 0) throw new RunError(`${connects} connection(s) were opened again during measured blocks (the server or nginx closed keep-alive connections): those blocks timed connection setup`, 'ERR_RECONNECT');
-    const per = (/** @type {number | null} */ us, /** @type {number} */ n) => (us === null ? null : us / n);
+    const names = { count: 'requests', rate: 'req_per_s', per: 'req' };
     return {
       records: totals.map((t, i) => ({
         workload: proxy ? 'proxy' : 'http', transport: lanes[i].target.transport, size_bytes: spec.size, depth: spec.depth,
-        requests: t.units,
+        ...unitFigures(t, names),
         blocks: t.blocks,
         block_requests: blockUnits,
-        elapsed_ms: t.elapsedMs,
-        req_per_s: t.units / (t.elapsedMs / 1000),
         mb_per_s: t.bytes / (t.elapsedMs / 1000) / 1e6,
         ...rttFigures('latency', lanes[i].histogram),
-        client_cpu_us_per_req: t.cpuUs / t.units,
-        server_cpu_us_per_req: per(t.serverCpuUs, t.units),
-        proxy_cpu_us_per_req: per(t.proxyCpuUs, t.units),
-        client_elu: t.elu,
-        server_elu: t.serverElu,
       })),
-      blocks: blocks.map((b) => ({
-        transport: b.transport,
-        block: b.block,
-        requests: b.units,
-        elapsed_ms: b.elapsedMs,
-        req_per_s: b.units / (b.elapsedMs / 1000),
-        client_cpu_us_per_req: b.cpuUs / b.units,
-        server_cpu_us_per_req: per(b.serverCpuUs, b.units),
-        proxy_cpu_us_per_req: per(b.proxyCpuUs, b.units),
-        client_elu: b.elu,
-        server_elu: b.serverElu,
-      })),
+      blocks: blocks.map((b) => ({ transport: b.transport, block: b.block, ...unitFigures(b, names) })),
     };
   } finally {
     deadline.clear();

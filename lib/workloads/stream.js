@@ -152,33 +152,25 @@ async function runStream(spec, { probe, signal } = {}) {
       measure: toAmount(spec.measure), warmup: toAmount(spec.warmup), minUnits, blockMs: spec.blockMs, probe, signal, name: 'stream',
     });
     const gb = (/** @type {number} */ bytes) => bytes / 1e9;
-    const perGb = (/** @type {number | null} */ us, /** @type {number} */ bytes) => (us === null ? null : us / 1000 / gb(bytes));
+    const perGb = (/** @type {number | null} */ us, /** @type {number} */ units) => (us === null ? null : us / 1000 / gb(units * spec.size));
+    const figures = (/** @type {import('../blocks.js').Totals | import('../blocks.js').Block} */ x) => ({
+      chunks: x.units,
+      bytes: x.bytes,
+      elapsed_ms: x.elapsedMs,
+      gb_per_s: gb(x.bytes) / (x.elapsedMs / 1000),
+      client_cpu_ms_per_gb: perGb(x.cpuUs, x.units),
+      server_cpu_ms_per_gb: perGb(x.serverCpuUs, x.units),
+      client_elu: x.elu,
+      server_elu: x.serverElu,
+    });
     return {
       records: totals.map((t, i) => ({
         workload: 'stream', transport: lanes[i].target.transport, size_bytes: spec.size, depth: spec.depth,
-        chunks: t.units,
+        ...figures(t),
         blocks: t.blocks,
         block_chunks: blockUnits,
-        bytes: t.bytes,
-        elapsed_ms: t.elapsedMs,
-        gb_per_s: gb(t.bytes) / (t.elapsedMs / 1000),
-        client_cpu_ms_per_gb: perGb(t.cpuUs, t.units * spec.size),
-        server_cpu_ms_per_gb: perGb(t.serverCpuUs, t.units * spec.size),
-        client_elu: t.elu,
-        server_elu: t.serverElu,
       })),
-      blocks: blocks.map((b) => ({
-        transport: b.transport,
-        block: b.block,
-        chunks: b.units,
-        bytes: b.bytes,
-        elapsed_ms: b.elapsedMs,
-        gb_per_s: gb(b.bytes) / (b.elapsedMs / 1000),
-        client_cpu_ms_per_gb: perGb(b.cpuUs, b.units * spec.size),
-        server_cpu_ms_per_gb: perGb(b.serverCpuUs, b.units * spec.size),
-        client_elu: b.elu,
-        server_elu: b.serverElu,
-      })),
+      blocks: blocks.map((b) => ({ transport: b.transport, block: b.block, ...figures(b) })),
     };
   } finally {
     deadline.clear();

@@ -1,6 +1,7 @@
 /**
  * Run the real udsvstcp binary in a child process.
  */
+import { expect } from 'vitest';
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -60,4 +61,19 @@ export function startServeCli(args = [], env = {}) {
 export async function makeTempDir() {
   const dir = await mkdtemp(join(tmpdir(), 'udsvstcp-test-'));
   return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * Assert a usage error as the CLI gives it: exit 2, nothing on stdout, one
+ * line on stderr that matches `message`, and no server started.
+ * @param {{ code: number | null, stdout: string, stderr: string }} result
+ * @param {RegExp | string} message
+ */
+export function expectOneLineUsageError({ code, stdout, stderr }, message) {
+  expect(code, stderr).toBe(2);
+  expect(stdout).toBe('');
+  expect(stderr.trimEnd().split('\n'), stderr).toHaveLength(1);
+  expect(stderr).toMatch(/^udsvstcp: error: /);
+  expect(stderr).toMatch(message);
+  expect(stderr).not.toContain('server pid');
 }
