@@ -13,6 +13,7 @@ const spec = resolveSpec({ name: 'fake', source: 'fake.json', raw: { sizes: [1, 
  */
 function fakes({ failAt = -1, dieAt = -1, ratio = () => 2, clock, trialMs = 1000 } = {}) {
   let servers = 0;
+  let stopped = 0;
   let warmed = 0;
   let calls = 0;
   /** @type {Record<string, unknown>[]} */
@@ -22,7 +23,7 @@ function fakes({ failAt = -1, dieAt = -1, ratio = () => 2, clock, trialMs = 1000
   const startServer = async () => {
     servers++;
     let alive = true;
-    return { targets: { tcp: { transport: /** @type {const} */ ('tcp'), host: '127.0.0.1', port: 1 }, uds: { transport: /** @type {const} */ ('uds'), path: '/x' } }, alive: () => alive, stop: async () => { alive = false; }, kill: () => { alive = false; } };
+    return { targets: { tcp: { transport: /** @type {const} */ ('tcp'), host: '127.0.0.1', port: 1 }, uds: { transport: /** @type {const} */ ('uds'), path: '/x' } }, alive: () => alive, stop: async () => { alive = false; stopped++; }, kill: () => { alive = false; } };
   };
   /** @type {any} */
   const runTrial = async (/** @type {import('../lib/trial.js').TrialSpec} */ trial, /** @type {any} */ server) => {
@@ -42,7 +43,7 @@ function fakes({ failAt = -1, dieAt = -1, ratio = () => 2, clock, trialMs = 1000
     runTrial,
     log: { appendAll: (/** @type {any[]} */ rows) => appended.push(...rows) },
     blockLog: { appendAll: (/** @type {any[]} */ rows) => blocks.push(...rows) },
-    appended, blocks, servers: () => servers, warmed: () => warmed, calls: () => calls,
+    appended, blocks, servers: () => servers, stopped: () => stopped, warmed: () => warmed, calls: () => calls,
   };
 }
 
@@ -90,6 +91,7 @@ describe('sweep orchestration', () => {
     expect(rows[12].status).toBe('ok');
     expect(f.servers()).toBe(2);
     expect(f.warmed()).toBe(2);
+    expect(f.stopped()).toBe(2); // the dead one too (what is left of a fixture: nginx, a socket file), then the last
   });
 
   it('with server "round", starts (and warms) a fresh server for each planned run and each precision round, stopping the last', async () => {

@@ -104,7 +104,10 @@ export async function runSweep(spec, deps) {
     }
     serverRound = round;
     if (!server || !server.alive()) {
-      if (server) onNote?.('the server is gone; starting a new one');
+      if (server) {
+        onNote?.('the server is gone; starting a new one');
+        await server.stop(); // what is left of it (nginx in front of a dead app server, its socket file)
+      }
       server = await freshServer();
       if (signal?.aborted) return false;
     }
@@ -122,6 +125,7 @@ export async function runSweep(spec, deps) {
     if (!server.alive()) {
       result = failedTrial(spec1, new Error('the server died during the trial; it was restarted'));
       onNote?.('the server died during a trial; restarting it');
+      await server.stop();
       server = await freshServer();
     }
     const jobRows = result.records.map((record) => ({ run: job.run, order: job.order, ...record }));
