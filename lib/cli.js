@@ -129,7 +129,7 @@ Examples:
     .option('--pipelining <n>', 'http, proxy: requests in flight per connection, 1 to 256')
     .option('--keepalive', 'proxy: nginx keeps its upstream connections alive')
     .option('--nginx <path>', 'proxy: the nginx binary (default: nginx on PATH or in /usr/sbin)')
-    .option('--server <lifetime>', 'sweep (one echo server throughout) or round (a fresh one for each run and each precision round)')
+    .option('--server <lifetime>', 'sweep (one server throughout) or round (a fresh one for each run and each precision round)')
     .option('--block <time>', 'length of a measured block to aim for, 1ms to 10s (default 10ms)')
     .option('--packets <n>', 'measured packets per transport per trial (instead of --duration)')
     .option('--duration <time>', 'measured time per transport per trial (instead of --packets)')

@@ -71,7 +71,7 @@ export function toAxisValue(text, axis, flag) {
  * @param {Record<string, unknown>} given option name → value (undefined: not given)
  * @param {(name: string) => string} flagOf how to name an option in the message
  */
-function checkWorkloadOptions(workload, given, flagOf) {
+export function checkWorkloadOptions(workload, given, flagOf) {
   for (const [name, value] of Object.entries(given)) {
     if (value === undefined || workload.options.includes(/** @type {any} */ (name))) continue;
     const takers = Object.values(WORKLOADS).filter((w) => w.options.includes(/** @type {any} */ (name))).map((w) => w.name);

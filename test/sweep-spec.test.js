@@ -62,7 +62,7 @@ describe('sweep specs', () => {
     [{ sizes: [64], precision: '150%' }, /"precision" must be a relative half-width/],
     [{ sizes: [64], maxTime: '100ms' }, /"maxTime" must be a duration from 1000 ms/],
     [{ sizes: [64], pairing: 'pairs' }, /"pairing" must be blocks or trials/],
-    [{ sizes: [64], server: 'run' }, /"server" must be sweep \(one echo server throughout\) or round/],
+    [{ sizes: [64], server: 'run' }, /"server" must be sweep \(one server throughout\) or round/],
     [{ sizes: [64], block: '0ms' }, /"block" must be a duration from 1 ms to 10 s/],
   ])('refuse %j naming the key', (raw, message) => {
     expect(() => resolveRaw(raw)).toThrow(UsageError);

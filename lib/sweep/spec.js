@@ -8,7 +8,7 @@ import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UsageError } from '../errors.js';
 import { MAX_PACKETS } from '../limits.js';
-import { toAxisValue, toSeed } from '../options.js';
+import { checkWorkloadOptions, toAxisValue, toSeed } from '../options.js';
 import { getWorkload } from '../workloads/index.js';
 import { newSeed } from '../random.js';
 import { checkSpecTypes } from './spec-types.js';
@@ -209,9 +209,8 @@ export function resolveSpec(loaded, { test = false, flags = {} } = {}) {
 
   const workload = getWorkload(merged.workload, name('workload'));
   // options the workload does not take first: a preset's axes written for another workload must not hide them
-  for (const [key, fallback] of /** @type {const} */ ([['greeting', false], ['pipelining', 1], ['keepalive', false]])) {
-    if (merged[key] !== fallback && !workload.options.includes(key)) throw new UsageError(`${name(key)} applies to ${key === 'greeting' ? 'the echo workload' : key === 'pipelining' ? 'the http and proxy workloads' : 'the proxy workload'}, not ${workload.name}`);
-  }
+  const given = (/** @type {string} */ key) => (merged[key] === DEFAULTS[/** @type {keyof typeof DEFAULTS} */ (key)] ? undefined : merged[key]);
+  checkWorkloadOptions(workload, { greeting: given('greeting'), pipelining: given('pipelining'), keepalive: given('keepalive') }, name);
   if (merged.nginx !== null && merged.nginx !== undefined && !workload.fixture.proxy) throw new UsageError(`${name('nginx')} applies to the proxy workload, not ${workload.name}`);
   if (merged.packets !== undefined && merged.packets !== null && !workload.counts) throw new UsageError(`${name('packets')} applies to the echo workload; ${workload.name} measures a "duration"`);
   const { size: sizeAxis, depth: depthAxis } = workload.axes;
@@ -234,7 +233,7 @@ export function resolveSpec(loaded, { test = false, flags = {} } = {}) {
   const pairing = String(merged.pairing);
   if (!PAIRINGS.includes(pairing)) throw new UsageError(`${name('pairing')} must be blocks or trials; got ${JSON.stringify(merged.pairing)}`);
   const server = String(merged.server);
-  if (!SERVER_LIFETIMES.includes(server)) throw new UsageError(`${name('server')} must be sweep (one echo server throughout) or round (a fresh one per run and per precision round); got ${JSON.stringify(merged.server)}`);
+  if (!SERVER_LIFETIMES.includes(server)) throw new UsageError(`${name('server')} must be sweep (one server throughout) or round (a fresh one per run and per precision round); got ${JSON.stringify(merged.server)}`);
   const transports = toTransportList(merged.transports, name('transports'));
   // a trial measures each of its transports for duration + warmup
   const perTrial = pairing === 'blocks' ? transports.length : 1;
