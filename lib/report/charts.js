@@ -6,9 +6,13 @@
  *  1. the primary figure against size, a line per transport with its 95 % CI band;
  *  2. UDS relative to TCP against size, with its CI band and a reference line at 1
  *     (the 2014 study's "relative" graph);
- *  3. CPU µs per message against size, client and server, per transport;
- *  4. RTT p50 and p99 against size, per transport (log axis).
+ *  3. CPU per unit of work against size: client and server (and nginx), per transport;
+ *  4. the workload's p50 and p99 times against size, per transport (log axis):
+ *     RTT for echo, connection time for connect, request latency for http.
+ * Which figures, their units and the size axis's name come from the
+ * workload's declaration.
  */
+import { WORKLOADS } from '../workloads/index.js';
 
 /** @typedef {{ name: string, title: string, spec: Record<string, any> }} Chart */
 
@@ -19,9 +23,10 @@ const HEIGHT = 200;
 
 /**
  * @param {number[]} sizes
+ * @param {string} title
  */
-function sizeAxis(sizes) {
-  return { field: 'size', type: 'quantitative', title: 'message size', scale: { type: 'log', base: 2, nice: false }, axis: { values: sizes, labelExpr: LABEL_SIZE, labelAngle: sizes.length > 8 ? -45 : 0, grid: true } };
+function sizeAxis(sizes, title) {
+  return { field: 'size', type: 'quantitative', title, scale: { type: 'log', base: 2, nice: false }, axis: { values: sizes, labelExpr: LABEL_SIZE, labelAngle: sizes.length > 8 ? -45 : 0, grid: true } };
 }
 
 /** @param {number | null | undefined} v */
@@ -68,8 +73,10 @@ export function chartSpecs(findings) {
   const sections = findings.sections;
   if (sections.length === 0) return [];
   const primary = sections[0].primary;
+  const w = WORKLOADS[sections[0].workload] ?? WORKLOADS.echo;
+  const sizeName = w.axes.size.label;
   const sizes = [...new Set(sections.flatMap((s) => s.sizes.map((r) => r.size_bytes)))].sort((a, b) => a - b);
-  const x = sizeAxis(sizes);
+  const x = sizeAxis(sizes, sizeName);
   const colour = { field: 'transport', type: 'nominal', title: 'transport', scale: TRANSPORT_COLOURS };
   /** @param {import('./findings.js').Section} s */
   const where = (s) => ({ depth: String(s.depth), depthNumber: s.depth });
@@ -84,7 +91,7 @@ export function chartSpecs(findings) {
   const primaryChart = faceted(main, [
     { mark: { type: 'errorband', opacity: 0.25 }, transform: [{ filter: 'datum.low !== null' }], encoding: { x, y: { field: 'low', type: 'quantitative', title: primary.short }, y2: { field: 'high' }, color: colour } },
     { mark: { type: 'line', point: true }, encoding: { x, y: { field: 'value', type: 'quantitative', title: primary.short }, color: colour } },
-  ], `${primary.short} against message size, TCP and UDS, 95 % CI bands`);
+  ], `${primary.short} against ${sizeName}, TCP and UDS, 95 % CI bands`);
 
   // 2. UDS relative to TCP
   const ratios = sections.flatMap((s) => s.sizes.flatMap((r) => {
@@ -95,7 +102,7 @@ export function chartSpecs(findings) {
   const depthColour = { field: 'depth', type: 'nominal', title: 'depth', sort: { field: 'depthNumber' }, scale: { scheme: 'dark2' } };
   const ratioTitle = `UDS / TCP ${primary.short}`;
   const ratioChart = {
-    description: `UDS relative to TCP (${primary.short}) against message size, 95 % CI bands, reference line at 1`,
+    description: `UDS relative to TCP (${primary.short}) against ${sizeName}, 95 % CI bands, reference line at 1`,
     data: { values: ratios },
     width: WIDTH * 1.5,
     height: HEIGHT * 1.25,
@@ -107,29 +114,33 @@ export function chartSpecs(findings) {
     config: { font: 'sans-serif' },
   };
 
-  // 3. CPU per message, client and server
-  const cpu = sections.flatMap((s) => s.sizes.flatMap((r) => ['tcp', 'uds'].flatMap((t) => [['client', 'client_cpu_us_per_msg'], ['server', 'server_cpu_us_per_msg']].flatMap(([side, metric]) => {
+  // 3. CPU per unit, client and server (and nginx): the workload's *_cpu_* figures
+  const cpuMetrics = Object.keys(w.summary).filter((m) => /^(client|server|proxy)_cpu_/.test(m)).map((m) => [m === 'proxy_cpu_us_per_req' ? 'nginx' : m.split('_')[0], m]);
+  const cpuTitle = `CPU ${w.summary[cpuMetrics[0][1]].unit.replace(/^us/, 'µs')}`;
+  const cpu = sections.flatMap((s) => s.sizes.flatMap((r) => ['tcp', 'uds'].flatMap((t) => cpuMetrics.flatMap(([side, metric]) => {
     const e = /** @type {Record<string, any>} */ (r.figures[metric] ?? {})[t];
     return e && finite(e.value) !== null ? [{ ...where(s), size: r.size_bytes, transport: t.toUpperCase(), side, series: `${t.toUpperCase()} ${side}`, value: e.value }] : [];
   }))));
   const cpuChart = faceted(cpu, [
-    ...dashedLines(x, { field: 'value', type: 'quantitative', title: 'CPU µs per message' }, colour, 'side'),
-  ], 'CPU µs per message against message size: client and server, TCP and UDS');
+    ...dashedLines(x, { field: 'value', type: 'quantitative', title: cpuTitle }, colour, 'side'),
+  ], `${cpuTitle} against ${sizeName}: ${cpuMetrics.map(([side]) => side).join(', ')}; TCP and UDS`);
 
-  // 4. RTT p50 and p99
-  const rtt = sections.flatMap((s) => s.sizes.flatMap((r) => ['tcp', 'uds'].flatMap((t) => [['p50', 'rtt_p50_us'], ['p99', 'rtt_p99_us']].flatMap(([percentile, metric]) => {
+  // 4. p50 and p99 times: the workload's *_p50_us and *_p99_us figures
+  const timeMetrics = Object.keys(w.summary).filter((m) => /_p(50|99)_us$/.test(m)).map((m) => [/** @type {string} */ (/_(p50|p99)_us$/.exec(m)?.[1]), m]);
+  const timeName = timeMetrics.length ? w.summary[timeMetrics[0][1]].label.replace(/^(median|99th percentile) /, '') : '';
+  const rtt = sections.flatMap((s) => s.sizes.flatMap((r) => ['tcp', 'uds'].flatMap((t) => timeMetrics.flatMap(([percentile, metric]) => {
     const e = /** @type {Record<string, any>} */ (r.figures[metric] ?? {})[t];
     return e && finite(e.value) !== null && e.value > 0 ? [{ ...where(s), size: r.size_bytes, transport: t.toUpperCase(), percentile, series: `${t.toUpperCase()} ${percentile}`, value: e.value }] : [];
   }))));
   const rttChart = faceted(rtt, [
-    ...dashedLines(x, { field: 'value', type: 'quantitative', title: 'round-trip time µs', scale: { type: 'log' }, axis: { tickCount: 6 } }, colour, 'percentile'),
-  ], 'Round-trip time p50 and p99 against message size, TCP and UDS');
+    ...dashedLines(x, { field: 'value', type: 'quantitative', title: `${timeName} µs`, scale: { type: 'log' }, axis: { tickCount: 6 } }, colour, 'percentile'),
+  ], `${timeName} p50 and p99 against ${sizeName}, TCP and UDS`);
 
   return [
-    { name: `chart-${primary.metric}.svg`, title: `${primary.short} against message size (95 % CI bands)`, spec: primaryChart },
+    { name: `chart-${primary.metric}.svg`, title: `${primary.short} against ${sizeName} (95 % CI bands)`, spec: primaryChart },
     { name: 'chart-uds-vs-tcp.svg', title: `UDS relative to TCP, ${primary.short} (95 % CI; above 1: UDS higher)`, spec: ratioChart },
-    { name: 'chart-cpu.svg', title: 'CPU µs per message: client and server', spec: cpuChart },
-    { name: 'chart-rtt.svg', title: 'Round-trip time p50 and p99 (µs, log axis)', spec: rttChart },
+    { name: 'chart-cpu.svg', title: `${cpuTitle}: ${cpuMetrics.map(([side]) => side).join(', ')}`, spec: cpuChart },
+    ...(timeMetrics.length ? [{ name: 'chart-rtt.svg', title: `${timeName[0].toUpperCase()}${timeName.slice(1)} p50 and p99 (µs, log axis)`, spec: rttChart }] : []),
   ];
 }
 
