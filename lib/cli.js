@@ -10,6 +10,7 @@ import { run } from './commands/run.js';
 import { serve } from './commands/serve.js';
 import { sweep } from './commands/sweep.js';
 import { addResultsCommands } from './commands/results-cli.js';
+import { listPresets } from './sweep/spec.js';
 import { WORKLOAD_NAMES } from './workloads/index.js';
 import { resolveRunOptions, resolveServeOptions } from './options.js';
 
@@ -96,20 +97,25 @@ Example:
     .option('--greeting', 'expect the 2014 greeting before echoing (the server started here sends it)')
     .option('--json', 'one JSON object per transport per trial, a line each, on stdout')
     .addHelpText('after', `
-With neither --tcp nor --uds, an echo server is started in a child process and
-stopped afterwards, and its CPU time is charged to each block. With both
-transports, a trial alternates blocks A B B A … between a TCP and a UDS
-connection, and the last line gives UDS/TCP with a 95 % interval (across
-trials with --runs 2 or more; from one trial's block pairs otherwise).
+With neither --tcp nor --uds, the workload's server is started in a child
+process (and nginx in front of it for proxy) and stopped afterwards, and its
+CPU time is charged to each block. With both transports, a trial alternates
+blocks A B B A … between a TCP and a UDS connection, and the last line gives
+UDS/TCP with a 95 % interval (across trials with --runs 2 or more; from one
+trial's block pairs otherwise).
 
-Every echoed byte is checked against what was sent. Figures: msgs/s and MB/s
-(one direction, 1 MB = 1e6 bytes) over the measured phase; RTT in µs from a
-packet's write to the arrival of its last echoed byte; CPU µs per message.
+Workloads: echo (every echoed byte checked; msgs/s, RTT, CPU µs per message),
+stream (one-way chunks counted at the receiver; GB/s, CPU ms per GB), connect
+(connect, read "Hello there!", close; conns/s, connect time), http (keep-alive
+GETs of a --size body; req/s, latency), proxy (http through a real nginx whose
+upstream is TCP or UDS; nginx's CPU per request too). A flag of another
+workload is refused, naming it (exit 2).
 
 Exit codes: 0 every trial ok; 1 a trial failed; 2 bad input (nothing started).
 
 Examples:
   udsvstcp run --size 64 --depth 1
+  udsvstcp run --workload http --connections 10 --duration 2s
   udsvstcp run --tcp 127.0.0.1:5555 --uds /tmp/x/echo.sock --size 1k --depth 16 --packets 100000 --json`)
     .action(async (opts) => {
       code = await run(resolveRunOptions(opts), out);
@@ -117,7 +123,7 @@ Examples:
 
   program.command('sweep')
     .description('the main job: repeated trials in separate processes, TCP and UDS in alternating blocks, into CSV, charts and a report (default preset: default)')
-    .argument('[preset]', 'a preset in sweeps/ (default, quick, nicmcd-2014) or a path to a .json spec')
+    .argument('[preset]', `a preset in sweeps/ (${listPresets().join(', ')}) or a path to a .json spec`)
     .option('--sizes <list|range>', 'packet sizes: 1,64,1k or a range of powers of two 1..16384, 64B..1MiB, 1..64KiB*4')
     .option('--depths <list>', 'packets in flight, each 1 to 65536, e.g. 1,16')
     .option('--transports <list>', 'tcp,uds (default both)')
@@ -143,8 +149,10 @@ Examples:
     .option('--test', "run the preset's smallest settings (its \"test\" block)")
     .option('--quiet', 'no progress or summary on stderr')
     .addHelpText('after', `
-Each trial process measures one (size, depth) group: it holds a TCP and a
-UDS connection to the same server and alternates measured blocks A B B A …,
+Each trial process measures one (size, depth) group of one workload (--workload,
+or the preset's: echo, stream, connect, http or proxy; without a preset,
+--workload NAME takes that workload's defaults): it holds a TCP and a UDS
+connection (or pool) to the same server and alternates measured blocks A B B A …,
 each starting and ending with nothing in flight. Runs are fresh processes;
 the UDS/TCP interval of a group is taken across its runs.
 
