@@ -70,3 +70,17 @@ describe('udsvstcp run --workload proxy', () => {
     await expectNothingLeft(tmpdir);
   });
 });
+
+describe('udsvstcp sweep of the proxy workload without nginx', () => {
+  it('--nginx /nonexistent: exit 2, one line, and no results directory made', async () => {
+    const tmpdir = join(tmp.dir, 'sweep-missing');
+    await mkdir(tmpdir);
+    const out = join(tmpdir, 'results');
+    const { code, stdout, stderr } = await runCli(['sweep', 'myhro-2017-nginx', '--test', '--nginx', '/nonexistent', '--out', out], { env: { TMPDIR: tmpdir } });
+    expect(code, stderr).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr.trimEnd().split('\n'), stderr).toHaveLength(1);
+    expect(stderr).toMatch(/^udsvstcp: error: --nginx \/nonexistent: not an executable file/);
+    await expectNothingLeft(tmpdir);
+  });
+});

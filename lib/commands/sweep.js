@@ -11,6 +11,7 @@ import { toCsv } from '../report/csv.js';
 import { SUMMARY_COLUMNS, clientWarnings, summarize, toSummaryText } from '../report/summary.js';
 import { toRunsWide } from '../report/wide.js';
 import { startFixture } from '../fixture.js';
+import { findNginx } from '../nginx.js';
 import { MIN_BLOCKS } from '../blocks.js';
 import { getWorkload } from '../workloads/index.js';
 import { resumeCommand } from '../shell.js';
@@ -87,6 +88,7 @@ export function resolveSweep(preset, opts) {
     return { dir: opts.resume, flag: '--resume', resume: true, given: anyGiven ? { preset, test: Boolean(opts.test), flags } : null, retryFailed: Boolean(opts.retryFailed) };
   }
   const spec = resolveSpec(preset === undefined && opts.workload !== undefined && opts.workload !== 'echo' ? workloadSpec(opts.workload) : loadSpec(preset ?? 'default'), { test: Boolean(opts.test), flags });
+  if (getWorkload(spec.workload).fixture.proxy) findNginx(spec.nginx ?? undefined); // no nginx: exit 2 before any file exists
   const dir = opts.out ?? defaultOutDir(spec.preset);
   const flag = opts.out !== undefined ? '--out' : 'results directory';
   checkNewOutDir(dir, flag);
