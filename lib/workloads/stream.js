@@ -60,6 +60,8 @@ function createSender(socket, chunk, timeoutMs) {
   let replyBytes = 0;
   /** @type {((b: Buffer) => void) | undefined} */
   let onReply;
+  /** @type {Buffer | undefined} */
+  let early;
   /** @type {Set<(e: Error) => void>} */
   const waiters = new Set();
   /** @type {Error | undefined} */
@@ -78,7 +80,8 @@ function createSender(socket, chunk, timeoutMs) {
       const whole = Buffer.concat(reply);
       reply = [];
       replyBytes = 0;
-      onReply?.(whole);
+      if (onReply) onReply(whole);
+      else early = whole; // a sink that answers before the block is written: checked when the block ends
     }
   });
   socket.on('error', (error) => fail(new RunError(`stream connection failed: ${error.message}`, 'ERR_CONNECTION')));
@@ -110,14 +113,14 @@ function createSender(socket, chunk, timeoutMs) {
     async block(chunks) {
       const header = Buffer.alloc(SINK_HEADER_BYTES);
       header.writeDoubleBE(chunks * chunk.length, 0);
-      const replied = wait((resolve) => { onReply = resolve; }, 'reply from the sink');
-      replied.catch(() => {}); // awaited below; a failure while writing must not go unhandled
       socket.write(header);
       for (let i = 0; i < chunks; i++) {
         if (failure) throw failure;
         if (!socket.write(chunk)) await wait((resolve) => socket.once('drain', () => resolve(undefined)), "'drain'");
       }
-      const r = await replied;
+      // armed after the last write, so the stall clock starts here; a sink that answered early (a faulty one) was kept in `early`
+      const r = early ?? await wait((/** @type {(b: Buffer) => void} */ resolve) => { onReply = resolve; }, 'reply from the sink');
+      early = undefined;
       onReply = undefined;
       const windowMs = r.readDoubleBE(0) / 1e6;
       const counted = r.readDoubleBE(8);
