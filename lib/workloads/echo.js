@@ -25,7 +25,7 @@ export const echo = {
   what: 'pipelined packets of one size through an echo server, every echoed byte verified',
   timed: 'a block: from the first write of its packets to the arrival of the last echoed byte, nothing in flight at either edge',
   axes: {
-    size: { label: 'packet size', short: 'size', flag: '--size', min: 1, max: MAX_SIZE, fallback: 64 },
+    size: { label: 'packet size', short: 'size', flag: '--size', min: 1, max: MAX_SIZE, fallback: 64, powerOfTwo: true },
     depth: { label: 'packets in flight', short: 'depth', flag: '--depth', min: 1, max: MAX_DEPTH, fallback: 1 },
   },
   check: checkInFlight,

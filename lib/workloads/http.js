@@ -34,7 +34,7 @@ const SUMMARY = {
   server_cpu_us_per_req: { label: 'app server CPU per request', short: 'server CPU µs/req', unit: 'us/req', better: /** @type {const} */ ('lower') },
 };
 const AXES = {
-  size: { label: 'body size', short: 'body', flag: '--size', min: 1, max: MAX_BODY, fallback: 64 },
+  size: { label: 'body size', short: 'body', flag: '--size', min: 1, max: MAX_BODY, fallback: 64, powerOfTwo: true },
   depth: { label: 'connections', short: 'connections', flag: '--connections', min: 1, max: 1024, fallback: 10 },
 };
 

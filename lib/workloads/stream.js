@@ -29,7 +29,7 @@ export const stream = {
   what: 'one-way chunks of one size to a sink, as fast as backpressure allows; bytes and time counted at the receiver',
   timed: "a block: the receiver's window, from the arrival of its first read to the arrival of its last; the bytes after the first read over that window",
   axes: {
-    size: { label: 'chunk size', short: 'chunks', flag: '--size', min: 1 * KiB, max: MAX_SIZE, fallback: 1 * MiB },
+    size: { label: 'chunk size', short: 'chunks', flag: '--size', min: 1 * KiB, max: MAX_SIZE, fallback: 1 * MiB, powerOfTwo: true },
     depth: { label: 'streams per transport', short: 'streams', flag: '--depth', min: 1, max: 1, fallback: 1 },
   },
   options: [],

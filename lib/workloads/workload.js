@@ -15,6 +15,7 @@
  * @property {number} min
  * @property {number} max
  * @property {number} fallback the `run` default
+ * @property {boolean} [powerOfTwo] a size in bytes: powers of two only, given as 64, 1k, 64KiB
  */
 
 /**
