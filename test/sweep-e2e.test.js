@@ -41,13 +41,14 @@ describe.each(listPresets())('sweep %s --test, end to end with real processes', 
     expect(existsSync(join(out(), 'nginx.conf'))).toBe(w.fixture.proxy);
   });
 
-  it("draws the workload's own figures: CPU per its unit, and its p50/p99 times where it has them", async () => {
+  it("draws and tabulates the workload's own figures: CPU per its unit, and its p50/p99 times where it has them", async () => {
     const w = workloadOf(preset);
     const cpuUnit = Object.entries(w.summary).find(([m]) => m.startsWith('client_cpu_'))?.[1].unit.replace(/^us/, 'µs');
     const cpuSvg = await readFile(join(out(), 'chart-cpu.svg'), 'utf8');
     expect(cpuSvg).toContain(`CPU ${cpuUnit}`);
     expect(cpuSvg).toContain(w.axes.size.label);
     expect(cpuSvg).toMatch(/<path[^>]* d="M/); // lines drawn, not an empty panel
+    expect(await readFile(join(out(), 'summary.md'), 'utf8')).toContain(`| client CPU TCP (${cpuUnit}) |`);
     const times = Object.keys(w.summary).some((m) => m.endsWith('_p50_us'));
     expect(existsSync(join(out(), 'chart-rtt.svg'))).toBe(times);
   });

@@ -1,10 +1,12 @@
 /**
  * The table of one depth, as cells of text: per size the primary figure of
- * each transport, UDS/TCP with its 95 % CI and significance, and CPU µs per
- * message of client and server on each transport. The terminal and
- * Markdown formatters lay it out. Pure.
+ * each transport, UDS/TCP with its 95 % CI and significance, and the CPU of
+ * client and server (and nginx) on each transport, per the workload's unit
+ * (µs per message, ms per GB, µs per connection or request). The terminal
+ * and Markdown formatters lay it out. Pure.
  */
 import { formatSize } from '../units.js';
+import { WORKLOADS } from '../workloads/index.js';
 import { human } from './table.js';
 import { formatRatio } from './verdict.js';
 
@@ -26,6 +28,11 @@ const ratio = (v) => (typeof v === 'number' && Number.isFinite(v) ? formatRatio(
  */
 export function depthTable(section) {
   const p = section.primary;
+  const w = WORKLOADS[section.workload] ?? WORKLOADS.echo;
+  // the workload's CPU figures: client, server, and nginx for proxy
+  const cpuMetrics = Object.keys(w.summary).filter((m) => /^(client|server|proxy)_cpu_/.test(m));
+  const sideOf = (/** @type {string} */ m) => ({ client: ['cli', 'client'], server: ['srv', 'server'], proxy: ['nginx', 'nginx'] })[/** @type {'client' | 'server' | 'proxy'} */ (m.split('_')[0])];
+  const unitOf = (/** @type {string} */ m) => w.summary[m].unit.replace(/^us/, 'µs');
   /** @type {Column[]} */
   const columns = [
     { title: 'size', heading: 'size', numeric: false },
@@ -35,10 +42,10 @@ export function depthTable(section) {
     { title: '95 % CI', heading: '95 % CI (×)', numeric: false },
     { title: 'sig', heading: 'CI excludes 1', numeric: false },
     { title: 'runs', heading: 'paired runs', numeric: true },
-    { title: 'cli µs/msg TCP', heading: 'client CPU TCP (µs/msg)', numeric: true },
-    { title: 'UDS', heading: 'client CPU UDS (µs/msg)', numeric: true },
-    { title: 'srv µs/msg TCP', heading: 'server CPU TCP (µs/msg)', numeric: true },
-    { title: 'UDS', heading: 'server CPU UDS (µs/msg)', numeric: true },
+    ...cpuMetrics.flatMap((m) => [
+      { title: `${sideOf(m)[0]} ${unitOf(m)} TCP`, heading: `${sideOf(m)[1]} CPU TCP (${unitOf(m)})`, numeric: true },
+      { title: 'UDS', heading: `${sideOf(m)[1]} CPU UDS (${unitOf(m)})`, numeric: true },
+    ]),
   ];
   const rows = section.sizes.map((row) => {
     const f = row.figures[p.metric];
@@ -52,10 +59,7 @@ export function depthTable(section) {
       r && r.low !== null && r.high !== null ? `${ratio(r.low)}–${ratio(r.high)}` : '-',
       r?.significant === 'yes' ? 'yes' : r?.significant === 'no' ? 'no' : '-',
       r ? String(r.n) : '0',
-      cpu('client_cpu_us_per_msg', 'tcp'),
-      cpu('client_cpu_us_per_msg', 'uds'),
-      cpu('server_cpu_us_per_msg', 'tcp'),
-      cpu('server_cpu_us_per_msg', 'uds'),
+      ...cpuMetrics.flatMap((m) => [cpu(m, 'tcp'), cpu(m, 'uds')]),
     ];
   });
   return { columns, rows };
@@ -68,5 +72,5 @@ export function depthTable(section) {
  */
 export function describeTable(primary, centre) {
   return `${primary.short}: ${centre} over runs. UDS/TCP: geometric mean of the per-run ratios (UDS and TCP of the same run), `
-    + 'with a Student-t 95 % confidence interval on the log scale; "CI excludes 1" means the difference is significant at that level. CPU: user + system time per message.';
+    + 'with a Student-t 95 % confidence interval on the log scale; "CI excludes 1" means the difference is significant at that level. CPU: user + system time per unit of work (message, GB, connection or request, as the heading says).';
 }
