@@ -18,8 +18,10 @@ const FORMATS = { integer: '0', rate: '#,##0', micro: '0.00', milli: '0.000', fr
  * @param {string} column
  */
 function trialFormat(column) {
-  if (['run', 'order', 'size_bytes', 'depth', 'packets', 'blocks', 'block_packets'].includes(column)) return FORMATS.integer;
-  if (column === 'msgs_per_s') return FORMATS.rate;
+  // counts of every workload: packets, chunks, bytes, connections, requests, and their blocks
+  if (['run', 'order', 'size_bytes', 'depth', 'blocks', 'packets', 'chunks', 'bytes', 'connections', 'requests'].includes(column) || column.startsWith('block_')) return FORMATS.integer;
+  if (['msgs_per_s', 'conns_per_s', 'req_per_s'].includes(column)) return FORMATS.rate;
+  if (column === 'gb_per_s') return FORMATS.milli;
   if (column.endsWith('_ms')) return FORMATS.milli;
   if (column.endsWith('_elu')) return FORMATS.fraction;
   return FORMATS.micro;
@@ -35,7 +37,8 @@ function summaryFormat(column, unit) {
   if (column === 'cv') return '0.0%';
   if (column === 'cv_pct' || column === 'ci95_half_width_pct') return FORMATS.percent;
   if (unit === 'ratio') return FORMATS.ratio;
-  if (unit === 'msgs/s') return FORMATS.rate;
+  if (['msgs/s', 'conns/s', 'req/s'].includes(unit)) return FORMATS.rate;
+  if (unit === 'GB/s') return FORMATS.milli;
   return FORMATS.micro;
 }
 
