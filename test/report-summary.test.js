@@ -100,3 +100,13 @@ describe('the client-bottleneck warning', () => {
     expect(warning).toMatch(/^in 2 of 3 trial rows the client's event loop was busy over 90 % of the measured time \(at most 97 %\): the client may be the bottleneck/);
   });
 });
+
+describe("the report's warnings", () => {
+  it('include the client-bottleneck warning, so summary.md and report.html carry it too', async () => {
+    const { buildFindings } = await import('../lib/report/findings.js');
+    const busy = [0, 1, 2].flatMap((run) => ['tcp', 'uds'].map((transport) => ({ run, order: 0, ...createRecord({ workload: 'http', transport, size_bytes: 64, depth: 10, requests: 1000, req_per_s: transport === 'uds' ? 1200 : 1000, client_elu: 0.95 }) })));
+    expect(buildFindings({ trials: busy, meta: null }).warnings.join('\n')).toMatch(/in 6 of 6 trial rows the client's event loop was busy over 90 %/);
+    const calm = busy.map((r) => ({ ...r, client_elu: 0.5 }));
+    expect(buildFindings({ trials: calm, meta: null }).warnings.join('\n')).not.toMatch(/event loop/);
+  });
+});

@@ -8,7 +8,7 @@
 import { depthLabel } from '../workloads/index.js';
 import { formatSize } from '../units.js';
 import { FIGURES, primaryFigure } from './figures.js';
-import { summarize } from './summary.js';
+import { summarize, clientWarnings } from './summary.js';
 import { formatRatio, toVerdict } from './verdict.js';
 
 /** A coefficient of variation (sd / mean) above this deserves a warning. */
@@ -184,6 +184,7 @@ export function buildFindings({ trials: all, meta, notes = [], dir }, options = 
   }
   const outliers = sections.reduce((n, s) => n + s.sizes.reduce((m, r) => m + (r.figures[s.primary.metric].tcp?.outliers ?? 0) + (r.figures[s.primary.metric].uds?.outliers ?? 0), 0), 0);
   if (outliers) warnings.push(`${outliers} trial(s) are outliers by median/MAD (|modified Z| > 3.5); kept, and counted in summary.csv "outliers"`);
+  warnings.push(...clientWarnings(trials));
 
   const centre = summary.some((r) => typeof r.geomean === 'number') ? 'geometric mean' : 'mean';
   return { status, centre, trials: { recorded: trials.length, ok: ok.length, failed: failed.length, planned }, sections, warnings, summary, meta };
