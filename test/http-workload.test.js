@@ -31,7 +31,7 @@ describe('udsvstcp run --workload http', () => {
       expect(r.mb_per_s).toBeCloseTo((r.req_per_s * 64) / 1e6, 6); // every body was the 64 bytes asked for
       expect(r.server_cpu_us_per_req).toBeGreaterThan(0);
     }
-    expect(stderr).toMatch(/http body size 64 B × connections 2,/);
+    expect(stderr).toMatch(/http body size 64 B × connections 2, 50 ms per transport after 10 ms warmup, in alternating blocks, pipelining 2, seed \d+, TCP noDelay true\n/);
     expect(stderr).toMatch(/64 B connections 2: UDS ×\d+\.\d\d the req\/s of TCP \(95 % CI \d+\.\d\d–\d+\.\d\d/);
   });
 

@@ -26,7 +26,7 @@ export async function run(options, { stdout, stderr, chalk }) {
     const targets = options.targets ?? /** @type {NonNullable<typeof fixture>} */ (fixture).targets;
     const amount = (/** @type {import('../workloads/workload.js').Amount} */ a) => ('packets' in a ? `${a.packets} ${workload.name === 'echo' ? 'packets' : 'units'}` : `${a.ms} ms`);
     stderr.write(chalk.dim(`${describeEnvironment(collectEnvironment())}\n`));
-    stderr.write(`${workload.name} ${workload.axes.size.label} ${formatSize(options.size)} × ${workload.axes.depth.label} ${options.depth}, ${amount(options.measure)} per transport after ${amount(options.warmup)} warmup${options.transports.length > 1 ? ', in alternating blocks' : ''}, ${workload.options.includes('pipelining') ? `, pipelining ${options.pipelining}` : ''}${workload.fixture.proxy ? `, nginx upstream ${options.keepalive ? 'keep-alive' : 'a new connection per request'}` : ''}, seed ${options.seed}, TCP noDelay ${options.noDelay}\n`);
+    stderr.write(`${workload.name} ${workload.axes.size.label} ${formatSize(options.size)} × ${workload.axes.depth.label} ${options.depth}, ${amount(options.measure)} per transport after ${amount(options.warmup)} warmup${options.transports.length > 1 ? ', in alternating blocks' : ''}${workload.options.includes('pipelining') ? `, pipelining ${options.pipelining}` : ''}${workload.fixture.proxy ? `, nginx upstream ${options.keepalive ? 'keep-alive' : 'a new connection per request'}` : ''}, seed ${options.seed}, TCP noDelay ${options.noDelay}\n`);
     stderr.write(`${options.transports.map((t) => describeTarget(/** @type {import('../transport.js').Target} */ (targets[t]))).join(', ')}${fixture ? ` (${fixture.describe})` : ' (server not ours: no server CPU)'}\n`);
 
     /** @type {Record<string, any>[]} */
@@ -57,7 +57,7 @@ export async function run(options, { stdout, stderr, chalk }) {
       }
     }
     stderr.write(`\n${toTable(/** @type {any} */ (rows), { chalk })}`);
-    for (const warning of clientWarnings(rows)) stderr.write(chalk.yellow(`warning: ${warning}\n`));
+    for (const warning of clientWarnings(rows, 'the client_elu of each --json record')) stderr.write(chalk.yellow(`warning: ${warning}\n`));
     const ratio = options.runs > 1
       ? { interval: ratioInterval(pairedLogRatios(rows, workload.primary)), basis: `${options.runs} runs` }
       : { interval: batchMeansInterval(blockPairLogRatios(blocksByRun[0], workload.primary)), basis: 'the block pairs of one process (batch means); --runs 3 or a sweep for an interval across processes' };

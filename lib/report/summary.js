@@ -102,13 +102,14 @@ export const CLIENT_ELU_WARN = 0.9;
  * Warnings when the client, not the transport, may set the pace: trial rows
  * whose client event loop was busy over CLIENT_ELU_WARN of the measured time.
  * @param {Record<string, any>[]} rows trial rows
+ * @param {string} [where] where the figure is, for people
  */
-export function clientWarnings(rows) {
+export function clientWarnings(rows, where = 'client_elu in trials.csv') {
   const ok = rows.filter((r) => r.status === 'ok' && typeof r.client_elu === 'number');
   const busy = ok.filter((r) => r.client_elu > CLIENT_ELU_WARN);
   if (!busy.length) return [];
   const worst = Math.max(...busy.map((r) => r.client_elu));
-  return [`in ${busy.length} of ${ok.length} trial rows the client's event loop was busy over ${CLIENT_ELU_WARN * 100} % of the measured time (at most ${(worst * 100).toFixed(0)} %): the client may be the bottleneck there, not the transport (client_elu in trials.csv)`];
+  return [`in ${busy.length} of ${ok.length} trial rows the client's event loop was busy over ${CLIENT_ELU_WARN * 100} % of the measured time (at most ${(worst * 100).toFixed(0)} %): the client may be the bottleneck there, not the transport (${where})`];
 }
 
 /**
