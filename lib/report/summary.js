@@ -127,7 +127,7 @@ export function toSummaryText(summary, { precision = null } = {}) {
   const fmt = (/** @type {number | null} */ v) => (v === null ? '   -  ' : v.toFixed(2).padStart(6));
   const pct = (/** @type {number | null} */ v) => (v === null ? '    -' : `±${v.toFixed(1)}%`.padStart(6));
   const secondLabel = w.summary[second].short.replace(/ (µs|us|s)\b.*$/, '');
-  lines.push(`${`UDS/TCP ${unit} (geometric mean of paired runs, 95 % CI)`.padEnd(66)}${`TCP ${unit}`.padStart(10)}   ${`UDS ${unit}`.padStart(10)}   ${secondLabel} UDS/TCP`);
+  lines.push(`${`UDS/TCP ${unit} (geometric mean of paired runs, 95 % CI)`.padEnd(67)}${`TCP ${unit}`.padStart(10)}   ${`UDS ${unit}`.padStart(10)}   ${secondLabel} UDS/TCP`);
   for (const r of ratios) {
     const pick = (/** @type {string} */ transport, /** @type {string} */ metric) => summary.find((s) => s.size_bytes === r.size_bytes && s.depth === r.depth && s.transport === transport && s.metric === metric);
     const label = `${formatSize(r.size_bytes)} ${depthLabel(r.workload, r.depth)}`.padEnd(20);
