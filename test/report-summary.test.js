@@ -117,6 +117,6 @@ describe('the summary for people', () => {
     const ratio = (/** @type {string} */ workload, /** @type {string} */ metric) => ({ workload, size_bytes: 64, depth: 1, transport: 'uds/tcp', metric, mean: 1.1, n: 3, ci95_low: 1.05, ci95_high: 1.15, ci95_half_width_pct: 4.8, significant: 'yes', precision_met: null });
     expect(toSummaryText([ratio('echo', 'msgs_per_s')]).split('\n')[0]).toBe('UDS/TCP msgs/s (geometric mean of paired runs, 95 % CI)            TCP msgs/s   UDS msgs/s   RTT p50 UDS/TCP');
     expect(toSummaryText([ratio('http', 'req_per_s')]).split('\n')[0]).toBe('UDS/TCP req/s (geometric mean of paired runs, 95 % CI)              TCP req/s    UDS req/s   latency p50 UDS/TCP');
-    expect(toSummaryText([{ ...ratio('http', 'req_per_s'), depth: 10 }]).split('\n')[1]).toMatch(/^ {2}64 B connections 10 +×  1\.10 \[ {2}1\.05, {3}1\.15\] {2}±4\.8% n=3/);
+    expect(toSummaryText([{ ...ratio('http', 'req_per_s'), depth: 10 }]).split('\n')[1]).toMatch(/^ {2}64 B connections 10 +× {2}1\.10 \[ {2}1\.05, {3}1\.15\] {2}±4\.8% n=3/);
   });
 });
