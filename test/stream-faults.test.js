@@ -87,41 +87,42 @@ function expectFailed(result, message) {
   expect(result.blocks).toEqual([]);
 }
 
+/**
+ * Run a stream trial against a bad sink: both rows fail with `message`, the
+ * sink sees every connection closed, and no socket is left on either side.
+ * @param {(socket: net.Socket) => void} behave what the sink does per connection
+ * @param {number} timeoutMs
+ * @param {RegExp} message
+ */
+async function expectFailsCleanly(behave, timeoutMs, message) {
+  const sink = await startBadSink(behave);
+  try {
+    expectFailed(await trial(sink.targets, timeoutMs), message);
+    expect(await drained(sink.open)).toBe(0);
+    await sink.close(); // its UDS listener is a pipe too
+    expect(await socketsLeft()).toBe(0);
+  } finally {
+    await sink.close();
+  }
+}
+
 describe('a stream trial against a bad sink', () => {
   it('that closes the connection after reading a little: error rows saying the connection ended, not a stall, nothing left open', async () => {
-    const sink = await startBadSink((socket) => {
+    await expectFailsCleanly((socket) => {
       let seen = 0;
       socket.on('data', (chunk) => {
         seen += chunk.length;
         if (seen > 100_000) socket.destroy();
       });
-    });
-    try {
-      const result = await trial(sink.targets, 3000);
-      expectFailed(result, /^(the sink closed the connection before the block was counted|stream connection failed: .*(ECONNRESET|EPIPE))/);
-      expect(await drained(sink.open)).toBe(0);
-      await sink.close(); // its UDS listener is a pipe too
-      expect(await socketsLeft()).toBe(0);
-    } finally {
-      await sink.close();
-    }
+    }, 3000, /^(the sink closed the connection before the block was counted|stream connection failed: .*(ECONNRESET|EPIPE))/);
   });
 
   it('that reads everything and never replies: error rows naming the stall and its timeout, nothing left open', async () => {
-    const sink = await startBadSink((socket) => socket.resume());
-    try {
-      const result = await trial(sink.targets, 150);
-      expectFailed(result, /^stream stalled: no reply from the sink within 150 ms/);
-      expect(await drained(sink.open)).toBe(0);
-      await sink.close(); // its UDS listener is a pipe too
-      expect(await socketsLeft()).toBe(0);
-    } finally {
-      await sink.close();
-    }
+    await expectFailsCleanly((socket) => socket.resume(), 150, /^stream stalled: no reply from the sink within 150 ms/);
   });
 
   it('that replies with a wrong total: error rows naming the bytes it counted', async () => {
-    const sink = await startBadSink((socket) => {
+    await expectFailsCleanly((socket) => {
       let headerSeen = false;
       socket.on('data', () => {
         if (headerSeen) return;
@@ -132,31 +133,13 @@ describe('a stream trial against a bad sink', () => {
         reply.writeDoubleBE(7, 16);
         socket.write(reply);
       });
-    });
-    try {
-      const result = await trial(sink.targets, 3000);
-      expectFailed(result, /^the sink counted 7 bytes of \d+/);
-      expect(await drained(sink.open)).toBe(0);
-      await sink.close(); // its UDS listener is a pipe too
-      expect(await socketsLeft()).toBe(0);
-    } finally {
-      await sink.close();
-    }
+    }, 3000, /^the sink counted 7 bytes of \d+/);
   });
 
   it('that sends more than its 24-byte reply: error rows naming the extra bytes', async () => {
-    const sink = await startBadSink((socket) => {
+    await expectFailsCleanly((socket) => {
       socket.once('data', () => socket.write(Buffer.alloc(SINK_REPLY_BYTES + SINK_HEADER_BYTES)));
       socket.resume();
-    });
-    try {
-      const result = await trial(sink.targets, 3000);
-      expectFailed(result, /^the sink sent 32 bytes where its reply is 24/);
-      expect(await drained(sink.open)).toBe(0);
-      await sink.close(); // its UDS listener is a pipe too
-      expect(await socketsLeft()).toBe(0);
-    } finally {
-      await sink.close();
-    }
+    }, 3000, /^the sink sent 32 bytes where its reply is 24/);
   });
 });
