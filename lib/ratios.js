@@ -14,9 +14,13 @@
  * interval that is always positive. Runs, not blocks, are the replicates:
  * blocks of one process are correlated (they share its CPU placement and JIT
  * state), runs in fresh processes are not, so only their spread says how far
- * another run of the same sweep could land.
+ * another run of the same sweep could land. Across the groups of a sweep,
+ * each group's variance of those run log-ratios is moderated
+ * (lib/moderation.js): with a handful of runs per group, the groups' spreads
+ * together say more about each than its own few runs do.
  */
 import { describe } from './stats.js';
+import { NO_PRIOR, fitPrior, moderate } from './moderation.js';
 import { tCritical } from './welch.js';
 
 /**
@@ -29,27 +33,34 @@ import { tCritical } from './welch.js';
  * @property {number | null} low 95 % CI, null with one run
  * @property {number | null} high
  * @property {number | null} halfWidth relative half-width of the CI, exp(moe) − 1 (0.03 = ±3 %)
+ * @property {number | null} df degrees of freedom of the interval (runs − 1, more when moderated)
  * @property {number[]} logs the per-run log-ratios
  */
 
 /**
  * @param {number[]} logs per-run log-ratios
+ * @param {import('./moderation.js').Prior} [prior] fitted across the sweep's groups (ratioIntervals); none: plain Student t
  * @returns {RatioInterval}
  */
-export function ratioInterval(logs) {
+export function ratioInterval(logs, prior = NO_PRIOR) {
   const s = describe(logs);
-  const ci = logs.length > 1;
-  return {
-    n: logs.length,
-    mean: Math.exp(s.mean),
-    median: Math.exp(s.p50),
-    min: Math.exp(s.min),
-    max: Math.exp(s.max),
-    low: ci ? Math.exp(s.mean - s.moe) : null,
-    high: ci ? Math.exp(s.mean + s.moe) : null,
-    halfWidth: ci ? Math.exp(s.moe) - 1 : null,
-    logs,
-  };
+  const n = logs.length;
+  const base = { n, mean: Math.exp(s.mean), median: Math.exp(s.p50), min: Math.exp(s.min), max: Math.exp(s.max), logs };
+  if (n < 2) return { ...base, low: null, high: null, halfWidth: null, df: null };
+  const { variance, df } = moderate(s.variance, n - 1, prior);
+  const moe = tCritical(df) * Math.sqrt(variance / n);
+  return { ...base, low: Math.exp(s.mean - moe), high: Math.exp(s.mean + moe), halfWidth: Math.expm1(moe), df };
+}
+
+/**
+ * The intervals of several groups of one sweep (one workload, one figure),
+ * their variances moderated together.
+ * @param {number[][]} logsByGroup per-run log-ratios of each group
+ * @returns {{ intervals: (RatioInterval | null)[], prior: import('./moderation.js').Prior }} null for a group with no paired run
+ */
+export function ratioIntervals(logsByGroup) {
+  const prior = fitPrior(logsByGroup.filter((logs) => logs.length > 1).map((logs) => ({ variance: describe(logs).variance, df: logs.length - 1 })));
+  return { intervals: logsByGroup.map((logs) => (logs.length ? ratioInterval(logs, prior) : null)), prior };
 }
 
 /**
@@ -85,32 +96,36 @@ export function groupRows(rows) {
 
 /**
  * How much narrower one more run would make an interval, if the runs' spread
- * stays as it is: the Student-t factor falls from t(n−1)/√n to t(n)/√(n+1),
- * a lot at 3 runs (−36 %), little at 10 (−6 %).
+ * stays as it is: with n runs and df degrees of freedom (n − 1 unmoderated)
+ * the t factor falls from t(df)/√n to t(df + 1)/√(n + 1), a lot at 3
+ * unmoderated runs (−36 %), little at 10 (−6 %).
  * @param {number} halfWidth relative, as RatioInterval.halfWidth
  * @param {number} n runs so far (at least 2)
+ * @param {number} [df] degrees of freedom of the interval
  */
-export function nextHalfWidth(halfWidth, n) {
+export function nextHalfWidth(halfWidth, n, df = n - 1) {
   const moe = Math.log1p(halfWidth);
-  return Math.expm1(moe * (tCritical(n) / tCritical(n - 1)) * Math.sqrt(n / (n + 1)));
+  return Math.expm1(moe * (tCritical(df + 1) / tCritical(df)) * Math.sqrt(n / (n + 1)));
 }
 
 /**
- * Groups whose UDS/TCP interval of the primary figure is wider than ±precision
- * (or has no interval yet), as { size, depth, halfWidth, gain }, gain being
- * how much of the excess over ±precision one more run is expected to remove
- * (Infinity with no interval yet).
+ * Groups whose UDS/TCP interval of the primary figure (moderated across the
+ * groups, as in the summary) is wider than ±precision or has none yet, as
+ * { size, depth, halfWidth, gain }, gain being how much of the excess over
+ * ±precision one more run is expected to remove (Infinity with no interval yet).
  * @param {Record<string, any>[]} rows trial rows
  * @param {number} precision e.g. 0.03 for ±3 %
  * @param {string} metric the primary figure of the workload
  */
 export function groupsShortOfPrecision(rows, precision, metric) {
-  return groupRows(rows)
-    .map((g) => {
-      const logs = pairedLogRatios(g.rows, metric);
+  const groups = groupRows(rows);
+  const logs = groups.map((g) => pairedLogRatios(g.rows, metric));
+  const { intervals } = ratioIntervals(logs);
+  return groups
+    .map((g, i) => {
       // nothing paired succeeded: more runs would not help
-      const halfWidth = logs.length ? ratioInterval(logs).halfWidth : 0;
-      const gain = halfWidth === null ? Infinity : Math.min(halfWidth - precision, halfWidth - nextHalfWidth(halfWidth, logs.length));
+      const { halfWidth, n, df } = intervals[i] ?? { halfWidth: 0, n: 0, df: null };
+      const gain = halfWidth === null || df === null ? Infinity : Math.min(halfWidth - precision, halfWidth - nextHalfWidth(halfWidth, n, df));
       return { size: g.size_bytes, depth: g.depth, halfWidth, gain };
     })
     .filter((g) => g.halfWidth === null || g.halfWidth > precision);

@@ -3,13 +3,14 @@
  * distribution of each figure over runs, and per (size, depth) the UDS/TCP
  * ratio from the runs where both transports succeeded (paired: in one trial
  * process, alternating blocks of equal packet counts), as a geometric mean
- * of per-run ratios with a 95 % interval on the log scale (lib/ratios.js). Intervals of these
+ * of per-run ratios with a 95 % interval on the log scale whose variance is
+ * moderated across the groups of the same workload (lib/ratios.js). Intervals of these
  * positive figures are all on the log scale, so they never go below zero.
  * Statistics come from tinybench via describe(). Outliers are flagged by the
  * modified Z-score (median/MAD > 3.5), never dropped. Pure: rows in, rows
  * (and a string for people) out.
  */
-import { groupRows, pairedLogRatios, ratioInterval } from '../ratios.js';
+import { groupRows, pairedLogRatios, ratioIntervals } from '../ratios.js';
 import { describe, quantile } from '../stats.js';
 import { formatSize } from '../units.js';
 
@@ -27,7 +28,7 @@ function summaryMetrics(workload) {
 
 /** @param {string} workload */
 const primaryOf = (workload) => (WORKLOADS[workload] ?? WORKLOADS.echo).primary;
-export const SUMMARY_COLUMNS = ['workload', 'size_bytes', 'depth', 'transport', 'metric', 'unit', 'n', 'mean', 'geomean', 'median', 'sd', 'cv', 'min', 'max', 'ci95_low', 'ci95_high', 'ci95_half_width_pct', 'outliers', 'significant', 'precision_met'];
+export const SUMMARY_COLUMNS = ['workload', 'size_bytes', 'depth', 'transport', 'metric', 'unit', 'n', 'mean', 'geomean', 'median', 'sd', 'cv', 'min', 'max', 'ci95_low', 'ci95_high', 'ci95_half_width_pct', 'ci95_df', 'outliers', 'significant', 'precision_met'];
 /** Without a target precision, a UDS/TCP interval wider than this (relative half-width) gets a warning. */
 export const WIDE_CI = 0.05;
 
@@ -48,7 +49,9 @@ function countOutliers(values) {
  */
 export function summarize(rows, { precision = null } = {}) {
   const out = [];
-  for (const group of groupRows(rows.filter((r) => r.status === 'ok'))) {
+  const groups = groupRows(rows.filter((r) => r.status === 'ok'));
+  const ratios = ratioIntervalsByGroup(groups);
+  for (const group of groups) {
     const base = { workload: group.workload, size_bytes: group.size_bytes, depth: group.depth };
     for (const transport of ['tcp', 'uds']) {
       const trials = group.rows.filter((r) => r.transport === transport);
@@ -71,6 +74,7 @@ export function summarize(rows, { precision = null } = {}) {
           ci95_low: ci ? Math.exp(logs.mean - logs.moe) : null,
           ci95_high: ci ? Math.exp(logs.mean + logs.moe) : null,
           ci95_half_width_pct: ci ? (Math.exp(logs.moe) - 1) * 100 : null,
+          ci95_df: ci ? values.length - 1 : null,
           outliers: countOutliers(values),
           significant: null,
           precision_met: null,
@@ -78,14 +82,15 @@ export function summarize(rows, { precision = null } = {}) {
       }
     }
     for (const metric of Object.keys(summaryMetrics(group.workload))) {
-      const logs = pairedLogRatios(group.rows, metric);
-      if (logs.length === 0) continue;
-      const r = ratioInterval(logs);
+      const r = ratios.get(group)?.get(metric);
+      if (!r) continue;
+      const { logs } = r;
       out.push({
         ...base, transport: 'uds/tcp', metric, unit: 'ratio', n: r.n,
         mean: r.mean, geomean: r.mean, median: r.median, sd: null, cv: null, min: r.min, max: r.max,
         ci95_low: r.low, ci95_high: r.high,
         ci95_half_width_pct: r.halfWidth === null ? null : r.halfWidth * 100,
+        ci95_df: r.df,
         outliers: countOutliers(logs),
         significant: r.low === null || r.high === null ? null : (r.low > 1 || r.high < 1 ? 'yes' : 'no'),
         precision_met: precision === null || metric !== primaryOf(group.workload) ? null : (r.halfWidth !== null && r.halfWidth <= precision ? 'yes' : 'no'),
@@ -93,6 +98,26 @@ export function summarize(rows, { precision = null } = {}) {
     }
   }
   return out;
+}
+
+/**
+ * The UDS/TCP interval of every group and figure, each figure's variances
+ * moderated across the groups of one workload.
+ * @param {ReturnType<typeof groupRows>} groups
+ * @returns {Map<object, Map<string, import('../ratios.js').RatioInterval>>} by group, then figure; groups with no paired run have none
+ */
+function ratioIntervalsByGroup(groups) {
+  /** @type {Map<object, Map<string, import('../ratios.js').RatioInterval>>} */
+  const byGroup = new Map(groups.map((g) => [g, new Map()]));
+  for (const workload of new Set(groups.map((g) => g.workload))) {
+    const same = groups.filter((g) => g.workload === workload);
+    for (const metric of Object.keys(summaryMetrics(workload))) {
+      const logs = same.map((g) => pairedLogRatios(g.rows, metric));
+      const { intervals } = ratioIntervals(logs);
+      same.forEach((g, i) => { const r = intervals[i]; if (r) byGroup.get(g)?.set(metric, r); });
+    }
+  }
+  return byGroup;
 }
 
 /** Above this client event-loop utilisation, the client may be what limits the figures. */

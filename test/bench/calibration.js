@@ -1,20 +1,27 @@
 #!/usr/bin/env node
 /**
- * Are the UDS/TCP intervals honest? Repeats one group many times, each
- * repeat a whole sweep of its own (a fresh server process and fresh trial
- * processes, under the default preset's rules, its target precision and
- * stopping rule included, as `npx udsvstcp sweep` would run that group), and counts how
- * many of the repeats' 95 % intervals contain the median of all repeats'
- * ratios. An honest 95 % interval holds it in about 9 of 10 repeats or more;
- * one that is too narrow (blocks of one process treated as independent,
- * say) holds it far less often.
+ * Are the UDS/TCP intervals honest? Repeats a whole preset sweep (the default
+ * one unless told) many times, each a sweep of its own with a fresh server
+ * and fresh trial processes, exactly as `npx udsvstcp sweep` runs it: its
+ * target precision, its stopping rule and the moderation of each group's
+ * variance across the sweep's groups are all part of what is checked. For
+ * every group it counts how many of the repeats' 95 % intervals contain the
+ * median of all repeats' ratios. An honest 95 % interval holds it in about 9
+ * of 10 repeats or more; one that is too narrow (blocks of one process
+ * treated as independent, say, or groups pooled that differ) holds it far
+ * less often.
  *
- *   node test/bench/calibration.js [--groups 1:1,1024:16] [--repeats 10] [--runs 3] [--duration 250ms] [--warmup 50ms]
+ *   node test/bench/calibration.js [--preset default] [--repeats 10] [--flags="--server round"] [--groups 1:1,1024:16] [--dirs A,B,…]
+ *
+ * --groups picks the rows printed first (the two the issue names); every
+ * group is counted in the total. --dirs reads results directories of
+ * earlier sweeps instead of running new ones.
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
 import { parse } from 'csv-parse/sync';
@@ -24,41 +31,73 @@ const run = promisify(execFile);
 
 const { values } = parseArgs({
   options: {
-    groups: { type: 'string', default: '1:1,1024:16' },
+    preset: { type: 'string', default: 'default' },
     repeats: { type: 'string', default: '10' },
-    runs: { type: 'string', default: '3' },
-    duration: { type: 'string', default: '250ms' },
-    warmup: { type: 'string', default: '50ms' },
+    flags: { type: 'string', default: '' },
+    groups: { type: 'string', default: '1:1,1024:16' },
+    dirs: { type: 'string' },
   },
 });
-const repeats = Number(values.repeats);
-const dir = await mkdtemp(join(tmpdir(), 'udsvstcp-calibration-'));
-process.stderr.write(`calibration: node ${process.version}, ${repeats} repeats of each group, ${values.runs} runs of ${values.duration} per transport each\n`);
-const lines = ['| group | repeats | median ratio | CIs holding the median | median CI half-width | ratios (CI) |', '|---|---:|---:|---:|---:|---|'];
-try {
-  for (const group of values.groups.split(',')) {
-    const [size, depth] = group.split(':');
-    /** @type {{ mean: number, low: number, high: number, half: number }[]} */
-    const results = [];
-    for (let i = 0; i < repeats; i++) {
-      const out = join(dir, `${size}-${depth}-${i}`);
-      await run(process.execPath, [BIN, 'sweep', '--sizes', size, '--depths', depth, '--runs', values.runs, '--duration', values.duration, '--warmup', values.warmup, '--quiet', '--out', out], { timeout: 600_000 });
-      /** @type {Record<string, string>[]} */
-      const summary = parse(await readFile(join(out, 'summary.csv'), 'utf8'), { columns: true });
-      const ratio = summary.find((r) => r.transport === 'uds/tcp' && r.metric === 'msgs_per_s');
-      if (!ratio) throw new Error(`no UDS/TCP ratio in ${out}/summary.csv`);
-      results.push({ mean: Number(ratio.mean), low: Number(ratio.ci95_low), high: Number(ratio.ci95_high), half: Number(ratio.ci95_half_width_pct) });
-      process.stderr.write(`  ${size} B depth ${depth} repeat ${i}: ×${results[i].mean.toFixed(3)} [${results[i].low.toFixed(3)}, ${results[i].high.toFixed(3)}]\n`);
-    }
-    const sorted = results.map((r) => r.mean).sort((a, b) => a - b);
-    const median = (sorted[(sorted.length - 1) >> 1] + sorted[sorted.length >> 1]) / 2;
-    const held = results.filter((r) => r.low <= median && median <= r.high).length;
-    const halves = results.map((r) => r.half).sort((a, b) => a - b);
-    const medianHalf = (halves[(halves.length - 1) >> 1] + halves[halves.length >> 1]) / 2;
-    lines.push(`| ${size} B depth ${depth} | ${repeats} | ${median.toFixed(3)} | ${held} of ${repeats} | ±${medianHalf.toFixed(1)} % | ${results.map((r) => `${r.mean.toFixed(2)} (${r.low.toFixed(2)}–${r.high.toFixed(2)})`).join(', ')} |`);
-    process.stderr.write(`${size} B depth ${depth}: ${held} of ${repeats} intervals hold the median ratio ${median.toFixed(3)}\n`);
+
+/** @param {number[]} x */
+const median = (x) => { const s = [...x].sort((a, b) => a - b); return (s[(s.length - 1) >> 1] + s[s.length >> 1]) / 2; };
+
+/**
+ * The UDS/TCP intervals of the primary figure of one sweep, by "size:depth".
+ * @param {string} dir
+ * @returns {Promise<Map<string, { mean: number, low: number, high: number, half: number, n: number }>>}
+ */
+async function intervals(dir) {
+  /** @type {Record<string, string>[]} */
+  const summary = parse(await readFile(join(dir, 'summary.csv'), 'utf8'), { columns: true });
+  const meta = JSON.parse(await readFile(join(dir, 'meta.json'), 'utf8'));
+  const primary = meta.design?.primary ?? 'msgs_per_s';
+  const out = new Map();
+  for (const r of summary) {
+    if (r.transport !== 'uds/tcp' || r.metric !== primary || r.ci95_low === '') continue;
+    out.set(`${r.size_bytes}:${r.depth}`, { mean: Number(r.mean), low: Number(r.ci95_low), high: Number(r.ci95_high), half: Number(r.ci95_half_width_pct), n: Number(r.n) });
   }
-} finally {
-  await rm(dir, { recursive: true, force: true });
+  return out;
 }
-process.stdout.write(`${lines.join('\n')}\n`);
+
+const scratch = values.dirs ? null : await mkdtemp(join(tmpdir(), 'udsvstcp-calibration-'));
+try {
+  /** @type {Map<string, { mean: number, low: number, high: number, half: number, n: number }>[]} */
+  const sweeps = [];
+  if (values.dirs) {
+    for (const dir of values.dirs.split(',')) sweeps.push(await intervals(dir));
+  } else {
+    const repeats = Number(values.repeats);
+    process.stderr.write(`calibration: node ${process.version}, ${repeats} sweeps of preset ${values.preset} ${values.flags}\n`);
+    for (let i = 0; i < repeats; i++) {
+      const out = join(/** @type {string} */ (scratch), `sweep-${i}`);
+      const t0 = performance.now();
+      await run(process.execPath, [BIN, 'sweep', values.preset, ...values.flags.split(' ').filter(Boolean), '--quiet', '--out', out], { timeout: 1_800_000 });
+      sweeps.push(await intervals(out));
+      const halves = [...sweeps[i].values()].map((r) => r.half);
+      process.stderr.write(`  sweep ${i}: ${((performance.now() - t0) / 1000).toFixed(1)} s, median half-width ±${median(halves).toFixed(1)} %, widest ±${Math.max(...halves).toFixed(1)} %\n`);
+    }
+  }
+  const keys = [...new Set(sweeps.flatMap((s) => [...s.keys()]))];
+  const first = values.groups.split(',').filter((k) => keys.includes(k));
+  const ordered = [...first, ...keys.filter((k) => !first.includes(k)).sort((a, b) => {
+    const [sa, da] = a.split(':').map(Number);
+    const [sb, db] = b.split(':').map(Number);
+    return da - db || sa - sb;
+  })];
+  const lines = ['| group (size B : depth) | sweeps | median ratio | CIs holding the median | median CI half-width | runs (median) |', '|---|---:|---:|---:|---:|---:|'];
+  let held = 0;
+  let total = 0;
+  for (const key of ordered) {
+    const rs = sweeps.map((s) => s.get(key)).filter((r) => r !== undefined);
+    const m = median(rs.map((r) => r.mean));
+    const h = rs.filter((r) => r.low <= m && m <= r.high).length;
+    held += h;
+    total += rs.length;
+    lines.push(`| ${key} | ${rs.length} | ${m.toFixed(3)} | ${h} of ${rs.length} | ±${median(rs.map((r) => r.half)).toFixed(1)} % | ${median(rs.map((r) => r.n))} |`);
+  }
+  lines.push(`| all groups | ${sweeps.length} | | ${held} of ${total} (${((100 * held) / total).toFixed(0)} %) | | |`);
+  process.stdout.write(`${lines.join('\n')}\n`);
+} finally {
+  if (scratch) await rm(scratch, { recursive: true, force: true });
+}

@@ -1,0 +1,84 @@
+/**
+ * Moderated variances: the groups of one sweep lend each other strength.
+ *
+ * A group's UDS/TCP interval rests on the spread of its runs, and with 3 to
+ * 10 runs that spread is itself a rough guess: a group whose few runs
+ * happened to agree gets an interval too narrow, one with an unlucky run an
+ * interval too wide, and Student's t with 2 to 9 degrees of freedom widens
+ * them all. The eighteen groups of a sweep are measured the same way on the
+ * same machine in the same minutes, so their variances have something in
+ * common. This is the empirical-Bayes answer of Smyth (2004), the one in
+ * limma's squeezeVar/fitFDist for experiments with few replicates and many
+ * parallel groups: fit a scaled inverse-χ² prior (d0 degrees of freedom
+ * around s0²) to the groups' sample variances, then give each group the
+ * posterior variance (d0·s0² + d·s²) / (d0 + d) with d0 + d degrees of
+ * freedom. How much the groups are pooled is learned from them: when their
+ * variances differ more than sampling explains, d0 comes out small and each
+ * group keeps mostly its own spread; when they agree, d0 is large.
+ */
+import digamma from '@stdlib/math-base-special-digamma';
+import trigamma from '@stdlib/math-base-special-trigamma';
+
+/** Fewer groups than this (with 2 or more runs each) give no prior: plain Student t. */
+export const MIN_GROUPS = 3;
+
+/**
+ * @typedef {object} Prior
+ * @property {number} df0 prior degrees of freedom: 0 for none, Infinity for complete pooling
+ * @property {number} s0sq prior variance
+ * @property {number} groups how many groups it was fitted to
+ * @property {number} dfTotal their degrees of freedom together, the cap of any posterior's
+ */
+
+/** No prior: every group on its own. */
+export const NO_PRIOR = Object.freeze({ df0: 0, s0sq: 0, groups: 0, dfTotal: Infinity });
+
+/**
+ * x with trigamma(x) = y, by bisection on the log scale (trigamma falls
+ * monotonically from +∞ to 0 on (0, ∞)); 200 halvings bound the loop.
+ * @param {number} y > 0
+ */
+export function trigammaInverse(y) {
+  let lo = Math.log(1e-8);
+  let hi = Math.log(1e15);
+  for (let k = 0; k < 200 && hi - lo > 1e-12; k++) {
+    const mid = (lo + hi) / 2;
+    if (trigamma(Math.exp(mid)) > y) lo = mid;
+    else hi = mid;
+  }
+  return Math.exp((lo + hi) / 2);
+}
+
+/**
+ * Fit the prior to the groups' sample variances (limma's fitFDist without a
+ * covariate): moments of log s² against those of a scaled F distribution.
+ * @param {{ variance: number, df: number }[]} samples one per group with df ≥ 1
+ * @returns {Prior}
+ */
+export function fitPrior(samples) {
+  const ok = samples.filter((s) => s.df >= 1 && Number.isFinite(s.variance) && s.variance >= 0);
+  if (ok.length < MIN_GROUPS) return NO_PRIOR;
+  const dfTotal = ok.reduce((a, s) => a + s.df, 0);
+  // a zero variance (identical runs) would send log s² to −∞: floor it, as limma does
+  const sorted = ok.map((s) => s.variance).sort((a, b) => a - b);
+  const middle = sorted[sorted.length >> 1] || 1;
+  const e = ok.map((s) => Math.log(Math.max(s.variance, 1e-5 * middle)) - digamma(s.df / 2) + Math.log(s.df / 2));
+  const mean = e.reduce((a, b) => a + b, 0) / e.length;
+  const spread = e.reduce((a, b) => a + (b - mean) ** 2, 0) / (e.length - 1) - ok.reduce((a, s) => a + trigamma(s.df / 2), 0) / ok.length;
+  if (spread <= 0) return { df0: Infinity, s0sq: Math.exp(mean), groups: ok.length, dfTotal };
+  const df0 = 2 * trigammaInverse(spread);
+  return { df0, s0sq: Math.exp(mean + digamma(df0 / 2) - Math.log(df0 / 2)), groups: ok.length, dfTotal };
+}
+
+/**
+ * A group's posterior variance and its degrees of freedom (at most the
+ * groups' total, as in limma).
+ * @param {number} variance the group's sample variance
+ * @param {number} df its degrees of freedom (runs − 1)
+ * @param {Prior} prior
+ */
+export function moderate(variance, df, prior) {
+  if (prior.df0 === 0) return { variance, df };
+  if (prior.df0 === Infinity) return { variance: prior.s0sq, df: prior.dfTotal };
+  return { variance: (prior.df0 * prior.s0sq + df * variance) / (prior.df0 + df), df: Math.min(prior.df0 + df, prior.dfTotal) };
+}

@@ -1,0 +1,86 @@
+import trigamma from '@stdlib/math-base-special-trigamma';
+import { describe, expect, it } from 'vitest';
+import { NO_PRIOR, fitPrior, moderate, trigammaInverse } from '../lib/moderation.js';
+import { createRandom } from '../lib/random.js';
+import { ratioInterval, ratioIntervals } from '../lib/ratios.js';
+import { describe as stats } from '../lib/stats.js';
+
+/**
+ * Standard normal draws from a seeded uniform stream (Box–Muller).
+ * @param {() => number} random
+ */
+const normal = (random) => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+
+/**
+ * A simulated sweep: per group, `runs[g]` per-run log-ratios around 0 with sd `sds[g]`.
+ * @param {() => number} random
+ * @param {number[]} sds
+ * @param {number[]} runs
+ */
+const sweep = (random, sds, runs) => sds.map((sd, g) => Array.from({ length: runs[g] }, () => sd * normal(random)));
+
+describe('moderated UDS/TCP intervals across the groups of a sweep', () => {
+  it('invert trigamma', () => {
+    for (const y of [0.05, 0.3, 1, 4, 50]) expect(trigamma(trigammaInverse(y)) / y).toBeCloseTo(1, 9);
+  });
+
+  it('leave fewer than three groups alone: plain Student t', () => {
+    expect(fitPrior([{ variance: 0.01, df: 2 }, { variance: 0.02, df: 4 }])).toEqual(NO_PRIOR);
+    const logs = [0.1, 0.12, 0.08];
+    const { intervals } = ratioIntervals([logs, [0.2, 0.25]]);
+    const s = stats(logs);
+    expect(intervals[0]?.halfWidth).toBeCloseTo(Math.expm1(s.moe), 12); // tinybench's own t interval
+    expect(intervals[0]?.df).toBe(2);
+  });
+
+  it('pool groups that share one variance: a large prior df around it', () => {
+    const random = createRandom(7, 'moderation-common');
+    const groups = sweep(random, Array(18).fill(0.05), Array(18).fill(5));
+    const { prior, intervals } = ratioIntervals(groups);
+    expect(prior.df0).toBeGreaterThan(20);
+    expect(Math.sqrt(prior.s0sq)).toBeGreaterThan(0.04);
+    expect(Math.sqrt(prior.s0sq)).toBeLessThan(0.06);
+    for (const r of intervals) expect(r?.df).toBeGreaterThan(24);
+  });
+
+  it('keep a group that is really noisier mostly on its own spread when the groups differ', () => {
+    const random = createRandom(11, 'moderation-mixed');
+    const sds = [...Array(9).fill(0.02), ...Array(9).fill(0.15)];
+    const groups = sweep(random, sds, Array(18).fill(6));
+    const { prior } = ratioIntervals(groups);
+    expect(prior.df0).toBeLessThan(6); // the spreads differ by more than sampling explains
+    for (const logs of groups.slice(9)) {
+      const own = stats(logs).variance;
+      expect(moderate(own, 5, prior).variance / own).toBeGreaterThan(0.5);
+    }
+  });
+
+  it('hold the true ratio in about 95 % of groups, with narrower intervals than each group alone (2000 simulated groups)', () => {
+    const random = createRandom(3, 'moderation-coverage');
+    let held = 0;
+    let heldPlain = 0;
+    let total = 0;
+    let width = 0;
+    let widthPlain = 0;
+    for (let s = 0; s < 100; s++) {
+      // 20 groups, 3 to 8 runs, spreads that differ between groups as on a real machine
+      const sds = Array.from({ length: 20 }, () => 0.03 * Math.exp(0.5 * normal(random)));
+      const runs = Array.from({ length: 20 }, () => 3 + Math.floor(random() * 6));
+      const groups = sweep(random, sds, runs);
+      const { intervals } = ratioIntervals(groups);
+      groups.forEach((logs, g) => {
+        const m = /** @type {import('../lib/ratios.js').RatioInterval} */ (intervals[g]);
+        const p = ratioInterval(logs);
+        total++;
+        if (Number(m.low) <= 1 && 1 <= Number(m.high)) held++;
+        if (Number(p.low) <= 1 && 1 <= Number(p.high)) heldPlain++;
+        width += Number(m.halfWidth);
+        widthPlain += Number(p.halfWidth);
+      });
+    }
+    expect(held / total).toBeGreaterThan(0.93);
+    expect(held / total).toBeLessThan(0.97);
+    expect(heldPlain / total).toBeGreaterThan(0.93);
+    expect(width / widthPlain).toBeLessThan(0.85);
+  });
+});
