@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { NO_PRIOR, fitPrior, moderate, trigammaInverse } from '../lib/moderation.js';
 import { createRandom } from '../lib/random.js';
 import { ratioInterval, ratioIntervals } from '../lib/ratios.js';
+import { createRecord } from '../lib/record.js';
+import { summarize, toSummaryText } from '../lib/report/summary.js';
 import { describe as stats } from '../lib/stats.js';
 
 /**
@@ -82,5 +84,33 @@ describe('moderated UDS/TCP intervals across the groups of a sweep', () => {
     expect(held / total).toBeLessThan(0.97);
     expect(heldPlain / total).toBeGreaterThan(0.93);
     expect(width / widthPlain).toBeLessThan(0.85);
+  });
+
+  it('are what summary.csv gives for the uds/tcp rows of a sweep, with their degrees of freedom, and the text says so', () => {
+    const random = createRandom(5, 'moderation-summary');
+    /** @type {Record<string, any>[]} */
+    const rows = [];
+    for (const size of [1, 64, 1024, 16384]) {
+      for (const depth of [1, 16]) {
+        for (let run = 0; run < 4; run++) {
+          const ratio = Math.exp(0.04 * normal(random)) * (depth === 1 ? 1.1 : 1.9);
+          for (const transport of ['tcp', 'uds']) rows.push({ run, order: 0, ...createRecord({ workload: 'echo', transport, size_bytes: size, depth, msgs_per_s: transport === 'uds' ? 1000 * ratio : 1000 }) });
+        }
+      }
+    }
+    const summary = summarize(rows);
+    const ratios = summary.filter((r) => r.transport === 'uds/tcp' && r.metric === 'msgs_per_s');
+    expect(ratios).toHaveLength(8);
+    const groups = [1, 64, 1024, 16384].flatMap((size) => [1, 16].map((depth) => rows.filter((r) => r.size_bytes === size && r.depth === depth)));
+    const logs = groups.map((g) => g.filter((r) => r.transport === 'uds').map((u) => Math.log(u.msgs_per_s / Number(g.find((t) => t.transport === 'tcp' && t.run === u.run)?.msgs_per_s))));
+    const { intervals } = ratioIntervals(logs);
+    ratios.forEach((r, i) => {
+      expect(r.ci95_df).toBeGreaterThan(3); // 4 runs: 3 of their own, more from the prior
+      expect(r.ci95_df).toBe(intervals[i]?.df);
+      expect(r.ci95_low).toBeCloseTo(Number(intervals[i]?.low), 12);
+    });
+    const tcp = summary.find((r) => r.transport === 'tcp' && r.metric === 'msgs_per_s');
+    expect(tcp?.ci95_df).toBe(3); // per-transport figures: plain t over runs
+    expect(toSummaryText(summary)).toContain("each group's variance moderated across the 8 groups");
   });
 });

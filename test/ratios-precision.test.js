@@ -34,3 +34,15 @@ describe('which groups get the next runs for a target precision', () => {
     expect(g).toMatchObject({ size: 8, halfWidth: null, gain: Infinity });
   });
 });
+
+describe('the precision rounds judge a group by its moderated interval', () => {
+  it('keep adding runs to a group whose three runs happen to agree when the sweep\'s other groups spread by ±10 %', () => {
+    const noisy = [1.0, 1.2, 0.9, 1.1];
+    const rows = [...[2, 4, 8, 16, 32, 64, 128, 256].flatMap((size) => group(size, noisy)), ...group(1, [1.100, 1.101, 1.102])];
+    const alone = groupsShortOfPrecision(group(1, [1.100, 1.101, 1.102]), 0.03, 'msgs_per_s');
+    expect(alone).toEqual([]); // on its own: ±0.2 %, within ±3 %
+    const short = groupsShortOfPrecision(rows, 0.03, 'msgs_per_s');
+    expect(short.map((g) => g.size)).toContain(1);
+    expect(Number(short.find((g) => g.size === 1)?.halfWidth)).toBeGreaterThan(0.03);
+  });
+});

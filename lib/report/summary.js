@@ -163,6 +163,7 @@ export function toSummaryText(summary, { precision = null } = {}) {
     const mean = (/** @type {string} */ t) => { const g = pick(t, primary)?.geomean ?? 0; return String(g >= 100 ? Math.round(g) : +g.toPrecision(3)).padStart(10); };
     lines.push(`  ${label} ×${fmt(r.mean)}${ci}${star}${short}  ${mean('tcp')}   ${mean('uds')}   ×${fmt(rtt?.mean ?? null)}`);
   }
+  if (ratios.some((r) => r.ci95_df !== null && r.ci95_df !== undefined && r.ci95_df !== r.n - 1)) lines.push(`  CIs: Student t over runs, each group's variance moderated across the ${ratios.length} groups (empirical Bayes; degrees of freedom in summary.csv ci95_df).`);
   if (ratios.some((r) => r.significant === 'yes')) lines.push(`  * the 95 % CI excludes 1. With ${ratios.length} comparisons, about ${(ratios.length * 0.05).toFixed(1)} could look significant by chance.`);
   const limit = precision ?? WIDE_CI;
   const wide = ratios.filter((r) => r.ci95_half_width_pct === null || r.ci95_half_width_pct > limit * 100);
