@@ -72,5 +72,5 @@ export function depthTable(section) {
  */
 export function describeTable(primary, centre) {
   return `${primary.short}: ${centre} over runs. UDS/TCP: geometric mean of the per-run ratios (UDS and TCP of the same run), `
-    + 'with a Student-t 95 % confidence interval on the log scale; "CI excludes 1" means the difference is significant at that level. CPU: user + system time per unit of work (message, GB, connection or request, as the heading says).';
+    + 'with a Student-t 95 % confidence interval on the log scale (with 3 or more groups, each group\'s run-to-run variance moderated across the groups: empirical Bayes, degrees of freedom in summary.csv); "CI excludes 1" means the difference is significant at that level. CPU: user + system time per unit of work (message, GB, connection or request, as the heading says).';
 }
