@@ -53,6 +53,21 @@ export function formatSize(bytes) {
   return `${bytes} B`;
 }
 
+/**
+ * A percentage with one decimal, or with as many more (up to four decimals)
+ * as it takes not to print a value over `limit` as the limit itself: ±5.04 %
+ * against a ±5 % target reads "5.04", not "5.0".
+ * @param {number} pct e.g. 5.04
+ * @param {number} [limit] e.g. 5
+ */
+export function formatPercent(pct, limit = NaN) {
+  for (let digits = 1; digits < 4; digits++) {
+    const text = pct.toFixed(digits);
+    if (!(pct > limit && Number(text) <= limit)) return text;
+  }
+  return pct.toFixed(4);
+}
+
 /** @param {number} n */
 export function isPowerOfTwo(n) {
   return Number.isInteger(n) && n > 0 && Number.isInteger(Math.log2(n));

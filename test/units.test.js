@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../lib/errors.js';
-import { formatSize, parseDuration, parseSize, toInteger, toPacketSize, toWarmup } from '../lib/units.js';
+import { formatPercent, formatSize, parseDuration, parseSize, toInteger, toPacketSize, toWarmup } from '../lib/units.js';
 
 describe('sizes, counts and durations as typed', () => {
   it('parses binary sizes', () => {
@@ -46,5 +46,15 @@ describe('sizes, counts and durations as typed', () => {
     expect(toWarmup('1000', '--warmup')).toEqual({ packets: 1000 });
     expect(toWarmup('250ms', '--warmup')).toEqual({ ms: 250 });
     expect(() => toWarmup('lots', '--warmup')).toThrow(/--warmup must be a packet count/);
+  });
+});
+
+describe('formatPercent', () => {
+  it('prints one decimal, more only where one would show a value over the limit as the limit', () => {
+    expect(formatPercent(4.96, 5)).toBe('5.0'); // within: 5.0 is fine
+    expect(formatPercent(5.04, 5)).toBe('5.04');
+    expect(formatPercent(5.0004, 5)).toBe('5.0004');
+    expect(formatPercent(5.3, 5)).toBe('5.3');
+    expect(formatPercent(12.345)).toBe('12.3');
   });
 });

@@ -12,7 +12,7 @@
  */
 import { groupRows, pairedLogRatios, ratioIntervals } from '../ratios.js';
 import { describe, quantile } from '../stats.js';
-import { formatSize } from '../units.js';
+import { formatPercent, formatSize } from '../units.js';
 
 import { WORKLOADS, depthLabel } from '../workloads/index.js';
 
@@ -150,7 +150,7 @@ export function toSummaryText(summary, { precision = null } = {}) {
   const [second] = Object.keys(w.summary).filter((m) => m !== primary);
   const ratios = summary.filter((r) => r.transport === 'uds/tcp' && r.metric === primary);
   const fmt = (/** @type {number | null} */ v) => (v === null ? '   -  ' : v.toFixed(2).padStart(6));
-  const pct = (/** @type {number | null} */ v) => (v === null ? '    -' : `±${v.toFixed(1)}%`.padStart(6));
+  const pct = (/** @type {number | null} */ v) => (v === null ? '    -' : `±${formatPercent(v, (precision ?? NaN) * 100)}%`.padStart(6));
   const secondLabel = w.summary[second].short.replace(/ (µs|us|s)\b.*$/, '');
   lines.push(`${`UDS/TCP ${unit} (geometric mean of paired runs, 95 % CI)`.padEnd(67)}${`TCP ${unit}`.padStart(10)}   ${`UDS ${unit}`.padStart(10)}   ${secondLabel} UDS/TCP`);
   for (const r of ratios) {
@@ -169,7 +169,7 @@ export function toSummaryText(summary, { precision = null } = {}) {
   const wide = ratios.filter((r) => r.ci95_half_width_pct === null || r.ci95_half_width_pct > limit * 100);
   if (wide.length) {
     const widest = wide.reduce((a, b) => ((a.ci95_half_width_pct ?? Infinity) >= (b.ci95_half_width_pct ?? Infinity) ? a : b));
-    const what = widest.ci95_half_width_pct === null ? 'one run, no interval' : `±${widest.ci95_half_width_pct.toFixed(1)} %`;
+    const what = widest.ci95_half_width_pct === null ? 'one run, no interval' : `±${formatPercent(widest.ci95_half_width_pct, limit * 100)} %`;
     const remedy = precision === null ? 'consider --precision 3% with --max-time, more --runs, --pin split, or a quieter machine' : 'consider a larger --max-time, --pin split, or a quieter machine';
     lines.push(`${precision === null ? 'warning:' : '  ! short of the target:'} ${wide.length} of ${ratios.length} UDS/TCP intervals are wider than ±${+(limit * 100).toFixed(3)} %, widest ${formatSize(widest.size_bytes)} ${depthLabel(widest.workload, widest.depth)} (${what}); ${remedy}.`);
   }

@@ -12,7 +12,7 @@ import { failedTrial } from '../trial.js';
 import { groupKey, jobKeys, planExtraRuns, planTrials, rowKey } from './schedule.js';
 import { groupsShortOfPrecision } from '../ratios.js';
 import { getWorkload } from '../workloads/index.js';
-import { formatSize } from '../units.js';
+import { formatPercent, formatSize } from '../units.js';
 
 /**
  * @typedef {object} SweepServer the fixture: what the trials connect to
@@ -152,7 +152,7 @@ export async function runSweep(spec, deps) {
       const width = (/** @type {{ halfWidth: number | null }} */ g) => g.halfWidth ?? Infinity;
       const chosen = [...short].sort((a, b) => b.gain - a.gain).slice(0, Math.ceil(short.length / 2));
       const widest = short.reduce((a, b) => (width(a) >= width(b) ? a : b));
-      onNote?.(`precision round ${round + 1}: ${short.length} group(s) wider than ±${+(spec.precision * 100).toFixed(3)} %, widest ${formatSize(widest.size)} depth ${widest.depth} ${widest.halfWidth === null ? '(one run)' : `±${(widest.halfWidth * 100).toFixed(1)} %`}; one more run for the ${chosen.length} that gain most from one`);
+      onNote?.(`precision round ${round + 1}: ${short.length} group(s) wider than ±${+(spec.precision * 100).toFixed(3)} %, widest ${formatSize(widest.size)} depth ${widest.depth} ${widest.halfWidth === null ? '(one run)' : `±${formatPercent(widest.halfWidth * 100, spec.precision * 100)} %`}; one more run for the ${chosen.length} that gain most from one`);
       const nextRun = (/** @type {{ size: number, depth: number }} */ g) => 1 + Math.max(-1, ...all.filter((r) => groupKey(/** @type {any} */ (r)) === groupKey(g)).map((r) => Number(r.run)));
       const extraJobs = planExtraRuns(chosen.map((g) => ({ ...g, run: nextRun(g) })).filter((g) => g.run < spec.maxRuns), spec, round);
       if (extraJobs.length === 0) break;
