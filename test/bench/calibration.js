@@ -15,7 +15,9 @@
  *
  * --groups picks the rows printed first (the two the issue names); every
  * group is counted in the total. --dirs reads results directories of
- * earlier sweeps instead of running new ones.
+ * earlier sweeps instead of running new ones. Beside each count, the same
+ * count for each group's own Student-t interval over the same runs (no
+ * moderation across groups), for comparison.
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -25,6 +27,8 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
 import { parse } from 'csv-parse/sync';
+import { groupRows, pairedLogRatios, ratioInterval } from '../../lib/ratios.js';
+import { readResultsDir } from '../../lib/report/results-dir.js';
 
 const BIN = fileURLToPath(new URL('../../bin/udsvstcp.js', import.meta.url));
 const run = promisify(execFile);
@@ -45,7 +49,7 @@ const median = (x) => { const s = [...x].sort((a, b) => a - b); return (s[(s.len
 /**
  * The UDS/TCP intervals of the primary figure of one sweep, by "size:depth".
  * @param {string} dir
- * @returns {Promise<Map<string, { mean: number, low: number, high: number, half: number, n: number }>>}
+ * @returns {Promise<Map<string, { mean: number, low: number, high: number, half: number, n: number, ownLow?: number | null, ownHigh?: number | null }>>}
  */
 async function intervals(dir) {
   /** @type {Record<string, string>[]} */
@@ -57,12 +61,18 @@ async function intervals(dir) {
     if (r.transport !== 'uds/tcp' || r.metric !== primary || r.ci95_low === '') continue;
     out.set(`${r.size_bytes}:${r.depth}`, { mean: Number(r.mean), low: Number(r.ci95_low), high: Number(r.ci95_high), half: Number(r.ci95_half_width_pct), n: Number(r.n) });
   }
+  // each group's own Student-t interval over the same runs, for comparison
+  for (const g of groupRows(readResultsDir(dir).trials.filter((r) => r.status === 'ok'))) {
+    const own = ratioInterval(pairedLogRatios(g.rows, primary));
+    const r = out.get(`${g.size_bytes}:${g.depth}`);
+    if (r) Object.assign(r, { ownLow: own.low, ownHigh: own.high });
+  }
   return out;
 }
 
 const scratch = values.dirs ? null : await mkdtemp(join(tmpdir(), 'udsvstcp-calibration-'));
 try {
-  /** @type {Map<string, { mean: number, low: number, high: number, half: number, n: number }>[]} */
+  /** @type {Map<string, { mean: number, low: number, high: number, half: number, n: number, ownLow?: number | null, ownHigh?: number | null }>[]} */
   const sweeps = [];
   if (values.dirs) {
     for (const dir of values.dirs.split(',')) sweeps.push(await intervals(dir));
@@ -85,18 +95,21 @@ try {
     const [sb, db] = b.split(':').map(Number);
     return da - db || sa - sb;
   })];
-  const lines = ['| group (size B : depth) | sweeps | median ratio | CIs holding the median | median CI half-width | runs (median) |', '|---|---:|---:|---:|---:|---:|'];
+  const lines = ['| group (size B : depth) | sweeps | median ratio | CIs holding the median | median CI half-width | runs (median) | unmoderated CIs holding it |', '|---|---:|---:|---:|---:|---:|---:|'];
   let held = 0;
+  let heldOwn = 0;
   let total = 0;
   for (const key of ordered) {
     const rs = sweeps.map((s) => s.get(key)).filter((r) => r !== undefined);
     const m = median(rs.map((r) => r.mean));
     const h = rs.filter((r) => r.low <= m && m <= r.high).length;
+    const own = rs.filter((r) => r.ownLow != null && r.ownHigh != null && r.ownLow <= m && m <= r.ownHigh).length;
     held += h;
+    heldOwn += own;
     total += rs.length;
-    lines.push(`| ${key} | ${rs.length} | ${m.toFixed(3)} | ${h} of ${rs.length} | ±${median(rs.map((r) => r.half)).toFixed(1)} % | ${median(rs.map((r) => r.n))} |`);
+    lines.push(`| ${key} | ${rs.length} | ${m.toFixed(3)} | ${h} of ${rs.length} | ±${median(rs.map((r) => r.half)).toFixed(1)} % | ${median(rs.map((r) => r.n))} | ${own} of ${rs.length} |`);
   }
-  lines.push(`| all groups | ${sweeps.length} | | ${held} of ${total} (${((100 * held) / total).toFixed(0)} %) | | |`);
+  lines.push(`| all groups | ${sweeps.length} | | ${held} of ${total} (${((100 * held) / total).toFixed(0)} %) | | | ${heldOwn} of ${total} |`);
   process.stdout.write(`${lines.join('\n')}\n`);
 } finally {
   if (scratch) await rm(scratch, { recursive: true, force: true });
