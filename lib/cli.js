@@ -154,7 +154,8 @@ or the preset's: echo, stream, connect, http or proxy; without a preset,
 --workload NAME takes that workload's defaults): it holds a TCP and a UDS
 connection (or pool) to the same server and alternates measured blocks A B B A …,
 each starting and ending with nothing in flight. Runs are fresh processes;
-the UDS/TCP interval of a group is taken across its runs.
+the UDS/TCP interval of a group is taken across its runs, its variance
+moderated across the sweep's groups (empirical Bayes; summary.csv ci95_df).
 
 Writes trials.csv (one row per trial and transport, appended as each ends),
 blocks.csv (every measured block), summary.csv (per size/depth/transport
