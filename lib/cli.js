@@ -128,7 +128,7 @@ Examples:
     .option('--depths <list>', 'packets in flight, each 1 to 65536, e.g. 1,16')
     .option('--transports <list>', 'tcp,uds (default both)')
     .option('--runs <n>', 'runs (at least); every (size, depth) group once per run, 1 to 1000')
-    .option('--precision <pct>', 'add runs to groups whose UDS/TCP 95 % interval is wider than ±pct (0.1% to 100%, e.g. 3%)')
+    .option('--precision <pct>', 'add runs to groups whose UDS/TCP 95 % interval (as in summary.csv: moderated across the groups) is wider than ±pct (0.1% to 100%, e.g. 3%)')
     .option('--max-time <time>', 'start no extra run for --precision once the sweep would pass this (e.g. 80s, 10m)')
     .option('--pairing <mode>', 'blocks (TCP and UDS alternate in one trial process) or trials (one transport per process, as in 2014)')
     .option('--workload <name>', `${WORKLOAD_NAMES.join(', ')} (default: the preset's, echo)`)

@@ -2,10 +2,11 @@ import trigamma from '@stdlib/math-base-special-trigamma';
 import { describe, expect, it } from 'vitest';
 import { NO_PRIOR, fitPrior, moderate, trigammaInverse } from '../lib/moderation.js';
 import { createRandom } from '../lib/random.js';
-import { ratioInterval, ratioIntervals } from '../lib/ratios.js';
+import { nextHalfWidth, ratioInterval, ratioIntervals } from '../lib/ratios.js';
 import { createRecord } from '../lib/record.js';
 import { summarize, toSummaryText } from '../lib/report/summary.js';
 import { describe as stats } from '../lib/stats.js';
+import { tCritical } from '../lib/welch.js';
 
 /**
  * Standard normal draws from a seeded uniform stream (Box–Muller).
@@ -112,5 +113,26 @@ describe('moderated UDS/TCP intervals across the groups of a sweep', () => {
     const tcp = summary.find((r) => r.transport === 'tcp' && r.metric === 'msgs_per_s');
     expect(tcp?.ci95_df).toBe(3); // per-transport figures: plain t over runs
     expect(toSummaryText(summary)).toContain("each group's variance moderated across the 8 groups");
+  });
+
+  it('pool completely when the groups agree better than sampling alone would: each gets s0² and the groups\' total df', () => {
+    const same = [-0.01, 0, 0.01];
+    const prior = fitPrior(Array(5).fill({ variance: stats(same).variance, df: 2 }));
+    expect(prior.df0).toBe(Infinity);
+    // exp of the mean log s², bias-corrected for a χ² with 2 df: s² · exp(−digamma(1)) = s² · e^γ
+    expect(prior.s0sq / stats(same).variance).toBeCloseTo(Math.exp(0.5772156649015329), 12);
+    expect(moderate(0.5, 2, prior)).toEqual({ variance: prior.s0sq, df: 10 });
+  });
+
+  it('cap a posterior\'s df at the groups\' total, and survive a group whose runs are identical', () => {
+    expect(moderate(0.02, 2, { df0: 50, s0sq: 0.01, groups: 5, dfTotal: 10 }).df).toBe(10);
+    const prior = fitPrior([{ variance: 0, df: 2 }, { variance: 0.001, df: 3 }, { variance: 0.004, df: 2 }, { variance: 0.002, df: 4 }]);
+    expect(Number.isFinite(prior.s0sq) && prior.s0sq > 0).toBe(true);
+    expect(prior.df0).toBeGreaterThan(0);
+  });
+
+  it('expect one more run to gain what its df allow: little when the prior already gives many', () => {
+    expect(nextHalfWidth(0.05, 3, 20)).toBeCloseTo(Math.expm1(Math.log(1.05) * (tCritical(21) / tCritical(20)) * Math.sqrt(3 / 4)), 12);
+    expect(nextHalfWidth(0.05, 3, 20)).toBeGreaterThan(nextHalfWidth(0.05, 3)); // t(2) → t(3) falls far more than t(20) → t(21)
   });
 });

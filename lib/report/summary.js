@@ -150,7 +150,8 @@ export function toSummaryText(summary, { precision = null } = {}) {
   const [second] = Object.keys(w.summary).filter((m) => m !== primary);
   const ratios = summary.filter((r) => r.transport === 'uds/tcp' && r.metric === primary);
   const fmt = (/** @type {number | null} */ v) => (v === null ? '   -  ' : v.toFixed(2).padStart(6));
-  const pct = (/** @type {number | null} */ v) => (v === null ? '    -' : `±${formatPercent(v, (precision ?? NaN) * 100)}%`.padStart(6));
+  const limit = precision ?? WIDE_CI;
+  const pct = (/** @type {number | null} */ v) => (v === null ? '    -' : `±${formatPercent(v, limit * 100)}%`.padStart(6));
   const secondLabel = w.summary[second].short.replace(/ (µs|us|s)\b.*$/, '');
   lines.push(`${`UDS/TCP ${unit} (geometric mean of paired runs, 95 % CI)`.padEnd(67)}${`TCP ${unit}`.padStart(10)}   ${`UDS ${unit}`.padStart(10)}   ${secondLabel} UDS/TCP`);
   for (const r of ratios) {
@@ -165,7 +166,6 @@ export function toSummaryText(summary, { precision = null } = {}) {
   }
   if (ratios.some((r) => r.ci95_df !== null && r.ci95_df !== undefined && r.ci95_df !== r.n - 1)) lines.push(`  CIs: Student t over runs, each group's variance moderated across the ${ratios.length} groups (empirical Bayes; degrees of freedom in summary.csv ci95_df).`);
   if (ratios.some((r) => r.significant === 'yes')) lines.push(`  * the 95 % CI excludes 1. With ${ratios.length} comparisons, about ${(ratios.length * 0.05).toFixed(1)} could look significant by chance.`);
-  const limit = precision ?? WIDE_CI;
   const wide = ratios.filter((r) => r.ci95_half_width_pct === null || r.ci95_half_width_pct > limit * 100);
   if (wide.length) {
     const widest = wide.reduce((a, b) => ((a.ci95_half_width_pct ?? Infinity) >= (b.ci95_half_width_pct ?? Infinity) ? a : b));

@@ -43,13 +43,25 @@ const { values } = parseArgs({
   },
 });
 
+/**
+ * @typedef {object} Interval one group's UDS/TCP interval in one sweep, and its own (unmoderated) one over the same runs
+ * @property {number} mean
+ * @property {number} low
+ * @property {number} high
+ * @property {number} half
+ * @property {number} n
+ * @property {number | null} [ownLow]
+ * @property {number | null} [ownHigh]
+ * @property {number | null} [ownHalf]
+ */
+
 /** @param {number[]} x */
 const median = (x) => { const s = [...x].sort((a, b) => a - b); return (s[(s.length - 1) >> 1] + s[s.length >> 1]) / 2; };
 
 /**
  * The UDS/TCP intervals of the primary figure of one sweep, by "size:depth".
  * @param {string} dir
- * @returns {Promise<Map<string, { mean: number, low: number, high: number, half: number, n: number, ownLow?: number | null, ownHigh?: number | null }>>}
+ * @returns {Promise<Map<string, Interval>>}
  */
 async function intervals(dir) {
   /** @type {Record<string, string>[]} */
@@ -63,16 +75,18 @@ async function intervals(dir) {
   }
   // each group's own Student-t interval over the same runs, for comparison
   for (const g of groupRows(readResultsDir(dir).trials.filter((r) => r.status === 'ok'))) {
-    const own = ratioInterval(pairedLogRatios(g.rows, primary));
+    const logs = pairedLogRatios(g.rows, primary);
     const r = out.get(`${g.size_bytes}:${g.depth}`);
-    if (r) Object.assign(r, { ownLow: own.low, ownHigh: own.high });
+    if (!r || logs.length === 0) continue;
+    const own = ratioInterval(logs);
+    Object.assign(r, { ownLow: own.low, ownHigh: own.high, ownHalf: own.halfWidth === null ? null : own.halfWidth * 100 });
   }
   return out;
 }
 
 const scratch = values.dirs ? null : await mkdtemp(join(tmpdir(), 'udsvstcp-calibration-'));
 try {
-  /** @type {Map<string, { mean: number, low: number, high: number, half: number, n: number, ownLow?: number | null, ownHigh?: number | null }>[]} */
+  /** @type {Map<string, Interval>[]} */
   const sweeps = [];
   if (values.dirs) {
     for (const dir of values.dirs.split(',')) sweeps.push(await intervals(dir));
@@ -95,10 +109,14 @@ try {
     const [sb, db] = b.split(':').map(Number);
     return da - db || sa - sb;
   })];
-  const lines = ['| group (size B : depth) | sweeps | median ratio | CIs holding the median | median CI half-width | runs (median) | unmoderated CIs holding it |', '|---|---:|---:|---:|---:|---:|---:|'];
+  const lines = ['| group (size B : depth) | sweeps | median ratio | CIs holding the median | median CI half-width | runs (median) | unmoderated CIs holding it | their median half-width |', '|---|---:|---:|---:|---:|---:|---:|---:|'];
   let held = 0;
   let heldOwn = 0;
   let total = 0;
+  /** @type {number[]} */
+  const allHalves = [];
+  /** @type {number[]} */
+  const allOwnHalves = [];
   for (const key of ordered) {
     const rs = sweeps.map((s) => s.get(key)).filter((r) => r !== undefined);
     const m = median(rs.map((r) => r.mean));
@@ -107,9 +125,12 @@ try {
     held += h;
     heldOwn += own;
     total += rs.length;
-    lines.push(`| ${key} | ${rs.length} | ${m.toFixed(3)} | ${h} of ${rs.length} | ±${median(rs.map((r) => r.half)).toFixed(1)} % | ${median(rs.map((r) => r.n))} | ${own} of ${rs.length} |`);
+    const ownHalves = rs.map((r) => r.ownHalf).filter((v) => typeof v === 'number');
+    lines.push(`| ${key} | ${rs.length} | ${m.toFixed(3)} | ${h} of ${rs.length} | ±${median(rs.map((r) => r.half)).toFixed(1)} % | ${median(rs.map((r) => r.n))} | ${own} of ${rs.length} | ${ownHalves.length ? `±${median(ownHalves).toFixed(1)} %` : '-'} |`);
+    allHalves.push(...rs.map((r) => r.half));
+    allOwnHalves.push(...ownHalves);
   }
-  lines.push(`| all groups | ${sweeps.length} | | ${held} of ${total} (${((100 * held) / total).toFixed(0)} %) | | | ${heldOwn} of ${total} |`);
+  lines.push(`| all groups | ${sweeps.length} | | ${held} of ${total} (${((100 * held) / total).toFixed(0)} %) | ±${median(allHalves).toFixed(1)} % | | ${heldOwn} of ${total} (${((100 * heldOwn) / total).toFixed(0)} %) | ±${median(allOwnHalves).toFixed(1)} % |`);
   process.stdout.write(`${lines.join('\n')}\n`);
 } finally {
   if (scratch) await rm(scratch, { recursive: true, force: true });
