@@ -1,13 +1,13 @@
 /**
  * Moderated variances: the groups of one sweep lend each other strength.
  *
- * A group's UDS/TCP interval rests on the spread of its runs, and with 3 to
- * 10 runs that spread is itself a rough guess: a group whose few runs
- * happened to agree gets an interval too narrow, one with an unlucky run an
- * interval too wide, and Student's t with 2 to 9 degrees of freedom widens
- * them all. The eighteen groups of a sweep are measured the same way on the
- * same machine in the same minutes, so their variances have something in
- * common. This is the empirical-Bayes answer of Smyth (2004), the one in
+ * A group's UDS/TCP interval rests on the spread of its runs, and with a
+ * handful of runs that spread is itself a rough guess: a group whose few
+ * runs happened to agree gets an interval too narrow, one with an unlucky
+ * run an interval too wide, and Student's t with few degrees of freedom
+ * widens them all. The groups of a sweep (eighteen in the default) are
+ * measured the same way on the same machine in the same minutes, so their
+ * variances have something in common. This is the empirical-Bayes answer of Smyth (2004), the one in
  * limma's squeezeVar/fitFDist for experiments with few replicates and many
  * parallel groups: fit a scaled inverse-χ² prior (d0 degrees of freedom
  * around s0²) to the groups' sample variances, then give each group the

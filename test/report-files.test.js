@@ -103,6 +103,7 @@ describe('the report a sweep writes at its end', () => {
     const ratio = summary.getRows(2, summary.rowCount - 1)?.find((row) => row.getCell(sHeader.indexOf('transport') + 1).value === 'uds/tcp');
     expect(ratio?.getCell(sHeader.indexOf('unit') + 1).value).toBe('ratio');
     expect(typeof ratio?.getCell(sHeader.indexOf('mean') + 1).value).toBe('number');
+    expect(ratio?.getCell(sHeader.indexOf('ci95_df') + 1).numFmt).toBe('0.0'); // fractional when moderated, never shown as a rate
     const wide = /** @type {ExcelJS.Worksheet} */ (workbook.getWorksheet('runs-wide'));
     expect(wide.getRow(1).getCell(1).value).toBe('NAME (ms per 100 000 round trips)');
     expect(typeof wide.getRow(2).getCell(2).value).toBe('number');

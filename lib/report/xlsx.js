@@ -11,7 +11,7 @@ import ExcelJS from 'exceljs';
 import { WIDE_NAME } from './wide.js';
 
 /** Number formats by what a column holds (formats are locale-neutral codes). */
-const FORMATS = { integer: '0', rate: '#,##0', micro: '0.00', milli: '0.000', fraction: '0.000', ratio: '0.000', percent: '0.0' };
+const FORMATS = { integer: '0', rate: '#,##0', micro: '0.00', milli: '0.000', fraction: '0.000', ratio: '0.000', percent: '0.0', df: '0.0' };
 
 /**
  * The number format of a trials column, from its name (names carry the unit).
@@ -36,6 +36,7 @@ function summaryFormat(column, unit) {
   if (column === 'n' || column === 'outliers' || column === 'size_bytes' || column === 'depth') return FORMATS.integer;
   if (column === 'cv') return '0.0%';
   if (column === 'cv_pct' || column === 'ci95_half_width_pct') return FORMATS.percent;
+  if (column === 'ci95_df') return FORMATS.df; // moderated: fractional
   if (unit === 'ratio') return FORMATS.ratio;
   if (['msgs/s', 'conns/s', 'req/s'].includes(unit)) return FORMATS.rate;
   if (unit === 'GB/s') return FORMATS.milli;
