@@ -135,4 +135,23 @@ describe('moderated UDS/TCP intervals across the groups of a sweep', () => {
     expect(nextHalfWidth(0.05, 3, 20)).toBeCloseTo(Math.expm1(Math.log(1.05) * (tCritical(21) / tCritical(20)) * Math.sqrt(3 / 4)), 12);
     expect(nextHalfWidth(0.05, 3, 20)).toBeGreaterThan(nextHalfWidth(0.05, 3)); // t(2) → t(3) falls far more than t(20) → t(21)
   });
+
+  it('shrink a group that is truly noisier toward the others when its few runs cannot show it: its known weak spot', () => {
+    const random = createRandom(13, 'moderation-weak-spot');
+    let held = 0;
+    let heldQuiet = 0;
+    const sweeps = 400;
+    for (let s = 0; s < sweeps; s++) {
+      // 17 groups alike, one 2.5× noisier, 3 runs each (the default's planned runs)
+      const groups = sweep(random, [...Array(17).fill(0.04), 0.1], Array(18).fill(3));
+      const { intervals } = ratioIntervals(groups);
+      const noisy = /** @type {import('../lib/ratios.js').RatioInterval} */ (intervals[17]);
+      const quiet = /** @type {import('../lib/ratios.js').RatioInterval} */ (intervals[0]);
+      if (Number(noisy.low) <= 1 && 1 <= Number(noisy.high)) held++;
+      if (Number(quiet.low) <= 1 && 1 <= Number(quiet.high)) heldQuiet++;
+    }
+    expect(held / sweeps).toBeLessThan(0.9); // under the 95 % it claims
+    expect(held / sweeps).toBeGreaterThan(0.7);
+    expect(heldQuiet / sweeps).toBeGreaterThan(0.95); // the others, a little wider than they need
+  });
 });
