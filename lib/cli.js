@@ -136,6 +136,7 @@ Examples:
     .option('--keepalive', 'proxy: nginx keeps its upstream connections alive')
     .option('--nginx <path>', 'proxy: the nginx binary (default: nginx on PATH or in /usr/sbin)')
     .option('--server <lifetime>', 'sweep (one server throughout) or round (a fresh one for each run and each precision round)')
+    .option('--intervals <mode>', 'UDS/TCP intervals: moderated (each group\'s variance moderated across the sweep\'s groups; the default) or own (each group\'s runs alone)')
     .option('--block <time>', 'length of a measured block to aim for, 1ms to 10s (default 10ms)')
     .option('--packets <n>', 'measured packets per transport per trial (instead of --duration)')
     .option('--duration <time>', 'measured time per transport per trial (instead of --packets)')

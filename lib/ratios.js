@@ -56,10 +56,11 @@ export function ratioInterval(logs, prior = NO_PRIOR) {
  * The intervals of several groups of one sweep (one workload, one figure),
  * their variances moderated together.
  * @param {number[][]} logsByGroup per-run log-ratios of each group
+ * @param {{ moderate?: boolean }} [options] false: each group on its own (plain Student t)
  * @returns {{ intervals: (RatioInterval | null)[], prior: import('./moderation.js').Prior }} null for a group with no paired run
  */
-export function ratioIntervals(logsByGroup) {
-  const prior = fitPrior(logsByGroup.filter((logs) => logs.length > 1).map((logs) => ({ variance: describe(logs).variance, df: logs.length - 1 })));
+export function ratioIntervals(logsByGroup, { moderate = true } = {}) {
+  const prior = !moderate ? NO_PRIOR : fitPrior(logsByGroup.filter((logs) => logs.length > 1).map((logs) => ({ variance: describe(logs).variance, df: logs.length - 1 })));
   return { intervals: logsByGroup.map((logs) => (logs.length ? ratioInterval(logs, prior) : null)), prior };
 }
 
@@ -116,11 +117,12 @@ export function nextHalfWidth(halfWidth, n, df = n - 1) {
  * @param {Record<string, any>[]} rows trial rows
  * @param {number} precision e.g. 0.03 for ±3 %
  * @param {string} metric the primary figure of the workload
+ * @param {{ moderate?: boolean }} [options] false: each group's interval on its own
  */
-export function groupsShortOfPrecision(rows, precision, metric) {
+export function groupsShortOfPrecision(rows, precision, metric, { moderate = true } = {}) {
   const groups = groupRows(rows);
   const logs = groups.map((g) => pairedLogRatios(g.rows, metric));
-  const { intervals } = ratioIntervals(logs);
+  const { intervals } = ratioIntervals(logs, { moderate });
   return groups
     .map((g, i) => {
       // nothing paired succeeded: more runs would not help

@@ -44,5 +44,7 @@ describe('the precision rounds judge a group by its moderated interval', () => {
     const short = groupsShortOfPrecision(rows, 0.03, 'msgs_per_s');
     expect(short.map((g) => g.size)).toContain(1);
     expect(Number(short.find((g) => g.size === 1)?.halfWidth)).toBeGreaterThan(0.03);
+    // --intervals own: judged on its runs alone, as if by itself
+    expect(groupsShortOfPrecision(rows, 0.03, 'msgs_per_s', { moderate: false }).map((g) => g.size)).not.toContain(1);
   });
 });

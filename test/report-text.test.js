@@ -74,7 +74,7 @@ describe('the report as text', () => {
       '|---|---:|---:|---:|---|---|---:|---:|---:|---:|---:|',
       '| 64 B | 80.0k | 120.0k | 1.50 | - | - | 1 | - | - | - | - |',
       '',
-      'msgs/s: geometric mean over runs. UDS/TCP: geometric mean of the per-run ratios (UDS and TCP of the same run), with a Student-t 95 % confidence interval on the log scale (with 3 or more groups, each group\'s run-to-run variance moderated across the groups: empirical Bayes, degrees of freedom in summary.csv); "CI excludes 1" means the difference is significant at that level. CPU: user + system time per unit of work (message, GB, connection or request, as the heading says).',
+      'msgs/s: geometric mean over runs. UDS/TCP: geometric mean of the per-run ratios (UDS and TCP of the same run), with a Student-t 95 % confidence interval on the log scale; "CI excludes 1" means the difference is significant at that level. CPU: user + system time per unit of work (message, GB, connection or request, as the heading says).',
       '',
       '## Warnings', '',
       '- 1 of 2 comparisons have a 95 % CI that excludes 1; with 2 comparisons about 0.1 could do so by chance alone',

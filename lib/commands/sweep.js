@@ -29,7 +29,7 @@ import { reportSweep } from './report.js';
 const SERVER_WARMUP_MS = 300;
 
 /** Flags that override spec keys. */
-const SPEC_FLAGS = ['workload', 'sizes', 'depths', 'transports', 'runs', 'packets', 'duration', 'warmup', 'seed', 'pin', 'trialTimeout', 'pairing', 'server', 'block', 'precision', 'maxTime', 'pipelining', 'keepalive', 'nginx'];
+const SPEC_FLAGS = ['workload', 'sizes', 'depths', 'transports', 'runs', 'packets', 'duration', 'warmup', 'seed', 'pin', 'trialTimeout', 'pairing', 'server', 'intervals', 'block', 'precision', 'maxTime', 'pipelining', 'keepalive', 'nginx'];
 
 /**
  * How the sweep measures, for meta.json.
@@ -49,7 +49,7 @@ function describeDesign(spec) {
     block_ms_target: spec.blockMs,
     block_rule: `at least the workload's minimum block, and at least block_ms_target at the slower transport's warmup rate; a timed trial runs at least ${MIN_BLOCKS} blocks per transport; every block is in ${FILES.blocks}`,
     measured_time_per_transport_ms: 'ms' in spec.measure ? spec.measure.ms : null,
-    ratio_interval: 'Student-t 95 % interval of the mean per-run log(UDS/TCP), exp() back: runs (fresh processes) are the replicates; variances moderated across groups (README)',
+    ratio_interval: `Student-t 95 % interval of the mean per-run log(UDS/TCP), exp() back: runs (fresh processes) are the replicates; ${spec.intervals === 'own' ? 'each group on its own' : 'variances moderated across groups (README)'}`,
     precision: spec.precision,
     max_time_ms: spec.maxTimeMs,
     server_lifetime: spec.server === 'round' ? 'a fresh server for each planned run and each precision round' : 'one server for the whole sweep (a new one only after it dies)',
@@ -176,7 +176,7 @@ export async function sweep(preset, opts, { stderr, chalk }) {
     }
 
     const rows = [...live, ...result.rows];
-    const summary = summarize(rows, { precision: spec.precision });
+    const summary = summarize(rows, { precision: spec.precision, moderate: spec.intervals === 'moderated' });
     writeFileAtomic(join(dir, FILES.summary), toCsv(summary, SUMMARY_COLUMNS));
     const wide = toRunsWide(rows, spec);
     writeFileAtomic(join(dir, FILES.wide), toCsv(wide.rows, wide.columns));

@@ -69,8 +69,9 @@ export function depthTable(section) {
  * What the figures in the tables are, in one paragraph.
  * @param {import('./figures.js').Figure} primary
  * @param {string} centre what the per-transport values are: 'geometric mean' or 'mean'
+ * @param {boolean} [moderated] the UDS/TCP intervals' variances were moderated across the groups
  */
-export function describeTable(primary, centre) {
+export function describeTable(primary, centre, moderated = false) {
   return `${primary.short}: ${centre} over runs. UDS/TCP: geometric mean of the per-run ratios (UDS and TCP of the same run), `
-    + 'with a Student-t 95 % confidence interval on the log scale (with 3 or more groups, each group\'s run-to-run variance moderated across the groups: empirical Bayes, degrees of freedom in summary.csv); "CI excludes 1" means the difference is significant at that level. CPU: user + system time per unit of work (message, GB, connection or request, as the heading says).';
+    + `with a Student-t 95 % confidence interval on the log scale${moderated ? ' (each group\'s run-to-run variance moderated across the groups: empirical Bayes, degrees of freedom in summary.csv)' : ''}; "CI excludes 1" means the difference is significant at that level. CPU: user + system time per unit of work (message, GB, connection or request, as the heading says).`;
 }

@@ -114,7 +114,7 @@ function describeFailures(failed) {
 export function buildFindings({ trials: all, meta, notes = [], dir }, options = {}) {
   const trials = all.filter((r) => r.status !== 'superseded'); // rows a --retry-failed measured again
   const precision = typeof meta?.spec?.precision === 'number' ? meta.spec.precision : null;
-  const summary = options.summary ?? summarize(trials, { precision });
+  const summary = options.summary ?? summarize(trials, { precision, moderate: meta?.spec?.intervals !== 'own' });
   const ok = trials.filter((r) => r.status === 'ok');
   const failed = trials.filter((r) => r.status !== 'ok');
   const status = statusOf(meta);

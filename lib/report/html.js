@@ -5,6 +5,7 @@
  * tables, the warnings and the environment from meta.json. Pure.
  */
 import { depthTable, describeTable } from './depth-table.js';
+import { isModerated } from './summary.js';
 import { describeEnvironmentLine, describeState } from './report-text.js';
 
 /** @param {unknown} text */
@@ -81,7 +82,7 @@ export function toHtml(findings, charts, { title = 'udsvstcp: UDS vs TCP', files
     for (const r of rows) parts.push(`<tr>${r.map((cell, i) => `<td${columns[i].numeric ? ' class="n"' : ''}>${escapeHtml(cell)}</td>`).join('')}</tr>`);
     parts.push('</tbody></table>');
   }
-  if (findings.sections.length) parts.push(`<p>${escapeHtml(describeTable(findings.sections[0].primary, findings.centre))}</p>`);
+  if (findings.sections.length) parts.push(`<p>${escapeHtml(describeTable(findings.sections[0].primary, findings.centre, isModerated(findings.summary)))}</p>`);
 
   const meta = findings.meta;
   parts.push('<h2>Environment</h2>');

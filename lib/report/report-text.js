@@ -6,6 +6,7 @@
 import { depthLabel } from '../workloads/index.js';
 import { Chalk } from 'chalk';
 import { depthTable, describeTable } from './depth-table.js';
+import { isModerated } from './summary.js';
 
 const plain = new Chalk({ level: 0 });
 
@@ -71,7 +72,7 @@ export function toMarkdown(findings, { title = 'udsvstcp: UDS vs TCP' } = {}) {
     for (const r of rows) out.push(`| ${r.map(md).join(' | ')} |`);
     out.push('');
   }
-  if (findings.sections.length) out.push(md(describeTable(findings.sections[0].primary, findings.centre)), '');
+  if (findings.sections.length) out.push(md(describeTable(findings.sections[0].primary, findings.centre, isModerated(findings.summary))), '');
   if (findings.warnings.length) {
     out.push('## Warnings', '');
     for (const w of findings.warnings) out.push(`- ${md(w)}`);

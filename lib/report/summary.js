@@ -45,12 +45,12 @@ function countOutliers(values) {
 
 /**
  * @param {Record<string, any>[]} rows trial rows (run, order, and the record)
- * @param {{ precision?: number | null }} [options] the target precision, to mark ratio rows
+ * @param {{ precision?: number | null, moderate?: boolean }} [options] the target precision, to mark ratio rows; moderate: false gives each group's UDS/TCP interval from its runs alone
  */
-export function summarize(rows, { precision = null } = {}) {
+export function summarize(rows, { precision = null, moderate = true } = {}) {
   const out = [];
   const groups = groupRows(rows.filter((r) => r.status === 'ok'));
-  const ratios = ratioIntervalsByGroup(groups);
+  const ratios = ratioIntervalsByGroup(groups, moderate);
   for (const group of groups) {
     const base = { workload: group.workload, size_bytes: group.size_bytes, depth: group.depth };
     for (const transport of ['tcp', 'uds']) {
@@ -104,20 +104,30 @@ export function summarize(rows, { precision = null } = {}) {
  * The UDS/TCP interval of every group and figure, each figure's variances
  * moderated across the groups of one workload.
  * @param {ReturnType<typeof groupRows>} groups
+ * @param {boolean} moderate false: each group on its own
  * @returns {Map<object, Map<string, import('../ratios.js').RatioInterval>>} by group, then figure; groups with no paired run have none
  */
-function ratioIntervalsByGroup(groups) {
+function ratioIntervalsByGroup(groups, moderate) {
   /** @type {Map<object, Map<string, import('../ratios.js').RatioInterval>>} */
   const byGroup = new Map(groups.map((g) => [g, new Map()]));
   for (const workload of new Set(groups.map((g) => g.workload))) {
     const same = groups.filter((g) => g.workload === workload);
     for (const metric of Object.keys(summaryMetrics(workload))) {
       const logs = same.map((g) => pairedLogRatios(g.rows, metric));
-      const { intervals } = ratioIntervals(logs);
+      const { intervals } = ratioIntervals(logs, { moderate });
       same.forEach((g, i) => { const r = intervals[i]; if (r) byGroup.get(g)?.set(metric, r); });
     }
   }
   return byGroup;
+}
+
+/**
+ * Whether the UDS/TCP intervals of a summary were moderated across its groups
+ * (some interval has more degrees of freedom than its runs alone give).
+ * @param {Record<string, any>[]} summary rows from summarize(), or read back from summary.csv
+ */
+export function isModerated(summary) {
+  return summary.some((r) => r.transport === 'uds/tcp' && typeof r.ci95_df === 'number' && r.ci95_df !== r.n - 1);
 }
 
 /** Above this client event-loop utilisation, the client may be what limits the figures. */
@@ -164,7 +174,7 @@ export function toSummaryText(summary, { precision = null } = {}) {
     const mean = (/** @type {string} */ t) => { const g = pick(t, primary)?.geomean ?? 0; return String(g >= 100 ? Math.round(g) : +g.toPrecision(3)).padStart(10); };
     lines.push(`  ${label} ×${fmt(r.mean)}${ci}${star}${short}  ${mean('tcp')}   ${mean('uds')}   ×${fmt(rtt?.mean ?? null)}`);
   }
-  if (ratios.some((r) => r.ci95_df !== null && r.ci95_df !== undefined && r.ci95_df !== r.n - 1)) lines.push(`  CIs: Student t over runs, each group's variance moderated across the ${ratios.length} groups (empirical Bayes; degrees of freedom in summary.csv ci95_df).`);
+  if (isModerated(ratios)) lines.push(`  CIs: Student t over runs, each group's variance moderated across the ${ratios.length} groups (empirical Bayes; degrees of freedom in summary.csv ci95_df).`);
   if (ratios.some((r) => r.significant === 'yes')) lines.push(`  * the 95 % CI excludes 1. With ${ratios.length} comparisons, about ${(ratios.length * 0.05).toFixed(1)} could look significant by chance.`);
   const wide = ratios.filter((r) => r.ci95_half_width_pct === null || r.ci95_half_width_pct > limit * 100);
   if (wide.length) {

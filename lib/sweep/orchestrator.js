@@ -146,7 +146,7 @@ export async function runSweep(spec, deps) {
     // a target precision: more runs for the groups whose interval is still too wide
     for (let round = 0; spec.precision !== null && !interrupted && !timeUp; round++) {
       const all = [...previous, ...rows];
-      const short = groupsShortOfPrecision(all, spec.precision, getWorkload(spec.workload).primary);
+      const short = groupsShortOfPrecision(all, spec.precision, getWorkload(spec.workload).primary, { moderate: spec.intervals !== 'own' });
       if (short.length === 0) break;
       // the half of them (at least one) that one more run brings closest to the target gets it this round
       const width = (/** @type {{ halfWidth: number | null }} */ g) => g.halfWidth ?? Infinity;

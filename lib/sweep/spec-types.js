@@ -30,6 +30,7 @@ const TYPES = {
   trialTimeout: { types: ['string', 'number', 'null'], says: 'a time ("10m") or null' },
   pairing: { types: ['string'], says: '"blocks" or "trials"' },
   server: { types: ['string'], says: '"sweep" or "round"' },
+  intervals: { types: ['string'], says: '"moderated" or "own"' },
   block: { types: ['string', 'number'], says: 'a time ("10ms")' },
   precision: { types: ['string', 'number', 'null'], says: 'a percentage ("3%") or a fraction (0.03), or null' },
   maxTime: { types: ['string', 'number', 'null'], says: 'a time ("80s") or null' },

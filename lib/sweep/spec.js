@@ -37,6 +37,7 @@ export const DEFAULTS = Object.freeze({
   trialTimeout: /** @type {unknown} */ (null),
   pairing: 'blocks',
   server: 'sweep',
+  intervals: 'moderated',
   block: '10ms',
   precision: /** @type {unknown} */ (null),
   maxTime: /** @type {unknown} */ (null),
@@ -45,6 +46,7 @@ export const DEFAULTS = Object.freeze({
 const MAX_RUNS = 1000;
 const PAIRINGS = ['blocks', 'trials'];
 const SERVER_LIFETIMES = ['sweep', 'round'];
+const INTERVAL_MODES = ['moderated', 'own'];
 const KEYS = new Set([...Object.keys(DEFAULTS), 'description', 'test']);
 const PINS = ['none', 'split', 'same'];
 
@@ -71,6 +73,7 @@ const PINS = ['none', 'split', 'same'];
  * @property {number} trialTimeoutMs hard limit of a trial process
  * @property {'blocks' | 'trials'} pairing blocks: TCP and UDS alternate in one trial process; trials: one transport per process (2014)
  * @property {'sweep' | 'round'} server one echo server for the whole sweep, or a fresh one for each planned run and each precision round
+ * @property {'moderated' | 'own'} intervals UDS/TCP intervals with each group's variance moderated across the groups, or from each group's runs alone
  * @property {number} blockMs block length to aim for
  * @property {number | null} precision target relative half-width of each UDS/TCP interval (0.03 = ±3 %), or none
  * @property {number | null} maxTimeMs no extra run for the precision starts once the sweep would pass this
@@ -234,6 +237,8 @@ export function resolveSpec(loaded, { test = false, flags = {} } = {}) {
   if (!PAIRINGS.includes(pairing)) throw new UsageError(`${name('pairing')} must be blocks or trials; got ${JSON.stringify(merged.pairing)}`);
   const server = String(merged.server);
   if (!SERVER_LIFETIMES.includes(server)) throw new UsageError(`${name('server')} must be sweep (one server throughout) or round (a fresh one per run and per precision round); got ${JSON.stringify(merged.server)}`);
+  const intervals = String(merged.intervals);
+  if (!INTERVAL_MODES.includes(intervals)) throw new UsageError(`${name('intervals')} must be moderated (each group's variance moderated across the sweep's groups) or own (each group's runs alone); got ${JSON.stringify(merged.intervals)}`);
   const transports = toTransportList(merged.transports, name('transports'));
   // a trial measures each of its transports for duration + warmup
   const perTrial = pairing === 'blocks' ? transports.length : 1;
@@ -265,6 +270,7 @@ export function resolveSpec(loaded, { test = false, flags = {} } = {}) {
     trialTimeoutMs,
     pairing: /** @type {'blocks' | 'trials'} */ (pairing),
     server: /** @type {'sweep' | 'round'} */ (server),
+    intervals: /** @type {'moderated' | 'own'} */ (intervals),
     blockMs: toDuration(String(merged.block), name('block'), { min: 1, max: 10_000 }),
     precision: merged.precision === null || merged.precision === undefined ? null : toPrecision(merged.precision, name('precision')),
     maxTimeMs: merged.maxTime === null || merged.maxTime === undefined ? null : toDuration(String(merged.maxTime), name('maxTime'), { min: 1000, max: 86_400_000 }),
