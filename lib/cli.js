@@ -128,7 +128,7 @@ Examples:
     .option('--depths <list>', 'packets in flight, each 1 to 65536, e.g. 1,16')
     .option('--transports <list>', 'tcp,uds (default both)')
     .option('--runs <n>', 'runs (at least); every (size, depth) group once per run, 1 to 1000')
-    .option('--precision <pct>', 'add runs to groups whose UDS/TCP 95 % interval (as in summary.csv: moderated across the groups) is wider than ±pct (0.1% to 100%, e.g. 3%)')
+    .option('--precision <pct>', 'add runs to groups whose UDS/TCP 95 % interval (as in summary.csv; see --intervals) is wider than ±pct (0.1% to 100%, e.g. 3%)')
     .option('--max-time <time>', 'start no extra run for --precision once the sweep would pass this (e.g. 80s, 10m)')
     .option('--pairing <mode>', 'blocks (TCP and UDS alternate in one trial process) or trials (one transport per process, as in 2014)')
     .option('--workload <name>', `${WORKLOAD_NAMES.join(', ')} (default: the preset's, echo)`)
@@ -156,7 +156,8 @@ or the preset's: echo, stream, connect, http or proxy; without a preset,
 connection (or pool) to the same server and alternates measured blocks A B B A …,
 each starting and ending with nothing in flight. Runs are fresh processes;
 the UDS/TCP interval of a group is taken across its runs, its variance
-moderated across the sweep's groups (empirical Bayes; summary.csv ci95_df).
+moderated across the sweep's groups (empirical Bayes; summary.csv ci95_df;
+--intervals own: each group's runs alone).
 
 Writes trials.csv (one row per trial and transport, appended as each ends),
 blocks.csv (every measured block), summary.csv (per size/depth/transport
