@@ -4,10 +4,10 @@
  * net servers on 127.0.0.1 port 0 that answer as told, for faults.
  */
 import http from 'node:http';
-import net from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startTcpServer } from './servers.js';
 
 /**
  * @typedef {object} TestHttpServer
@@ -28,7 +28,7 @@ export async function startHttpServer({ bodyBytes = 64 } = {}) {
   const body = Buffer.alloc(bodyBytes, 'x');
   let connections = 0;
   let requests = 0;
-  /** @type {Set<net.Socket>} */
+  /** @type {Set<import('node:net').Socket>} */
   const sockets = new Set();
   /** @param {http.IncomingMessage} _req @param {http.ServerResponse} res */
   const handler = (_req, res) => {
@@ -51,7 +51,7 @@ export async function startHttpServer({ bodyBytes = 64 } = {}) {
   const path = join(dir, 'http.sock');
   await new Promise((resolve) => tcpServer.listen(0, '127.0.0.1', () => resolve(undefined)));
   await new Promise((resolve) => udsServer.listen(path, () => resolve(undefined)));
-  const { port } = /** @type {net.AddressInfo} */ (tcpServer.address());
+  const { port } = /** @type {import('node:net').AddressInfo} */ (tcpServer.address());
   return {
     tcp: { transport: 'tcp', host: '127.0.0.1', port },
     uds: { transport: 'uds', path },
@@ -69,15 +69,10 @@ export async function startHttpServer({ bodyBytes = 64 } = {}) {
  * body, so each ends at a blank line; `answer` gets the socket and the
  * indexes (per connection) of the requests that have arrived and are not
  * answered yet, and returns how many of the oldest it answered.
- * @param {(socket: net.Socket, waiting: number[]) => number} answer
+ * @param {(socket: import('node:net').Socket, waiting: number[]) => number} answer
  */
-export async function startRawHttpServer(answer) {
-  /** @type {Set<net.Socket>} */
-  const sockets = new Set();
-  const server = net.createServer((socket) => {
-    sockets.add(socket);
-    socket.on('error', () => {});
-    socket.on('close', () => sockets.delete(socket));
+export function startRawHttpServer(answer) {
+  return startTcpServer((socket) => {
     let text = '';
     let arrived = 0;
     /** @type {number[]} */
@@ -91,15 +86,6 @@ export async function startRawHttpServer(answer) {
       waiting = waiting.slice(answer(socket, waiting));
     });
   });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
-  const { port } = /** @type {net.AddressInfo} */ (server.address());
-  return {
-    target: /** @type {{ transport: 'tcp', host: string, port: number }} */ ({ transport: 'tcp', host: '127.0.0.1', port }),
-    close: () => new Promise((resolve) => {
-      for (const s of sockets) s.destroy();
-      server.close(() => resolve(undefined));
-    }),
-  };
 }
 
 /**
