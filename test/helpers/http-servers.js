@@ -47,14 +47,10 @@ export async function startHttpServer({ bodyBytes = 64 } = {}) {
   };
   const tcpServer = make();
   const udsServer = make();
-  const dir = await mkdtemp(join(tmpdir(), 'udsvstcp-http-'));
-  const path = join(dir, 'http.sock');
-  await new Promise((resolve) => tcpServer.listen(0, '127.0.0.1', () => resolve(undefined)));
-  await new Promise((resolve) => udsServer.listen(path, () => resolve(undefined)));
-  const { port } = /** @type {import('node:net').AddressInfo} */ (tcpServer.address());
+  const { tcp, uds, dir } = await listenOnBoth(tcpServer, udsServer, 'udsvstcp-http-');
   return {
-    tcp: { transport: 'tcp', host: '127.0.0.1', port },
-    uds: { transport: 'uds', path },
+    tcp,
+    uds,
     counts: () => ({ connections, requests, open: sockets.size }),
     close: async () => {
       for (const s of sockets) s.destroy();
@@ -62,6 +58,23 @@ export async function startHttpServer({ bodyBytes = 64 } = {}) {
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Listen on 127.0.0.1 port 0 with one server and on a socket in a fresh
+ * private temp directory with the other.
+ * @param {import('node:net').Server} tcpServer
+ * @param {import('node:net').Server} udsServer
+ * @param {string} prefix of the temp directory's name
+ * @returns {Promise<{ tcp: { transport: 'tcp', host: string, port: number }, uds: { transport: 'uds', path: string }, dir: string }>}
+ */
+export async function listenOnBoth(tcpServer, udsServer, prefix) {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  const path = join(dir, 'http.sock');
+  await new Promise((resolve) => tcpServer.listen(0, '127.0.0.1', () => resolve(undefined)));
+  await new Promise((resolve) => udsServer.listen(path, () => resolve(undefined)));
+  const { port } = /** @type {import('node:net').AddressInfo} */ (tcpServer.address());
+  return { tcp: { transport: 'tcp', host: '127.0.0.1', port }, uds: { transport: 'uds', path }, dir };
 }
 
 /**

@@ -4,9 +4,8 @@
  * `<transport> ok` and records what nginx sent it. Plus a GET helper.
  */
 import http from 'node:http';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { listenOnBoth } from './http-servers.js';
+import { rm } from 'node:fs/promises';
 
 /**
  * @typedef {object} SeenRequest
@@ -20,8 +19,6 @@ import { join } from 'node:path';
  *   requests: SeenRequest[], connections: { tcp: number, uds: number }, close: () => Promise<void> }>}
  */
 export async function startHttpUpstream() {
-  const dir = await mkdtemp(join(tmpdir(), 'nginx-test-app-'));
-  const path = join(dir, 'app.sock');
   /** @type {SeenRequest[]} */
   const requests = [];
   const connections = { tcp: 0, uds: 0 };
@@ -37,12 +34,10 @@ export async function startHttpUpstream() {
   };
   const tcpServer = create('tcp');
   const udsServer = create('uds');
-  await new Promise((resolve) => tcpServer.listen(0, '127.0.0.1', () => resolve(undefined)));
-  await new Promise((resolve) => udsServer.listen(path, () => resolve(undefined)));
-  const { port } = /** @type {import('node:net').AddressInfo} */ (tcpServer.address());
+  const { tcp, uds, dir } = await listenOnBoth(tcpServer, udsServer, 'nginx-test-app-');
   return {
-    tcp: { transport: 'tcp', host: '127.0.0.1', port },
-    uds: { transport: 'uds', path },
+    tcp,
+    uds,
     requests,
     connections,
     async close() {
