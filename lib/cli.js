@@ -5,14 +5,14 @@
  */
 import { Chalk, chalkStderr } from 'chalk';
 import { Command, CommanderError } from 'commander';
-import { version } from './environment.js';
+import { version } from './core/environment.js';
 import { run } from './commands/run.js';
 import { serve } from './commands/serve.js';
 import { sweep } from './commands/sweep.js';
 import { addResultsCommands } from './commands/results-cli.js';
 import { listPresets } from './sweep/spec.js';
 import { WORKLOAD_NAMES } from './workloads/index.js';
-import { resolveRunOptions, resolveServeOptions } from './options.js';
+import { resolveRunOptions, resolveServeOptions } from './options/validate.js';
 
 /**
  * @typedef {object} Io

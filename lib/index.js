@@ -1,26 +1,26 @@
 /**
  * The programmatic API of udsvstcp.
  */
-export { UsageError, RunError } from './errors.js';
-export { startServer } from './server.js';
-export { diffServerStats } from './server-stats.js';
-export { HANDLERS, ECHO_GREETING, CONNECT_GREETING } from './handlers.js';
-export { spawnServer } from './server-process.js';
-export { findNginx, startNginx, toNginxConfig } from './nginx.js';
-export { connect, describeTarget, httpOrigin, TRANSPORTS } from './transport.js';
-export { createPipeline } from './pipeline.js';
-export { createHttpLoad } from './http-load.js';
-export { createPayloads } from './payload.js';
-export { runTrial } from './trial.js';
+export { UsageError, RunError } from './core/errors.js';
+export { startServer } from './fixture/server.js';
+export { diffServerStats } from './fixture/server-stats.js';
+export { HANDLERS, ECHO_GREETING, CONNECT_GREETING } from './fixture/handlers.js';
+export { spawnServer } from './fixture/server-process.js';
+export { findNginx, startNginx, toNginxConfig } from './fixture/nginx.js';
+export { connect, describeTarget, httpOrigin, TRANSPORTS } from './client/transport.js';
+export { createPipeline } from './client/pipeline.js';
+export { createHttpLoad } from './client/http-load.js';
+export { createPayloads } from './client/payload.js';
+export { runTrial } from './trial/trial.js';
 export { WORKLOADS, getWorkload } from './workloads/index.js';
-export { runBlocks } from './blocks.js';
-export { RECORD_FIELDS, createRecord, errorRecord } from './record.js';
+export { runBlocks } from './client/blocks.js';
+export { RECORD_FIELDS, createRecord, errorRecord } from './trial/record.js';
 export { toTable, toComparison } from './report/table.js';
-export { toJsonLine, toReportJson } from './report/json.js';
-export { readResultsDir } from './report/results-dir.js';
+export { toJsonLine, toReportJson } from './results/json.js';
+export { readResultsDir } from './results/reader.js';
 export { buildFindings } from './report/findings.js';
 export { writeReport } from './report/report-files.js';
 export { compareSweeps } from './report/compare.js';
-export { FIGURES, PRIMARY } from './report/figures.js';
-export { collectEnvironment } from './environment.js';
-export { parseSize, parseDuration, formatSize } from './units.js';
+export { FIGURES, PRIMARY } from './workloads/figures.js';
+export { collectEnvironment } from './core/environment.js';
+export { parseSize, parseDuration, formatSize } from './core/units.js';

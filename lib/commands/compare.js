@@ -3,10 +3,10 @@
  * side, with B/A of each figure and its 95 % CI. The table goes to stderr;
  * --json puts every row on stdout.
  */
-import { UsageError } from '../errors.js';
+import { UsageError } from '../core/errors.js';
 import { COMPARE_STATISTIC, compareSweeps, describeDifferences, toCompareText } from '../report/compare.js';
-import { FIGURES, PRIMARY, listFigures } from '../report/figures.js';
-import { readResultsDir } from '../report/results-dir.js';
+import { FIGURES, PRIMARY, listFigures } from '../workloads/figures.js';
+import { readResultsDir } from '../results/reader.js';
 
 /**
  * @param {string} dirA

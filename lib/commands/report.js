@@ -5,9 +5,9 @@
  * and with --json the findings as JSON on stdout.
  */
 import { existsSync, statSync } from 'node:fs';
-import { UsageError } from '../errors.js';
-import { FIGURES, listFigures } from '../report/figures.js';
-import { toReportJson } from '../report/json.js';
+import { UsageError } from '../core/errors.js';
+import { FIGURES, listFigures } from '../workloads/figures.js';
+import { toReportJson } from '../results/json.js';
 import { writeReport } from '../report/report-files.js';
 import { toReportText, toVerdictText } from '../report/report-text.js';
 

@@ -4,18 +4,18 @@
  * With both transports, each trial alternates blocks between them
  * (A B B A …), and the transport that opens the sequence alternates trial by trial.
  */
-import { describeEnvironment, collectEnvironment } from '../environment.js';
-import { startFixture } from '../fixture.js';
-import { batchMeansInterval, blockPairLogRatios, pairedLogRatios, ratioInterval } from '../ratios.js';
-import { toJsonLine } from '../report/json.js';
-import { clientWarnings } from '../report/summary.js';
+import { describeEnvironment, collectEnvironment } from '../core/environment.js';
+import { startFixture } from '../fixture/fixture.js';
+import { batchMeansInterval, blockPairLogRatios, pairedLogRatios, ratioInterval } from '../stats/ratios.js';
+import { toJsonLine } from '../results/json.js';
+import { clientWarnings } from '../stats/summarize.js';
 import { toComparison, toTable } from '../report/table.js';
-import { runTrial } from '../trial.js';
-import { describeTarget } from '../transport.js';
-import { formatSize } from '../units.js';
+import { runTrial } from '../trial/trial.js';
+import { describeTarget } from '../client/transport.js';
+import { formatSize } from '../core/units.js';
 
 /**
- * @param {import('../options.js').RunOptions} options validated
+ * @param {import('../options/validate.js').RunOptions} options validated
  * @param {{ stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream, chalk: import('chalk').ChalkInstance }} io
  * @returns {Promise<number>} exit code
  */
@@ -27,7 +27,7 @@ export async function run(options, { stdout, stderr, chalk }) {
     const amount = (/** @type {import('../workloads/workload.js').Amount} */ a) => ('packets' in a ? `${a.packets} ${workload.name === 'echo' ? 'packets' : 'units'}` : `${a.ms} ms`);
     stderr.write(chalk.dim(`${describeEnvironment(collectEnvironment())}\n`));
     stderr.write(`${workload.name} ${workload.axes.size.label} ${formatSize(options.size)} × ${workload.axes.depth.label} ${options.depth}, ${amount(options.measure)} per transport after ${amount(options.warmup)} warmup${options.transports.length > 1 ? ', in alternating blocks' : ''}${workload.options.includes('pipelining') ? `, pipelining ${options.pipelining}` : ''}${workload.fixture.proxy ? `, nginx upstream ${options.keepalive ? 'keep-alive' : 'a new connection per request'}` : ''}, seed ${options.seed}, TCP noDelay ${options.noDelay}\n`);
-    stderr.write(`${options.transports.map((t) => describeTarget(/** @type {import('../transport.js').Target} */ (targets[t]))).join(', ')}${fixture ? ` (${fixture.describe})` : ' (server not ours: no server CPU)'}\n`);
+    stderr.write(`${options.transports.map((t) => describeTarget(/** @type {import('../client/transport.js').Target} */ (targets[t]))).join(', ')}${fixture ? ` (${fixture.describe})` : ' (server not ours: no server CPU)'}\n`);
 
     /** @type {Record<string, any>[]} */
     const rows = [];
@@ -38,7 +38,7 @@ export async function run(options, { stdout, stderr, chalk }) {
       const order = round % 2 === 0 ? options.transports : [...options.transports].reverse();
       const result = await runTrial({
         workload: workload.name,
-        targets: order.map((t) => /** @type {import('../transport.js').Target} */ (targets[t])),
+        targets: order.map((t) => /** @type {import('../client/transport.js').Target} */ (targets[t])),
         size: options.size,
         depth: options.depth,
         measure: options.measure,

@@ -2,11 +2,11 @@
  * `udsvstcp serve`: a server fixture (the echo server by default) in the
  * foreground until SIGINT, SIGTERM or SIGHUP.
  */
-import { isLoopback } from '../options.js';
-import { runServer } from '../server-main.js';
+import { isLoopback } from '../options/validate.js';
+import { runServer } from '../fixture/server-main.js';
 
 /**
- * @param {import('../server-main.js').ServerProcessOptions & { host: string, json: boolean }} options validated
+ * @param {import('../fixture/server-main.js').ServerProcessOptions & { host: string, json: boolean }} options validated
  * @param {{ stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream }} io
  * @returns {Promise<number>} exit code
  */

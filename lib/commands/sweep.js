@@ -4,25 +4,25 @@
  * and the report).
  */
 import { join, resolve } from 'node:path';
-import { UsageError } from '../errors.js';
-import { collectEnvironment, describeEnvironment } from '../environment.js';
-import { createProgress } from '../progress.js';
-import { toCsv } from '../report/csv.js';
-import { SUMMARY_COLUMNS, clientWarnings, summarize, toSummaryText } from '../report/summary.js';
-import { toRunsWide } from '../report/wide.js';
-import { startFixture } from '../fixture.js';
-import { findNginx } from '../nginx.js';
-import { MIN_BLOCKS } from '../blocks.js';
+import { UsageError } from '../core/errors.js';
+import { collectEnvironment, describeEnvironment } from '../core/environment.js';
+import { createProgress } from './progress.js';
+import { toCsv } from '../results/csv.js';
+import { SUMMARY_COLUMNS, clientWarnings, summarize, toSummaryText } from '../stats/summarize.js';
+import { toRunsWide } from '../results/wide.js';
+import { startFixture } from '../fixture/fixture.js';
+import { findNginx } from '../fixture/nginx.js';
+import { MIN_BLOCKS } from '../client/blocks.js';
 import { getWorkload } from '../workloads/index.js';
-import { resumeCommand } from '../shell.js';
+import { resumeCommand } from '../core/shell.js';
 import { watchSignals } from '../sweep/interrupts.js';
 import { runSweep, trialSpec } from '../sweep/orchestrator.js';
 import { resolvePinning } from '../sweep/pinning.js';
-import { FILES, defaultOutDir, writeFileAtomic } from '../sweep/results.js';
+import { FILES, defaultOutDir, writeFileAtomic } from '../results/writer.js';
 import { planTrials } from '../sweep/schedule.js';
 import { checkNewOutDir, openSession } from '../sweep/session.js';
 import { describeSpec, loadSpec, resolveSpec } from '../sweep/spec.js';
-import { runTrialProcess } from '../sweep/trial-process.js';
+import { runTrialProcess } from '../trial/trial-process.js';
 import { reportSweep } from './report.js';
 
 /** Unrecorded traffic through a new server before its first measured trial, per transport. */
@@ -106,7 +106,7 @@ export async function sweep(preset, opts, { stderr, chalk }) {
   const { dir } = request;
   const quiet = Boolean(opts.quiet);
   const say = (/** @type {string} */ text) => { if (!quiet) stderr.write(text); };
-  /** @type {import('../fixture.js').Fixture | undefined} */
+  /** @type {import('../fixture/fixture.js').Fixture | undefined} */
   let server;
   // installed before anything is created, and kept until the last file is written
   const interrupts = watchSignals({

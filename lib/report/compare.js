@@ -4,16 +4,16 @@
  * does for two binaries: for every (workload, size, depth) group both sweeps
  * hold, and every figure, B/A = the ratio of the geometric means over runs,
  * with a 95 % interval from Welch's t-test on the log values of the per-run
- * figures (lib/welch.js). The UDS/TCP row compares the two sweeps' per-run
+ * figures (lib/stats/welch.js). The UDS/TCP row compares the two sweeps' per-run
  * log-ratios the same way, so B/A of it says whether the gap between the
  * transports changed. Pure: trial rows in, rows and text out.
  */
 import { Chalk } from 'chalk';
-import { UsageError } from '../errors.js';
-import { pairedLogRatios } from '../ratios.js';
-import { formatSize } from '../units.js';
-import { welchLogRatio } from '../welch.js';
-import { FIGURES } from './figures.js';
+import { UsageError } from '../core/errors.js';
+import { pairedLogRatios } from '../stats/ratios.js';
+import { formatSize } from '../core/units.js';
+import { welchLogRatio } from '../stats/welch.js';
+import { FIGURES } from '../workloads/figures.js';
 import { human } from './table.js';
 
 const plain = new Chalk({ level: 0 });

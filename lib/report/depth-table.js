@@ -5,7 +5,7 @@
  * (µs per message, ms per GB, µs per connection or request). The terminal
  * and Markdown formatters lay it out. Pure.
  */
-import { formatSize } from '../units.js';
+import { formatSize } from '../core/units.js';
 import { WORKLOADS } from '../workloads/index.js';
 import { human } from './table.js';
 import { formatRatio } from './verdict.js';
@@ -67,7 +67,7 @@ export function depthTable(section) {
 
 /**
  * What the figures in the tables are, in one paragraph.
- * @param {import('./figures.js').Figure} primary
+ * @param {import('../workloads/figures.js').Figure} primary
  * @param {string} centre what the per-transport values are: 'geometric mean' or 'mean'
  * @param {boolean} [moderated] the UDS/TCP intervals' variances were moderated across the groups
  */

@@ -6,9 +6,9 @@
  * this. Pure: trial rows and meta.json in, findings out.
  */
 import { depthLabel } from '../workloads/index.js';
-import { formatSize } from '../units.js';
-import { FIGURES, primaryFigure } from './figures.js';
-import { summarize, clientWarnings } from './summary.js';
+import { formatSize } from '../core/units.js';
+import { FIGURES, primaryFigure } from '../workloads/figures.js';
+import { summarize, clientWarnings } from '../stats/summarize.js';
 import { formatRatio, toVerdict } from './verdict.js';
 
 /** A coefficient of variation (sd / mean) above this deserves a warning. */
@@ -37,7 +37,7 @@ export const WIDE_CI = 0.05;
  * @typedef {object} Section
  * @property {string} workload
  * @property {number} depth
- * @property {import('./figures.js').Figure} primary
+ * @property {import('../workloads/figures.js').Figure} primary
  * @property {SizeRow[]} sizes
  * @property {string} verdict
  *
@@ -107,7 +107,7 @@ function describeFailures(failed) {
 
 /**
  * @param {{ trials: Record<string, any>[], meta: Record<string, any> | null, notes?: string[], dir?: string }} results
- * @param {{ primary?: import('./figures.js').Figure, summary?: Record<string, any>[] }} [options]
+ * @param {{ primary?: import('../workloads/figures.js').Figure, summary?: Record<string, any>[] }} [options]
  *   primary: the figure verdicts are about (default: the workload's); summary: rows of summarize() when already computed
  * @returns {Findings}
  */

@@ -5,7 +5,7 @@
  * tables, the warnings and the environment from meta.json. Pure.
  */
 import { depthTable, describeTable } from './depth-table.js';
-import { isModerated } from './summary.js';
+import { isModerated } from '../stats/summarize.js';
 import { describeEnvironmentLine, describeState } from './report-text.js';
 
 /** @param {unknown} text */

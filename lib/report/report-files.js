@@ -6,17 +6,17 @@
  */
 import { depthLabel } from '../workloads/index.js';
 import { accessSync, constants } from 'node:fs';
-import { writeFileAtomic } from '../files.js';
+import { writeFileAtomic } from '../core/files.js';
 import { join, resolve } from 'node:path';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../core/errors.js';
 import { buildFindings } from './findings.js';
-import { FIGURES, figureOf } from './figures.js';
+import { FIGURES, figureOf } from '../workloads/figures.js';
 import { chartSpecs, renderSvg } from './charts.js';
 import { toHtml } from './html.js';
 import { toMarkdown } from './report-text.js';
-import { readResultsDir } from './results-dir.js';
-import { SUMMARY_COLUMNS } from './summary.js';
-import { toRunsWide } from './wide.js';
+import { readResultsDir } from '../results/reader.js';
+import { SUMMARY_COLUMNS } from '../stats/summarize.js';
+import { toRunsWide } from '../results/wide.js';
 import { toXlsx } from './xlsx.js';
 
 export const REPORT_FILES = { markdown: 'summary.md', html: 'report.html', xlsx: 'results.xlsx' };

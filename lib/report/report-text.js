@@ -6,7 +6,7 @@
 import { depthLabel } from '../workloads/index.js';
 import { Chalk } from 'chalk';
 import { depthTable, describeTable } from './depth-table.js';
-import { isModerated } from './summary.js';
+import { isModerated } from '../stats/summarize.js';
 
 const plain = new Chalk({ level: 0 });
 

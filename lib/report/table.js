@@ -3,7 +3,7 @@
  * Pure: returns a string; colour comes from the Chalk instance passed in.
  */
 import { Chalk } from 'chalk';
-import { formatSize } from '../units.js';
+import { formatSize } from '../core/units.js';
 import { WORKLOADS } from '../workloads/index.js';
 
 const plain = new Chalk({ level: 0 });
@@ -27,7 +27,7 @@ export function human(value) {
 /**
  * The columns of a workload's table: who, then its `table` figures, then status.
  * @param {string} workload
- * @returns {[string, (r: import('../record.js').TrialRecord) => string][]}
+ * @returns {[string, (r: import('../trial/record.js').TrialRecord) => string][]}
  */
 function columnsOf(workload) {
   const w = WORKLOADS[workload] ?? WORKLOADS.echo;
@@ -35,13 +35,13 @@ function columnsOf(workload) {
     ['transport', (r) => String(r.transport)],
     ['size', (r) => (r.size_bytes === null ? '-' : formatSize(Number(r.size_bytes)))],
     [w.axes.depth.flag.slice(2), (r) => human(r.depth)],
-    ...w.table.map(([title, column]) => /** @type {[string, (r: import('../record.js').TrialRecord) => string]} */ ([title, (r) => human(r[column])])),
+    ...w.table.map(([title, column]) => /** @type {[string, (r: import('../trial/record.js').TrialRecord) => string]} */ ([title, (r) => human(r[column])])),
     ['status', (r) => String(r.status)],
   ];
 }
 
 /**
- * @param {import('../record.js').TrialRecord[]} records
+ * @param {import('../trial/record.js').TrialRecord[]} records
  * @param {{ chalk?: import('chalk').ChalkInstance }} [options]
  */
 export function toTable(records, { chalk = plain } = {}) {
@@ -60,7 +60,7 @@ export function toTable(records, { chalk = plain } = {}) {
 
 /**
  * Mean of a numeric field over ok records.
- * @param {import('../record.js').TrialRecord[]} records
+ * @param {import('../trial/record.js').TrialRecord[]} records
  * @param {string} field
  */
 function meanOf(records, field) {
@@ -71,11 +71,11 @@ function meanOf(records, field) {
 /**
  * One line per (size, depth) with both transports: UDS relative to TCP,
  * with the interval of the msgs/s ratio when one is given.
- * @param {import('../record.js').TrialRecord[]} records
- * @param {{ chalk?: import('chalk').ChalkInstance, ratio?: { interval: import('../ratios.js').RatioInterval, basis: string } }} [options]
+ * @param {import('../trial/record.js').TrialRecord[]} records
+ * @param {{ chalk?: import('chalk').ChalkInstance, ratio?: { interval: import('../stats/ratios.js').RatioInterval, basis: string } }} [options]
  */
 export function toComparison(records, { chalk = plain, ratio: paired } = {}) {
-  /** @type {Map<string, import('../record.js').TrialRecord[]>} */
+  /** @type {Map<string, import('../trial/record.js').TrialRecord[]>} */
   const groups = new Map();
   for (const r of records) {
     const key = `${r.workload}|${r.size_bytes}|${r.depth}`;

@@ -12,7 +12,7 @@
  * Pure: rows in, strings out.
  */
 import { depthLabel } from '../workloads/index.js';
-import { formatSize } from '../units.js';
+import { formatSize } from '../core/units.js';
 
 /** An interval that includes 1 and stays within this of it is reported as "no difference larger than X %". */
 const SAME_WITHIN = 0.2;

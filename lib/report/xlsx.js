@@ -8,7 +8,7 @@
  * environment. toXlsx returns the bytes; nothing here touches the disk.
  */
 import ExcelJS from 'exceljs';
-import { WIDE_NAME } from './wide.js';
+import { WIDE_NAME } from '../results/wide.js';
 
 /** Number formats by what a column holds (formats are locale-neutral codes). */
 const FORMATS = { integer: '0', rate: '#,##0', micro: '0.00', milli: '0.000', fraction: '0.000', ratio: '0.000', percent: '0.0', df: '0.0' };

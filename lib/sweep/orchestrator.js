@@ -8,15 +8,15 @@
  * the real end-to-end tests.
  */
 import { performance } from 'node:perf_hooks';
-import { failedTrial } from '../trial.js';
+import { failedTrial } from '../trial/trial.js';
 import { groupKey, jobKeys, planExtraRuns, planTrials, rowKey } from './schedule.js';
-import { groupsShortOfPrecision } from '../ratios.js';
+import { groupsShortOfPrecision } from '../stats/ratios.js';
 import { getWorkload } from '../workloads/index.js';
-import { formatPercent, formatSize } from '../units.js';
+import { formatPercent, formatSize } from '../core/units.js';
 
 /**
  * @typedef {object} SweepServer the fixture: what the trials connect to
- * @property {Record<'tcp' | 'uds', import('../transport.js').Target>} targets
+ * @property {Record<'tcp' | 'uds', import('../client/transport.js').Target>} targets
  * @property {() => boolean} alive
  * @property {() => Promise<void>} stop
  */
@@ -25,7 +25,7 @@ import { formatPercent, formatSize } from '../units.js';
  * @typedef {object} SweepDeps
  * @property {() => Promise<SweepServer>} startServer
  * @property {(server: SweepServer) => Promise<void>} [warmServer] run unrecorded traffic through a new server
- * @property {(spec: import('../trial.js').TrialSpec, server: SweepServer) => Promise<import('../trial.js').TrialResult>} runTrial rejects only when aborted
+ * @property {(spec: import('../trial/trial.js').TrialSpec, server: SweepServer) => Promise<import('../trial/trial.js').TrialResult>} runTrial rejects only when aborted
  * @property {{ appendAll: (rows: Record<string, unknown>[]) => void }} log trial rows (a trial's rows in one write)
  * @property {{ appendAll: (rows: Record<string, unknown>[]) => void }} [blockLog] block rows
  * @property {Record<string, any>[]} [previous] trial rows already recorded (resume)
@@ -40,7 +40,7 @@ import { formatPercent, formatSize } from '../units.js';
  * @param {import('./spec.js').SweepSpec} spec
  * @param {import('./schedule.js').Job} job
  * @param {SweepServer} server
- * @returns {import('../trial.js').TrialSpec}
+ * @returns {import('../trial/trial.js').TrialSpec}
  */
 export function trialSpec(spec, job, server) {
   return {

@@ -6,7 +6,7 @@
  * transport that opens the A B B A sequence is drawn from the seed too, so
  * the order is reproducible and drift hits TCP and UDS alike.
  */
-import { createRandom, shuffle } from '../random.js';
+import { createRandom, shuffle } from '../core/random.js';
 
 /**
  * @typedef {object} Job

@@ -7,13 +7,13 @@
  */
 import fs from 'node:fs';
 import { join } from 'node:path';
-import { UsageError } from '../errors.js';
-import { toCsvHeader } from '../report/csv.js';
-import { errorCode, openForAppend, readNoFollow, writeAll, writeFileAtomic } from '../files.js';
-import { LOCK_FILE, acquireLock } from './lock.js';
-import { beginSession, checkVersion, createMeta, describeStatus, endSession, readMeta, writeMeta, writeMetaBestEffort } from './meta.js';
-import { inspectTrialLog, markSuperseded, toRow } from './recovery.js';
-import { FILES, blockColumns, createBlockLog, createTrialLog, openBlockLog, openTrialLog, trialColumns } from './results.js';
+import { UsageError } from '../core/errors.js';
+import { toCsvHeader } from '../results/csv.js';
+import { errorCode, openForAppend, readNoFollow, writeAll, writeFileAtomic } from '../core/files.js';
+import { LOCK_FILE, acquireLock } from '../results/lock.js';
+import { beginSession, checkVersion, createMeta, describeStatus, endSession, readMeta, writeMeta, writeMetaBestEffort } from '../results/meta.js';
+import { inspectTrialLog, markSuperseded, toRow } from '../results/recovery.js';
+import { FILES, blockColumns, createBlockLog, createTrialLog, openBlockLog, openTrialLog, trialColumns } from '../results/writer.js';
 import { checkResumeFlags, checkStoredSpec } from './stored-spec.js';
 
 /**
@@ -213,7 +213,7 @@ function repairBlockLog(dir, workload, note, recoveries, at) {
  * Make an append-only CSV file what its inspection says: cut back, with its header, ending in a newline.
  * @param {string} path
  * @param {Buffer} bytes what the file held
- * @param {import('./recovery.js').Inspection} inspection
+ * @param {import('../results/recovery.js').Inspection} inspection
  * @param {readonly string[]} columns
  */
 function applyRepair(path, bytes, inspection, columns) {

@@ -4,7 +4,7 @@
  * being read through String(). Flags are strings and are not checked here.
  * Keys not listed (new ones) are left to their own validation.
  */
-import { UsageError } from '../errors.js';
+import { UsageError } from '../core/errors.js';
 
 /** @typedef {'number' | 'string' | 'boolean' | 'null' | 'list'} JsonType */
 

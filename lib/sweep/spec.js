@@ -6,13 +6,13 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { UsageError } from '../errors.js';
-import { MAX_PACKETS } from '../limits.js';
-import { checkWorkloadOptions, toAxisValue, toSeed } from '../options.js';
+import { UsageError } from '../core/errors.js';
+import { MAX_PACKETS } from '../core/limits.js';
+import { checkWorkloadOptions, toAxisValue, toSeed } from '../options/validate.js';
 import { getWorkload } from '../workloads/index.js';
-import { newSeed } from '../random.js';
+import { newSeed } from '../core/random.js';
 import { checkSpecTypes } from './spec-types.js';
-import { formatSize, isPowerOfTwo, parseSize, toDuration, toInteger, toWarmup } from '../units.js';
+import { formatSize, isPowerOfTwo, parseSize, toDuration, toInteger, toWarmup } from '../core/units.js';
 
 const PRESET_DIR = fileURLToPath(new URL('../../sweeps/', import.meta.url));
 

@@ -4,7 +4,7 @@
  * --resume compared with it key by key: equal values are accepted, others
  * refused naming the flag.
  */
-import { UsageError } from '../errors.js';
+import { UsageError } from '../core/errors.js';
 import { DEFAULTS, resolveSpec } from './spec.js';
 
 /** Resolved keys in milliseconds, and the spec-file key each comes from (null allowed where the key may be null). */

@@ -2,15 +2,15 @@
  * What every workload's client does the same way: the trial's hard limit and
  * abort, its amounts, and percentiles out of an HDR histogram.
  */
-import { RunError } from '../errors.js';
+import { RunError } from '../core/errors.js';
 
 /** HDR histogram bounds for per-unit times in ns: 1 ns to 1 hour, 3 significant figures. */
 export const HISTOGRAM = { lowest: 1, highest: 3_600_000_000_000, figures: 3 };
 
 /**
- * A spec amount (packets or ms) as lib/blocks.js counts it.
+ * A spec amount (packets or ms) as lib/client/blocks.js counts it.
  * @param {{ packets: number } | { count: number } | { ms: number }} amount
- * @returns {import('../blocks.js').Amount}
+ * @returns {import('../client/blocks.js').Amount}
  */
 export function toAmount(amount) {
   if ('ms' in amount) return { ms: amount.ms };
@@ -41,7 +41,7 @@ export function rttFigures(prefix, h) {
  * server (and proxy) CPU per unit, and both event-loop utilisations.
  * Keys a workload does not declare (proxy CPU outside `proxy`) are left out
  * of its rows by their columns.
- * @param {import('../blocks.js').Totals | import('../blocks.js').Block} x
+ * @param {import('../client/blocks.js').Totals | import('../client/blocks.js').Block} x
  * @param {{ count: string, rate: string, per: string }} names e.g. packets, msgs_per_s, msg
  */
 export function unitFigures(x, { count, rate, per }) {

@@ -12,11 +12,11 @@
  * meta.json's environment); it never crashes.
  */
 import { createHistogram, performance } from 'node:perf_hooks';
-import { runBlocks } from '../blocks.js';
-import { RunError } from '../errors.js';
-import { CONNECT_GREETING } from '../handlers.js';
-import { readNetLimits } from '../environment.js';
-import { connect } from '../transport.js';
+import { runBlocks } from '../client/blocks.js';
+import { RunError } from '../core/errors.js';
+import { CONNECT_GREETING } from '../fixture/handlers.js';
+import { readNetLimits } from '../core/environment.js';
+import { connect } from '../client/transport.js';
 import { HISTOGRAM, rttFigures, toAmount, trialDeadline, unitFigures } from './common.js';
 
 /** A block holds at least this many connections per loop. */
@@ -62,7 +62,7 @@ export function portsExhausted(done, limits) {
 
 /**
  * A lane of connect loops to one target.
- * @param {import('../transport.js').Target} target
+ * @param {import('../client/transport.js').Target} target
  * @param {import('./workload.js').TrialSpec} spec
  */
 function createConnector(target, spec) {
@@ -118,7 +118,7 @@ function createConnector(target, spec) {
     /**
      * @param {number} n connections in this block
      * @param {import('node:perf_hooks').RecordableHistogram} [histogram]
-     * @returns {Promise<import('../blocks.js').BlockTimes>}
+     * @returns {Promise<import('../client/blocks.js').BlockTimes>}
      */
     async block(n, histogram) {
       if (failure) throw failure;
@@ -144,7 +144,7 @@ function createConnector(target, spec) {
 
 /**
  * @param {import('./workload.js').TrialSpec} spec
- * @param {{ probe?: import('../blocks.js').ServerProbe, signal?: AbortSignal }} [context]
+ * @param {{ probe?: import('../client/blocks.js').ServerProbe, signal?: AbortSignal }} [context]
  * @returns {Promise<import('./workload.js').TrialResult>}
  */
 async function runConnect(spec, { probe, signal } = {}) {

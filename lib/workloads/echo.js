@@ -1,19 +1,19 @@
 /**
  * The echo workload: pipelined packets of one size through an echo server,
  * every byte verified, in blocks that alternate between transports
- * (lib/blocks.js). A block of n packets sends n packets with up to `depth`
+ * (lib/client/blocks.js). A block of n packets sends n packets with up to `depth`
  * in flight and ends when the last is back. Block length: at least
  * FILL_FACTOR × depth packets, so filling and draining the pipe (about one
  * round trip, the time of `depth` packets by Little's law) costs under 1 %
  * of a block.
  */
 import { createHistogram } from 'node:perf_hooks';
-import { runBlocks } from '../blocks.js';
-import { ECHO_GREETING } from '../handlers.js';
-import { MAX_DEPTH, MAX_SIZE, checkInFlight } from '../limits.js';
-import { createPayloads } from '../payload.js';
-import { createPipeline, readGreeting } from '../pipeline.js';
-import { connect } from '../transport.js';
+import { runBlocks } from '../client/blocks.js';
+import { ECHO_GREETING } from '../fixture/handlers.js';
+import { MAX_DEPTH, MAX_SIZE, checkInFlight } from '../core/limits.js';
+import { createPayloads } from '../client/payload.js';
+import { createPipeline, readGreeting } from '../client/pipeline.js';
+import { connect } from '../client/transport.js';
 import { HISTOGRAM, rttFigures, toAmount, trialDeadline, unitFigures } from './common.js';
 
 /** A block holds at least this many pipelines-full of packets. */
@@ -52,18 +52,18 @@ export const echo = {
 
 /**
  * @param {import('./workload.js').TrialSpec} spec
- * @param {{ probe?: import('../blocks.js').ServerProbe, signal?: AbortSignal }} [context]
+ * @param {{ probe?: import('../client/blocks.js').ServerProbe, signal?: AbortSignal }} [context]
  * @returns {Promise<import('./workload.js').TrialResult>}
  */
 async function runEcho(spec, { probe, signal } = {}) {
   const { size, depth } = spec;
   const payloads = createPayloads(size, spec.seed, depth); // outside anything timed
-  /** @type {(import('../blocks.js').Lane & { socket: import('node:net').Socket, pipeline: import('../pipeline.js').Pipeline, histogram: import('node:perf_hooks').RecordableHistogram })[]} */
+  /** @type {(import('../client/blocks.js').Lane & { socket: import('node:net').Socket, pipeline: import('../client/pipeline.js').Pipeline, histogram: import('node:perf_hooks').RecordableHistogram })[]} */
   const lanes = [];
   const deadline = trialDeadline(spec, signal, (error) => { for (const lane of lanes) lane.abort(error); });
   try {
     for (const target of spec.targets) {
-      /** @type {import('../transport.js').Reader} */
+      /** @type {import('../client/transport.js').Reader} */
       const reader = { fn: () => {} };
       const socket = await connect(target, { noDelay: spec.noDelay, timeoutMs: spec.timeoutMs, reader });
       try {

@@ -1,7 +1,7 @@
 /**
  * The http and proxy workloads: the 2017 nginx-to-app-server test and its
  * direct counterpart. A Node `http` server listens on TCP and UDS at once and
- * answers `GET /<n>` with an n-byte body; a keep-alive client (lib/http-load.js,
+ * answers `GET /<n>` with an n-byte body; a keep-alive client (lib/client/http-load.js,
  * on undici) holds `connections` connections per target, `pipelining`
  * requests in flight on each, and measures blocks of n requests that end
  * when the last body is in (every status and body length checked).
@@ -12,9 +12,9 @@
  * upstream's); nginx's CPU, read from /proc, is charged per request too.
  */
 import { createHistogram } from 'node:perf_hooks';
-import { runBlocks } from '../blocks.js';
-import { RunError } from '../errors.js';
-import { MAX_BODY } from '../handlers.js';
+import { runBlocks } from '../client/blocks.js';
+import { RunError } from '../core/errors.js';
+import { MAX_BODY } from '../fixture/handlers.js';
 import { HISTOGRAM, rttFigures, toAmount, trialDeadline, unitFigures } from './common.js';
 
 /** A block holds at least this many requests per request slot (connections × pipelining). */
@@ -74,14 +74,14 @@ export const proxyWorkload = {
 
 /**
  * @param {import('./workload.js').TrialSpec} spec
- * @param {{ probe?: import('../blocks.js').ServerProbe, signal?: AbortSignal }} context
+ * @param {{ probe?: import('../client/blocks.js').ServerProbe, signal?: AbortSignal }} context
  * @param {boolean} proxy
  * @returns {Promise<import('./workload.js').TrialResult>}
  */
 async function runHttp(spec, { probe, signal }, proxy) {
   const pipelining = spec.pipelining ?? 1;
   // undici loads only in the trials that use it: every other trial process starts faster
-  const { createHttpLoad } = await import('../http-load.js');
+  const { createHttpLoad } = await import('../client/http-load.js');
   const loads = spec.targets.map((target) => createHttpLoad(target, { connections: spec.depth, pipelining, path: `/${spec.size}`, expectedBytes: spec.size, timeoutMs: spec.timeoutMs }));
   let connects = 0;
   const lanes = spec.targets.map((target, i) => ({

@@ -2,7 +2,7 @@
  * The workloads, by name. Everything above a workload finds it here and
  * reads its declaration (./workload.js).
  */
-import { UsageError } from '../errors.js';
+import { UsageError } from '../core/errors.js';
 import { connectWorkload } from './connect.js';
 import { echo } from './echo.js';
 import { httpWorkload, proxyWorkload } from './http.js';

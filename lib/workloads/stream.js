@@ -10,11 +10,11 @@
  * (checking them would cost the receiver more than the transport).
  */
 import { randomFillSync } from 'node:crypto';
-import { runBlocks } from '../blocks.js';
-import { RunError } from '../errors.js';
-import { SINK_HEADER_BYTES, SINK_REPLY_BYTES } from '../handlers.js';
-import { MAX_SIZE } from '../limits.js';
-import { connect } from '../transport.js';
+import { runBlocks } from '../client/blocks.js';
+import { RunError } from '../core/errors.js';
+import { SINK_HEADER_BYTES, SINK_REPLY_BYTES } from '../fixture/handlers.js';
+import { MAX_SIZE } from '../core/limits.js';
+import { connect } from '../client/transport.js';
 import { toAmount, trialDeadline } from './common.js';
 
 const KiB = 1024;
@@ -108,7 +108,7 @@ function createSender(socket, chunk, timeoutMs) {
   return {
     /**
      * @param {number} chunks
-     * @returns {Promise<import('../blocks.js').BlockTimes>}
+     * @returns {Promise<import('../client/blocks.js').BlockTimes>}
      */
     async block(chunks) {
       const header = Buffer.alloc(SINK_HEADER_BYTES);
@@ -135,12 +135,12 @@ function createSender(socket, chunk, timeoutMs) {
 
 /**
  * @param {import('./workload.js').TrialSpec} spec
- * @param {{ probe?: import('../blocks.js').ServerProbe, signal?: AbortSignal }} [context]
+ * @param {{ probe?: import('../client/blocks.js').ServerProbe, signal?: AbortSignal }} [context]
  * @returns {Promise<import('./workload.js').TrialResult>}
  */
 async function runStream(spec, { probe, signal } = {}) {
   const chunk = randomFillSync(Buffer.allocUnsafe(spec.size)); // outside anything timed
-  /** @type {(import('../blocks.js').Lane & { socket: import('node:net').Socket })[]} */
+  /** @type {(import('../client/blocks.js').Lane & { socket: import('node:net').Socket })[]} */
   const lanes = [];
   const deadline = trialDeadline(spec, signal, (error) => { for (const lane of lanes) lane.abort(error); });
   try {
@@ -156,7 +156,7 @@ async function runStream(spec, { probe, signal } = {}) {
     });
     const gb = (/** @type {number} */ bytes) => bytes / 1e9;
     const perGb = (/** @type {number | null} */ us, /** @type {number} */ units) => (us === null ? null : us / 1000 / gb(units * spec.size));
-    const figures = (/** @type {import('../blocks.js').Totals | import('../blocks.js').Block} */ x) => ({
+    const figures = (/** @type {import('../client/blocks.js').Totals | import('../client/blocks.js').Block} */ x) => ({
       chunks: x.units,
       bytes: x.bytes,
       elapsed_ms: x.elapsedMs,

@@ -29,7 +29,7 @@
 /**
  * @typedef {object} TrialSpec what a trial process is asked to measure
  * @property {string} workload
- * @property {import('../transport.js').Target[]} targets one or two; blocks start with targets[0] (A B B A …)
+ * @property {import('../client/transport.js').Target[]} targets one or two; blocks start with targets[0] (A B B A …)
  * @property {number} size
  * @property {number} depth
  * @property {Amount} measure per target
@@ -78,7 +78,7 @@
  * @property {string} primary the figure the UDS/TCP verdict is about
  * @property {Record<string, Figure>} summary figures summarised in summary.csv, the primary first
  * @property {{ server: 'echo' | 'sink' | 'greeter' | 'http', proxy: boolean }} fixture which server answers; proxy: nginx in front of it
- * @property {(spec: TrialSpec, context: { probe?: import('../blocks.js').ServerProbe, signal?: AbortSignal }) => Promise<TrialResult>} run the client, in a trial process
+ * @property {(spec: TrialSpec, context: { probe?: import('../client/blocks.js').ServerProbe, signal?: AbortSignal }) => Promise<TrialResult>} run the client, in a trial process
  */
 
 export {};

@@ -27,8 +27,8 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
 import { parse } from 'csv-parse/sync';
-import { groupRows, pairedLogRatios, ratioInterval } from '../../lib/ratios.js';
-import { readResultsDir } from '../../lib/report/results-dir.js';
+import { groupRows, pairedLogRatios, ratioInterval } from '../../lib/stats/ratios.js';
+import { readResultsDir } from '../../lib/results/reader.js';
 
 const BIN = fileURLToPath(new URL('../../bin/udsvstcp.js', import.meta.url));
 const run = promisify(execFile);

@@ -8,7 +8,7 @@
  * state), in an order that rotates round by round, with 10 keep-alive
  * connections and one request in flight on each:
  *
- * - http-load:   lib/http-load.js (undici Clients, one per connection, dispatch)
+ * - http-load:   lib/client/http-load.js (undici Clients, one per connection, dispatch)
  * - undici-pool: undici's Pool and its request() API, each body read to its end
  * - node-http:   node:http with a keep-alive Agent (no pipelining)
  * - autocannon:  autocannon's programmatic API; only when it is installed
@@ -32,8 +32,8 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
 import { Pool } from 'undici';
-import { createHttpLoad } from '../../lib/http-load.js';
-import { httpOrigin } from '../../lib/transport.js';
+import { createHttpLoad } from '../../lib/client/http-load.js';
+import { httpOrigin } from '../../lib/client/transport.js';
 
 const SELF = fileURLToPath(import.meta.url);
 const run = promisify(execFile);
@@ -108,11 +108,11 @@ function meter(ms) {
  */
 const figures = (requests, wallMs, cpu, elu) => ({ requests, req_per_s: requests / (wallMs / 1000), cpu_us_per_req: (cpu.user + cpu.system) / requests, elu: elu.utilization });
 
-/** @typedef {{ target: import('../../lib/transport.js').Target, body: number, ms: number }} Job */
+/** @typedef {{ target: import('../../lib/client/transport.js').Target, body: number, ms: number }} Job */
 
 /** @type {Record<string, (job: Job) => Promise<Figures>>} */
 const CLIENTS = {
-  /** lib/http-load.js in blocks of 1000 requests, measured around whole blocks */
+  /** lib/client/http-load.js in blocks of 1000 requests, measured around whole blocks */
   async 'http-load'({ target, body, ms }) {
     const load = createHttpLoad(target, { connections: CONNECTIONS, pipelining: PIPELINING, path: `/${body}`, expectedBytes: body, timeoutMs: 10_000 });
     const began = performance.now();

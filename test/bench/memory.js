@@ -11,8 +11,8 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
-import { spawnServer } from '../../lib/server-process.js';
-import { runTrial } from '../../lib/trial.js';
+import { spawnServer } from '../../lib/fixture/server-process.js';
+import { runTrial } from '../../lib/trial/trial.js';
 
 const SELF = fileURLToPath(import.meta.url);
 const run = promisify(execFile);

@@ -28,8 +28,8 @@ import { promisify } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { spawnServer } from '../../lib/server-process.js';
-import { runTrial } from '../../lib/trial.js';
+import { spawnServer } from '../../lib/fixture/server-process.js';
+import { runTrial } from '../../lib/trial/trial.js';
 
 const SELF = fileURLToPath(import.meta.url);
 const run = promisify(execFile);

@@ -4,9 +4,9 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createRecord, errorRecord } from '../../lib/record.js';
-import { toCsv } from '../../lib/report/csv.js';
-import { TRIAL_COLUMNS } from '../../lib/sweep/results.js';
+import { createRecord, errorRecord } from '../../lib/trial/record.js';
+import { toCsv } from '../../lib/results/csv.js';
+import { TRIAL_COLUMNS } from '../../lib/results/writer.js';
 
 /**
  * A trial row that succeeded.

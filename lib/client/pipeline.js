@@ -1,0 +1,209 @@
+/**
+ * A pipelined echo client on one connected socket, run in blocks.
+ *
+ * A block sends a given number of packets with up to `depth` in flight and
+ * ends when the last of them is back: every block starts and ends with
+ * nothing in flight, so its wall time, and any CPU reading taken around it,
+ * cover exactly its packets. Echoes are framed by byte count, never by
+ * 'data' events (reads split and coalesce), and every echoed byte is
+ * compared with the bytes sent. Each send is stamped with performance.now()
+ * in a ring of `depth` slots; a packet's round-trip time runs from its write
+ * to the arrival of its last byte and goes into an HDR histogram when the
+ * block is given one, so memory does not grow with the packet count. A
+ * completed packet is replaced at once from the data handler.
+ */
+import { performance } from 'node:perf_hooks';
+import { RunError } from '../core/errors.js';
+
+/**
+ * @typedef {object} BlockTimes
+ * @property {number} packets
+ * @property {number} start performance.now() just before the block's first write, ms
+ * @property {number} end arrival of the block's last echoed byte, ms
+ */
+
+/**
+ * @typedef {object} Pipeline
+ * @property {(packets: number, histogram?: import('node:perf_hooks').RecordableHistogram) => Promise<BlockTimes>} block
+ *   send `packets` packets and resolve when all are back verified; RTTs in ns go to `histogram`
+ * @property {() => void} close end the connection (nothing may be in flight)
+ * @property {(error: Error) => void} abort fail the pipeline and destroy the socket
+ */
+
+/**
+ * @param {import('node:net').Socket} socket connected, nothing read yet
+ * @param {object} options
+ * @param {import('./transport.js').Reader} [options.reader] the socket's reader, when it was connected with one; else 'data' events
+ * @param {import('./payload.js').Payloads} options.payloads
+ * @param {number} options.depth packets in flight, 1 = ping-pong
+ * @param {number} [options.timeoutMs] fail when packets are in flight and nothing arrives for this long
+ * @returns {Pipeline}
+ */
+export function createPipeline(socket, { reader, payloads, depth, timeoutMs = 10_000 }) {
+  const { size, pool, contiguous } = payloads;
+  const sendStamps = new Float64Array(depth);
+  let sent = 0;
+  let received = 0;
+  let rxOffset = 0;
+  let limit = 0; // packets to send, in all, by the end of the current block
+  let lastProgress = performance.now();
+  let closing = false;
+  /** @type {Error | undefined} */
+  let failure;
+  /** @type {import('node:perf_hooks').RecordableHistogram | undefined} */
+  let histogram;
+  /** @type {{ first: number, start: number, resolve: (t: BlockTimes) => void, reject: (e: Error) => void } | undefined} */
+  let current;
+
+  const refill = () => {
+    while (sent < limit && sent - received < depth) {
+      const index = sent++;
+      sendStamps[index % depth] = performance.now();
+      socket.write(payloads.packet(index));
+    }
+  };
+
+  /** @param {Error} error */
+  const fail = (error) => {
+    if (failure) return;
+    failure = error;
+    limit = sent;
+    clearInterval(watchdog);
+    socket.destroy();
+    current?.reject(error);
+    current = undefined;
+  };
+
+  /**
+   * Where the echo first differs from the pool, as packet and byte.
+   * @param {Buffer} chunk
+   * @param {number} pos
+   * @param {number} poolPos
+   * @param {number} n
+   */
+  const mismatch = (chunk, pos, poolPos, n) => {
+    let k = 0;
+    while (k < n && chunk[pos + k] === pool[poolPos + k]) k++;
+    const packet = received + Math.floor((rxOffset + k) / size);
+    const hex = (/** @type {number} */ b) => `0x${b.toString(16).padStart(2, '0')}`;
+    return new RunError(`echo mismatch at packet ${packet} byte ${(rxOffset + k) % size}: sent ${hex(pool[poolPos + k])}, got ${hex(chunk[pos + k])}`, 'ERR_VERIFY');
+  };
+
+  /** @param {Buffer} chunk */
+  const onData = (chunk) => {
+    const now = performance.now();
+    lastProgress = now;
+    const length = chunk.length;
+    let pos = 0;
+    while (pos < length) {
+      const inFlight = (sent - received) * size - rxOffset;
+      if (inFlight === 0) {
+        fail(new RunError(`server sent ${length - pos} bytes that were never sent to it (after packet ${received - 1})`, 'ERR_VERIFY'));
+        return;
+      }
+      // the longest run of this chunk that is contiguous in the pool
+      const poolPos = payloads.offset(received) + rxOffset;
+      const n = Math.min(length - pos, contiguous ? pool.length - poolPos : size - rxOffset, inFlight);
+      if (chunk.compare(pool, poolPos, poolPos + n, pos, pos + n) !== 0) {
+        fail(mismatch(chunk, pos, poolPos, n));
+        return;
+      }
+      pos += n;
+      rxOffset += n;
+      while (rxOffset >= size) {
+        histogram?.record(Math.max(1, Math.round((now - sendStamps[received % depth]) * 1e6)));
+        received++;
+        rxOffset -= size;
+      }
+    }
+    refill();
+    if (current && received === limit) {
+      const { first, start, resolve } = current;
+      current = undefined;
+      resolve({ packets: received - first, start, end: now });
+    }
+  };
+
+  const onClose = () => {
+    if (!closing || received < sent) {
+      fail(new RunError(`server closed the connection after ${received} of ${sent} packets sent`, 'ERR_CLOSED'));
+    }
+  };
+
+  const watchdog = setInterval(() => {
+    if (sent > received && performance.now() - lastProgress > timeoutMs) {
+      fail(new RunError(`no echo for ${timeoutMs} ms (--timeout) with ${sent - received} packets in flight after ${received} complete`, 'ERR_TIMEOUT'));
+    }
+  }, Math.max(10, Math.min(250, timeoutMs / 4)));
+  watchdog.unref();
+
+  if (reader) reader.fn = onData;
+  else socket.on('data', onData);
+  socket.on('end', onClose);
+  socket.on('close', onClose);
+  socket.on('error', (error) => {
+    const code = /** @type {NodeJS.ErrnoException} */ (error).code;
+    if (code === 'EPIPE' || code === 'ECONNRESET') onClose(); // the peer went away
+    else fail(new RunError(`connection error: ${code ?? error.message}`, 'ERR_CONNECTION'));
+  });
+
+  return {
+    block(packets, recordTo) {
+      if (failure) return Promise.reject(failure);
+      if (current) return Promise.reject(new RunError('a block is already running on this connection', 'ERR_INTERNAL'));
+      if (!(packets >= 1)) return Promise.reject(new RunError(`a block needs at least one packet; got ${packets}`, 'ERR_INTERNAL'));
+      histogram = recordTo;
+      return new Promise((resolve, reject) => {
+        current = { first: received, start: performance.now(), resolve, reject };
+        lastProgress = current.start;
+        limit = sent + packets;
+        refill();
+      });
+    },
+    close() {
+      closing = true;
+      clearInterval(watchdog);
+      socket.end();
+    },
+    abort: fail,
+  };
+}
+
+/**
+ * Read and check a fixed greeting the server writes before echoing.
+ * @param {import('node:net').Socket} socket
+ * @param {string} greeting
+ * @param {number} timeoutMs
+ * @param {import('./transport.js').Reader} [reader] the socket's reader, when it was connected with one
+ */
+export function readGreeting(socket, greeting, timeoutMs, reader) {
+  const want = Buffer.from(greeting);
+  return new Promise((resolve, reject) => {
+    let got = Buffer.alloc(0);
+    const done = (/** @type {Error | undefined} */ error) => {
+      clearTimeout(timer);
+      if (reader) reader.fn = () => {};
+      else socket.off('data', onData);
+      socket.off('close', onClose);
+      socket.off('error', onError);
+      if (error) reject(error);
+      else resolve(undefined);
+    };
+    const onData = (/** @type {Buffer} */ chunk) => {
+      got = Buffer.concat([got, chunk]); // a copy: a reader's chunk is only valid during the call
+      if (got.length < want.length) return;
+      if (got.length > want.length || !got.equals(want)) {
+        done(new RunError(`expected the greeting ${JSON.stringify(greeting)}, got ${JSON.stringify(got.toString('latin1').slice(0, 64))}`, 'ERR_VERIFY'));
+      } else {
+        done(undefined);
+      }
+    };
+    const onClose = () => done(new RunError('server closed the connection before its greeting', 'ERR_CLOSED'));
+    const onError = (/** @type {NodeJS.ErrnoException} */ error) => done(new RunError(`connection error before the greeting: ${error.code ?? error.message}`, 'ERR_CONNECTION'));
+    const timer = setTimeout(() => done(new RunError(`no greeting within ${timeoutMs} ms`, 'ERR_TIMEOUT')), timeoutMs);
+    if (reader) reader.fn = onData;
+    else socket.on('data', onData);
+    socket.on('close', onClose);
+    socket.on('error', onError);
+  });
+}

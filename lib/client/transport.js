@@ -1,0 +1,79 @@
+/**
+ * The client side of the one seam where TCP and UDS differ. Everything else
+ * sees a Target and a connected net.Socket (or, for HTTP, an origin).
+ */
+import net from 'node:net';
+import { RunError } from '../core/errors.js';
+
+/**
+ * @typedef {{ host: string, port: number }} Via a proxy on loopback TCP that forwards to the target (nginx)
+ * @typedef {{ transport: 'tcp', host: string, port: number, via?: Via }} TcpTarget
+ * @typedef {{ transport: 'uds', path: string, via?: Via }} UdsTarget
+ * @typedef {TcpTarget | UdsTarget} Target
+ */
+
+/** @type {readonly ('tcp' | 'uds')[]} */
+export const TRANSPORTS = ['tcp', 'uds'];
+
+/** @param {Target} target */
+export function describeTarget(target) {
+  const direct = target.transport === 'tcp' ? `tcp ${target.host}:${target.port}` : `uds ${target.path}`;
+  return target.via ? `${direct} via ${target.via.host}:${target.via.port}` : direct;
+}
+
+/**
+ * Where an HTTP client sends its requests for a target: the origin (for the
+ * connection and the Host header) and, for UDS, the socket file to connect
+ * to instead. A target behind a proxy (`via`) is reached at the proxy, over
+ * loopback TCP, whichever transport the proxy then uses.
+ * @param {Target} target
+ * @returns {{ origin: string, socketPath?: string }}
+ */
+export function httpOrigin(target) {
+  const at = (/** @type {string} */ host, /** @type {number} */ port) => `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  if (target.via) return { origin: at(target.via.host, target.via.port) };
+  if (target.transport === 'uds') return { origin: 'http://localhost', socketPath: target.path };
+  return { origin: at(target.host, target.port) };
+}
+
+/** Bytes one read may bring, as libuv's default read size. */
+const READ_BUFFER_BYTES = 64 * 1024;
+
+/**
+ * Where a socket's reads go when it was connected with a `reader`: the
+ * current `fn` gets each read as a view of one reused buffer, valid only
+ * during the call. Reads allocate nothing, so the measured loop makes no
+ * garbage for the collector to stop it for.
+ * @typedef {{ fn: (chunk: Buffer) => void }} Reader
+ */
+
+/**
+ * Connect to an echo server.
+ * @param {Target} target
+ * @param {{ noDelay?: boolean, timeoutMs?: number, reader?: Reader }} [options] noDelay applies to TCP only;
+ *   with a reader, reads go to reader.fn (net's `onread`) and no 'data' event is emitted
+ * @returns {Promise<net.Socket>}
+ */
+export function connect(target, { noDelay = true, timeoutMs = 10_000, reader } = {}) {
+  return new Promise((resolve, reject) => {
+    const onread = reader ? { buffer: Buffer.allocUnsafe(READ_BUFFER_BYTES), callback: (/** @type {number} */ n, /** @type {Uint8Array} */ buffer) => { reader.fn(Buffer.from(buffer.buffer, buffer.byteOffset, n)); return true; } } : undefined;
+    const socket = target.transport === 'tcp'
+      ? net.connect({ host: target.host, port: target.port, noDelay, onread })
+      : net.connect({ path: target.path, onread });
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new RunError(`could not connect to ${describeTarget(target)} within ${timeoutMs} ms`, 'ERR_CONNECT'));
+    }, timeoutMs);
+    socket.once('connect', () => {
+      clearTimeout(timer);
+      socket.removeAllListeners('error');
+      resolve(socket);
+    });
+    socket.once('error', (error) => {
+      clearTimeout(timer);
+      const code = /** @type {NodeJS.ErrnoException} */ (error).code;
+      const hint = code === 'ECONNREFUSED' || code === 'ENOENT' ? ' (is the echo server running?)' : '';
+      reject(new RunError(`cannot connect to ${describeTarget(target)}: ${code ?? error.message}${hint}`, 'ERR_CONNECT'));
+    });
+  });
+}

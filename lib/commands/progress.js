@@ -1,0 +1,65 @@
+/**
+ * Sweep progress on stderr: a bar (cli-progress) on a terminal, one plain
+ * line per trial otherwise, nothing when quiet.
+ */
+import cliProgress from 'cli-progress';
+import { formatSize } from '../core/units.js';
+import { WORKLOADS, depthLabel } from '../workloads/index.js';
+
+/**
+ * @param {{ stream: NodeJS.WritableStream & { isTTY?: boolean }, quiet: boolean, chalk: import('chalk').ChalkInstance, workload?: string }} options
+ */
+export function createProgress({ stream, quiet, chalk, workload = 'echo' }) {
+  const w = WORKLOADS[workload] ?? WORKLOADS.echo;
+  const unit = w.summary[w.primary].unit;
+  const show = (/** @type {number} */ v) => (v >= 100 ? String(Math.round(v)) : String(+v.toPrecision(3)));
+  const label = (/** @type {import('../sweep/schedule.js').Job} */ job) => `run ${job.run} #${job.order} ${formatSize(job.size)} ${depthLabel(workload, job.depth)} ${job.transports.join('+')}`;
+  /** @param {Record<string, any>[]} rows */
+  const figures = (rows) => {
+    const failed = rows.find((r) => r.status !== 'ok');
+    if (failed) return `error: ${failed.error}`;
+    const text = rows.map((r) => `${r.transport} ${show(r[w.primary])} ${unit}`).join(', ');
+    const [tcp, uds] = ['tcp', 'uds'].map((t) => rows.find((r) => r.transport === t));
+    return tcp && uds ? `${text} (UDS ×${(uds[w.primary] / tcp[w.primary]).toFixed(2)}, ${uds.blocks} blocks each)` : text;
+  };
+  if (quiet) return { start() {}, end() {}, note() {}, stop() {} };
+  if (stream.isTTY) {
+    /** @type {cliProgress.SingleBar | undefined} */
+    let bar;
+    return {
+      start(/** @type {import('../sweep/schedule.js').Job} */ job, /** @type {number} */ index, /** @type {number} */ total) {
+        if (bar && index === 0) {
+          // a new list of trials (a precision round): a new bar for it
+          bar.stop();
+          bar = undefined;
+        }
+        if (!bar) {
+          bar = new cliProgress.SingleBar({ stream, format: '{bar} {value}/{total} trials | {job} | {duration_formatted} elapsed | eta {eta_formatted}', hideCursor: true, etaBuffer: 20 }, cliProgress.Presets.shades_classic);
+          bar.start(total, index, { job: label(job) });
+        }
+        bar.update(index, { job: label(job) });
+      },
+      end(/** @type {any} */ _job, /** @type {Record<string, any>[]} */ rows, /** @type {number} */ index) {
+        bar?.update(index + 1);
+        const failed = rows.find((r) => r.status !== 'ok');
+        if (failed) stream.write(`\n${chalk.red('error')}: ${label(_job)}: ${failed.error}\n`);
+      },
+      note(/** @type {string} */ message) {
+        stream.write(`\n${message}\n`);
+      },
+      stop() {
+        bar?.stop();
+      },
+    };
+  }
+  return {
+    start() {},
+    end(/** @type {import('../sweep/schedule.js').Job} */ job, /** @type {Record<string, any>[]} */ rows, /** @type {number} */ index, /** @type {number} */ total) {
+      stream.write(`[${index + 1}/${total}] ${label(job)}: ${figures(rows)}\n`);
+    },
+    note(/** @type {string} */ message) {
+      stream.write(`${message}\n`);
+    },
+    stop() {},
+  };
+}

@@ -1,0 +1,35 @@
+/**
+ * JSON Lines: one record per line, keys in its workload's column order.
+ */
+import { recordFields } from '../trial/record.js';
+
+/**
+ * @param {import('../trial/record.js').TrialRecord} record
+ */
+export function toJsonLine(record) {
+  return `${JSON.stringify(record, recordFields(record.workload))}\n`;
+}
+
+/**
+ * The report as one JSON document: state, per depth the verdict and per size
+ * every figure (TCP, UDS, UDS/TCP with 95 % CIs), warnings, the summary rows
+ * and the environment.
+ * @param {import('../report/findings.js').Findings} findings
+ * @param {{ dir?: string, files?: string[] }} [options]
+ */
+export function toReportJson(findings, { dir, files = [] } = {}) {
+  const document = {
+    dir: dir ?? null,
+    status: findings.status,
+    trials: findings.trials,
+    primary: findings.sections[0]?.primary ?? null,
+    verdicts: findings.sections.map((s) => s.verdict),
+    sections: findings.sections.map((s) => ({ workload: s.workload, depth: s.depth, primary: s.primary.metric, verdict: s.verdict, sizes: s.sizes })),
+    warnings: findings.warnings,
+    summary: findings.summary,
+    environment: findings.meta?.environment ?? null,
+    spec: findings.meta?.spec ?? null,
+    files,
+  };
+  return `${JSON.stringify(document, (_, v) => (typeof v === 'number' && !Number.isFinite(v) ? null : v), 2)}\n`;
+}

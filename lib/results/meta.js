@@ -1,0 +1,147 @@
+/**
+ * meta.json: what a results directory holds and how it got there. `status`
+ * is running, complete, interrupted or failed (then `error` says why). The
+ * first run's version and environment stay at the top level; every session
+ * (the first run and each resume) is appended to `sessions` with its own
+ * environment, pid, command, times and outcome.
+ */
+import os from 'node:os';
+import { join } from 'node:path';
+import { UsageError } from '../core/errors.js';
+import { version } from '../core/environment.js';
+import { overwriteInPlace, readNoFollow, writeFileAtomic } from '../core/files.js';
+
+const META_FILE = 'meta.json';
+
+/**
+ * @param {string} dir
+ * @param {string} flag
+ * @returns {Record<string, any>}
+ */
+export function readMeta(dir, flag) {
+  const path = join(dir, META_FILE);
+  let meta;
+  try {
+    meta = JSON.parse(readNoFollow(path).toString('utf8'));
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`${flag} ${dir}: cannot read ${META_FILE}: ${/** @type {Error} */ (error).message}`, 'ERR_META');
+  }
+  if (typeof meta !== 'object' || meta === null || Array.isArray(meta)) throw new UsageError(`${path} must hold a JSON object`, 'ERR_META');
+  return meta;
+}
+
+/**
+ * Trials of two udsvstcp versions are never mixed in one directory.
+ * @param {Record<string, any>} meta
+ * @param {string} dir
+ */
+export function checkVersion(meta, dir) {
+  const mine = version();
+  if (meta.udsvstcp !== mine) {
+    const theirs = typeof meta.udsvstcp === 'string' ? meta.udsvstcp : JSON.stringify(meta.udsvstcp);
+    throw new UsageError(`--resume ${dir} was measured with udsvstcp ${theirs} and this is ${mine}; trials of two versions are not mixed: finish it with npx udsvstcp@${theirs} sweep --resume, or start a new sweep`, 'ERR_VERSION');
+  }
+}
+
+/**
+ * A new sweep's meta (not yet written).
+ * @param {import('../sweep/spec.js').SweepSpec} spec
+ * @param {{ udsvstcp: string }} environment
+ */
+export function createMeta(spec, environment) {
+  return {
+    udsvstcp: environment.udsvstcp,
+    spec,
+    seed: spec.seed,
+    status: 'running',
+    error: null,
+    started_at: new Date().toISOString(),
+    resumed_at: [],
+    ended_at: null,
+    environment,
+    pinning: null,
+    no_delay: spec.noDelay,
+    loadavg_start: os.loadavg(),
+    loadavg_end: null,
+    sessions: /** @type {Record<string, any>[]} */ ([]),
+    recoveries: /** @type {Record<string, any>[]} */ ([]),
+  };
+}
+
+/**
+ * Append this process's session; the first run's environment is kept.
+ * @param {Record<string, any>} meta
+ * @param {{ kind: 'start' | 'resume', environment: Record<string, any>, pinning: string, retryFailed?: boolean }} session
+ */
+export function beginSession(meta, { kind, environment, pinning, retryFailed = false }) {
+  if (!Array.isArray(meta.sessions)) {
+    // written before sessions were recorded: its first run is what the top level says
+    meta.sessions = [{ kind: 'start', started_at: meta.started_at ?? null, ended_at: meta.ended_at ?? null, status: meta.status ?? null, environment: meta.environment ?? null }];
+  }
+  const last = meta.sessions[meta.sessions.length - 1];
+  if (last?.status === 'running') last.status = 'lost'; // it never closed the directory
+  const now = new Date().toISOString();
+  meta.sessions.push({ kind, pid: process.pid, argv: process.argv.slice(2), started_at: now, ended_at: null, status: 'running', error: null, retry_failed: retryFailed, pinning, environment, loadavg_start: os.loadavg(), loadavg_end: null });
+  if (kind === 'resume') meta.resumed_at = [...(Array.isArray(meta.resumed_at) ? meta.resumed_at : []), now];
+  if (meta.pinning === null || meta.pinning === undefined) meta.pinning = pinning;
+  meta.recoveries = Array.isArray(meta.recoveries) ? meta.recoveries : [];
+  Object.assign(meta, { status: 'running', error: null, ended_at: null, loadavg_end: null });
+}
+
+/**
+ * Close this process's session.
+ * @param {Record<string, any>} meta
+ * @param {'complete' | 'interrupted' | 'failed'} status
+ * @param {Record<string, unknown>} [fields] e.g. error, trial counts
+ */
+export function endSession(meta, status, fields = {}) {
+  const now = new Date().toISOString();
+  const loadavg = os.loadavg();
+  const session = meta.sessions[meta.sessions.length - 1];
+  Object.assign(session, { status, ended_at: now, loadavg_end: loadavg, error: fields.error ?? null });
+  Object.assign(meta, { error: null, ...fields, status, ended_at: now, loadavg_end: loadavg });
+}
+
+/**
+ * @param {string} dir
+ * @param {Record<string, any>} meta
+ */
+export function writeMeta(dir, meta) {
+  writeFileAtomic(join(dir, META_FILE), `${JSON.stringify(meta, null, 2)}\n`);
+}
+
+/**
+ * Write meta.json even on a full disk (in place, as a last resort).
+ * @param {string} dir
+ * @param {Record<string, any>} meta
+ * @returns {Error | null} why it could not be written at all
+ */
+export function writeMetaBestEffort(dir, meta) {
+  try {
+    writeMeta(dir, meta);
+    return null;
+  } catch {
+    try {
+      overwriteInPlace(join(dir, META_FILE), `${JSON.stringify(meta, null, 2)}\n`);
+      return null;
+    } catch {
+      try {
+        overwriteInPlace(join(dir, META_FILE), `${JSON.stringify(meta)}\n`); // without indentation it is about a third shorter
+        return null;
+      } catch (error) {
+        return /** @type {Error} */ (error);
+      }
+    }
+  }
+}
+
+/**
+ * What a directory's meta says, for people: "complete", "failed: disk full" …
+ * @param {Record<string, any>} meta
+ */
+export function describeStatus(meta) {
+  if (meta.status === 'failed') return `failed: ${meta.error ?? 'no reason recorded'}`;
+  if (meta.status === 'running') return 'running, or stopped without closing the directory: --resume tells which';
+  return typeof meta.status === 'string' ? meta.status : 'of unknown status';
+}

@@ -1,0 +1,102 @@
+/**
+ * The results directory: trials.csv appended and flushed per trial,
+ * summary.csv, runs-wide.csv and meta.json rewritten whole (atomically).
+ * Files are opened through ./files.js: never through a symlink, new ones
+ * exclusively, every write checked.
+ */
+import fs from 'node:fs';
+import { join } from 'node:path';
+import { RECORD_FIELDS, recordFields } from '../trial/record.js';
+import { getWorkload } from '../workloads/index.js';
+import { toCsvHeader, toCsvRows } from './csv.js';
+import { createExclusive, openForAppend, writeAll } from '../core/files.js';
+
+export { writeFileAtomic } from '../core/files.js';
+
+/** trials.csv of an echo sweep; trialColumns(workload) for any workload. */
+export const TRIAL_COLUMNS = ['run', 'order', ...RECORD_FIELDS];
+export const FILES = { trials: 'trials.csv', blocks: 'blocks.csv', summary: 'summary.csv', wide: 'runs-wide.csv', meta: 'meta.json' };
+/**
+ * trials.csv: run and order, then the workload's record columns.
+ * @param {string} workload
+ */
+export const trialColumns = (workload) => ['run', 'order', ...recordFields(workload)];
+
+/**
+ * blocks.csv: one row per measured block, with the workload's block figures.
+ * @param {string} workload
+ */
+export const blockColumns = (workload) => ['run', 'size_bytes', 'depth', 'transport', 'block', ...getWorkload(workload).blockColumns];
+
+/** blocks.csv of an echo sweep. */
+export const BLOCK_COLUMNS = blockColumns('echo');
+
+/**
+ * ./udsvstcp-results/<UTC timestamp>-<preset>
+ * @param {string} preset
+ * @param {Date} [now]
+ */
+export function defaultOutDir(preset, now = new Date()) {
+  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  return join('udsvstcp-results', `${stamp}-${preset}`);
+}
+
+/**
+ * A new CSV file holding its header; fails if anything (a symlink too) is at its path.
+ * @param {string} path
+ * @param {readonly string[]} columns
+ */
+function createCsvLog(path, columns) {
+  const fd = createExclusive(path);
+  try {
+    writeAll(fd, toCsvHeader(columns), path);
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
+ * An append-only CSV file; what is appended is flushed to disk before the call
+ * returns. Rows that cannot be written whole are cut back out, so the file
+ * always ends with a complete row.
+ * @param {string} path
+ * @param {readonly string[]} columns
+ */
+function openCsvLog(path, columns) {
+  const fd = openForAppend(path);
+  return {
+    path,
+    /** @param {Record<string, unknown>[]} rows written together, in one write */
+    appendAll(rows) {
+      if (rows.length === 0) return;
+      const before = fs.fstatSync(fd).size;
+      try {
+        writeAll(fd, toCsvRows(rows, columns), path);
+        fs.fsyncSync(fd);
+      } catch (error) {
+        try {
+          fs.ftruncateSync(fd, before);
+        } catch {
+          // the next --resume cuts a partial last row back
+        }
+        const err = /** @type {Error} */ (error);
+        err.message += ' (the rows just measured were not kept; --resume measures their trial again)';
+        throw err;
+      }
+    },
+    close: () => fs.closeSync(fd),
+  };
+}
+
+/** @param {string} dir @param {string} [workload] */
+export const createTrialLog = (dir, workload = 'echo') => createCsvLog(join(dir, FILES.trials), trialColumns(workload));
+
+/** @param {string} dir @param {string} [workload] */
+export const openTrialLog = (dir, workload = 'echo') => openCsvLog(join(dir, FILES.trials), trialColumns(workload));
+
+/** @param {string} dir @param {string} [workload] */
+export const createBlockLog = (dir, workload = 'echo') => createCsvLog(join(dir, FILES.blocks), blockColumns(workload));
+
+/** @param {string} dir @param {string} [workload] */
+export const openBlockLog = (dir, workload = 'echo') => openCsvLog(join(dir, FILES.blocks), blockColumns(workload));

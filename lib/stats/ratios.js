@@ -1,0 +1,172 @@
+/**
+ * UDS relative to TCP, from paired measurements.
+ *
+ * A run of a group is one trial process that measures both transports in
+ * alternating blocks (A B, B A, …) of equal packet counts, so its UDS trial
+ * row and its TCP trial row, each summed over its blocks, cover the same
+ * stretch of time in interleaved slices: the run's ratio is the ratio of the
+ * two rows. (The median over block pairs was tried as a steadier estimate;
+ * on the default sweep here it was no narrower, and it answers a different
+ * question — the typical block rather than the whole run — so it is not used.)
+ *
+ * The interval of a group's ratio is a Student-t 95 % interval of the mean of
+ * the per-run log-ratios, turned back with exp(): a geometric mean with an
+ * interval that is always positive. Runs, not blocks, are the replicates:
+ * blocks of one process are correlated (they share its CPU placement and JIT
+ * state), runs in fresh processes are not, so only their spread says how far
+ * another run of the same sweep could land. Across the groups of a sweep,
+ * each group's variance of those run log-ratios is moderated
+ * (lib/stats/moderation.js): with a handful of runs per group, the groups' spreads
+ * together say more about each than its own few runs do.
+ */
+import { describe } from './describe.js';
+import { NO_PRIOR, fitPrior, moderate } from './moderation.js';
+import { tCritical } from './welch.js';
+
+/**
+ * @typedef {object} RatioInterval
+ * @property {number} n runs
+ * @property {number} mean geometric mean of the per-run ratios
+ * @property {number} median
+ * @property {number} min
+ * @property {number} max
+ * @property {number | null} low 95 % CI, null with one run
+ * @property {number | null} high
+ * @property {number | null} halfWidth relative half-width of the CI, exp(moe) − 1 (0.03 = ±3 %)
+ * @property {number | null} df degrees of freedom of the interval (runs − 1, more when moderated)
+ * @property {number[]} logs the per-run log-ratios
+ */
+
+/**
+ * @param {number[]} logs per-run log-ratios
+ * @param {import('./moderation.js').Prior} [prior] fitted across the sweep's groups (ratioIntervals); none: plain Student t
+ * @returns {RatioInterval}
+ */
+export function ratioInterval(logs, prior = NO_PRIOR) {
+  const s = describe(logs);
+  const n = logs.length;
+  const base = { n, mean: Math.exp(s.mean), median: Math.exp(s.p50), min: Math.exp(s.min), max: Math.exp(s.max), logs };
+  if (n < 2) return { ...base, low: null, high: null, halfWidth: null, df: null };
+  const { variance, df } = moderate(s.variance, n - 1, prior);
+  const moe = tCritical(df) * Math.sqrt(variance / n);
+  return { ...base, low: Math.exp(s.mean - moe), high: Math.exp(s.mean + moe), halfWidth: Math.expm1(moe), df };
+}
+
+/**
+ * The intervals of several groups of one sweep (one workload, one figure),
+ * their variances moderated together.
+ * @param {number[][]} logsByGroup per-run log-ratios of each group
+ * @param {{ moderate?: boolean }} [options] false: each group on its own (plain Student t)
+ * @returns {{ intervals: (RatioInterval | null)[], prior: import('./moderation.js').Prior }} null for a group with no paired run
+ */
+export function ratioIntervals(logsByGroup, { moderate = true } = {}) {
+  const prior = !moderate ? NO_PRIOR : fitPrior(logsByGroup.filter((logs) => logs.length > 1).map((logs) => ({ variance: describe(logs).variance, df: logs.length - 1 })));
+  return { intervals: logsByGroup.map((logs) => (logs.length ? ratioInterval(logs, prior) : null)), prior };
+}
+
+/**
+ * Per-run log(UDS / TCP) of one figure, from the ok rows of one group.
+ * @param {Record<string, any>[]} rows trial rows of one (size, depth) group
+ * @param {string} metric
+ */
+export function pairedLogRatios(rows, metric) {
+  const logs = [];
+  for (const u of rows) {
+    if (u.transport !== 'uds' || u.status !== 'ok') continue;
+    const t = rows.find((r) => r.transport === 'tcp' && r.status === 'ok' && Number(r.run) === Number(u.run));
+    if (t && u[metric] > 0 && t[metric] > 0) logs.push(Math.log(u[metric] / t[metric]));
+  }
+  return logs;
+}
+
+/**
+ * Trial rows by (workload, size, depth) group, sorted by size then depth.
+ * @param {Record<string, any>[]} rows
+ * @returns {{ workload: string, size_bytes: number, depth: number, rows: Record<string, any>[] }[]}
+ */
+export function groupRows(rows) {
+  /** @type {Map<string, { workload: string, size_bytes: number, depth: number, rows: Record<string, any>[] }>} */
+  const groups = new Map();
+  for (const r of rows) {
+    const key = `${r.workload}|${r.size_bytes}|${r.depth}`;
+    if (!groups.has(key)) groups.set(key, { workload: r.workload, size_bytes: Number(r.size_bytes), depth: Number(r.depth), rows: [] });
+    groups.get(key)?.rows.push(r);
+  }
+  return [...groups.values()].sort((a, b) => a.size_bytes - b.size_bytes || a.depth - b.depth);
+}
+
+/**
+ * How much narrower one more run would make an interval, if the runs' spread
+ * stays as it is: with n runs and df degrees of freedom (n − 1 unmoderated)
+ * the t factor falls from t(df)/√n to t(df + 1)/√(n + 1), a lot at 3
+ * unmoderated runs (−36 %), little at 10 (−6 %).
+ * @param {number} halfWidth relative, as RatioInterval.halfWidth
+ * @param {number} n runs so far (at least 2)
+ * @param {number} [df] degrees of freedom of the interval
+ */
+export function nextHalfWidth(halfWidth, n, df = n - 1) {
+  const moe = Math.log1p(halfWidth);
+  return Math.expm1(moe * (tCritical(df + 1) / tCritical(df)) * Math.sqrt(n / (n + 1)));
+}
+
+/**
+ * Groups whose UDS/TCP interval of the primary figure (moderated across the
+ * groups, as in the summary) is wider than ±precision or has none yet, as
+ * { size, depth, halfWidth, gain }, gain being how much of the excess over
+ * ±precision one more run is expected to remove (Infinity with no interval yet).
+ * @param {Record<string, any>[]} rows trial rows
+ * @param {number} precision e.g. 0.03 for ±3 %
+ * @param {string} metric the primary figure of the workload
+ * @param {{ moderate?: boolean }} [options] false: each group's interval on its own
+ */
+export function groupsShortOfPrecision(rows, precision, metric, { moderate = true } = {}) {
+  const groups = groupRows(rows);
+  const logs = groups.map((g) => pairedLogRatios(g.rows, metric));
+  const { intervals } = ratioIntervals(logs, { moderate });
+  return groups
+    .map((g, i) => {
+      // nothing paired succeeded: more runs would not help
+      const { halfWidth, n, df } = intervals[i] ?? { halfWidth: 0, n: 0, df: null };
+      const gain = halfWidth === null || df === null ? Infinity : Math.min(halfWidth - precision, halfWidth - nextHalfWidth(halfWidth, n, df));
+      return { size: g.size_bytes, depth: g.depth, halfWidth, gain };
+    })
+    .filter((g) => g.halfWidth === null || g.halfWidth > precision);
+}
+
+/**
+ * log(UDS / TCP) of one figure for each adjacent pair of blocks in one trial
+ * (blocks come in pairs: A B, B A, …, with equal packet counts).
+ * @param {Record<string, any>[]} blocks in measured order
+ * @param {string} metric
+ */
+export function blockPairLogRatios(blocks, metric) {
+  const logs = [];
+  for (let k = 0; k + 1 < blocks.length; k += 2) {
+    const pair = [blocks[k], blocks[k + 1]];
+    const u = pair.find((b) => b.transport === 'uds');
+    const t = pair.find((b) => b.transport === 'tcp');
+    if (u && t && u[metric] > 0 && t[metric] > 0) logs.push(Math.log(u[metric] / t[metric]));
+  }
+  return logs;
+}
+
+/**
+ * The interval of one trial's ratio from its block pairs, by batch means:
+ * the pairs in order are cut into up to `batches` runs of consecutive pairs
+ * and the batch means are the replicates, which absorbs the correlation of
+ * neighbouring blocks better than treating every pair as independent. It
+ * still cannot see what differs between processes: use runs for that.
+ * @param {number[]} logs per-pair log-ratios in measured order
+ * @param {number} [batches]
+ * @returns {RatioInterval}
+ */
+export function batchMeansInterval(logs, batches = 10) {
+  const b = Math.min(batches, Math.floor(logs.length / 2));
+  if (b < 2) return { ...ratioInterval([logs.reduce((x, y) => x + y, 0) / logs.length]), logs };
+  const per = Math.floor(logs.length / b);
+  const means = Array.from({ length: b }, (_, i) => {
+    const part = logs.slice(i * per, i === b - 1 ? logs.length : (i + 1) * per);
+    return part.reduce((x, y) => x + y, 0) / part.length;
+  });
+  return { ...ratioInterval(means), logs };
+}

@@ -1,0 +1,195 @@
+/**
+ * Summary of a sweep's trial rows: per (size, depth, transport) the
+ * distribution of each figure over runs, and per (size, depth) the UDS/TCP
+ * ratio from the runs where both transports succeeded (paired: in one trial
+ * process, alternating blocks of equal packet counts), as a geometric mean
+ * of per-run ratios with a 95 % interval on the log scale whose variance is
+ * moderated across the groups of the same workload (lib/stats/ratios.js). Intervals of these
+ * positive figures are all on the log scale, so they never go below zero.
+ * Statistics come from tinybench via describe(). Outliers are flagged by the
+ * modified Z-score (median/MAD > 3.5), never dropped. Pure: rows in, rows
+ * (and a string for people) out.
+ */
+import { groupRows, pairedLogRatios, ratioIntervals } from './ratios.js';
+import { describe, quantile } from './describe.js';
+import { formatPercent, formatSize } from '../core/units.js';
+
+import { WORKLOADS, depthLabel } from '../workloads/index.js';
+
+/**
+ * The figures summarised for a workload's rows, with their units, the primary first.
+ * @param {string} workload
+ * @returns {Record<string, string>}
+ */
+function summaryMetrics(workload) {
+  const w = WORKLOADS[workload] ?? WORKLOADS.echo;
+  return Object.fromEntries(Object.entries(w.summary).map(([metric, f]) => [metric, f.unit]));
+}
+
+/** @param {string} workload */
+const primaryOf = (workload) => (WORKLOADS[workload] ?? WORKLOADS.echo).primary;
+export const SUMMARY_COLUMNS = ['workload', 'size_bytes', 'depth', 'transport', 'metric', 'unit', 'n', 'mean', 'geomean', 'median', 'sd', 'cv', 'min', 'max', 'ci95_low', 'ci95_high', 'ci95_half_width_pct', 'ci95_df', 'outliers', 'significant', 'precision_met'];
+/** Without a target precision, a UDS/TCP interval wider than this (relative half-width) gets a warning. */
+export const WIDE_CI = 0.05;
+
+/**
+ * @param {number[]} values
+ */
+function countOutliers(values) {
+  if (values.length < 3) return 0;
+  const median = quantile([...values].sort((x, y) => x - y), 0.5);
+  const mad = quantile(values.map((v) => Math.abs(v - median)).sort((x, y) => x - y), 0.5);
+  if (mad === 0) return 0;
+  return values.filter((v) => Math.abs((0.6745 * (v - median)) / mad) > 3.5).length;
+}
+
+/**
+ * @param {Record<string, any>[]} rows trial rows (run, order, and the record)
+ * @param {{ precision?: number | null, moderate?: boolean }} [options] the target precision, to mark ratio rows; moderate: false gives each group's UDS/TCP interval from its runs alone
+ */
+export function summarize(rows, { precision = null, moderate = true } = {}) {
+  const out = [];
+  const groups = groupRows(rows.filter((r) => r.status === 'ok'));
+  const ratios = ratioIntervalsByGroup(groups, moderate);
+  for (const group of groups) {
+    const base = { workload: group.workload, size_bytes: group.size_bytes, depth: group.depth };
+    for (const transport of ['tcp', 'uds']) {
+      const trials = group.rows.filter((r) => r.transport === transport);
+      for (const [metric, unit] of Object.entries(summaryMetrics(group.workload))) {
+        const values = trials.map((r) => r[metric]).filter((v) => typeof v === 'number' && Number.isFinite(v));
+        if (values.length === 0) continue;
+        const s = describe(values);
+        const positive = values.every((v) => v > 0);
+        const logs = positive ? describe(values.map(Math.log)) : undefined;
+        const ci = values.length > 1 && logs !== undefined;
+        out.push({
+          ...base, transport, metric, unit, n: values.length,
+          mean: s.mean,
+          geomean: logs ? Math.exp(logs.mean) : null,
+          median: s.p50,
+          sd: values.length > 1 ? s.sd : null,
+          cv: values.length > 1 && s.mean !== 0 ? s.sd / s.mean : null,
+          min: s.min,
+          max: s.max,
+          ci95_low: ci ? Math.exp(logs.mean - logs.moe) : null,
+          ci95_high: ci ? Math.exp(logs.mean + logs.moe) : null,
+          ci95_half_width_pct: ci ? (Math.exp(logs.moe) - 1) * 100 : null,
+          ci95_df: ci ? values.length - 1 : null,
+          outliers: countOutliers(values),
+          significant: null,
+          precision_met: null,
+        });
+      }
+    }
+    for (const metric of Object.keys(summaryMetrics(group.workload))) {
+      const r = ratios.get(group)?.get(metric);
+      if (!r) continue;
+      const { logs } = r;
+      out.push({
+        ...base, transport: 'uds/tcp', metric, unit: 'ratio', n: r.n,
+        mean: r.mean, geomean: r.mean, median: r.median, sd: null, cv: null, min: r.min, max: r.max,
+        ci95_low: r.low, ci95_high: r.high,
+        ci95_half_width_pct: r.halfWidth === null ? null : r.halfWidth * 100,
+        ci95_df: r.df,
+        outliers: countOutliers(logs),
+        significant: r.low === null || r.high === null ? null : (r.low > 1 || r.high < 1 ? 'yes' : 'no'),
+        precision_met: precision === null || metric !== primaryOf(group.workload) ? null : (r.halfWidth !== null && r.halfWidth <= precision ? 'yes' : 'no'),
+      });
+    }
+  }
+  return out;
+}
+
+/**
+ * The UDS/TCP interval of every group and figure, each figure's variances
+ * moderated across the groups of one workload.
+ * @param {ReturnType<typeof groupRows>} groups
+ * @param {boolean} moderate false: each group on its own
+ * @returns {Map<object, Map<string, import('./ratios.js').RatioInterval>>} by group, then figure; groups with no paired run have none
+ */
+function ratioIntervalsByGroup(groups, moderate) {
+  /** @type {Map<object, Map<string, import('./ratios.js').RatioInterval>>} */
+  const byGroup = new Map(groups.map((g) => [g, new Map()]));
+  for (const workload of new Set(groups.map((g) => g.workload))) {
+    const same = groups.filter((g) => g.workload === workload);
+    for (const metric of Object.keys(summaryMetrics(workload))) {
+      const logs = same.map((g) => pairedLogRatios(g.rows, metric));
+      const { intervals } = ratioIntervals(logs, { moderate });
+      same.forEach((g, i) => { const r = intervals[i]; if (r) byGroup.get(g)?.set(metric, r); });
+    }
+  }
+  return byGroup;
+}
+
+/**
+ * Whether the UDS/TCP intervals of a summary were moderated across its groups
+ * (some interval has more degrees of freedom than its runs alone give).
+ * @param {Record<string, any>[]} summary rows from summarize(), or read back from summary.csv
+ */
+export function isModerated(summary) {
+  return summary.some((r) => r.transport === 'uds/tcp' && typeof r.ci95_df === 'number' && r.ci95_df !== r.n - 1);
+}
+
+/** Above this client event-loop utilisation, the client may be what limits the figures. */
+export const CLIENT_ELU_WARN = 0.9;
+
+/**
+ * Warnings when the client, not the transport, may set the pace: trial rows
+ * whose client event loop was busy over CLIENT_ELU_WARN of the measured time.
+ * @param {Record<string, any>[]} rows trial rows
+ * @param {string} [where] where the figure is, for people
+ */
+export function clientWarnings(rows, where = 'client_elu in trials.csv') {
+  const ok = rows.filter((r) => r.status === 'ok' && typeof r.client_elu === 'number');
+  const busy = ok.filter((r) => r.client_elu > CLIENT_ELU_WARN);
+  if (!busy.length) return [];
+  const worst = Math.max(...busy.map((r) => r.client_elu));
+  return [`in ${busy.length} of ${ok.length} trial rows the client's event loop was busy over ${CLIENT_ELU_WARN * 100} % of the measured time (at most ${(worst * 100).toFixed(0)} %): the client may be the bottleneck there, not the transport (${where})`];
+}
+
+/**
+ * The summary for people: one line per (size, depth), then warnings with remedies.
+ * @param {Record<string, any>[]} summary rows from summarize()
+ * @param {{ precision?: number | null }} [options]
+ */
+export function toSummaryText(summary, { precision = null } = {}) {
+  const lines = [];
+  const w = WORKLOADS[summary[0]?.workload] ?? WORKLOADS.echo;
+  const primary = w.primary;
+  const unit = w.summary[primary].unit;
+  const [second] = Object.keys(w.summary).filter((m) => m !== primary);
+  const ratios = summary.filter((r) => r.transport === 'uds/tcp' && r.metric === primary);
+  const fmt = (/** @type {number | null} */ v) => (v === null ? '   -  ' : v.toFixed(2).padStart(6));
+  const limit = precision ?? WIDE_CI;
+  const pct = (/** @type {number | null} */ v) => (v === null ? '    -' : `±${formatPercent(v, limit * 100)}%`.padStart(6));
+  const secondLabel = w.summary[second].short.replace(/ (µs|us|s)\b.*$/, '');
+  lines.push(`${`UDS/TCP ${unit} (geometric mean of paired runs, 95 % CI)`.padEnd(67)}${`TCP ${unit}`.padStart(10)}   ${`UDS ${unit}`.padStart(10)}   ${secondLabel} UDS/TCP`);
+  for (const r of ratios) {
+    const pick = (/** @type {string} */ transport, /** @type {string} */ metric) => summary.find((s) => s.size_bytes === r.size_bytes && s.depth === r.depth && s.transport === transport && s.metric === metric);
+    const label = `${formatSize(r.size_bytes)} ${depthLabel(r.workload, r.depth)}`.padEnd(20);
+    const ci = r.ci95_low === null ? ' (n=1, no CI)                   ' : ` [${fmt(r.ci95_low)}, ${fmt(r.ci95_high)}] ${pct(r.ci95_half_width_pct)} n=${String(r.n).padEnd(3)}`;
+    const star = r.significant === 'yes' ? ' *' : '  ';
+    const short = r.precision_met === 'no' ? '!' : ' ';
+    const rtt = pick('uds/tcp', second);
+    const mean = (/** @type {string} */ t) => { const g = pick(t, primary)?.geomean ?? 0; return String(g >= 100 ? Math.round(g) : +g.toPrecision(3)).padStart(10); };
+    lines.push(`  ${label} ×${fmt(r.mean)}${ci}${star}${short}  ${mean('tcp')}   ${mean('uds')}   ×${fmt(rtt?.mean ?? null)}`);
+  }
+  if (isModerated(ratios)) lines.push(`  CIs: Student t over runs, each group's variance moderated across the ${ratios.length} groups (empirical Bayes; degrees of freedom in summary.csv ci95_df).`);
+  if (ratios.some((r) => r.significant === 'yes')) lines.push(`  * the 95 % CI excludes 1. With ${ratios.length} comparisons, about ${(ratios.length * 0.05).toFixed(1)} could look significant by chance.`);
+  const wide = ratios.filter((r) => r.ci95_half_width_pct === null || r.ci95_half_width_pct > limit * 100);
+  if (wide.length) {
+    const widest = wide.reduce((a, b) => ((a.ci95_half_width_pct ?? Infinity) >= (b.ci95_half_width_pct ?? Infinity) ? a : b));
+    const what = widest.ci95_half_width_pct === null ? 'one run, no interval' : `±${formatPercent(widest.ci95_half_width_pct, limit * 100)} %`;
+    const remedy = precision === null ? 'consider --precision 3% with --max-time, more --runs, --pin split, or a quieter machine' : 'consider a larger --max-time, --pin split, or a quieter machine';
+    lines.push(`${precision === null ? 'warning:' : '  ! short of the target:'} ${wide.length} of ${ratios.length} UDS/TCP intervals are wider than ±${+(limit * 100).toFixed(3)} %, widest ${formatSize(widest.size_bytes)} ${depthLabel(widest.workload, widest.depth)} (${what}); ${remedy}.`);
+  }
+  if (w.name === 'echo') {
+    // the 2019 latency test printed the mean RTT / 2 as "one way"
+    const oneWay = summary.filter((r) => r.metric === 'rtt_mean_us' && r.depth === 1 && r.transport !== 'uds/tcp');
+    const sizes = [...new Set(oneWay.map((r) => r.size_bytes))];
+    if (sizes.length) lines.push(`one way (mean RTT / 2 at depth 1, as the 2019 latency test gave it): ${sizes.map((size) => `${formatSize(size)} ${['tcp', 'uds'].map((t) => oneWay.find((r) => r.size_bytes === size && r.transport === t)).filter(Boolean).map((r) => `${r?.transport.toUpperCase()} ${((r?.geomean ?? r?.mean) / 2).toFixed(2)} µs`).join(', ')}`).join('; ')}`);
+  }
+  const outliers = summary.filter((r) => r.metric === primary && r.outliers > 0);
+  if (outliers.length) lines.push(`note: ${outliers.reduce((n, r) => n + r.outliers, 0)} value(s) are outliers by median/MAD (|modified Z| > 3.5); kept, and counted in summary.csv "outliers".`);
+  return `${lines.join('\n')}\n`;
+}

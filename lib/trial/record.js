@@ -1,0 +1,45 @@
+/**
+ * The result record: one plain object per trial and transport. Its keys are
+ * the CSV columns and the JSON keys, in this order: workload, transport,
+ * size_bytes, depth, the workload's figures (units in their names), status,
+ * error. Figures that were not measured are null (an empty CSV cell).
+ */
+import { WORKLOADS, recordColumns } from '../workloads/index.js';
+
+/** The columns of an echo trial (the default workload). */
+export const RECORD_FIELDS = recordColumns(WORKLOADS.echo);
+
+/** @typedef {Record<string, string | number | null>} TrialRecord */
+
+/**
+ * The columns of a workload's records; unknown names get the echo columns.
+ * @param {unknown} workload
+ */
+export function recordFields(workload) {
+  return typeof workload === 'string' && Object.hasOwn(WORKLOADS, workload) ? recordColumns(WORKLOADS[workload]) : RECORD_FIELDS;
+}
+
+/**
+ * A record with every field of its workload, in order; missing figures are null.
+ * @param {Record<string, unknown>} values
+ * @returns {TrialRecord}
+ */
+export function createRecord(values) {
+  /** @type {TrialRecord} */
+  const record = {};
+  for (const field of recordFields(values.workload ?? 'echo')) record[field] = /** @type {any} */ (values[field] ?? null);
+  if (record.workload === null) record.workload = 'echo';
+  if (record.status === null) record.status = 'ok';
+  if (record.error === null) record.error = '';
+  return record;
+}
+
+/**
+ * The record of a trial that failed: what it was, and why.
+ * @param {{ workload: string, transport: string, size_bytes?: number, depth?: number }} job
+ * @param {Error} error
+ * @returns {TrialRecord}
+ */
+export function errorRecord(job, error) {
+  return createRecord({ ...job, status: 'error', error: error.message.split('\n')[0] });
+}

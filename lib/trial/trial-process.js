@@ -1,0 +1,69 @@
+/**
+ * Run one trial in a fresh child process (lib/trial/worker.js), so JIT state and
+ * order do not leak between trials. A crash, a kill or a trial that passes
+ * its hard limit becomes an error record per target; an abort (Ctrl-C) rejects.
+ */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { RunError } from '../core/errors.js';
+import { failedTrial } from './trial.js';
+
+const WORKER = fileURLToPath(new URL('./worker.js', import.meta.url));
+
+/**
+ * @param {import('./trial.js').TrialSpec} spec
+ * @param {object} context
+ * @param {import('../fixture/server-process.js').ServerProcess} [context.server] answers snapshots
+ * @param {string[]} [context.prefix] e.g. ['taskset', '-c', '1']
+ * @param {number} context.limitMs kill the child after this long
+ * @param {AbortSignal} [context.signal]
+ * @returns {Promise<import('./trial.js').TrialResult>}
+ */
+export function runTrialProcess(spec, { server, prefix = [], limitMs, signal }) {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(new RunError('aborted', 'ERR_ABORTED'));
+      return;
+    }
+    const [command, ...args] = [...prefix, process.execPath, WORKER];
+    // own process group: a terminal's Ctrl-C reaches the orchestrator only, which decides
+    const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], detached: true });
+    let stderr = '';
+    child.stderr?.setEncoding('utf8').on('data', (t) => { stderr = (stderr + t).slice(-2000); });
+    /** @type {import('./trial.js').TrialResult | undefined} */
+    let result;
+    let why = '';
+    const kill = (/** @type {string} */ reason) => {
+      why = reason;
+      child.kill('SIGKILL');
+    };
+    const timer = setTimeout(() => kill(`trial exceeded its limit of ${limitMs / 1000} s (trialTimeout)`), limitMs);
+    const onAbort = () => kill('aborted');
+    signal?.addEventListener('abort', onAbort, { once: true });
+
+    child.on('message', (/** @type {any} */ message) => {
+      if (message?.type === 'result') result = message.result;
+      if (message?.type === 'snapshot') {
+        if (!server) return;
+        server.snapshot().then(
+          (stats) => child.connected && child.send({ type: 'snapshot', id: message.id, stats }),
+          (error) => child.connected && child.send({ type: 'snapshot', id: message.id, error: error.message }),
+        );
+      }
+    });
+    child.on('error', (error) => { if (!why) kill(`cannot start the trial process: ${error.message}`); });
+    // 'close', not 'exit': it comes after the last IPC message and stderr, and also after a failed spawn
+    child.on('close', (code, sig) => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      if (why === 'aborted') reject(new RunError('aborted', 'ERR_ABORTED'));
+      else if (result) resolve(result);
+      else {
+        const last = stderr.trim().split('\n').pop();
+        resolve(failedTrial(spec, new Error(why || `trial process ${sig ? `killed by ${sig}` : `exited with code ${code}`} before reporting${last ? `: ${last}` : ''}`)));
+      }
+    });
+    // with a callback, a failed send (the child never started) does not mask the spawn error
+    child.send({ type: 'trial', spec, probe: Boolean(server) }, () => {});
+  });
+}

@@ -1,0 +1,47 @@
+/**
+ * The figures a report talks about: label, unit and which direction is
+ * better, and per workload its primary figure (the one the verdicts, the
+ * first chart and the ratio chart are about), all read from the workloads'
+ * declarations; nothing in lib/report/ names a workload.
+ */
+import { WORKLOADS } from './index.js';
+
+/**
+ * @typedef {object} Figure
+ * @property {string} metric the column of trials.csv and summary.csv
+ * @property {string} label in words, for verdicts: "messages per second"
+ * @property {string} short for table headers and chart axes: "msgs/s"
+ * @property {string} unit as in summary.csv's `unit` column
+ * @property {'higher' | 'lower'} better
+ */
+
+/** Every workload's summarised figures, by column. */
+export const FIGURES = /** @type {Record<string, Figure>} */ (Object.fromEntries(Object.values(WORKLOADS).flatMap((w) => Object.entries(w.summary).map(([metric, f]) => [metric, { metric, ...f }]))));
+
+/** The primary figure of each workload. */
+export const PRIMARY = /** @type {Record<string, string>} */ (Object.fromEntries(Object.values(WORKLOADS).map((w) => [w.name, w.primary])));
+
+/**
+ * The figures, by workload, for an error message: `echo: msgs_per_s, …; stream: gb_per_s, …`.
+ */
+export function listFigures() {
+  return Object.values(WORKLOADS).map((w) => `${w.name}: ${Object.keys(w.summary).join(', ')}`).join('; ');
+}
+
+/**
+ * The primary figure of a workload (messages per second when unknown).
+ * @param {string | undefined} workload
+ * @returns {Figure}
+ */
+export function primaryFigure(workload) {
+  return FIGURES[PRIMARY[workload ?? ''] ?? 'msgs_per_s'];
+}
+
+/**
+ * The figure of a metric; a metric not declared here gets a plain entry.
+ * @param {string} metric
+ * @returns {Figure}
+ */
+export function figureOf(metric) {
+  return FIGURES[metric] ?? { metric, label: metric, short: metric, unit: '', better: 'higher' };
+}

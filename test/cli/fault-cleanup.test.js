@@ -1,0 +1,74 @@
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { spawnServer } from '../../lib/fixture/server-process.js';
+import { runTrialProcess } from '../../lib/trial/trial-process.js';
+import { runTrial } from '../../lib/trial/trial.js';
+
+/** @param {import('../../lib/trial/trial.js').TrialSpec} spec the record of a one-target trial */
+const runOne = async (spec) => (await runTrial(spec)).records[0];
+import { makeTempDir, runCli } from '../helpers/cli.js';
+import { startTcpServer } from '../helpers/servers.js';
+
+/** @type {{ dir: string, remove: () => Promise<void> }} */
+let tmp;
+beforeEach(async () => {
+  tmp = await makeTempDir();
+});
+afterEach(() => tmp.remove());
+
+/** @param {import('../../lib/client/transport.js').Target} target */
+const greetingSpec = (target) => ({
+  workload: /** @type {const} */ ('echo'), targets: [target], size: 64, depth: 1,
+  measure: { packets: 10 }, warmup: { packets: 0 }, seed: 1, noDelay: true, timeoutMs: 300, greeting: true,
+});
+
+describe('faults clean up after themselves', () => {
+  it('a server child that cannot start reports why at once and exits', async () => {
+    const file = join(tmp.dir, 'plain.txt');
+    await writeFile(file, 'x');
+    const started = performance.now();
+    await expect(spawnServer({ path: file })).rejects.toThrow(/exists and is not a socket/);
+    expect(performance.now() - started).toBeLessThan(5000);
+  });
+
+  it('a trial process that cannot be spawned becomes an error row, not a hang', async () => {
+    const { records: [record] } = await runTrialProcess(greetingSpec({ transport: 'tcp', host: '127.0.0.1', port: 1 }), { prefix: [join(tmp.dir, 'no-such-command')], limitMs: 5000 });
+    expect(record.status).toBe('error');
+    expect(record.error).toMatch(/no-such-command|ENOENT/);
+  });
+
+  it('a connection reset while waiting for the greeting is an error row and the socket is closed', async () => {
+    const rude = await startTcpServer((socket) => { setTimeout(() => socket.resetAndDestroy(), 50); });
+    try {
+      const record = await runOne(greetingSpec(rude.target));
+      expect(record.status).toBe('error');
+      expect(record.error).toMatch(/before (its|the) greeting/);
+    } finally {
+      await rude.close();
+    }
+  });
+
+  it('a missing greeting times out and closes the connection', async () => {
+    let closed = false;
+    const silent = await startTcpServer((socket) => socket.on('close', () => { closed = true; }));
+    try {
+      const record = await runOne(greetingSpec(silent.target));
+      expect(record.error).toBe('no greeting within 300 ms');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(closed).toBe(true);
+    } finally {
+      await silent.close();
+    }
+  });
+
+  it('serve refuses a temp dir whose socket path would be truncated, leaving nothing behind', async () => {
+    const long = join(tmp.dir, 'd'.repeat(90));
+    await mkdir(long);
+    const { code, stderr } = await runCli(['serve'], { env: { TMPDIR: long } });
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/^udsvstcp: error: the temp dir \(TMPDIR\) path is \d+ bytes; the limit on \w+ is 10[37] bytes/);
+    expect(await readdir(long)).toEqual([]);
+    expect(await readdir(tmp.dir)).toEqual(['d'.repeat(90)]);
+  });
+});

@@ -1,0 +1,83 @@
+import fs from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createRecord } from '../../lib/trial/record.js';
+import { layer } from '../../lib/core/files.js';
+import { TRIAL_COLUMNS, createTrialLog, openTrialLog } from '../../lib/results/writer.js';
+import { makeTempDir, runCli } from '../helpers/cli.js';
+import { keyOf, readMetaJson, readTrialRows, writeTinySpec } from '../helpers/sweeps.js';
+
+/** @type {{ dir: string, remove: () => Promise<void> }} */
+let tmp;
+const realWrite = layer.writeSync;
+beforeEach(async () => {
+  tmp = await makeTempDir();
+});
+afterEach(async () => {
+  layer.writeSync = realWrite;
+  await tmp.remove();
+});
+
+const row = (/** @type {number} */ run) => ({ run, order: 0, ...createRecord({ workload: 'echo', transport: 'tcp', size_bytes: 64, depth: 1, packets: 100, msgs_per_s: 12345.5 }) });
+
+describe('a full disk loses nothing already recorded', () => {
+  it('short writes are continued, and a row that cannot be written whole is cut back out (injected short writes)', async () => {
+    createTrialLog(tmp.dir);
+    const log = openTrialLog(tmp.dir);
+    layer.writeSync = (fd, buffer, offset, length) => realWrite(fd, /** @type {Buffer} */ (buffer), offset, Math.min(/** @type {number} */ (length), 7));
+    log.appendAll([row(0)]); // written 7 bytes at a time, whole
+    const good = await readFile(log.path, 'utf8');
+    let budget = 20; // then the disk is full
+    layer.writeSync = (fd, buffer, offset, length) => {
+      if (budget <= 0) throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+      const n = realWrite(fd, /** @type {Buffer} */ (buffer), offset, Math.min(/** @type {number} */ (length), budget));
+      budget -= n;
+      return n;
+    };
+    expect(() => log.appendAll([row(1)])).toThrow(`cannot write ${log.path}: ENOSPC: no space left on device, write (the rows just measured were not kept; --resume measures their trial again)`);
+    log.close();
+    expect(await readFile(log.path, 'utf8')).toBe(good);
+    expect(parse(good, { columns: true })).toEqual([expect.objectContaining({ run: '0', msgs_per_s: '12345.5' })]);
+  });
+
+  // The real thing needs root to mount a tmpfs (CI runs as root); the test above covers the logic everywhere.
+  it.skipIf(process.getuid?.() !== 0)('on a real 64 KiB tmpfs: exit 1 naming the file, meta.json failed with the reason, and --resume completes after space is freed', async () => {
+    const mount = join(tmp.dir, 'small');
+    await mkdir(mount);
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', mount]);
+    try {
+      // 13 of 16 pages taken: the lock, meta.json and one page of trials.csv fit, the second page of trials.csv does not
+      await writeFile(join(mount, 'filler'), Buffer.alloc(13 * 4096));
+      const out = join(mount, 'res');
+      const spec = await writeTinySpec(tmp.dir, { sizes: '1..512', runs: 1 });
+      const full = await runCli(['sweep', spec, '--out', out]);
+      expect(full.code, full.stderr).toBe(1);
+      expect(full.stderr).toMatch(new RegExp(`udsvstcp: error: cannot write ${out}/\\S+: ENOSPC`));
+      expect(full.stderr).toContain(`after fixing the cause, continue with:\n  npx udsvstcp sweep --resume ${out}\n`);
+      const meta = await readMetaJson(out);
+      expect(meta).toMatchObject({ status: 'failed', error: expect.stringMatching(/ENOSPC/) });
+      const kept = parse(await readFile(join(out, 'trials.csv'), 'utf8'));
+      for (const cells of kept) expect(cells).toHaveLength(TRIAL_COLUMNS.length);
+      expect(kept.length - 1).toBe((full.stderr.match(/^\[\d+\/20\]/gm) ?? []).length); // every row reported recorded is there, whole
+
+      const again = await runCli(['sweep', spec, '--out', out]);
+      expect(again.code).toBe(2);
+      expect(again.stderr).toMatch(/already holds results; use --resume .* \(its sweep is failed: cannot write .*ENOSPC/);
+
+      await rm(join(mount, 'filler'));
+      const resumed = await runCli(['sweep', '--resume', out]);
+      expect(resumed.code, resumed.stderr).toBe(0);
+      expect(resumed.stderr).toContain('note: the last session failed (cannot write');
+      const rows = await readTrialRows(out);
+      expect(rows).toHaveLength(20);
+      expect(new Set(rows.map(keyOf)).size).toBe(20);
+      expect((await readMetaJson(out)).sessions.map((/** @type {any} */ s) => s.status)).toEqual(['failed', 'complete']);
+    } finally {
+      execFileSync('umount', [mount]);
+    }
+    expect(fs.readdirSync(tmp.dir).sort()).toEqual(['small', 'tiny.json']);
+  });
+});

@@ -1,0 +1,92 @@
+import os from 'node:os';
+import { spawn } from 'node:child_process';
+import { readFile, readdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { processStart } from '../../lib/results/lock.js';
+import { makeTempDir, runCli } from '../helpers/cli.js';
+import { keyOf, readMetaJson, readTrialRows, startSweep, writeTinySpec } from '../helpers/sweeps.js';
+
+/** @type {{ dir: string, remove: () => Promise<void> }} */
+let tmp;
+beforeEach(async () => {
+  tmp = await makeTempDir();
+});
+afterEach(() => tmp.remove());
+
+/**
+ * A directory whose sweep of 4 × `runs` trials was interrupted after its first trial.
+ * @param {number} runs
+ */
+async function interruptedSweep(runs) {
+  const out = join(tmp.dir, 'out');
+  const sweep = startSweep([await writeTinySpec(tmp.dir, { runs }), '--out', out], {
+    onStderr: (text, child) => { if (text.includes(`[1/${2 * runs}]`) && !child.killed) child.kill('SIGINT'); },
+  });
+  expect((await sweep.done).code).toBe(130);
+  return out;
+}
+
+/** @param {number} pid */
+const lockOf = (pid, start = processStart(pid)) => JSON.stringify({ pid, host: os.hostname(), process_start: start, started_at: '2026-01-01T00:00:00.000Z', argv: ['sweep', '--resume', 'x'], token: 'feedc0de' });
+
+describe('one sweep at a time per results directory', () => {
+  it('a second --resume while one runs exits 2 naming the holder; no trial is measured twice', async () => {
+    const out = await interruptedSweep(3);
+    /** @type {Promise<Awaited<ReturnType<typeof runCli>>> | undefined} */
+    let second;
+    const first = startSweep(['--resume', out], {
+      onStderr: (text) => { if (!second && text.includes('results:')) second = runCli(['sweep', '--resume', out]); },
+    });
+    const done = await first.done;
+    expect(done.code, done.stderr).toBe(0);
+    const other = await /** @type {Promise<any>} */ (second);
+    expect(other.code).toBe(2);
+    expect(other.stderr).toMatch(new RegExp(`^udsvstcp: error: --resume ${out} is in use by udsvstcp pid ${first.child.pid} \\(since .*: udsvstcp sweep --resume ${out}\\); wait for it to finish or stop it`));
+    const rows = await readTrialRows(out);
+    expect(rows).toHaveLength(12);
+    expect(new Set(rows.map(keyOf)).size).toBe(12);
+    expect(await readdir(out)).not.toContain('sweep.lock');
+  });
+
+  it('a lock held by a live process is respected, and nothing in the directory changes', async () => {
+    const out = await interruptedSweep(1);
+    await writeFile(join(out, 'sweep.lock'), lockOf(process.pid));
+    const before = await readFile(join(out, 'trials.csv'), 'utf8');
+    const { code, stderr } = await runCli(['sweep', '--resume', out]);
+    expect(code).toBe(2);
+    expect(stderr).toContain(`is in use by udsvstcp pid ${process.pid}`);
+    expect(await readFile(join(out, 'trials.csv'), 'utf8')).toBe(before);
+    expect(await readFile(join(out, 'sweep.lock'), 'utf8')).toBe(lockOf(process.pid));
+  });
+
+  it('a sweep killed outright leaves meta.json running and its lock; --resume takes over and goes on', async () => {
+    const out = join(tmp.dir, 'killed');
+    const sweep = startSweep([await writeTinySpec(tmp.dir), '--out', out], {
+      onStderr: (text, child) => { if (text.includes("[2/4]") && !child.killed) child.kill('SIGKILL'); },
+    });
+    const killed = await sweep.done;
+    expect(killed.signal).toBe('SIGKILL');
+    expect(await readdir(out)).toContain('sweep.lock');
+    const { code, stderr } = await runCli(['sweep', '--resume', out]);
+    expect(code, stderr).toBe(0);
+    expect(stderr).toContain(`note: took over sweep.lock left by udsvstcp pid ${sweep.child.pid}`);
+    expect(stderr).toContain(`note: the last session (pid ${sweep.child.pid}) ended without closing the directory`);
+    const rows = await readTrialRows(out);
+    expect(new Set(rows.map(keyOf)).size).toBe(8);
+    expect((await readMetaJson(out)).sessions.map((/** @type {any} */ s) => s.status)).toEqual(['lost', 'complete']);
+  });
+
+  it('a stale lock of a dead pid is taken over, and said so', async () => {
+    const out = await interruptedSweep(1);
+    const gone = spawn(process.execPath, ['-e', '']);
+    const pid = /** @type {number} */ (gone.pid);
+    await new Promise((resolve) => gone.on('exit', resolve));
+    await writeFile(join(out, 'sweep.lock'), lockOf(pid, '1'));
+    const { code, stderr } = await runCli(['sweep', '--resume', out]);
+    expect(code, stderr).toBe(0);
+    expect(stderr).toContain(`note: took over sweep.lock left by udsvstcp pid ${pid}`);
+    expect(await readTrialRows(out)).toHaveLength(4);
+    expect(await readdir(out)).not.toContain('sweep.lock');
+  });
+});

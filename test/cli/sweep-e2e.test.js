@@ -1,0 +1,235 @@
+import { existsSync } from 'node:fs';
+import { lstat, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordFields } from '../../lib/trial/record.js';
+import { blockColumns } from '../../lib/results/writer.js';
+import { getWorkload } from '../../lib/workloads/index.js';
+import { SUMMARY_COLUMNS } from '../../lib/stats/summarize.js';
+import { listPresets, loadSpec, resolveSpec } from '../../lib/sweep/spec.js';
+import { makeTempDir, runCli } from '../helpers/cli.js';
+
+/** @type {{ dir: string, remove: () => Promise<void> }} */
+let tmp;
+beforeAll(async () => {
+  tmp = await makeTempDir();
+});
+afterAll(() => tmp.remove());
+
+/** @param {string} text @returns {Record<string, any>[]} */
+const parseCsv = (text) => parse(text, { columns: true });
+
+/** @param {string} preset the preset's workload declaration */
+const workloadOf = (preset) => getWorkload(resolveSpec(loadSpec(preset), { test: true }).workload);
+
+describe.each(listPresets())('sweep %s --test, end to end with real processes', (preset) => {
+  const out = () => join(tmp.dir, preset);
+  /** @type {Awaited<ReturnType<typeof runCli>>} */
+  let result;
+  beforeAll(async () => {
+    result = await runCli(['sweep', preset, '--test', '--seed', '11', '--out', out()], { cwd: tmp.dir });
+  }, 60_000);
+
+  it('exits 0 and prints the summary, the verdicts and every file it wrote on stderr, nothing on stdout', () => {
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toBe('');
+    const w = workloadOf(preset);
+    expect(result.stderr).toContain(`UDS/TCP ${w.summary[w.primary].unit}`);
+    for (const file of ['trials.csv', 'blocks.csv', 'summary.csv', 'runs-wide.csv', 'meta.json', 'summary.md', 'report.html', 'results.xlsx', 'chart-uds-vs-tcp.svg']) expect(result.stderr).toContain(join(out(), file));
+    // the proxy workload writes its nginx config beside the results, and only it
+    expect(existsSync(join(out(), 'nginx.conf'))).toBe(w.fixture.proxy);
+  });
+
+  it("draws and tabulates the workload's own figures: CPU per its unit, and its p50/p99 times where it has them", async () => {
+    const w = workloadOf(preset);
+    const cpuUnit = Object.entries(w.summary).find(([m]) => m.startsWith('client_cpu_'))?.[1].unit.replace(/^us/, 'µs');
+    const cpuSvg = await readFile(join(out(), 'chart-cpu.svg'), 'utf8');
+    expect(cpuSvg).toContain(`CPU ${cpuUnit}`);
+    expect(cpuSvg).toContain(w.axes.size.label);
+    expect(cpuSvg).toMatch(/<path[^>]* d="M/); // lines drawn, not an empty panel
+    expect(await readFile(join(out(), 'summary.md'), 'utf8')).toContain(`| client CPU TCP (${cpuUnit}) |`);
+    // results.xlsx: the count and the primary figure are numbers, formatted for what they are
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.readFile(join(out(), 'results.xlsx'));
+    const sheet = /** @type {ExcelJS.Worksheet} */ (workbook.getWorksheet('trials'));
+    const header = /** @type {string[]} */ (sheet.getRow(1).values).slice(1);
+    const count = sheet.getRow(2).getCell(header.indexOf(w.columns[0]) + 1);
+    const primary = sheet.getRow(2).getCell(header.indexOf(w.primary) + 1);
+    expect([typeof count.value, count.numFmt]).toEqual(['number', '0']);
+    expect([typeof primary.value, primary.numFmt]).toEqual(['number', w.primary === 'gb_per_s' ? '0.000' : '#,##0']);
+    const times = Object.keys(w.summary).some((m) => m.endsWith('_p50_us'));
+    expect(existsSync(join(out(), 'chart-rtt.svg'))).toBe(times);
+  });
+
+  it('writes trials.csv: one row per planned trial, the record columns, numeric cells', async () => {
+    const spec = resolveSpec(loadSpec(preset), { test: true });
+    const text = await readFile(join(out(), 'trials.csv'), 'utf8');
+    const rows = parseCsv(text);
+    const w = getWorkload(spec.workload);
+    expect(Object.keys(rows[0])).toEqual(['run', 'order', ...recordFields(spec.workload)]);
+    const meta = JSON.parse(await readFile(join(out(), 'meta.json'), 'utf8'));
+    expect(rows).toHaveLength(spec.runs * spec.sizes.length * spec.depths.length * spec.transports.length + meta.extra_trial_rows);
+    expect(meta.trials_recorded).toBe(rows.length);
+    for (const row of rows) {
+      expect(row.status, row.error).toBe('ok');
+      for (const key of ['run', 'order', 'size_bytes', 'depth', ...w.columns]) {
+        if (key === 'proxy_cpu_us_per_req' && row[key] === '0') continue;
+        expect(row[key], key).toMatch(/^-?\d+(\.\d+)?$/); // never exponent notation
+      }
+    }
+  });
+
+  it('writes summary.csv with statistics per size, depth and transport, and UDS/TCP ratios', async () => {
+    const rows = parseCsv(await readFile(join(out(), 'summary.csv'), 'utf8'));
+    expect(Object.keys(rows[0])).toEqual(SUMMARY_COLUMNS);
+    expect(rows.map((/** @type {any} */ r) => r.transport)).toEqual(expect.arrayContaining(['tcp', 'uds', 'uds/tcp']));
+    expect(rows.find((/** @type {any} */ r) => r.transport === 'uds/tcp' && r.metric === workloadOf(preset).primary)?.mean).toMatch(/^\d+(\.\d+)?$/);
+  });
+
+  it('writes runs-wide.csv in the 2014 layout (the primary figure for other workloads)', async () => {
+    const spec = resolveSpec(loadSpec(preset), { test: true });
+    const lines = (await readFile(join(out(), 'runs-wide.csv'), 'utf8')).trim().split('\n');
+    const runs = new Set(parseCsv(await readFile(join(out(), 'trials.csv'), 'utf8')).map((/** @type {any} */ r) => r.run)).size; // planned, and any added for the precision
+    expect(runs).toBeGreaterThanOrEqual(spec.runs);
+    const w = getWorkload(spec.workload);
+    expect(lines[0]).toBe([w.name === 'echo' ? 'NAME (ms per 100 000 round trips)' : `NAME (${w.summary[w.primary].unit})`, ...Array.from({ length: runs }, (_, i) => `RUN ${i}`)].join(','));
+    const names = lines.slice(1).map((l) => l.split(',')[0]);
+    const suffix = spec.depths.length > 1 ? spec.depths.map((d) => ` Depth ${d}`) : [''];
+    const expected = ['UDS', 'TCP'].flatMap((t) => suffix.flatMap((d) => spec.sizes.map((s) => `${t} Size ${s}${d}`)));
+    expect(names).toEqual(expected);
+    // every planned run has a figure; a run added for the precision only where its group got one
+    for (const line of lines.slice(1)) {
+      const cells = line.split(',').slice(1);
+      for (const cell of cells.slice(0, spec.runs)) expect(Number(cell)).toBeGreaterThan(0);
+      for (const cell of cells.slice(spec.runs)) expect(cell === '' || Number(cell) > 0).toBe(true);
+    }
+  });
+
+  it('writes blocks.csv: every measured block of every trial, in pairs of both transports', async () => {
+    const spec = resolveSpec(loadSpec(preset), { test: true });
+    const trials = parseCsv(await readFile(join(out(), 'trials.csv'), 'utf8'));
+    const blocks = parseCsv(await readFile(join(out(), 'blocks.csv'), 'utf8'));
+    const w = getWorkload(spec.workload);
+    expect(Object.keys(blocks[0])).toEqual(blockColumns(spec.workload));
+    const units = w.blockColumns[0]; // packets, chunks, connections, requests: a trial row's first figure too
+    expect(w.columns[0]).toBe(units);
+    const serverCpu = /** @type {string} */ (w.blockColumns.find((c) => c.startsWith('server_cpu_')));
+    for (const trial of trials) {
+      const mine = blocks.filter((/** @type {any} */ b) => b.run === trial.run && b.size_bytes === trial.size_bytes && b.depth === trial.depth && b.transport === trial.transport);
+      expect(mine).toHaveLength(Number(trial.blocks));
+      expect(mine.reduce((n, /** @type {any} */ b) => n + Number(b[units]), 0)).toBe(Number(trial[units]));
+      expect(mine.reduce((n, /** @type {any} */ b) => n + Number(b.elapsed_ms), 0)).toBeCloseTo(Number(trial.elapsed_ms), 6);
+      for (const b of mine) expect(Number(b[serverCpu]), 'server CPU of every block').toBeGreaterThan(0);
+    }
+    if (spec.pairing === 'blocks') {
+      /** @type {Map<string, any[]>} */
+      const byTrial = new Map();
+      for (const b of blocks) byTrial.set(`${b.run}|${b.size_bytes}|${b.depth}`, [...(byTrial.get(`${b.run}|${b.size_bytes}|${b.depth}`) ?? []), b]);
+      for (const list of byTrial.values()) {
+        for (let k = 0; k + 1 < list.length; k += 2) expect(new Set([list[k].transport, list[k + 1].transport]).size).toBe(2);
+      }
+    }
+  });
+
+  it('writes meta.json with the spec, seed, design, times and environment', async () => {
+    const meta = JSON.parse(await readFile(join(out(), 'meta.json'), 'utf8'));
+    expect(meta.design).toMatchObject({ block_ms_target: 10, pairing: expect.any(String), ratio_interval: expect.stringMatching(/Student-t/) });
+    expect(meta).toMatchObject({ status: 'complete', seed: 11, spec: { preset, test: true, seed: 11 }, no_delay: expect.any(Boolean), pinning: 'none' });
+    expect(meta.environment).toMatchObject({ node: process.versions.node, libuv: process.versions.uv, cpu_count: expect.any(Number), os_release: expect.any(String) });
+    expect(Date.parse(meta.ended_at)).toBeGreaterThanOrEqual(Date.parse(meta.started_at));
+    expect(meta.loadavg_start).toHaveLength(3);
+    expect(meta.loadavg_end).toHaveLength(3);
+  });
+});
+
+describe('sweep --pin', () => {
+  it('without taskset, runs unpinned, says so, and records it', async () => {
+    const out = join(tmp.dir, 'pinned');
+    const { code, stderr } = await runCli(['sweep', 'quick', '--test', '--pin', 'split', '--out', out], { env: { PATH: join(tmp.dir, 'no-such-dir') } });
+    expect(code, stderr).toBe(0);
+    expect(stderr).toContain('note: --pin split: taskset not found (Linux util-linux); running unpinned');
+    expect(JSON.parse(await readFile(join(out, 'meta.json'), 'utf8')).sessions[0].pinning).toBe('none');
+  }, 30_000);
+
+  it('with taskset, records where server and client ran', async () => {
+    const out = join(tmp.dir, 'pinned-same');
+    const { code, stderr } = await runCli(['sweep', 'quick', '--test', '--pin', 'same', '--out', out]);
+    expect(code, stderr).toBe(0);
+    expect(JSON.parse(await readFile(join(out, 'meta.json'), 'utf8')).sessions[0].pinning).toBe('same: server and client cpu 0');
+  }, 30_000);
+});
+
+describe('sweep --precision', () => {
+  it('adds runs to the groups whose UDS/TCP interval is wider than asked, stops at --max-time, and marks them', async () => {
+    const out = join(tmp.dir, 'precise');
+    const { code, stderr } = await runCli(['sweep', 'quick', '--test', '--precision', '0.1%', '--max-time', '3s', '--seed', '4', '--out', out]);
+    expect(code, stderr).toBe(0);
+    expect(stderr).toMatch(/precision round 1: 1 group\(s\) wider than ±0\.1 %, widest 64 B depth 1 ±[\d.]+ %; one more run for the 1 that gain most from one/);
+    expect(stderr).toMatch(/--max-time 3 s reached: 1 group\(s\) short of ±0\.1 %/);
+    const meta = JSON.parse(await readFile(join(out, 'meta.json'), 'utf8'));
+    expect(meta.extra_trial_rows).toBeGreaterThan(0);
+    expect(meta.max_time_reached).toBe(true);
+    const rows = parseCsv(await readFile(join(out, 'trials.csv'), 'utf8'));
+    expect(rows).toHaveLength(4 + meta.extra_trial_rows);
+    expect(new Set(rows.map((/** @type {any} */ r) => r.run)).size).toBe(2 + meta.extra_trial_rows / 2);
+    const ratio = parseCsv(await readFile(join(out, 'summary.csv'), 'utf8')).find((/** @type {any} */ r) => r.transport === 'uds/tcp' && r.metric === 'msgs_per_s');
+    expect(ratio).toMatchObject({ unit: 'ratio', precision_met: 'no', n: String(2 + meta.extra_trial_rows / 2) });
+    // the 2014 layout has a column for every run, the added ones too
+    const header = (await readFile(join(out, 'runs-wide.csv'), 'utf8')).split('\n')[0].split(',');
+    expect(header).toHaveLength(1 + 2 + meta.extra_trial_rows / 2);
+    expect(stderr).toMatch(/! short of the target: 1 of 1 UDS\/TCP intervals are wider than ±0\.1 %/);
+  }, 30_000);
+});
+
+describe('sweep faults', () => {
+  it('a trial that passes its time limit becomes an error row and the sweep goes on', async () => {
+    const out = join(tmp.dir, 'slow');
+    const spec = join(tmp.dir, 'slow.json');
+    await import('node:fs/promises').then((fs) => fs.writeFile(spec, JSON.stringify({ sizes: [65536, 64], depths: [1], transports: ['uds'], runs: 1, packets: 20000000, warmup: 0, trialTimeout: '400ms', seed: 3, test: {} })));
+    const { code, stderr } = await runCli(['sweep', spec, '--out', out]);
+    expect(code, stderr).toBe(1);
+    const rows = parseCsv(await readFile(join(out, 'trials.csv'), 'utf8'));
+    expect(rows).toHaveLength(2);
+    for (const row of rows) {
+      expect(row.status).toBe('error');
+      expect(row.error).toMatch(/^trial exceeded its limit of 0\.4 s/);
+    }
+    expect(stderr).toMatch(/2 failed/);
+  });
+
+  it('Ctrl-C keeps valid partial files and removes the socket; --resume completes them', async () => {
+    const out = join(tmp.dir, 'interrupted');
+    const { spawn } = await import('node:child_process');
+    const { BIN } = await import('../helpers/cli.js');
+    const args = ['sweep', 'quick', '--sizes', '64,1024', '--depths', '1', '--runs', '3', '--packets', '3000', '--warmup', '0', '--seed', '5', '--out', out];
+    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (t) => {
+      stderr += t;
+      if (/\[2\/6\]/.test(stderr) && !child.killed) child.kill('SIGINT');
+    });
+    const code = await new Promise((resolve) => child.on('exit', (c) => resolve(c)));
+    expect(code, stderr).toBe(130);
+    expect(stderr).toContain(`npx udsvstcp sweep --resume ${out}`);
+    const partial = parseCsv(await readFile(join(out, 'trials.csv'), 'utf8'));
+    expect(partial.length).toBeGreaterThanOrEqual(2);
+    expect(partial.length % 2).toBe(0); // a trial's two rows go in together
+    expect(partial.length).toBeLessThan(12);
+    const meta = JSON.parse(await readFile(join(out, 'meta.json'), 'utf8'));
+    expect(meta.status).toBe('interrupted');
+    const sockets = stderr.match(/uds (\/\S+\.sock)/g) ?? [];
+    expect(sockets.length).toBeGreaterThanOrEqual(1);
+    for (const socket of sockets) await expect(lstat(socket.slice(4))).rejects.toThrow(/ENOENT/);
+
+    const resumed = await runCli(['sweep', '--resume', out]);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toContain(`resuming: ${partial.length} trial rows already there`);
+    const rows = parseCsv(await readFile(join(out, 'trials.csv'), 'utf8'));
+    expect(rows).toHaveLength(12);
+    expect(new Set(rows.map((/** @type {any} */ r) => `${r.run}|${r.size_bytes}|${r.transport}`)).size).toBe(12);
+    expect(rows.slice(0, partial.length)).toEqual(partial);
+    expect(JSON.parse(await readFile(join(out, 'meta.json'), 'utf8')).status).toBe('complete');
+  }, 60_000);
+});

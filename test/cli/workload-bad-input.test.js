@@ -1,0 +1,118 @@
+/**
+ * Options a workload does not take, and workloads that do not exist: one
+ * line naming the flag (or spec key), exit 2, and nothing started — no
+ * server, nothing in TMPDIR, no results directory. Most cases call the CLI's
+ * main() in this process with streams passed in (it resolves and validates
+ * before it starts anything); a few go through the real binary in a child.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { main } from '../../lib/cli.js';
+import { WORKLOAD_NAMES } from '../../lib/workloads/index.js';
+import { makeTempDir, runCli, expectOneLineUsageError } from '../helpers/cli.js';
+
+/** @type {{ dir: string, remove: () => Promise<void> }} */
+let tmp;
+/** TMPDIR for whatever a command would start: empty afterwards, or something was started */
+let tmpdir = '';
+const savedTmpdir = process.env.TMPDIR;
+beforeEach(async () => {
+  tmp = await makeTempDir();
+  tmpdir = join(tmp.dir, 'tmp');
+  await mkdir(tmpdir);
+  process.env.TMPDIR = tmpdir; // os.tmpdir() of this process, and of any child it would start
+});
+afterEach(async () => {
+  if (savedTmpdir === undefined) delete process.env.TMPDIR;
+  else process.env.TMPDIR = savedTmpdir;
+  await tmp.remove();
+});
+
+/**
+ * main() in this process, with its output in strings.
+ * @param {string[]} args
+ */
+async function callMain(args) {
+  const [stdout, stderr] = [new PassThrough(), new PassThrough()];
+  let out = '';
+  let err = '';
+  stdout.setEncoding('utf8').on('data', (t) => { out += t; });
+  stderr.setEncoding('utf8').on('data', (t) => { err += t; });
+  const code = await main(args, { stdout, stderr, env: { NO_COLOR: '1' } });
+  return { code, stdout: out, stderr: err };
+}
+
+/**
+ * A usage error: exit 2, one line on stderr matching `message`, nothing on
+ * stdout, nothing started (no server line, TMPDIR left empty).
+ * @param {string[]} args
+ * @param {RegExp} message
+ * @param {{ child?: boolean }} [options] child: through the real binary in a child process
+ */
+async function expectUsageError(args, message, { child = false } = {}) {
+  const result = child ? await runCli(args, { env: { TMPDIR: tmpdir } }) : await callMain(args);
+  expectOneLineUsageError(result, message);
+  expect(await readdir(tmpdir)).toEqual([]);
+}
+
+describe('run: an option its workload does not take', () => {
+  it.each([
+    [['--workload', 'echo', '--connections', '10'], /^udsvstcp: error: --connections applies to the http and proxy workloads; echo takes --depth/],
+    [['--workload', 'http', '--depth', '4'], /^udsvstcp: error: --depth applies to the echo and stream and connect workloads; http takes --connections/],
+    [['--workload', 'proxy', '--depth', '4'], /^udsvstcp: error: --depth applies to .*; proxy takes --connections/],
+    [['--workload', 'stream', '--pipelining', '2'], /^udsvstcp: error: --pipelining applies to the http and proxy workloads, not stream/],
+    [['--workload', 'http', '--keepalive'], /^udsvstcp: error: --keepalive applies to the proxy workload, not http/],
+    [['--workload', 'echo', '--keepalive'], /^udsvstcp: error: --keepalive applies to the proxy workload, not echo/],
+    [['--workload', 'connect', '--greeting'], /^udsvstcp: error: --greeting applies to the echo /],
+    [['--workload', 'stream', '--nginx', '/usr/sbin/nginx'], /^udsvstcp: error: --nginx applies to the proxy workload, not stream/],
+    [['--workload', 'http', '--packets', '100'], /^udsvstcp: error: --packets applies to the echo workload; http measures a --duration/],
+    [['--workload', 'connect', '--size', '64'], /^udsvstcp: error: --size is fixed at 12 \(greeting bytes\) for this workload; got "64"/],
+    [['--workload', 'stream', '--depth', '2'], /^udsvstcp: error: --depth is fixed at 1 \(streams per transport\) for this workload; got "2"/],
+  ])('run %j', async (flags, message) => {
+    await expectUsageError(['run', ...flags], message);
+  });
+
+  it('run --workload nope lists the workloads (the real binary)', async () => {
+    expect(WORKLOAD_NAMES).toEqual(['echo', 'stream', 'connect', 'http', 'proxy']);
+    await expectUsageError(['run', '--workload', 'nope'], /^udsvstcp: error: --workload must be one of echo, stream, connect, http, proxy; got "nope"$/m, { child: true });
+  });
+
+  it('run --workload http --depth 4 (the real binary)', async () => {
+    await expectUsageError(['run', '--workload', 'http', '--depth', '4'], /^udsvstcp: error: --depth applies to .*; http takes --connections/, { child: true });
+  });
+});
+
+describe('sweep: an option or spec key its workload does not take', () => {
+  it('sweep --workload stream --sizes 64KiB --pipelining 2 names --pipelining, not the default preset\'s echo axes (the real binary)', async () => {
+    const out = join(tmp.dir, 'out');
+    await expectUsageError(['sweep', '--workload', 'stream', '--sizes', '64KiB', '--pipelining', '2', '--out', out], /^udsvstcp: error: --pipelining applies to the http and proxy workloads, not stream$/m, { child: true });
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('a spec file with "workload": "connect", "greeting": true names the key and the file', async () => {
+    const spec = join(tmp.dir, 'connect-greeting.json');
+    await writeFile(spec, JSON.stringify({ workload: 'connect', greeting: true, runs: 1, duration: '50ms', warmup: '10ms' }));
+    const out = join(tmp.dir, 'out');
+    await expectUsageError(['sweep', spec, '--out', out], new RegExp(`^udsvstcp: error: ${spec.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} "greeting" applies to the echo workload, not connect$`, 'm'));
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('a spec file with "workload": "http", "packets" names the key: http measures a duration', async () => {
+    const spec = join(tmp.dir, 'http-packets.json');
+    await writeFile(spec, JSON.stringify({ workload: 'http', sizes: [64], depths: [2], runs: 1, packets: 100, warmup: '10ms' }));
+    await expectUsageError(['sweep', spec, '--out', join(tmp.dir, 'out')], /"packets" applies to the echo workload; http measures a "duration"/);
+  });
+
+  it('sweep --workload nope lists the workloads', async () => {
+    await expectUsageError(['sweep', 'quick', '--workload', 'nope', '--out', join(tmp.dir, 'out')], /--workload must be one of echo, stream, connect, http, proxy; got "nope"/);
+  });
+});
+
+describe('serve', () => {
+  it('serve --workload nope lists the workloads', async () => {
+    await expectUsageError(['serve', '--workload', 'nope', '--uds', join(tmp.dir, 's.sock')], /^udsvstcp: error: --workload must be one of echo, stream, connect, http, proxy; got "nope"$/m);
+  });
+});

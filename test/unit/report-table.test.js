@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { createRecord, errorRecord, RECORD_FIELDS } from '../../lib/trial/record.js';
+import { toJsonLine } from '../../lib/results/json.js';
+import { toComparison, toTable } from '../../lib/report/table.js';
+
+const tcp = createRecord({ workload: 'echo', transport: 'tcp', size_bytes: 64, depth: 1, packets: 1000, elapsed_ms: 80, msgs_per_s: 12500, mb_per_s: 0.8, rtt_mean_us: 80, rtt_sd_us: 5, rtt_p50_us: 79.5, rtt_p90_us: 85, rtt_p99_us: 120, rtt_p999_us: 200, rtt_max_us: 400, client_cpu_us_per_msg: 30, server_cpu_us_per_msg: 25, client_elu: 0.5, server_elu: 0.4 });
+const uds = createRecord({ ...tcp, transport: 'uds', msgs_per_s: 25000, rtt_p50_us: 39.75, rtt_p99_us: 60, client_cpu_us_per_msg: 15 });
+
+describe('report formatters', () => {
+  it('records hold every field in order, empty figures null', () => {
+    const r = errorRecord({ workload: 'echo', transport: 'uds', size_bytes: 1, depth: 2 }, new Error('boom\nsecond line'));
+    expect(Object.keys(r)).toEqual([...RECORD_FIELDS]);
+    expect(r.status).toBe('error');
+    expect(r.error).toBe('boom');
+    expect(r.msgs_per_s).toBeNull();
+  });
+
+  it('JSON lines carry exactly the record keys', () => {
+    const line = toJsonLine(tcp);
+    expect(line.endsWith('\n')).toBe(true);
+    expect(Object.keys(JSON.parse(line))).toEqual([...RECORD_FIELDS]);
+  });
+
+  it('renders the table exactly', () => {
+    expect(toTable([tcp, uds])).toBe(
+      'transport  size  depth  packets  msgs/s  MB/s  rtt mean   p50  p99  p99.9  max µs  cpu µs/msg cli  srv  status\n'
+      + 'tcp        64 B      1     1000   12.5k  0.80        80  79.5  120    200     400              30   25      ok\n'
+      + 'uds        64 B      1     1000   25.0k  0.80        80  39.8   60    200     400              15   25      ok\n',
+    );
+  });
+
+  it('shows a failed trial with its error', () => {
+    const failed = errorRecord({ workload: 'echo', transport: 'tcp', size_bytes: 64, depth: 1 }, new Error('no echo'));
+    expect(toTable([failed])).toContain('\n  no echo\n');
+  });
+
+  it('compares UDS with TCP per size and depth', () => {
+    expect(toComparison([tcp, uds])).toBe('64 B depth 1: UDS ×2.00 the msgs/s of TCP; RTT p50 µs ×0.50, RTT p99 µs ×0.50, RTT mean µs ×1.00, client CPU µs/msg ×0.50, server CPU µs/msg ×1.00 (1 trial each: run a sweep for a confidence interval)\n');
+    expect(toComparison([tcp])).toBe('');
+  });
+});

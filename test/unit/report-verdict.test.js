@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { FIGURES } from '../../lib/workloads/figures.js';
+import { classify, percentUp, toVerdict } from '../../lib/report/verdict.js';
+
+const msgs = FIGURES.msgs_per_s;
+/**
+ * @param {number} size
+ * @param {number} value
+ * @param {number | null} low
+ * @param {number | null} high
+ * @param {number} [n]
+ */
+const at = (size, value, low, high, n = 10) => ({ size_bytes: size, ratio: { value, low, high, n } });
+
+describe('verdicts in plain words', () => {
+  it('classify each size by its 95 % CI alone', () => {
+    expect(classify(at(1, 1.4, 1.35, 1.46).ratio)).toBe('above');
+    expect(classify(at(1, 0.8, 0.7, 0.9).ratio)).toBe('below');
+    expect(classify(at(1, 1.0, 0.97, 1.02).ratio)).toBe('same');
+    expect(classify(at(1, 1.0, 0.8, 1.2).ratio)).toBe('same');
+    expect(classify(at(1, 1.1, 0.57, 1.74).ratio)).toBe('unclear');
+    expect(classify(at(1, 1.1, null, null, 1).ratio)).toBe('single');
+    expect(classify(null)).toBe('none');
+  });
+
+  it('say "no difference larger than X %" with X the far end of the CI from 1, rounded up', () => {
+    expect(percentUp(0.03)).toBe(3); // 1.03 − 1, float noise and all
+    expect(percentUp(0.0301)).toBe(4);
+    expect(percentUp(0.002)).toBe(1);
+    expect(toVerdict({ depth: 1, sizes: [at(65536, 1.0, 0.97, 1.02)] }, msgs)).toBe('depth 1: no difference larger than 3 % at 64 KiB (95 % CI 0.97–1.02).');
+    expect(toVerdict({ depth: 1, sizes: [at(16384, 1.01, 0.99, 1.02), at(65536, 0.99, 0.955, 1.01)] }, msgs)).toBe('depth 1: no difference larger than 5 % at 16 KiB–64 KiB.');
+  });
+
+  it('name the ratio and its CI where the CI excludes 1, merging neighbouring sizes', () => {
+    expect(toVerdict({ depth: 1, sizes: [at(64, 1.4, 1.35, 1.46)] }, msgs)).toBe('depth 1: UDS gives 1.40× the messages per second of TCP at 64 B (95 % CI 1.35–1.46).');
+    expect(toVerdict({ depth: 16, sizes: [at(1, 0.9, 0.85, 0.95), at(64, 1.2, 1.1, 1.3), at(1024, 1.5, 1.3, 1.7), at(65536, 1.0, 0.98, 1.01)] }, msgs))
+      .toBe('depth 16: UDS gives 0.90× the messages per second of TCP at 1 B (95 % CI 0.85–0.95); UDS gives 1.20–1.50× the messages per second of TCP at 64 B–1 KiB (every 95 % CI above 1); no difference larger than 2 % at 64 KiB (95 % CI 0.98–1.01).');
+  });
+
+  it('call wide CIs undecided, single runs single, and missing pairs missing', () => {
+    expect(toVerdict({ depth: 1, sizes: [at(1, 1.1, 0.57, 1.74), at(4, 1.1, 0.8, 1.3)] }, msgs)).toBe('depth 1: undecided at 1 B–4 B (widest 95 % CI 0.57–1.74: more runs would narrow it).');
+    expect(toVerdict({ depth: 16, sizes: [at(1, 2.1, 0.0046, 958.95)] }, msgs)).toBe('depth 16: undecided at 1 B (95 % CI 0.0046–958.95: more runs would narrow it).');
+    expect(toVerdict({ depth: 1, sizes: [at(1, 1.08, null, null, 1)] }, msgs)).toBe('depth 1: one run only at 1 B: UDS 1.08× TCP, no confidence interval (use --runs 2 or more).');
+    expect(toVerdict({ depth: 1, sizes: [{ size_bytes: 256, ratio: null }] }, msgs)).toBe('depth 1: no comparison at 256 B (no run in which both transports succeeded).');
+    expect(toVerdict({ depth: 1, sizes: [] }, msgs)).toBe('depth 1: nothing measured.');
+  });
+
+  it('speak of whatever figure is primary', () => {
+    expect(toVerdict({ depth: 1, sizes: [at(64, 0.71, 0.68, 0.74)] }, FIGURES.rtt_p50_us)).toBe('depth 1: UDS gives 0.71× the median round-trip time of TCP at 64 B (95 % CI 0.68–0.74).');
+  });
+});
