@@ -148,7 +148,9 @@ Examples:
     .option('--resume <dir>', 'run only the trials missing from DIR/trials.csv, with the spec recorded there')
     .option('--retry-failed', 'with --resume: measure failed trials again (their old rows stay, marked superseded)')
     .option('--test', "run the preset's smallest settings (its \"test\" block)")
-    .option('--quiet', 'no progress or summary on stderr')
+    .option('--quiet', 'nothing on stderr but errors and warnings (no progress, summary or verdicts)')
+    .option('--no-progress', 'no per-trial progress on stderr (the summary and verdicts still print)')
+    .option('--json', 'print the summary as one JSON document on stdout (the same document as `udsvstcp report --json`)')
     .addHelpText('after', `
 Each trial process measures one (size, depth) group of one workload (--workload,
 or the preset's: echo, stream, connect, http or proxy; without a preset,
@@ -170,6 +172,10 @@ keeps what was measured and prints the --resume command (exit 130, 143, 129);
 a second one kills the server at once. One sweep at a time per
 directory (DIR/sweep.lock). On resume, a last trials.csv row cut short is cut
 back, and flags must equal those recorded in DIR/meta.json.
+
+stdout holds data only: the results directory's path, alone on a line, when
+the sweep ends (also with --quiet), or with --json the summary document;
+everything for people goes to stderr.
 
 Exit codes: 0 every trial ok; 1 a trial failed or a fatal error (meta.json
 says failed); 2 bad input (nothing started); 130, 143, 129 interrupted.

@@ -43,12 +43,15 @@ export async function report(dir, opts, { stdout, stderr, chalk }) {
  * A report that fails is said on stderr and does not fail the sweep.
  * @param {string} dir
  * @param {{ stderr: NodeJS.WritableStream, chalk: import('chalk').ChalkInstance, quiet?: boolean }} io
+ * @returns {Promise<{ findings: import('../report/findings.js').Findings, files: string[] } | null>} null when it could not be made
  */
 export async function reportSweep(dir, { stderr, chalk, quiet = false }) {
   try {
     const { findings, files } = await writeReport(dir);
     if (!quiet) stderr.write(`\n${toVerdictText(findings, { chalk })}${files.map((f) => `  ${f}\n`).join('')}`);
+    return { findings, files };
   } catch (error) {
     stderr.write(chalk.yellow(`warning: the report could not be made: ${/** @type {Error} */ (error).message} (try: npx udsvstcp report ${dir})\n`));
+    return null;
   }
 }

@@ -24,6 +24,7 @@ import { checkNewOutDir, openSession } from '../sweep/session.js';
 import { describeSpec, loadSpec, resolveSpec } from '../sweep/spec.js';
 import { runTrialProcess } from '../trial/trial-process.js';
 import { reportSweep } from './report.js';
+import { toReportJson } from '../results/json.js';
 
 /** Unrecorded traffic through a new server before its first measured trial, per transport. */
 const SERVER_WARMUP_MS = 300;
@@ -101,7 +102,7 @@ export function resolveSweep(preset, opts) {
  * @param {{ stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream & { isTTY?: boolean }, chalk: import('chalk').ChalkInstance }} io
  * @returns {Promise<number>}
  */
-export async function sweep(preset, opts, { stderr, chalk }) {
+export async function sweep(preset, opts, { stdout, stderr, chalk }) {
   const request = resolveSweep(preset, opts);
   const { dir } = request;
   const quiet = Boolean(opts.quiet);
@@ -146,7 +147,7 @@ export async function sweep(preset, opts, { stderr, chalk }) {
     if (pinning.note) say(chalk.yellow(`note: ${pinning.note}\n`));
     say(`results: ${resolve(dir)}${request.resume ? ` (resuming: ${live.length} trial rows already there)` : ''}\n`);
 
-    const progress = createProgress({ stream: stderr, quiet, chalk, workload: spec.workload });
+    const progress = createProgress({ stream: stderr, quiet: quiet || opts.progress === false, chalk, workload: spec.workload });
     let result;
     try {
       result = interrupts.signal.aborted ? { rows: [], interrupted: true, planned: planTrials(spec).reduce((n, job) => n + job.transports.length, 0), extra: 0, timeUp: false } : await runSweep(spec, {
@@ -187,7 +188,11 @@ export async function sweep(preset, opts, { stderr, chalk }) {
     for (const warning of clientWarnings(rows)) say(chalk.yellow(`warning: ${warning}\n`));
     say(`\n${rows.length} trial rows recorded (${result.planned} planned${result.extra ? ` + ${result.extra} added for the precision` : ''})${failed ? chalk.red(`, ${failed} failed (status=error in trials.csv; --resume DIR --retry-failed measures them again)`) : ''}\n`);
     for (const file of [FILES.trials, FILES.blocks, FILES.summary, FILES.wide, FILES.meta]) say(`  ${join(resolve(dir), file)}\n`);
-    await reportSweep(dir, { stderr, chalk, quiet });
+    const report = await reportSweep(dir, { stderr, chalk, quiet });
+    // data on stdout, whatever --quiet says: the summary as JSON, or where the results are
+    stdout.write(opts.json
+      ? toReportJson(report?.findings ?? { status: result.interrupted ? 'interrupted' : 'complete', trials: { recorded: rows.length, ok: rows.length - failed, failed, planned: result.planned }, sections: [], warnings: ['the report could not be made (see stderr)'], summary, centre: 'geometric mean', meta: null }, { dir: resolve(dir), files: report?.files ?? [] })
+      : `${resolve(dir)}\n`);
     const code = interrupts.exitCode();
     if (code !== null) {
       const what = result.interrupted ? 'Resume with' : 'Every trial was measured before it; the files are complete. Rewrite the summary with';

@@ -32,9 +32,9 @@ describe.each(listPresets())('sweep %s --test, end to end with real processes', 
     result = await runCli(['sweep', preset, '--test', '--seed', '11', '--out', out()], { cwd: tmp.dir });
   }, 60_000);
 
-  it('exits 0 and prints the summary, the verdicts and every file it wrote on stderr, nothing on stdout', () => {
+  it('exits 0 and prints the summary, the verdicts and every file it wrote on stderr, only the results directory on stdout', () => {
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toBe('');
+    expect(result.stdout).toBe(`${out()}\n`);
     const w = workloadOf(preset);
     expect(result.stderr).toContain(`UDS/TCP ${w.summary[w.primary].unit}`);
     for (const file of ['trials.csv', 'blocks.csv', 'summary.csv', 'runs-wide.csv', 'meta.json', 'summary.md', 'report.html', 'results.xlsx', 'chart-uds-vs-tcp.svg']) expect(result.stderr).toContain(join(out(), file));
