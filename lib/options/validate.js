@@ -6,9 +6,11 @@ import net from 'node:net';
 import { UsageError } from '../core/errors.js';
 import { newSeed } from '../core/random.js';
 import { checkSocketPath } from '../fixture/socket-file.js';
-import { MAX_PACKETS } from '../core/limits.js';
-import { toDuration, toInteger, toPacketSize, toWarmup } from '../core/units.js';
+import { toInteger } from '../core/units.js';
 import { WORKLOADS, getWorkload } from '../workloads/index.js';
+import { resolveAmounts, resolveWorkloadOptions, toAxisValue, toSeed, toStallTimeout, toTransportList } from './rules.js';
+
+export { checkWorkloadOptions, toAxisValue, toSeed } from './rules.js';
 
 /**
  * A loopback address, decided without any name lookup: an IPv4 address in
@@ -29,54 +31,6 @@ const LOOPBACK_RANGE = 'an IPv4 address in 127.0.0.0/8, ::1 or localhost';
  */
 function toPort(text, flag) {
   return toInteger(text ?? '', flag, { min: 0, max: 65535 });
-}
-
-/**
- * @param {string | number} text
- * @param {string} flag
- */
-export function toSeed(text, flag) {
-  return toInteger(text, flag, { min: 0, max: 2 ** 32 - 1 });
-}
-
-/**
- * @param {string | undefined} text
- * @param {string} flag
- * @returns {('tcp' | 'uds')[]}
- */
-function toTransports(text, flag) {
-  if (text === 'tcp' || text === 'uds') return [text];
-  if (text === 'both' || text === undefined) return ['tcp', 'uds'];
-  throw new UsageError(`${flag} must be tcp, uds or both; got ${JSON.stringify(text)}`);
-}
-
-/**
- * A value on a workload's axis: a power of two within its range, or (for a
- * fixed axis such as the connect workload's 12-byte greeting) that value.
- * @param {string | number} text
- * @param {import('../workloads/workload.js').Axis} axis
- * @param {string} flag
- */
-export function toAxisValue(text, axis, flag) {
-  if (axis.min === axis.max) {
-    if (Number(String(text).trim()) !== axis.min) throw new UsageError(`${flag} is fixed at ${axis.min} (${axis.label}) for this workload; got ${JSON.stringify(String(text))}`);
-    return axis.min;
-  }
-  return axis.powerOfTwo ? toPacketSize(text, flag, { min: axis.min, max: axis.max }) : toInteger(text, flag, { min: axis.min, max: axis.max });
-}
-
-/**
- * Refuse options a workload does not take, naming the flag and who takes it.
- * @param {import('../workloads/workload.js').Workload} workload
- * @param {Record<string, unknown>} given option name → value (undefined: not given)
- * @param {(name: string) => string} flagOf how to name an option in the message
- */
-export function checkWorkloadOptions(workload, given, flagOf) {
-  for (const [name, value] of Object.entries(given)) {
-    if (value === undefined || workload.options.includes(/** @type {any} */ (name))) continue;
-    const takers = Object.values(WORKLOADS).filter((w) => w.options.includes(/** @type {any} */ (name))).map((w) => w.name);
-    throw new UsageError(`${flagOf(name)} applies to the ${takers.join(' and ')} workload${takers.length === 1 ? '' : 's'}, not ${workload.name}`);
-  }
 }
 
 /**
@@ -154,22 +108,13 @@ export function resolveRunOptions(raw) {
       throw new UsageError(`${flag} applies to the ${takers.join(' and ')} workload${takers.length === 1 ? '' : 's'}; ${workload.name} takes ${depthAxis.flag} (${depthAxis.label})`);
     }
   }
-  checkWorkloadOptions(workload, { greeting: raw.greeting || undefined, pipelining: raw.pipelining, keepalive: raw.keepalive || undefined }, (name) => `--${name}`);
-  if (raw.nginx !== undefined && workload.fixture.proxy === false) throw new UsageError(`--nginx applies to the proxy workload, not ${workload.name}`);
+  const extras = resolveWorkloadOptions(workload, raw, (key) => `--${key}`);
   const size = toAxisValue(raw.size ?? sizeAxis.fallback, sizeAxis, '--size');
   const depth = toAxisValue(raw[depthAxis.flag.slice(2)] ?? depthAxis.fallback, depthAxis, depthAxis.flag);
   workload.check?.(size, depth, `--size × ${depthAxis.flag}`);
-  if (raw.packets !== undefined && raw.duration !== undefined) {
-    throw new UsageError('--packets and --duration exclude each other: give one');
-  }
-  if (raw.packets !== undefined && !workload.counts) throw new UsageError(`--packets applies to the echo workload; ${workload.name} measures a --duration`);
-  const measure = raw.packets !== undefined
-    ? { packets: toInteger(raw.packets, '--packets', { min: 1, max: MAX_PACKETS }) }
-    : { ms: toDuration(raw.duration ?? '1s', '--duration', { min: 10, max: 3_600_000 }) };
-  const warmup = toWarmup(raw.warmup ?? '250ms', '--warmup');
-  if ('packets' in warmup && !workload.counts && warmup.packets > 0) throw new UsageError(`--warmup ${raw.warmup}: ${workload.name} takes a warmup time (e.g. 250ms), not a count`);
+  const { measure, warmup } = resolveAmounts(workload, { packets: raw.packets, duration: raw.duration, warmup: raw.warmup ?? '250ms' }, (key) => `--${key}`, '1s');
 
-  let transports = toTransports(raw.transport, '--transport');
+  let transports = toTransportList(raw.transport ?? 'both', '--transport');
   /** @type {RunOptions['targets']} */
   let targets;
   if (raw.tcp !== undefined || raw.uds !== undefined) {
@@ -192,12 +137,12 @@ export function resolveRunOptions(raw) {
     warmup,
     seed: raw.seed === undefined ? newSeed() : toSeed(raw.seed, '--seed'),
     noDelay: !raw.nagle,
-    timeoutMs: toDuration(raw.timeout ?? '10s', '--timeout', { min: 10, max: 600_000 }),
+    timeoutMs: toStallTimeout(raw.timeout ?? '10s', '--timeout'),
     runs: toInteger(raw.runs ?? '1', '--runs', { min: 1, max: 1000 }),
-    greeting: Boolean(raw.greeting),
-    pipelining: raw.pipelining === undefined ? 1 : toInteger(raw.pipelining, '--pipelining', { min: 1, max: 256 }),
-    keepalive: Boolean(raw.keepalive),
-    nginx: raw.nginx,
+    greeting: extras.greeting,
+    pipelining: extras.pipelining,
+    keepalive: extras.keepalive,
+    nginx: extras.nginx ?? undefined,
     json: Boolean(raw.json),
   };
 }

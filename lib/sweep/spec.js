@@ -7,12 +7,11 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UsageError } from '../core/errors.js';
-import { MAX_PACKETS } from '../core/limits.js';
-import { checkWorkloadOptions, toAxisValue, toSeed } from '../options/validate.js';
+import { resolveAmounts, resolveWorkloadOptions, toAxisValue, toSeed, toStallTimeout, toTransportList } from '../options/rules.js';
 import { getWorkload } from '../workloads/index.js';
 import { newSeed } from '../core/random.js';
 import { checkSpecTypes } from './spec-types.js';
-import { formatSize, isPowerOfTwo, parseSize, toDuration, toInteger, toWarmup } from '../core/units.js';
+import { formatSize, isPowerOfTwo, parseSize, toDuration, toInteger } from '../core/units.js';
 
 const PRESET_DIR = fileURLToPath(new URL('../../sweeps/', import.meta.url));
 
@@ -142,19 +141,6 @@ function toDepths(value, key, axis) {
 /**
  * @param {unknown} value
  * @param {string} key
- * @returns {('tcp' | 'uds')[]}
- */
-function toTransportList(value, key) {
-  const list = typeof value === 'string' ? value.split(',') : value;
-  if (!Array.isArray(list) || list.length === 0 || list.some((t) => t !== 'tcp' && t !== 'uds')) {
-    throw new UsageError(`${key} must be a non-empty list of tcp and uds; got ${JSON.stringify(value)}`);
-  }
-  return /** @type {('tcp' | 'uds')[]} */ ([...new Set(list)]);
-}
-
-/**
- * @param {unknown} value
- * @param {string} key
  */
 function toBoolean(value, key) {
   if (typeof value !== 'boolean') throw new UsageError(`${key} must be true or false; got ${JSON.stringify(value)}`);
@@ -213,9 +199,9 @@ export function resolveSpec(loaded, { test = false, flags = {} } = {}) {
   const workload = getWorkload(merged.workload, name('workload'));
   // options the workload does not take first: a preset's axes written for another workload must not hide them
   const given = (/** @type {string} */ key) => (merged[key] === DEFAULTS[/** @type {keyof typeof DEFAULTS} */ (key)] ? undefined : merged[key]);
-  checkWorkloadOptions(workload, { greeting: given('greeting'), pipelining: given('pipelining'), keepalive: given('keepalive') }, name);
-  if (merged.nginx !== null && merged.nginx !== undefined && !workload.fixture.proxy) throw new UsageError(`${name('nginx')} applies to the proxy workload, not ${workload.name}`);
-  if (merged.packets !== undefined && merged.packets !== null && !workload.counts) throw new UsageError(`${name('packets')} applies to the echo workload; ${workload.name} measures a "duration"`);
+  for (const key of ['greeting', 'keepalive']) toBoolean(merged[key], name(key));
+  const extras = resolveWorkloadOptions(workload, { greeting: given('greeting'), pipelining: given('pipelining'), keepalive: given('keepalive'), nginx: merged.nginx }, name);
+  const { measure, warmup } = resolveAmounts(workload, { packets: merged.packets, duration: merged.duration, warmup: merged.warmup }, name, String(DEFAULTS.duration));
   const { size: sizeAxis, depth: depthAxis } = workload.axes;
   if (merged.sizes === undefined && sizeAxis.min === sizeAxis.max) merged.sizes = [sizeAxis.min];
   if (merged.sizes === undefined) throw new UsageError(`${source}: "sizes" is required (a list, or a range such as 1..16384)`);
@@ -223,16 +209,10 @@ export function resolveSpec(loaded, { test = false, flags = {} } = {}) {
   if (origin.depths === 'default "depths"') merged.depths = [depthAxis.fallback];
   const depths = toDepths(merged.depths, name('depths'), depthAxis);
   for (const size of sizes) workload.check?.(size, depths[depths.length - 1], `${name('sizes')} × ${name('depths')}`);
-  /** @type {import('../workloads/workload.js').Amount} */
-  const measure = merged.packets !== undefined && merged.packets !== null
-    ? { packets: toInteger(String(merged.packets), name('packets'), { min: 1, max: MAX_PACKETS }) }
-    : { ms: toDuration(String(merged.duration), name('duration'), { min: 10, max: 3_600_000 }) };
   const pin = String(merged.pin);
   if (!PINS.includes(pin)) throw new UsageError(`${name('pin')} must be none, split or same; got ${JSON.stringify(merged.pin)}`);
   if (merged.description !== undefined && typeof merged.description !== 'string') throw new UsageError(`${name('description')} must be a string`);
 
-  const warmup = toWarmup(String(merged.warmup), name('warmup'));
-  if ('packets' in warmup && warmup.packets > 0 && !workload.counts) throw new UsageError(`${name('warmup')} must be a time (e.g. "250ms") for the ${workload.name} workload; got ${JSON.stringify(merged.warmup)}`);
   const pairing = String(merged.pairing);
   if (!PAIRINGS.includes(pairing)) throw new UsageError(`${name('pairing')} must be blocks or trials; got ${JSON.stringify(merged.pairing)}`);
   const server = String(merged.server);
@@ -262,11 +242,11 @@ export function resolveSpec(loaded, { test = false, flags = {} } = {}) {
     seed: merged.seed === null || merged.seed === undefined ? newSeed() : toSeed(String(merged.seed), name('seed')),
     pin: /** @type {'none' | 'split' | 'same'} */ (pin),
     noDelay: toBoolean(merged.noDelay, name('noDelay')),
-    greeting: toBoolean(merged.greeting, name('greeting')),
-    pipelining: toInteger(String(merged.pipelining), name('pipelining'), { min: 1, max: 256 }),
-    keepalive: toBoolean(merged.keepalive, name('keepalive')),
-    nginx: merged.nginx === null || merged.nginx === undefined ? null : String(merged.nginx),
-    timeoutMs: toDuration(String(merged.timeout), name('timeout'), { min: 10, max: 600_000 }),
+    greeting: extras.greeting,
+    pipelining: extras.pipelining,
+    keepalive: extras.keepalive,
+    nginx: extras.nginx,
+    timeoutMs: toStallTimeout(merged.timeout, name('timeout')),
     trialTimeoutMs,
     pairing: /** @type {'blocks' | 'trials'} */ (pairing),
     server: /** @type {'sweep' | 'round'} */ (server),

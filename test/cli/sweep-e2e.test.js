@@ -120,7 +120,9 @@ describe.each(listPresets())('sweep %s --test, end to end with real processes', 
       const mine = blocks.filter((/** @type {any} */ b) => b.run === trial.run && b.size_bytes === trial.size_bytes && b.depth === trial.depth && b.transport === trial.transport);
       expect(mine).toHaveLength(Number(trial.blocks));
       expect(mine.reduce((n, /** @type {any} */ b) => n + Number(b[units]), 0)).toBe(Number(trial[units]));
-      expect(mine.reduce((n, /** @type {any} */ b) => n + Number(b.elapsed_ms), 0)).toBeCloseTo(Number(trial.elapsed_ms), 6);
+      // each cell holds 9 significant digits: the sum may differ by that rounding, no more
+      const elapsed = mine.reduce((n, /** @type {any} */ b) => n + Number(b.elapsed_ms), 0);
+      expect(Math.abs(elapsed - Number(trial.elapsed_ms))).toBeLessThanOrEqual(Number(trial.elapsed_ms) * 5e-9 * (mine.length + 1));
       for (const b of mine) expect(Number(b[serverCpu]), 'server CPU of every block').toBeGreaterThan(0);
     }
     if (spec.pairing === 'blocks') {

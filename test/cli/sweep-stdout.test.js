@@ -32,10 +32,10 @@ describe('sweep output for scripts', () => {
     const doc = JSON.parse(r.stdout);
     expect(doc.dir).toBe(out);
     expect(doc.status).toBe('complete');
-    const csv = parse(await readFile(join(out, 'summary.csv'), 'utf8'), { columns: true, cast: true });
+    const csv = /** @type {Record<string, any>[]} */ (parse(await readFile(join(out, 'summary.csv'), 'utf8'), { columns: true, cast: true }));
     expect(doc.summary).toHaveLength(csv.length);
     const ratio = doc.summary.find((/** @type {any} */ s) => s.transport === 'uds/tcp' && s.metric === 'msgs_per_s');
-    const ratioCsv = csv.find((/** @type {any} */ s) => s.transport === 'uds/tcp' && s.metric === 'msgs_per_s');
+    const ratioCsv = /** @type {Record<string, any>} */ (csv.find((/** @type {any} */ s) => s.transport === 'uds/tcp' && s.metric === 'msgs_per_s'));
     expect(ratio.n).toBe(2);
     expect(ratio.mean).toBeCloseTo(Number(ratioCsv.mean), 6);
     expect(doc.files).toContain(join(out, 'report.html'));

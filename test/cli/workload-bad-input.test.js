@@ -68,7 +68,7 @@ describe('run: an option its workload does not take', () => {
     [['--workload', 'echo', '--keepalive'], /^udsvstcp: error: --keepalive applies to the proxy workload, not echo/],
     [['--workload', 'connect', '--greeting'], /^udsvstcp: error: --greeting applies to the echo /],
     [['--workload', 'stream', '--nginx', '/usr/sbin/nginx'], /^udsvstcp: error: --nginx applies to the proxy workload, not stream/],
-    [['--workload', 'http', '--packets', '100'], /^udsvstcp: error: --packets applies to the echo workload; http measures a --duration/],
+    [['--workload', 'http', '--packets', '100'], /^udsvstcp: error: --packets applies to the echo workload; http measures a duration/],
     [['--workload', 'connect', '--size', '64'], /^udsvstcp: error: --size is fixed at 12 \(greeting bytes\) for this workload; got "64"/],
     [['--workload', 'stream', '--depth', '2'], /^udsvstcp: error: --depth is fixed at 1 \(streams per transport\) for this workload; got "2"/],
   ])('run %j', async (flags, message) => {
@@ -103,7 +103,7 @@ describe('sweep: an option or spec key its workload does not take', () => {
   it('a spec file with "workload": "http", "packets" names the key: http measures a duration', async () => {
     const spec = join(tmp.dir, 'http-packets.json');
     await writeFile(spec, JSON.stringify({ workload: 'http', sizes: [64], depths: [2], runs: 1, packets: 100, warmup: '10ms' }));
-    await expectUsageError(['sweep', spec, '--out', join(tmp.dir, 'out')], /"packets" applies to the echo workload; http measures a "duration"/);
+    await expectUsageError(['sweep', spec, '--out', join(tmp.dir, 'out')], /"packets" applies to the echo workload; http measures a duration/);
   });
 
   it('sweep --workload nope lists the workloads', async () => {

@@ -1,0 +1,117 @@
+/**
+ * The rules that `run` flags and `sweep` spec keys (and their flags) share,
+ * each stated once. Every function takes a `name(key)` that says where a
+ * value came from (`--packets`, `x.json "packets"`), so a problem is a
+ * UsageError naming the flag or key and the accepted range.
+ */
+import { UsageError } from '../core/errors.js';
+import { MAX_PACKETS } from '../core/limits.js';
+import { toDuration, toInteger, toPacketSize, toWarmup } from '../core/units.js';
+import { WORKLOADS } from '../workloads/index.js';
+
+/** Bounds shared by `run` and `sweep`. */
+export const BOUNDS = Object.freeze({
+  durationMs: { min: 10, max: 3_600_000 },
+  timeoutMs: { min: 10, max: 600_000 },
+  pipelining: { min: 1, max: 256 },
+  seed: { min: 0, max: 2 ** 32 - 1 },
+});
+
+/**
+ * @param {string | number} text
+ * @param {string} flag
+ */
+export function toSeed(text, flag) {
+  return toInteger(text, flag, BOUNDS.seed);
+}
+
+/**
+ * A value on a workload's axis: a power of two within its range, or (for a
+ * fixed axis such as the connect workload's 12-byte greeting) that value.
+ * @param {string | number} text
+ * @param {import('../workloads/workload.js').Axis} axis
+ * @param {string} flag
+ */
+export function toAxisValue(text, axis, flag) {
+  if (axis.min === axis.max) {
+    if (Number(String(text).trim()) !== axis.min) throw new UsageError(`${flag} is fixed at ${axis.min} (${axis.label}) for this workload; got ${JSON.stringify(String(text))}`);
+    return axis.min;
+  }
+  return axis.powerOfTwo ? toPacketSize(text, flag, { min: axis.min, max: axis.max }) : toInteger(text, flag, { min: axis.min, max: axis.max });
+}
+
+/**
+ * Refuse options a workload does not take, naming the flag and who takes it.
+ * @param {import('../workloads/workload.js').Workload} workload
+ * @param {Record<string, unknown>} given option name → value (undefined: not given)
+ * @param {(name: string) => string} name how to name an option in the message
+ */
+export function checkWorkloadOptions(workload, given, name) {
+  for (const [key, value] of Object.entries(given)) {
+    if (value === undefined || workload.options.includes(/** @type {any} */ (key))) continue;
+    const takers = Object.values(WORKLOADS).filter((w) => w.options.includes(/** @type {any} */ (key))).map((w) => w.name);
+    throw new UsageError(`${name(key)} applies to the ${takers.join(' and ')} workload${takers.length === 1 ? '' : 's'}, not ${workload.name}`);
+  }
+}
+
+/**
+ * The options only some workloads take (greeting, pipelining, keepalive,
+ * nginx): refused for the others, then resolved with their bounds.
+ * @param {import('../workloads/workload.js').Workload} workload
+ * @param {{ greeting?: unknown, pipelining?: unknown, keepalive?: unknown, nginx?: unknown }} given undefined (or false for a switch): not given
+ * @param {(key: string) => string} name
+ */
+export function resolveWorkloadOptions(workload, given, name) {
+  checkWorkloadOptions(workload, { greeting: given.greeting || undefined, pipelining: given.pipelining, keepalive: given.keepalive || undefined }, name);
+  if (given.nginx !== undefined && given.nginx !== null && !workload.fixture.proxy) throw new UsageError(`${name('nginx')} applies to the proxy workload, not ${workload.name}`);
+  return {
+    greeting: Boolean(given.greeting),
+    pipelining: given.pipelining === undefined ? 1 : toInteger(String(given.pipelining), name('pipelining'), BOUNDS.pipelining),
+    keepalive: Boolean(given.keepalive),
+    nginx: given.nginx === undefined || given.nginx === null ? null : String(given.nginx),
+  };
+}
+
+/**
+ * How much a trial measures per transport, and its warmup: a packet count
+ * (workloads that count) or a time; packets and duration exclude each other.
+ * @param {import('../workloads/workload.js').Workload} workload
+ * @param {{ packets?: unknown, duration?: unknown, warmup: unknown }} given packets/duration undefined or null: not given
+ * @param {(key: string) => string} name
+ * @param {string} fallbackDuration when neither is given
+ * @returns {{ measure: import('../workloads/workload.js').Amount, warmup: import('../workloads/workload.js').Amount }}
+ */
+export function resolveAmounts(workload, given, name, fallbackDuration) {
+  const has = (/** @type {unknown} */ v) => v !== undefined && v !== null;
+  if (has(given.packets) && has(given.duration)) throw new UsageError(`${name('packets')} and ${name('duration')} exclude each other: give one`);
+  if (has(given.packets) && !workload.counts) throw new UsageError(`${name('packets')} applies to the echo workload; ${workload.name} measures a duration`);
+  const measure = has(given.packets)
+    ? { packets: toInteger(String(given.packets), name('packets'), { min: 1, max: MAX_PACKETS }) }
+    : { ms: toDuration(String(given.duration ?? fallbackDuration), name('duration'), BOUNDS.durationMs) };
+  const warmup = toWarmup(String(given.warmup), name('warmup'));
+  if ('packets' in warmup && warmup.packets > 0 && !workload.counts) throw new UsageError(`${name('warmup')} must be a time (e.g. 250ms) for the ${workload.name} workload, not a count; got ${JSON.stringify(given.warmup)}`);
+  return { measure, warmup };
+}
+
+/**
+ * The stall timeout inside a trial.
+ * @param {unknown} value
+ * @param {string} key
+ */
+export function toStallTimeout(value, key) {
+  return toDuration(String(value), key, BOUNDS.timeoutMs);
+}
+
+/**
+ * Transports: a list (array, or comma-separated text) of tcp and uds; `both` is both.
+ * @param {unknown} value
+ * @param {string} key
+ * @returns {('tcp' | 'uds')[]}
+ */
+export function toTransportList(value, key) {
+  const list = value === 'both' ? ['tcp', 'uds'] : typeof value === 'string' ? value.split(',').map((t) => t.trim()) : value;
+  if (!Array.isArray(list) || list.length === 0 || list.some((t) => t !== 'tcp' && t !== 'uds')) {
+    throw new UsageError(`${key} must be tcp, uds, or a list of them (tcp,uds; both); got ${JSON.stringify(value)}`);
+  }
+  return /** @type {('tcp' | 'uds')[]} */ ([...new Set(list)]);
+}
