@@ -11,7 +11,7 @@ import { serve } from './commands/serve.js';
 import { sweep } from './commands/sweep.js';
 import { addResultsCommands } from './commands/results-cli.js';
 import { listPresets } from './sweep/spec.js';
-import { WORKLOAD_NAMES } from './workloads/index.js';
+import { DEFAULT_WORKLOAD, WORKLOADS, WORKLOAD_NAMES } from './workloads/index.js';
 import { resolveRunOptions, resolveServeOptions } from './options/validate.js';
 
 /**
@@ -54,7 +54,7 @@ export async function main(argv, io = { stdout: process.stdout, stderr: process.
 
   program.command('serve')
     .description('run a server (the echo server by default) on a TCP port and a Unix domain socket at once, until Ctrl-C')
-    .option('--workload <name>', `whose server: ${WORKLOAD_NAMES.filter((n) => n !== 'proxy').join(', ')} (proxy uses http's)`, 'echo')
+    .option('--workload <name>', `whose server: ${WORKLOAD_NAMES.filter((n) => !WORKLOADS[n].fixture.proxy).join(', ')} (${WORKLOAD_NAMES.filter((n) => WORKLOADS[n].fixture.proxy).join(', ')}: its app server's)`, DEFAULT_WORKLOAD)
     .option('--host <addr>', 'TCP address to bind: a loopback address (127.0.0.0/8, ::1, localhost)', '127.0.0.1')
     .option('--allow-remote', 'let --host be a non-loopback address (the server is then reachable from other machines)')
     .option('--port <n>', 'TCP port, 0 to 65535 (0 = any free port)', '0')

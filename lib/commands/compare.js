@@ -5,7 +5,8 @@
  */
 import { UsageError } from '../core/errors.js';
 import { COMPARE_STATISTIC, compareSweeps, describeDifferences, toCompareText } from '../report/compare.js';
-import { FIGURES, PRIMARY, listFigures } from '../workloads/figures.js';
+import { FIGURES, listFigures } from '../workloads/figures.js';
+import { workloadOf } from '../workloads/index.js';
 import { readResultsDir } from '../results/reader.js';
 
 /**
@@ -19,7 +20,7 @@ export async function compare(dirA, dirB, opts, { stdout, stderr, chalk }) {
   if (opts.figure !== undefined && !(opts.figure in FIGURES)) throw new UsageError(`--figure ${opts.figure}: not a figure; by workload: ${listFigures()}`);
   const a = readResultsDir(dirA);
   const b = readResultsDir(dirB);
-  const metric = opts.figure ?? PRIMARY[a.trials.find((r) => r.workload)?.workload ?? 'echo'] ?? 'msgs_per_s';
+  const metric = opts.figure ?? workloadOf(a.trials.find((r) => r.workload)?.workload).primary;
   const comparison = compareSweeps(a, b);
   const differences = describeDifferences(a.meta, b.meta);
   if (!opts.quiet) stderr.write(toCompareText(comparison, { metric, differences, chalk, a: dirA, b: dirB }));

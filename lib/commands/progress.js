@@ -4,13 +4,13 @@
  */
 import cliProgress from 'cli-progress';
 import { formatSize } from '../core/units.js';
-import { WORKLOADS, depthLabel } from '../workloads/index.js';
+import { depthLabel, workloadOf } from '../workloads/index.js';
 
 /**
  * @param {{ stream: NodeJS.WritableStream & { isTTY?: boolean }, quiet: boolean, chalk: import('chalk').ChalkInstance, workload?: string }} options
  */
-export function createProgress({ stream, quiet, chalk, workload = 'echo' }) {
-  const w = WORKLOADS[workload] ?? WORKLOADS.echo;
+export function createProgress({ stream, quiet, chalk, workload }) {
+  const w = workloadOf(workload);
   const unit = w.summary[w.primary].unit;
   const show = (/** @type {number} */ v) => (v >= 100 ? String(Math.round(v)) : String(+v.toPrecision(3)));
   const label = (/** @type {import('../sweep/schedule.js').Job} */ job) => `run ${job.run} #${job.order} ${formatSize(job.size)} ${depthLabel(workload, job.depth)} ${job.transports.join('+')}`;

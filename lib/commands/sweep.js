@@ -13,7 +13,7 @@ import { toRunsWide } from '../results/wide.js';
 import { startFixture } from '../fixture/fixture.js';
 import { findNginx } from '../fixture/nginx.js';
 import { MIN_BLOCKS } from '../client/blocks.js';
-import { getWorkload } from '../workloads/index.js';
+import { DEFAULT_WORKLOAD, getWorkload } from '../workloads/index.js';
 import { resumeCommand } from '../core/shell.js';
 import { watchSignals } from '../sweep/interrupts.js';
 import { runSweep, trialSpec } from '../sweep/orchestrator.js';
@@ -88,7 +88,7 @@ export function resolveSweep(preset, opts) {
     const anyGiven = preset !== undefined || opts.test || SPEC_FLAGS.some((k) => opts[k] !== undefined);
     return { dir: opts.resume, flag: '--resume', resume: true, given: anyGiven ? { preset, test: Boolean(opts.test), flags } : null, retryFailed: Boolean(opts.retryFailed) };
   }
-  const spec = resolveSpec(preset === undefined && opts.workload !== undefined && opts.workload !== 'echo' ? workloadSpec(opts.workload) : loadSpec(preset ?? 'default'), { test: Boolean(opts.test), flags });
+  const spec = resolveSpec(preset === undefined && opts.workload !== undefined && opts.workload !== DEFAULT_WORKLOAD ? workloadSpec(opts.workload) : loadSpec(preset ?? 'default'), { test: Boolean(opts.test), flags });
   if (getWorkload(spec.workload).fixture.proxy) findNginx(spec.nginx ?? undefined); // no nginx: exit 2 before any file exists
   const dir = opts.out ?? defaultOutDir(spec.preset);
   const flag = opts.out !== undefined ? '--out' : 'results directory';

@@ -7,7 +7,7 @@ import { UsageError } from '../core/errors.js';
 import { newSeed } from '../core/random.js';
 import { checkSocketPath } from '../fixture/socket-file.js';
 import { toInteger } from '../core/units.js';
-import { WORKLOADS, getWorkload } from '../workloads/index.js';
+import { DEFAULT_WORKLOAD, WORKLOADS, getWorkload } from '../workloads/index.js';
 import { resolveAmounts, resolveWorkloadOptions, toAxisValue, toSeed, toStallTimeout, toTransportList } from './rules.js';
 
 export { checkWorkloadOptions, toAxisValue, toSeed } from './rules.js';
@@ -38,8 +38,8 @@ function toPort(text, flag) {
  * @param {{ workload?: string, host?: string, port?: string, uds?: string, greeting?: boolean, nagle?: boolean, json?: boolean, allowRemote?: boolean }} raw
  */
 export function resolveServeOptions(raw) {
-  const workload = getWorkload(raw.workload ?? 'echo');
-  if (raw.greeting && workload.fixture.server !== 'echo') throw new UsageError(`--greeting applies to the echo server, not the ${workload.fixture.server} server of --workload ${workload.name}`);
+  const workload = getWorkload(raw.workload ?? DEFAULT_WORKLOAD);
+  if (raw.greeting && !workload.options.includes('greeting')) throw new UsageError(`--greeting applies to the echo server, not the ${workload.fixture.server} server of --workload ${workload.name}`);
   const host = raw.host ?? '127.0.0.1';
   if (host.length === 0) throw new UsageError('--host must be an address to bind, e.g. 127.0.0.1');
   if (!isLoopback(host) && !raw.allowRemote) {
@@ -99,7 +99,7 @@ const DEPTH_FLAGS = ['--depth', '--connections'];
  * @returns {RunOptions}
  */
 export function resolveRunOptions(raw) {
-  const workload = getWorkload(raw.workload ?? 'echo');
+  const workload = getWorkload(raw.workload ?? DEFAULT_WORKLOAD);
   const { size: sizeAxis, depth: depthAxis } = workload.axes;
   for (const flag of DEPTH_FLAGS) {
     const key = flag.slice(2);

@@ -12,7 +12,7 @@
  * Which figures, their units and the size axis's name come from the
  * workload's declaration.
  */
-import { WORKLOADS } from '../workloads/index.js';
+import { workloadOf } from '../workloads/index.js';
 
 /** @typedef {{ name: string, title: string, spec: Record<string, any> }} Chart */
 
@@ -73,7 +73,7 @@ export function chartSpecs(findings) {
   const sections = findings.sections;
   if (sections.length === 0) return [];
   const primary = sections[0].primary;
-  const w = WORKLOADS[sections[0].workload] ?? WORKLOADS.echo;
+  const w = workloadOf(sections[0].workload);
   const sizeName = w.axes.size.label;
   const sizes = [...new Set(sections.flatMap((s) => s.sizes.map((r) => r.size_bytes)))].sort((a, b) => a - b);
   const x = sizeAxis(sizes, sizeName);

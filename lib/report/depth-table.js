@@ -6,7 +6,7 @@
  * and Markdown formatters lay it out. Pure.
  */
 import { formatSize } from '../core/units.js';
-import { WORKLOADS } from '../workloads/index.js';
+import { workloadOf } from '../workloads/index.js';
 import { human } from './table.js';
 import { formatRatio } from './verdict.js';
 
@@ -28,7 +28,7 @@ const ratio = (v) => (typeof v === 'number' && Number.isFinite(v) ? formatRatio(
  */
 export function depthTable(section) {
   const p = section.primary;
-  const w = WORKLOADS[section.workload] ?? WORKLOADS.echo;
+  const w = workloadOf(section.workload);
   // the workload's CPU figures: client, server, and nginx for proxy
   const cpuMetrics = Object.keys(w.summary).filter((m) => /^(client|server|proxy)_cpu_/.test(m));
   const sideOf = (/** @type {string} */ m) => ({ client: ['cli', 'client'], server: ['srv', 'server'], proxy: ['nginx', 'nginx'] })[/** @type {'client' | 'server' | 'proxy'} */ (m.split('_')[0])];

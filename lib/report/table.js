@@ -4,7 +4,7 @@
  */
 import { Chalk } from 'chalk';
 import { formatSize } from '../core/units.js';
-import { WORKLOADS } from '../workloads/index.js';
+import { workloadOf } from '../workloads/index.js';
 
 const plain = new Chalk({ level: 0 });
 
@@ -30,7 +30,7 @@ export function human(value) {
  * @returns {[string, (r: import('../trial/record.js').TrialRecord) => string][]}
  */
 function columnsOf(workload) {
-  const w = WORKLOADS[workload] ?? WORKLOADS.echo;
+  const w = workloadOf(workload);
   return [
     ['transport', (r) => String(r.transport)],
     ['size', (r) => (r.size_bytes === null ? '-' : formatSize(Number(r.size_bytes)))],
@@ -45,7 +45,7 @@ function columnsOf(workload) {
  * @param {{ chalk?: import('chalk').ChalkInstance }} [options]
  */
 export function toTable(records, { chalk = plain } = {}) {
-  const COLUMNS = columnsOf(String(records[0]?.workload ?? 'echo'));
+  const COLUMNS = columnsOf(workloadOf(records[0]?.workload).name);
   const rows = records.map((r) => COLUMNS.map(([, cell]) => cell(r)));
   const widths = COLUMNS.map(([title], i) => Math.max(title.length, ...rows.map((row) => row[i].length)));
   const line = (/** @type {string[]} */ cells) => cells.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ').trimEnd();
@@ -85,7 +85,7 @@ export function toComparison(records, { chalk = plain, ratio: paired } = {}) {
   for (const group of groups.values()) {
     const tcp = group.filter((r) => r.transport === 'tcp');
     const uds = group.filter((r) => r.transport === 'uds');
-    const w = WORKLOADS[String(group[0].workload)] ?? WORKLOADS.echo;
+    const w = workloadOf(group[0].workload);
     const ratio = (/** @type {string} */ field) => meanOf(uds, field) / meanOf(tcp, field);
     const msgs = ratio(w.primary);
     if (!Number.isFinite(msgs)) continue;

@@ -8,7 +8,6 @@
  * environment. toXlsx returns the bytes; nothing here touches the disk.
  */
 import ExcelJS from 'exceljs';
-import { WIDE_NAME } from '../results/wide.js';
 
 /** Number formats by what a column holds (formats are locale-neutral codes). */
 const FORMATS = { integer: '0', rate: '#,##0', micro: '0.00', milli: '0.000', fraction: '0.000', ratio: '0.000', percent: '0.0', df: '0.0' };
@@ -89,8 +88,8 @@ export async function toXlsx({ trials, trialColumns, summary, summaryColumns, wi
   }
   addSheet(workbook, 'trials', trialColumns, trials, (c) => trialFormat(c));
   addSheet(workbook, 'summary', [...summaryColumns], summary, (c, row) => summaryFormat(c, String(row.unit ?? (row.transport === 'uds/tcp' ? 'ratio' : ''))));
-  const wideSheet = addSheet(workbook, 'runs-wide', wide.columns, wide.rows, (c) => (c === WIDE_NAME ? undefined : '#,##0.0'));
-  wideSheet.getColumn(1).width = Math.max(WIDE_NAME.length, 24);
+  const wideSheet = addSheet(workbook, 'runs-wide', wide.columns, wide.rows, (c) => (c === wide.columns[0] ? undefined : '#,##0.0'));
+  wideSheet.getColumn(1).width = Math.max(wide.columns[0].length, 24);
   const aboutSheet = addSheet(workbook, 'report', ['item', 'value'], about.map(([item, value]) => ({ item, value })), () => undefined);
   aboutSheet.getColumn(1).width = 24;
   aboutSheet.getColumn(2).width = 120;

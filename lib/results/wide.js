@@ -7,20 +7,18 @@
  * cells. Other workloads get the same layout with their primary figure
  * (GB/s, conns/s, req/s), its unit in the NAME cell.
  */
-import { WORKLOADS } from '../workloads/index.js';
-
-/** The first header cell: the 2014 `NAME`, with the unit of every value in the sheet. */
-export const WIDE_NAME = 'NAME (ms per 100 000 round trips)';
+import { workloadOf } from '../workloads/index.js';
 
 /**
- * The first header cell and the value of a trial row, for a workload.
- * @param {string} workload
+ * The first header cell (the 2014 `NAME`, with the unit of every value in
+ * the sheet) and the value of a trial row: the workload's own layout, or its
+ * primary figure.
+ * @param {string | undefined} workload
  * @returns {{ name: string, value: (trial: Record<string, any>) => number }}
  */
 function layoutOf(workload) {
-  const w = WORKLOADS[workload];
-  if (!w || w.name === 'echo') return { name: WIDE_NAME, value: (t) => (t.elapsed_ms * 100_000) / t.packets };
-  return { name: `NAME (${w.summary[w.primary].unit})`, value: (t) => t[w.primary] };
+  const w = workloadOf(workload);
+  return w.wide ?? { name: `NAME (${w.summary[w.primary].unit})`, value: (t) => t[w.primary] };
 }
 
 /**
@@ -31,7 +29,7 @@ function layoutOf(workload) {
 export function toRunsWide(rows, spec) {
   // runs added for a target precision get columns too
   const runs = Math.max(spec.runs, ...rows.map((r) => Number(r.run) + 1).filter(Number.isFinite));
-  const layout = layoutOf(spec.workload ?? 'echo');
+  const layout = layoutOf(spec.workload);
   const columns = [layout.name, ...Array.from({ length: runs }, (_, i) => `RUN ${i}`)];
   const out = [];
   for (const transport of ['uds', 'tcp'].filter((t) => spec.transports.includes(t))) {

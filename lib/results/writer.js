@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import { join } from 'node:path';
 import { RECORD_FIELDS, recordFields } from '../trial/record.js';
-import { getWorkload } from '../workloads/index.js';
+import { DEFAULT_WORKLOAD, getWorkload } from '../workloads/index.js';
 import { toCsvHeader, toCsvRows } from './csv.js';
 import { createExclusive, openForAppend, writeAll } from '../core/files.js';
 
@@ -29,7 +29,7 @@ export const trialColumns = (workload) => ['run', 'order', ...recordFields(workl
 export const blockColumns = (workload) => ['run', 'size_bytes', 'depth', 'transport', 'block', ...getWorkload(workload).blockColumns];
 
 /** blocks.csv of an echo sweep. */
-export const BLOCK_COLUMNS = blockColumns('echo');
+export const BLOCK_COLUMNS = blockColumns(DEFAULT_WORKLOAD);
 
 /**
  * ./udsvstcp-results/<UTC timestamp>-<preset>
@@ -90,13 +90,13 @@ function openCsvLog(path, columns) {
 }
 
 /** @param {string} dir @param {string} [workload] */
-export const createTrialLog = (dir, workload = 'echo') => createCsvLog(join(dir, FILES.trials), trialColumns(workload));
+export const createTrialLog = (dir, workload = DEFAULT_WORKLOAD) => createCsvLog(join(dir, FILES.trials), trialColumns(workload));
 
 /** @param {string} dir @param {string} [workload] */
-export const openTrialLog = (dir, workload = 'echo') => openCsvLog(join(dir, FILES.trials), trialColumns(workload));
+export const openTrialLog = (dir, workload = DEFAULT_WORKLOAD) => openCsvLog(join(dir, FILES.trials), trialColumns(workload));
 
 /** @param {string} dir @param {string} [workload] */
-export const createBlockLog = (dir, workload = 'echo') => createCsvLog(join(dir, FILES.blocks), blockColumns(workload));
+export const createBlockLog = (dir, workload = DEFAULT_WORKLOAD) => createCsvLog(join(dir, FILES.blocks), blockColumns(workload));
 
 /** @param {string} dir @param {string} [workload] */
-export const openBlockLog = (dir, workload = 'echo') => openCsvLog(join(dir, FILES.blocks), blockColumns(workload));
+export const openBlockLog = (dir, workload = DEFAULT_WORKLOAD) => openCsvLog(join(dir, FILES.blocks), blockColumns(workload));

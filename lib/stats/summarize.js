@@ -14,7 +14,7 @@ import { groupRows, pairedLogRatios, ratioIntervals } from './ratios.js';
 import { describe, quantile } from './describe.js';
 import { formatPercent, formatSize } from '../core/units.js';
 
-import { WORKLOADS, depthLabel } from '../workloads/index.js';
+import { depthLabel, workloadOf } from '../workloads/index.js';
 
 /**
  * The figures summarised for a workload's rows, with their units, the primary first.
@@ -22,12 +22,12 @@ import { WORKLOADS, depthLabel } from '../workloads/index.js';
  * @returns {Record<string, string>}
  */
 function summaryMetrics(workload) {
-  const w = WORKLOADS[workload] ?? WORKLOADS.echo;
+  const w = workloadOf(workload);
   return Object.fromEntries(Object.entries(w.summary).map(([metric, f]) => [metric, f.unit]));
 }
 
 /** @param {string} workload */
-const primaryOf = (workload) => (WORKLOADS[workload] ?? WORKLOADS.echo).primary;
+const primaryOf = (workload) => workloadOf(workload).primary;
 export const SUMMARY_COLUMNS = ['workload', 'size_bytes', 'depth', 'transport', 'metric', 'unit', 'n', 'mean', 'geomean', 'median', 'sd', 'cv', 'min', 'max', 'ci95_low', 'ci95_high', 'ci95_half_width_pct', 'ci95_df', 'outliers', 'significant', 'precision_met'];
 /** Without a target precision, a UDS/TCP interval wider than this (relative half-width) gets a warning. */
 export const WIDE_CI = 0.05;
@@ -154,7 +154,7 @@ export function clientWarnings(rows, where = 'client_elu in trials.csv') {
  */
 export function toSummaryText(summary, { precision = null } = {}) {
   const lines = [];
-  const w = WORKLOADS[summary[0]?.workload] ?? WORKLOADS.echo;
+  const w = workloadOf(summary[0]?.workload);
   const primary = w.primary;
   const unit = w.summary[primary].unit;
   const [second] = Object.keys(w.summary).filter((m) => m !== primary);
@@ -183,12 +183,7 @@ export function toSummaryText(summary, { precision = null } = {}) {
     const remedy = precision === null ? 'consider --precision 3% with --max-time, more --runs, --pin split, or a quieter machine' : 'consider a larger --max-time, --pin split, or a quieter machine';
     lines.push(`${precision === null ? 'warning:' : '  ! short of the target:'} ${wide.length} of ${ratios.length} UDS/TCP intervals are wider than ±${+(limit * 100).toFixed(3)} %, widest ${formatSize(widest.size_bytes)} ${depthLabel(widest.workload, widest.depth)} (${what}); ${remedy}.`);
   }
-  if (w.name === 'echo') {
-    // the 2019 latency test printed the mean RTT / 2 as "one way"
-    const oneWay = summary.filter((r) => r.metric === 'rtt_mean_us' && r.depth === 1 && r.transport !== 'uds/tcp');
-    const sizes = [...new Set(oneWay.map((r) => r.size_bytes))];
-    if (sizes.length) lines.push(`one way (mean RTT / 2 at depth 1, as the 2019 latency test gave it): ${sizes.map((size) => `${formatSize(size)} ${['tcp', 'uds'].map((t) => oneWay.find((r) => r.size_bytes === size && r.transport === t)).filter(Boolean).map((r) => `${r?.transport.toUpperCase()} ${((r?.geomean ?? r?.mean) / 2).toFixed(2)} µs`).join(', ')}`).join('; ')}`);
-  }
+  lines.push(...(w.summaryLines?.(summary) ?? []));
   const outliers = summary.filter((r) => r.metric === primary && r.outliers > 0);
   if (outliers.length) lines.push(`note: ${outliers.reduce((n, r) => n + r.outliers, 0)} value(s) are outliers by median/MAD (|modified Z| > 3.5); kept, and counted in summary.csv "outliers".`);
   return `${lines.join('\n')}\n`;

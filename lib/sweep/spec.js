@@ -8,7 +8,7 @@ import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UsageError } from '../core/errors.js';
 import { resolveAmounts, resolveWorkloadOptions, toAxisValue, toSeed, toStallTimeout, toTransportList } from '../options/rules.js';
-import { getWorkload } from '../workloads/index.js';
+import { DEFAULT_WORKLOAD, getWorkload } from '../workloads/index.js';
 import { newSeed } from '../core/random.js';
 import { checkSpecTypes } from './spec-types.js';
 import { formatSize, isPowerOfTwo, parseSize, toDuration, toInteger } from '../core/units.js';
@@ -17,7 +17,7 @@ const PRESET_DIR = fileURLToPath(new URL('../../sweeps/', import.meta.url));
 
 /** Keys a spec may hold (besides `description` and `test`), with their defaults. */
 export const DEFAULTS = Object.freeze({
-  workload: 'echo',
+  workload: DEFAULT_WORKLOAD,
   sizes: /** @type {unknown} */ (undefined),
   depths: [1],
   transports: ['tcp', 'uds'],
@@ -110,7 +110,7 @@ export function loadSpec(nameOrFile) {
  * @param {string} key
  * @param {import('../workloads/workload.js').Axis} [axis] its bounds (default: echo packet sizes)
  */
-export function toSizes(value, key, axis = getWorkload('echo').axes.size) {
+export function toSizes(value, key, axis = getWorkload(DEFAULT_WORKLOAD).axes.size) {
   if (typeof value === 'string') {
     const match = /^\s*([^.]+)\.\.([^*]+?)(?:\*(\d+))?\s*$/.exec(value);
     if (!match) return toSizes(value.split(','), key);

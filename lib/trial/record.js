@@ -4,10 +4,10 @@
  * size_bytes, depth, the workload's figures (units in their names), status,
  * error. Figures that were not measured are null (an empty CSV cell).
  */
-import { WORKLOADS, recordColumns } from '../workloads/index.js';
+import { DEFAULT_WORKLOAD, WORKLOADS, recordColumns } from '../workloads/index.js';
 
 /** The columns of an echo trial (the default workload). */
-export const RECORD_FIELDS = recordColumns(WORKLOADS.echo);
+export const RECORD_FIELDS = recordColumns(WORKLOADS[DEFAULT_WORKLOAD]);
 
 /** @typedef {Record<string, string | number | null>} TrialRecord */
 
@@ -27,8 +27,8 @@ export function recordFields(workload) {
 export function createRecord(values) {
   /** @type {TrialRecord} */
   const record = {};
-  for (const field of recordFields(values.workload ?? 'echo')) record[field] = /** @type {any} */ (values[field] ?? null);
-  if (record.workload === null) record.workload = 'echo';
+  for (const field of recordFields(values.workload ?? DEFAULT_WORKLOAD)) record[field] = /** @type {any} */ (values[field] ?? null);
+  if (record.workload === null) record.workload = DEFAULT_WORKLOAD;
   if (record.status === null) record.status = 'ok';
   if (record.error === null) record.error = '';
   return record;

@@ -11,6 +11,7 @@ import { createHistogram } from 'node:perf_hooks';
 import { runBlocks } from '../client/blocks.js';
 import { ECHO_GREETING } from '../fixture/handlers.js';
 import { MAX_DEPTH, MAX_SIZE, checkInFlight } from '../core/limits.js';
+import { formatSize } from '../core/units.js';
 import { createPayloads } from '../client/payload.js';
 import { createPipeline, readGreeting } from '../client/pipeline.js';
 import { connect } from '../client/transport.js';
@@ -47,8 +48,23 @@ export const echo = {
     server_cpu_us_per_msg: { label: 'server CPU per message', short: 'server CPU µs/msg', unit: 'us/msg', better: 'lower' },
   },
   fixture: { server: 'echo', proxy: false },
+  // the 2014 layout: ms per 100 000 round trips, exactly the elapsed ms when a trial measures 100 000 packets
+  wide: { name: 'NAME (ms per 100 000 round trips)', value: (t) => (t.elapsed_ms * 100_000) / t.packets },
+  summaryLines: oneWayLines,
   run: runEcho,
 };
+
+/**
+ * The 2019 latency test printed the mean RTT / 2 as "one way": that line, at depth 1.
+ * @param {Record<string, any>[]} summary rows of summarize()
+ */
+function oneWayLines(summary) {
+  const oneWay = summary.filter((r) => r.metric === 'rtt_mean_us' && r.depth === 1 && !String(r.transport).includes('/'));
+  const sizes = [...new Set(oneWay.map((r) => r.size_bytes))];
+  if (!sizes.length) return [];
+  const bySize = (/** @type {number} */ size) => oneWay.filter((r) => r.size_bytes === size).map((r) => `${r.transport.toUpperCase()} ${((r.geomean ?? r.mean) / 2).toFixed(2)} µs`).join(', ');
+  return [`one way (mean RTT / 2 at depth 1, as the 2019 latency test gave it): ${sizes.map((size) => `${formatSize(size)} ${bySize(size)}`).join('; ')}`];
+}
 
 /**
  * @param {import('./workload.js').TrialSpec} spec

@@ -13,6 +13,19 @@ export const WORKLOADS = { echo, stream, connect: connectWorkload, http: httpWor
 
 export const WORKLOAD_NAMES = Object.keys(WORKLOADS);
 
+/** The workload of a spec, flag or row that names none: the 2014 echo sweep's. */
+export const DEFAULT_WORKLOAD = 'echo';
+
+/**
+ * The declaration of a workload named by data (a row, a summary, meta.json):
+ * the default workload's when the name is missing or unknown.
+ * @param {unknown} name
+ * @returns {import('./workload.js').Workload}
+ */
+export function workloadOf(name) {
+  return typeof name === 'string' && Object.hasOwn(WORKLOADS, name) ? WORKLOADS[name] : WORKLOADS[DEFAULT_WORKLOAD];
+}
+
 /**
  * @param {unknown} name
  * @param {string} [where] the flag or key that named it
@@ -30,8 +43,7 @@ export function getWorkload(name, where = '--workload') {
  * @param {number | string} depth
  */
 export function depthLabel(workload, depth) {
-  const w = (workload && Object.hasOwn(WORKLOADS, workload) ? WORKLOADS[workload] : undefined) ?? WORKLOADS.echo;
-  return `${w.axes.depth.short} ${depth}`;
+  return `${workloadOf(workload).axes.depth.short} ${depth}`;
 }
 
 /** The common columns of a trial row, around the workload's figures. */

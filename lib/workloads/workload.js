@@ -78,6 +78,8 @@
  * @property {string} primary the figure the UDS/TCP verdict is about
  * @property {Record<string, Figure>} summary figures summarised in summary.csv, the primary first
  * @property {{ server: 'echo' | 'sink' | 'greeter' | 'http', proxy: boolean }} fixture which server answers; proxy: nginx in front of it
+ * @property {{ name: string, value: (trial: Record<string, any>) => number }} [wide] runs-wide.csv's first header cell and value of a trial row (default: the primary figure, its unit in the cell)
+ * @property {(summary: Record<string, any>[]) => string[]} [summaryLines] extra lines the printed summary ends with
  * @property {(spec: TrialSpec, context: { probe?: import('../client/blocks.js').ServerProbe, signal?: AbortSignal }) => Promise<TrialResult>} run the client, in a trial process
  */
 
