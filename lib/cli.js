@@ -10,6 +10,8 @@ import { run } from './commands/run.js';
 import { serve } from './commands/serve.js';
 import { sweep } from './commands/sweep.js';
 import { addResultsCommands } from './commands/results-cli.js';
+import { PROBE_TIMEOUT_MS } from './fixture/probe.js';
+import { MAX_FAILED_IN_A_ROW, MAX_REPLACEMENTS } from './sweep/fixture-keeper.js';
 import { listPresets } from './sweep/spec.js';
 import { DEFAULT_WORKLOAD, WORKLOADS, WORKLOAD_NAMES } from './workloads/index.js';
 import { resolveRunOptions, resolveServeOptions } from './options/validate.js';
@@ -143,7 +145,7 @@ Examples:
     .option('--warmup <n|time>', 'warmup per transport per trial: packets or time')
     .option('--seed <n>', "seed of the trial order and payloads (default: the preset's, else random; recorded)")
     .option('--pin <mode>', 'none, split (server cpu 0, client cpu 1) or same (both cpu 0), via taskset')
-    .option('--trial-timeout <time>', 'hard limit of one trial (default: (duration + warmup) × transports in a trial + 1 min)')
+    .option('--trial-timeout <time>', 'hard limit of one trial, past which it fails (its process is killed if still there 5 s later; default: (duration + warmup) × transports in a trial + 1 min)')
     .option('--out <dir>', 'results directory (default ./udsvstcp-results/<UTC time>-<preset>/)')
     .option('--resume <dir>', 'run only the trials missing from DIR/trials.csv, with the spec recorded there')
     .option('--retry-failed', 'with --resume: measure failed trials again (their old rows stay, marked superseded)')
@@ -167,6 +169,14 @@ statistics and UDS/TCP ratios with 95 % CIs), runs-wide.csv (the 2014
 layout) and meta.json (spec, seed, design, environment), then the report:
 summary.md, chart-*.svg, report.html (offline) and results.xlsx, with the
 verdicts printed (see: udsvstcp report --help).
+After a failed trial the server is checked: its socket file still its own,
+and a short exchange answered on each transport within ${PROBE_TIMEOUT_MS / 1000} s (through nginx
+for proxy). One that fails is killed and replaced (at most ${MAX_REPLACEMENTS} times per
+sweep; meta.json fixture_replacements says why). Failed rows are bounded: the
+sweep stops (meta.json failed; --resume continues) after ${MAX_FAILED_IN_A_ROW} failed trials in a
+row or a ${MAX_REPLACEMENTS + 1}th replacement, and --precision adds no run to a group whose
+last trial failed.
+
 Keys and defaults of presets: sweeps/README.md. Ctrl-C (or SIGTERM, SIGHUP)
 keeps what was measured and prints the --resume command (exit 130, 143, 129);
 a second one kills the server at once. One sweep at a time per

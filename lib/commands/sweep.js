@@ -16,7 +16,9 @@ import { MIN_BLOCKS } from '../client/blocks.js';
 import { DEFAULT_WORKLOAD, getWorkload } from '../workloads/index.js';
 import { resumeCommand } from '../core/shell.js';
 import { watchSignals } from '../sweep/interrupts.js';
+import { MAX_FAILED_IN_A_ROW, MAX_REPLACEMENTS } from '../sweep/fixture-keeper.js';
 import { runSweep, trialSpec } from '../sweep/orchestrator.js';
+import { PROBE_TIMEOUT_MS } from '../fixture/probe.js';
 import { resolvePinning } from '../sweep/pinning.js';
 import { FILES, defaultOutDir, writeFileAtomic } from '../results/writer.js';
 import { planTrials } from '../sweep/schedule.js';
@@ -56,6 +58,8 @@ function describeDesign(spec) {
     server_lifetime: spec.server === 'round' ? 'a fresh server for each planned run and each precision round' : 'one server for the whole sweep (a new one only after it dies)',
     proxy: workload.fixture.proxy ? { upstream_keepalive: spec.keepalive, config: 'nginx.conf in this directory' } : null,
     server_warmup: `one unrecorded trial of the first group (${SERVER_WARMUP_MS} ms per transport) after the server starts`,
+    fixture_health: `after a failed trial the fixture is checked: the server${workload.fixture.proxy ? ' and nginx' : ''} running, its socket file still the one it bound, and a short exchange answered on each transport within ${PROBE_TIMEOUT_MS} ms (${workload.fixture.proxy ? 'GET /1 through nginx' : `what the ${workload.fixture.server} server answers`}); a fixture that fails is killed (SIGKILL) and replaced by a new one, warmed as after a restart, at most ${MAX_REPLACEMENTS} times per session (each in fixture_replacements, with why)`,
+    failure_bound: `the sweep stops (status failed, resumable) after ${MAX_FAILED_IN_A_ROW} failed trials in a row, or when the fixture would need replacing a ${MAX_REPLACEMENTS + 1}th time; precision rounds add no run to a group whose last trial failed, so they add at most one failed trial per group`,
   };
 }
 
@@ -136,7 +140,7 @@ export async function sweep(preset, opts, { stdout, stderr, chalk }) {
   }
 
   /** @param {ReturnType<typeof openSession>} session */
-  async function measure({ spec, previous, begin, end }) {
+  async function measure({ spec, previous, begin, end, recordReplacement }) {
     const pinning = resolvePinning(spec.pin);
     const environment = collectEnvironment();
     const { log, blockLog } = begin({ environment, pinning: pinning.applied, design: describeDesign(spec) });
@@ -165,12 +169,13 @@ export async function sweep(preset, opts, { stdout, stderr, chalk }) {
           // its result is not recorded; a server that cannot echo fails the first measured trial instead
           const [first] = planTrials(spec);
           const warm = { ...trialSpec(spec, { ...first, transports: spec.transports }, s), measure: { ms: SERVER_WARMUP_MS }, warmup: { ms: 0 } };
-          await runTrialProcess(warm, { prefix: pinning.client, limitMs: spec.trialTimeoutMs + 5000, signal: interrupts.signal }).catch(() => undefined); // rejects only on a signal, which the sweep sees next
+          await runTrialProcess(warm, { prefix: pinning.client, limitMs: spec.trialTimeoutMs, signal: interrupts.signal }).catch(() => undefined); // rejects only on a signal, which the sweep sees next
         },
-        runTrial: (trialSpec, s) => runTrialProcess(trialSpec, { server: /** @type {any} */ (s), prefix: pinning.client, limitMs: spec.trialTimeoutMs + 5000, signal: interrupts.signal }),
+        runTrial: (trialSpec, s) => runTrialProcess(trialSpec, { server: /** @type {any} */ (s), prefix: pinning.client, limitMs: spec.trialTimeoutMs, signal: interrupts.signal }),
         onStart: progress.start,
         onEnd: progress.end,
         onNote: progress.note,
+        onReplace: recordReplacement,
       });
     } finally {
       progress.stop();

@@ -3,7 +3,9 @@
  * is running, complete, interrupted or failed (then `error` says why). The
  * first run's version and environment stay at the top level; every session
  * (the first run and each resume) is appended to `sessions` with its own
- * environment, pid, command, times and outcome.
+ * environment, pid, command, times and outcome. `fixture_replacements` lists
+ * every server replaced because it was unusable: its session, the trial
+ * that failed before it, and why.
  */
 import os from 'node:os';
 import { join } from 'node:path';
@@ -66,6 +68,7 @@ export function createMeta(spec, environment) {
     loadavg_end: null,
     sessions: /** @type {Record<string, any>[]} */ ([]),
     recoveries: /** @type {Record<string, any>[]} */ ([]),
+    fixture_replacements: /** @type {Record<string, any>[]} */ ([]),
   };
 }
 
@@ -86,6 +89,7 @@ export function beginSession(meta, { kind, environment, pinning, retryFailed = f
   if (kind === 'resume') meta.resumed_at = [...(Array.isArray(meta.resumed_at) ? meta.resumed_at : []), now];
   if (meta.pinning === null || meta.pinning === undefined) meta.pinning = pinning;
   meta.recoveries = Array.isArray(meta.recoveries) ? meta.recoveries : [];
+  meta.fixture_replacements = Array.isArray(meta.fixture_replacements) ? meta.fixture_replacements : [];
   Object.assign(meta, { status: 'running', error: null, ended_at: null, loadavg_end: null });
 }
 

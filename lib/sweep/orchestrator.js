@@ -1,24 +1,28 @@
 /**
  * The sweep loop: one server fixture for the whole sweep, or one per round
  * (warmed before the first trial and after a restart), every trial in its
- * own process, rows appended as they finish. After the planned runs, with a target precision,
- * groups whose UDS/TCP interval is still wider get more runs, round by
- * round, while the time budget allows. The trial runner, the server starter
+ * own process, rows appended as they finish; after a failed trial the
+ * fixture is checked and replaced if unusable (./fixture-keeper.js). After
+ * the planned runs, with a target precision, groups whose UDS/TCP interval
+ * is still wider get more runs, round by round, while the time budget
+ * allows; never a group whose last trial failed. The trial runner, the server starter
  * and the clock are injected, so the logic can be tested with fakes beside
  * the real end-to-end tests.
  */
 import { performance } from 'node:perf_hooks';
 import { failedTrial } from '../trial/trial.js';
-import { groupKey, jobKeys, planExtraRuns, planTrials, rowKey } from './schedule.js';
+import { createFixtureKeeper } from './fixture-keeper.js';
+import { failingGroups, groupKey, jobKeys, planExtraRuns, planTrials, rowKey } from './schedule.js';
 import { groupsShortOfPrecision } from '../stats/ratios.js';
-import { getWorkload } from '../workloads/index.js';
+import { depthLabel, getWorkload } from '../workloads/index.js';
 import { formatPercent, formatSize } from '../core/units.js';
 
 /**
  * @typedef {object} SweepServer the fixture: what the trials connect to
  * @property {Record<'tcp' | 'uds', import('../client/transport.js').Target>} targets
  * @property {() => boolean} alive
- * @property {() => Promise<void>} stop
+ * @property {() => Promise<string | null>} [check] health: why it is not usable, or null
+ * @property {(options?: { force?: boolean }) => Promise<void>} stop force: kill at once (it failed its check)
  */
 
 /**
@@ -34,6 +38,7 @@ import { formatPercent, formatSize } from '../core/units.js';
  * @property {(job: import('./schedule.js').Job, index: number, total: number) => void} [onStart]
  * @property {(job: import('./schedule.js').Job, rows: Record<string, any>[], index: number, total: number) => void} [onEnd]
  * @property {(message: string) => void} [onNote]
+ * @property {(replacement: import('./fixture-keeper.js').Replacement) => void} [onReplace] a fixture was replaced (before the new one starts)
  */
 
 /**
@@ -67,7 +72,7 @@ export function trialSpec(spec, job, server) {
  * @returns {Promise<{ rows: Record<string, any>[], interrupted: boolean, planned: number, extra: number, timeUp: boolean }>} planned and extra count trial rows
  */
 export async function runSweep(spec, deps) {
-  const { startServer, warmServer, runTrial, log, blockLog, previous = [], signal, now = () => performance.now(), onStart, onEnd, onNote } = deps;
+  const { startServer, warmServer, runTrial, log, blockLog, previous = [], signal, now = () => performance.now(), onStart, onEnd, onNote, onReplace } = deps;
   const started = now();
   const plan = planTrials(spec);
   const done = new Set(previous.map(rowKey));
@@ -77,13 +82,7 @@ export async function runSweep(spec, deps) {
   let interrupted = false;
   let timeUp = false;
   let extra = 0;
-  /** @type {SweepServer | undefined} */
-  let server;
-  const freshServer = async () => {
-    const s = await startServer();
-    await warmServer?.(s);
-    return s;
-  };
+  const keeper = createFixtureKeeper({ startServer, warmServer, onNote, onReplace });
   /** @type {number[]} */
   const trialTimes = [];
 
@@ -98,19 +97,10 @@ export async function runSweep(spec, deps) {
    */
   const runJob = async (job, index, total, round) => {
     if (signal?.aborted) return false;
-    if (server && spec.server === 'round' && serverRound !== undefined && serverRound !== round) {
-      await server.stop();
-      server = undefined;
-    }
+    if (spec.server === 'round' && serverRound !== undefined && serverRound !== round) await keeper.retire();
     serverRound = round;
-    if (!server || !server.alive()) {
-      if (server) {
-        onNote?.('the server is gone; starting a new one');
-        await server.stop(); // what is left of it (nginx in front of a dead app server, its socket file)
-      }
-      server = await freshServer();
-      if (signal?.aborted) return false;
-    }
+    const server = await keeper.ready();
+    if (signal?.aborted) return false;
     onStart?.(job, index, total);
     const spec1 = trialSpec(spec, job, server);
     const t0 = now();
@@ -122,17 +112,13 @@ export async function runSweep(spec, deps) {
       throw error;
     }
     trialTimes.push(now() - t0);
-    if (!server.alive()) {
-      result = failedTrial(spec1, new Error('the server died during the trial; it was restarted'));
-      onNote?.('the server died during a trial; restarting it');
-      await server.stop();
-      server = await freshServer();
-    }
+    if (!server.alive()) result = failedTrial(spec1, new Error('the server died during the trial'));
     const jobRows = result.records.map((record) => ({ run: job.run, order: job.order, ...record }));
     log.appendAll(jobRows);
     blockLog?.appendAll(result.blocks.map((b) => ({ run: job.run, size_bytes: job.size, depth: job.depth, ...b })));
     rows.push(...jobRows);
     onEnd?.(job, jobRows, index, total);
+    await keeper.afterTrial(job, jobRows); // a failed trial: the fixture is checked, and replaced if unusable
     return true;
   };
 
@@ -146,13 +132,22 @@ export async function runSweep(spec, deps) {
     // a target precision: more runs for the groups whose interval is still too wide
     for (let round = 0; spec.precision !== null && !interrupted && !timeUp; round++) {
       const all = [...previous, ...rows];
-      const short = groupsShortOfPrecision(all, spec.precision, getWorkload(spec.workload).primary, { moderate: spec.intervals !== 'own' });
-      if (short.length === 0) break;
+      const target = `±${+(spec.precision * 100).toFixed(3)} %`;
+      const wide = groupsShortOfPrecision(all, spec.precision, getWorkload(spec.workload).primary, { moderate: spec.intervals !== 'own' });
+      // a group whose last trial failed gets no more runs: they would feed on the failure
+      const failing = failingGroups(all);
+      const short = wide.filter((g) => !failing.has(groupKey(g)));
+      const left = wide.length - short.length;
+      const leftOut = left ? `; ${left} more left out: their last trial failed` : '';
+      if (short.length === 0) {
+        if (left) onNote?.(`precision: ${left} group(s) wider than ${target} get no more runs: their last trial failed`);
+        break;
+      }
       // the half of them (at least one) that one more run brings closest to the target gets it this round
       const width = (/** @type {{ halfWidth: number | null }} */ g) => g.halfWidth ?? Infinity;
       const chosen = [...short].sort((a, b) => b.gain - a.gain).slice(0, Math.ceil(short.length / 2));
       const widest = short.reduce((a, b) => (width(a) >= width(b) ? a : b));
-      onNote?.(`precision round ${round + 1}: ${short.length} group(s) wider than ±${+(spec.precision * 100).toFixed(3)} %, widest ${formatSize(widest.size)} depth ${widest.depth} ${widest.halfWidth === null ? '(one run)' : `±${formatPercent(widest.halfWidth * 100, spec.precision * 100)} %`}; one more run for the ${chosen.length} that gain most from one`);
+      onNote?.(`precision round ${round + 1}: ${short.length} group(s) wider than ${target}, widest ${formatSize(widest.size)} ${depthLabel(spec.workload, widest.depth)} ${widest.halfWidth === null ? '(one run)' : `±${formatPercent(widest.halfWidth * 100, spec.precision * 100)} %`}; one more run for the ${chosen.length} that gain most from one${leftOut}`);
       const nextRun = (/** @type {{ size: number, depth: number }} */ g) => 1 + Math.max(-1, ...all.filter((r) => groupKey(/** @type {any} */ (r)) === groupKey(g)).map((r) => Number(r.run)));
       const extraJobs = planExtraRuns(chosen.map((g) => ({ ...g, run: nextRun(g) })).filter((g) => g.run < spec.maxRuns), spec, round);
       if (extraJobs.length === 0) break;
@@ -171,7 +166,7 @@ export async function runSweep(spec, deps) {
       }
     }
   } finally {
-    await server?.stop();
+    await keeper.stop();
   }
   return { rows, interrupted, planned: plan.reduce((n, job) => n + job.transports.length, 0), extra, timeUp };
 }

@@ -103,3 +103,23 @@ export function jobKeys(job) {
 export function groupKey(row) {
   return `${row.size_bytes ?? row.size}|${row.depth}`;
 }
+
+/**
+ * The (size, depth) groups whose last trial failed: a row of their highest
+ * run number has status error (superseded rows do not count).
+ * @param {Record<string, any>[]} rows trial rows
+ * @returns {Set<string>} their groupKey()s
+ */
+export function failingGroups(rows) {
+  /** @type {Map<string, { run: number, failed: boolean }>} */
+  const last = new Map();
+  for (const row of rows) {
+    if (row.status === 'superseded') continue;
+    const key = groupKey(/** @type {any} */ (row));
+    const run = Number(row.run);
+    const seen = last.get(key);
+    if (!seen || run > seen.run) last.set(key, { run, failed: row.status === 'error' });
+    else if (run === seen.run && row.status === 'error') seen.failed = true;
+  }
+  return new Set([...last].filter(([, group]) => group.failed).map(([key]) => key));
+}

@@ -266,6 +266,15 @@ function createSession({ dir, resume, retryFailed = false }, state, lock) {
       return { log, blockLog };
     },
     /**
+     * A fixture replaced because it was unusable: into meta.json's fixture_replacements at once.
+     * @param {Record<string, unknown>} replacement
+     */
+    recordReplacement(replacement) {
+      if (!meta || !begun) return;
+      meta.fixture_replacements.push({ session: meta.sessions.length - 1, ...replacement });
+      writeMetaBestEffort(dir, meta);
+    },
+    /**
      * @param {'complete' | 'interrupted'} status
      * @param {Record<string, unknown>} fields
      */

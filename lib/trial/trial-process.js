@@ -10,16 +10,20 @@ import { failedTrial } from './trial.js';
 
 const WORKER = fileURLToPath(new URL('./worker.js', import.meta.url));
 
+/** After its limit, a trial process has this long to report its own timeout before it is killed. */
+export const GRACE_MS = 5000;
+
 /**
  * @param {import('./trial.js').TrialSpec} spec
  * @param {object} context
  * @param {import('../fixture/server-process.js').ServerProcess} [context.server] answers snapshots
  * @param {string[]} [context.prefix] e.g. ['taskset', '-c', '1']
- * @param {number} context.limitMs kill the child after this long
+ * @param {number} context.limitMs the trial's limit (--trial-timeout), which the trial enforces itself
+ * @param {number} [context.graceMs] kill the child if it has not ended this long after its limit
  * @param {AbortSignal} [context.signal]
  * @returns {Promise<import('./trial.js').TrialResult>}
  */
-export function runTrialProcess(spec, { server, prefix = [], limitMs, signal }) {
+export function runTrialProcess(spec, { server, prefix = [], limitMs, graceMs = GRACE_MS, signal }) {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
       reject(new RunError('aborted', 'ERR_ABORTED'));
@@ -37,7 +41,7 @@ export function runTrialProcess(spec, { server, prefix = [], limitMs, signal }) 
       why = reason;
       child.kill('SIGKILL');
     };
-    const timer = setTimeout(() => kill(`trial exceeded its limit of ${limitMs / 1000} s (trialTimeout)`), limitMs);
+    const timer = setTimeout(() => kill(`trial exceeded its limit of ${limitMs / 1000} s (--trial-timeout) and its process had not ended ${graceMs / 1000} s later; it was killed`), limitMs + graceMs);
     const onAbort = () => kill('aborted');
     signal?.addEventListener('abort', onAbort, { once: true });
 

@@ -1,0 +1,106 @@
+/**
+ * Health, not hope: the sweep's fixture, started and warmed when a trial
+ * needs it, checked after every failed trial, and replaced when it is not
+ * usable: its server died, its socket file is gone or no longer ours, or it
+ * does not answer a short probe on every transport (through nginx for the
+ * proxy). A replacement kills the old fixture at once (SIGKILL: a stopped or
+ * hung server ignores SIGTERM) and starts and warms a new one, as after a
+ * restart. Failures are bounded: at most MAX_REPLACEMENTS replacements per
+ * sweep, and at most MAX_FAILED_IN_A_ROW failed trials in a row; past
+ * either, the sweep stops with the reason (what was measured is kept, and
+ * --resume continues).
+ */
+import { RunError } from '../core/errors.js';
+
+/** Replacements of an unusable fixture per sweep (each session of a resumed sweep has its own). */
+export const MAX_REPLACEMENTS = 3;
+/** Failed trials in a row after which the sweep stops, healthy fixture or not. */
+export const MAX_FAILED_IN_A_ROW = 5;
+
+/**
+ * @typedef {object} Replacement what meta.json records of a replaced fixture
+ * @property {string} at ISO time
+ * @property {number} replacement its number in this sweep, from 1
+ * @property {string} reason why the old fixture was not usable
+ * @property {{ run: number, size_bytes: number, depth: number } | null} after the trial that failed before it (null: found before a trial)
+ */
+
+/**
+ * @param {object} deps
+ * @param {() => Promise<import('./orchestrator.js').SweepServer>} deps.startServer
+ * @param {(server: import('./orchestrator.js').SweepServer) => Promise<void>} [deps.warmServer]
+ * @param {(message: string) => void} [deps.onNote]
+ * @param {(replacement: Replacement) => void} [deps.onReplace]
+ */
+export function createFixtureKeeper({ startServer, warmServer, onNote, onReplace }) {
+  /** @type {import('./orchestrator.js').SweepServer | undefined} */
+  let server;
+  /** the current fixture failed its check: stop it with SIGKILL */
+  let unhealthy = false;
+  let replacements = 0;
+  let failedInARow = 0;
+
+  const start = async () => {
+    server = await startServer();
+    unhealthy = false;
+    await warmServer?.(server);
+    return server;
+  };
+
+  /**
+   * Replace the fixture, or stop the sweep when the bound is reached.
+   * @param {string} reason
+   * @param {import('./schedule.js').Job | null} job the trial that failed
+   */
+  const replace = async (reason, job) => {
+    unhealthy = true;
+    if (replacements >= MAX_REPLACEMENTS) {
+      throw new RunError(`sweep stopped: the server is unusable and was already replaced ${MAX_REPLACEMENTS} times, the most a sweep allows: ${reason}`, 'ERR_FIXTURE');
+    }
+    replacements++;
+    onNote?.(`${reason}; replacing the server (replacement ${replacements} of at most ${MAX_REPLACEMENTS} in this sweep)`);
+    onReplace?.({ at: new Date().toISOString(), replacement: replacements, reason, after: job && { run: job.run, size_bytes: job.size, depth: job.depth } });
+    await server?.stop({ force: true });
+    server = undefined;
+    return start();
+  };
+
+  return {
+    /** The fixture for the next trial: started if there is none, replaced if it died since the last trial. */
+    async ready() {
+      if (!server) return start();
+      if (!server.alive()) return replace(`${(await server.check?.()) ?? 'the server exited'} between trials`, null);
+      return server;
+    },
+    /**
+     * After a trial: a failed one has the fixture checked, and replaced if
+     * it is not usable; too many failures in a row stop the sweep.
+     * @param {import('./schedule.js').Job} job
+     * @param {Record<string, any>[]} rows its rows, already recorded
+     */
+    async afterTrial(job, rows) {
+      const failed = rows.find((r) => r.status === 'error');
+      if (!failed) {
+        failedInARow = 0;
+        return;
+      }
+      failedInARow++;
+      const why = (await server?.check?.()) ?? (server?.alive() ? null : 'the server died during the trial');
+      if (why) unhealthy = true;
+      if (failedInARow >= MAX_FAILED_IN_A_ROW) {
+        throw new RunError(`sweep stopped: ${failedInARow} trials in a row failed (the most a sweep allows), the last with: ${failed.error}${why ? `; ${why}` : '; the server passed its health check'}`, 'ERR_FAILED_TRIALS');
+      }
+      if (why) await replace(why, job);
+    },
+    /** A planned restart (a fresh server per round): not a replacement. */
+    async retire() {
+      await server?.stop();
+      server = undefined;
+    },
+    async stop() {
+      await server?.stop(unhealthy ? { force: true } : undefined);
+      server = undefined;
+    },
+    replacements: () => replacements,
+  };
+}
