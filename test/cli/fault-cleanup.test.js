@@ -38,6 +38,13 @@ describe('faults clean up after themselves', () => {
     expect(record.error).toMatch(/no-such-command|ENOENT/);
   });
 
+  it('a trial process still there after its limit is killed after a grace, and the error names the limit that was set', async () => {
+    // a "trial process" that never reports: sh execs sleep in its place
+    const spec = { ...greetingSpec({ transport: 'tcp', host: '127.0.0.1', port: 1 }), maxMs: 200 };
+    const { records: [record] } = await runTrialProcess(spec, { prefix: ['sh', '-c', 'exec sleep 30', 'sh'], limitMs: 200, graceMs: 100 });
+    expect(record.error).toBe('trial exceeded its limit of 0.2 s (--trial-timeout) and its process had not ended 0.1 s later; it was killed');
+  });
+
   it('a connection reset while waiting for the greeting is an error row and the socket is closed', async () => {
     const rude = await startTcpServer((socket) => { setTimeout(() => socket.resetAndDestroy(), 50); });
     try {

@@ -1,0 +1,90 @@
+/**
+ * Real sweeps whose server becomes unusable after the first trial, while it
+ * is still alive: its socket file deleted, or the server stopped (SIGSTOP).
+ * One trial fails, the fixture is checked, killed and replaced (recorded in
+ * meta.json), and every later trial succeeds. Needs nginx for proxy.
+ */
+import { unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeTempDir, runCli } from '../helpers/cli.js';
+import { readMetaJson, readTrialRows, startSweep, writeTinySpec } from '../helpers/sweeps.js';
+
+/** @type {{ dir: string, remove: () => Promise<void> }} */
+let tmp;
+beforeEach(async () => {
+  tmp = await makeTempDir();
+});
+afterEach(() => tmp.remove());
+
+/**
+ * Run a sweep and, once its first trial is recorded, do `fault` to its server.
+ * @param {Record<string, unknown>} spec
+ * @param {(server: { pid: number, uds: string }) => Promise<void> | void} fault
+ */
+async function sweepWithFault(spec, fault) {
+  const out = join(tmp.dir, 'out');
+  /** @type {{ pid: number, uds: string }[]} */
+  const hit = [];
+  const sweep = startSweep([await writeTinySpec(tmp.dir, spec), '--out', out], {
+    onStderr: (text) => {
+      const pid = /(?:echo|http) server pid (\d+)/.exec(text)?.[1];
+      const uds = /uds (\/[^\s;,]+)/.exec(text)?.[1];
+      if (pid && uds && hit.length === 0 && text.includes('[1/')) {
+        hit.push({ pid: Number(pid), uds });
+        Promise.resolve(fault(hit[0])).catch(() => {});
+      }
+    },
+  });
+  const { code, stderr } = await sweep.done;
+  expect(hit, stderr).toHaveLength(1);
+  const rows = await readTrialRows(out);
+  const meta = await readMetaJson(out);
+  return { code, stderr, rows, meta, server: hit[0] };
+}
+
+/**
+ * One trial failed (both its rows), a replacement was recorded with why, and every trial after it is ok.
+ * @param {Awaited<ReturnType<typeof sweepWithFault>>} result
+ * @param {RegExp} reason
+ */
+function expectOneReplacement({ code, stderr, rows, meta }, reason) {
+  expect(code, stderr).toBe(1); // a trial failed
+  expect(meta.status).toBe('complete');
+  expect(rows).toHaveLength(8);
+  const failed = rows.map((r, i) => ({ r, i })).filter(({ r }) => r.status === 'error');
+  expect(failed.map(({ r }) => r.error), stderr).toHaveLength(2);
+  expect(failed[1].i - failed[0].i).toBe(1);
+  expect(rows.slice(failed[1].i + 1).every((r) => r.status === 'ok')).toBe(true);
+  expect(meta.fixture_replacements).toEqual([expect.objectContaining({ session: 0, replacement: 1, reason: expect.stringMatching(reason), after: expect.objectContaining({ run: Number(failed[0].r.run) }) })]);
+  expect(meta.design.failure_bound).toMatch(/stops .* after 5 failed trials in a row/);
+  expect(stderr).toMatch(/replacing the server \(replacement 1 of at most 3 in this sweep\)/);
+}
+
+describe('a sweep replaces a server that is alive but unusable', () => {
+  it('echo: its socket file deleted mid-sweep costs one trial', async () => {
+    const result = await sweepWithFault({ runs: 2, timeout: '500ms' }, (server) => unlink(server.uds));
+    expectOneReplacement(result, /^the socket file .*echo\.sock was deleted$/);
+    expect(result.rows.find((r) => r.status === 'error')?.error).toMatch(/ENOENT/);
+  }, 60_000);
+
+  it('echo: a stopped (SIGSTOP) server is found by the probe timeout and killed', async () => {
+    const result = await sweepWithFault({ runs: 2, timeout: '300ms' }, (server) => process.kill(server.pid, 'SIGSTOP'));
+    expectOneReplacement(result, /^the echo server at (tcp|uds) .*: no answer to a 4-byte echo within 2000 ms$/);
+    expect(() => process.kill(result.server.pid, 0)).toThrow(/ESRCH/); // not left stopped
+  }, 60_000);
+
+  it('proxy: the app server\'s socket deleted behind nginx costs one trial', async () => {
+    const result = await sweepWithFault({ workload: 'proxy', sizes: [64], depths: [1, 2], runs: 2, packets: undefined, duration: '20ms', warmup: '0ms', timeout: '1s' }, (server) => unlink(server.uds));
+    expectOneReplacement(result, /^the socket file .*http\.sock was deleted$/);
+    expect(result.stderr.match(/nginx pid \d+/g)).toHaveLength(2); // nginx replaced with its app server
+  }, 60_000);
+
+  it('sweep --help states the health check and the bound on failed trials', async () => {
+    const { code, stdout } = await runCli(['sweep', '--help']);
+    expect(code).toBe(0);
+    const text = stdout.replace(/\s+/g, ' ');
+    expect(text).toContain('One that fails is killed and replaced (at most 3 times per sweep; meta.json fixture_replacements says why)');
+    expect(text).toContain('the sweep stops (meta.json failed; --resume continues) after 5 failed trials in a row or a 4th replacement, and --precision adds no run to a group whose last trial failed');
+  });
+});
