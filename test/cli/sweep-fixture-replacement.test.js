@@ -69,7 +69,7 @@ describe('a sweep replaces a server that is alive but unusable', () => {
   }, 60_000);
 
   it('echo: a stopped (SIGSTOP) server is found by the probe timeout and killed', async () => {
-    const result = await sweepWithFault({ runs: 2, timeout: '300ms' }, (server) => process.kill(server.pid, 'SIGSTOP'));
+    const result = await sweepWithFault({ runs: 2, timeout: '300ms' }, (server) => { process.kill(server.pid, 'SIGSTOP'); });
     expectOneReplacement(result, /^the echo server at (tcp|uds) .*: no answer to a 4-byte echo within 2000 ms$/);
     expect(() => process.kill(result.server.pid, 0)).toThrow(/ESRCH/); // not left stopped
   }, 60_000);

@@ -33,7 +33,8 @@ describe('fixture health', () => {
     const fixture = await startFixture(getWorkload('echo'), { greeting: true });
     try {
       expect(await fixture.check()).toBe(null);
-      expect(await probeTarget('echo', fixture.targets.tcp, { greeting: false })).toBe(`the echo server at tcp ${fixture.targets.tcp.host}:${fixture.targets.tcp.port}: answered a 4-byte echo with "star"`);
+      const tcp = /** @type {import('../../lib/client/transport.js').TcpTarget} */ (fixture.targets.tcp);
+      expect(await probeTarget('echo', tcp, { greeting: false })).toBe(`the echo server at tcp ${tcp.host}:${tcp.port}: answered a 4-byte echo with "star"`);
     } finally {
       await fixture.stop();
     }

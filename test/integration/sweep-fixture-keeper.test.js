@@ -15,7 +15,8 @@ const spec = resolveSpec({ name: 'fake', source: 'fake.json', raw: { sizes: [1, 
  *   failAlways: every trial fails, fixture healthy or not
  */
 function fakes({ breakAt = -1, brokenFromStart = false, failAlways = false }) {
-  /** @type {{ broken: boolean, stoppedWith: unknown, checks: number }[]} */
+  /** @typedef {{ broken: boolean, stoppedWith: unknown, checks: number }} State */
+  /** @type {State[]} */
   const servers = [];
   let calls = 0;
   /** @type {Record<string, unknown>[]} */
@@ -26,6 +27,7 @@ function fakes({ breakAt = -1, brokenFromStart = false, failAlways = false }) {
   const notes = [];
   let warmed = 0;
   const startServer = async () => {
+    /** @type {State} */
     const state = { broken: brokenFromStart, stoppedWith: undefined, checks: 0 };
     servers.push(state);
     let alive = true;
