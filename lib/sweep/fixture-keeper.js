@@ -31,8 +31,9 @@ export const MAX_FAILED_IN_A_ROW = 5;
  * @param {(server: import('./orchestrator.js').SweepServer) => Promise<void>} [deps.warmServer]
  * @param {(message: string) => void} [deps.onNote]
  * @param {(replacement: Replacement) => void} [deps.onReplace]
+ * @param {AbortSignal} [deps.signal] once aborted, failures are not looked into (the sweep is stopping)
  */
-export function createFixtureKeeper({ startServer, warmServer, onNote, onReplace }) {
+export function createFixtureKeeper({ startServer, warmServer, onNote, onReplace, signal }) {
   /** @type {import('./orchestrator.js').SweepServer | undefined} */
   let server;
   /** the current fixture failed its check: stop it with SIGKILL */
@@ -80,6 +81,7 @@ export function createFixtureKeeper({ startServer, warmServer, onNote, onReplace
      */
     async afterTrial(job, rows) {
       const failed = rows.find((r) => r.status === 'error');
+      if (signal?.aborted) return;
       if (!failed) {
         failedInARow = 0;
         return;

@@ -82,7 +82,7 @@ export async function runSweep(spec, deps) {
   let interrupted = false;
   let timeUp = false;
   let extra = 0;
-  const keeper = createFixtureKeeper({ startServer, warmServer, onNote, onReplace });
+  const keeper = createFixtureKeeper({ startServer, warmServer, onNote, onReplace, signal });
   /** @type {number[]} */
   const trialTimes = [];
 
