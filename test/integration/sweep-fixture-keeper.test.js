@@ -120,4 +120,15 @@ describe('after a failed trial the sweep checks its fixture', () => {
     expect(rows.every((r) => r.status === 'ok')).toBe(true);
     expect(f.replaced).toEqual([expect.objectContaining({ replacement: 1, reason: 'the server exited between trials', after: null })]);
   });
+
+  it('once the sweep is aborted, a failed trial is not looked into: no check, no new server while stopping', async () => {
+    const f = fakes({ breakAt: 2 });
+    const controller = new AbortController();
+    const deps = { ...f.deps, signal: controller.signal, onEnd: (/** @type {any} */ _job, /** @type {any[]} */ rows) => { if (rows[0].status === 'error') controller.abort(); } };
+    const { interrupted } = await runSweep(spec, deps);
+    expect(interrupted).toBe(true);
+    expect(f.servers).toHaveLength(1);
+    expect(f.servers[0].checks).toBe(0);
+    expect(f.replaced).toEqual([]);
+  });
 });
