@@ -169,13 +169,14 @@ statistics and UDS/TCP ratios with 95 % CIs), runs-wide.csv (the 2014
 layout) and meta.json (spec, seed, design, environment), then the report:
 summary.md, chart-*.svg, report.html (offline) and results.xlsx, with the
 verdicts printed (see: udsvstcp report --help).
+
 After a failed trial the server is checked: its socket file still its own,
-and a short exchange answered on each transport within ${PROBE_TIMEOUT_MS / 1000} s (through nginx
-for proxy). One that fails is killed and replaced (at most ${MAX_REPLACEMENTS} times per
-sweep; meta.json fixture_replacements says why). Failed rows are bounded: the
-sweep stops (meta.json failed; --resume continues) after ${MAX_FAILED_IN_A_ROW} failed trials in a
-row or a ${MAX_REPLACEMENTS + 1}th replacement, and --precision adds no run to a group whose
-last trial failed.
+and a short exchange answered on each transport within ${PROBE_TIMEOUT_MS / 1000} s (through
+nginx for proxy). One that fails is killed and replaced (at most ${MAX_REPLACEMENTS} times
+per sweep or resume; meta.json fixture_replacements says why). Failed rows
+are bounded: the sweep stops (meta.json failed; --resume continues) after ${MAX_FAILED_IN_A_ROW}
+failed trials in a row or a ${MAX_REPLACEMENTS + 1}th replacement, and --precision adds no
+run to a group whose last trial failed.
 
 Keys and defaults of presets: sweeps/README.md. Ctrl-C (or SIGTERM, SIGHUP)
 keeps what was measured and prints the --resume command (exit 130, 143, 129);

@@ -20,7 +20,7 @@ export const MAX_FAILED_IN_A_ROW = 5;
 /**
  * @typedef {object} Replacement what meta.json records of a replaced fixture
  * @property {string} at ISO time
- * @property {number} replacement its number in this sweep, from 1
+ * @property {number} replacement its number in this session, from 1
  * @property {string} reason why the old fixture was not usable
  * @property {{ run: number, size_bytes: number, depth: number } | null} after the trial that failed before it (null: found before a trial)
  */
@@ -56,10 +56,10 @@ export function createFixtureKeeper({ startServer, warmServer, onNote, onReplace
   const replace = async (reason, job) => {
     unhealthy = true;
     if (replacements >= MAX_REPLACEMENTS) {
-      throw new RunError(`sweep stopped: the server is unusable and was already replaced ${MAX_REPLACEMENTS} times, the most a sweep allows: ${reason}`, 'ERR_FIXTURE');
+      throw new RunError(`sweep stopped: the server is unusable and was already replaced ${MAX_REPLACEMENTS} times, the most a session allows: ${reason}`, 'ERR_FIXTURE');
     }
     replacements++;
-    onNote?.(`${reason}; replacing the server (replacement ${replacements} of at most ${MAX_REPLACEMENTS} in this sweep)`);
+    onNote?.(`${reason}; replacing the server (replacement ${replacements} of at most ${MAX_REPLACEMENTS} in this session)`);
     onReplace?.({ at: new Date().toISOString(), replacement: replacements, reason, after: job && { run: job.run, size_bytes: job.size, depth: job.depth } });
     await server?.stop({ force: true });
     server = undefined;

@@ -58,7 +58,7 @@ function expectOneReplacement({ code, stderr, rows, meta }, reason) {
   expect(rows.slice(failed[1].i + 1).every((r) => r.status === 'ok')).toBe(true);
   expect(meta.fixture_replacements).toEqual([expect.objectContaining({ session: 0, replacement: 1, reason: expect.stringMatching(reason), after: expect.objectContaining({ run: Number(failed[0].r.run) }) })]);
   expect(meta.design.failure_bound).toMatch(/stops .* after 5 failed trials in a row/);
-  expect(stderr).toMatch(/replacing the server \(replacement 1 of at most 3 in this sweep\)/);
+  expect(stderr).toMatch(/replacing the server \(replacement 1 of at most 3 in this session\)/);
 }
 
 describe('a sweep replaces a server that is alive but unusable', () => {
@@ -84,7 +84,7 @@ describe('a sweep replaces a server that is alive but unusable', () => {
     const { code, stdout } = await runCli(['sweep', '--help']);
     expect(code).toBe(0);
     const text = stdout.replace(/\s+/g, ' ');
-    expect(text).toContain('One that fails is killed and replaced (at most 3 times per sweep; meta.json fixture_replacements says why)');
+    expect(text).toContain('One that fails is killed and replaced (at most 3 times per sweep or resume; meta.json fixture_replacements says why)');
     expect(text).toContain('the sweep stops (meta.json failed; --resume continues) after 5 failed trials in a row or a 4th replacement, and --precision adds no run to a group whose last trial failed');
   });
 });

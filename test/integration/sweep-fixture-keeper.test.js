@@ -74,7 +74,7 @@ describe('after a failed trial the sweep checks its fixture', () => {
     expect(f.servers[0].stoppedWith).toEqual({ force: true });
     expect(f.servers[1].stoppedWith).toBe('graceful');
     expect(f.replaced).toEqual([{ at: expect.any(String), replacement: 1, reason: 'the socket file /x was deleted', after: { run: rows[8].run, size_bytes: rows[8].size_bytes, depth: rows[8].depth } }]);
-    expect(f.notes).toContain(`the socket file /x was deleted; replacing the server (replacement 1 of at most ${MAX_REPLACEMENTS} in this sweep)`);
+    expect(f.notes).toContain(`the socket file /x was deleted; replacing the server (replacement 1 of at most ${MAX_REPLACEMENTS} in this session)`);
   });
 
   it('keeps a fixture that passes its check after a failed trial', async () => {
@@ -90,7 +90,7 @@ describe('after a failed trial the sweep checks its fixture', () => {
 
   it(`stops the sweep, keeping its rows, when the fixture would need replacing a ${MAX_REPLACEMENTS + 1}th time`, async () => {
     const f = fakes({ brokenFromStart: true });
-    await expect(runSweep(spec, f.deps)).rejects.toThrow(new RegExp(`^sweep stopped: the server is unusable and was already replaced ${MAX_REPLACEMENTS} times, the most a sweep allows: the socket file /x was deleted$`));
+    await expect(runSweep(spec, f.deps)).rejects.toThrow(new RegExp(`^sweep stopped: the server is unusable and was already replaced ${MAX_REPLACEMENTS} times, the most a session allows: the socket file /x was deleted$`));
     expect(f.appended).toHaveLength((MAX_REPLACEMENTS + 1) * 2);
     expect(f.replaced.map((r) => r.replacement)).toEqual([1, 2, 3]);
     expect(f.servers).toHaveLength(MAX_REPLACEMENTS + 1);
