@@ -1,8 +1,10 @@
 /**
  * Charts of a report, as Vega-Lite specifications built from the findings
  * (pure), and rendered to SVG by Vega in Node, with no browser and no
- * network (renderSvg). Every chart has size on a log₂ axis and one panel
- * per depth; TCP and UDS keep the same colours in every chart.
+ * network (renderSvg). Every chart has a title (figure, workload, depths),
+ * size on a log₂ axis with every size labelled, and one panel per depth; TCP
+ * and UDS keep the same colours and point shapes in every chart, so they stay
+ * apart in greyscale; log axes are fitted to the data (./chart-axes.js).
  *  1. the primary figure against size, a line per transport with its 95 % CI band;
  *  2. UDS relative to TCP against size, with its CI band and a reference line at 1
  *     (the 2014 study's "relative" graph);
@@ -13,37 +15,34 @@
  * workload's declaration.
  */
 import { workloadOf } from '../workloads/index.js';
+import { logAxis, sizeAxis } from './chart-axes.js';
 
 /** @typedef {{ name: string, title: string, spec: Record<string, any> }} Chart */
 
+// TCP and UDS differ in colour, in lightness (for greyscale) and in the shape of their points;
+// depths in the ratio chart differ in colour, point shape and line dash
 const TRANSPORT_COLOURS = { domain: ['TCP', 'UDS'], range: ['#0072b2', '#d55e00'] };
-const LABEL_SIZE = "datum.value >= 1048576 ? datum.value / 1048576 + ' MiB' : datum.value >= 1024 ? datum.value / 1024 + ' KiB' : datum.value + ' B'";
+const TRANSPORT_SHAPES = { domain: ['TCP', 'UDS'], range: ['circle', 'square'] };
+const DEPTH_SHAPES = ['circle', 'square', 'triangle-up', 'diamond', 'triangle-down', 'cross', 'triangle-left', 'triangle-right'];
 const WIDTH = 300;
 const HEIGHT = 200;
-
-/**
- * @param {number[]} sizes
- * @param {string} title
- */
-function sizeAxis(sizes, title) {
-  return { field: 'size', type: 'quantitative', title, scale: { type: 'log', base: 2, nice: false }, axis: { values: sizes, labelExpr: LABEL_SIZE, labelAngle: sizes.length > 8 ? -45 : 0, grid: true } };
-}
+const LEGEND = { symbolOpacity: 1, symbolStrokeWidth: 0, symbolSize: 120 };
 
 /** @param {number | null | undefined} v */
 const finite = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
 /**
- * A faceted chart: one panel per depth, each its own y scale.
+ * A faceted chart: one panel per depth, each its own y scale unless `independent` is false.
  * @param {Record<string, any>[]} values
  * @param {Record<string, any>[]} layer
- * @param {string} description
- * @param {{ independent?: boolean }} [options]
+ * @param {{ description: string, title: Record<string, any>, depthShort: string, independent?: boolean }} about
  */
-function faceted(values, layer, description, { independent = true } = {}) {
+function faceted(values, layer, { description, title, depthShort, independent = true }) {
   return {
     description,
+    title,
     data: { values },
-    facet: { column: { field: 'depth', type: 'ordinal', title: null, sort: { field: 'depthNumber' }, header: { labelExpr: "'depth ' + datum.value", labelFontSize: 12 } } },
+    facet: { column: { field: 'depth', type: 'ordinal', title: null, sort: { field: 'depthNumber' }, header: { labelExpr: `${JSON.stringify(`${depthShort} `)} + datum.value`, labelFontSize: 12 } } },
     spec: { width: WIDTH, height: HEIGHT, layer },
     resolve: independent ? { scale: { y: 'independent' } } : undefined,
     config: { font: 'sans-serif' },
@@ -51,18 +50,31 @@ function faceted(values, layer, description, { independent = true } = {}) {
 }
 
 /**
- * Lines coloured by transport and dashed by `dash`, with points; the dash
- * legend shows strokes (the points stay out of it).
+ * Lines coloured by transport and dashed by `dash`, with points shaped by
+ * transport; the dash legend shows strokes (the points stay out of it).
  * @param {Record<string, any>} x
  * @param {Record<string, any>} y
  * @param {Record<string, any>} colour
+ * @param {Record<string, any>} shape
  * @param {string} dash
  */
-function dashedLines(x, y, colour, dash) {
+function dashedLines(x, y, colour, shape, dash) {
   return [
     { mark: { type: 'line' }, encoding: { x, y, color: colour, strokeDash: { field: dash, type: 'nominal', title: dash, legend: { symbolType: 'stroke', symbolStrokeWidth: 2, symbolSize: 300 } }, detail: { field: 'series' } } },
-    { mark: { type: 'point', filled: true }, encoding: { x, y, color: colour, detail: { field: 'series' } } },
+    { mark: { type: 'point', filled: true, size: 40 }, encoding: { x, y, color: colour, shape, detail: { field: 'series' } } },
   ];
+}
+
+/**
+ * A chart's title: the figure, the workload and the depths it shows.
+ * @param {string} text what is drawn against what
+ * @param {string[]} workloads
+ * @param {string} depthShort
+ * @param {number[]} depths
+ * @param {string} [subtitle]
+ */
+function titleOf(text, workloads, depthShort, depths, subtitle) {
+  return { text: `${text} · ${workloads.join(', ')} · ${depthShort} ${depths.join(', ')}`, ...(subtitle ? { subtitle } : {}), anchor: 'start', fontSize: 14, subtitleFontSize: 11, offset: 12 };
 }
 
 /**
@@ -75,41 +87,59 @@ export function chartSpecs(findings) {
   const primary = sections[0].primary;
   const w = workloadOf(sections[0].workload);
   const sizeName = w.axes.size.label;
+  const depthShort = w.axes.depth.short;
+  const workloads = [...new Set(sections.map((s) => s.workload))];
+  const depths = [...new Set(sections.map((s) => s.depth))].sort((a, b) => a - b);
+  /** @param {string} text @param {string} [subtitle] */
+  const title = (text, subtitle) => titleOf(text, workloads, depthShort, depths, subtitle);
   const sizes = [...new Set(sections.flatMap((s) => s.sizes.map((r) => r.size_bytes)))].sort((a, b) => a - b);
-  const x = sizeAxis(sizes, sizeName);
-  const colour = { field: 'transport', type: 'nominal', title: 'transport', scale: TRANSPORT_COLOURS };
+  const x = sizeAxis(sizes, sizeName, WIDTH);
+  const wideX = sizeAxis(sizes, sizeName, WIDTH * 1.5);
+  const colour = { field: 'transport', type: 'nominal', title: 'transport', scale: TRANSPORT_COLOURS, legend: LEGEND };
+  const shape = { field: 'transport', type: 'nominal', title: 'transport', scale: TRANSPORT_SHAPES, legend: LEGEND };
+  /** 95 % CI: a band through the sizes, or a bar where there is one size (a band of one point draws nothing) @param {number} opacity */
+  const band = (opacity) => (sizes.length > 1 ? { type: 'errorband', opacity } : { type: 'errorbar', ticks: true, thickness: 2, opacity: 0.6 });
   /** @param {import('./findings.js').Section} s */
   const where = (s) => ({ depth: String(s.depth), depthNumber: s.depth });
 
-  // 1. the primary figure
+  // 1. the primary figure (a rate or a time on a linear axis from 0, so heights compare)
   const main = sections.flatMap((s) => s.sizes.flatMap((r) => ['tcp', 'uds'].flatMap((t) => {
     const e = /** @type {Record<string, any>} */ (r.figures[primary.metric])[t];
     if (!e || finite(e.value) === null) return [];
     const band = finite(e.low) !== null && finite(e.high) !== null && e.low > 0;
     return [{ ...where(s), size: r.size_bytes, transport: t.toUpperCase(), value: e.value, low: band ? e.low : null, high: band ? e.high : null }];
   })));
+  const primaryY = { field: 'value', type: 'quantitative', title: primary.short };
   const primaryChart = faceted(main, [
-    { mark: { type: 'errorband', opacity: 0.25 }, transform: [{ filter: 'datum.low !== null' }], encoding: { x, y: { field: 'low', type: 'quantitative', title: primary.short }, y2: { field: 'high' }, color: colour } },
-    { mark: { type: 'line', point: true }, encoding: { x, y: { field: 'value', type: 'quantitative', title: primary.short }, color: colour } },
-  ], `${primary.short} against ${sizeName}, TCP and UDS, 95 % CI bands`);
+    { mark: band(0.25), transform: [{ filter: 'datum.low !== null' }], encoding: { x, y: { ...primaryY, field: 'low' }, y2: { field: 'high' }, color: colour } },
+    { mark: { type: 'line' }, encoding: { x, y: primaryY, color: colour } },
+    { mark: { type: 'point', filled: true, size: 40 }, encoding: { x, y: primaryY, color: colour, shape } },
+  ], { description: `${primary.short} against ${sizeName}, TCP and UDS, 95 % CI bands`, title: title(`${primary.short} against ${sizeName}`, `TCP and UDS, ${findings.centre} of runs, 95 % CI`), depthShort });
 
-  // 2. UDS relative to TCP
+  // 2. UDS relative to TCP, on a log axis fitted to the values and their intervals, 1 always in view
   const ratios = sections.flatMap((s) => s.sizes.flatMap((r) => {
     const e = r.figures[primary.metric].ratio;
     if (!e || finite(e.value) === null) return [];
-    return [{ ...where(s), size: r.size_bytes, value: e.value, low: e.low, high: e.high }];
+    const band = finite(e.low) !== null && finite(e.high) !== null && /** @type {number} */ (e.low) > 0;
+    return [{ ...where(s), size: r.size_bytes, value: e.value, low: band ? e.low : null, high: band ? e.high : null }];
   }));
-  const depthColour = { field: 'depth', type: 'nominal', title: 'depth', sort: { field: 'depthNumber' }, scale: { scheme: 'dark2' } };
+  const depthLegend = { field: 'depth', type: 'nominal', title: depthShort, sort: { field: 'depthNumber' }, legend: LEGEND };
+  const depthColour = { ...depthLegend, scale: { scheme: 'dark2' } };
+  const depthShape = { ...depthLegend, scale: { range: DEPTH_SHAPES } };
+  const depthDash = { ...depthLegend, legend: null };
   const ratioTitle = `UDS / TCP ${primary.short}`;
+  const ratioY = { field: 'value', type: 'quantitative', title: ratioTitle, ...logAxis(ratios.flatMap((r) => [r.value, r.low, r.high]), [1]) };
   const ratioChart = {
     description: `UDS relative to TCP (${primary.short}) against ${sizeName}, 95 % CI bands, reference line at 1`,
+    title: title(`UDS / TCP ${primary.short} against ${sizeName}`, `95 % CI; above 1: UDS higher (${primary.better} is better)`),
     data: { values: ratios },
     width: WIDTH * 1.5,
     height: HEIGHT * 1.25,
     layer: [
       { mark: { type: 'rule', strokeDash: [4, 4], color: '#555' }, encoding: { y: { datum: 1, type: 'quantitative' } } },
-      { mark: { type: 'errorband', opacity: 0.2 }, transform: [{ filter: 'datum.low !== null' }], encoding: { x, y: { field: 'low', type: 'quantitative', title: ratioTitle, scale: { type: 'log' }, axis: { tickCount: 6 } }, y2: { field: 'high' }, color: depthColour } },
-      { mark: { type: 'line', point: true }, encoding: { x, y: { field: 'value', type: 'quantitative', title: ratioTitle, scale: { type: 'log' }, axis: { tickCount: 6 } }, color: depthColour } },
+      { mark: band(0.2), transform: [{ filter: 'datum.low !== null' }], encoding: { x: wideX, y: { ...ratioY, field: 'low' }, y2: { field: 'high' }, color: depthColour } },
+      { mark: { type: 'line' }, encoding: { x: wideX, y: ratioY, color: depthColour, strokeDash: depthDash } },
+      { mark: { type: 'point', filled: true, size: 40 }, encoding: { x: wideX, y: ratioY, color: depthColour, shape: depthShape } },
     ],
     config: { font: 'sans-serif' },
   };
@@ -121,11 +151,12 @@ export function chartSpecs(findings) {
     const e = /** @type {Record<string, any>} */ (r.figures[metric] ?? {})[t];
     return e && finite(e.value) !== null ? [{ ...where(s), size: r.size_bytes, transport: t.toUpperCase(), side, series: `${t.toUpperCase()} ${side}`, value: e.value }] : [];
   }))));
+  const sides = cpuMetrics.map(([side]) => side).join(', ');
   const cpuChart = faceted(cpu, [
-    ...dashedLines(x, { field: 'value', type: 'quantitative', title: cpuTitle }, colour, 'side'),
-  ], `${cpuTitle} against ${sizeName}: ${cpuMetrics.map(([side]) => side).join(', ')}; TCP and UDS`);
+    ...dashedLines(x, { field: 'value', type: 'quantitative', title: cpuTitle }, colour, shape, 'side'),
+  ], { description: `${cpuTitle} against ${sizeName}: ${sides}; TCP and UDS`, title: title(`${cpuTitle} against ${sizeName}`, `${sides}; TCP and UDS`), depthShort });
 
-  // 4. p50 and p99 times: the workload's *_p50_us and *_p99_us figures
+  // 4. p50 and p99 times: the workload's *_p50_us and *_p99_us figures, one log axis fitted to all panels
   const timeMetrics = Object.keys(w.summary).filter((m) => /_p(50|99)_us$/.test(m)).map((m) => [/** @type {string} */ (/_(p50|p99)_us$/.exec(m)?.[1]), m]);
   const timeName = timeMetrics.length ? w.summary[timeMetrics[0][1]].label.replace(/^(median|99th percentile) /, '') : '';
   const rtt = sections.flatMap((s) => s.sizes.flatMap((r) => ['tcp', 'uds'].flatMap((t) => timeMetrics.flatMap(([percentile, metric]) => {
@@ -133,13 +164,13 @@ export function chartSpecs(findings) {
     return e && finite(e.value) !== null && e.value > 0 ? [{ ...where(s), size: r.size_bytes, transport: t.toUpperCase(), percentile, series: `${t.toUpperCase()} ${percentile}`, value: e.value }] : [];
   }))));
   const rttChart = faceted(rtt, [
-    ...dashedLines(x, { field: 'value', type: 'quantitative', title: `${timeName} µs`, scale: { type: 'log' }, axis: { tickCount: 6 } }, colour, 'percentile'),
-  ], `${timeName} p50 and p99 against ${sizeName}, TCP and UDS`);
+    ...dashedLines(x, { field: 'value', type: 'quantitative', title: `${timeName} µs`, ...logAxis(rtt.map((r) => r.value)) }, colour, shape, 'percentile'),
+  ], { description: `${timeName} p50 and p99 against ${sizeName}, TCP and UDS`, title: title(`${timeName} p50 and p99 against ${sizeName}`, 'µs, log axis; TCP and UDS'), depthShort, independent: false });
 
   return [
     { name: `chart-${primary.metric}.svg`, title: `${primary.short} against ${sizeName} (95 % CI bands)`, spec: primaryChart },
     { name: 'chart-uds-vs-tcp.svg', title: `UDS relative to TCP, ${primary.short} (95 % CI; above 1: UDS higher)`, spec: ratioChart },
-    { name: 'chart-cpu.svg', title: `${cpuTitle}: ${cpuMetrics.map(([side]) => side).join(', ')}`, spec: cpuChart },
+    { name: 'chart-cpu.svg', title: `${cpuTitle}: ${sides}`, spec: cpuChart },
     ...(timeMetrics.length ? [{ name: 'chart-rtt.svg', title: `${timeName[0].toUpperCase()}${timeName.slice(1)} p50 and p99 (µs, log axis)`, spec: rttChart }] : []),
   ];
 }

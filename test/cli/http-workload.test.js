@@ -8,10 +8,10 @@ import http from 'node:http';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HANDLERS } from '../../lib/fixture/handlers.js';
-import { recordFields } from '../../lib/trial/record.js';
 import { FILL_FACTOR } from '../../lib/workloads/http.js';
 import { startServer } from '../../lib/fixture/server.js';
 import { runCli } from '../helpers/cli.js';
+import { expectPinnedRunKeys } from '../helpers/schema.js';
 import { response } from '../helpers/http-servers.js';
 
 /** @param {string} stdout */
@@ -24,7 +24,7 @@ describe('udsvstcp run --workload http', () => {
     const records = jsonLines(stdout);
     expect(records.map((r) => r.transport).sort()).toEqual(['tcp', 'uds']);
     for (const r of records) {
-      expect(Object.keys(r)).toEqual(recordFields('http'));
+      expectPinnedRunKeys(r, 'http');
       expect(r).toMatchObject({ workload: 'http', size_bytes: 64, depth: 2, status: 'ok', error: '' });
       expect(r.block_requests).toBeGreaterThanOrEqual(FILL_FACTOR * 2 * 2); // a block fills every connection × pipelining slot
       expect(r.requests).toBe(r.blocks * r.block_requests);

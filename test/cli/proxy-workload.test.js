@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTempDir, runCli } from '../helpers/cli.js';
 import { processesMentioning } from '../helpers/processes.js';
+import { expectPinnedRunKeys } from '../helpers/schema.js';
 
 /** @type {{ dir: string, remove: () => Promise<void> }} */
 let tmp;
@@ -53,9 +54,12 @@ describe('udsvstcp run --workload proxy', () => {
     await expectNothingLeft(tmpdir);
   });
 
-  it('--keepalive: nginx keeps its upstream connections, exits 0, and nothing is left', async () => {
-    const { code, stderr, tmpdir } = await runProxy('keepalive', ['--keepalive', '--connections', '2', '--duration', '50ms', '--warmup', '10ms', '--json']);
+  it('--keepalive --json: nginx keeps its upstream connections, exits 0, a record per transport with the keys test/fixtures/schema pins, and nothing is left', async () => {
+    const { code, stdout, stderr, tmpdir } = await runProxy('keepalive', ['--keepalive', '--connections', '2', '--duration', '50ms', '--warmup', '10ms', '--json']);
     expect(code, stderr).toBe(0);
+    const records = stdout.trim().split('\n').map((line) => JSON.parse(line));
+    expect(records.map((r) => r.transport).sort()).toEqual(['tcp', 'uds']);
+    for (const r of records) expectPinnedRunKeys(r, 'proxy');
     expect(stderr).toMatch(/nginx pid \d+ \(keep-alive upstream connections\)/);
     await expectNothingLeft(tmpdir);
   });

@@ -4,6 +4,7 @@ import ExcelJS from 'exceljs';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTempDir, runCli } from '../helpers/cli.js';
+import { keyPaths, readSchemaFixture } from '../helpers/schema.js';
 
 /** @type {{ dir: string, remove: () => Promise<void> }} */
 let tmp;
@@ -109,7 +110,7 @@ describe('the report a sweep writes at its end', () => {
     expect(typeof wide.getRow(2).getCell(2).value).toBe('number');
   });
 
-  it('gives the findings as JSON on stdout with --json, and writes where --out says', async () => {
+  it('gives the findings as JSON on stdout with --json, with the keys test/fixtures/schema pins, and writes where --out says', async () => {
     const elsewhere = join(tmp.dir, 'elsewhere');
     await mkdir(elsewhere);
     const result = await runCli(['report', out(), '--json', '--out', elsewhere]);
@@ -123,6 +124,7 @@ describe('the report a sweep writes at its end', () => {
     expect(typeof ratio.low).toBe('number');
     expect(Array.isArray(json.warnings)).toBe(true);
     expect(json.summary.length).toBeGreaterThan(0);
+    expect(keyPaths(json)).toEqual(JSON.parse(readSchemaFixture('report-json.json')));
     expect((await readdir(elsewhere)).sort()).toEqual([...CHARTS, 'report.html', 'results.xlsx', 'summary.md'].sort());
     expect(result.stderr).toMatch(/^depth 1\nsize +TCP msgs\/s/m);
   }, 30_000);

@@ -1,20 +1,18 @@
 import { cp, lstat, mkdir, readFile, readdir, readlink, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeTempDir, runCli } from '../helpers/cli.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
 import { readTrialRows, writeTinySpec } from '../helpers/sweeps.js';
+import { copyResultsDir, useTempDir } from '../helpers/temp.js';
 
-/** @type {{ dir: string, remove: () => Promise<void> }} */
-let tmp;
+const tmp = useTempDir({ each: true });
 /** @type {string} a file outside the results directory that a planted symlink points at */
 let elsewhere;
 beforeEach(async () => {
-  tmp = await makeTempDir();
   await mkdir(join(tmp.dir, 'elsewhere'));
   elsewhere = join(tmp.dir, 'elsewhere', 'precious.txt');
   await writeFile(elsewhere, 'precious');
 });
-afterEach(() => tmp.remove());
 
 describe('symlinks planted in a results directory are never followed', () => {
   it('--out with meta.json.tmp pointing elsewhere and a dangling trials.csv: exit 2, nothing written anywhere', async () => {
@@ -49,8 +47,7 @@ describe('symlinks planted in a results directory are never followed', () => {
     const out = join(tmp.dir, 'out');
     expect((await runCli(['sweep', await writeTinySpec(tmp.dir, { runs: 1 }), '--out', out, '--quiet'])).code).toBe(0);
     for (const name of ['trials.csv', 'meta.json']) {
-      const dir = join(tmp.dir, `linked-${name}`);
-      await cp(out, dir, { recursive: true });
+      const dir = await copyResultsDir(out, tmp.dir, `linked-${name}`);
       await cp(join(dir, name), join(tmp.dir, 'elsewhere', name));
       const target = join(tmp.dir, 'elsewhere', name);
       const before = await readFile(target, 'utf8');

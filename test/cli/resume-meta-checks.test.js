@@ -1,23 +1,21 @@
-import { cp, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { version } from '../../lib/core/environment.js';
-import { makeTempDir, runCli } from '../helpers/cli.js';
+import { runCli } from '../helpers/cli.js';
 import { readMetaJson, readTrialRows, startSweep, writeTinySpec } from '../helpers/sweeps.js';
+import { copyResultsDir, useTempDir } from '../helpers/temp.js';
 
-/** @type {{ dir: string, remove: () => Promise<void> }} */
-let tmp;
+const tmp = useTempDir();
 /** @type {string} an interrupted sweep: 1 of 8 trials done */
 let base;
 beforeAll(async () => {
-  tmp = await makeTempDir();
   base = join(tmp.dir, 'base');
   const sweep = startSweep([await writeTinySpec(tmp.dir), '--out', base], {
     onStderr: (text, child) => { if (text.includes('[1/4]') && !child.killed) child.kill('SIGINT'); },
   });
   expect((await sweep.done).code).toBe(130);
 }, 30_000);
-afterAll(() => tmp.remove());
 
 /**
  * A copy of the interrupted sweep, its meta.json edited.
@@ -25,8 +23,7 @@ afterAll(() => tmp.remove());
  * @param {(meta: Record<string, any>) => void} [edit]
  */
 async function copy(name, edit) {
-  const dir = join(tmp.dir, name);
-  await cp(base, dir, { recursive: true });
+  const dir = await copyResultsDir(base, tmp.dir, name);
   if (edit) {
     const meta = await readMetaJson(dir);
     edit(meta);

@@ -1,27 +1,25 @@
-import { cp, readFile, readdir, writeFile } from 'node:fs/promises';
+import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { toCsvHeader } from '../../lib/results/csv.js';
 import { inspectTrialLog } from '../../lib/results/recovery.js';
 import { TRIAL_COLUMNS } from '../../lib/results/writer.js';
-import { makeTempDir, runCli } from '../helpers/cli.js';
+import { runCli } from '../helpers/cli.js';
 import { keyOf, readMetaJson, readTrialRows, writeTinySpec } from '../helpers/sweeps.js';
+import { copyResultsDir, useTempDir } from '../helpers/temp.js';
 
-/** @type {{ dir: string, remove: () => Promise<void> }} */
-let tmp;
+const tmp = useTempDir();
 /** @type {string} */
 let base;
 /** @type {string} the complete trials.csv of the base sweep */
 let original;
 beforeAll(async () => {
-  tmp = await makeTempDir();
   base = join(tmp.dir, 'base');
   const { code, stderr } = await runCli(['sweep', await writeTinySpec(tmp.dir), '--out', base, '--quiet']);
   expect(code, stderr).toBe(0);
   original = await readFile(join(base, 'trials.csv'), 'utf8');
 }, 30_000);
-afterAll(() => tmp.remove());
 
 /**
  * A copy of the base sweep with trials.csv replaced.
@@ -29,8 +27,7 @@ afterAll(() => tmp.remove());
  * @param {(text: string) => string} edit
  */
 async function damaged(name, edit) {
-  const dir = join(tmp.dir, name);
-  await cp(base, dir, { recursive: true });
+  const dir = await copyResultsDir(base, tmp.dir, name);
   await writeFile(join(dir, 'trials.csv'), edit(original));
   return dir;
 }

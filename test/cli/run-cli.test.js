@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { RECORD_FIELDS } from '../../lib/trial/record.js';
 import { makeTempDir, runCli, startServeCli } from '../helpers/cli.js';
+import { expectPinnedRunKeys } from '../helpers/schema.js';
 
 /** @param {string} stdout */
 const lines = (stdout) => stdout.trim().split('\n').map((line) => JSON.parse(line));
@@ -14,13 +14,13 @@ beforeEach(async () => {
 afterEach(() => tmp.remove());
 
 describe('udsvstcp run', () => {
-  it('starts its own server and prints one JSON record per trial with exactly the record keys', async () => {
+  it('starts its own server and prints one JSON record per trial with exactly the keys test/fixtures/schema pins', async () => {
     const { code, stdout, stderr } = await runCli(['run', '--size', '1k', '--depth', '4', '--packets', '2000', '--warmup', '200', '--seed', '5', '--json']);
     expect(code, stderr).toBe(0);
     const records = lines(stdout);
     expect(records.map((r) => r.transport).sort()).toEqual(['tcp', 'uds']);
     for (const r of records) {
-      expect(Object.keys(r)).toEqual([...RECORD_FIELDS]);
+      expectPinnedRunKeys(r, 'echo');
       expect(r).toMatchObject({ workload: 'echo', size_bytes: 1024, depth: 4, packets: 2000, status: 'ok', error: '' });
       for (const key of ['elapsed_ms', 'msgs_per_s', 'mb_per_s', 'rtt_mean_us', 'rtt_p50_us', 'rtt_p99_us', 'client_cpu_us_per_msg', 'server_cpu_us_per_msg', 'client_elu', 'server_elu']) {
         expect(typeof r[key], key).toBe('number');

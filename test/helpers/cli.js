@@ -3,9 +3,6 @@
  */
 import { expect } from 'vitest';
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const BIN = fileURLToPath(new URL('../../bin/udsvstcp.js', import.meta.url));
@@ -57,11 +54,7 @@ export function startServeCli(args = [], env = {}) {
   return { child, ready, exited, stderr: () => stderr };
 }
 
-/** A fresh temporary directory; remove it with the returned function. */
-export async function makeTempDir() {
-  const dir = await mkdtemp(join(tmpdir(), 'udsvstcp-test-'));
-  return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
-}
+export { makeTempDir } from './temp.js';
 
 /**
  * Assert a usage error as the CLI gives it: exit 2, nothing on stdout, one

@@ -4,9 +4,7 @@
  * thing; the message for running out of ephemeral ports and the kernel
  * settings it quotes.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectEnvironment } from '../../lib/core/environment.js';
@@ -14,19 +12,16 @@ import { CONNECT_GREETING, HANDLERS } from '../../lib/fixture/handlers.js';
 import { startServer } from '../../lib/fixture/server.js';
 import { runTrial } from '../../lib/trial/trial.js';
 import { MIN_PER_LOOP, portsExhausted } from '../../lib/workloads/connect.js';
+import { useTempDir } from '../helpers/temp.js';
+import { waitFor } from '../helpers/wait.js';
 
 /** @type {Awaited<ReturnType<typeof startServer>>} */
 let server;
-/** @type {string} */
-let dir;
+const tmp = useTempDir();
 beforeAll(async () => {
   server = await startServer({ createServer: () => HANDLERS.greeter({}), name: 'greeter' });
-  dir = await mkdtemp(join(tmpdir(), 'udsvstcp-test-'));
 });
-afterAll(async () => {
-  await server.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => server.close());
 
 /**
  * A connect trial.
@@ -56,8 +51,7 @@ describe('a connect trial against the greeter', () => {
     // every measured connection reached the server (warmup ones too)
     expect(server.stats().connections_total - accepted).toBeGreaterThanOrEqual(Number(records[0].connections) + Number(records[1].connections));
     // and every one is closed: the server sees the last closes a moment after the trial ends
-    for (let i = 0; i < 200 && server.stats().connections_active > 0; i++) await new Promise((resolve) => setTimeout(resolve, 5));
-    expect(server.stats().connections_active).toBe(0);
+    expect(await waitFor(() => server.stats().connections_active === 0, { timeoutMs: 1000 })).toBe(true);
   });
 });
 
@@ -67,7 +61,7 @@ describe('a connect trial against the greeter', () => {
  */
 async function startOwnGreeter(handler) {
   const servers = [net.createServer(handler), net.createServer(handler)];
-  const path = join(dir, `g-${Math.random().toString(36).slice(2)}.sock`);
+  const path = join(tmp.dir, `g-${Math.random().toString(36).slice(2)}.sock`);
   await new Promise((resolve) => servers[0].listen(0, '127.0.0.1', () => resolve(undefined)));
   await new Promise((resolve) => servers[1].listen(path, () => resolve(undefined)));
   const { port } = /** @type {net.AddressInfo} */ (servers[0].address());

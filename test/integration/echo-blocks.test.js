@@ -4,6 +4,7 @@ import { runTrial } from '../../lib/trial/trial.js';
 import { connect } from '../../lib/client/transport.js';
 import { MIN_BLOCKS, MIN_WARMUP_BLOCKS, budget } from '../../lib/client/blocks.js';
 import { FILL_FACTOR } from '../../lib/workloads/echo.js';
+import { waitFor } from '../helpers/wait.js';
 
 /** @type {Awaited<ReturnType<typeof startServer>>} */
 let server;
@@ -75,11 +76,11 @@ describe('reads', () => {
     const reader = { fn: (/** @type {Buffer} */ chunk) => { seen.push(chunk.buffer); bytes += chunk.length; } };
     const socket = await connect({ transport: 'uds', path: server.uds.path }, { reader });
     try {
-      for (let i = 0; i < 20; i++) {
+      // each write only once the one before it has come back: at least one read each
+      for (let i = 1; i <= 20; i++) {
         socket.write(Buffer.alloc(1000, i));
-        await new Promise((resolve) => setTimeout(resolve, 2));
+        expect(await waitFor(() => bytes >= 1000 * i, { everyMs: 1 }), `echo of write ${i}`).toBe(true);
       }
-      for (let i = 0; i < 100 && bytes < 20_000; i++) await new Promise((resolve) => setTimeout(resolve, 10));
       expect(bytes).toBe(20_000);
       expect(seen.length).toBeGreaterThan(1);
       expect(new Set(seen).size).toBe(1);

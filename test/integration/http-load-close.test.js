@@ -37,12 +37,21 @@ describe('close()', () => {
   });
 
   it('during a block fails that block with ERR_CLOSED', async () => {
-    // answers the request that opens the connection, then none
-    const mute = await startRawHttpServer((socket, waiting) => (waiting[0] === 0 ? (socket.write('HTTP/1.1 200 OK\r\ncontent-length: 1\r\n\r\nx'), 1) : 0));
+    // answers the request that opens the connection, then none: says when the next one arrives
+    let stalled = () => {};
+    const stuck = new Promise((resolve) => { stalled = () => resolve(undefined); });
+    const mute = await startRawHttpServer((socket, waiting) => {
+      if (waiting[0] === 0) {
+        socket.write('HTTP/1.1 200 OK\r\ncontent-length: 1\r\n\r\nx');
+        return 1;
+      }
+      if (waiting.length > 0) stalled();
+      return 0;
+    });
     const load = createHttpLoad(mute.target, { connections: 1, expectedBytes: 1, timeoutMs: 2000 });
     try {
       const outcome = load.block(5).then(() => undefined, (/** @type {unknown} */ error) => error);
-      await new Promise((resolve) => setTimeout(resolve, 30));
+      await stuck; // a request of the block is in flight
       await load.close();
       expect(await outcome).toMatchObject({ code: 'ERR_CLOSED', message: 'closed with 1 requests in flight' });
       await expect(load.block(1)).rejects.toMatchObject({ code: 'ERR_CLOSED' });

@@ -5,23 +5,19 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { findNginx } from '../../lib/fixture/nginx.js';
 import { readProcStat } from '../../lib/fixture/proc-stat.js';
 import { exists } from '../helpers/http-upstream.js';
+import { waitFor } from '../helpers/wait.js';
 
 /**
  * Gone, or a zombie waiting for init to reap it (orphans are init's to reap,
  * a moment after they die): bounded wait, 2 s at most.
  * @param {number} pid
  */
-async function dead(pid) {
-  for (let i = 0; i < 100; i++) {
-    if (!exists(pid) || readProcStat(pid)?.state === 'Z') return true;
-    await sleep(20);
-  }
-  return false;
+function dead(pid) {
+  return waitFor(() => !exists(pid) || readProcStat(pid)?.state === 'Z', { timeoutMs: 2000, everyMs: 20 });
 }
 
 const SCRIPT = `

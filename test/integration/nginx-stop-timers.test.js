@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { findNginx, startNginx } from '../../lib/fixture/nginx.js';
 import { startHttpUpstream } from '../helpers/http-upstream.js';
+import { waitFor } from '../helpers/wait.js';
 
 /** Timers that keep the event loop alive (unref'd ones are not counted). */
 const refTimers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
@@ -19,8 +20,10 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 it('stop() resolves with no timer of its own still holding the event loop', async () => {
+  const idle = refTimers();
   const nginx = await startNginx({ binary: findNginx(), listen: [{ upstream: app.tcp }, { upstream: app.uds }] });
-  await new Promise((resolve) => setTimeout(resolve, 50)); // let the start's own polls run out
+  // the start's own last poll may still be pending: wait until it has run out
+  expect(await waitFor(() => refTimers() <= idle, { timeoutMs: 2000 })).toBe(true);
   const before = refTimers();
   await nginx.stop();
   expect(nginx.alive()).toBe(false);

@@ -3,20 +3,15 @@
  * status error and a one-line message, never a crash or a hang, and leaves
  * no connection open on either side.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SINK_HEADER_BYTES, SINK_REPLY_BYTES } from '../../lib/fixture/handlers.js';
 import { runTrial } from '../../lib/trial/trial.js';
+import { useTempDir } from '../helpers/temp.js';
+import { waitFor } from '../helpers/wait.js';
 
-/** @type {string} */
-let dir;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'udsvstcp-test-'));
-});
-afterAll(() => rm(dir, { recursive: true, force: true }));
+const tmp = useTempDir();
 
 /**
  * A sink of our own on 127.0.0.1 port 0 and on a socket file, that does what `handler` says.
@@ -33,7 +28,7 @@ async function startBadSink(handler) {
   };
   const tcp = net.createServer(onConnection);
   const uds = net.createServer(onConnection);
-  const path = join(dir, `bad-${Math.random().toString(36).slice(2)}.sock`);
+  const path = join(tmp.dir, `bad-${Math.random().toString(36).slice(2)}.sock`);
   await new Promise((resolve) => tcp.listen(0, '127.0.0.1', () => resolve(undefined)));
   await new Promise((resolve) => uds.listen(path, () => resolve(undefined)));
   const { port } = /** @type {net.AddressInfo} */ (tcp.address());
@@ -54,13 +49,13 @@ const baseline = countSockets();
 
 /** The sockets and pipes open beyond the baseline, once closing ones have had time to close (bounded). */
 async function socketsLeft() {
-  for (let i = 0; i < 200 && countSockets() > baseline; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+  await waitFor(() => countSockets() <= baseline, { timeoutMs: 1000 });
   return countSockets() - baseline;
 }
 
 /** Until every connection the bad sink accepted has closed (bounded). */
 async function drained(/** @type {Set<net.Socket>} */ open) {
-  for (let i = 0; i < 200 && open.size > 0; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+  await waitFor(() => open.size === 0, { timeoutMs: 1000 });
   return open.size;
 }
 

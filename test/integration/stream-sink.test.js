@@ -10,6 +10,7 @@ import { HANDLERS, SINK_HEADER_BYTES, SINK_REPLY_BYTES } from '../../lib/fixture
 import { startServer } from '../../lib/fixture/server.js';
 import { connect } from '../../lib/client/transport.js';
 import { runTrial } from '../../lib/trial/trial.js';
+import { waitFor } from '../helpers/wait.js';
 
 /** @type {Awaited<ReturnType<typeof startServer>>} */
 let server;
@@ -44,11 +45,7 @@ async function writeAsSeparateReads(socket, pieces) {
   for (const piece of pieces) {
     socket.write(piece);
     expected += piece.length;
-    const deadline = Date.now() + 5000;
-    while (server.stats().bytes_in < expected) {
-      if (Date.now() > deadline) throw new Error(`the sink read ${server.stats().bytes_in} of ${expected} bytes`);
-      await new Promise((resolve) => setTimeout(resolve, 1));
-    }
+    if (!(await waitFor(() => server.stats().bytes_in >= expected, { everyMs: 1 }))) throw new Error(`the sink read ${server.stats().bytes_in} of ${expected} bytes`);
   }
 }
 

@@ -1,0 +1,114 @@
+/**
+ * Axes of the report's charts, fitted to the data they show (pure): the size
+ * axis (log₂, a labelled tick at every size, angled when the labels would not
+ * fit side by side) and log axes for ratios and times (a domain that spans
+ * the data with a little padding, and round tick values inside it).
+ */
+
+/** How wide a size label is drawn, per character, at Vega's default 10 px label font (an estimate). */
+const CHAR_PX = 6.5;
+/** How far apart the baselines of angled labels must be not to overlap (10 px font, at 45°). */
+const ANGLED_PX = 14;
+/** Tick mantissas for log axes, finest first; the finest set that gives at most MAX_TICKS ticks is used. */
+const MANTISSAS = [
+  [1, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.7, 1.8, 1.9, 2, 2.5, 3, 3.5, 4, 4.5, 5, 6, 7, 8, 9],
+  [1, 1.2, 1.4, 1.6, 1.8, 2, 2.5, 3, 4, 5, 6, 7, 8, 9],
+  [1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 7, 8, 9],
+  [1, 1.5, 2, 3, 5, 7],
+  [1, 2, 5],
+  [1, 3],
+  [1],
+];
+const MAX_TICKS = 8;
+
+/** A size as its label shows it (Vega expression, the same text as formatSize for powers of two). */
+const LABEL_SIZE = "datum.value >= 1048576 ? datum.value / 1048576 + ' MiB' : datum.value >= 1024 ? datum.value / 1024 + ' KiB' : datum.value + ' B'";
+
+/** @param {number} bytes */
+function sizeLabel(bytes) {
+  if (bytes >= 1048576) return `${bytes / 1048576} MiB`;
+  if (bytes >= 1024) return `${bytes / 1024} KiB`;
+  return `${bytes} B`;
+}
+
+/**
+ * The size axis: log₂, padded so that neither end's label sits on the edge,
+ * a tick and a label at every size (none dropped for overlap), the labels
+ * angled -45° or -90° when they would not fit upright side by side.
+ * @param {number[]} sizes sorted ascending, positive
+ * @param {string} title
+ * @param {number} width of a panel, pixels
+ */
+export function sizeAxis(sizes, title, width) {
+  const lo = sizes[0];
+  const hi = sizes[sizes.length - 1];
+  const span = Math.log2(hi / lo);
+  const pad = Math.max(0.5, span * 0.05);
+  const gaps = sizes.slice(1).map((s, i) => Math.log2(s / sizes[i]));
+  const pixelGap = gaps.length ? (width * Math.min(...gaps)) / (span + 2 * pad) : Infinity;
+  const labelPx = Math.max(...sizes.map((s) => sizeLabel(s).length)) * CHAR_PX + 6;
+  const labelAngle = pixelGap >= labelPx ? 0 : pixelGap >= ANGLED_PX ? -45 : -90;
+  return {
+    field: 'size',
+    type: 'quantitative',
+    title,
+    scale: { type: 'log', base: 2, nice: false, domain: [lo * 2 ** -pad, hi * 2 ** pad] },
+    axis: { values: sizes, labelExpr: LABEL_SIZE, labelAngle, labelOverlap: false, labelFlush: false, grid: true },
+  };
+}
+
+/**
+ * A log domain that spans `values` (and `include`, e.g. 1 on a ratio axis)
+ * with a little padding: 5 % of the span on each side, at least ×1.05.
+ * @param {(number | null | undefined)[]} values
+ * @param {number[]} [include]
+ * @returns {[number, number] | null} null when there is no positive finite value
+ */
+export function logDomain(values, include = []) {
+  const positive = [...values, ...include].filter((v) => typeof v === 'number' && Number.isFinite(v) && v > 0).map(Number);
+  if (positive.length === 0) return null;
+  const lo = Math.log10(Math.min(...positive));
+  const hi = Math.log10(Math.max(...positive));
+  const pad = Math.max((hi - lo) * 0.05, Math.log10(1.05));
+  return [10 ** (lo - pad), 10 ** (hi + pad)];
+}
+
+/**
+ * Round tick values inside a log domain: the finest of 1–2–5-like sequences
+ * that gives at most 8 ticks (1 is among them when the domain holds it);
+ * beyond that, every n-th power of ten.
+ * @param {[number, number]} domain
+ * @returns {number[]}
+ */
+export function logTicks([lo, hi]) {
+  const first = Math.floor(Math.log10(lo));
+  const last = Math.ceil(Math.log10(hi));
+  /** @param {number[]} mantissas @param {number} step */
+  const ticks = (mantissas, step = 1) => {
+    const out = [];
+    for (let e = first; e <= last; e++) {
+      if ((e % step + step) % step !== 0) continue;
+      for (const m of mantissas) {
+        const v = Number((m * 10 ** e).toPrecision(12));
+        if (v >= lo && v <= hi) out.push(v);
+      }
+    }
+    return out;
+  };
+  for (const mantissas of MANTISSAS) {
+    const found = ticks(mantissas);
+    if (found.length <= MAX_TICKS) return found;
+  }
+  const step = Math.ceil((last - first + 1) / MAX_TICKS);
+  return ticks([1], step);
+}
+
+/**
+ * A log y axis fitted to `values`: its scale and axis for a Vega-Lite encoding.
+ * @param {(number | null | undefined)[]} values
+ * @param {number[]} [include]
+ */
+export function logAxis(values, include = []) {
+  const domain = logDomain(values, include) ?? [0.5, 2];
+  return { scale: { type: 'log', nice: false, zero: false, domain }, axis: { values: logTicks(domain), format: ',~g' } };
+}

@@ -1,0 +1,125 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { logDomain, logTicks } from '../../lib/report/chart-axes.js';
+import { chartSpecs, renderSvg } from '../../lib/report/charts.js';
+import { buildFindings } from '../../lib/report/findings.js';
+import { okRow } from '../helpers/results-fixture.js';
+
+// nine sizes, 1 B to 64 KiB by fours (the default preset's), two depths, three runs;
+// UDS gives 1.1–1.9× the msgs/s of TCP, so every ratio and its interval lie between 1 and 2
+const SIZES = [1, 4, 16, 64, 256, 1024, 4096, 16384, 65536];
+const SIZE_LABELS = ['1 B', '4 B', '16 B', '64 B', '256 B', '1 KiB', '4 KiB', '16 KiB', '64 KiB'];
+/** @type {Record<string, any>[]} */
+const rows = [];
+for (let run = 0; run < 3; run++) {
+  for (const depth of [1, 16]) {
+    for (const [i, size] of SIZES.entries()) {
+      const tcp = (10_000 * depth) / (1 + i / 4) * (1 + 0.05 * run);
+      rows.push(okRow(run, 'tcp', size, depth, tcp), okRow(run, 'uds', size, depth, tcp * (1.1 + i * 0.09 + 0.01 * run)));
+    }
+  }
+}
+
+/** @type {Record<string, string>} chart file name → SVG text */
+const svgs = {};
+beforeAll(async () => {
+  const findings = buildFindings({ trials: rows, meta: { status: 'complete' } });
+  for (const chart of chartSpecs(findings)) svgs[chart.name] = await renderSvg(chart.spec);
+}, 30_000);
+
+/**
+ * The labels an axis shows (Vega keeps labels it hides for overlap, at opacity 0), per axis group.
+ * @param {string} svg
+ * @param {'X' | 'Y'} which
+ * @returns {string[][]}
+ */
+function axisLabels(svg, which) {
+  const groups = svg.split(/(?=<g class="mark-group role-axis")/).filter((g) => g.includes(`aria-label="${which}-axis`));
+  return groups.map((g) => {
+    const labels = /<g class="mark-text role-axis-label"[^>]*>(.*?)<\/g>/.exec(g)?.[1] ?? '';
+    return [...labels.matchAll(/<text([^>]*)>([^<]*)<\/text>/g)].filter(([, attrs]) => !/opacity="0"/.test(attrs)).map(([, , text]) => text);
+  });
+}
+
+/** @param {string} svg the titles it shows: the chart's, then its panels' */
+const titlesOf = (svg) => [...svg.matchAll(/aria-label="Title text '([^']*)'"/g)].map(([, text]) => text);
+
+describe('the report\'s charts', () => {
+  it('title every chart with its figure, its workload and its depths', () => {
+    expect(Object.keys(svgs)).toEqual(['chart-msgs_per_s.svg', 'chart-uds-vs-tcp.svg', 'chart-cpu.svg', 'chart-rtt.svg']);
+    const figures = { 'chart-msgs_per_s.svg': 'msgs/s', 'chart-uds-vs-tcp.svg': 'UDS / TCP msgs/s', 'chart-cpu.svg': 'CPU µs/msg', 'chart-rtt.svg': 'round-trip time p50 and p99' };
+    for (const [name, figure] of Object.entries(figures)) {
+      expect(titlesOf(svgs[name]), name).toContain(`${figure} against packet size · echo · depth 1, 16`);
+    }
+  });
+
+  it('label every size on every size axis, none hidden for overlap', () => {
+    for (const [name, svg] of Object.entries(svgs)) {
+      const axes = axisLabels(svg, 'X');
+      expect(axes.length, name).toBeGreaterThanOrEqual(1);
+      for (const labels of axes) expect(labels, name).toEqual(SIZE_LABELS);
+    }
+  });
+
+  it('fit the ratio axis to ratios between 1 and 2, with 1 in view', () => {
+    const [labels] = axisLabels(svgs['chart-uds-vs-tcp.svg'], 'Y');
+    expect(labels).toContain('1');
+    expect(labels).not.toContain('0.1');
+    expect(labels).not.toContain('10');
+    const ticks = labels.map(Number);
+    expect(ticks.length).toBeGreaterThanOrEqual(3);
+    for (const tick of ticks) {
+      expect(tick).toBeGreaterThanOrEqual(0.9);
+      expect(tick).toBeLessThanOrEqual(2.2);
+    }
+    const domain = /aria-label="Y-axis titled '[^']*' for a log scale with values from ([\d.]+) to ([\d.]+)"/.exec(svgs['chart-uds-vs-tcp.svg']);
+    expect(Number(domain?.[1])).toBeGreaterThan(0.9);
+    expect(Number(domain?.[2])).toBeLessThan(2.2);
+  });
+
+  it('fit the p50/p99 log axis to the times drawn', () => {
+    const times = rows.flatMap((r) => [r.rtt_p50_us, r.rtt_p99_us]);
+    for (const labels of axisLabels(svgs['chart-rtt.svg'], 'Y')) {
+      const ticks = labels.map((l) => Number(l.replace(/,/g, '')));
+      expect(ticks.length).toBeGreaterThanOrEqual(3);
+      expect(Math.min(...ticks)).toBeGreaterThanOrEqual(Math.min(...times) / 1.5);
+      expect(Math.max(...ticks)).toBeLessThanOrEqual(Math.max(...times) * 1.5);
+    }
+  });
+
+  it('tell the series apart by more than colour: transports by point shape, depths by shape and dash', () => {
+    /** the outlines of the points of a series, coordinates left out */
+    const shapes = (/** @type {string} */ svg, /** @type {string} */ series) => new Set([...svg.matchAll(/<path [^>]*aria-roledescription="point"[^>]*>/g)]
+      .map(([tag]) => ({ label: /aria-label="([^"]*)"/.exec(tag)?.[1] ?? '', d: /\sd="([^"]*)"/.exec(tag)?.[1] ?? '' }))
+      .filter(({ label }) => label.split('; ').includes(series)).map(({ d }) => d.replace(/[\d.]+/g, '#')));
+    for (const name of ['chart-msgs_per_s.svg', 'chart-cpu.svg', 'chart-rtt.svg']) {
+      const tcp = shapes(svgs[name], 'transport: TCP');
+      const uds = shapes(svgs[name], 'transport: UDS');
+      expect(tcp.size, name).toBeGreaterThan(0);
+      expect(uds.size, name).toBeGreaterThan(0);
+      expect([...tcp].some((d) => uds.has(d)), name).toBe(false);
+    }
+    const ratio = svgs['chart-uds-vs-tcp.svg'];
+    expect([...shapes(ratio, 'depth: 1')].some((d) => shapes(ratio, 'depth: 16').has(d))).toBe(false);
+    const dashes = [...ratio.matchAll(/<path[^>]*aria-roledescription="line mark"[^>]*>/g)].map(([path]) => /stroke-dasharray="([^"]*)"/.exec(path)?.[1] ?? 'solid');
+    expect(new Set(dashes).size).toBe(2);
+  });
+});
+
+describe('log axes fitted to the data', () => {
+  it('span the values and what they must include, padded by 5 % of the span or at least ×1.05', () => {
+    const [lo, hi] = /** @type {[number, number]} */ (logDomain([1.2, 1.9, null, NaN, -1], [1]));
+    expect(lo).toBeCloseTo(1 / 1.05, 6);
+    expect(hi).toBeCloseTo(1.9 * 1.05, 6);
+    expect(logDomain([null, 0])).toBeNull();
+    const [wideLo, wideHi] = /** @type {[number, number]} */ (logDomain([1, 1000]));
+    expect(wideLo).toBeCloseTo(10 ** -0.15, 6);
+    expect(wideHi).toBeCloseTo(10 ** 3.15, 6);
+  });
+
+  it('tick at round values inside the domain, at most 8, 1 among them when in view', () => {
+    expect(logTicks([0.95, 2.1])).toEqual([1, 1.2, 1.4, 1.6, 1.8, 2]);
+    expect(logTicks([0.6, 1.3])).toEqual([0.6, 0.7, 0.8, 0.9, 1, 1.1, 1.2, 1.3]);
+    expect(logTicks([40, 12_000])).toEqual([50, 100, 200, 500, 1000, 2000, 5000, 10_000]);
+    expect(logTicks([1e-4, 1e6])).toEqual([1e-4, 0.01, 1, 100, 10_000, 1e6]);
+  });
+});
