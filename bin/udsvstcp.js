@@ -20,5 +20,5 @@ if (refused) {
     process.stderr.write(`udsvstcp: error: ${printable(line)}\n`);
     return null;
   });
-  process.exitCode = cli ? await cli.main(process.argv.slice(2)) : 2;
+  process.exitCode = cli ? await cli.main(process.argv.slice(2)) : 1;
 }

@@ -199,9 +199,10 @@ Examples:
     return code;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2; // commander printed its one line
-    const err = /** @type {Error & { exitCode?: number }} */ (error);
-    // EMFILE or out of memory says which limit; a message may quote a path, a cell or an argument: its controls are shown escaped
-    io.stderr.write(`udsvstcp: error: ${printableLines(describeResourceError(err) ?? err.message)}\n`);
+    const err = /** @type {Error & { exitCode?: number, hint?: string }} */ (error);
+    // one line: EMFILE or out of memory says which limit; a message may quote a path, a cell or an argument, so its controls (newlines too) are shown escaped
+    io.stderr.write(`udsvstcp: error: ${printable(describeResourceError(err) ?? err.message)}\n`);
+    if (err.hint) io.stderr.write(`${printableLines(err.hint)}\n`);
     if (program.opts().debug && err.stack) io.stderr.write(`${printableLines(err.stack)}\n`);
     return err.exitCode ?? 1;
   }

@@ -127,7 +127,8 @@ export async function sweep(preset, opts, { stdout, stderr, chalk }) {
     } catch (error) {
       const err = error instanceof Error ? error : new Error(String(error));
       const unmarked = session.fail(err);
-      err.message += `\n  what was measured is kept in ${dir} (meta.json status: ${unmarked ? `not marked failed: ${unmarked.message}` : 'failed'}); after fixing the cause, continue with:\n  ${resumeCommand(dir)}`;
+      // printed under the one-line message (lib/core/errors.js)
+      /** @type {Error & { hint?: string }} */ (err).hint = `  what was measured is kept in ${dir} (meta.json status: ${unmarked ? `not marked failed: ${unmarked.message}` : 'failed'}); after fixing the cause, continue with:\n  ${resumeCommand(dir)}`;
       throw err;
     } finally {
       session.release();

@@ -91,8 +91,9 @@ export function describeResourceError(error, limits) {
   if (!(error instanceof Error)) return null;
   const { code } = /** @type {NodeJS.ErrnoException} */ (error);
   const [line, ...rest] = error.message.split('\n');
+  if (/\bulimit -[nv]\b/.test(line)) return null; // said already (describeResourceCrash)
   const said = (/** @type {string} */ first) => [first, ...rest].join('\n');
-  if (code === 'EMFILE' || /\bEMFILE\b/.test(line)) return said(`${line} (${/too many open files/i.test(line) ? '' : 'too many open files: '}${openFilesHint(limits ?? OWN)})`);
+  if (code === 'EMFILE' || /\bEMFILE\b|too many open files/i.test(line)) return said(`${line} (${/too many open files/i.test(line) ? '' : 'too many open files: '}${openFilesHint(limits ?? OWN)})`);
   if (code === 'ENFILE' || /\bENFILE\b/.test(line)) return said(`${line} (the system's open-file table is full: see /proc/sys/fs/file-max)`);
   if (code === 'ENOMEM' || code === 'ERR_MEMORY_ALLOCATION_FAILED' || (error instanceof RangeError && /allocation failed/i.test(line))) {
     const hint = addressSpaceHint(limits ?? OWN);
@@ -118,24 +119,24 @@ export function describeResourceCrash(stderr, who, limits) {
     const hint = addressSpaceHint(limits ?? OWN);
     return `out of memory in ${who}${reason ? ` (V8: ${reason})` : ''}${hint ? `; ${hint}` : ''}`;
   }
-  if (/\bEMFILE\b/.test(stderr)) return `too many open files in ${who} (EMFILE); ${openFilesHint(limits ?? OWN)}`;
+  if (/\bEMFILE\b|too many open files/i.test(stderr)) return `too many open files in ${who}; ${openFilesHint(limits ?? OWN)}`;
   // libuv aborts when it cannot open the descriptors of its event loop
   if (/uv_loop_init/.test(stderr)) return `too many open files in ${who} (no descriptor left for its event loop); ${openFilesHint(limits ?? OWN)}`;
   return null;
 }
 
 /** Lines a crashed Node process prints that say nothing about why. */
-const NOISE = /^(\s*at |\s*\d+: 0x[0-9a-f]+|Node\.js v\d|\s*\^+\s*$|#|-----|<---|\[\d+:0x[0-9a-f]+\]|\s*$)/;
+const NOISE = /^(at |\d+: 0x[0-9a-f]+|Node\.js v\d|\^+$|FailureMessage Object|-----|<---|\[\d+:0x[0-9a-f]+\]|$)/;
 
 /**
  * The line of a child's stderr that says why it ended: the last error line
  * (`Error: …`), else the last line that is not a stack frame, V8's or
- * Node's banner, or blank.
+ * Node's banner, or blank (V8's `# ` prefix taken off).
  * @param {string} stderr
  * @returns {string} empty when stderr says nothing
  */
 export function lastMeaningfulLine(stderr) {
-  const lines = stderr.split('\n').filter((line) => !NOISE.test(line)).map((line) => line.trim()).reverse();
+  const lines = stderr.split('\n').map((line) => line.replace(/^#\s*/, '').trim()).filter((line) => !NOISE.test(line)).reverse();
   return lines.find((line) => /^\w*(Error|Exception)\b/.test(line)) ?? lines[0] ?? '';
 }
 
@@ -143,7 +144,7 @@ export function lastMeaningfulLine(stderr) {
  * Keep what a child writes to a stream: its first 4 KiB (where V8 says why
  * it aborts, before a long native stack) and its last 4 KiB.
  * @param {import('node:stream').Readable | null} stream
- * @returns {() => string} the kept text, head and tail joined by a line '…'
+ * @returns {() => string} the kept text; a line '…' where the middle was dropped
  */
 export function keepOutput(stream) {
   const LIMIT = 4096;
