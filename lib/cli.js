@@ -6,6 +6,8 @@
 import { Chalk, chalkStderr } from 'chalk';
 import { Command, CommanderError } from 'commander';
 import { version } from './core/environment.js';
+import { describeResourceError } from './core/resources.js';
+import { printable, printableLines } from './core/text.js';
 import { run } from './commands/run.js';
 import { serve } from './commands/serve.js';
 import { sweep } from './commands/sweep.js';
@@ -51,7 +53,7 @@ export async function main(argv, io = { stdout: process.stdout, stderr: process.
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
-      outputError: (text, write) => write(`udsvstcp: ${text.trim().replace(/\s*\n\s*/g, ' ')}\n`), // one line
+      outputError: (text, write) => write(`udsvstcp: ${printable(text.trim().replace(/\s*\n\s*/g, ' '))}\n`), // one line
     });
 
   program.command('serve')
@@ -208,9 +210,11 @@ Examples:
     return code;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2; // commander printed its one line
-    const err = /** @type {Error & { exitCode?: number }} */ (error);
-    io.stderr.write(`udsvstcp: error: ${err.message}\n`);
-    if (program.opts().debug && err.stack) io.stderr.write(`${err.stack}\n`);
+    const err = /** @type {Error & { exitCode?: number, hint?: string }} */ (error);
+    // one line: EMFILE or out of memory says which limit; a message may quote a path, a cell or an argument, so its controls (newlines too) are shown escaped
+    io.stderr.write(`udsvstcp: error: ${printable(describeResourceError(err) ?? err.message)}\n`);
+    if (err.hint) io.stderr.write(`${printableLines(err.hint)}\n`);
+    if (program.opts().debug && err.stack) io.stderr.write(`${printableLines(err.stack)}\n`);
     return err.exitCode ?? 1;
   }
 }

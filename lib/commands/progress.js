@@ -1,9 +1,11 @@
 /**
  * Sweep progress on stderr: a bar (cli-progress) on a terminal, one plain
- * line per trial otherwise, nothing when quiet.
+ * line per trial otherwise, nothing when quiet. Errors and notes may quote
+ * paths: they are printable() (controls escaped).
  */
 import cliProgress from 'cli-progress';
 import { formatSize } from '../core/units.js';
+import { printable } from '../core/text.js';
 import { depthLabel, workloadOf } from '../workloads/index.js';
 
 /**
@@ -17,7 +19,7 @@ export function createProgress({ stream, quiet, chalk, workload }) {
   /** @param {Record<string, any>[]} rows */
   const figures = (rows) => {
     const failed = rows.find((r) => r.status !== 'ok');
-    if (failed) return `error: ${failed.error}`;
+    if (failed) return `error: ${printable(failed.error)}`;
     const text = rows.map((r) => `${r.transport} ${show(r[w.primary])} ${unit}`).join(', ');
     const [tcp, uds] = ['tcp', 'uds'].map((t) => rows.find((r) => r.transport === t));
     return tcp && uds ? `${text} (UDS ×${(uds[w.primary] / tcp[w.primary]).toFixed(2)}, ${uds.blocks} blocks each)` : text;
@@ -42,10 +44,10 @@ export function createProgress({ stream, quiet, chalk, workload }) {
       end(/** @type {any} */ _job, /** @type {Record<string, any>[]} */ rows, /** @type {number} */ index) {
         bar?.update(index + 1);
         const failed = rows.find((r) => r.status !== 'ok');
-        if (failed) stream.write(`\n${chalk.red('error')}: ${label(_job)}: ${failed.error}\n`);
+        if (failed) stream.write(`\n${chalk.red('error')}: ${label(_job)}: ${printable(failed.error)}\n`);
       },
-      note(/** @type {string} */ message) {
-        stream.write(`\n${message}\n`);
+      note(/** @type {string} */ message, { dim = false } = {}) {
+        stream.write(`\n${dim ? chalk.dim(printable(message)) : printable(message)}\n`);
       },
       stop() {
         bar?.stop();
@@ -57,8 +59,8 @@ export function createProgress({ stream, quiet, chalk, workload }) {
     end(/** @type {import('../sweep/schedule.js').Job} */ job, /** @type {Record<string, any>[]} */ rows, /** @type {number} */ index, /** @type {number} */ total) {
       stream.write(`[${index + 1}/${total}] ${label(job)}: ${figures(rows)}\n`);
     },
-    note(/** @type {string} */ message) {
-      stream.write(`${message}\n`);
+    note(/** @type {string} */ message, { dim = false } = {}) {
+      stream.write(`${dim ? chalk.dim(printable(message)) : printable(message)}\n`);
     },
     stop() {},
   };

@@ -6,6 +6,8 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { UsageError } from '../core/errors.js';
+import { describeResourceError } from '../core/resources.js';
+import { printable } from '../core/text.js';
 import { FIGURES, listFigures } from '../workloads/figures.js';
 import { toReportJson } from '../results/json.js';
 import { writeReport } from '../report/report-files.js';
@@ -32,7 +34,7 @@ export async function report(dir, opts, { stdout, stderr, chalk }) {
   const { findings, files } = await writeReport(dir, options);
   if (!options.quiet) {
     stderr.write(toReportText(findings, { chalk }));
-    stderr.write(`\n${files.map((f) => `  ${f}\n`).join('')}`);
+    stderr.write(`\n${files.map((f) => `  ${printable(f)}\n`).join('')}`);
   }
   if (options.json) stdout.write(toReportJson(findings, { dir, files }));
   return 0;
@@ -48,10 +50,10 @@ export async function report(dir, opts, { stdout, stderr, chalk }) {
 export async function reportSweep(dir, { stderr, chalk, quiet = false }) {
   try {
     const { findings, files } = await writeReport(dir);
-    if (!quiet) stderr.write(`\n${toVerdictText(findings, { chalk })}${files.map((f) => `  ${f}\n`).join('')}`);
+    if (!quiet) stderr.write(`\n${toVerdictText(findings, { chalk })}${files.map((f) => `  ${printable(f)}\n`).join('')}`);
     return { findings, files };
   } catch (error) {
-    stderr.write(chalk.yellow(`warning: the report could not be made: ${/** @type {Error} */ (error).message} (try: npx udsvstcp report ${dir})\n`));
+    stderr.write(chalk.yellow(`warning: the report could not be made: ${printable(describeResourceError(error) ?? /** @type {Error} */ (error).message)} (try: npx udsvstcp report ${printable(dir)})\n`));
     return null;
   }
 }

@@ -13,6 +13,7 @@ import { toComparison, toTable } from '../report/table.js';
 import { runTrial } from '../trial/trial.js';
 import { describeTarget } from '../client/transport.js';
 import { formatSize } from '../core/units.js';
+import { printable } from '../core/text.js';
 
 /**
  * @param {import('../options/validate.js').RunOptions} options validated
@@ -25,9 +26,9 @@ export async function run(options, { stdout, stderr, chalk }) {
   try {
     const targets = options.targets ?? /** @type {NonNullable<typeof fixture>} */ (fixture).targets;
     const amount = (/** @type {import('../workloads/workload.js').Amount} */ a) => ('packets' in a ? `${a.packets} ${workload.columns[0]}` : `${a.ms} ms`);
-    stderr.write(chalk.dim(`${describeEnvironment(collectEnvironment())}\n`));
+    stderr.write(chalk.dim(`${printable(describeEnvironment(collectEnvironment()))}\n`));
     stderr.write(`${workload.name} ${workload.axes.size.label} ${formatSize(options.size)} × ${workload.axes.depth.label} ${options.depth}, ${amount(options.measure)} per transport after ${amount(options.warmup)} warmup${options.transports.length > 1 ? ', in alternating blocks' : ''}${workload.options.includes('pipelining') ? `, pipelining ${options.pipelining}` : ''}${workload.fixture.proxy ? `, nginx upstream ${options.keepalive ? 'keep-alive' : 'a new connection per request'}` : ''}, seed ${options.seed}, TCP noDelay ${options.noDelay}\n`);
-    stderr.write(`${options.transports.map((t) => describeTarget(/** @type {import('../client/transport.js').Target} */ (targets[t]))).join(', ')}${fixture ? ` (${fixture.describe})` : ' (server not ours: no server CPU)'}\n`);
+    stderr.write(`${printable(options.transports.map((t) => describeTarget(/** @type {import('../client/transport.js').Target} */ (targets[t]))).join(', '))}${fixture ? ` (${printable(fixture.describe)})` : ' (server not ours: no server CPU)'}\n`);
 
     /** @type {Record<string, any>[]} */
     const rows = [];
@@ -57,14 +58,14 @@ export async function run(options, { stdout, stderr, chalk }) {
       }
     }
     stderr.write(`\n${toTable(/** @type {any} */ (rows), { chalk })}`);
-    for (const warning of clientWarnings(rows, 'the client_elu of each --json record')) stderr.write(chalk.yellow(`warning: ${warning}\n`));
+    for (const warning of clientWarnings(rows, 'the client_elu of each --json record')) stderr.write(chalk.yellow(`warning: ${printable(warning)}\n`));
     const ratio = options.runs > 1
       ? { interval: ratioInterval(pairedLogRatios(rows, workload.primary)), basis: `${options.runs} runs` }
       : { interval: batchMeansInterval(blockPairLogRatios(blocksByRun[0], workload.primary)), basis: 'the block pairs of one process (batch means); --runs 3 or a sweep for an interval across processes' };
     const comparison = toComparison(/** @type {any} */ (rows), { chalk, ratio: ratio.interval.logs.length ? ratio : undefined });
     if (comparison) stderr.write(`\n${comparison}`);
     const failed = rows.filter((r) => r.status !== 'ok');
-    for (const r of failed) stderr.write(`udsvstcp: ${r.transport} trial failed: ${r.error}\n`);
+    for (const r of failed) stderr.write(`udsvstcp: ${r.transport} trial failed: ${printable(r.error)}\n`);
     return failed.length ? 1 : 0;
   } finally {
     await fixture?.stop();

@@ -4,6 +4,7 @@
  */
 import { isLoopback } from '../options/validate.js';
 import { runServer } from '../fixture/server-main.js';
+import { printable } from '../core/text.js';
 
 /**
  * @param {import('../fixture/server-main.js').ServerProcessOptions & { host: string, json: boolean }} options validated
@@ -13,12 +14,12 @@ import { runServer } from '../fixture/server-main.js';
 export async function serve(options, { stdout, stderr }) {
   const { why, released } = await runServer(options, {
     onListening: ({ tcp, uds }) => {
-      if (!isLoopback(options.host)) stderr.write(`udsvstcp: warning: --host ${options.host} is not a loopback address (--allow-remote); the server is reachable from elsewhere\n`);
-      stderr.write(`udsvstcp ${options.handler} server (pid ${process.pid})\n  tcp  ${tcp.host}:${tcp.port}${options.noDelay ? '' : ' (Nagle on)'}\n  uds  ${uds.path}\n${options.greeting ? '  greeting on\n' : ''}  stop with Ctrl-C\n`);
+      if (!isLoopback(options.host)) stderr.write(`udsvstcp: warning: --host ${printable(options.host)} is not a loopback address (--allow-remote); the server is reachable from elsewhere\n`);
+      stderr.write(`udsvstcp ${options.handler} server (pid ${process.pid})\n  tcp  ${tcp.host}:${tcp.port}${options.noDelay ? '' : ' (Nagle on)'}\n  uds  ${printable(uds.path)}\n${options.greeting ? '  greeting on\n' : ''}  stop with Ctrl-C\n`);
       if (options.json) stdout.write(`${JSON.stringify({ tcp, uds })}\n`);
     },
   });
-  const left = released.left.length ? `; left ${released.left.join(', ')} (not empty)` : '';
-  stderr.write(`udsvstcp ${options.handler} server stopped (${why}); ${released.detail}${left}\n`);
+  const left = released.left.length ? `; left ${printable(released.left.join(', '))} (not empty)` : '';
+  stderr.write(`udsvstcp ${options.handler} server stopped (${why}); ${printable(released.detail)}${left}\n`);
   return 0;
 }

@@ -15,6 +15,7 @@ import { findNginx } from '../fixture/nginx.js';
 import { MIN_BLOCKS } from '../client/blocks.js';
 import { DEFAULT_WORKLOAD, getWorkload } from '../workloads/index.js';
 import { resumeCommand } from '../core/shell.js';
+import { printable } from '../core/text.js';
 import { watchSignals } from '../sweep/interrupts.js';
 import { MAX_FAILED_IN_A_ROW, MAX_REPLACEMENTS } from '../sweep/fixture-keeper.js';
 import { runSweep, trialSpec } from '../sweep/orchestrator.js';
@@ -124,13 +125,14 @@ export async function sweep(preset, opts, { stdout, stderr, chalk }) {
     },
   });
   try {
-    const session = openSession(request, (note) => say(chalk.yellow(`note: ${note}\n`)));
+    const session = openSession(request, (note) => say(chalk.yellow(`note: ${printable(note)}\n`)));
     try {
       return await measure(session);
     } catch (error) {
       const err = error instanceof Error ? error : new Error(String(error));
       const unmarked = session.fail(err);
-      err.message += `\n  what was measured is kept in ${dir} (meta.json status: ${unmarked ? `not marked failed: ${unmarked.message}` : 'failed'}); after fixing the cause, continue with:\n  ${resumeCommand(dir)}`;
+      // printed under the one-line message (lib/core/errors.js)
+      /** @type {Error & { hint?: string }} */ (err).hint = `  what was measured is kept in ${dir} (meta.json status: ${unmarked ? `not marked failed: ${unmarked.message}` : 'failed'}); after fixing the cause, continue with:\n  ${resumeCommand(dir)}`;
       throw err;
     } finally {
       session.release();
@@ -146,10 +148,10 @@ export async function sweep(preset, opts, { stdout, stderr, chalk }) {
     const { log, blockLog } = begin({ environment, pinning: pinning.applied, design: describeDesign(spec) });
     const live = previous.filter((r) => r.status !== 'superseded');
 
-    say(chalk.dim(`${describeEnvironment(environment)}\n`));
-    say(`sweep ${describeSpec(spec)}\n`);
-    if (pinning.note) say(chalk.yellow(`note: ${pinning.note}\n`));
-    say(`results: ${resolve(dir)}${request.resume ? ` (resuming: ${live.length} trial rows already there)` : ''}\n`);
+    say(chalk.dim(`${printable(describeEnvironment(environment))}\n`));
+    say(`sweep ${printable(describeSpec(spec))}\n`);
+    if (pinning.note) say(chalk.yellow(`note: ${printable(pinning.note)}\n`));
+    say(`results: ${printable(resolve(dir))}${request.resume ? ` (resuming: ${live.length} trial rows already there)` : ''}\n`);
 
     const progress = createProgress({ stream: stderr, quiet: quiet || opts.progress === false, chalk, workload: spec.workload });
     let result;
@@ -162,7 +164,7 @@ export async function sweep(preset, opts, { stdout, stderr, chalk }) {
         startServer: async () => {
           server = await startFixture(getWorkload(spec.workload), { greeting: spec.greeting, noDelay: spec.noDelay, prefix: pinning.server, nginx: spec.nginx, keepalive: spec.keepalive, configDir: dir });
           if (interrupts.hurried()) server.kill();
-          progress.note(chalk.dim(server.describe));
+          progress.note(server.describe, { dim: true });
           return server;
         },
         warmServer: async (s) => {
@@ -190,9 +192,9 @@ export async function sweep(preset, opts, { stdout, stderr, chalk }) {
     end(result.interrupted ? 'interrupted' : 'complete', { trials_planned: result.planned, extra_trial_rows: rows.filter((r) => Number(r.run) >= spec.runs).length, max_time_reached: result.timeUp, trials_recorded: rows.length, trials_failed: failed, trials_superseded: previous.length - live.length });
 
     say(`\n${toSummaryText(summary, { precision: spec.precision })}`);
-    for (const warning of clientWarnings(rows)) say(chalk.yellow(`warning: ${warning}\n`));
+    for (const warning of clientWarnings(rows)) say(chalk.yellow(`warning: ${printable(warning)}\n`));
     say(`\n${rows.length} trial rows recorded (${result.planned} planned${result.extra ? ` + ${result.extra} added for the precision` : ''})${failed ? chalk.red(`, ${failed} failed (status=error in trials.csv; --resume DIR --retry-failed measures them again)`) : ''}\n`);
-    for (const file of [FILES.trials, FILES.blocks, FILES.summary, FILES.wide, FILES.meta]) say(`  ${join(resolve(dir), file)}\n`);
+    for (const file of [FILES.trials, FILES.blocks, FILES.summary, FILES.wide, FILES.meta]) say(`  ${printable(join(resolve(dir), file))}\n`);
     const report = await reportSweep(dir, { stderr, chalk, quiet });
     // data on stdout, whatever --quiet says: the summary as JSON, or where the results are
     stdout.write(opts.json
@@ -201,7 +203,7 @@ export async function sweep(preset, opts, { stdout, stderr, chalk }) {
     const code = interrupts.exitCode();
     if (code !== null) {
       const what = result.interrupted ? 'Resume with' : 'Every trial was measured before it; the files are complete. Rewrite the summary with';
-      stderr.write(`interrupted (${interrupts.received()}): what was measured is kept. ${what}:\n  ${resumeCommand(dir)}\n`);
+      stderr.write(`interrupted (${interrupts.received()}): what was measured is kept. ${what}:\n  ${printable(resumeCommand(dir))}\n`);
       return code;
     }
     return failed ? 1 : 0;

@@ -6,12 +6,14 @@
  * with a 95 % interval from Welch's t-test on the log values of the per-run
  * figures (lib/stats/welch.js). The UDS/TCP row compares the two sweeps' per-run
  * log-ratios the same way, so B/A of it says whether the gap between the
- * transports changed. Pure: trial rows in, rows and text out.
+ * transports changed. Pure: trial rows in, rows and text out; in the text,
+ * what came from the results directories is printable() (controls escaped).
  */
 import { Chalk } from 'chalk';
 import { UsageError } from '../core/errors.js';
 import { pairedLogRatios } from '../stats/ratios.js';
 import { formatSize } from '../core/units.js';
+import { printable } from '../core/text.js';
 import { welchLogRatio } from '../stats/welch.js';
 import { FIGURES } from '../workloads/figures.js';
 import { human } from './table.js';
@@ -140,8 +142,8 @@ export function describeDifferences(metaA, metaB) {
  */
 export function toCompareText(comparison, { metric = 'msgs_per_s', differences = [], chalk = plain, a = 'A', b = 'B' } = {}) {
   const figure = FIGURES[metric] ?? { short: metric };
-  const out = [`A = ${a}`, `B = ${b}`];
-  if (differences.length) out.push(chalk.dim(`differences: ${differences.join('; ')}`));
+  const out = [`A = ${printable(a)}`, `B = ${printable(b)}`];
+  if (differences.length) out.push(chalk.dim(`differences: ${printable(differences.join('; '))}`));
   else out.push(chalk.dim('differences: none in the recorded environment and spec'));
   out.push('');
   const head = ['depth', 'size', 'transport', `A ${figure.short}`, `B ${figure.short}`, 'B/A', '95 % CI', 'sig', 'runs A/B'];
@@ -162,7 +164,7 @@ export function toCompareText(comparison, { metric = 'msgs_per_s', differences =
   const significant = tested.filter((r) => r.significant === 'yes').length;
   if (tested.length) out.push(`${significant} of ${tested.length} comparisons have a 95 % CI that excludes 1 (marked *); about ${(tested.length * 0.05).toFixed(1)} would by chance alone.`);
   else out.push(chalk.yellow('warning: no confidence intervals: each side needs 2 or more successful runs of a group'));
-  if (comparison.onlyA.length) out.push(chalk.yellow(`warning: only in A: ${describeGroups(comparison.onlyA)}`));
-  if (comparison.onlyB.length) out.push(chalk.yellow(`warning: only in B: ${describeGroups(comparison.onlyB)}`));
+  if (comparison.onlyA.length) out.push(chalk.yellow(`warning: only in A: ${printable(describeGroups(comparison.onlyA))}`));
+  if (comparison.onlyB.length) out.push(chalk.yellow(`warning: only in B: ${printable(describeGroups(comparison.onlyB))}`));
   return `${out.join('\n')}\n`;
 }

@@ -2,11 +2,14 @@
  * The report for people, as text: for the terminal (a table and a verdict
  * per depth, then warnings) and as Markdown (summary.md, units in the
  * headers). Pure: findings in, strings out; colour from the Chalk given.
+ * On the terminal, what came from the results directory is printable()
+ * (controls escaped) before it is measured, padded and coloured.
  */
 import { depthLabel } from '../workloads/index.js';
 import { Chalk } from 'chalk';
 import { depthTable, describeTable } from './depth-table.js';
 import { isModerated } from '../stats/summarize.js';
+import { printable } from '../core/text.js';
 
 const plain = new Chalk({ level: 0 });
 
@@ -27,7 +30,7 @@ export function describeState(findings) {
  * @param {{ chalk?: import('chalk').ChalkInstance }} [options]
  */
 export function toVerdictText(findings, { chalk = plain } = {}) {
-  const lines = findings.sections.map((s) => chalk.bold(s.verdict));
+  const lines = findings.sections.map((s) => chalk.bold(printable(s.verdict)));
   if (findings.sections.length === 0) lines.push(chalk.yellow('no verdict: no trials recorded'));
   return `${lines.join('\n')}\n`;
 }
@@ -37,17 +40,19 @@ export function toVerdictText(findings, { chalk = plain } = {}) {
  * @param {{ chalk?: import('chalk').ChalkInstance }} [options]
  */
 export function toReportText(findings, { chalk = plain } = {}) {
-  const out = [describeState(findings), ''];
+  const out = [printable(describeState(findings)), ''];
   for (const section of findings.sections) {
-    const { columns, rows } = depthTable(section);
+    const table = depthTable(section);
+    const { columns } = table;
+    const rows = table.rows.map((r) => r.map(printable));
     const widths = columns.map((c, i) => Math.max(c.title.length, ...rows.map((r) => r[i].length)));
     const line = (/** @type {string[]} */ cells) => cells.map((cell, i) => (columns[i].numeric ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join('  ').trimEnd();
-    out.push(chalk.bold(`${findings.sections.some((s) => s.workload !== section.workload) ? `${section.workload} ` : ''}${depthLabel(section.workload, section.depth)}`));
+    out.push(chalk.bold(printable(`${findings.sections.some((s) => s.workload !== section.workload) ? `${section.workload} ` : ''}${depthLabel(section.workload, section.depth)}`)));
     out.push(chalk.dim(line(columns.map((c) => c.title))));
     for (const r of rows) out.push(line(r));
-    out.push(chalk.bold(section.verdict), '');
+    out.push(chalk.bold(printable(section.verdict)), '');
   }
-  for (const w of findings.warnings) out.push(chalk.yellow(`warning: ${w}`));
+  for (const w of findings.warnings) out.push(chalk.yellow(`warning: ${printable(w)}`));
   return `${out.join('\n').replace(/\n+$/, '')}\n`;
 }
 

@@ -1,9 +1,11 @@
 /**
  * A people-facing table of trial records, and the UDS/TCP comparison.
  * Pure: returns a string; colour comes from the Chalk instance passed in.
+ * Cells and errors are printable() (controls escaped) before they are padded.
  */
 import { Chalk } from 'chalk';
 import { formatSize } from '../core/units.js';
+import { printable } from '../core/text.js';
 import { workloadOf } from '../workloads/index.js';
 
 const plain = new Chalk({ level: 0 });
@@ -46,14 +48,14 @@ function columnsOf(workload) {
  */
 export function toTable(records, { chalk = plain } = {}) {
   const COLUMNS = columnsOf(workloadOf(records[0]?.workload).name);
-  const rows = records.map((r) => COLUMNS.map(([, cell]) => cell(r)));
+  const rows = records.map((r) => COLUMNS.map(([, cell]) => printable(cell(r))));
   const widths = COLUMNS.map(([title], i) => Math.max(title.length, ...rows.map((row) => row[i].length)));
   const line = (/** @type {string[]} */ cells) => cells.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ').trimEnd();
   const out = [chalk.bold(line(COLUMNS.map(([title]) => title)))];
   records.forEach((r, i) => {
     const text = line(rows[i]);
     out.push(r.status === 'ok' ? text : chalk.red(text));
-    if (r.status !== 'ok') out.push(chalk.red(`  ${r.error}`));
+    if (r.status !== 'ok') out.push(chalk.red(`  ${printable(r.error)}`));
   });
   return `${out.join('\n')}\n`;
 }
@@ -96,7 +98,7 @@ export function toComparison(records, { chalk = plain, ratio: paired } = {}) {
     const verdict = value >= 1 ? chalk.green(text) : chalk.yellow(text);
     const basis = iv ? chalk.dim(` [interval from ${paired?.basis}]`) : n < 3 ? chalk.dim(` (${n} trial${n === 1 ? '' : 's'} each: run a sweep for a confidence interval)`) : '';
     const others = Object.entries(w.summary).filter(([m]) => m !== w.primary && Number.isFinite(ratio(m))).map(([m, f]) => `${f.short} ×${ratio(m).toFixed(2)}`);
-    lines.push(`${formatSize(Number(group[0].size_bytes))} ${w.axes.depth.flag.slice(2)} ${group[0].depth}: ${verdict}; ${others.join(', ')}${basis}`);
+    lines.push(`${formatSize(Number(group[0].size_bytes))} ${w.axes.depth.flag.slice(2)} ${printable(group[0].depth)}: ${verdict}; ${others.join(', ')}${basis}`);
   }
   return lines.length ? `${lines.join('\n')}\n` : '';
 }

@@ -4,6 +4,7 @@
  * size_bytes, depth, the workload's figures (units in their names), status,
  * error. Figures that were not measured are null (an empty CSV cell).
  */
+import { describeResourceError } from '../core/resources.js';
 import { DEFAULT_WORKLOAD, WORKLOADS, recordColumns } from '../workloads/index.js';
 
 /** The columns of an echo trial (the default workload). */
@@ -35,11 +36,12 @@ export function createRecord(values) {
 }
 
 /**
- * The record of a trial that failed: what it was, and why.
+ * The record of a trial that failed: what it was, and why (one line).
  * @param {{ workload: string, transport: string, size_bytes?: number, depth?: number }} job
  * @param {Error} error
  * @returns {TrialRecord}
  */
 export function errorRecord(job, error) {
-  return createRecord({ ...job, status: 'error', error: error.message.split('\n')[0] });
+  // EMFILE or out of memory: which limit (ulimit -n, ulimit -v) and what to do
+  return createRecord({ ...job, status: 'error', error: (describeResourceError(error) ?? error.message).split('\n')[0] });
 }

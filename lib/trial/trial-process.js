@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { RunError } from '../core/errors.js';
+import { describeResourceCrash, keepOutput, lastMeaningfulLine } from '../core/resources.js';
 import { failedTrial } from './trial.js';
 
 const WORKER = fileURLToPath(new URL('./worker.js', import.meta.url));
@@ -32,8 +33,7 @@ export function runTrialProcess(spec, { server, prefix = [], limitMs, graceMs = 
     const [command, ...args] = [...prefix, process.execPath, WORKER];
     // own process group: a terminal's Ctrl-C reaches the orchestrator only, which decides
     const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], detached: true });
-    let stderr = '';
-    child.stderr?.setEncoding('utf8').on('data', (t) => { stderr = (stderr + t).slice(-2000); });
+    const stderr = keepOutput(child.stderr);
     /** @type {import('./trial.js').TrialResult | undefined} */
     let result;
     let why = '';
@@ -63,8 +63,11 @@ export function runTrialProcess(spec, { server, prefix = [], limitMs, graceMs = 
       if (why === 'aborted') reject(new RunError('aborted', 'ERR_ABORTED'));
       else if (result) resolve(result);
       else {
-        const last = stderr.trim().split('\n').pop();
-        resolve(failedTrial(spec, new Error(why || `trial process ${sig ? `killed by ${sig}` : `exited with code ${code}`} before reporting${last ? `: ${last}` : ''}`)));
+        // a native crash (V8 out of memory) or EMFILE while loading: one line naming the limit, not a stack frame
+        const text = stderr();
+        const crash = why ? null : describeResourceCrash(text, 'the trial process');
+        const last = lastMeaningfulLine(text);
+        resolve(failedTrial(spec, new Error(why || crash || `trial process ${sig ? `killed by ${sig}` : `exited with code ${code}`} before reporting${last ? `: ${last}` : ''}`)));
       }
     });
     // with a callback, a failed send (the child never started) does not mask the spawn error

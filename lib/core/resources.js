@@ -1,0 +1,160 @@
+/**
+ * The process's resource limits (ulimit -v, ulimit -n) and what running out
+ * of them looks like, said in one line that names the limit, never as a
+ * stack. Loaded by bin/udsvstcp.js before the rest of the program, so it
+ * imports nothing but node:fs.
+ */
+import { readFileSync } from 'node:fs';
+
+/**
+ * The smallest address-space limit (ulimit -v, KiB) the program accepts; a
+ * smaller one is refused before the rest of it loads. Measured on x64 Linux
+ * (`run --size 64 --depth 1 --packets 1000`, `run`, `sweep --test`,
+ * `report`, three tries each): V8 reserves its code range, heap and tables
+ * up front and, short of them, aborts with a native stack that no
+ * JavaScript can catch. Node 24 and 26 did so at every limit tried up to
+ * 1 500 000 KiB (at start or while loading modules) and worked from
+ * 1 600 000 KiB; Node 20 worked from 1 000 000 KiB but aborted at 900 000
+ * while 800 000 worked. 2 000 000 KiB leaves a margin above the highest of
+ * these; a job bigger than the limit allows still fails, in one line.
+ * Below about 800 000 KiB Node itself does not start, and nothing here runs.
+ */
+export const MIN_ADDRESS_SPACE_KIB = 2_000_000;
+
+/**
+ * @typedef {object} Limits soft limits; null when unlimited or unknown
+ * @property {number | null} addressSpaceKiB ulimit -v, in KiB as ulimit gives it
+ * @property {number | null} openFiles ulimit -n
+ */
+
+/**
+ * The soft limits, from /proc/self/limits (Linux; both null elsewhere).
+ * @param {string | null} [text] the file's text (default: read it)
+ * @returns {Limits}
+ */
+export function readLimits(text = readProcLimits()) {
+  /** @param {string} name */
+  const soft = (name) => {
+    const match = text?.match(new RegExp(`^${name}\\s+(\\S+)`, 'm'));
+    return match && /^\d+$/.test(match[1]) ? Number(match[1]) : null;
+  };
+  const bytes = soft('Max address space');
+  return { addressSpaceKiB: bytes === null ? null : Math.floor(bytes / 1024), openFiles: soft('Max open files') };
+}
+
+function readProcLimits() {
+  try {
+    return readFileSync('/proc/self/limits', 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * This process's limits, read once when this module loads: they cannot
+ * change in a running Node process, and once the files have run out, no
+ * descriptor may be free to read them.
+ */
+const OWN = readLimits();
+
+/**
+ * Refuse an address-space limit too small for Node to run this program.
+ * @param {Limits} [limits]
+ * @returns {string | null} the one-line reason, or null when it is enough
+ */
+export function checkAddressSpace(limits = OWN) {
+  const kib = limits.addressSpaceKiB;
+  if (kib === null || kib >= MIN_ADDRESS_SPACE_KIB) return null;
+  return `the address-space limit (ulimit -v ${kib} KiB) is below ${MIN_ADDRESS_SPACE_KIB} KiB, under which V8 can abort natively while Node starts (measured: Node 24 and 26 below 1600000 KiB); raise it: ulimit -v ${MIN_ADDRESS_SPACE_KIB}, or unlimited`;
+}
+
+/** @param {Limits} limits */
+function addressSpaceHint(limits) {
+  return limits.addressSpaceKiB === null ? '' : `the address-space limit is ulimit -v ${limits.addressSpaceKiB} KiB: raise it, e.g. ulimit -v unlimited`;
+}
+
+/** @param {Limits} limits */
+function openFilesHint(limits) {
+  return limits.openFiles === null ? 'raise the open-file limit (ulimit -n)' : `the open-file limit is ulimit -n ${limits.openFiles}: raise it, e.g. ulimit -n ${Math.max(4096, 2 * limits.openFiles)}`;
+}
+
+/**
+ * The message of an error that means a resource ran out (EMFILE, ENFILE, no
+ * memory), with which limit and what to do said at the end of its first
+ * line (later lines, such as a resume hint, are kept). Null for any other
+ * error.
+ * @param {unknown} error
+ * @param {Limits} [limits] default: this process's
+ * @returns {string | null}
+ */
+export function describeResourceError(error, limits) {
+  if (!(error instanceof Error)) return null;
+  const { code } = /** @type {NodeJS.ErrnoException} */ (error);
+  const [line, ...rest] = error.message.split('\n');
+  if (/\bulimit -[nv]\b/.test(line)) return null; // said already (describeResourceCrash)
+  const said = (/** @type {string} */ first) => [first, ...rest].join('\n');
+  if (code === 'EMFILE' || /\bEMFILE\b|too many open files/i.test(line)) return said(`${line} (${/too many open files/i.test(line) ? '' : 'too many open files: '}${openFilesHint(limits ?? OWN)})`);
+  if (code === 'ENFILE' || /\bENFILE\b/.test(line)) return said(`${line} (the system's open-file table is full: see /proc/sys/fs/file-max)`);
+  if (code === 'ENOMEM' || code === 'ERR_MEMORY_ALLOCATION_FAILED' || (error instanceof RangeError && /allocation failed/i.test(line))) {
+    const hint = addressSpaceHint(limits ?? OWN);
+    return said(`out of memory: ${line}${hint ? ` (${hint})` : ''}`);
+  }
+  return null;
+}
+
+/**
+ * Why a child Node process died, when it died of a resource: V8's fatal
+ * out-of-memory reports (a native stack follows them) and EMFILE become one
+ * sentence naming the limit.
+ * @param {string} stderr what the child wrote (keepOutput)
+ * @param {string} who e.g. 'the trial process'
+ * @param {Limits} [limits] the limits the child inherited (default: ours)
+ * @returns {string | null} null when stderr shows neither
+ */
+export function describeResourceCrash(stderr, who, limits) {
+  // V8's words, most specific first: "Fatal process out of memory: Zone" (Node 20: "Fatal process OOM in …"), "FATAL ERROR: … heap out of memory"
+  const fatal = stderr.match(/Fatal (?:process|JavaScript) (?:out of memory:|OOM in) *([^\n#]*)/) ?? stderr.match(/FATAL ERROR: *([^\n]*)/) ?? stderr.match(/Fatal error in[^\n]*\n#\s*([^\n]*)/);
+  if (fatal) {
+    const reason = fatal[1].trim();
+    const hint = addressSpaceHint(limits ?? OWN);
+    return `out of memory in ${who}${reason ? ` (V8: ${reason})` : ''}${hint ? `; ${hint}` : ''}`;
+  }
+  if (/\bEMFILE\b|too many open files/i.test(stderr)) return `too many open files in ${who}; ${openFilesHint(limits ?? OWN)}`;
+  // libuv aborts when it cannot open the descriptors of its event loop
+  if (/uv_loop_init/.test(stderr)) return `too many open files in ${who} (no descriptor left for its event loop); ${openFilesHint(limits ?? OWN)}`;
+  return null;
+}
+
+/** Lines a crashed Node process prints that say nothing about why. */
+const NOISE = /^(at |\d+: 0x[0-9a-f]+|Node\.js v\d|\^+$|FailureMessage Object|-----|<---|\[\d+:0x[0-9a-f]+\]|$)/;
+
+/**
+ * The line of a child's stderr that says why it ended: the last error line
+ * (`Error: …`), else the last line that is not a stack frame, V8's or
+ * Node's banner, or blank (V8's `# ` prefix taken off).
+ * @param {string} stderr
+ * @returns {string} empty when stderr says nothing
+ */
+export function lastMeaningfulLine(stderr) {
+  const lines = stderr.split('\n').map((line) => line.replace(/^#\s*/, '').trim()).filter((line) => !NOISE.test(line)).reverse();
+  return lines.find((line) => /^\w*(Error|Exception)\b/.test(line)) ?? lines[0] ?? '';
+}
+
+/**
+ * Keep what a child writes to a stream: its first 4 KiB (where V8 says why
+ * it aborts, before a long native stack) and its last 4 KiB.
+ * @param {import('node:stream').Readable | null} stream
+ * @returns {() => string} the kept text; a line '…' where the middle was dropped
+ */
+export function keepOutput(stream) {
+  const LIMIT = 4096;
+  let head = '';
+  let tail = '';
+  let seen = 0;
+  stream?.setEncoding('utf8').on('data', (/** @type {string} */ text) => {
+    if (head.length < LIMIT) head += text.slice(0, LIMIT - head.length);
+    seen += text.length;
+    tail = (tail + text).slice(-LIMIT);
+  });
+  return () => (seen <= LIMIT ? head : seen <= 2 * LIMIT ? `${head}${tail.slice(2 * LIMIT - seen)}` : `${head}\n…\n${tail}`);
+}
