@@ -3,10 +3,8 @@
  * side, with B/A of each figure and its 95 % CI. The table goes to stderr;
  * --json puts every row on stdout.
  */
-import { UsageError } from '../core/errors.js';
 import { COMPARE_STATISTIC, compareSweeps, describeDifferences, toCompareText } from '../report/compare.js';
-import { FIGURES, listFigures } from '../workloads/figures.js';
-import { workloadOf } from '../workloads/index.js';
+import { primaryFigure, resolveFigure } from '../workloads/figures.js';
 import { readResultsDir } from '../results/reader.js';
 
 /**
@@ -17,10 +15,14 @@ import { readResultsDir } from '../results/reader.js';
  * @returns {Promise<number>}
  */
 export async function compare(dirA, dirB, opts, { stdout, stderr, chalk }) {
-  if (opts.figure !== undefined && !(opts.figure in FIGURES)) throw new UsageError(`--figure ${opts.figure}: not a figure; by workload: ${listFigures()}`);
+  if (opts.figure !== undefined) resolveFigure(String(opts.figure), { flag: '--figure' });
   const a = readResultsDir(dirA);
   const b = readResultsDir(dirB);
-  const metric = opts.figure ?? workloadOf(a.trials.find((r) => r.workload)?.workload).primary;
+  if (opts.figure !== undefined) {
+    resolveFigure(String(opts.figure), { flag: '--figure', workloads: a.workloads, source: dirA });
+    resolveFigure(String(opts.figure), { flag: '--figure', workloads: b.workloads, source: dirB });
+  }
+  const metric = opts.figure === undefined ? primaryFigure(a.workloads[0]).metric : String(opts.figure);
   const comparison = compareSweeps(a, b);
   const differences = describeDifferences(a.meta, b.meta);
   if (!opts.quiet) stderr.write(toCompareText(comparison, { metric, differences, chalk, a: dirA, b: dirB }));

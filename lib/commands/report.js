@@ -8,7 +8,8 @@ import { existsSync, statSync } from 'node:fs';
 import { UsageError } from '../core/errors.js';
 import { describeResourceError } from '../core/resources.js';
 import { printable } from '../core/text.js';
-import { FIGURES, listFigures } from '../workloads/figures.js';
+import { resolveFigure } from '../workloads/figures.js';
+import { readResultsDir } from '../results/reader.js';
 import { toReportJson } from '../results/json.js';
 import { writeReport } from '../report/report-files.js';
 import { toReportText, toVerdictText } from '../report/report-text.js';
@@ -18,7 +19,7 @@ import { toReportText, toVerdictText } from '../report/report-text.js';
  * @param {Record<string, any>} opts
  */
 function resolveReportOptions(opts) {
-  if (opts.figure !== undefined && !(opts.figure in FIGURES)) throw new UsageError(`--figure ${opts.figure}: not a figure; by workload: ${listFigures()}`);
+  if (opts.figure !== undefined) resolveFigure(String(opts.figure), { flag: '--figure' });
   if (opts.out !== undefined && (!existsSync(opts.out) || !statSync(opts.out).isDirectory())) throw new UsageError(`--out ${opts.out}: not an existing directory`);
   return { outDir: opts.out, primary: opts.figure, json: Boolean(opts.json), quiet: Boolean(opts.quiet) };
 }
@@ -31,7 +32,10 @@ function resolveReportOptions(opts) {
  */
 export async function report(dir, opts, { stdout, stderr, chalk }) {
   const options = resolveReportOptions(opts);
-  const { findings, files } = await writeReport(dir, options);
+  const results = readResultsDir(dir);
+  // a figure of another workload than the directory's would give verdicts about nothing
+  if (options.primary !== undefined) resolveFigure(options.primary, { flag: '--figure', workloads: results.workloads, source: dir });
+  const { findings, files } = await writeReport(dir, { ...options, results });
   if (!options.quiet) {
     stderr.write(toReportText(findings, { chalk }));
     stderr.write(`\n${files.map((f) => `  ${printable(f)}\n`).join('')}`);

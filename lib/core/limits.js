@@ -1,6 +1,7 @@
 /**
- * Bounds on what a trial may ask for, shared by the command line and spec
- * files. They live here, below both, so neither reaches into a workload.
+ * Bounds on what a trial may ask for, shared by the command line, spec
+ * files and the readers of results directories. They live here, below all
+ * of them, so none reaches into a workload.
  */
 import { UsageError } from './errors.js';
 import { MiB, formatSize } from './units.js';
@@ -11,6 +12,8 @@ export const MAX_SIZE = 64 * MiB;
 export const MAX_DEPTH = 65536;
 /** Most bytes in flight (size × depth). */
 const MAX_IN_FLIGHT = 256 * MiB;
+/** Most runs of one group, planned or added for a target precision: run numbers go from 0 to MAX_RUNS − 1. */
+export const MAX_RUNS = 1000;
 /** Most measured packets per transport in a --packets trial (RTTs go to a fixed-size histogram; this bounds the time). */
 export const MAX_PACKETS = 20_000_000;
 

@@ -122,16 +122,33 @@ export function buildFindings({ trials: all, meta, notes = [], dir }, options = 
   const workloads = [...new Set(trials.map((r) => String(r.workload)))];
   if (workloads.length === 0 && typeof meta?.spec?.workload === 'string') workloads.push(meta.spec.workload);
 
+  // summary rows by (workload, size, depth, transport, metric), and sizes by (workload, depth): one pass each
+  /** @type {Map<string, Record<string, any>>} */
+  const summaryIndex = new Map();
+  for (const s of summary) {
+    const key = `${s.workload}|${Number(s.size_bytes)}|${Number(s.depth)}|${s.transport}|${s.metric}`;
+    if (!summaryIndex.has(key)) summaryIndex.set(key, s);
+  }
+  /** @type {Map<string, Map<number, Set<number>>>} */
+  const sizesByDepth = new Map();
+  for (const r of trials) {
+    const workload = String(r.workload);
+    if (!sizesByDepth.has(workload)) sizesByDepth.set(workload, new Map());
+    const depths = /** @type {Map<number, Set<number>>} */ (sizesByDepth.get(workload));
+    if (!depths.has(Number(r.depth))) depths.set(Number(r.depth), new Set());
+    depths.get(Number(r.depth))?.add(Number(r.size_bytes));
+  }
+
   /** @type {Section[]} */
   const sections = [];
   for (const workload of workloads) {
     const primary = options.primary ?? primaryFigure(workload);
-    const mine = trials.filter((r) => String(r.workload) === workload);
-    const depths = [...new Set(mine.map((r) => Number(r.depth)))].sort((a, b) => a - b);
+    const bySize = sizesByDepth.get(workload) ?? new Map();
+    const depths = [...bySize.keys()].sort((a, b) => a - b);
     for (const depth of depths) {
-      const sizes = [...new Set(mine.filter((r) => Number(r.depth) === depth).map((r) => Number(r.size_bytes)))].sort((a, b) => a - b);
+      const sizes = [...bySize.get(depth) ?? []].sort((a, b) => a - b);
       const rows = sizes.map((size) => {
-        const pick = (/** @type {string} */ transport, /** @type {string} */ metric) => summary.find((s) => String(s.workload) === workload && Number(s.size_bytes) === size && Number(s.depth) === depth && s.transport === transport && s.metric === metric);
+        const pick = (/** @type {string} */ transport, /** @type {string} */ metric) => summaryIndex.get(`${workload}|${size}|${depth}|${transport}|${metric}`);
         /** @type {Record<string, Comparison>} */
         const figures = {};
         for (const metric of new Set([primary.metric, ...Object.keys(FIGURES)])) {

@@ -10,7 +10,7 @@ import { writeFileAtomic } from '../core/files.js';
 import { join, resolve } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { buildFindings } from './findings.js';
-import { FIGURES, figureOf } from '../workloads/figures.js';
+import { figureOf } from '../workloads/figures.js';
 import { chartSpecs, renderSvg } from './charts.js';
 import { toHtml } from './html.js';
 import { toMarkdown } from './report-text.js';
@@ -31,18 +31,18 @@ function writeWhole(path, data) {
 }
 
 /**
- * The spec of the 2014 layout: the recorded spec, widened by what the trials hold.
- * @param {Record<string, any>[]} trials
- * @param {Record<string, any> | null} meta
+ * The spec of the 2014 layout: what meta.json planned (checked by the
+ * reader); toRunsWide adds the groups and runs the trials hold.
+ * @param {import('../results/reader.js').ResultsDir} results
  */
-function wideSpec(trials, meta) {
+function wideSpec({ meta, workloads }) {
   const spec = meta?.spec ?? {};
-  const seen = (/** @type {string} */ key) => trials.map((r) => Number(r[key]));
   return {
-    sizes: [...new Set([...(Array.isArray(spec.sizes) ? spec.sizes : []), ...seen('size_bytes')])].sort((a, b) => a - b),
-    depths: [...new Set([...(Array.isArray(spec.depths) ? spec.depths : []), ...seen('depth')])].sort((a, b) => a - b),
+    workload: workloads[0],
+    sizes: Array.isArray(spec.sizes) ? spec.sizes : [],
+    depths: Array.isArray(spec.depths) ? spec.depths : [],
     transports: Array.isArray(spec.transports) ? spec.transports : ['tcp', 'uds'],
-    runs: Math.max(typeof spec.runs === 'number' ? spec.runs : 0, ...seen('run').map((r) => r + 1)),
+    runs: typeof spec.runs === 'number' ? spec.runs : 0,
   };
 }
 
@@ -58,40 +58,42 @@ function summaryWithUnits(summary) {
 }
 
 /**
+ * Make every file of the report in memory, then write them: a directory
+ * that cannot be read right, or a report that cannot be made, leaves the
+ * files of an earlier report as they were.
  * @param {string} dir the results directory
- * @param {{ outDir?: string, primary?: string }} [options] outDir: where to write (default dir); primary: the metric verdicts are about
+ * @param {{ outDir?: string, primary?: string, results?: import('../results/reader.js').ResultsDir }} [options]
+ *   outDir: where to write (default dir); primary: the metric verdicts are about; results: dir, already read
  */
-export async function writeReport(dir, { outDir = dir, primary } = {}) {
-  const results = readResultsDir(dir);
+export async function writeReport(dir, { outDir = dir, primary, results = undefined } = {}) {
+  const read = results ?? readResultsDir(dir);
   try {
     accessSync(outDir, constants.W_OK);
   } catch {
     throw new UsageError(`${outDir}: not writable, so the report cannot be written there (give --out DIR)`, 'ERR_RESULTS');
   }
-  const findings = buildFindings(results, { primary: primary ? FIGURES[primary] ?? figureOf(primary) : undefined });
-  const files = [];
+  const findings = buildFindings(read, { primary: primary ? figureOf(primary) : undefined });
+  /** @type {[string, string | Uint8Array][]} */
+  const contents = [];
   const charts = [];
   for (const chart of chartSpecs(findings)) {
     const svg = await renderSvg(chart.spec);
-    writeWhole(join(outDir, chart.name), svg);
-    files.push(chart.name);
+    contents.push([chart.name, svg]);
     charts.push({ name: chart.name, title: chart.title, svg });
   }
-  writeWhole(join(outDir, REPORT_FILES.markdown), toMarkdown(findings));
-  files.push(REPORT_FILES.markdown);
+  contents.push([REPORT_FILES.markdown, toMarkdown(findings)]);
 
   const { columns: summaryColumns, rows: summaryRows } = summaryWithUnits(findings.summary);
   const about = /** @type {[string, string | number | null][]} */ ([
     ['status', findings.status],
     ...findings.sections.map((s) => /** @type {[string, string]} */ ([`verdict ${depthLabel(s.workload, s.depth)}`, s.verdict])),
     ...findings.warnings.map((w) => /** @type {[string, string]} */ (['warning', w])),
-    ...Object.entries(results.meta?.environment ?? {}).map(([k, v]) => /** @type {[string, string | number | null]} */ ([k, typeof v === 'object' && v !== null ? JSON.stringify(v) : v])),
+    ...Object.entries(read.meta?.environment ?? {}).map(([k, v]) => /** @type {[string, string | number | null]} */ ([k, typeof v === 'object' && v !== null ? JSON.stringify(v) : v])),
   ]);
-  const xlsx = await toXlsx({ trials: results.trials, trialColumns: results.columns, summary: summaryRows, summaryColumns, wide: toRunsWide(results.trials, wideSpec(results.trials, results.meta)), about });
-  writeWhole(join(outDir, REPORT_FILES.xlsx), xlsx);
-  files.push(REPORT_FILES.xlsx);
+  contents.push([REPORT_FILES.xlsx, await toXlsx({ trials: read.trials, trialColumns: read.columns, summary: summaryRows, summaryColumns, wide: toRunsWide(read.trials, wideSpec(read)), about })]);
+  const files = [...contents.map(([name]) => name), REPORT_FILES.html];
+  contents.push([REPORT_FILES.html, toHtml(findings, charts, { files })]);
 
-  files.push(REPORT_FILES.html);
-  writeWhole(join(outDir, REPORT_FILES.html), toHtml(findings, charts, { files }));
+  for (const [name, data] of contents) writeWhole(join(outDir, name), data);
   return { findings, files: files.map((f) => join(resolve(outDir), f)) };
 }

@@ -5,8 +5,12 @@
  * in every locale), units are in the header names, the header row is
  * frozen, and number formats only change how cells look, never what they
  * hold. A fourth sheet, "report", holds the verdicts, warnings and the
- * environment. toXlsx returns the bytes; nothing here touches the disk.
+ * environment. The workbook is written by ExcelJS's streaming writer, row
+ * by row, so memory stays flat in the trial rows. toXlsx returns the bytes;
+ * nothing here touches the disk.
  */
+import { once } from 'node:events';
+import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
 
 /** Number formats by what a column holds (formats are locale-neutral codes). */
@@ -45,27 +49,52 @@ function summaryFormat(column, unit) {
 /** @param {unknown} v */
 const cellValue = (v) => (typeof v === 'number' ? (Number.isFinite(v) ? v : null) : v ?? null);
 
+/** @type {Map<string, Partial<ExcelJS.Style>>} */
+const styles = new Map();
+
 /**
- * @param {ExcelJS.Workbook} workbook
- * @param {string} name
- * @param {string[]} columns
- * @param {Record<string, unknown>[]} rows
- * @param {(column: string, row: Record<string, unknown>) => string | undefined} format
+ * One style object per number format, shared by every cell that has it:
+ * ExcelJS looks a style up by its object, so a shared one is resolved once,
+ * not once per cell. Nothing changes a cell's style after it is set.
+ * @param {string} numFmt
  */
-function addSheet(workbook, name, columns, rows, format) {
+function styleOf(numFmt) {
+  let style = styles.get(numFmt);
+  if (!style) styles.set(numFmt, style = Object.freeze({ numFmt }));
+  return style;
+}
+
+/**
+ * A sheet written row by row: each row is committed (serialised into the
+ * zip stream) as soon as it is made, so memory does not grow with the rows.
+ * @param {ExcelJS.stream.xlsx.WorkbookWriter} workbook
+ * @param {string} name
+ * @param {readonly string[]} columns
+ * @param {Iterable<Record<string, unknown>>} rows
+ * @param {(column: string, row: Record<string, unknown>) => string | undefined} format
+ * @param {Record<number, number>} [widths] column widths by 1-based column, over the default
+ */
+function addSheet(workbook, name, columns, rows, format, widths = {}) {
   const sheet = workbook.addWorksheet(name, { views: [{ state: 'frozen', ySplit: 1, xSplit: 0 }] });
-  sheet.columns = columns.map((c) => ({ header: c, key: c, width: Math.min(40, Math.max(8, c.length + 2)) }));
-  sheet.getRow(1).font = { bold: true };
-  rows.forEach((row, i) => {
+  sheet.columns = columns.map((c, k) => ({ header: c, key: c, width: widths[k + 1] ?? Math.min(40, Math.max(8, c.length + 2)) }));
+  const header = sheet.getRow(1);
+  header.font = { bold: true };
+  header.commit();
+  let i = 0;
+  for (const row of rows) {
     const excelRow = sheet.getRow(i + 2);
     columns.forEach((c, k) => {
+      const value = cellValue(row[c]);
+      if (value === null) return; // an empty cell is no cell: a sparse sheet (runs-wide) costs what it holds
       const cell = excelRow.getCell(k + 1);
-      cell.value = /** @type {ExcelJS.CellValue} */ (cellValue(row[c]));
-      const fmt = typeof cell.value === 'number' ? format(c, row) : undefined;
-      if (fmt) cell.numFmt = fmt;
+      cell.value = /** @type {ExcelJS.CellValue} */ (value);
+      const fmt = typeof value === 'number' ? format(c, row) : undefined;
+      if (fmt) cell.style = styleOf(fmt);
     });
-  });
-  return sheet;
+    excelRow.commit();
+    i++;
+  }
+  sheet.commit();
 }
 
 /**
@@ -80,18 +109,23 @@ function addSheet(workbook, name, columns, rows, format) {
  * @returns {Promise<Buffer>}
  */
 export async function toXlsx({ trials, trialColumns, summary, summaryColumns, wide, about = [], created }) {
-  const workbook = new ExcelJS.Workbook();
+  /** @type {Buffer[]} */
+  const chunks = [];
+  const stream = new PassThrough();
+  stream.on('data', (chunk) => chunks.push(chunk));
+  const ended = once(stream, 'end');
+  // ExcelJS's streaming writer: rows go out as they are made, compressed by node:zlib
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: true, useSharedStrings: true });
   workbook.creator = 'udsvstcp';
   if (created) {
     workbook.created = created;
     workbook.modified = created;
   }
   addSheet(workbook, 'trials', trialColumns, trials, (c) => trialFormat(c));
-  addSheet(workbook, 'summary', [...summaryColumns], summary, (c, row) => summaryFormat(c, String(row.unit ?? (row.transport === 'uds/tcp' ? 'ratio' : ''))));
-  const wideSheet = addSheet(workbook, 'runs-wide', wide.columns, wide.rows, (c) => (c === wide.columns[0] ? undefined : '#,##0.0'));
-  wideSheet.getColumn(1).width = Math.max(wide.columns[0].length, 24);
-  const aboutSheet = addSheet(workbook, 'report', ['item', 'value'], about.map(([item, value]) => ({ item, value })), () => undefined);
-  aboutSheet.getColumn(1).width = 24;
-  aboutSheet.getColumn(2).width = 120;
-  return Buffer.from(await workbook.xlsx.writeBuffer());
+  addSheet(workbook, 'summary', summaryColumns, summary, (c, row) => summaryFormat(c, String(row.unit ?? (row.transport === 'uds/tcp' ? 'ratio' : ''))));
+  addSheet(workbook, 'runs-wide', wide.columns, wide.rows, (c) => (c === wide.columns[0] ? undefined : '#,##0.0'), { 1: Math.max(wide.columns[0].length, 24) });
+  addSheet(workbook, 'report', ['item', 'value'], about.map(([item, value]) => ({ item, value })), () => undefined, { 1: 24, 2: 120 });
+  await workbook.commit();
+  await ended;
+  return Buffer.concat(chunks);
 }

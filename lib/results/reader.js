@@ -4,18 +4,15 @@
  * figures still read) and meta.json when there is one. Works on what a
  * partial, interrupted or killed sweep leaves: a torn last line of
  * trials.csv is set aside with a note. Anything else that is not a
- * udsvstcp results directory is a UsageError naming the file and the problem.
+ * udsvstcp results directory, or that a report could not read right (the
+ * rules are in ./trial-rules.js), is a UsageError of one line naming the
+ * file, and the line and column where there is one.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { UsageError } from '../core/errors.js';
-import { FIGURES } from '../workloads/figures.js';
-
-/** Columns every trials.csv of udsvstcp has, whatever its version. */
-const REQUIRED_COLUMNS = ['run', 'workload', 'transport', 'size_bytes', 'depth', 'status'];
-/** Columns that must hold numbers (or be empty, for failed trials' figures). */
-const NUMERIC_IDENTITY = ['run', 'size_bytes', 'depth'];
+import { checkMetaSpec, createRowReader } from './trial-rules.js';
 
 /**
  * @typedef {object} ResultsDir
@@ -23,21 +20,22 @@ const NUMERIC_IDENTITY = ['run', 'size_bytes', 'depth'];
  * @property {Record<string, any>[]} trials rows: numbers as numbers, empty cells as null
  * @property {string[]} columns the header of trials.csv
  * @property {Record<string, any> | null} meta
+ * @property {string[]} workloads the workloads of the trials (of meta.json's spec when there is none)
  * @property {string[]} notes what was set aside or missing, for the report's warnings
  */
 
-/** @param {string} text */
-function cell(text) {
-  if (text === '') return null;
-  return /^-?\d+(\.\d+)?(e[-+]?\d+)?$/i.test(text) ? Number(text) : text;
-}
-
 /**
+ * Records with the line each starts on (a quoted cell may hold a newline).
  * @param {string} text
- * @returns {string[][]}
+ * @returns {{ record: string[], line: number }[]}
  */
 function parseRecords(text) {
-  return parse(text, { bom: true, skip_empty_lines: true, relax_column_count: true });
+  const parsed = /** @type {{ record: string[], info: { lines: number } }[]} */ (/** @type {unknown} */ (parse(text, { bom: true, skip_empty_lines: true, relax_column_count: true, info: true })));
+  return parsed.map(({ record, info }) => {
+    let newlines = 0;
+    for (const c of record) for (let i = c.indexOf('\n'); i !== -1; i = c.indexOf('\n', i + 1)) newlines++;
+    return { record, line: info.lines - newlines };
+  });
 }
 
 /**
@@ -46,7 +44,7 @@ function parseRecords(text) {
  * @param {string[]} notes
  */
 function readTrialsText(path, text, notes) {
-  /** @type {string[][]} */
+  /** @type {{ record: string[], line: number }[]} */
   let records;
   try {
     records = parseRecords(text);
@@ -61,13 +59,11 @@ function readTrialsText(path, text, notes) {
     notes.push(`the last line of trials.csv is incomplete (a sweep stopped while writing it?) and was left out`);
   }
   if (records.length === 0) throw new UsageError(`${path}: empty file, not even a header (is this a udsvstcp results directory?)`, 'ERR_RESULTS');
-  const [columns, ...body] = records;
-  const missing = REQUIRED_COLUMNS.filter((c) => !columns.includes(c));
-  if (missing.length) throw new UsageError(`${path}: not a udsvstcp trials file: no column ${missing.join(', ')} (found ${columns.slice(0, 6).join(', ')}${columns.length > 6 ? ', …' : ''})`, 'ERR_RESULTS');
+  const [{ record: columns }, ...body] = records;
+  const readRow = createRowReader(path, columns);
   const rows = [];
   for (let i = 0; i < body.length; i++) {
-    const record = body[i];
-    const line = i + 2;
+    const { record, line } = body[i];
     if (record.length !== columns.length) {
       if (i === body.length - 1 && record.length < columns.length) {
         notes.push(`the last line of trials.csv is incomplete (${record.length} of ${columns.length} cells: a sweep stopped while writing it?) and was left out`);
@@ -75,20 +71,20 @@ function readTrialsText(path, text, notes) {
       }
       throw new UsageError(`${path}: malformed CSV: line ${line} has ${record.length} cells, the header ${columns.length}`, 'ERR_RESULTS');
     }
-    /** @type {Record<string, any>} */
-    const row = {};
-    columns.forEach((c, k) => { row[c] = cell(record[k]); });
-    for (const c of NUMERIC_IDENTITY) {
-      if (typeof row[c] !== 'number') throw new UsageError(`${path}: line ${line}: ${c} is ${JSON.stringify(record[columns.indexOf(c)])}, not a number`, 'ERR_RESULTS');
-    }
-    if (row.status === 'ok') {
-      for (const metric of Object.keys(FIGURES)) {
-        if (metric in row && row[metric] !== null && typeof row[metric] !== 'number') throw new UsageError(`${path}: line ${line}: ${metric} is ${JSON.stringify(row[metric])}, not a number`, 'ERR_RESULTS');
-      }
-    }
-    rows.push(row);
+    rows.push(readRow(record, line));
   }
   return { columns, rows };
+}
+
+/**
+ * The workloads of a results directory: of its trials, in order of first appearance, or of its spec.
+ * @param {Record<string, any>[]} rows
+ * @param {Record<string, any> | null} meta
+ */
+function workloadsOf(rows, meta) {
+  const names = [...new Set(rows.map((r) => String(r.workload)))];
+  if (names.length === 0 && typeof meta?.spec?.workload === 'string') names.push(meta.spec.workload);
+  return names;
 }
 
 /**
@@ -119,8 +115,9 @@ export function readResultsDir(dir) {
       throw new UsageError(`${metaPath}: not valid JSON: ${/** @type {Error} */ (error).message}`, 'ERR_RESULTS');
     }
     if (meta === null || typeof meta !== 'object' || Array.isArray(meta)) throw new UsageError(`${metaPath}: not a udsvstcp meta.json (expected an object)`, 'ERR_RESULTS');
+    checkMetaSpec(metaPath, meta);
   } else {
     notes.push('no meta.json: the spec and environment of this sweep are unknown');
   }
-  return { dir, trials: rows, columns, meta, notes };
+  return { dir, trials: rows, columns, meta, workloads: workloadsOf(rows, meta), notes };
 }

@@ -1,5 +1,6 @@
 /**
- * The 2014 layout: header `NAME, RUN 0 … RUN n-1`, rows `UDS Size N` then
+ * The 2014 layout: header `NAME, RUN 0 … RUN n-1` (a column per run number
+ * held or planned), rows `UDS Size N` then
  * `TCP Size N`, values in ms per 100 000 round trips: the trial's elapsed ms
  * scaled to 100 000 packets, exactly the elapsed ms when a trial measures
  * 100 000 packets, as the 2014 sweep did. The unit is said in the NAME
@@ -7,6 +8,7 @@
  * cells. Other workloads get the same layout with their primary figure
  * (GB/s, conns/s, req/s), its unit in the NAME cell.
  */
+import { MAX_RUNS } from '../core/limits.js';
 import { workloadOf } from '../workloads/index.js';
 
 /**
@@ -22,27 +24,52 @@ function layoutOf(workload) {
 }
 
 /**
+ * The 2014 layout of trial rows. Its columns are the run numbers the rows
+ * hold, with the planned runs (`spec.runs`, at most MAX_RUNS) that have no
+ * row yet, never every number from 0 to the largest; its rows are the
+ * planned groups (spec sizes × depths) and the groups the rows hold, per
+ * transport. One pass over the rows: the cost is linear in the rows plus
+ * the layout's rows and columns. A run without a value is absent from its
+ * row object (an empty cell).
  * @param {Record<string, any>[]} rows trial rows
- * @param {{ workload?: string, sizes: number[], depths: number[], transports: string[], runs: number }} spec runs: the planned runs; later runs in `rows` get columns too
+ * @param {{ workload?: string, sizes: number[], depths: number[], transports: string[], runs: number }} spec runs: the planned runs
  * @returns {{ columns: string[], rows: Record<string, string | number | null>[] }}
  */
 export function toRunsWide(rows, spec) {
-  // runs added for a target precision get columns too
-  const runs = Math.max(spec.runs, ...rows.map((r) => Number(r.run) + 1).filter(Number.isFinite));
   const layout = layoutOf(spec.workload);
-  const columns = [layout.name, ...Array.from({ length: runs }, (_, i) => `RUN ${i}`)];
+  const transports = ['uds', 'tcp'].filter((t) => spec.transports.includes(t));
+  const planned = Number.isSafeInteger(spec.runs) ? Math.min(Math.max(spec.runs, 0), MAX_RUNS) : 0;
+  /** @type {Set<number>} */
+  const runs = new Set(Array.from({ length: planned }, (_, i) => i));
+  /** @type {Map<string, { size: number, depth: number }>} by `depth|size` */
+  const groups = new Map();
+  const addGroup = (/** @type {number} */ size, /** @type {number} */ depth) => { if (!groups.has(`${depth}|${size}`)) groups.set(`${depth}|${size}`, { size, depth }); };
+  for (const depth of spec.depths) for (const size of spec.sizes) addGroup(size, depth);
+  /** @type {Map<string, Map<number, number>>} values by `transport|depth|size`, then run */
+  const values = new Map();
+  for (const r of rows) {
+    const run = Number(r.run);
+    const size = Number(r.size_bytes);
+    const depth = Number(r.depth);
+    if (!Number.isSafeInteger(run) || !Number.isFinite(size) || !Number.isFinite(depth)) continue;
+    runs.add(run); // failed trials' runs get columns too, as in 2014
+    addGroup(size, depth);
+    if (r.status !== 'ok' || !transports.includes(r.transport)) continue;
+    const key = `${r.transport}|${depth}|${size}`;
+    if (!values.has(key)) values.set(key, new Map());
+    const byRun = /** @type {Map<number, number>} */ (values.get(key));
+    if (!byRun.has(run)) byRun.set(run, layout.value(r));
+  }
+  const order = [...groups.values()].sort((a, b) => a.depth - b.depth || a.size - b.size);
+  const manyDepths = new Set(order.map((g) => g.depth)).size > 1;
+  const columns = [layout.name, ...[...runs].sort((a, b) => a - b).map((run) => `RUN ${run}`)];
   const out = [];
-  for (const transport of ['uds', 'tcp'].filter((t) => spec.transports.includes(t))) {
-    for (const depth of spec.depths) {
-      for (const size of spec.sizes) {
-        /** @type {Record<string, string | number | null>} */
-        const row = { [layout.name]: `${transport.toUpperCase()} Size ${size}${spec.depths.length > 1 ? ` Depth ${depth}` : ''}` };
-        for (let run = 0; run < runs; run++) {
-          const trial = rows.find((r) => Number(r.run) === run && r.transport === transport && Number(r.size_bytes) === size && Number(r.depth) === depth && r.status === 'ok');
-          row[`RUN ${run}`] = trial ? layout.value(trial) : null;
-        }
-        out.push(row);
-      }
+  for (const transport of transports) {
+    for (const { size, depth } of order) {
+      /** @type {Record<string, string | number | null>} */
+      const row = { [layout.name]: `${transport.toUpperCase()} Size ${size}${manyDepths ? ` Depth ${depth}` : ''}` };
+      for (const [run, value] of values.get(`${transport}|${depth}|${size}`) ?? []) row[`RUN ${run}`] = value;
+      out.push(row);
     }
   }
   return { columns, rows: out };

@@ -65,15 +65,24 @@ export function ratioIntervals(logsByGroup, { moderate = true } = {}) {
 }
 
 /**
- * Per-run log(UDS / TCP) of one figure, from the ok rows of one group.
+ * Per-run log(UDS / TCP) of one figure, from the ok rows of one group, in
+ * the order of the UDS rows. Rows are paired by run number through a Map,
+ * so a group of n rows costs O(n). A group holds one row per (run,
+ * transport) (lib/results/reader.js refuses a file that does not); were
+ * there more, the first of each would be used.
  * @param {Record<string, any>[]} rows trial rows of one (size, depth) group
  * @param {string} metric
  */
 export function pairedLogRatios(rows, metric) {
+  /** @type {Map<number, Record<string, any>>} */
+  const tcpByRun = new Map();
+  for (const r of rows) {
+    if (r.transport === 'tcp' && r.status === 'ok' && !tcpByRun.has(Number(r.run))) tcpByRun.set(Number(r.run), r);
+  }
   const logs = [];
   for (const u of rows) {
     if (u.transport !== 'uds' || u.status !== 'ok') continue;
-    const t = rows.find((r) => r.transport === 'tcp' && r.status === 'ok' && Number(r.run) === Number(u.run));
+    const t = tcpByRun.get(Number(u.run));
     if (t && u[metric] > 0 && t[metric] > 0) logs.push(Math.log(u[metric] / t[metric]));
   }
   return logs;

@@ -143,7 +143,7 @@ export function clientWarnings(rows, where = 'client_elu in trials.csv') {
   const ok = rows.filter((r) => r.status === 'ok' && typeof r.client_elu === 'number');
   const busy = ok.filter((r) => r.client_elu > CLIENT_ELU_WARN);
   if (!busy.length) return [];
-  const worst = Math.max(...busy.map((r) => r.client_elu));
+  const worst = busy.reduce((m, r) => Math.max(m, r.client_elu), -Infinity);
   return [`in ${busy.length} of ${ok.length} trial rows the client's event loop was busy over ${CLIENT_ELU_WARN * 100} % of the measured time (at most ${(worst * 100).toFixed(0)} %): the client may be the bottleneck there, not the transport (${where})`];
 }
 
@@ -164,8 +164,14 @@ export function toSummaryText(summary, { precision = null } = {}) {
   const pct = (/** @type {number | null} */ v) => (v === null ? '    -' : `±${formatPercent(v, limit * 100)}%`.padStart(6));
   const secondLabel = w.summary[second].short.replace(/ (µs|us|s)\b.*$/, '');
   lines.push(`${`UDS/TCP ${unit} (geometric mean of paired runs, 95 % CI)`.padEnd(67)}${`TCP ${unit}`.padStart(10)}   ${`UDS ${unit}`.padStart(10)}   ${secondLabel} UDS/TCP`);
+  /** @type {Map<string, Record<string, any>>} */
+  const index = new Map();
+  for (const s of summary) {
+    const key = `${s.size_bytes}|${s.depth}|${s.transport}|${s.metric}`;
+    if (!index.has(key)) index.set(key, s);
+  }
   for (const r of ratios) {
-    const pick = (/** @type {string} */ transport, /** @type {string} */ metric) => summary.find((s) => s.size_bytes === r.size_bytes && s.depth === r.depth && s.transport === transport && s.metric === metric);
+    const pick = (/** @type {string} */ transport, /** @type {string} */ metric) => index.get(`${r.size_bytes}|${r.depth}|${transport}|${metric}`);
     const label = `${formatSize(r.size_bytes)} ${depthLabel(r.workload, r.depth)}`.padEnd(20);
     const ci = r.ci95_low === null ? ' (n=1, no CI)                   ' : ` [${fmt(r.ci95_low)}, ${fmt(r.ci95_high)}] ${pct(r.ci95_half_width_pct)} n=${String(r.n).padEnd(3)}`;
     const star = r.significant === 'yes' ? ' *' : '  ';

@@ -7,6 +7,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UsageError } from '../core/errors.js';
+import { MAX_RUNS } from '../core/limits.js';
 import { resolveAmounts, resolveWorkloadOptions, toAxisValue, toSeed, toStallTimeout, toTransportList } from '../options/rules.js';
 import { DEFAULT_WORKLOAD, getWorkload } from '../workloads/index.js';
 import { newSeed } from '../core/random.js';
@@ -41,8 +42,6 @@ export const DEFAULTS = Object.freeze({
   precision: /** @type {unknown} */ (null),
   maxTime: /** @type {unknown} */ (null),
 });
-/** Most runs of one group, planned or added for a target precision. */
-const MAX_RUNS = 1000;
 const PAIRINGS = ['blocks', 'trials'];
 const SERVER_LIFETIMES = ['sweep', 'round'];
 const INTERVAL_MODES = ['moderated', 'own'];

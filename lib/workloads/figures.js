@@ -4,6 +4,7 @@
  * first chart and the ratio chart are about), all read from the workloads'
  * declarations; nothing in lib/report/ names a workload.
  */
+import { UsageError } from '../core/errors.js';
 import { WORKLOADS } from './index.js';
 
 /**
@@ -34,7 +35,7 @@ export function listFigures() {
  * @returns {Figure}
  */
 export function primaryFigure(workload) {
-  return FIGURES[PRIMARY[workload ?? ''] ?? 'msgs_per_s'];
+  return FIGURES[workload && Object.hasOwn(PRIMARY, workload) ? PRIMARY[workload] : 'msgs_per_s'];
 }
 
 /**
@@ -43,5 +44,25 @@ export function primaryFigure(workload) {
  * @returns {Figure}
  */
 export function figureOf(metric) {
-  return FIGURES[metric] ?? { metric, label: metric, short: metric, unit: '', better: 'higher' };
+  return Object.hasOwn(FIGURES, metric) ? FIGURES[metric] : { metric, label: metric, short: metric, unit: '', better: 'higher' };
+}
+
+/**
+ * The figure a flag names, checked against the workloads of the results it
+ * is about: a name that is no figure (`constructor` included: only own
+ * keys count) or a figure of another workload is a UsageError naming the flag.
+ * @param {string} metric
+ * @param {{ flag: string, workloads?: string[], source?: string }} where workloads: of the results directory `source`
+ * @returns {Figure}
+ */
+export function resolveFigure(metric, { flag, workloads = [], source = 'the results' }) {
+  if (!Object.hasOwn(FIGURES, metric)) throw new UsageError(`${flag} ${metric}: not a figure; by workload: ${listFigures()}`);
+  for (const name of workloads) {
+    const w = Object.hasOwn(WORKLOADS, name) ? WORKLOADS[name] : undefined;
+    if (w && !Object.hasOwn(w.summary, metric)) {
+      const owners = Object.values(WORKLOADS).filter((o) => Object.hasOwn(o.summary, metric)).map((o) => o.name);
+      throw new UsageError(`${flag} ${metric}: a figure of ${owners.join(', ')}, not of ${w.name}, the workload of ${source}; ${w.name}'s figures: ${Object.keys(w.summary).join(', ')}`);
+    }
+  }
+  return FIGURES[metric];
 }

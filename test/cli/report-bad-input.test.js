@@ -44,9 +44,9 @@ describe('report and compare refuse what is not a results directory', () => {
     const ragged = await dirWith('ragged', `${HEADER}0,0,echo,tcp,64,1,100,5000,ok,\n0,1,echo,uds,64\n1,0,echo,tcp,64,1,100,5000,ok,\n`);
     expect(() => readResultsDir(ragged)).toThrow(`${join(ragged, 'trials.csv')}: malformed CSV: line 3 has 5 cells, the header 10`);
     const text = await dirWith('text-figure', `${HEADER}0,0,echo,tcp,64,1,100,"5,000",ok,\n`);
-    expect(() => readResultsDir(text)).toThrow(`${join(text, 'trials.csv')}: line 2: msgs_per_s is "5,000", not a number`);
+    expect(() => readResultsDir(text)).toThrow(`${join(text, 'trials.csv')}: line 2, column 8 (msgs_per_s): "5,000" is not a number`);
     const size = await dirWith('text-size', `${HEADER}0,0,echo,tcp,64B,1,100,5000,ok,\n`);
-    expect(() => readResultsDir(size)).toThrow(`${join(size, 'trials.csv')}: line 2: size_bytes is "64B", not a number`);
+    expect(() => readResultsDir(size)).toThrow(`${join(size, 'trials.csv')}: line 2, column 5 (size_bytes): "64B" is not a whole number`);
     const meta = await dirWith('bad-meta', HEADER, '{"status":');
     expect(() => readResultsDir(meta)).toThrow(`${join(meta, 'meta.json')}: not valid JSON`);
   });
