@@ -1,9 +1,14 @@
 /**
- * Small hand-written results for exact-string tests, and a writer that lays
- * trial rows and meta.json out as a results directory.
+ * Small hand-written results for exact-string tests, a writer that lays
+ * trial rows and meta.json out as a results directory, and helpers that copy
+ * a real results directory, edit its trials.csv or meta.json, and record its
+ * files to show that a command changed none of them.
  */
-import { writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { cp, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { stringify } from 'csv-stringify/sync';
 import { createRecord, errorRecord } from '../../lib/trial/record.js';
 import { toCsv } from '../../lib/results/csv.js';
 import { TRIAL_COLUMNS } from '../../lib/results/writer.js';
@@ -52,3 +57,51 @@ export async function writeResults(dir, rows, meta = { status: 'complete' }) {
 
 /** Environment as meta.json records it. */
 export const ENVIRONMENT = { udsvstcp: '0.1.0', node: '20.20.2', libuv: '1.46.0', platform: 'linux', os_release: '6.1.0', arch: 'x64', cpu_model: 'Test CPU', cpu_count: 2 };
+
+/**
+ * A copy of a results directory, every file's bytes and times kept.
+ * @param {string} from
+ * @param {string} to
+ */
+export async function copyResults(from, to) {
+  await cp(from, to, { recursive: true, preserveTimestamps: true, errorOnExist: true, force: false });
+  return to;
+}
+
+/**
+ * Rewrite trials.csv through `edit`, which gets and returns its records (the header first).
+ * @param {string} dir
+ * @param {(records: string[][]) => string[][]} edit
+ */
+export async function editTrialsCsv(dir, edit) {
+  const path = join(dir, 'trials.csv');
+  const records = parse(await readFile(path, 'utf8'), { relax_column_count: true });
+  await writeFile(path, stringify(edit(records)));
+}
+
+/**
+ * Rewrite meta.json through `edit`.
+ * @param {string} dir
+ * @param {(meta: Record<string, any>) => void} edit changes the object in place
+ */
+export async function editMetaJson(dir, edit) {
+  const path = join(dir, 'meta.json');
+  const meta = JSON.parse(await readFile(path, 'utf8'));
+  edit(meta);
+  await writeFile(path, `${JSON.stringify(meta, null, 2)}\n`);
+}
+
+/**
+ * Every file of a directory with the SHA-256 of its bytes and its
+ * modification time, for a test to compare before and after.
+ * @param {string} dir
+ * @returns {Promise<Record<string, { sha256: string, mtimeMs: number }>>}
+ */
+export async function snapshotFiles(dir) {
+  /** @type {Record<string, { sha256: string, mtimeMs: number }>} */
+  const files = {};
+  for (const name of (await readdir(dir)).sort()) {
+    files[name] = { sha256: createHash('sha256').update(await readFile(join(dir, name))).digest('hex'), mtimeMs: (await stat(join(dir, name))).mtimeMs };
+  }
+  return files;
+}
