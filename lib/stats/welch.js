@@ -16,6 +16,8 @@ const criticalCache = new Map();
  * @param {number} df at least 1
  */
 export function tCritical(df) {
+  // NaN would ask tinybench for a sample of no values; it comes only from non-finite figures, which the readers refuse
+  if (Number.isNaN(df)) throw new RangeError('tCritical: degrees of freedom are NaN (a figure that is not finite?)');
   const k = Math.max(1, Math.min(10_000, Math.floor(df + 1e-9))); // 1.9999999999999998 is 2
   const cached = criticalCache.get(k);
   if (cached !== undefined) return cached;
