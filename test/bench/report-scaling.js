@@ -7,7 +7,7 @@
  * through createMeta/endSession/writeMeta, the spec through resolveSpec), so
  * they are valid input: 20 groups (5 sizes × 4 depths) × 2 transports ×
  * runs, with 250 runs (10⁴ rows) and 1000 runs (4·10⁴ rows, as many runs
- * as a sweep may hold). Then runs `udsvstcp report DIR --quiet` on each in
+ * as a sweep may hold; more rows need more groups: --sizes). Then runs `udsvstcp report DIR --quiet` on each in
  * a fresh child process and prints its wall time, its CPU time (user +
  * system: on a shared machine the steadier of the two) and peak RSS, and the
  * ratios of the large case to the small one.
@@ -15,7 +15,7 @@
  * Goals (checked here, never in the tests): 4·10⁴ rows take at most 4.8×
  * the CPU time of 10⁴ (linear is 4×), and peak RSS stays under 1 GB.
  *
- *   node test/bench/report-scaling.js [--keep] [--small 10000] [--large 40000]
+ *   node test/bench/report-scaling.js [--keep] [--small 10000] [--large 40000] [--sizes 5]
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -25,6 +25,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
 import { collectEnvironment } from '../../lib/core/environment.js';
+import { MAX_RUNS } from '../../lib/core/limits.js';
 import { createRandom } from '../../lib/core/random.js';
 import { beginSession, createMeta, endSession, writeMeta } from '../../lib/results/meta.js';
 import { createTrialLog, openTrialLog } from '../../lib/results/writer.js';
@@ -34,9 +35,7 @@ import { createRecord } from '../../lib/trial/record.js';
 const SELF = fileURLToPath(import.meta.url);
 const run = promisify(execFile);
 
-const SIZES = [64, 1024, 16384, 65536, 1048576];
 const DEPTHS = [1, 4, 16, 64];
-const GROUPS = SIZES.length * DEPTHS.length;
 /** The goal: the large case at most this many times the small one. */
 const MAX_RATIO = 4.8;
 /** The goal: peak resident memory of the large case. */
@@ -45,10 +44,11 @@ const MAX_RSS_BYTES = 1e9;
 /**
  * A results directory of an echo sweep with `runs` runs of every group, both transports.
  * @param {string} dir an empty directory
+ * @param {number[]} sizes
  * @param {number} runs
  */
-function writeSyntheticSweep(dir, runs) {
-  const spec = resolveSpec({ name: 'bench', source: 'report-scaling.js', raw: { sizes: SIZES, depths: DEPTHS, runs, duration: '200ms', seed: 1 } });
+function writeSyntheticSweep(dir, sizes, runs) {
+  const spec = resolveSpec({ name: 'bench', source: 'report-scaling.js', raw: { sizes, depths: DEPTHS, runs, duration: '200ms', seed: 1 } });
   const environment = collectEnvironment();
   const meta = createMeta(spec, environment);
   beginSession(meta, { kind: 'start', environment, pinning: 'none' });
@@ -58,7 +58,7 @@ function writeSyntheticSweep(dir, runs) {
   try {
     for (let r = 0; r < runs; r++) {
       const rows = [];
-      for (const size of SIZES) {
+      for (const size of sizes) {
         for (const depth of DEPTHS) {
           for (const transport of ['tcp', 'uds']) {
             const msgs = (transport === 'uds' ? 60_000 : 50_000) * depth ** 0.5 * (0.9 + 0.2 * random()) / (1 + size / 65536);
@@ -82,7 +82,8 @@ function writeSyntheticSweep(dir, runs) {
   } finally {
     log.close();
   }
-  endSession(meta, 'complete', { trials_planned: runs * GROUPS * 2, trials_recorded: runs * GROUPS * 2, trials_failed: 0 });
+  const rows = runs * sizes.length * DEPTHS.length * 2;
+  endSession(meta, 'complete', { trials_planned: rows, trials_recorded: rows, trials_failed: 0 });
   writeMeta(dir, meta);
 }
 
@@ -109,20 +110,25 @@ async function child(dir) {
 }
 
 async function parent() {
-  const { values } = parseArgs({ options: { keep: { type: 'boolean', default: false }, small: { type: 'string', default: '10000' }, large: { type: 'string', default: '40000' } } });
-  const cases = [Number(values.small), Number(values.large)].map((rows) => ({ rows, runs: Math.max(1, Math.round(rows / (GROUPS * 2))) }));
+  const { values } = parseArgs({ options: { keep: { type: 'boolean', default: false }, small: { type: 'string', default: '10000' }, large: { type: 'string', default: '40000' }, sizes: { type: 'string', default: '5' } } });
+  // sizes 64 B, 128 B, … (powers of two) × 4 depths: the groups; both cases have the same groups and differ in runs
+  const sizes = Array.from({ length: Math.min(21, Math.max(1, Number(values.sizes))) }, (_, i) => 64 * 2 ** i);
+  const groups = sizes.length * DEPTHS.length;
+  const cases = [Number(values.small), Number(values.large)].map((rows) => ({ rows, runs: Math.max(1, Math.round(rows / (groups * 2))) }));
+  const tooMany = cases.find((c) => c.runs > MAX_RUNS);
+  if (tooMany) throw new Error(`${tooMany.rows} rows in ${groups} groups would be ${tooMany.runs} runs, more than a sweep may hold (${MAX_RUNS}): give more --sizes`);
   const root = await mkdtemp(join(tmpdir(), 'udsvstcp-bench-report-'));
   try {
     process.stdout.write(`| trial rows | groups | runs | generate s | report wall s | report CPU s | peak RSS MB |\n|---:|---:|---:|---:|---:|---:|---:|\n`);
     const results = [];
     for (const c of cases) {
-      const dir = await mkdtemp(join(root, `rows-${c.runs * GROUPS * 2}-`));
+      const dir = await mkdtemp(join(root, `rows-${c.runs * groups * 2}-`));
       const generated = performance.now();
-      writeSyntheticSweep(dir, c.runs);
+      writeSyntheticSweep(dir, sizes, c.runs);
       const generateMs = performance.now() - generated;
       const { ms, cpuMs, maxRssBytes } = await timeReport(dir);
       results.push({ ...c, ms, cpuMs, maxRssBytes });
-      process.stdout.write(`| ${c.runs * GROUPS * 2} | ${GROUPS} | ${c.runs} | ${(generateMs / 1000).toFixed(1)} | ${(ms / 1000).toFixed(2)} | ${(cpuMs / 1000).toFixed(2)} | ${(maxRssBytes / 1e6).toFixed(0)} |\n`);
+      process.stdout.write(`| ${c.runs * groups * 2} | ${groups} | ${c.runs} | ${(generateMs / 1000).toFixed(1)} | ${(ms / 1000).toFixed(2)} | ${(cpuMs / 1000).toFixed(2)} | ${(maxRssBytes / 1e6).toFixed(0)} |\n`);
     }
     const [small, large] = results;
     const ratio = large.cpuMs / small.cpuMs;
