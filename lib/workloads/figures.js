@@ -5,7 +5,7 @@
  * declarations; nothing in lib/report/ names a workload.
  */
 import { UsageError } from '../core/errors.js';
-import { WORKLOADS } from './index.js';
+import { WORKLOADS, workloadOf } from './index.js';
 
 /**
  * @typedef {object} Figure
@@ -35,7 +35,7 @@ export function listFigures() {
  * @returns {Figure}
  */
 export function primaryFigure(workload) {
-  return FIGURES[workload && Object.hasOwn(PRIMARY, workload) ? PRIMARY[workload] : 'msgs_per_s'];
+  return FIGURES[workloadOf(workload).primary];
 }
 
 /**
