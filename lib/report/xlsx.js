@@ -1,13 +1,16 @@
 /**
  * results.xlsx: the trials, the summary and the 2014 wide layout as an
- * Excel workbook, written by ExcelJS. Every figure is a typed numeric cell
- * (a spreadsheet never has to guess a decimal separator, so it opens right
- * in every locale), units are in the header names, the header row is
- * frozen, and number formats only change how cells look, never what they
- * hold. A fourth sheet, "report", holds the verdicts, warnings and the
- * environment. toXlsx returns the bytes; nothing here touches the disk.
+ * Excel workbook, written by write-excel-file (one dependency, fflate, for
+ * the zip). Every figure is a typed numeric cell (a spreadsheet never has
+ * to guess a decimal separator, so it opens right in every locale), units
+ * are in the header names, the header row is bold and frozen, and number
+ * formats only change how cells look, never what they hold. A fourth
+ * sheet, "report", holds the verdicts, warnings and the environment.
+ * Text is always a text cell, never a formula, and a character XML 1.0
+ * cannot hold is written as a visible \uXXXX escape. toXlsx returns the
+ * bytes; nothing here touches the disk, and the writer is loaded only when
+ * a workbook is made.
  */
-import ExcelJS from 'exceljs';
 
 /** Number formats by what a column holds (formats are locale-neutral codes). */
 const FORMATS = { integer: '0', rate: '#,##0', micro: '0.00', milli: '0.000', fraction: '0.000', ratio: '0.000', percent: '0.0', df: '0.0' };
@@ -42,30 +45,59 @@ function summaryFormat(column, unit) {
   return FORMATS.micro;
 }
 
-/** @param {unknown} v */
-const cellValue = (v) => (typeof v === 'number' ? (Number.isFinite(v) ? v : null) : v ?? null);
+/**
+ * What XML 1.0 cannot hold (C0 controls but tab, LF and CR; lone surrogates;
+ * U+FFFE, U+FFFF and the other noncharacters), and what the writer would
+ * silently drop besides (C1 controls and U+FFFD).
+ */
+const UNWRITABLE = /(?![\t\n\r])[\p{Cc}\p{Cs}\p{Noncharacter_Code_Point}\uFFFD]/gu;
 
 /**
- * @param {ExcelJS.Workbook} workbook
+ * Text as a workbook can hold it: every unwritable character as a visible
+ * \uXXXX escape (\u{XXXXX} beyond the BMP), so nothing is lost without a
+ * trace.
+ * @param {string} text
+ */
+export function xmlSafeText(text) {
+  return text.replace(UNWRITABLE, (c) => {
+    const code = /** @type {number} */ (c.codePointAt(0)).toString(16).toUpperCase();
+    return code.length > 4 ? `\\u{${code}}` : `\\u${code.padStart(4, '0')}`;
+  });
+}
+
+/**
+ * A cell: a finite number as a number in its format, any other figure
+ * empty, text as text (never a formula: the writer makes one only when told).
+ * @param {unknown} v
+ * @param {string | undefined} format
+ * @returns {import('write-excel-file/node').Cell}
+ */
+function cellOf(v, format) {
+  if (typeof v === 'number') return Number.isFinite(v) ? { value: v, type: Number, ...(format ? { format } : {}) } : null;
+  if (typeof v === 'boolean') return { value: v, type: Boolean };
+  if (v === null || v === undefined || v === '') return null; // empty text: an empty cell
+  return { value: xmlSafeText(String(v)), type: String };
+}
+
+/**
+ * One sheet: a bold frozen header row, then a row per record.
  * @param {string} name
  * @param {string[]} columns
  * @param {Record<string, unknown>[]} rows
  * @param {(column: string, row: Record<string, unknown>) => string | undefined} format
+ * @param {number[]} [widths] by column, where the default (header length) is not right
+ * @returns {import('write-excel-file/node').Sheet<any>}
  */
-function addSheet(workbook, name, columns, rows, format) {
-  const sheet = workbook.addWorksheet(name, { views: [{ state: 'frozen', ySplit: 1, xSplit: 0 }] });
-  sheet.columns = columns.map((c) => ({ header: c, key: c, width: Math.min(40, Math.max(8, c.length + 2)) }));
-  sheet.getRow(1).font = { bold: true };
-  rows.forEach((row, i) => {
-    const excelRow = sheet.getRow(i + 2);
-    columns.forEach((c, k) => {
-      const cell = excelRow.getCell(k + 1);
-      cell.value = /** @type {ExcelJS.CellValue} */ (cellValue(row[c]));
-      const fmt = typeof cell.value === 'number' ? format(c, row) : undefined;
-      if (fmt) cell.numFmt = fmt;
-    });
-  });
-  return sheet;
+function sheetOf(name, columns, rows, format, widths = []) {
+  return {
+    sheet: name,
+    stickyRowsCount: 1,
+    columns: columns.map((c, k) => ({ width: widths[k] ?? Math.min(40, Math.max(8, c.length + 2)) })),
+    data: [
+      columns.map((c) => ({ value: xmlSafeText(c), type: String, fontWeight: 'bold' })),
+      ...rows.map((row) => columns.map((c) => cellOf(row[c], typeof row[c] === 'number' ? format(c, row) : undefined))),
+    ],
+  };
 }
 
 /**
@@ -76,22 +108,15 @@ function addSheet(workbook, name, columns, rows, format) {
  * @param {readonly string[]} input.summaryColumns
  * @param {{ columns: string[], rows: Record<string, any>[] }} input.wide the 2014 layout (toRunsWide)
  * @param {[string, string | number | null][]} [input.about] key/value rows for the "report" sheet
- * @param {Date} [input.created]
  * @returns {Promise<Buffer>}
  */
-export async function toXlsx({ trials, trialColumns, summary, summaryColumns, wide, about = [], created }) {
-  const workbook = new ExcelJS.Workbook();
-  workbook.creator = 'udsvstcp';
-  if (created) {
-    workbook.created = created;
-    workbook.modified = created;
-  }
-  addSheet(workbook, 'trials', trialColumns, trials, (c) => trialFormat(c));
-  addSheet(workbook, 'summary', [...summaryColumns], summary, (c, row) => summaryFormat(c, String(row.unit ?? (row.transport === 'uds/tcp' ? 'ratio' : ''))));
-  const wideSheet = addSheet(workbook, 'runs-wide', wide.columns, wide.rows, (c) => (c === wide.columns[0] ? undefined : '#,##0.0'));
-  wideSheet.getColumn(1).width = Math.max(wide.columns[0].length, 24);
-  const aboutSheet = addSheet(workbook, 'report', ['item', 'value'], about.map(([item, value]) => ({ item, value })), () => undefined);
-  aboutSheet.getColumn(1).width = 24;
-  aboutSheet.getColumn(2).width = 120;
-  return Buffer.from(await workbook.xlsx.writeBuffer());
+export async function toXlsx({ trials, trialColumns, summary, summaryColumns, wide, about = [] }) {
+  const { default: writeXlsxFile } = await import('write-excel-file/node');
+  const sheets = [
+    sheetOf('trials', trialColumns, trials, (c) => trialFormat(c)),
+    sheetOf('summary', [...summaryColumns], summary, (c, row) => summaryFormat(c, String(row.unit ?? (row.transport === 'uds/tcp' ? 'ratio' : '')))),
+    sheetOf('runs-wide', wide.columns, wide.rows, (c) => (c === wide.columns[0] ? undefined : '#,##0.0'), [Math.max(wide.columns[0].length, 24)]),
+    sheetOf('report', ['item', 'value'], about.map(([item, value]) => ({ item, value })), () => undefined, [24, 120]),
+  ];
+  return writeXlsxFile(sheets).toBuffer();
 }
