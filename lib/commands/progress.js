@@ -1,8 +1,9 @@
 /**
  * Sweep progress on stderr: a bar (cli-progress) on a terminal, one plain
- * line per trial otherwise, nothing when quiet.
+ * line per trial otherwise, nothing when quiet. cli-progress is loaded only
+ * when a bar is drawn.
  */
-import cliProgress from 'cli-progress';
+import { createRequire } from 'node:module';
 import { formatSize } from '../core/units.js';
 import { depthLabel, workloadOf } from '../workloads/index.js';
 
@@ -24,7 +25,7 @@ export function createProgress({ stream, quiet, chalk, workload }) {
   };
   if (quiet) return { start() {}, end() {}, note() {}, stop() {} };
   if (stream.isTTY) {
-    /** @type {cliProgress.SingleBar | undefined} */
+    /** @type {import('cli-progress').SingleBar | undefined} */
     let bar;
     return {
       start(/** @type {import('../sweep/schedule.js').Job} */ job, /** @type {number} */ index, /** @type {number} */ total) {
@@ -34,6 +35,7 @@ export function createProgress({ stream, quiet, chalk, workload }) {
           bar = undefined;
         }
         if (!bar) {
+          const cliProgress = /** @type {typeof import('cli-progress')} */ (createRequire(import.meta.url)('cli-progress'));
           bar = new cliProgress.SingleBar({ stream, format: '{bar} {value}/{total} trials | {job} | {duration_formatted} elapsed | eta {eta_formatted}', hideCursor: true, etaBuffer: 20 }, cliProgress.Presets.shades_classic);
           bar.start(total, index, { job: label(job) });
         }
