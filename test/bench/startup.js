@@ -10,21 +10,27 @@
  * used. The load average is printed beside the figures: on a busy machine
  * every figure is larger and the ratios are what to read.
  *
- *   node test/bench/startup.js [--runs 20] [--warmup 3]
+ *   node test/bench/startup.js [--runs 20] [--warmup 3] [--bin path/to/udsvstcp.js]
+ *
+ * --bin times another copy (an installed package, an older checkout).
  */
 import { spawnSync } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
-const BIN = fileURLToPath(new URL('../../bin/udsvstcp.js', import.meta.url));
+const { values } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '20' },
+    warmup: { type: 'string', default: '3' },
+    bin: { type: 'string', default: fileURLToPath(new URL('../../bin/udsvstcp.js', import.meta.url)) },
+  },
+});
 const CASES = [
   { name: 'node -e 0', args: ['-e', '0'] },
-  { name: 'udsvstcp --version', args: [BIN, '--version'] },
-  { name: 'udsvstcp --help', args: [BIN, '--help'] },
+  { name: 'udsvstcp --version', args: [values.bin, '--version'] },
+  { name: 'udsvstcp --help', args: [values.bin, '--help'] },
 ];
-
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '20' }, warmup: { type: 'string', default: '3' } } });
 const runs = Number(values.runs);
 const warmup = Number(values.warmup);
 if (!Number.isInteger(runs) || runs < 1 || runs > 1000) throw new Error('--runs must be an integer from 1 to 1000');
@@ -58,7 +64,7 @@ for (let i = 0; i < runs; i++) CASES.forEach((c, k) => times[k].push(time(c)));
 const after = loadavg()[0];
 
 const base = median(times[0]);
-process.stdout.write(`node ${process.version}, ${runs} runs each (interleaved, after ${warmup} warm-up), load average ${before.toFixed(1)} → ${after.toFixed(1)}\n\n`);
+process.stdout.write(`${values.bin}\nnode ${process.version}, ${runs} runs each (interleaved, after ${warmup} warm-up), load average ${before.toFixed(1)} → ${after.toFixed(1)}\n\n`);
 process.stdout.write('| command | median ms | mean ms | median / node -e 0 |\n|---|---:|---:|---:|\n');
 CASES.forEach((c, k) => {
   process.stdout.write(`| ${c.name} | ${median(times[k]).toFixed(1)} | ${mean(times[k]).toFixed(1)} | ${(median(times[k]) / base).toFixed(2)}× |\n`);
