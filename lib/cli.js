@@ -1,16 +1,15 @@
 /**
  * The command line: parse with commander, resolve and validate options,
  * call into lib/, print, and return an exit code (0 ok, 1 a run failed,
- * 2 bad input). Nothing here calls process.exit().
+ * 2 bad input). Nothing here calls process.exit(). A command's module (and
+ * the libraries it needs) is loaded only when that command runs, so
+ * --version and --help start about as fast as node itself.
  */
 import { Chalk, chalkStderr } from 'chalk';
 import { Command, CommanderError } from 'commander';
 import { version } from './core/environment.js';
 import { describeResourceError } from './core/resources.js';
 import { printable, printableLines } from './core/text.js';
-import { run } from './commands/run.js';
-import { serve } from './commands/serve.js';
-import { sweep } from './commands/sweep.js';
 import { addResultsCommands } from './commands/results-cli.js';
 import { PROBE_TIMEOUT_MS } from './fixture/probe.js';
 import { MAX_FAILED_IN_A_ROW, MAX_REPLACEMENTS } from './sweep/fixture-keeper.js';
@@ -76,7 +75,9 @@ exit 0. Try it: nc -U <path>
 Example:
   udsvstcp serve --json`)
     .action(async (opts) => {
-      code = await serve(resolveServeOptions(opts), out);
+      const options = resolveServeOptions(opts);
+      const { serve } = await import('./commands/serve.js');
+      code = await serve(options, out);
     });
 
   program.command('run')
@@ -122,7 +123,9 @@ Examples:
   udsvstcp run --workload http --connections 10 --duration 2s
   udsvstcp run --tcp 127.0.0.1:5555 --uds /tmp/x/echo.sock --size 1k --depth 16 --packets 100000 --json`)
     .action(async (opts) => {
-      code = await run(resolveRunOptions(opts), out);
+      const options = resolveRunOptions(opts);
+      const { run } = await import('./commands/run.js');
+      code = await run(options, out);
     });
 
   program.command('sweep')
@@ -200,6 +203,7 @@ Examples:
   udsvstcp sweep nicmcd-2014 --runs 3
   udsvstcp sweep --sizes 64B..64KiB --depths 1,64 --runs 10 --out results/mine`)
     .action(async (preset, opts) => {
+      const { sweep } = await import('./commands/sweep.js');
       code = await sweep(preset, opts, out);
     });
 

@@ -1,9 +1,10 @@
 /**
  * Sweep progress on stderr: a bar (cli-progress) on a terminal, one plain
  * line per trial otherwise, nothing when quiet. Errors and notes may quote
- * paths: they are printable() (controls escaped).
+ * paths: they are printable() (controls escaped). cli-progress is loaded only
+ * when a bar is drawn.
  */
-import cliProgress from 'cli-progress';
+import { createRequire } from 'node:module';
 import { formatSize } from '../core/units.js';
 import { printable } from '../core/text.js';
 import { depthLabel, workloadOf } from '../workloads/index.js';
@@ -26,7 +27,7 @@ export function createProgress({ stream, quiet, chalk, workload }) {
   };
   if (quiet) return { start() {}, end() {}, note() {}, stop() {} };
   if (stream.isTTY) {
-    /** @type {cliProgress.SingleBar | undefined} */
+    /** @type {import('cli-progress').SingleBar | undefined} */
     let bar;
     return {
       start(/** @type {import('../sweep/schedule.js').Job} */ job, /** @type {number} */ index, /** @type {number} */ total) {
@@ -36,6 +37,7 @@ export function createProgress({ stream, quiet, chalk, workload }) {
           bar = undefined;
         }
         if (!bar) {
+          const cliProgress = /** @type {typeof import('cli-progress')} */ (createRequire(import.meta.url)('cli-progress'));
           bar = new cliProgress.SingleBar({ stream, format: '{bar} {value}/{total} trials | {job} | {duration_formatted} elapsed | eta {eta_formatted}', hideCursor: true, etaBuffer: 20 }, cliProgress.Presets.shades_classic);
           bar.start(total, index, { job: label(job) });
         }

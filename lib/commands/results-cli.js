@@ -1,9 +1,8 @@
 /**
  * The commands that read results directories (`report`, `compare`), added
- * to the command line in one call so lib/cli.js stays small.
+ * to the command line in one call so lib/cli.js stays small. Each command's
+ * module is loaded when it runs.
  */
-import { compare } from './compare.js';
-import { report } from './report.js';
 
 /**
  * @param {import('commander').Command} program
@@ -30,6 +29,7 @@ Examples:
   udsvstcp report udsvstcp-results/20261123T105133Z-default
   udsvstcp report results/mine --json > findings.json`)
     .action(async (dir, opts) => {
+      const { report } = await import('./report.js');
       setCode(await report(dir, opts, out));
     });
 
@@ -48,6 +48,7 @@ by the rules of report: what it cannot read right is refused in one line.
 Example:
   udsvstcp compare results/node20 results/node22`)
     .action(async (dirA, dirB, opts) => {
+      const { compare } = await import('./compare.js');
       setCode(await compare(dirA, dirB, opts, out));
     });
 }

@@ -16,6 +16,7 @@
  */
 import { workloadOf } from '../workloads/index.js';
 import { logAxis, sizeAxis } from './chart-axes.js';
+import { loadChartLibraries } from './chart-libraries.js';
 
 /** @typedef {{ name: string, title: string, spec: Record<string, any> }} Chart */
 
@@ -181,7 +182,7 @@ export function chartSpecs(findings) {
  * @returns {Promise<string>}
  */
 export async function renderSvg(spec) {
-  const [vega, vegaLite] = await Promise.all([import('vega'), import('vega-lite')]);
+  const { vega, vegaLite } = await loadChartLibraries();
   const compiled = vegaLite.compile(/** @type {any} */ (spec), { logger: vega.logger(vega.Error) }).spec;
   const view = new vega.View(vega.parse(compiled), { renderer: 'none', logLevel: vega.Error });
   try {

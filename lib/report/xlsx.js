@@ -1,17 +1,16 @@
 /**
  * results.xlsx: the trials, the summary and the 2014 wide layout as an
- * Excel workbook, written by ExcelJS. Every figure is a typed numeric cell
- * (a spreadsheet never has to guess a decimal separator, so it opens right
- * in every locale), units are in the header names, the header row is
- * frozen, and number formats only change how cells look, never what they
- * hold. A fourth sheet, "report", holds the verdicts, warnings and the
- * environment. The workbook is written by ExcelJS's streaming writer, row
- * by row, so memory stays flat in the trial rows. toXlsx returns the bytes;
- * nothing here touches the disk.
+ * Excel workbook, written by write-excel-file (one dependency, fflate, for
+ * the zip). Every figure is a typed numeric cell (a spreadsheet never has
+ * to guess a decimal separator, so it opens right in every locale), units
+ * are in the header names, the header row is bold and frozen, and number
+ * formats only change how cells look, never what they hold. A fourth
+ * sheet, "report", holds the verdicts, warnings and the environment.
+ * Text is always a text cell, never a formula, and a character XML 1.0
+ * cannot hold is written as a visible \uXXXX escape. toXlsx returns the
+ * bytes; nothing here touches the disk, and the writer is loaded only when
+ * a workbook is made.
  */
-import { once } from 'node:events';
-import { PassThrough } from 'node:stream';
-import ExcelJS from 'exceljs';
 
 /** Number formats by what a column holds (formats are locale-neutral codes). */
 const FORMATS = { integer: '0', rate: '#,##0', micro: '0.00', milli: '0.000', fraction: '0.000', ratio: '0.000', percent: '0.0', df: '0.0' };
@@ -46,55 +45,59 @@ function summaryFormat(column, unit) {
   return FORMATS.micro;
 }
 
-/** @param {unknown} v */
-const cellValue = (v) => (typeof v === 'number' ? (Number.isFinite(v) ? v : null) : v ?? null);
-
-/** @type {Map<string, Partial<ExcelJS.Style>>} */
-const styles = new Map();
+/**
+ * What XML 1.0 cannot hold (C0 controls but tab, LF and CR; lone surrogates;
+ * U+FFFE, U+FFFF and the other noncharacters), and what the writer would
+ * silently drop besides (C1 controls and U+FFFD).
+ */
+const UNWRITABLE = /(?![\t\n\r])[\p{Cc}\p{Cs}\p{Noncharacter_Code_Point}\uFFFD]/gu;
 
 /**
- * One style object per number format, shared by every cell that has it:
- * ExcelJS looks a style up by its object, so a shared one is resolved once,
- * not once per cell. Nothing changes a cell's style after it is set.
- * @param {string} numFmt
+ * Text as a workbook can hold it: every unwritable character as a visible
+ * \uXXXX escape (\u{XXXXX} beyond the BMP), so nothing is lost without a
+ * trace.
+ * @param {string} text
  */
-function styleOf(numFmt) {
-  let style = styles.get(numFmt);
-  if (!style) styles.set(numFmt, style = Object.freeze({ numFmt }));
-  return style;
+export function xmlSafeText(text) {
+  return text.replace(UNWRITABLE, (c) => {
+    const code = /** @type {number} */ (c.codePointAt(0)).toString(16).toUpperCase();
+    return code.length > 4 ? `\\u{${code}}` : `\\u${code.padStart(4, '0')}`;
+  });
 }
 
 /**
- * A sheet written row by row: each row is committed (serialised into the
- * zip stream) as soon as it is made, so memory does not grow with the rows.
- * @param {ExcelJS.stream.xlsx.WorkbookWriter} workbook
- * @param {string} name
- * @param {readonly string[]} columns
- * @param {Iterable<Record<string, unknown>>} rows
- * @param {(column: string, row: Record<string, unknown>) => string | undefined} format
- * @param {Record<number, number>} [widths] column widths by 1-based column, over the default
+ * A cell: a finite number as a number in its format, any other figure
+ * empty, text as text (never a formula: the writer makes one only when told).
+ * @param {unknown} v
+ * @param {string | undefined} format
+ * @returns {import('write-excel-file/node').Cell}
  */
-function addSheet(workbook, name, columns, rows, format, widths = {}) {
-  const sheet = workbook.addWorksheet(name, { views: [{ state: 'frozen', ySplit: 1, xSplit: 0 }] });
-  sheet.columns = columns.map((c, k) => ({ header: c, key: c, width: widths[k + 1] ?? Math.min(40, Math.max(8, c.length + 2)) }));
-  const header = sheet.getRow(1);
-  header.font = { bold: true };
-  header.commit();
-  let i = 0;
-  for (const row of rows) {
-    const excelRow = sheet.getRow(i + 2);
-    columns.forEach((c, k) => {
-      const value = cellValue(row[c]);
-      if (value === null) return; // an empty cell is no cell: a sparse sheet (runs-wide) costs what it holds
-      const cell = excelRow.getCell(k + 1);
-      cell.value = /** @type {ExcelJS.CellValue} */ (value);
-      const fmt = typeof value === 'number' ? format(c, row) : undefined;
-      if (fmt) cell.style = styleOf(fmt);
-    });
-    excelRow.commit();
-    i++;
-  }
-  sheet.commit();
+function cellOf(v, format) {
+  if (typeof v === 'number') return Number.isFinite(v) ? { value: v, type: Number, ...(format ? { format } : {}) } : null;
+  if (typeof v === 'boolean') return { value: v, type: Boolean };
+  if (v === null || v === undefined || v === '') return null; // empty text: an empty cell
+  return { value: xmlSafeText(String(v)), type: String };
+}
+
+/**
+ * One sheet: a bold frozen header row, then a row per record.
+ * @param {string} name
+ * @param {string[]} columns
+ * @param {Record<string, unknown>[]} rows
+ * @param {(column: string, row: Record<string, unknown>) => string | undefined} format
+ * @param {number[]} [widths] by column, where the default (header length) is not right
+ * @returns {import('write-excel-file/node').Sheet<any>}
+ */
+function sheetOf(name, columns, rows, format, widths = []) {
+  return {
+    sheet: name,
+    stickyRowsCount: 1,
+    columns: columns.map((c, k) => ({ width: widths[k] ?? Math.min(40, Math.max(8, c.length + 2)) })),
+    data: [
+      columns.map((c) => ({ value: xmlSafeText(c), type: String, fontWeight: 'bold' })),
+      ...rows.map((row) => columns.map((c) => cellOf(row[c], typeof row[c] === 'number' ? format(c, row) : undefined))),
+    ],
+  };
 }
 
 /**
@@ -105,27 +108,15 @@ function addSheet(workbook, name, columns, rows, format, widths = {}) {
  * @param {readonly string[]} input.summaryColumns
  * @param {{ columns: string[], rows: Record<string, any>[] }} input.wide the 2014 layout (toRunsWide)
  * @param {[string, string | number | null][]} [input.about] key/value rows for the "report" sheet
- * @param {Date} [input.created]
  * @returns {Promise<Buffer>}
  */
-export async function toXlsx({ trials, trialColumns, summary, summaryColumns, wide, about = [], created }) {
-  /** @type {Buffer[]} */
-  const chunks = [];
-  const stream = new PassThrough();
-  stream.on('data', (chunk) => chunks.push(chunk));
-  const ended = once(stream, 'end');
-  // ExcelJS's streaming writer: rows go out as they are made, compressed by node:zlib
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: true, useSharedStrings: true });
-  workbook.creator = 'udsvstcp';
-  if (created) {
-    workbook.created = created;
-    workbook.modified = created;
-  }
-  addSheet(workbook, 'trials', trialColumns, trials, (c) => trialFormat(c));
-  addSheet(workbook, 'summary', summaryColumns, summary, (c, row) => summaryFormat(c, String(row.unit ?? (row.transport === 'uds/tcp' ? 'ratio' : ''))));
-  addSheet(workbook, 'runs-wide', wide.columns, wide.rows, (c) => (c === wide.columns[0] ? undefined : '#,##0.0'), { 1: Math.max(wide.columns[0].length, 24) });
-  addSheet(workbook, 'report', ['item', 'value'], about.map(([item, value]) => ({ item, value })), () => undefined, { 1: 24, 2: 120 });
-  await workbook.commit();
-  await ended;
-  return Buffer.concat(chunks);
+export async function toXlsx({ trials, trialColumns, summary, summaryColumns, wide, about = [] }) {
+  const { default: writeXlsxFile } = await import('write-excel-file/node');
+  const sheets = [
+    sheetOf('trials', trialColumns, trials, (c) => trialFormat(c)),
+    sheetOf('summary', [...summaryColumns], summary, (c, row) => summaryFormat(c, String(row.unit ?? (row.transport === 'uds/tcp' ? 'ratio' : '')))),
+    sheetOf('runs-wide', wide.columns, wide.rows, (c) => (c === wide.columns[0] ? undefined : '#,##0.0'), [Math.max(wide.columns[0].length, 24)]),
+    sheetOf('report', ['item', 'value'], about.map(([item, value]) => ({ item, value })), () => undefined, [24, 120]),
+  ];
+  return writeXlsxFile(sheets).toBuffer();
 }

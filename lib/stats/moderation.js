@@ -16,8 +16,7 @@
  * variances differ more than sampling explains, d0 comes out small and each
  * group keeps mostly its own spread; when they agree, d0 is large.
  */
-import digamma from '@stdlib/math-base-special-digamma';
-import trigamma from '@stdlib/math-base-special-trigamma';
+import { digamma, trigamma } from './polygamma.js';
 
 /** Fewer groups than this (with 2 or more runs each) give no prior: plain Student t. */
 export const MIN_GROUPS = 3;

@@ -2,12 +2,12 @@ import { existsSync } from 'node:fs';
 import { lstat, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getWorkload } from '../../lib/workloads/index.js';
 import { listPresets, loadSpec, resolveSpec } from '../../lib/sweep/spec.js';
 import { makeTempDir, runCli } from '../helpers/cli.js';
 import { expectPinnedHeaders } from '../helpers/schema.js';
+import { readXlsx } from '../helpers/xlsx.js';
 
 /** @type {{ dir: string, remove: () => Promise<void> }} */
 let tmp;
@@ -49,12 +49,10 @@ describe.each(listPresets())('sweep %s --test, end to end with real processes', 
     expect(cpuSvg).toMatch(/<path[^>]* d="M/); // lines drawn, not an empty panel
     expect(await readFile(join(out(), 'summary.md'), 'utf8')).toContain(`| client CPU TCP (${cpuUnit}) |`);
     // results.xlsx: the count and the primary figure are numbers, formatted for what they are
-    const workbook = new ExcelJS.Workbook();
-    await workbook.xlsx.readFile(join(out(), 'results.xlsx'));
-    const sheet = /** @type {ExcelJS.Worksheet} */ (workbook.getWorksheet('trials'));
-    const header = /** @type {string[]} */ (sheet.getRow(1).values).slice(1);
-    const count = sheet.getRow(2).getCell(header.indexOf(w.columns[0]) + 1);
-    const primary = sheet.getRow(2).getCell(header.indexOf(w.primary) + 1);
+    const sheet = (await readXlsx(join(out(), 'results.xlsx'))).sheet('trials');
+    const header = /** @type {string[]} */ (sheet.values(1));
+    const count = sheet.cell(2, header.indexOf(w.columns[0]) + 1);
+    const primary = sheet.cell(2, header.indexOf(w.primary) + 1);
     expect([typeof count.value, count.numFmt]).toEqual(['number', '0']);
     expect([typeof primary.value, primary.numFmt]).toEqual(['number', w.primary === 'gb_per_s' ? '0.000' : '#,##0']);
     const times = Object.keys(w.summary).some((m) => m.endsWith('_p50_us'));

@@ -1,6 +1,6 @@
-import trigamma from '@stdlib/math-base-special-trigamma';
 import { describe, expect, it } from 'vitest';
 import { NO_PRIOR, fitPrior, moderate, trigammaInverse } from '../../lib/stats/moderation.js';
+import { trigamma } from '../../lib/stats/polygamma.js';
 import { createRandom } from '../../lib/core/random.js';
 import { nextHalfWidth, ratioInterval, ratioIntervals } from '../../lib/stats/ratios.js';
 import { createRecord } from '../../lib/trial/record.js';
