@@ -53,7 +53,7 @@ function describeDesign(spec) {
     block_ms_target: spec.blockMs,
     block_rule: `at least the workload's minimum block, and at least block_ms_target at the slower transport's warmup rate; a timed trial runs at least ${MIN_BLOCKS} blocks per transport; every block is in ${FILES.blocks}`,
     measured_time_per_transport_ms: 'ms' in spec.measure ? spec.measure.ms : null,
-    ratio_interval: `Student-t 95 % interval of the mean per-run log(UDS/TCP), exp() back: runs (fresh processes) are the replicates; ${spec.intervals === 'own' ? 'each group on its own' : 'variances moderated across groups (README)'}`,
+    ratio_interval: `Student-t 95 % interval of the mean per-run log(UDS/TCP), exp() back: runs (fresh processes) are the replicates; ${spec.intervals === 'own' ? 'each group on its own' : 'variances moderated across groups (docs/method.md)'}`,
     precision: spec.precision,
     max_time_ms: spec.maxTimeMs,
     server_lifetime: spec.server === 'round' ? 'a fresh server for each planned run and each precision round' : 'one server for the whole sweep (a new one only after it dies)',

@@ -39,7 +39,7 @@ describe('the published package', () => {
     expect(installed.length).toBeLessThanOrEqual(150);
     const files = (await run(npm, ['pack', '--dry-run', '--json'], { cwd: ROOT })).stdout;
     const shipped = JSON.parse(files)[0].files.map((/** @type {{ path: string }} */ f) => f.path);
-    expect(shipped).toEqual(expect.arrayContaining(['bin/udsvstcp.js', 'lib/trial/worker.js', 'sweeps/default.json', 'sweeps/quick.json', 'sweeps/nicmcd-2014.json', 'sweeps/README.md', 'README.md', 'LICENSE', 'package.json']));
+    expect(shipped).toEqual(expect.arrayContaining(['bin/udsvstcp.js', 'lib/trial/worker.js', 'sweeps/default.json', 'sweeps/quick.json', 'sweeps/nicmcd-2014.json', 'sweeps/README.md', 'README.md', 'docs/cli.md', 'docs/results.md', 'LICENSE', 'package.json']));
     expect(shipped.some((/** @type {string} */ p) => p.startsWith('test/'))).toBe(false);
     // the licence package.json names is the one LICENSE holds
     const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8'));
