@@ -43,6 +43,8 @@ const PEER = fileURLToPath(new URL('./wakeup-peer.js', import.meta.url));
  * @property {number} wake_cost_us cross_cpu.p50_us − same_cpu.p50_us: what waking idle CPUs adds to a round trip
  * @property {number | null} idle_exit_cost_us cross_cpu.p50_us − cross_cpu_busy.p50_us
  * @property {number} elapsed_ms the probe's whole time, process starts included
+ * @property {number} load_1m the machine's 1-minute load average as the probe began
+ * @property {number} cpu_count CPUs this process may use
  *
  * @typedef {object} ProbeResult
  * @property {Wakeup | null} wakeup
@@ -134,6 +136,7 @@ export async function probeWakeup({ blockMs = 100, blocks = 2, busy = true, sign
   const busyNote = !busy ? 'not measured (turned off)' : chrt ? null : 'chrt not found (Linux util-linux): no busy baseline';
 
   const started = performance.now();
+  const [load] = os.loadavg();
   const dir = await mkdtemp(join(os.tmpdir(), 'udsvstcp-probe-'));
   const path = join(dir, 'p.sock');
   /** @type {ReturnType<typeof startPeer>[]} */
@@ -194,6 +197,8 @@ export async function probeWakeup({ blockMs = 100, blocks = 2, busy = true, sign
         wake_cost_us: round2(crossCpu.p50_us - sameCpu.p50_us),
         idle_exit_cost_us: crossBusy ? round2(crossCpu.p50_us - crossBusy.p50_us) : null,
         elapsed_ms: 0,
+        load_1m: round2(load),
+        cpu_count: os.availableParallelism(),
       };
       return wakeup;
     })()]);

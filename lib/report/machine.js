@@ -24,7 +24,11 @@ export function describeWakeup(machine) {
   const w = machine?.wakeup;
   if (!w) return `wake-up probe: none${machine?.wakeup_note ? ` (${machine.wakeup_note})` : ''}`;
   const busy = w.cross_cpu_busy ? `, cross-CPU with both CPUs busy ${micro(w.cross_cpu_busy.p50_us)}` : '';
-  return `wake-up probe: same-CPU ${micro(w.same_cpu.p50_us)}, cross-CPU ${micro(w.cross_cpu.p50_us)}${busy} (median 1-byte round trips, Node over UDS); waking an idle CPU adds about ${micro(Math.max(0, w.wake_cost_us))} per round trip`;
+  const cost = w.wake_cost_us > 0 ? `waking an idle CPU adds about ${micro(w.wake_cost_us)} per round trip` : 'cross-CPU no slower than same-CPU: no wake-up cost seen';
+  const loaded = typeof w.load_1m === 'number' && typeof w.cpu_count === 'number' && w.load_1m >= w.cpu_count
+    ? `; the machine was busy (load ${w.load_1m.toFixed(1)} on ${w.cpu_count} CPUs), its CPUs seldom idle, so these figures say little about waking an idle one`
+    : '';
+  return `wake-up probe: same-CPU ${micro(w.same_cpu.p50_us)}, cross-CPU ${micro(w.cross_cpu.p50_us)}${busy} (median 1-byte round trips, Node over UDS); ${cost}${loaded}`;
 }
 
 /**
