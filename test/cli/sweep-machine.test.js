@@ -69,3 +69,11 @@ describe.runIf(process.platform === 'linux')('sweep records the machine facts th
     expect(stderr).toContain('wake-up probe: none (not run (--no-probe))');
   }, 60_000);
 });
+
+describe.runIf(process.platform === 'linux')('run --probe', () => {
+  it('runs the wake-up probe before measuring and prints it', async () => {
+    const { code, stderr } = await runCli(['run', '--probe', '--packets', '200', '--warmup', '0']);
+    expect(code, stderr).toBe(0);
+    expect(stderr).toMatch(/^wake-up probe: (same-CPU [\d.]+ µs, cross-CPU [\d.]+ µs|none \(taskset not found)/m);
+  }, 30_000);
+});
