@@ -7,8 +7,12 @@
 import { collectMachine } from '../core/machine.js';
 import { probeWakeup } from './wakeup-probe.js';
 
-/** The probe of a sweep: about 0.6 s of round trips; with --test about 0.06 s. */
-export const PROBE = { blockMs: 100, blocks: 2 };
+/**
+ * The probe of a sweep: 6 blocks of 50 ms (same, cross, cross, same, and two
+ * cross-CPU with both CPUs busy), about 0.3 s of round trips and 0.5 s in all
+ * on a quiet machine; with --test, blocks of 10 ms.
+ */
+export const PROBE = { blockMs: 50, blocks: 2 };
 export const TEST_PROBE = { blockMs: 10, blocks: 2 };
 
 /**

@@ -121,14 +121,14 @@ function startPeer(prefix, args) {
 
 /**
  * @param {object} [options]
- * @param {number} [options.blockMs] length of one block (default 100)
+ * @param {number} [options.blockMs] length of one block (default 50)
  * @param {number} [options.blocks] blocks per configuration (default 2: same, cross, cross, same)
  * @param {boolean} [options.busy] also measure cross-CPU with both CPUs kept busy (needs chrt)
  * @param {AbortSignal} [options.signal] ends the probe early (the result is then null)
  * @param {number} [options.limitMs] the whole probe, process starts included (default 10 s)
  * @returns {Promise<ProbeResult>}
  */
-export async function probeWakeup({ blockMs = 100, blocks = 2, busy = true, signal, limitMs = 10_000 } = {}) {
+export async function probeWakeup({ blockMs = 50, blocks = 2, busy = true, signal, limitMs = 10_000 } = {}) {
   const taskset = findProgram('taskset');
   if (!taskset) return { wakeup: null, note: 'taskset not found (Linux util-linux): no pinning, so no wake-up probe' };
   if (os.availableParallelism() < 2) return { wakeup: null, note: 'one CPU available: no cross-CPU round trip to compare with, so no wake-up probe' };
@@ -141,7 +141,9 @@ export async function probeWakeup({ blockMs = 100, blocks = 2, busy = true, sign
   const path = join(dir, 'p.sock');
   /** @type {ReturnType<typeof startPeer>[]} */
   const peers = [];
+  let closed = false;
   const peer = (/** @type {string[]} */ prefix, /** @type {string[]} */ args) => {
+    if (closed) throw new Error('interrupted'); // the probe has ended: start nothing more
     const p = startPeer(prefix, args);
     peers.push(p);
     return p;
@@ -207,6 +209,7 @@ export async function probeWakeup({ blockMs = 100, blocks = 2, busy = true, sign
   } catch (error) {
     return { wakeup: null, note: `wake-up probe failed: ${/** @type {Error} */ (error).message}` };
   } finally {
+    closed = true;
     clearTimeout(timer);
     signal?.removeEventListener('abort', onAbort);
     await Promise.all(peers.map((p) => p.stop()));
