@@ -26,7 +26,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { parse } from 'csv-parse/sync';
-import { readSysctl, sysctlPath, withSysctl } from './sysctl-guard.js';
+import os from 'node:os';
+import { RESTORING_SIGNALS, readSysctl, sysctlPath, withSysctl } from './sysctl-guard.js';
 
 const BIN = fileURLToPath(new URL('../../bin/udsvstcp.js', import.meta.url));
 const SYSCTL = 'net.core.wmem_default';
@@ -142,15 +143,22 @@ async function main() {
   }
   const flags = ['--sizes', values.sizes, '--runs', values.runs, '--duration', values.duration, '--warmup', values.warmup];
   const before = readSysctl(path);
+  // a signal stops the sweep under way (and, while the value is raised, the guard puts it back first)
+  const stop = new AbortController();
+  const onSignal = (/** @type {NodeJS.Signals} */ name) => {
+    process.exitCode = 128 + os.constants.signals[name];
+    stop.abort(new Error(`${name} received`));
+  };
+  for (const name of RESTORING_SIGNALS) process.on(name, onSignal);
   const root = await mkdtemp(join(tmpdir(), 'udsvstcp-wmem-'));
   try {
     process.stderr.write(`stream sweep (${flags.join(' ')}) with ${SYSCTL} = ${before} (as it is)…\n`);
-    await sweep(flags, join(root, 'default'), undefined);
+    await sweep(flags, join(root, 'default'), stop.signal);
     const asIs = readCondition(join(root, 'default'), before);
     const raised = await withSysctl(path, values.raised, async (signal) => {
       const now = readSysctl(path);
       process.stderr.write(`stream sweep with ${SYSCTL} = ${now}…\n`);
-      await sweep(flags, join(root, 'raised'), signal);
+      await sweep(flags, join(root, 'raised'), AbortSignal.any([signal, stop.signal]));
       return readCondition(join(root, 'raised'), now);
     });
     process.stderr.write(`${SYSCTL} is back at ${readSysctl(path)}\n\n`);
@@ -158,6 +166,7 @@ async function main() {
     if (!raised.trials.some((r) => WRITES in r)) process.stdout.write(`(writes/chunk: n/a — trials.csv has no ${WRITES} column in this version)\n`);
     return 0;
   } finally {
+    for (const name of RESTORING_SIGNALS) process.off(name, onSignal);
     await rm(root, { recursive: true, force: true });
   }
 }
