@@ -3,9 +3,9 @@
  * lib/machine/wakeup-probe.js through taskset, with a Node IPC channel):
  *
  *   echo PATH   listen on the Unix socket PATH and echo every byte back
- *   ping PATH   connect to PATH; on {type: 'run', ms} send 1 byte, wait for
- *               its echo, again, for ms; answer with every round trip in µs
- *   spin        on {type: 'spin', ms}, keep this CPU busy for ms, then exit
+ *   ping PATH   on {type: 'connect'} connect to PATH (answer: connected); on
+ *               {type: 'run', ms} send 1 byte, wait for its echo, again,
+ *               for ms; answer with every round trip in µs
  *
  * Each answers {type: 'ready'} once it can, and exits when the channel to
  * its parent closes. Nothing here outlives LIFETIME_MS.
@@ -37,14 +37,19 @@ if (role === 'echo') {
   server.listen(path, () => send({ type: 'ready' }));
 } else if (role === 'ping') {
   const one = Buffer.from([1]);
-  const socket = net.connect({ path }, () => send({ type: 'ready' }));
-  socket.on('error', fail);
+  /** @type {net.Socket | undefined} */
+  let socket;
   /** @type {((rtt: number) => void) | null} */
   let onEcho = null;
   let sent = 0n;
-  socket.on('data', (data) => {
-    // one byte in flight: each byte back ends one round trip
-    for (let i = 0; i < data.length; i++) onEcho?.(Number(process.hrtime.bigint() - sent) / 1000);
+  process.on('message', (/** @type {any} */ message) => {
+    if (message?.type !== 'connect') return;
+    socket = net.connect({ path }, () => send({ type: 'connected' }));
+    socket.on('error', fail);
+    socket.on('data', (data) => {
+      // one byte in flight: each byte back ends one round trip
+      for (let i = 0; i < data.length; i++) onEcho?.(Number(process.hrtime.bigint() - sent) / 1000);
+    });
   });
   process.on('message', (/** @type {any} */ message) => {
     if (message?.type !== 'run') return;
@@ -55,26 +60,14 @@ if (role === 'echo') {
       samples[n++] = rtt;
       if (n < MAX_ROUND_TRIPS && process.hrtime.bigint() < deadline) {
         sent = process.hrtime.bigint();
-        socket.write(one);
+        socket?.write(one);
         return;
       }
       onEcho = null;
       send({ type: 'block', rtt_us: Array.from(samples.subarray(0, n), (x) => Math.round(x * 100) / 100) });
     };
     sent = process.hrtime.bigint();
-    socket.write(one);
-  });
-} else if (role === 'spin') {
-  process.on('message', (/** @type {any} */ message) => {
-    if (message?.type !== 'spin') return;
-    const end = Date.now() + Math.min(Number(message.ms) || 0, LIFETIME_MS);
-    // told before it starts: the event loop does not turn while this CPU is kept busy
-    process.send?.({ type: 'spinning' }, () => {
-      while (Date.now() < end) {
-        // busy, bounded by `end`
-      }
-      process.exit(0);
-    });
+    socket?.write(one);
   });
   send({ type: 'ready' });
 } else {

@@ -14,7 +14,7 @@
  * Never throws: where it cannot run (no taskset, one CPU, a peer that fails,
  * a signal), the result is null with a note saying why.
  */
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +22,8 @@ import { fileURLToPath } from 'node:url';
 import { findProgram } from '../core/programs.js';
 
 const PEER = fileURLToPath(new URL('./wakeup-peer.js', import.meta.url));
+/** How long the busy baseline's spinners may take to start. */
+const SPINNER_START_MS = 1000;
 
 /**
  * @typedef {object} RoundTrips the round trips of one configuration, all its blocks together
@@ -73,57 +75,87 @@ export function describeRoundTrips(samples, cpus) {
 }
 
 /**
- * A peer process under `prefix` (taskset, and chrt for a spinner).
- * @param {string[]} prefix
- * @param {string[]} args
+ * A process of the probe, in a process group of its own (a terminal's Ctrl-C
+ * reaches the sweep, which ends the probe itself), stopped with its group.
+ * A Node peer answers on its IPC channel; any process may say "ready" on stdout.
+ * @param {string[]} argv
+ * @param {string} what for messages
  */
-function startPeer(prefix, args) {
-  const [command, ...rest] = [...prefix, process.execPath, PEER, ...args];
-  // own process group: a terminal's Ctrl-C reaches the sweep, which ends the probe itself
-  const child = spawn(command, rest, { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], detached: true });
+function startProcess(argv, what) {
+  const [command, ...rest] = argv;
+  const child = spawn(command, rest, { stdio: ['ignore', 'pipe', 'pipe', 'ipc'], detached: true });
   let stderr = '';
   child.stderr?.setEncoding('utf8').on('data', (t) => { stderr = (stderr + t).slice(-2000); });
   /** @type {Promise<void>} */
   const exited = new Promise((resolve) => child.once('close', () => resolve()));
   const failure = new Promise((_, reject) => {
     child.once('error', (error) => reject(new Error(`cannot start ${command}: ${error.message}`)));
-    child.once('exit', (code, signal) => reject(new Error(stderr.trim().split('\n').pop() || `${args[0]} end exited (${signal ?? `code ${code}`})`)));
+    child.once('exit', (code, signal) => reject(new Error(stderr.trim().split('\n').pop() || `${what} exited (${signal ?? `code ${code}`})`)));
   });
   failure.catch(() => undefined);
-  /**
-   * Wait for a message of that type (after sending one, if given).
-   * @param {string} type
-   * @param {Record<string, unknown>} [message]
-   * @returns {Promise<any>}
-   */
-  const next = (type, message) => {
-    const answer = Promise.race([failure, new Promise((resolve) => {
+  /** @param {Promise<any>} promise */
+  const orFailure = (promise) => {
+    const answer = Promise.race([failure, promise]);
+    answer.catch(() => undefined); // whoever waits sees it; a process stopped while nobody waits is no error
+    return answer;
+  };
+  return {
+    pid: /** @type {number} */ (child.pid),
+    /**
+     * Wait for an IPC message of that type (after sending one, if given).
+     * @param {string} type
+     * @param {Record<string, unknown>} [message]
+     * @returns {Promise<any>}
+     */
+    next: (type, message) => orFailure(new Promise((resolve) => {
       child.on('message', function onMessage(/** @type {any} */ m) {
         if (m?.type !== type) return;
         child.off('message', onMessage);
         resolve(m);
       });
       if (message && child.connected) child.send(message);
-    })]);
-    answer.catch(() => undefined); // whoever waits sees it; a peer stopped while nobody waits is no error
-    return answer;
-  };
-  return {
-    ready: next('ready'),
-    next,
-    /** SIGKILL, and wait until it is gone */
+    })),
+    /** the first line on stdout */
+    line: () => orFailure(new Promise((resolve) => {
+      let text = '';
+      child.stdout?.setEncoding('utf8').on('data', function onData(t) {
+        text += t;
+        if (!text.includes('\n')) return;
+        child.stdout?.off('data', onData);
+        resolve(text.split('\n')[0]);
+      });
+    })),
+    /** SIGKILL to its process group, and wait until it is gone */
     async stop() {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      if (child.exitCode === null && child.signalCode === null) {
+        try {
+          process.kill(-(/** @type {number} */ (child.pid)), 'SIGKILL');
+        } catch {
+          child.kill('SIGKILL');
+        }
+      }
       await exited;
     },
   };
 }
 
 /**
+ * Move every thread of a running process to one CPU.
+ * @param {string} taskset
+ * @param {number} pid
+ * @param {string} cpu
+ */
+function pin(taskset, pid, cpu) {
+  return new Promise((resolve, reject) => {
+    execFile(taskset, ['-a', '-p', '-c', cpu, String(pid)], { timeout: 5000 }, (error) => (error ? reject(new Error(`taskset -p: ${error.message.split('\n')[0]}`)) : resolve(undefined)));
+  });
+}
+
+/**
  * @param {object} [options]
  * @param {number} [options.blockMs] length of one block (default 50)
  * @param {number} [options.blocks] blocks per configuration (default 2: same, cross, cross, same)
- * @param {boolean} [options.busy] also measure cross-CPU with both CPUs kept busy (needs chrt)
+ * @param {boolean} [options.busy] also measure cross-CPU with both CPUs kept busy (needs chrt and timeout)
  * @param {AbortSignal} [options.signal] ends the probe early (the result is then null)
  * @param {number} [options.limitMs] the whole probe, process starts included (default 10 s)
  * @returns {Promise<ProbeResult>}
@@ -133,19 +165,20 @@ export async function probeWakeup({ blockMs = 50, blocks = 2, busy = true, signa
   if (!taskset) return { wakeup: null, note: 'taskset not found (Linux util-linux): no pinning, so no wake-up probe' };
   if (os.availableParallelism() < 2) return { wakeup: null, note: 'one CPU available: no cross-CPU round trip to compare with, so no wake-up probe' };
   const chrt = busy ? findProgram('chrt') : undefined;
-  const busyNote = !busy ? 'not measured (turned off)' : chrt ? null : 'chrt not found (Linux util-linux): no busy baseline';
+  const timeout = busy ? findProgram('timeout') : undefined;
+  const busyNote = !busy ? 'not measured (turned off)' : !chrt ? 'chrt not found (Linux util-linux): no busy baseline' : !timeout ? 'timeout not found (coreutils): no busy baseline' : null;
 
   const started = performance.now();
   const [load] = os.loadavg();
   const dir = await mkdtemp(join(os.tmpdir(), 'udsvstcp-probe-'));
   const path = join(dir, 'p.sock');
-  /** @type {ReturnType<typeof startPeer>[]} */
-  const peers = [];
+  /** @type {ReturnType<typeof startProcess>[]} */
+  const processes = [];
   let closed = false;
-  const peer = (/** @type {string[]} */ prefix, /** @type {string[]} */ args) => {
+  const start = (/** @type {string[]} */ argv, /** @type {string} */ what) => {
     if (closed) throw new Error('interrupted'); // the probe has ended: start nothing more
-    const p = startPeer(prefix, args);
-    peers.push(p);
+    const p = startProcess(argv, what);
+    processes.push(p);
     return p;
   };
   /** @type {NodeJS.Timeout | undefined} */
@@ -162,26 +195,37 @@ export async function probeWakeup({ blockMs = 50, blocks = 2, busy = true, signa
 
   try {
     const result = await Promise.race([stopped, (async () => {
-      const echo = peer([taskset, '-c', '0'], ['echo', path]);
-      await echo.ready;
-      const same = peer([taskset, '-c', '0'], ['ping', path]);
-      const cross = peer([taskset, '-c', '1'], ['ping', path]);
-      const spinners = chrt ? ['0', '1'].map((cpu) => peer([taskset, '-c', cpu, chrt, '-i', '0'], ['spin'])) : [];
-      await Promise.all([same.ready, cross.ready, ...spinners.map((s) => s.ready)]);
-
+      // two Node processes: the echo end stays on cpu 0, the ping end moves between cpu 0 and cpu 1
+      const echo = start([taskset, '-c', '0', process.execPath, PEER, 'echo', path], 'the echo end');
+      const ping = start([taskset, '-c', '0', process.execPath, PEER, 'ping', path], 'the ping end');
+      await Promise.all([echo.next('ready'), ping.next('ready')]); // both start at once
+      await ping.next('connected', { type: 'connect' });
+      let on = '0';
       /** @type {{ same: number[], cross: number[], busy: number[] }} */
       const samples = { same: [], cross: [], busy: [] };
-      const block = async (/** @type {typeof same} */ end, /** @type {number[]} */ into) => {
-        const { rtt_us: rtt } = await end.next('block', { type: 'run', ms: blockMs });
+      const block = async (/** @type {'0' | '1'} */ cpu, /** @type {number[]} */ into) => {
+        if (on !== cpu) await pin(taskset, ping.pid, cpu);
+        on = cpu;
+        const { rtt_us: rtt } = await ping.next('block', { type: 'run', ms: blockMs });
         for (const x of rtt) into.push(x);
       };
       for (let b = 0; b < blocks; b++) {
         // same cross | cross same | same cross …: each configuration as often first as second
-        if (b % 2 === 0) { await block(same, samples.same); await block(cross, samples.cross); } else { await block(cross, samples.cross); await block(same, samples.same); }
+        if (b % 2 === 0) { await block('0', samples.same); await block('1', samples.cross); } else { await block('1', samples.cross); await block('0', samples.same); }
       }
-      if (spinners.length) {
-        await Promise.all(spinners.map((s) => s.next('spinning', { type: 'spin', ms: blocks * blockMs + 1000 })));
-        for (let b = 0; b < blocks; b++) await block(cross, samples.busy);
+      /** @type {string | null} */
+      let busyMissing = null;
+      if (chrt && timeout) {
+        // a SCHED_IDLE spinner on each CPU: neither goes idle, and either yields at once to the probe's ends
+        const spinSeconds = Math.ceil((blocks * blockMs + SPINNER_START_MS + 1000) / 1000);
+        const spinners = ['0', '1'].map((cpu) => start([taskset, '-c', cpu, chrt, '-i', '0', timeout, '-s', 'KILL', String(spinSeconds), 'sh', '-c', 'echo ready; while :; do :; done'], 'a spinner'));
+        /** @type {NodeJS.Timeout | undefined} */
+        let wait;
+        // a SCHED_IDLE process runs only on a CPU with nothing else to do: on a busy machine it may never start
+        const started = await Promise.race([Promise.all(spinners.map((s) => s.line())).then(() => true), new Promise((resolve) => { wait = setTimeout(resolve, SPINNER_START_MS, false); })]);
+        clearTimeout(wait);
+        if (started) for (let b = 0; b < blocks; b++) await block('1', samples.busy);
+        else busyMissing = `the SCHED_IDLE spinners did not start within ${SPINNER_START_MS} ms (the CPUs were never idle): no busy baseline`;
         await Promise.all(spinners.map((s) => s.stop()));
       }
       const sameCpu = describeRoundTrips(samples.same, 'ping cpu 0, echo cpu 0');
@@ -189,13 +233,13 @@ export async function probeWakeup({ blockMs = 50, blocks = 2, busy = true, signa
       const crossBusy = samples.busy.length ? describeRoundTrips(samples.busy, 'ping cpu 1, echo cpu 0, a SCHED_IDLE spinner on each') : null;
       /** @type {Wakeup} */
       const wakeup = {
-        method: `1-byte ping-pong between two Node processes over a Unix socket, ${blocks} blocks of ${blockMs} ms per configuration in alternating order; wake_cost_us = cross-CPU − same-CPU median round trip`,
+        method: `1-byte ping-pong between two Node processes over a Unix socket, ${blocks} blocks of ${blockMs} ms per configuration in alternating order (the ping end moved between CPUs by taskset -p); wake_cost_us = cross-CPU − same-CPU median round trip`,
         block_ms: blockMs,
         blocks,
         same_cpu: sameCpu,
         cross_cpu: crossCpu,
         cross_cpu_busy: crossBusy,
-        busy_note: busyNote,
+        busy_note: busyNote ?? busyMissing,
         wake_cost_us: round2(crossCpu.p50_us - sameCpu.p50_us),
         idle_exit_cost_us: crossBusy ? round2(crossCpu.p50_us - crossBusy.p50_us) : null,
         elapsed_ms: 0,
@@ -205,14 +249,14 @@ export async function probeWakeup({ blockMs = 50, blocks = 2, busy = true, signa
       return wakeup;
     })()]);
     result.elapsed_ms = Math.round(performance.now() - started);
-    return { wakeup: result, note: busyNote && busy ? busyNote : null };
+    return { wakeup: result, note: busy ? result.busy_note : null };
   } catch (error) {
     return { wakeup: null, note: `wake-up probe failed: ${/** @type {Error} */ (error).message}` };
   } finally {
     closed = true;
     clearTimeout(timer);
     signal?.removeEventListener('abort', onAbort);
-    await Promise.all(peers.map((p) => p.stop()));
+    await Promise.all(processes.map((p) => p.stop()));
     await rm(dir, { recursive: true, force: true }).catch(() => undefined);
   }
 }

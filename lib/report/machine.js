@@ -17,6 +17,14 @@ const RTT_METRIC = 'rtt_mean_us';
 const micro = (us) => `${us >= 100 ? Math.round(us) : us.toFixed(1)} µs`;
 
 /**
+ * Was the machine busy as the probe ran (a 1-minute load of at least one per CPU)?
+ * @param {Record<string, any>} wakeup
+ */
+function wasBusy(wakeup) {
+  return typeof wakeup.load_1m === 'number' && typeof wakeup.cpu_count === 'number' && wakeup.load_1m >= wakeup.cpu_count;
+}
+
+/**
  * One line about the probe, or why there is none.
  * @param {Record<string, any> | null | undefined} machine meta.json's machine
  */
@@ -25,7 +33,7 @@ export function describeWakeup(machine) {
   if (!w) return `wake-up probe: none${machine?.wakeup_note ? ` (${machine.wakeup_note})` : ''}`;
   const busy = w.cross_cpu_busy ? `, cross-CPU with both CPUs busy ${micro(w.cross_cpu_busy.p50_us)}` : '';
   const cost = w.wake_cost_us > 0 ? `waking an idle CPU adds about ${micro(w.wake_cost_us)} per round trip` : 'cross-CPU no slower than same-CPU: no wake-up cost seen';
-  const loaded = typeof w.load_1m === 'number' && typeof w.cpu_count === 'number' && w.load_1m >= w.cpu_count
+  const loaded = wasBusy(w)
     ? `; the machine was busy (load ${w.load_1m.toFixed(1)} on ${w.cpu_count} CPUs), its CPUs seldom idle, so these figures say little about waking an idle one`
     : '';
   return `wake-up probe: same-CPU ${micro(w.same_cpu.p50_us)}, cross-CPU ${micro(w.cross_cpu.p50_us)}${busy} (median 1-byte round trips, Node over UDS); ${cost}${loaded}`;
@@ -94,6 +102,7 @@ export function warnOfShares(shares, machine) {
   const by = sharesByTransport(shares);
   if (!by.some((s) => s.percent > WAKE_SHARE_DOMINATES * 100)) return null;
   const w = /** @type {Record<string, any>} */ (machine?.wakeup);
+  if (wasBusy(w)) return null; // its CPUs were seldom idle: the probe measured waiting for a CPU, not waking one
   const percent = by.length === 2 && by[0].percent !== by[1].percent ? `${by.map((s) => `${s.percent} % (${s.transport.toUpperCase()})`).join(' and ')}` : `${by[0].percent} %`;
   return `at depth 1, about ${percent} of a round trip here is waking an idle CPU (probe: same-CPU ${micro(w.same_cpu.p50_us)}, cross-CPU ${micro(w.cross_cpu.p50_us)}); depth-1 ratios mostly measure this machine's wake-ups`;
 }
