@@ -48,7 +48,7 @@ export function describeWakeup(machine) {
  */
 
 /**
- * The wake-up cost's share of depth-1 mean round trips.
+ * The wake-up cost's share of depth-1 mean round trips (none from a probe on a busy machine).
  * @param {{ transport: 'tcp' | 'uds', size_bytes: number, rtt_us: number }[]} rtts
  * @param {Record<string, any> | null | undefined} machine
  * @returns {Share[]}
@@ -56,6 +56,7 @@ export function describeWakeup(machine) {
 export function sharesOf(rtts, machine) {
   const cost = machine?.wakeup?.wake_cost_us;
   if (typeof cost !== 'number' || !Number.isFinite(cost) || cost <= 0) return [];
+  if (wasBusy(machine?.wakeup)) return []; // its CPUs were seldom idle: the probe measured waiting for a CPU, not waking one
   return rtts.filter((r) => Number.isFinite(r.rtt_us) && r.rtt_us > 0).map((r) => ({ ...r, share: Math.min(1, cost / r.rtt_us) }));
 }
 
@@ -102,7 +103,6 @@ export function warnOfShares(shares, machine) {
   const by = sharesByTransport(shares);
   if (!by.some((s) => s.percent > WAKE_SHARE_DOMINATES * 100)) return null;
   const w = /** @type {Record<string, any>} */ (machine?.wakeup);
-  if (wasBusy(w)) return null; // its CPUs were seldom idle: the probe measured waiting for a CPU, not waking one
   const percent = by.length === 2 && by[0].percent !== by[1].percent ? `${by.map((s) => `${s.percent} % (${s.transport.toUpperCase()})`).join(' and ')}` : `${by[0].percent} %`;
   return `at depth 1, about ${percent} of a round trip here is waking an idle CPU (probe: same-CPU ${micro(w.same_cpu.p50_us)}, cross-CPU ${micro(w.cross_cpu.p50_us)}); depth-1 ratios mostly measure this machine's wake-ups`;
 }
