@@ -13,7 +13,7 @@ export function toJsonLine(record) {
 /**
  * The report as one JSON document: state, per depth the verdict and per size
  * every figure (TCP, UDS, UDS/TCP with 95 % CIs), warnings, the summary rows
- * the environment and the machine facts.
+ * and the environment.
  * @param {import('../report/findings.js').Findings} findings
  * @param {{ dir?: string, files?: string[] }} [options]
  */
@@ -28,7 +28,6 @@ export function toReportJson(findings, { dir, files = [] } = {}) {
     warnings: findings.warnings,
     summary: findings.summary,
     environment: findings.meta?.environment ?? null,
-    machine: findings.meta?.machine ?? null,
     spec: findings.meta?.spec ?? null,
     files,
   };

@@ -57,9 +57,6 @@ describe.runIf(process.platform === 'linux')('sweep records the machine facts th
     expect(html).toMatch(/<dt>virtualisation<\/dt><dd>[^<]*hypervisor CPU flag (set|not set)/);
     expect(html).toMatch(/<dt>wake-up probe<\/dt><dd>same-CPU [\d.]+ µs, cross-CPU [\d.]+ µs/);
     expect(await readFile(join(out(), 'summary.md'), 'utf8')).toMatch(/## Machine\n\n- virtualisation: .*\n(- .*\n)*- wake-up probe: same-CPU/);
-    const json = await runCli(['report', out(), '--json', '--quiet']);
-    expect(json.code, json.stderr).toBe(0);
-    expect(JSON.parse(json.stdout).machine).toEqual(JSON.parse(await readFile(join(out(), 'meta.json'), 'utf8')).machine);
   });
 
   it('--no-probe skips the probe and says so', async () => {
