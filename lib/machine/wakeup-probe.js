@@ -222,10 +222,13 @@ export async function probeWakeup({ blockMs = 50, blocks = 2, busy = true, signa
         /** @type {NodeJS.Timeout | undefined} */
         let wait;
         // a SCHED_IDLE process runs only on a CPU with nothing else to do: on a busy machine it may never start
-        const started = await Promise.race([Promise.all(spinners.map((s) => s.line())).then(() => true), new Promise((resolve) => { wait = setTimeout(resolve, SPINNER_START_MS, false); })]);
+        const outcome = await Promise.race([
+          Promise.all(spinners.map((s) => s.line())).then(() => null, (error) => `a spinner failed (${error.message}): no busy baseline`),
+          new Promise((resolve) => { wait = setTimeout(resolve, SPINNER_START_MS, `the SCHED_IDLE spinners did not start within ${SPINNER_START_MS} ms (the CPUs were never idle): no busy baseline`); }),
+        ]);
         clearTimeout(wait);
-        if (started) for (let b = 0; b < blocks; b++) await block('1', samples.busy);
-        else busyMissing = `the SCHED_IDLE spinners did not start within ${SPINNER_START_MS} ms (the CPUs were never idle): no busy baseline`;
+        if (outcome === null) for (let b = 0; b < blocks; b++) await block('1', samples.busy);
+        else busyMissing = /** @type {string} */ (outcome);
         await Promise.all(spinners.map((s) => s.stop()));
       }
       const sameCpu = describeRoundTrips(samples.same, 'ping cpu 0, echo cpu 0');

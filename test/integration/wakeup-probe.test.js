@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync, watch } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, watch, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probeWakeup } from '../../lib/machine/wakeup-probe.js';
@@ -53,6 +53,29 @@ describe.runIf(process.platform === 'linux' && findProgram('taskset'))('the wake
     if (w.cross_cpu_busy) expect(w.cross_cpu_busy.round_trips).toBeGreaterThanOrEqual(1);
     else expect(w.busy_note).toMatch(/chrt not found|timeout not found|spinners did not start/);
     expect(note).toBe(w.busy_note);
+    expect(readdirSync(tmp.dir)).toEqual([]);
+    expect(peersAlive()).toEqual([]);
+  });
+
+  it('keeps the same- and cross-CPU figures when the busy baseline cannot run, and says why', async () => {
+    // a PATH whose chrt fails at once (as where SCHED_IDLE is refused); taskset and timeout are the real ones
+    const bin = join(tmp.dir, 'bin');
+    mkdirSync(bin);
+    for (const name of ['taskset', 'timeout']) symlinkSync(/** @type {string} */ (findProgram(name)), join(bin, name));
+    writeFileSync(join(bin, 'chrt'), '#!/bin/sh\necho "chrt: refused" >&2\nexit 1\n', { mode: 0o755 });
+    const path = process.env.PATH;
+    process.env.PATH = bin;
+    try {
+      const { wakeup, note } = await probeWakeup({ blockMs: 5, blocks: 2 });
+      expect(wakeup?.same_cpu.round_trips).toBeGreaterThanOrEqual(1);
+      expect(wakeup?.cross_cpu.round_trips).toBeGreaterThanOrEqual(1);
+      expect(wakeup?.cross_cpu_busy).toBeNull();
+      expect(wakeup?.busy_note).toBe('a spinner failed (chrt: refused): no busy baseline');
+      expect(note).toBe(wakeup?.busy_note);
+    } finally {
+      process.env.PATH = path;
+      rmSync(bin, { recursive: true });
+    }
     expect(readdirSync(tmp.dir)).toEqual([]);
     expect(peersAlive()).toEqual([]);
   });
