@@ -101,6 +101,7 @@ Example:
     .option('--runs <n>', 'trials, each measuring every transport; the transport that opens the blocks alternates, 1 to 1000', '1')
     .option('--greeting', 'expect the 2014 greeting before echoing (the server started here sends it)')
     .option('--json', 'one JSON object per transport per trial, a line each, on stdout')
+    .option('--probe', 'first run the wake-up probe (about 0.5 s: 1-byte round trips with both ends on one CPU and on two) and, at depth 1, say how much of a round trip is waking an idle CPU')
     .addHelpText('after', `
 With neither --tcp nor --uds, the workload's server is started in a child
 process (and nginx in front of it for proxy) and stopped afterwards, and its
@@ -155,6 +156,7 @@ Examples:
     .option('--resume <dir>', 'run only the trials missing from DIR/trials.csv, with the spec recorded there')
     .option('--retry-failed', 'with --resume: measure failed trials again (their old rows stay, marked superseded)')
     .option('--test', "run the preset's smallest settings (its \"test\" block)")
+    .option('--no-probe', 'skip the wake-up probe at the start (about 0.5 s: 1-byte round trips with both ends on one CPU and on two; meta.json machine.wakeup)')
     .option('--quiet', 'nothing on stderr but errors and warnings (no progress, summary or verdicts)')
     .option('--no-progress', 'no per-trial progress on stderr (the summary and verdicts still print)')
     .option('--json', 'print the summary as one JSON document on stdout (the same document as `udsvstcp report --json`)')
@@ -171,7 +173,9 @@ moderated across the sweep's groups (empirical Bayes; summary.csv ci95_df;
 Writes trials.csv (one row per trial and transport, appended as each ends),
 blocks.csv (every measured block), summary.csv (per size/depth/transport
 statistics and UDS/TCP ratios with 95 % CIs), runs-wide.csv (the 2014
-layout) and meta.json (spec, seed, design, environment), then the report:
+layout) and meta.json (spec, seed, design, environment, and the machine facts:
+socket-buffer and TCP sysctls, virtualisation, idle settings and a wake-up
+probe), then the report:
 summary.md, chart-*.svg, report.html (offline) and results.xlsx, with the
 verdicts printed (see: udsvstcp report --help).
 

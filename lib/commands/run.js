@@ -14,6 +14,8 @@ import { runTrial } from '../trial/trial.js';
 import { describeTarget } from '../client/transport.js';
 import { formatSize } from '../core/units.js';
 import { printable } from '../core/text.js';
+import { collectMachineFacts } from '../machine/facts.js';
+import { describeWakeup, sharesOf, warnOfShares } from '../report/machine.js';
 
 /**
  * @param {import('../options/validate.js').RunOptions} options validated
@@ -22,6 +24,9 @@ import { printable } from '../core/text.js';
  */
 export async function run(options, { stdout, stderr, chalk }) {
   const { workload } = options;
+  // before the server starts, so that the probe's processes have the machine to themselves
+  const machine = options.probe ? await collectMachineFacts({ probe: true }) : null;
+  if (machine) stderr.write(chalk.dim(`${printable(describeWakeup(machine))}\n`));
   const fixture = options.targets ? undefined : await startFixture(workload, { greeting: options.greeting, noDelay: options.noDelay, nginx: options.nginx, keepalive: options.keepalive });
   try {
     const targets = options.targets ?? /** @type {NonNullable<typeof fixture>} */ (fixture).targets;
@@ -64,6 +69,16 @@ export async function run(options, { stdout, stderr, chalk }) {
       : { interval: batchMeansInterval(blockPairLogRatios(blocksByRun[0], workload.primary)), basis: 'the block pairs of one process (batch means); --runs 3 or a sweep for an interval across processes' };
     const comparison = toComparison(/** @type {any} */ (rows), { chalk, ratio: ratio.interval.logs.length ? ratio : undefined });
     if (comparison) stderr.write(`\n${comparison}`);
+    if (machine && options.depth === 1) {
+      const rtts = options.transports.map((transport) => {
+        const mine = rows.filter((r) => r.transport === transport && r.status === 'ok' && typeof r.rtt_mean_us === 'number');
+        return { transport, size_bytes: options.size, rtt_us: mine.reduce((a, r) => a + r.rtt_mean_us, 0) / mine.length };
+      });
+      const shares = sharesOf(rtts, machine);
+      if (shares.length) stderr.write(`wake-up share of the mean round trip: ${shares.map((s) => `${s.transport.toUpperCase()} ${Math.round(s.share * 100)} %`).join(', ')}\n`);
+      const warning = warnOfShares(shares, machine);
+      if (warning) stderr.write(chalk.yellow(`warning: ${warning}\n`));
+    }
     const failed = rows.filter((r) => r.status !== 'ok');
     for (const r of failed) stderr.write(`udsvstcp: ${r.transport} trial failed: ${printable(r.error)}\n`);
     return failed.length ? 1 : 0;

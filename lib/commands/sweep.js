@@ -6,6 +6,8 @@
 import { join, resolve } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { collectEnvironment, describeEnvironment } from '../core/environment.js';
+import { collectMachineFacts } from '../machine/facts.js';
+import { describeWakeup } from '../report/machine.js';
 import { createProgress } from './progress.js';
 import { toCsv } from '../results/csv.js';
 import { SUMMARY_COLUMNS, clientWarnings, summarize, toSummaryText } from '../stats/summarize.js';
@@ -145,10 +147,13 @@ export async function sweep(preset, opts, { stdout, stderr, chalk }) {
   async function measure({ spec, previous, begin, end, recordReplacement }) {
     const pinning = resolvePinning(spec.pin);
     const environment = collectEnvironment();
-    const { log, blockLog } = begin({ environment, pinning: pinning.applied, design: describeDesign(spec) });
+    say(chalk.dim(`${printable(describeEnvironment(environment))}\n`));
+    // before the server starts: the probe's processes have the machine to themselves
+    const machine = await collectMachineFacts({ probe: opts.probe !== false, test: spec.test, signal: interrupts.signal });
+    say(chalk.dim(`${printable(describeWakeup(machine))}\n`));
+    const { log, blockLog } = begin({ environment, pinning: pinning.applied, design: describeDesign(spec), machine });
     const live = previous.filter((r) => r.status !== 'superseded');
 
-    say(chalk.dim(`${printable(describeEnvironment(environment))}\n`));
     say(`sweep ${printable(describeSpec(spec))}\n`);
     if (pinning.note) say(chalk.yellow(`note: ${printable(pinning.note)}\n`));
     say(`results: ${printable(resolve(dir))}${request.resume ? ` (resuming: ${live.length} trial rows already there)` : ''}\n`);

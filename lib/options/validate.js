@@ -88,6 +88,7 @@ function toTcpTarget(text) {
  * @property {boolean} keepalive
  * @property {string | undefined} nginx
  * @property {boolean} json
+ * @property {boolean} probe run the wake-up probe first
  */
 
 /** Flags of the depth axis, by workload: `--connections` for the HTTP ones, `--depth` otherwise. */
@@ -144,5 +145,6 @@ export function resolveRunOptions(raw) {
     keepalive: extras.keepalive,
     nginx: extras.nginx ?? undefined,
     json: Boolean(raw.json),
+    probe: Boolean(raw.probe),
   };
 }

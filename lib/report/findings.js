@@ -10,6 +10,7 @@ import { formatSize } from '../core/units.js';
 import { FIGURES, primaryFigure } from '../workloads/figures.js';
 import { summarize, clientWarnings } from '../stats/summarize.js';
 import { formatRatio, toVerdict } from './verdict.js';
+import { wakeupWarning } from './machine.js';
 
 /** A coefficient of variation (sd / mean) above this deserves a warning. */
 const CV_WARN = 0.05;
@@ -172,6 +173,9 @@ export function buildFindings({ trials: all, meta, notes = [], dir }, options = 
   if (trials.length === 0) warnings.push('no trials recorded: nothing to report');
   else if (ok.length === 0) warnings.push(`every trial failed (${failed.length}): ${describeFailures(failed)}`);
   else if (failed.length) warnings.push(`${failed.length} of ${trials.length} trials failed (status=error in trials.csv): ${describeFailures(failed)}`);
+
+  const wakeups = wakeupWarning(sections, meta?.machine);
+  if (wakeups) warnings.push(wakeups);
 
   const missing = [];
   for (const s of sections) {

@@ -7,6 +7,7 @@
 import { depthTable, describeTable } from './depth-table.js';
 import { isModerated } from '../stats/summarize.js';
 import { describeEnvironmentLine, describeState } from './report-text.js';
+import { machineRows } from './machine.js';
 
 /** @param {unknown} text */
 function escapeHtml(text) {
@@ -41,7 +42,14 @@ dl { display: grid; grid-template-columns: max-content auto; gap: .1rem 1rem; } 
  * @param {Record<string, any>} object
  */
 function definitionList(object) {
-  const items = Object.entries(object).filter(([, v]) => v !== undefined);
+  return rowsList(Object.entries(object));
+}
+
+/**
+ * @param {[string, unknown][]} entries
+ */
+function rowsList(entries) {
+  const items = entries.filter(([, v]) => v !== undefined);
   return `<dl>${items.map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${escapeHtml(typeof v === 'object' && v !== null ? JSON.stringify(v) : v)}</dd>`).join('')}</dl>`;
 }
 
@@ -88,6 +96,8 @@ export function toHtml(findings, charts, { title = 'udsvstcp: UDS vs TCP', files
   parts.push('<h2>Environment</h2>');
   if (meta?.environment) parts.push(definitionList(meta.environment));
   else parts.push('<p>Unknown: the results directory has no meta.json.</p>');
+  const machine = machineRows(meta?.machine, findings.sections);
+  if (machine.length) parts.push('<h2>Machine</h2>', rowsList(machine));
   if (meta?.spec) parts.push('<h2>Sweep</h2>', definitionList({ ...meta.spec, status: meta.status, started_at: meta.started_at, ended_at: meta.ended_at, pinning: meta.pinning }));
   if (files.length) parts.push('<h2>Files</h2>', `<ul>${files.map((f) => `<li><code>${escapeHtml(f)}</code></li>`).join('')}</ul>`);
   parts.push('</body></html>', '');

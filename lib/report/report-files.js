@@ -17,6 +17,7 @@ import { toMarkdown } from './report-text.js';
 import { readResultsDir } from '../results/reader.js';
 import { SUMMARY_COLUMNS } from '../stats/summarize.js';
 import { toRunsWide } from '../results/wide.js';
+import { machineRows } from './machine.js';
 import { toXlsx } from './xlsx.js';
 
 export const REPORT_FILES = { markdown: 'summary.md', html: 'report.html', xlsx: 'results.xlsx' };
@@ -89,6 +90,7 @@ export async function writeReport(dir, { outDir = dir, primary, results = undefi
     ...findings.sections.map((s) => /** @type {[string, string]} */ ([`verdict ${depthLabel(s.workload, s.depth)}`, s.verdict])),
     ...findings.warnings.map((w) => /** @type {[string, string]} */ (['warning', w])),
     ...Object.entries(read.meta?.environment ?? {}).map(([k, v]) => /** @type {[string, string | number | null]} */ ([k, typeof v === 'object' && v !== null ? JSON.stringify(v) : v])),
+    ...machineRows(read.meta?.machine, findings.sections),
   ]);
   contents.push([REPORT_FILES.xlsx, await toXlsx({ trials: read.trials, trialColumns: read.columns, summary: summaryRows, summaryColumns, wide: toRunsWide(read.trials, wideSpec(read)), about })]);
   const files = [...contents.map(([name]) => name), REPORT_FILES.html];

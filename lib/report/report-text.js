@@ -10,6 +10,7 @@ import { Chalk } from 'chalk';
 import { depthTable, describeTable } from './depth-table.js';
 import { isModerated } from '../stats/summarize.js';
 import { printable } from '../core/text.js';
+import { machineRows } from './machine.js';
 
 const plain = new Chalk({ level: 0 });
 
@@ -81,6 +82,12 @@ export function toMarkdown(findings, { title = 'udsvstcp: UDS vs TCP' } = {}) {
   if (findings.warnings.length) {
     out.push('## Warnings', '');
     for (const w of findings.warnings) out.push(`- ${md(w)}`);
+    out.push('');
+  }
+  const machine = machineRows(findings.meta?.machine, findings.sections);
+  if (machine.length) {
+    out.push('## Machine', '');
+    for (const [label, value] of machine) out.push(`- ${md(label)}: ${md(value)}`);
     out.push('');
   }
   return `${out.join('\n').replace(/\n+$/, '')}\n`;

@@ -5,7 +5,9 @@
  * (the first run and each resume) is appended to `sessions` with its own
  * environment, pid, command, times and outcome. `fixture_replacements` lists
  * every server replaced because it was unusable: its session, the trial
- * that failed before it, and why.
+ * that failed before it, and why. `machine` holds the machine facts
+ * (sysctls, virtualisation, idle settings, the wake-up probe) of the first
+ * run; each session has its own.
  */
 import os from 'node:os';
 import { join } from 'node:path';
@@ -50,8 +52,9 @@ export function checkVersion(meta, dir) {
  * A new sweep's meta (not yet written).
  * @param {import('../sweep/spec.js').SweepSpec} spec
  * @param {{ udsvstcp: string }} environment
+ * @param {Record<string, unknown>} [machine]
  */
-export function createMeta(spec, environment) {
+export function createMeta(spec, environment, machine) {
   return {
     udsvstcp: environment.udsvstcp,
     spec,
@@ -62,6 +65,7 @@ export function createMeta(spec, environment) {
     resumed_at: [],
     ended_at: null,
     environment,
+    machine: machine ?? null,
     pinning: null,
     no_delay: spec.noDelay,
     loadavg_start: os.loadavg(),
@@ -75,9 +79,9 @@ export function createMeta(spec, environment) {
 /**
  * Append this process's session; the first run's environment is kept.
  * @param {Record<string, any>} meta
- * @param {{ kind: 'start' | 'resume', environment: Record<string, any>, pinning: string, retryFailed?: boolean }} session
+ * @param {{ kind: 'start' | 'resume', environment: Record<string, any>, pinning: string, retryFailed?: boolean, machine?: Record<string, unknown> }} session
  */
-export function beginSession(meta, { kind, environment, pinning, retryFailed = false }) {
+export function beginSession(meta, { kind, environment, pinning, retryFailed = false, machine }) {
   if (!Array.isArray(meta.sessions)) {
     // written before sessions were recorded: its first run is what the top level says
     meta.sessions = [{ kind: 'start', started_at: meta.started_at ?? null, ended_at: meta.ended_at ?? null, status: meta.status ?? null, environment: meta.environment ?? null }];
@@ -85,7 +89,7 @@ export function beginSession(meta, { kind, environment, pinning, retryFailed = f
   const last = meta.sessions[meta.sessions.length - 1];
   if (last?.status === 'running') last.status = 'lost'; // it never closed the directory
   const now = new Date().toISOString();
-  meta.sessions.push({ kind, pid: process.pid, argv: process.argv.slice(2), started_at: now, ended_at: null, status: 'running', error: null, retry_failed: retryFailed, pinning, environment, loadavg_start: os.loadavg(), loadavg_end: null });
+  meta.sessions.push({ kind, pid: process.pid, argv: process.argv.slice(2), started_at: now, ended_at: null, status: 'running', error: null, retry_failed: retryFailed, pinning, environment, machine: machine ?? null, loadavg_start: os.loadavg(), loadavg_end: null });
   if (kind === 'resume') meta.resumed_at = [...(Array.isArray(meta.resumed_at) ? meta.resumed_at : []), now];
   if (meta.pinning === null || meta.pinning === undefined) meta.pinning = pinning;
   meta.recoveries = Array.isArray(meta.recoveries) ? meta.recoveries : [];

@@ -248,11 +248,12 @@ function createSession({ dir, resume, retryFailed = false }, state, lock) {
     previous: state.previous,
     /**
      * Mark the directory as being worked on; open the trial and block logs.
-     * @param {{ environment: Record<string, any> & { udsvstcp: string }, pinning: string, design?: Record<string, unknown> }} context
+     * @param {{ environment: Record<string, any> & { udsvstcp: string }, pinning: string, design?: Record<string, unknown>, machine?: Record<string, unknown> }} context
+     *   machine: the machine facts and wake-up probe of this session (lib/core/machine.js, lib/machine/wakeup-probe.js)
      */
-    begin({ environment, pinning, design }) {
-      meta ??= { ...createMeta(state.spec, environment), design };
-      beginSession(meta, { kind: resume ? 'resume' : 'start', environment, pinning, retryFailed });
+    begin({ environment, pinning, design, machine }) {
+      meta ??= { ...createMeta(state.spec, environment, machine), design };
+      beginSession(meta, { kind: resume ? 'resume' : 'start', environment, pinning, retryFailed, machine });
       begun = true;
       meta.recoveries.push(...state.recoveries);
       writeMeta(dir, meta);

@@ -143,12 +143,16 @@ describe.each(listPresets())('sweep %s --test, end to end with real processes', 
 });
 
 describe('sweep --pin', () => {
-  it('without taskset, runs unpinned, says so, and records it', async () => {
+  it('without taskset, runs unpinned, says so, and records it (and no wake-up probe, with the reason)', async () => {
     const out = join(tmp.dir, 'pinned');
     const { code, stderr } = await runCli(['sweep', 'quick', '--test', '--pin', 'split', '--out', out], { env: { PATH: join(tmp.dir, 'no-such-dir') } });
     expect(code, stderr).toBe(0);
     expect(stderr).toContain('note: --pin split: taskset not found (Linux util-linux); running unpinned');
-    expect(JSON.parse(await readFile(join(out, 'meta.json'), 'utf8')).sessions[0].pinning).toBe('none');
+    const meta = JSON.parse(await readFile(join(out, 'meta.json'), 'utf8'));
+    expect(meta.sessions[0].pinning).toBe('none');
+    expect(meta.machine).toMatchObject({ wakeup: null, wakeup_note: 'taskset not found (Linux util-linux): no pinning, so no wake-up probe' });
+    expect(meta.machine.virtualisation.vm).toBeNull(); // systemd-detect-virt is not on that PATH either
+    expect(stderr).toContain('wake-up probe: none (taskset not found (Linux util-linux): no pinning, so no wake-up probe)');
   }, 30_000);
 
   it('with taskset, records where server and client ran', async () => {

@@ -1,0 +1,141 @@
+/**
+ * The machine facts that set the regimes a sweep measures, for meta.json's
+ * `machine`: the socket-buffer and TCP sysctls (an AF_UNIX socket's send
+ * buffer is net.core.wmem_default and never grows; loopback TCP autotunes
+ * up to tcp_wmem's maximum), virtualisation, and how idle CPUs sleep and
+ * wake (cpuidle driver and governor, halt polling). All read without root;
+ * what a system does not have is null, never an error. The wake-up probe,
+ * which starts processes, is lib/machine/wakeup-probe.js.
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { readProgramOutput } from './programs.js';
+
+/** The sysctls recorded, by name; each read from /proc/sys/<name with / for .>. */
+export const SYSCTLS = [
+  'net.core.rmem_default',
+  'net.core.rmem_max',
+  'net.core.wmem_default',
+  'net.core.wmem_max',
+  'net.ipv4.tcp_rmem',
+  'net.ipv4.tcp_wmem',
+  'net.ipv4.tcp_no_metrics_save',
+  'net.ipv4.tcp_autocorking',
+  'net.core.somaxconn',
+  'net.unix.max_dgram_qlen',
+];
+
+/** Each spawned helper (systemd-detect-virt, ip) gets at most this long. */
+const PROGRAM_TIMEOUT_MS = 1000;
+
+/** @param {string} path */
+function readText(path) {
+  try {
+    const text = readFileSync(path, 'utf8').trim();
+    return text === '' ? null : text;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A sysctl's value: a number, a list of numbers ("4096 16384 4194304" →
+ * [4096, 16384, 4194304]), the text where it is neither, null where unreadable.
+ * @param {string | null} text
+ * @returns {number | number[] | string | null}
+ */
+export function parseSysctl(text) {
+  if (text === null) return null;
+  const fields = text.split(/\s+/);
+  if (fields.every((f) => /^-?\d+$/.test(f))) return fields.length === 1 ? Number(fields[0]) : fields.map(Number);
+  return fields.join(' ');
+}
+
+/**
+ * @param {string} [root] where /proc/sys is (for tests)
+ * @returns {{ sysctl: Record<string, number | number[] | string | null> | null, sysctl_note?: string }}
+ */
+export function readSysctls(root = '/proc/sys') {
+  if (process.platform !== 'linux') return { sysctl: null, sysctl_note: `${process.platform}: no /proc/sys; these sysctls are Linux's` };
+  return { sysctl: Object.fromEntries(SYSCTLS.map((name) => [name, parseSysctl(readText(join(root, ...name.split('.'))))])) };
+}
+
+/** @returns {boolean | null} whether the CPU says it runs under a hypervisor (null: unknown) */
+function readHypervisorFlag() {
+  const cpuinfo = readText('/proc/cpuinfo');
+  if (cpuinfo === null) return null;
+  const flags = cpuinfo.split('\n').find((line) => /^(flags|Features)\s*:/.test(line));
+  return flags ? /\bhypervisor\b/.test(flags) : null;
+}
+
+/**
+ * Virtualisation: the hypervisor CPU flag, and systemd-detect-virt's answers
+ * where it is installed (`--vm`: the hypervisor, `--container`: the
+ * container; "none" where there is none).
+ */
+export async function readVirtualisation() {
+  const [vm, container] = await Promise.all([
+    readProgramOutput('systemd-detect-virt', ['--vm'], { timeoutMs: PROGRAM_TIMEOUT_MS }),
+    readProgramOutput('systemd-detect-virt', ['--container'], { timeoutMs: PROGRAM_TIMEOUT_MS }),
+  ]);
+  return { hypervisor_flag: readHypervisorFlag(), vm: vm || null, container: container || null };
+}
+
+/**
+ * The idle states of cpu0: name and exit latency, disabled ones marked.
+ * @returns {{ name: string, latency_us: number | null, disabled: boolean }[] | null}
+ */
+function readIdleStates() {
+  const dir = '/sys/devices/system/cpu/cpu0/cpuidle';
+  let names;
+  try {
+    names = readdirSync(dir).filter((n) => /^state\d+$/.test(n)).sort((a, b) => Number(a.slice(5)) - Number(b.slice(5)));
+  } catch {
+    return null;
+  }
+  return names.map((state) => {
+    const latency = readText(join(dir, state, 'latency'));
+    return { name: readText(join(dir, state, 'name')) ?? state, latency_us: latency === null ? null : Number(latency), disabled: readText(join(dir, state, 'disable')) === '1' };
+  });
+}
+
+/**
+ * How an idle CPU sleeps and how long a guest polls before it halts: the
+ * cpuidle driver and governor, cpu0's idle states, the guest's haltpoll
+ * setting and KVM's halt_poll_ns (where the kvm module is loaded).
+ */
+export function readIdle() {
+  const cpuidle = '/sys/devices/system/cpu/cpuidle';
+  const number = (/** @type {string} */ path) => {
+    const text = readText(path);
+    return text === null || !/^\d+$/.test(text) ? text : Number(text);
+  };
+  return {
+    cpuidle_driver: readText(join(cpuidle, 'current_driver')),
+    cpuidle_governor: readText(join(cpuidle, 'current_governor')) ?? readText(join(cpuidle, 'current_governor_ro')),
+    idle_states: readIdleStates(),
+    guest_halt_poll_ns: number('/sys/module/haltpoll/parameters/guest_halt_poll_ns'),
+    kvm_halt_poll_ns: number('/sys/module/kvm/parameters/halt_poll_ns'),
+  };
+}
+
+/**
+ * How many per-destination TCP metrics Linux has cached for 127.0.0.1
+ * (applied to new connections unless net.ipv4.tcp_no_metrics_save is 1);
+ * null without iproute2.
+ */
+export async function readTcpMetrics() {
+  const text = await readProgramOutput('ip', ['tcp_metrics', 'show', '127.0.0.1'], { timeoutMs: PROGRAM_TIMEOUT_MS });
+  if (text === null) return { loopback_entries: null, loopback: null };
+  const lines = text.split('\n').filter((l) => /^127\.0\.0\.1\b/.test(l));
+  return { loopback_entries: lines.length, loopback: lines.slice(0, 4).join('\n') || null };
+}
+
+/**
+ * Everything above, fast (a few reads of /proc and /sys, three short-lived
+ * helper programs at once, each killed after PROGRAM_TIMEOUT_MS); never throws.
+ */
+export async function collectMachine() {
+  const [virtualisation, tcpMetrics] = await Promise.all([readVirtualisation(), readTcpMetrics()]);
+  return { ...readSysctls(), virtualisation, idle: readIdle(), tcp_metrics: tcpMetrics };
+}

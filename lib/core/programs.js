@@ -1,0 +1,52 @@
+/**
+ * Programs of the system (taskset, chrt, systemd-detect-virt, ip): found on
+ * PATH, and run with a short time limit where a missing or hanging one
+ * must never stop anything.
+ */
+import { execFile } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import { delimiter, join } from 'node:path';
+
+/**
+ * The executable of that name on PATH.
+ * @param {string} name
+ * @param {NodeJS.ProcessEnv} [env]
+ * @returns {string | undefined}
+ */
+export function findProgram(name, env = process.env) {
+  for (const dir of (env.PATH ?? '').split(delimiter)) {
+    if (!dir) continue;
+    try {
+      accessSync(join(dir, name), constants.X_OK);
+      return join(dir, name);
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+/**
+ * What a program printed on stdout, trimmed ('' for nothing), whatever its
+ * exit code (as systemd-detect-virt prints "none" and exits 1); null when it
+ * is not on PATH, cannot start, or passes the time limit (then it is killed).
+ * @param {string} name
+ * @param {string[]} args
+ * @param {{ timeoutMs?: number }} [options]
+ * @returns {Promise<string | null>}
+ */
+export function readProgramOutput(name, args, { timeoutMs = 1000 } = {}) {
+  const path = findProgram(name);
+  if (!path) return Promise.resolve(null);
+  return new Promise((resolve) => {
+    try {
+      execFile(path, args, { timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 1 << 20, encoding: 'utf8', env: { ...process.env, LC_ALL: 'C' } }, (error, stdout) => {
+        const text = String(stdout ?? '').trim();
+        if (error && (/** @type {any} */ (error).killed || typeof (/** @type {any} */ (error).code) === 'string')) resolve(null); // timed out, or could not start
+        else resolve(text);
+      });
+    } catch {
+      resolve(null);
+    }
+  });
+}

@@ -1,0 +1,142 @@
+/**
+ * The machine facts of meta.json's `machine` (lib/core/machine.js and the
+ * wake-up probe, lib/machine/wakeup-probe.js) for people: rows for the
+ * report's environment section, one line about the probe, and the share of
+ * the depth-1 round trip that waking an idle CPU takes, with a warning when
+ * it dominates. Pure.
+ */
+import { formatSize } from '../core/units.js';
+
+/** A wake-up share of the depth-1 round trip above this dominates it: the report says so. */
+export const WAKE_SHARE_DOMINATES = 0.5;
+
+/** The figure a depth-1 round trip is read from (summary.csv metric). */
+const RTT_METRIC = 'rtt_mean_us';
+
+/** @param {number} us */
+const micro = (us) => `${us >= 100 ? Math.round(us) : us.toFixed(1)} µs`;
+
+/**
+ * Was the machine busy as the probe ran (a 1-minute load of at least one per CPU)?
+ * @param {Record<string, any>} wakeup
+ */
+function wasBusy(wakeup) {
+  return typeof wakeup.load_1m === 'number' && typeof wakeup.cpu_count === 'number' && wakeup.load_1m >= wakeup.cpu_count;
+}
+
+/**
+ * One line about the probe, or why there is none.
+ * @param {Record<string, any> | null | undefined} machine meta.json's machine
+ */
+export function describeWakeup(machine) {
+  const w = machine?.wakeup;
+  if (!w) return `wake-up probe: none${machine?.wakeup_note ? ` (${machine.wakeup_note})` : ''}`;
+  const busy = w.cross_cpu_busy ? `, cross-CPU with both CPUs busy ${micro(w.cross_cpu_busy.p50_us)}` : '';
+  const cost = w.wake_cost_us > 0 ? `waking an idle CPU adds about ${micro(w.wake_cost_us)} per round trip` : 'cross-CPU no slower than same-CPU: no wake-up cost seen';
+  const loaded = wasBusy(w)
+    ? `; the machine was busy (load ${w.load_1m.toFixed(1)} on ${w.cpu_count} CPUs), its CPUs seldom idle, so these figures say little about waking an idle one`
+    : '';
+  return `wake-up probe: same-CPU ${micro(w.same_cpu.p50_us)}, cross-CPU ${micro(w.cross_cpu.p50_us)}${busy} (median 1-byte round trips, Node over UDS); ${cost}${loaded}`;
+}
+
+/**
+ * @typedef {object} Share
+ * @property {'tcp' | 'uds'} transport
+ * @property {number} size_bytes
+ * @property {number} rtt_us the depth-1 mean round trip
+ * @property {number} share of it that the probe's wake-up cost is, at most 1
+ */
+
+/**
+ * The wake-up cost's share of depth-1 mean round trips (none from a probe on a busy machine).
+ * @param {{ transport: 'tcp' | 'uds', size_bytes: number, rtt_us: number }[]} rtts
+ * @param {Record<string, any> | null | undefined} machine
+ * @returns {Share[]}
+ */
+export function sharesOf(rtts, machine) {
+  const cost = machine?.wakeup?.wake_cost_us;
+  if (typeof cost !== 'number' || !Number.isFinite(cost) || cost <= 0) return [];
+  if (wasBusy(machine?.wakeup)) return []; // its CPUs were seldom idle: the probe measured waiting for a CPU, not waking one
+  return rtts.filter((r) => Number.isFinite(r.rtt_us) && r.rtt_us > 0).map((r) => ({ ...r, share: Math.min(1, cost / r.rtt_us) }));
+}
+
+/**
+ * The wake-up cost's share of each transport's depth-1 mean round trip, size by size.
+ * @param {import('./findings.js').Section[]} sections
+ * @param {Record<string, any> | null | undefined} machine
+ */
+export function wakeShares(sections, machine) {
+  const rtts = sections.filter((s) => s.depth === 1).flatMap((section) => section.sizes.flatMap((row) => /** @type {const} */ (['tcp', 'uds']).map((transport) => ({ transport, size_bytes: row.size_bytes, rtt_us: Number(row.figures[RTT_METRIC]?.[transport]?.value) }))));
+  return sharesOf(rtts, machine);
+}
+
+/** @param {number[]} x */
+const median = (x) => { const s = [...x].sort((a, b) => a - b); return (s[(s.length - 1) >> 1] + s[s.length >> 1]) / 2; };
+
+/**
+ * Each transport's median share over the depth-1 sizes, in whole percent.
+ * @param {Share[]} shares
+ */
+function sharesByTransport(shares) {
+  return /** @type {const} */ (['tcp', 'uds']).flatMap((t) => {
+    const mine = shares.filter((s) => s.transport === t).map((s) => s.share);
+    return mine.length ? [{ transport: t, percent: Math.round(median(mine) * 100) }] : [];
+  });
+}
+
+/**
+ * The warning when waking an idle CPU is most of a depth-1 round trip.
+ * @param {import('./findings.js').Section[]} sections
+ * @param {Record<string, any> | null | undefined} machine
+ * @returns {string | null}
+ */
+export function wakeupWarning(sections, machine) {
+  return warnOfShares(wakeShares(sections, machine), machine);
+}
+
+/**
+ * @param {Share[]} shares
+ * @param {Record<string, any> | null | undefined} machine
+ * @returns {string | null}
+ */
+export function warnOfShares(shares, machine) {
+  const by = sharesByTransport(shares);
+  if (!by.some((s) => s.percent > WAKE_SHARE_DOMINATES * 100)) return null;
+  const w = /** @type {Record<string, any>} */ (machine?.wakeup);
+  const percent = by.length === 2 && by[0].percent !== by[1].percent ? `${by.map((s) => `${s.percent} % (${s.transport.toUpperCase()})`).join(' and ')}` : `${by[0].percent} %`;
+  return `at depth 1, about ${percent} of a round trip here is waking an idle CPU (probe: same-CPU ${micro(w.same_cpu.p50_us)}, cross-CPU ${micro(w.cross_cpu.p50_us)}); depth-1 ratios mostly measure this machine's wake-ups`;
+}
+
+/** @param {unknown} v */
+const text = (v) => (v === null || v === undefined ? 'unknown' : Array.isArray(v) ? v.join(' ') : String(v));
+
+/**
+ * Rows (label, value) for the report's environment section.
+ * @param {Record<string, any> | null | undefined} machine
+ * @param {import('./findings.js').Section[]} [sections] for the share of the depth-1 round trip
+ * @returns {[string, string][]}
+ */
+export function machineRows(machine, sections = []) {
+  if (!machine) return [];
+  /** @type {[string, string][]} */
+  const rows = [];
+  const v = machine.virtualisation;
+  if (v) {
+    const flag = v.hypervisor_flag === null ? 'hypervisor CPU flag unknown' : `hypervisor CPU flag ${v.hypervisor_flag ? 'set' : 'not set'}`;
+    rows.push(['virtualisation', `${v.vm ?? 'unknown (no systemd-detect-virt)'}; ${flag}${v.container && v.container !== 'none' ? `; container ${v.container}` : ''}`]);
+  }
+  const idle = machine.idle;
+  if (idle) {
+    const states = Array.isArray(idle.idle_states) ? idle.idle_states.map((/** @type {any} */ s) => `${s.name} ${s.latency_us ?? '?'} µs${s.disabled ? ' (disabled)' : ''}`).join(', ') : 'unknown';
+    rows.push(['cpuidle', `driver ${text(idle.cpuidle_driver)}, governor ${text(idle.cpuidle_governor)}; cpu0 states: ${states}`]);
+    rows.push(['halt polling', `guest_halt_poll_ns ${text(idle.guest_halt_poll_ns)}, kvm halt_poll_ns ${text(idle.kvm_halt_poll_ns)}`]);
+  }
+  if (machine.sysctl) for (const [name, value] of Object.entries(machine.sysctl)) rows.push([name, text(value)]);
+  else if (machine.sysctl_note) rows.push(['sysctls', machine.sysctl_note]);
+  const metrics = machine.tcp_metrics;
+  if (metrics) rows.push(['tcp_metrics 127.0.0.1', metrics.loopback_entries === null ? 'unknown (no iproute2)' : `${metrics.loopback_entries} cached entr${metrics.loopback_entries === 1 ? 'y' : 'ies'}`]);
+  rows.push(['wake-up probe', describeWakeup(machine).replace(/^wake-up probe: /, '')]);
+  const shares = wakeShares(sections, machine);
+  if (shares.length) rows.push(['wake-up share of the depth-1 round trip', shares.map((s) => `${s.transport.toUpperCase()} ${formatSize(s.size_bytes)} ${Math.round(s.share * 100)} % of ${micro(s.rtt_us)}`).join('; ')]);
+  return rows;
+}

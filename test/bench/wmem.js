@@ -1,0 +1,179 @@
+#!/usr/bin/env node
+/**
+ * Test the stream explanation instead of guessing it. An AF_UNIX stream
+ * socket's send buffer is net.core.wmem_default (212 992 B on most Linux)
+ * and never grows, while loopback TCP autotunes up to tcp_wmem's maximum; so
+ * a chunk larger than ~200 KiB takes several writes and wake-ups over UDS.
+ * If that is what sets the stream workload's UDS/TCP ratio, raising
+ * wmem_default must move it. This runs the stream groups twice with the real
+ * CLI (`udsvstcp sweep --workload stream`), once with wmem_default as it is
+ * and once raised (4 MiB by default), and prints per chunk size the UDS/TCP
+ * GB/s ratio, the client CPU per GB of each transport and their ratio, and
+ * the client's writes per chunk where trials.csv / summary.csv have them.
+ *
+ *   sudo node test/bench/wmem.js [--sizes 64KiB,512KiB,4MiB] [--runs 3] [--duration 300ms] [--warmup 100ms] [--raised 4194304]
+ *
+ * Root only (it writes /proc/sys/net/core/wmem_default); refuses otherwise
+ * (exit 2). The old value is put back on every way out (test/bench/sysctl-guard.js).
+ * The change applies to every AF_UNIX socket created on this machine while
+ * it runs, not only the sweep's: keep it short on a shared machine.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { parse } from 'csv-parse/sync';
+import os from 'node:os';
+import { RESTORING_SIGNALS, readSysctl, sysctlPath, withSysctl } from './sysctl-guard.js';
+
+const BIN = fileURLToPath(new URL('../../bin/udsvstcp.js', import.meta.url));
+const SYSCTL = 'net.core.wmem_default';
+const WRITES = 'client_writes_per_chunk';
+
+/**
+ * @typedef {object} Condition
+ * @property {string} wmem the value of net.core.wmem_default during the sweep
+ * @property {Record<string, any>[]} summary
+ * @property {Record<string, any>[]} trials
+ */
+
+/**
+ * The stream sweep through the CLI, into a fresh directory.
+ * @param {string[]} flags
+ * @param {string} dir
+ * @param {AbortSignal} [signal]
+ */
+function sweep(flags, dir, signal) {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, [BIN, 'sweep', '--workload', 'stream', ...flags, '--no-probe', '--quiet', '--out', dir], { signal, maxBuffer: 1 << 24 }, (error, _stdout, stderr) => {
+      if (error) reject(new Error(`udsvstcp sweep failed (${error.message.split('\n')[0]}): ${String(stderr).trim().split('\n').pop()}`));
+      else resolve(undefined);
+    });
+  });
+}
+
+/**
+ * @param {string} dir
+ * @param {string} wmem
+ * @returns {Condition}
+ */
+function readCondition(dir, wmem) {
+  const csv = (/** @type {string} */ file) => /** @type {Record<string, any>[]} */ (existsSync(join(dir, file)) ? parse(readFileSync(join(dir, file), 'utf8'), { columns: true }) : []);
+  return { wmem, summary: csv('summary.csv'), trials: csv('trials.csv') };
+}
+
+/** @param {unknown} v */
+const num = (v) => (v === undefined || v === '' || v === null ? NaN : Number(v));
+
+/**
+ * A figure of summary.csv: the geometric mean where there is one, with its 95 % interval.
+ * @param {Condition} c
+ * @param {number} size
+ * @param {string} transport
+ * @param {string} metric
+ */
+function figure(c, size, transport, metric) {
+  const row = c.summary.find((r) => num(r.size_bytes) === size && r.transport === transport && r.metric === metric);
+  if (!row) return null;
+  const value = Number.isFinite(num(row.geomean)) ? num(row.geomean) : num(row.mean);
+  return { value, low: num(row.ci95_low), high: num(row.ci95_high) };
+}
+
+/**
+ * Writes per chunk of a transport: summary.csv's figure, else the mean of trials.csv's column, else null.
+ * @param {Condition} c
+ * @param {number} size
+ * @param {string} transport
+ */
+function writesPerChunk(c, size, transport) {
+  const summarised = figure(c, size, transport, WRITES);
+  if (summarised && Number.isFinite(summarised.value)) return summarised.value;
+  const values = c.trials.filter((r) => num(r.size_bytes) === size && r.transport === transport && r.status === 'ok' && WRITES in r).map((r) => num(r[WRITES])).filter(Number.isFinite);
+  return values.length ? values.reduce((a, b) => a + b, 0) / values.length : null;
+}
+
+/** @param {number} bytes */
+const size = (bytes) => (bytes >= 1 << 20 ? `${bytes / (1 << 20)} MiB` : bytes >= 1024 ? `${bytes / 1024} KiB` : `${bytes} B`);
+/** @param {number | null | undefined} v @param {number} [digits] */
+const fmt = (v, digits = 2) => (typeof v === 'number' && Number.isFinite(v) ? v.toFixed(digits) : 'n/a');
+/** @param {{ value: number, low: number, high: number } | null} f */
+const ratio = (f) => (f ? `${fmt(f.value)}${Number.isFinite(f.low) ? ` [${fmt(f.low)}–${fmt(f.high)}]` : ''}` : 'n/a');
+
+/**
+ * The table: a row per chunk size and wmem_default.
+ * @param {Condition[]} conditions
+ */
+export function toTable(conditions) {
+  const sizes = [...new Set(conditions.flatMap((c) => c.summary.map((r) => num(r.size_bytes))))].sort((a, b) => a - b);
+  const header = ['wmem_default', 'chunk', 'UDS/TCP GB/s [95 % CI]', 'client CPU ms/GB TCP', 'UDS', 'UDS/TCP', 'writes/chunk TCP', 'UDS'];
+  const rows = sizes.flatMap((s) => conditions.map((c) => [
+    c.wmem, size(s), ratio(figure(c, s, 'uds/tcp', 'gb_per_s')),
+    fmt(figure(c, s, 'tcp', 'client_cpu_ms_per_gb')?.value, 0), fmt(figure(c, s, 'uds', 'client_cpu_ms_per_gb')?.value, 0), ratio(figure(c, s, 'uds/tcp', 'client_cpu_ms_per_gb')),
+    fmt(writesPerChunk(c, s, 'tcp'), 1), fmt(writesPerChunk(c, s, 'uds'), 1),
+  ]));
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  return [header, ...rows].map((r) => r.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ')).join('\n');
+}
+
+async function main() {
+  const { values } = parseArgs({
+    options: {
+      sizes: { type: 'string', default: '64KiB,512KiB,4MiB' },
+      runs: { type: 'string', default: '3' },
+      duration: { type: 'string', default: '300ms' },
+      warmup: { type: 'string', default: '100ms' },
+      raised: { type: 'string', default: String(4 * 1024 * 1024) },
+    },
+  });
+  const path = sysctlPath(SYSCTL);
+  if (process.platform !== 'linux' || !existsSync(path)) {
+    process.stderr.write(`wmem bench: needs Linux (${path} not found)\n`);
+    return 2;
+  }
+  if (process.getuid?.() !== 0) {
+    process.stderr.write(`wmem bench: needs root: it sets ${SYSCTL} for the length of the run (and puts it back); run it as root, e.g. sudo npm run bench:wmem\n`);
+    return 2;
+  }
+  if (!/^\d+$/.test(values.raised) || Number(values.raised) < 4096) {
+    process.stderr.write(`wmem bench: --raised must be a byte count of at least 4096, e.g. 4194304; got ${values.raised}\n`);
+    return 2;
+  }
+  const flags = ['--sizes', values.sizes, '--runs', values.runs, '--duration', values.duration, '--warmup', values.warmup];
+  const before = readSysctl(path);
+  // a signal stops the sweep under way (and, while the value is raised, the guard puts it back first)
+  const stop = new AbortController();
+  const onSignal = (/** @type {NodeJS.Signals} */ name) => {
+    process.exitCode = 128 + os.constants.signals[name];
+    stop.abort(new Error(`${name} received`));
+  };
+  for (const name of RESTORING_SIGNALS) process.on(name, onSignal);
+  const root = await mkdtemp(join(tmpdir(), 'udsvstcp-wmem-'));
+  try {
+    process.stderr.write(`stream sweep (${flags.join(' ')}) with ${SYSCTL} = ${before} (as it is)…\n`);
+    await sweep(flags, join(root, 'default'), stop.signal);
+    const asIs = readCondition(join(root, 'default'), before);
+    const raised = await withSysctl(path, values.raised, async (signal) => {
+      const now = readSysctl(path);
+      process.stderr.write(`stream sweep with ${SYSCTL} = ${now}…\n`);
+      await sweep(flags, join(root, 'raised'), AbortSignal.any([signal, stop.signal]));
+      return readCondition(join(root, 'raised'), now);
+    });
+    process.stderr.write(`${SYSCTL} is back at ${readSysctl(path)}\n\n`);
+    process.stdout.write(`${toTable([asIs, raised])}\n`);
+    if (!raised.trials.some((r) => WRITES in r)) process.stdout.write(`(writes/chunk: n/a — trials.csv has no ${WRITES} column in this version)\n`);
+    return 0;
+  } finally {
+    for (const name of RESTORING_SIGNALS) process.off(name, onSignal);
+    await rm(root, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  main().then((code) => { process.exitCode ??= code; }, (error) => {
+    process.stderr.write(`wmem bench: ${error.message}\n`);
+    process.exitCode ??= 1;
+  });
+}

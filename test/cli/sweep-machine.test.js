@@ -1,0 +1,79 @@
+import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeTempDir, runCli } from '../helpers/cli.js';
+
+const KEYS = JSON.parse(readFileSync(new URL('../fixtures/machine-keys.json', import.meta.url), 'utf8'));
+
+/** @type {{ dir: string, remove: () => Promise<void> }} */
+let tmp;
+beforeAll(async () => {
+  tmp = await makeTempDir();
+});
+afterAll(() => tmp.remove());
+
+/** @param {string} name e.g. net.core.wmem_default, as the kernel prints it */
+const proc = (name) => readFileSync(join('/proc/sys', ...name.split('.')), 'utf8').trim().split(/\s+/).map(Number);
+
+describe.runIf(process.platform === 'linux')('sweep records the machine facts that set the regimes', () => {
+  const out = () => join(tmp.dir, 'quick');
+  /** @type {Awaited<ReturnType<typeof runCli>>} */
+  let result;
+  beforeAll(async () => {
+    result = await runCli(['sweep', 'quick', '--test', '--seed', '3', '--out', out()]);
+  }, 60_000);
+
+  it('meta.json has the sysctls as the kernel gives them, virtualisation, idle settings and a wake-up probe', async () => {
+    expect(result.code, result.stderr).toBe(0);
+    const meta = JSON.parse(await readFile(join(out(), 'meta.json'), 'utf8'));
+    const { machine } = meta;
+    expect(Object.keys(machine).sort()).toEqual(KEYS.machine);
+    expect(Object.keys(machine.sysctl).sort()).toEqual(KEYS.sysctl);
+    for (const name of KEYS.sysctl) {
+      const values = proc(name);
+      expect(machine.sysctl[name], name).toEqual(values.length === 1 ? values[0] : values);
+    }
+    expect(Object.keys(machine.virtualisation).sort()).toEqual(KEYS.virtualisation);
+    expect(typeof machine.virtualisation.hypervisor_flag).toBe('boolean');
+    expect(Object.keys(machine.idle).sort()).toEqual(KEYS.idle);
+    expect(Object.keys(machine.tcp_metrics).sort()).toEqual(KEYS.tcp_metrics);
+    expect(Object.keys(machine.wakeup).sort()).toEqual(KEYS.wakeup);
+    for (const side of ['same_cpu', 'cross_cpu']) {
+      expect(Object.keys(machine.wakeup[side]).sort()).toEqual(KEYS.round_trips);
+      expect(Number.isFinite(machine.wakeup[side].p50_us) && machine.wakeup[side].p50_us > 0, side).toBe(true);
+      expect(Number.isFinite(machine.wakeup[side].mean_us) && machine.wakeup[side].mean_us > 0, side).toBe(true);
+    }
+    expect(machine.wakeup.block_ms).toBe(10); // --test keeps it tiny
+    expect(meta.sessions[0].machine).toEqual(machine);
+    expect(result.stderr).toMatch(/^wake-up probe: same-CPU [\d.]+ µs, cross-CPU [\d.]+ µs/m);
+  });
+
+  it('report.html and summary.md show them in a Machine section', async () => {
+    const html = await readFile(join(out(), 'report.html'), 'utf8');
+    expect(html).toContain('<h2>Machine</h2>');
+    expect(html).toContain(`<dt>net.core.wmem_default</dt><dd>${proc('net.core.wmem_default').join(' ')}</dd>`);
+    expect(html).toContain(`<dt>net.ipv4.tcp_wmem</dt><dd>${proc('net.ipv4.tcp_wmem').join(' ')}</dd>`);
+    expect(html).toMatch(/<dt>virtualisation<\/dt><dd>[^<]*hypervisor CPU flag (set|not set)/);
+    expect(html).toMatch(/<dt>wake-up probe<\/dt><dd>same-CPU [\d.]+ µs, cross-CPU [\d.]+ µs/);
+    expect(await readFile(join(out(), 'summary.md'), 'utf8')).toMatch(/## Machine\n\n- virtualisation: .*\n(- .*\n)*- wake-up probe: same-CPU/);
+  });
+
+  it('--no-probe skips the probe and says so', async () => {
+    const dir = join(tmp.dir, 'no-probe');
+    const { code, stderr } = await runCli(['sweep', 'quick', '--test', '--no-probe', '--out', dir]);
+    expect(code, stderr).toBe(0);
+    const { machine } = JSON.parse(await readFile(join(dir, 'meta.json'), 'utf8'));
+    expect(machine).toMatchObject({ wakeup: null, wakeup_note: 'not run (--no-probe)' });
+    expect(Object.keys(machine.sysctl).sort()).toEqual(KEYS.sysctl);
+    expect(stderr).toContain('wake-up probe: none (not run (--no-probe))');
+  }, 60_000);
+});
+
+describe.runIf(process.platform === 'linux')('run --probe', () => {
+  it('runs the wake-up probe before measuring and prints it', async () => {
+    const { code, stderr } = await runCli(['run', '--probe', '--packets', '200', '--warmup', '0']);
+    expect(code, stderr).toBe(0);
+    expect(stderr).toMatch(/^wake-up probe: (same-CPU [\d.]+ µs, cross-CPU [\d.]+ µs|none \(taskset not found)/m);
+  }, 30_000);
+});
