@@ -142,7 +142,7 @@ Examples:
     .option('--workload <name>', `${WORKLOAD_NAMES.join(', ')} (default: the preset's, echo)`)
     .option('--pipelining <n>', 'http, proxy: requests in flight per connection, 1 to 256')
     .option('--keepalive', 'proxy: nginx keeps its upstream connections alive')
-    .option('--nginx <path>', 'proxy: the nginx binary (default: nginx on PATH or in /usr/sbin)')
+    .option('--nginx <path>', 'proxy: the nginx binary (default: nginx on PATH or in /usr/sbin; never one a spec file or meta.json names)')
     .option('--server <lifetime>', 'sweep (one server throughout) or round (a fresh one for each run and each precision round)')
     .option('--intervals <mode>', 'UDS/TCP intervals: moderated (each group\'s variance moderated across the sweep\'s groups; the default) or own (each group\'s runs alone)')
     .option('--block <time>', 'length of a measured block to aim for, 1ms to 10s (default 10ms)')
@@ -155,6 +155,7 @@ Examples:
     .option('--out <dir>', 'results directory (default ./udsvstcp-results/<UTC time>-<preset>/)')
     .option('--resume <dir>', 'run only the trials missing from DIR/trials.csv, with the spec recorded there')
     .option('--retry-failed', 'with --resume: measure failed trials again (their old rows stay, marked superseded)')
+    .option('--allow-shared-dir', 'use a results directory (or files in it) that another user owns or that group or others may write; refused otherwise, as ssh refuses such a ~/.ssh')
     .option('--test', "run the preset's smallest settings (its \"test\" block)")
     .option('--no-probe', 'skip the wake-up probe at the start (about 0.5 s: 1-byte round trips with both ends on one CPU and on two; meta.json machine.wakeup)')
     .option('--quiet', 'nothing on stderr but errors and warnings (no progress, summary or verdicts)')
@@ -191,7 +192,9 @@ Keys and defaults of presets: sweeps/README.md. Ctrl-C (or SIGTERM, SIGHUP)
 keeps what was measured and prints the --resume command (exit 130, 143, 129);
 a second one kills the server at once. One sweep at a time per
 directory (DIR/sweep.lock). On resume, a last trials.csv row cut short is cut
-back, and flags must equal those recorded in DIR/meta.json.
+back, and flags must equal those recorded in DIR/meta.json. A results
+directory is data: nginx comes from --nginx or PATH, never from meta.json
+(a change from the recorded one is noted); the one that runs is printed.
 
 stdout holds data only: the results directory's path, alone on a line, when
 the sweep ends (also with --quiet), or with --json the summary document;

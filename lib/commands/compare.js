@@ -16,8 +16,9 @@ import { readResultsDir } from '../results/reader.js';
  */
 export async function compare(dirA, dirB, opts, { stdout, stderr, chalk }) {
   if (opts.figure !== undefined) resolveFigure(String(opts.figure), { flag: '--figure' });
-  const a = readResultsDir(dirA);
-  const b = readResultsDir(dirB);
+  const allowShared = Boolean(opts.allowSharedDir);
+  const a = readResultsDir(dirA, { allowShared });
+  const b = readResultsDir(dirB, { allowShared });
   if (opts.figure !== undefined) {
     resolveFigure(String(opts.figure), { flag: '--figure', workloads: a.workloads, source: dirA });
     resolveFigure(String(opts.figure), { flag: '--figure', workloads: b.workloads, source: dirB });

@@ -8,6 +8,7 @@ import { existsSync, statSync } from 'node:fs';
 import { UsageError } from '../core/errors.js';
 import { describeResourceError } from '../core/resources.js';
 import { printable } from '../core/text.js';
+import { checkPrivateDir } from '../core/ownership.js';
 import { resolveFigure } from '../workloads/figures.js';
 import { readResultsDir } from '../results/reader.js';
 import { toReportJson } from '../results/json.js';
@@ -21,7 +22,9 @@ import { toReportText, toVerdictText } from '../report/report-text.js';
 function resolveReportOptions(opts) {
   if (opts.figure !== undefined) resolveFigure(String(opts.figure), { flag: '--figure' });
   if (opts.out !== undefined && (!existsSync(opts.out) || !statSync(opts.out).isDirectory())) throw new UsageError(`--out ${opts.out}: not an existing directory`);
-  return { outDir: opts.out, primary: opts.figure, json: Boolean(opts.json), quiet: Boolean(opts.quiet) };
+  const allowShared = Boolean(opts.allowSharedDir);
+  if (opts.out !== undefined && !allowShared) checkPrivateDir(opts.out, '--out');
+  return { outDir: opts.out, primary: opts.figure, json: Boolean(opts.json), quiet: Boolean(opts.quiet), allowShared };
 }
 
 /**
@@ -32,7 +35,7 @@ function resolveReportOptions(opts) {
  */
 export async function report(dir, opts, { stdout, stderr, chalk }) {
   const options = resolveReportOptions(opts);
-  const results = readResultsDir(dir);
+  const results = readResultsDir(dir, { allowShared: options.allowShared });
   // a figure of another workload than the directory's would give verdicts about nothing
   if (options.primary !== undefined) resolveFigure(options.primary, { flag: '--figure', workloads: results.workloads, source: dir });
   const { findings, files } = await writeReport(dir, { ...options, results });
@@ -48,12 +51,12 @@ export async function report(dir, opts, { stdout, stderr, chalk }) {
  * The report at the end of a sweep: write the files, print the verdicts.
  * A report that fails is said on stderr and does not fail the sweep.
  * @param {string} dir
- * @param {{ stderr: NodeJS.WritableStream, chalk: import('chalk').ChalkInstance, quiet?: boolean }} io
+ * @param {{ stderr: NodeJS.WritableStream, chalk: import('chalk').ChalkInstance, quiet?: boolean, allowShared?: boolean }} io
  * @returns {Promise<{ findings: import('../report/findings.js').Findings, files: string[] } | null>} null when it could not be made
  */
-export async function reportSweep(dir, { stderr, chalk, quiet = false }) {
+export async function reportSweep(dir, { stderr, chalk, quiet = false, allowShared = false }) {
   try {
-    const { findings, files } = await writeReport(dir);
+    const { findings, files } = await writeReport(dir, { allowShared });
     if (!quiet) stderr.write(`\n${toVerdictText(findings, { chalk })}${files.map((f) => `  ${printable(f)}\n`).join('')}`);
     return { findings, files };
   } catch (error) {

@@ -16,6 +16,7 @@ export function addResultsCommands(program, out, setCode) {
     .option('--out <dir>', 'write the report files here instead of DIR (an existing directory)')
     .option('--figure <metric>', 'the figure verdicts and the first charts are about, one of the directory\'s workload (default: its primary, msgs_per_s for echo)')
     .option('--json', 'the findings (groups, ratios, CIs, verdicts, warnings) as JSON on stdout')
+    .option('--allow-shared-dir', 'read DIR (and write --out) even if another user owns it or group or others may write it; refused otherwise')
     .option('--quiet', 'nothing on stderr')
     .addHelpText('after', `
 Writes summary.md, chart-*.svg, report.html (one self-contained page, readable
@@ -39,6 +40,7 @@ Examples:
     .argument('<dirB>', 'the results directory of the sweep compared with it')
     .option('--figure <metric>', 'the figure shown in the table, one of the sweeps\' workload (default: its primary; --json holds all)')
     .option('--json', 'every row (each figure, TCP, UDS and UDS/TCP) as JSON on stdout')
+    .option('--allow-shared-dir', 'read directories even if another user owns them or group or others may write them; refused otherwise')
     .option('--quiet', 'nothing on stderr')
     .addHelpText('after', `
 Only the (size, depth) groups both sweeps hold are compared; with none in

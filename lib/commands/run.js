@@ -6,6 +6,8 @@
  */
 import { describeEnvironment, collectEnvironment } from '../core/environment.js';
 import { startFixture } from '../fixture/fixture.js';
+import { describeNginx, findNginx } from '../fixture/nginx.js';
+import { checkTempDir } from '../fixture/socket-file.js';
 import { batchMeansInterval, blockPairLogRatios, pairedLogRatios, ratioInterval } from '../stats/ratios.js';
 import { toJsonLine } from '../results/json.js';
 import { clientWarnings } from '../stats/summarize.js';
@@ -24,14 +26,18 @@ import { describeWakeup, sharesOf, warnOfShares } from '../report/machine.js';
  */
 export async function run(options, { stdout, stderr, chalk }) {
   const { workload } = options;
+  if (!options.targets) checkTempDir(); // the server's socket file goes there
+  // the nginx that runs comes from --nginx or PATH; say which
+  const nginx = !options.targets && workload.fixture.proxy ? describeNginx(findNginx(options.nginx)) : undefined;
   // before the server starts, so that the probe's processes have the machine to themselves
   const machine = options.probe ? await collectMachineFacts({ probe: true }) : null;
   if (machine) stderr.write(chalk.dim(`${printable(describeWakeup(machine))}\n`));
-  const fixture = options.targets ? undefined : await startFixture(workload, { greeting: options.greeting, noDelay: options.noDelay, nginx: options.nginx, keepalive: options.keepalive });
+  const fixture = options.targets ? undefined : await startFixture(workload, { greeting: options.greeting, noDelay: options.noDelay, nginx: nginx?.path, keepalive: options.keepalive });
   try {
     const targets = options.targets ?? /** @type {NonNullable<typeof fixture>} */ (fixture).targets;
     const amount = (/** @type {import('../workloads/workload.js').Amount} */ a) => ('packets' in a ? `${a.packets} ${workload.columns[0]}` : `${a.ms} ms`);
     stderr.write(chalk.dim(`${printable(describeEnvironment(collectEnvironment()))}\n`));
+    if (nginx) stderr.write(`nginx: ${printable(nginx.path)} (${printable(nginx.version)}; from ${options.nginx === undefined ? 'PATH' : '--nginx'})\n`);
     stderr.write(`${workload.name} ${workload.axes.size.label} ${formatSize(options.size)} × ${workload.axes.depth.label} ${options.depth}, ${amount(options.measure)} per transport after ${amount(options.warmup)} warmup${options.transports.length > 1 ? ', in alternating blocks' : ''}${workload.options.includes('pipelining') ? `, pipelining ${options.pipelining}` : ''}${workload.fixture.proxy ? `, nginx upstream ${options.keepalive ? 'keep-alive' : 'a new connection per request'}` : ''}, seed ${options.seed}, TCP noDelay ${options.noDelay}\n`);
     stderr.write(`${printable(options.transports.map((t) => describeTarget(/** @type {import('../client/transport.js').Target} */ (targets[t]))).join(', '))}${fixture ? ` (${printable(fixture.describe)})` : ' (server not ours: no server CPU)'}\n`);
 

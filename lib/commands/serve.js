@@ -5,6 +5,7 @@
 import { isLoopback } from '../options/validate.js';
 import { runServer } from '../fixture/server-main.js';
 import { printable } from '../core/text.js';
+import { checkTempDir } from '../fixture/socket-file.js';
 
 /**
  * @param {import('../fixture/server-main.js').ServerProcessOptions & { host: string, json: boolean }} options validated
@@ -12,6 +13,7 @@ import { printable } from '../core/text.js';
  * @returns {Promise<number>} exit code
  */
 export async function serve(options, { stdout, stderr }) {
+  if (options.path === undefined) checkTempDir(); // the socket file goes there
   const { why, released } = await runServer(options, {
     onListening: ({ tcp, uds }) => {
       if (!isLoopback(options.host)) stderr.write(`udsvstcp: warning: --host ${printable(options.host)} is not a loopback address (--allow-remote); the server is reachable from elsewhere\n`);

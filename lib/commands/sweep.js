@@ -13,7 +13,9 @@ import { toCsv } from '../results/csv.js';
 import { SUMMARY_COLUMNS, clientWarnings, summarize, toSummaryText } from '../stats/summarize.js';
 import { toRunsWide } from '../results/wide.js';
 import { startFixture } from '../fixture/fixture.js';
-import { findNginx } from '../fixture/nginx.js';
+import { describeNginx, findNginx } from '../fixture/nginx.js';
+import { resolveWorkloadOptions } from '../options/rules.js';
+import { checkTempDir } from '../fixture/socket-file.js';
 import { MIN_BLOCKS } from '../client/blocks.js';
 import { DEFAULT_WORKLOAD, getWorkload } from '../workloads/index.js';
 import { resumeCommand } from '../core/shell.js';
@@ -35,7 +37,7 @@ import { toReportJson } from '../results/json.js';
 const SERVER_WARMUP_MS = 300;
 
 /** Flags that override spec keys. */
-const SPEC_FLAGS = ['workload', 'sizes', 'depths', 'transports', 'runs', 'packets', 'duration', 'warmup', 'seed', 'pin', 'trialTimeout', 'pairing', 'server', 'intervals', 'block', 'precision', 'maxTime', 'pipelining', 'keepalive', 'nginx'];
+const SPEC_FLAGS = ['workload', 'sizes', 'depths', 'transports', 'runs', 'packets', 'duration', 'warmup', 'seed', 'pin', 'trialTimeout', 'pairing', 'server', 'intervals', 'block', 'precision', 'maxTime', 'pipelining', 'keepalive'];
 
 /**
  * How the sweep measures, for meta.json.
@@ -81,6 +83,19 @@ function workloadSpec(name) {
 }
 
 /**
+ * The executables a sweep of `spec` runs: from the command line (--nginx) or
+ * PATH, never from a spec file or meta.json.
+ * @param {import('../sweep/spec.js').SweepSpec} spec
+ * @param {string | undefined} nginx --nginx
+ * @returns {import('../sweep/session.js').Executables}
+ */
+function findExecutables(spec, nginx) {
+  const workload = getWorkload(spec.workload);
+  resolveWorkloadOptions(workload, { nginx }, (key) => `--${key}`); // --nginx only for the proxy workload
+  return workload.fixture.proxy ? { nginx: { ...describeNginx(findNginx(nginx)), from: nginx === undefined ? 'PATH' : '--nginx' } } : {};
+}
+
+/**
  * Resolve what to do before anything starts; changes nothing on disk.
  * @param {string | undefined} preset
  * @param {Record<string, any>} opts
@@ -89,18 +104,20 @@ function workloadSpec(name) {
 export function resolveSweep(preset, opts) {
   if (opts.packets !== undefined && opts.duration !== undefined) throw new UsageError('--packets and --duration exclude each other: give one');
   if (opts.retryFailed && opts.resume === undefined) throw new UsageError('--retry-failed needs --resume DIR: it measures again the failed trials recorded there');
+  checkTempDir(); // the server's socket and nginx's files go there
   const flags = Object.fromEntries(SPEC_FLAGS.map((k) => [k, opts[k]]));
+  const allowShared = Boolean(opts.allowSharedDir);
+  const find = (/** @type {import('../sweep/spec.js').SweepSpec} */ spec) => findExecutables(spec, opts.nginx);
   if (opts.resume !== undefined) {
     if (opts.out !== undefined) throw new UsageError('--resume DIR and --out DIR exclude each other: the results go back into DIR');
     const anyGiven = preset !== undefined || opts.test || SPEC_FLAGS.some((k) => opts[k] !== undefined);
-    return { dir: opts.resume, flag: '--resume', resume: true, given: anyGiven ? { preset, test: Boolean(opts.test), flags } : null, retryFailed: Boolean(opts.retryFailed) };
+    return { dir: opts.resume, flag: '--resume', resume: true, given: anyGiven ? { preset, test: Boolean(opts.test), flags } : null, retryFailed: Boolean(opts.retryFailed), allowShared, findExecutables: find };
   }
   const spec = resolveSpec(preset === undefined && opts.workload !== undefined && opts.workload !== DEFAULT_WORKLOAD ? workloadSpec(opts.workload) : loadSpec(preset ?? 'default'), { test: Boolean(opts.test), flags });
-  if (getWorkload(spec.workload).fixture.proxy) findNginx(spec.nginx ?? undefined); // no nginx: exit 2 before any file exists
   const dir = opts.out ?? defaultOutDir(spec.preset);
   const flag = opts.out !== undefined ? '--out' : 'results directory';
-  checkNewOutDir(dir, flag);
-  return { dir, flag, resume: false, spec };
+  checkNewOutDir(dir, flag, allowShared);
+  return { dir, flag, resume: false, spec, allowShared, findExecutables: find };
 }
 
 /**
@@ -144,7 +161,7 @@ export async function sweep(preset, opts, { stdout, stderr, chalk }) {
   }
 
   /** @param {ReturnType<typeof openSession>} session */
-  async function measure({ spec, previous, begin, end, recordReplacement }) {
+  async function measure({ spec, previous, executables, begin, end, recordReplacement }) {
     const pinning = resolvePinning(spec.pin);
     const environment = collectEnvironment();
     say(chalk.dim(`${printable(describeEnvironment(environment))}\n`));
@@ -155,6 +172,7 @@ export async function sweep(preset, opts, { stdout, stderr, chalk }) {
     const live = previous.filter((r) => r.status !== 'superseded');
 
     say(`sweep ${printable(describeSpec(spec))}\n`);
+    if (executables.nginx) say(`nginx: ${printable(executables.nginx.path)} (${printable(executables.nginx.version)}; from ${executables.nginx.from})\n`);
     if (pinning.note) say(chalk.yellow(`note: ${printable(pinning.note)}\n`));
     say(`results: ${printable(resolve(dir))}${request.resume ? ` (resuming: ${live.length} trial rows already there)` : ''}\n`);
 
@@ -167,7 +185,7 @@ export async function sweep(preset, opts, { stdout, stderr, chalk }) {
         previous: live,
         signal: interrupts.signal,
         startServer: async () => {
-          server = await startFixture(getWorkload(spec.workload), { greeting: spec.greeting, noDelay: spec.noDelay, prefix: pinning.server, nginx: spec.nginx, keepalive: spec.keepalive, configDir: dir });
+          server = await startFixture(getWorkload(spec.workload), { greeting: spec.greeting, noDelay: spec.noDelay, prefix: pinning.server, nginx: executables.nginx?.path, keepalive: spec.keepalive, configDir: resolve(dir) });
           if (interrupts.hurried()) server.kill();
           progress.note(server.describe, { dim: true });
           return server;
@@ -200,7 +218,7 @@ export async function sweep(preset, opts, { stdout, stderr, chalk }) {
     for (const warning of clientWarnings(rows)) say(chalk.yellow(`warning: ${printable(warning)}\n`));
     say(`\n${rows.length} trial rows recorded (${result.planned} planned${result.extra ? ` + ${result.extra} added for the precision` : ''})${failed ? chalk.red(`, ${failed} failed (status=error in trials.csv; --resume DIR --retry-failed measures them again)`) : ''}\n`);
     for (const file of [FILES.trials, FILES.blocks, FILES.summary, FILES.wide, FILES.meta]) say(`  ${printable(join(resolve(dir), file))}\n`);
-    const report = await reportSweep(dir, { stderr, chalk, quiet });
+    const report = await reportSweep(dir, { stderr, chalk, quiet, allowShared: request.allowShared });
     // data on stdout, whatever --quiet says: the summary as JSON, or where the results are
     stdout.write(opts.json
       ? toReportJson(report?.findings ?? { status: result.interrupted ? 'interrupted' : 'complete', trials: { recorded: rows.length, ok: rows.length - failed, failed, planned: result.planned }, sections: [], warnings: ['the report could not be made (see stderr)'], summary, centre: 'geometric mean', meta: null }, { dir: resolve(dir), files: report?.files ?? [] })

@@ -3,14 +3,21 @@
  * followed or clobbered: new files are created exclusively (O_EXCL) and
  * never through a symbolic link (O_NOFOLLOW); whole files are rewritten
  * through a unique temporary name and a rename; every write is checked for
- * short writes. `layer.writeSync` is the one write call, so a test can
- * inject a short write or a full disk.
+ * short writes. Every file udsvstcp reads goes through readRegularFile: only
+ * a regular file, opened so that a FIFO never blocks (O_NONBLOCK, then
+ * fstat on the open descriptor), never more than a stated size.
+ * `layer.writeSync` is the one write call, so a test can inject a short
+ * write or a full disk.
  */
 import fs from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { RunError, UsageError } from './errors.js';
+import { checkPrivate } from './ownership.js';
+import { formatSize } from './units.js';
 
-const { O_APPEND, O_CREAT, O_EXCL, O_NOFOLLOW, O_RDONLY, O_WRONLY } = fs.constants;
+const { O_APPEND, O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK, O_RDONLY, O_WRONLY } = fs.constants;
+/** Largest piece read at a time once a file turns out longer than its stat said. */
+const READ_CHUNK = 1024 * 1024;
 
 /** The write call every write here goes through (replaceable in tests). */
 export const layer = { writeSync: fs.writeSync };
@@ -49,15 +56,56 @@ export function createExclusive(path) {
 }
 
 /**
- * Open an existing file of ours for appending, never through a symlink.
+ * Open an existing regular file of ours for appending, never through a
+ * symlink; a FIFO or device there is refused without waiting for a reader.
  * @param {string} path
  */
 export function openForAppend(path) {
+  return openRegular(path, O_WRONLY | O_APPEND | O_NOFOLLOW);
+}
+
+/**
+ * Open a path that must be a regular file: a FIFO or device is refused from
+ * its lstat before it is opened, and, since the path may change meanwhile,
+ * from the fstat of what was opened (O_NONBLOCK: opening a FIFO never waits).
+ * @param {string} path
+ * @param {number} flags open flags
+ * @returns {number} the descriptor
+ */
+function openRegular(path, flags) {
   try {
-    return fs.openSync(path, O_WRONLY | O_APPEND | O_NOFOLLOW);
+    const seen = (flags & O_NOFOLLOW) ? fs.lstatSync(path) : fs.statSync(path);
+    if (!seen.isFile() && !seen.isSymbolicLink()) throw notRegular(path, seen);
+  } catch (error) {
+    if (errorCode(error) !== 'ENOENT') throw refusal(path, error);
+  }
+  let fd;
+  try {
+    fd = fs.openSync(path, flags | O_NONBLOCK);
   } catch (error) {
     throw refusal(path, error);
   }
+  try {
+    const stat = fs.fstatSync(fd);
+    if (!stat.isFile()) throw notRegular(path, stat);
+  } catch (error) {
+    fs.closeSync(fd);
+    throw error;
+  }
+  return fd;
+}
+
+/**
+ * @param {string} path
+ * @param {fs.Stats} stat
+ */
+function notRegular(path, stat) {
+  const kind = stat.isFIFO() ? 'a FIFO (named pipe)'
+    : stat.isCharacterDevice() ? 'a character device'
+      : stat.isBlockDevice() ? 'a block device'
+        : stat.isDirectory() ? 'a directory'
+          : stat.isSocket() ? 'a socket' : 'not a regular file';
+  return new UsageError(`${path} is ${kind}, not a regular file; udsvstcp reads and writes only regular files`, 'ERR_NOT_FILE');
 }
 
 /**
@@ -65,24 +113,49 @@ export function openForAppend(path) {
  * @param {unknown} error
  */
 function refusal(path, error) {
+  if (error instanceof UsageError) return error;
   if (errorCode(error) === 'ELOOP') return new UsageError(`${path} is a symbolic link; udsvstcp never writes or reads through one (remove it, or use another directory)`, 'ERR_SYMLINK');
+  if (errorCode(error) === 'ENXIO') return new UsageError(`${path} is a FIFO or device with no one at its other end, not a regular file; udsvstcp reads and writes only regular files`, 'ERR_NOT_FILE');
   return error;
 }
 
 /**
- * Read a whole file, never through a symlink.
+ * Read a whole regular file: never a FIFO, device or directory (refused
+ * without blocking), never more than `maxBytes` (refused by its size before
+ * reading, and by what was read if it grows meanwhile).
  * @param {string} path
+ * @param {object} options
+ * @param {number} options.maxBytes
+ * @param {string} options.what what the file is, for the size message (e.g. "a sweep spec")
+ * @param {boolean} [options.follow] read through a symbolic link (default: refuse one)
+ * @param {boolean} [options.private] refuse a file that another user owns or others may write (see ownership.js)
  * @returns {Buffer}
  */
-export function readNoFollow(path) {
-  let fd;
+export function readRegularFile(path, { maxBytes, what, follow = false, private: mine = false }) {
+  const fd = openRegular(path, O_RDONLY | (follow ? 0 : O_NOFOLLOW));
   try {
-    fd = fs.openSync(path, O_RDONLY | O_NOFOLLOW);
-  } catch (error) {
-    throw refusal(path, error);
-  }
-  try {
-    return fs.readFileSync(fd);
+    const stat = fs.fstatSync(fd);
+    if (mine) checkPrivate(path, stat);
+    const tooLarge = (/** @type {number} */ size) => new UsageError(`${path} is ${size > maxBytes + 1 ? formatSize(size) : `over ${formatSize(maxBytes)}`}; udsvstcp reads at most ${formatSize(maxBytes)} of ${what} (is it the right file?)`, 'ERR_TOO_LARGE');
+    if (stat.size > maxBytes) throw tooLarge(stat.size);
+    /** @type {Buffer[]} */
+    const chunks = [];
+    let total = 0;
+    let size = stat.size + 1; // one byte more: a file that grew since its stat is noticed
+    for (;;) { // bounded: each pass reads into a fresh chunk, and at most maxBytes + 1 bytes in all
+      const chunk = Buffer.allocUnsafe(size);
+      let filled = 0;
+      let got;
+      do {
+        got = fs.readSync(fd, chunk, filled, size - filled, null);
+        filled += got;
+      } while (got > 0 && filled < size);
+      chunks.push(chunk.subarray(0, filled));
+      total += filled;
+      if (total > maxBytes) throw tooLarge(total);
+      if (filled < size) return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total);
+      size = Math.min(READ_CHUNK, maxBytes + 1 - total);
+    }
   } finally {
     fs.closeSync(fd);
   }
@@ -125,7 +198,7 @@ export function writeFileAtomic(path, text) {
  * @param {string} text
  */
 export function overwriteInPlace(path, text) {
-  const fd = fs.openSync(path, O_WRONLY | O_NOFOLLOW);
+  const fd = openRegular(path, O_WRONLY | O_NOFOLLOW);
   try {
     const size = fs.fstatSync(fd).size;
     const body = Buffer.from(text);

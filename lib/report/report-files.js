@@ -63,11 +63,12 @@ function summaryWithUnits(summary) {
  * that cannot be read right, or a report that cannot be made, leaves the
  * files of an earlier report as they were.
  * @param {string} dir the results directory
- * @param {{ outDir?: string, primary?: string, results?: import('../results/reader.js').ResultsDir }} [options]
- *   outDir: where to write (default dir); primary: the metric verdicts are about; results: dir, already read
+ * @param {{ outDir?: string, primary?: string, results?: import('../results/reader.js').ResultsDir, allowShared?: boolean }} [options]
+ *   outDir: where to write (default dir); primary: the metric verdicts are about; results: dir, already read;
+ *   allowShared: read a directory other users could change (--allow-shared-dir)
  */
-export async function writeReport(dir, { outDir = dir, primary, results = undefined } = {}) {
-  const read = results ?? readResultsDir(dir);
+export async function writeReport(dir, { outDir = dir, primary, results = undefined, allowShared = false } = {}) {
+  const read = results ?? readResultsDir(dir, { allowShared });
   try {
     accessSync(outDir, constants.W_OK);
   } catch {

@@ -11,9 +11,14 @@ import os from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { UsageError } from '../core/errors.js';
-import { createExclusive, errorCode, readNoFollow, uniqueName, writeAll } from '../core/files.js';
+import { createExclusive, errorCode, readRegularFile, uniqueName, writeAll } from '../core/files.js';
 
 export const LOCK_FILE = 'sweep.lock';
+/** Largest lock file read: udsvstcp writes a few hundred bytes. */
+const MAX_LOCK_BYTES = 64 * 1024;
+
+/** @param {string} path */
+const readLockText = (path) => readRegularFile(path, { maxBytes: MAX_LOCK_BYTES, what: 'a lock file' }).toString('utf8');
 
 /**
  * @typedef {object} LockHolder
@@ -57,7 +62,7 @@ function isRunning(holder) {
 function readHolder(path) {
   let text;
   try {
-    text = readNoFollow(path).toString('utf8');
+    text = readLockText(path);
   } catch (error) {
     if (errorCode(error) === 'ENOENT') return null;
     throw error;
@@ -148,7 +153,7 @@ export function acquireLock(dir, { flag }) {
  */
 function releaseLock(path, holder) {
   try {
-    if (JSON.parse(readNoFollow(path).toString('utf8')).token === holder.token) fs.unlinkSync(path);
+    if (JSON.parse(readLockText(path)).token === holder.token) fs.unlinkSync(path);
   } catch {
     // gone, or not ours: leave it
   }

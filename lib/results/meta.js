@@ -3,30 +3,48 @@
  * is running, complete, interrupted or failed (then `error` says why). The
  * first run's version and environment stay at the top level; every session
  * (the first run and each resume) is appended to `sessions` with its own
- * environment, pid, command, times and outcome. `fixture_replacements` lists
- * every server replaced because it was unusable: its session, the trial
- * that failed before it, and why. `machine` holds the machine facts
- * (sysctls, virtualisation, idle settings, the wake-up probe) of the first
- * run; each session has its own.
+ * environment, pid, command, executables (path and version of the nginx it
+ * ran, with what meta.json recorded before when that differed), times and
+ * outcome. `fixture_replacements` lists every server replaced because it was
+ * unusable: its session, the trial that failed before it, and why. `machine`
+ * holds the machine facts (sysctls, virtualisation, idle settings, the
+ * wake-up probe) of the first run; each session has its own.
  */
 import os from 'node:os';
 import { join } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { version } from '../core/environment.js';
-import { overwriteInPlace, readNoFollow, writeFileAtomic } from '../core/files.js';
+import { overwriteInPlace, readRegularFile, writeFileAtomic } from '../core/files.js';
+import { parseJson } from '../core/json-text.js';
+import { MiB } from '../core/units.js';
 
 const META_FILE = 'meta.json';
+/** Largest meta.json read: a sweep's is a few KiB, plus a few per session and recovery. */
+export const MAX_META_BYTES = 16 * MiB;
+/** Deepest nesting of objects and lists read in a meta.json: udsvstcp writes 4. */
+export const MAX_META_DEPTH = 64;
+
+/**
+ * meta.json's text as an object: at most MAX_META_BYTES, nested at most MAX_META_DEPTH deep.
+ * @param {string} path
+ * @param {{ private?: boolean }} [options] private: refuse a file another user could change
+ * @returns {unknown} throws the reader's UsageErrors, a RangeError (too deep), a SyntaxError or a system error
+ */
+export function readMetaFile(path, { private: mine = false } = {}) {
+  return parseJson(readRegularFile(path, { maxBytes: MAX_META_BYTES, what: 'a meta.json', private: mine }).toString('utf8'), MAX_META_DEPTH);
+}
 
 /**
  * @param {string} dir
  * @param {string} flag
+ * @param {{ allowShared?: boolean }} [options] allowShared: read it even if another user could have changed it
  * @returns {Record<string, any>}
  */
-export function readMeta(dir, flag) {
+export function readMeta(dir, flag, { allowShared = false } = {}) {
   const path = join(dir, META_FILE);
   let meta;
   try {
-    meta = JSON.parse(readNoFollow(path).toString('utf8'));
+    meta = readMetaFile(path, { private: !allowShared });
   } catch (error) {
     if (error instanceof UsageError) throw error;
     throw new UsageError(`${flag} ${dir}: cannot read ${META_FILE}: ${/** @type {Error} */ (error).message}`, 'ERR_META');
@@ -46,6 +64,35 @@ export function checkVersion(meta, dir) {
     const theirs = typeof meta.udsvstcp === 'string' ? meta.udsvstcp : JSON.stringify(meta.udsvstcp);
     throw new UsageError(`--resume ${dir} was measured with udsvstcp ${theirs} and this is ${mine}; trials of two versions are not mixed: finish it with npx udsvstcp@${theirs} sweep --resume, or start a new sweep`, 'ERR_VERSION');
   }
+}
+
+/**
+ * How the executables a session runs differ from those meta.json records
+ * (the latest record of each; an nginx path in the spec, as earlier sweeps
+ * wrote it, is a record of unknown version). One line each, for people and
+ * for the session's `executables_changed`.
+ * @param {Record<string, any>} meta
+ * @param {Record<string, { path: string, version: string, from: string }>} executables what runs now, by name
+ * @returns {string[]}
+ */
+export function changedExecutables(meta, executables) {
+  /** @type {Record<string, { path: string, version: string | null }>} */
+  const recorded = {};
+  if (typeof meta.spec?.nginx === 'string') recorded.nginx = { path: meta.spec.nginx, version: null };
+  for (const session of Array.isArray(meta.sessions) ? meta.sessions : []) {
+    const records = session?.executables;
+    if (typeof records !== 'object' || records === null) continue;
+    for (const [name, record] of Object.entries(records)) {
+      if (typeof record?.path === 'string') recorded[name] = { path: record.path, version: typeof record.version === 'string' ? record.version : null };
+    }
+  }
+  const changes = [];
+  for (const [name, now] of Object.entries(executables)) {
+    const before = recorded[name];
+    if (!before || (before.path === now.path && (before.version === null || before.version === now.version))) continue;
+    changes.push(`${name}: ${META_FILE} records ${before.path}${before.version ? ` (${before.version})` : ''}; this session runs ${now.path} (${now.version}) from ${now.from}`);
+  }
+  return changes;
 }
 
 /**
@@ -79,9 +126,10 @@ export function createMeta(spec, environment, machine) {
 /**
  * Append this process's session; the first run's environment is kept.
  * @param {Record<string, any>} meta
- * @param {{ kind: 'start' | 'resume', environment: Record<string, any>, pinning: string, retryFailed?: boolean, machine?: Record<string, unknown> }} session
+ * @param {{ kind: 'start' | 'resume', environment: Record<string, any>, pinning: string, retryFailed?: boolean, machine?: Record<string, unknown>, executables?: Record<string, unknown>, executablesChanged?: string[] }} session
+ *   executables: what this session runs, by name ({ nginx: { path, version, from } }); executablesChanged: how they differ from those recorded
  */
-export function beginSession(meta, { kind, environment, pinning, retryFailed = false, machine }) {
+export function beginSession(meta, { kind, environment, pinning, retryFailed = false, machine, executables = {}, executablesChanged = [] }) {
   if (!Array.isArray(meta.sessions)) {
     // written before sessions were recorded: its first run is what the top level says
     meta.sessions = [{ kind: 'start', started_at: meta.started_at ?? null, ended_at: meta.ended_at ?? null, status: meta.status ?? null, environment: meta.environment ?? null }];
@@ -89,7 +137,7 @@ export function beginSession(meta, { kind, environment, pinning, retryFailed = f
   const last = meta.sessions[meta.sessions.length - 1];
   if (last?.status === 'running') last.status = 'lost'; // it never closed the directory
   const now = new Date().toISOString();
-  meta.sessions.push({ kind, pid: process.pid, argv: process.argv.slice(2), started_at: now, ended_at: null, status: 'running', error: null, retry_failed: retryFailed, pinning, environment, machine: machine ?? null, loadavg_start: os.loadavg(), loadavg_end: null });
+  meta.sessions.push({ kind, pid: process.pid, argv: process.argv.slice(2), started_at: now, ended_at: null, status: 'running', error: null, retry_failed: retryFailed, pinning, environment, machine: machine ?? null, executables, ...(executablesChanged.length ? { executables_changed: executablesChanged } : {}), loadavg_start: os.loadavg(), loadavg_end: null });
   if (kind === 'resume') meta.resumed_at = [...(Array.isArray(meta.resumed_at) ? meta.resumed_at : []), now];
   if (meta.pinning === null || meta.pinning === undefined) meta.pinning = pinning;
   meta.recoveries = Array.isArray(meta.recoveries) ? meta.recoveries : [];

@@ -6,13 +6,19 @@
  * trials.csv is set aside with a note. Anything else that is not a
  * udsvstcp results directory, or that a report could not read right (the
  * rules are in ./trial-rules.js), is a UsageError of one line naming the
- * file, and the line and column where there is one.
+ * file, and the line and column where there is one; so is a directory or
+ * file another user could change (unless allowShared), a FIFO, device,
+ * directory or symlink where a file belongs, and a file over its size cap.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { UsageError } from '../core/errors.js';
+import { errorCode, readRegularFile } from '../core/files.js';
+import { checkPrivate } from '../core/ownership.js';
+import { readMetaFile } from './meta.js';
 import { checkMetaSpec, createRowReader } from './trial-rules.js';
+import { MAX_READ_BYTES } from './writer.js';
 
 /**
  * @typedef {object} ResultsDir
@@ -89,35 +95,51 @@ function workloadsOf(rows, meta) {
 
 /**
  * @param {string} dir
+ * @param {{ allowShared?: boolean }} [options] allowShared: read a directory and files other users could change (--allow-shared-dir)
  * @returns {ResultsDir}
  */
-export function readResultsDir(dir) {
-  if (!existsSync(dir)) throw new UsageError(`${dir}: no such directory`, 'ERR_RESULTS');
-  if (!statSync(dir).isDirectory()) throw new UsageError(`${dir}: not a directory (give the results directory of a sweep)`, 'ERR_RESULTS');
+export function readResultsDir(dir, { allowShared = false } = {}) {
+  let stat;
+  try {
+    stat = statSync(dir);
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') throw new UsageError(`${dir}: no such directory`, 'ERR_RESULTS');
+    throw new UsageError(`${dir}: cannot read: ${/** @type {Error} */ (error).message}`, 'ERR_RESULTS');
+  }
+  if (!stat.isDirectory()) throw new UsageError(`${dir}: not a directory (give the results directory of a sweep)`, 'ERR_RESULTS');
+  if (!allowShared) checkPrivate(dir, stat);
   const trialsPath = join(dir, 'trials.csv');
-  if (!existsSync(trialsPath)) throw new UsageError(`${trialsPath}: not found (is ${dir} the results directory of a sweep?)`, 'ERR_RESULTS');
   /** @type {string[]} */
   const notes = [];
   let text;
   try {
-    text = readFileSync(trialsPath, 'utf8');
+    text = readRegularFile(trialsPath, { maxBytes: MAX_READ_BYTES.trials, what: 'a trials file', private: !allowShared }).toString('utf8');
   } catch (error) {
+    if (error instanceof UsageError) throw error;
+    if (errorCode(error) === 'ENOENT') throw new UsageError(`${trialsPath}: not found (is ${dir} the results directory of a sweep?)`, 'ERR_RESULTS');
     throw new UsageError(`${trialsPath}: cannot read: ${/** @type {Error} */ (error).message}`, 'ERR_RESULTS');
   }
   const { columns, rows } = readTrialsText(trialsPath, text, notes);
 
   const metaPath = join(dir, 'meta.json');
+  /** @type {unknown} */
   let meta = null;
-  if (existsSync(metaPath)) {
-    try {
-      meta = JSON.parse(readFileSync(metaPath, 'utf8'));
-    } catch (error) {
-      throw new UsageError(`${metaPath}: not valid JSON: ${/** @type {Error} */ (error).message}`, 'ERR_RESULTS');
+  let hasMeta = true;
+  try {
+    meta = readMetaFile(metaPath, { private: !allowShared });
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    if (errorCode(error) !== 'ENOENT') {
+      const { message } = /** @type {Error} */ (error);
+      throw new UsageError(`${metaPath}: ${error instanceof SyntaxError ? `not valid JSON: ${message}` : error instanceof RangeError ? message : `cannot read: ${message}`}`, 'ERR_RESULTS');
     }
-    if (meta === null || typeof meta !== 'object' || Array.isArray(meta)) throw new UsageError(`${metaPath}: not a udsvstcp meta.json (expected an object)`, 'ERR_RESULTS');
-    checkMetaSpec(metaPath, meta);
-  } else {
+    hasMeta = false;
     notes.push('no meta.json: the spec and environment of this sweep are unknown');
   }
-  return { dir, trials: rows, columns, meta, workloads: workloadsOf(rows, meta), notes };
+  if (hasMeta) {
+    if (meta === null || typeof meta !== 'object' || Array.isArray(meta)) throw new UsageError(`${metaPath}: not a udsvstcp meta.json (expected an object)`, 'ERR_RESULTS');
+    checkMetaSpec(metaPath, /** @type {Record<string, any>} */ (meta));
+  }
+  const found = /** @type {Record<string, any> | null} */ (meta);
+  return { dir, trials: rows, columns, meta: found, workloads: workloadsOf(rows, found), notes };
 }

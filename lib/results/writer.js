@@ -10,12 +10,19 @@ import { RECORD_FIELDS, recordFields } from '../trial/record.js';
 import { DEFAULT_WORKLOAD, getWorkload } from '../workloads/index.js';
 import { toCsvHeader, toCsvRows } from './csv.js';
 import { createExclusive, openForAppend, writeAll } from '../core/files.js';
+import { MiB } from '../core/units.js';
 
 export { writeFileAtomic } from '../core/files.js';
 
 /** trials.csv of an echo sweep; trialColumns(workload) for any workload. */
 export const TRIAL_COLUMNS = ['run', 'order', ...RECORD_FIELDS];
 export const FILES = { trials: 'trials.csv', blocks: 'blocks.csv', summary: 'summary.csv', wide: 'runs-wide.csv', meta: 'meta.json' };
+/**
+ * Largest trials.csv and blocks.csv read. trials.csv is parsed as one string
+ * (V8's longest is just under 512 MiB): 256 MiB is about a million trial rows.
+ * blocks.csv is only read on --resume, as bytes: 1 GiB is some ten million blocks.
+ */
+export const MAX_READ_BYTES = { trials: 256 * MiB, blocks: 1024 * MiB };
 /**
  * trials.csv: run and order, then the workload's record columns.
  * @param {string} workload

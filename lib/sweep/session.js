@@ -1,7 +1,9 @@
 /**
  * One process's turn at a results directory. openSession() checks what it
- * can without changing anything, takes the directory's lock, and on resume
- * checks the recorded version and spec and repairs trials.csv; begin()
+ * can without changing anything (that no other user could have changed the
+ * directory, which executables this session runs: never one named in
+ * meta.json), takes the directory's lock, and on resume checks the
+ * recorded version and spec and repairs trials.csv; begin()
  * marks meta.json running and opens the trial log; end() and fail() close
  * the session in meta.json; release() closes the log and drops the lock.
  */
@@ -9,11 +11,12 @@ import fs from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { toCsvHeader } from '../results/csv.js';
-import { errorCode, openForAppend, readNoFollow, writeAll, writeFileAtomic } from '../core/files.js';
+import { errorCode, openForAppend, readRegularFile, writeAll, writeFileAtomic } from '../core/files.js';
+import { checkPrivateDir } from '../core/ownership.js';
 import { LOCK_FILE, acquireLock } from '../results/lock.js';
-import { beginSession, checkVersion, createMeta, describeStatus, endSession, readMeta, writeMeta, writeMetaBestEffort } from '../results/meta.js';
+import { beginSession, checkVersion, createMeta, describeStatus, endSession, readMeta, changedExecutables, writeMeta, writeMetaBestEffort } from '../results/meta.js';
 import { inspectTrialLog, markSuperseded, toRow } from '../results/recovery.js';
-import { FILES, blockColumns, createBlockLog, createTrialLog, openBlockLog, openTrialLog, trialColumns } from '../results/writer.js';
+import { FILES, MAX_READ_BYTES, blockColumns, createBlockLog, createTrialLog, openBlockLog, openTrialLog, trialColumns } from '../results/writer.js';
 import { checkResumeFlags, checkStoredSpec } from './stored-spec.js';
 
 /**
@@ -30,12 +33,22 @@ function statOrNull(path, follow = false) {
 }
 
 /**
+ * A results file of a directory being resumed: a regular file of ours, at most `maxBytes`.
+ * @param {string} path
+ * @param {number} maxBytes
+ * @param {boolean} allowShared
+ */
+const readResultsFile = (path, maxBytes, allowShared) => readRegularFile(path, { maxBytes, what: 'a results file', private: !allowShared });
+
+/**
  * A new sweep's directory must hold nothing at the names of results files
- * (a symlink there included). Changes nothing.
+ * (a symlink there included), and, unless allowShared, be one no other user
+ * could change. Changes nothing.
  * @param {string} dir
  * @param {string} flag
+ * @param {boolean} [allowShared]
  */
-export function checkNewOutDir(dir, flag) {
+export function checkNewOutDir(dir, flag, allowShared = false) {
   let stat;
   try {
     stat = statOrNull(dir, true);
@@ -44,13 +57,14 @@ export function checkNewOutDir(dir, flag) {
     throw new UsageError(`${flag} ${dir} is not a writable directory: ${/** @type {Error} */ (error).message}`);
   }
   if (!stat) return;
+  if (!allowShared) checkPrivateDir(dir, flag);
   for (const name of Object.values(FILES)) {
     const found = statOrNull(join(dir, name));
     if (!found) continue;
     if (found.isSymbolicLink()) throw new UsageError(`${flag} ${dir}: its ${name} is a symbolic link; udsvstcp never writes through one (remove it, or choose another --out)`, 'ERR_SYMLINK');
     let status = '';
     try {
-      status = ` (its sweep is ${describeStatus(readMeta(dir, flag))})`;
+      status = ` (its sweep is ${describeStatus(readMeta(dir, flag, { allowShared: true }))})`; // for a message only
     } catch {
       // no readable meta.json: say nothing about a status
     }
@@ -66,31 +80,43 @@ export function checkNewOutDir(dir, flag) {
  * @property {import('./spec.js').SweepSpec} [spec] a new sweep's spec
  * @property {{ preset?: string, test: boolean, flags: Record<string, unknown> } | null} [given] what was given with --resume
  * @property {boolean} [retryFailed]
+ * @property {boolean} [allowShared] --allow-shared-dir: take a directory (and files) other users could change
+ * @property {(spec: import('./spec.js').SweepSpec) => Executables} findExecutables what this session will run, found
+ *   from the command line and PATH (never from meta.json); throws a UsageError when one is missing
  */
+
+/** @typedef {Record<string, { path: string, version: string, from: string }>} Executables by name, e.g. nginx */
 
 /**
  * @param {SessionRequest} request
  * @param {(note: string) => void} note says what was found and done
  */
 export function openSession(request, note) {
-  const { dir, flag } = request;
+  const { dir, flag, allowShared = false } = request;
+  /** @type {Executables | undefined} */
+  let executables;
   if (request.resume) {
     if (!statOrNull(dir, true)?.isDirectory() || !statOrNull(join(dir, FILES.meta))) {
       throw new UsageError(`--resume ${dir} holds no sweep results (${FILES.meta} and ${FILES.trials} are needed)`);
     }
+    if (!allowShared) checkPrivateDir(dir, flag);
   } else {
+    executables = request.findExecutables(/** @type {import('./spec.js').SweepSpec} */ (request.spec));
     try {
-      fs.mkdirSync(dir, { recursive: true });
+      fs.mkdirSync(dir, { recursive: true, mode: 0o755 });
       fs.accessSync(dir, fs.constants.W_OK);
     } catch (error) {
       throw new UsageError(`${flag} ${dir} is not a writable directory: ${/** @type {Error} */ (error).message}`);
     }
+    if (!allowShared) checkPrivateDir(dir, flag); // what was made, or what another made meanwhile
   }
   const lock = acquireLock(dir, { flag });
   try {
     if (lock.tookOver) note(`took over ${LOCK_FILE} left by udsvstcp pid ${lock.tookOver.pid} (since ${lock.tookOver.started_at}), which is no longer running`);
-    if (!request.resume) checkNewOutDir(dir, flag); // again, now that no one else can start here
-    const state = request.resume ? openResume(request, note) : { meta: null, spec: /** @type {import('./spec.js').SweepSpec} */ (request.spec), previous: [], recoveries: [] };
+    if (!request.resume) checkNewOutDir(dir, flag, allowShared); // again, now that no one else can start here
+    const state = request.resume
+      ? openResume(request, note)
+      : { meta: null, spec: /** @type {import('./spec.js').SweepSpec} */ (request.spec), previous: [], recoveries: [], executables: executables ?? {}, executablesChanged: [] };
     return createSession(request, state, lock);
   } catch (error) {
     lock.release();
@@ -102,11 +128,14 @@ export function openSession(request, note) {
  * @param {SessionRequest} request
  * @param {(note: string) => void} note
  */
-function openResume({ dir, given, retryFailed }, note) {
-  const meta = readMeta(dir, '--resume');
+function openResume({ dir, given, retryFailed, allowShared = false, findExecutables }, note) {
+  const meta = readMeta(dir, '--resume', { allowShared });
   checkVersion(meta, dir);
   const spec = checkStoredSpec(meta.spec, `${join(dir, FILES.meta)} "spec"`);
   if (given) checkResumeFlags(spec, given, dir);
+  const executables = findExecutables(spec); // never those meta.json records: a change from them is said and recorded
+  const executablesChanged = changedExecutables(meta, executables);
+  for (const change of executablesChanged) note(`${change}; a results directory never names what runs`);
   const last = Array.isArray(meta.sessions) ? meta.sessions[meta.sessions.length - 1] : undefined;
   if (meta.status === 'failed') note(`the last session failed (${meta.error ?? 'no reason recorded'}); continuing where it stopped`);
   if (meta.status === 'running') note(`the last session${last?.pid ? ` (pid ${last.pid})` : ''} ended without closing the directory (killed, or the machine stopped); continuing where it stopped`);
@@ -115,7 +144,7 @@ function openResume({ dir, given, retryFailed }, note) {
   /** @type {Buffer | null} */
   let bytes = null;
   try {
-    bytes = readNoFollow(path);
+    bytes = readResultsFile(path, MAX_READ_BYTES.trials, allowShared);
   } catch (error) {
     if (error instanceof UsageError) throw error;
     if (errorCode(error) !== 'ENOENT') throw new UsageError(`--resume ${dir}: cannot read ${FILES.trials}: ${/** @type {Error} */ (error).message}`);
@@ -164,7 +193,9 @@ function openResume({ dir, given, retryFailed }, note) {
   const retry = retryFailed ? rows.map((r, i) => ({ r, i })).filter(({ r }) => r.status !== 'superseded' && failedKeys.has(trialKey(r))) : [];
   if (!retryFailed && failedKeys.size) note(`${failedKeys.size} trial(s) recorded as failed are kept as they are; --retry-failed measures them again`);
 
-  // every check passed: now change the file
+  const repairBlocks = planBlockRepair(dir, spec.workload, { note, recoveries, at, allowShared });
+
+  // every check passed: now change the files
   if (!bytes || !inspection) {
     createTrialLog(dir, spec.workload);
   } else if (retry.length) {
@@ -175,38 +206,37 @@ function openResume({ dir, given, retryFailed }, note) {
   } else {
     applyRepair(path, bytes, inspection, TRIAL_COLUMNS);
   }
-  repairBlockLog(dir, spec.workload, note, recoveries, at);
-  return { meta, spec, previous: rows, recoveries };
+  repairBlocks();
+  return { meta, spec, previous: rows, recoveries, executables, executablesChanged };
 }
 
 /**
  * blocks.csv on resume: a row cut short when a sweep stopped mid-write is cut
  * back, a missing final newline added, a missing file created; worse damage
- * exits 2 naming the line, as for trials.csv.
+ * exits 2 naming the line, as for trials.csv. Reads and checks now (before
+ * trials.csv is changed); the repair is the function returned.
  * @param {string} dir
  * @param {string} workload
- * @param {(note: string) => void} note
- * @param {Record<string, unknown>[]} recoveries
- * @param {string} at
+ * @param {{ note: (note: string) => void, recoveries: Record<string, unknown>[], at: string, allowShared: boolean }} context
+ * @returns {() => void}
  */
-function repairBlockLog(dir, workload, note, recoveries, at) {
+function planBlockRepair(dir, workload, { note, recoveries, at, allowShared }) {
   const BLOCK_COLUMNS = blockColumns(workload);
   const path = join(dir, FILES.blocks);
   let bytes;
   try {
-    bytes = readNoFollow(path);
+    bytes = readResultsFile(path, MAX_READ_BYTES.blocks, allowShared);
   } catch (error) {
     if (error instanceof UsageError) throw error;
     if (errorCode(error) !== 'ENOENT') throw new UsageError(`--resume ${dir}: cannot read ${FILES.blocks}: ${/** @type {Error} */ (error).message}`);
-    createBlockLog(dir, workload);
-    return;
+    return () => createBlockLog(dir, workload);
   }
   const inspection = inspectTrialLog(bytes, { columns: BLOCK_COLUMNS, file: path });
   if (inspection.cut) {
     note(`${path} line ${inspection.cut.line} was cut back: ${inspection.cut.why}`);
     recoveries.push({ at, file: FILES.blocks, line: inspection.cut.line, why: inspection.cut.why, removed: inspection.cut.text });
   }
-  applyRepair(path, bytes, inspection, BLOCK_COLUMNS);
+  return () => applyRepair(path, bytes, inspection, BLOCK_COLUMNS);
 }
 
 /**
@@ -231,7 +261,7 @@ function applyRepair(path, bytes, inspection, columns) {
 
 /**
  * @param {SessionRequest} request
- * @param {{ meta: Record<string, any> | null, spec: import('./spec.js').SweepSpec, previous: Record<string, any>[], recoveries: Record<string, unknown>[] }} state
+ * @param {{ meta: Record<string, any> | null, spec: import('./spec.js').SweepSpec, previous: Record<string, any>[], recoveries: Record<string, unknown>[], executables: Executables, executablesChanged: string[] }} state
  * @param {ReturnType<typeof acquireLock>} lock
  */
 function createSession({ dir, resume, retryFailed = false }, state, lock) {
@@ -246,6 +276,8 @@ function createSession({ dir, resume, retryFailed = false }, state, lock) {
     spec: state.spec,
     /** rows already in trials.csv (superseded ones included) */
     previous: state.previous,
+    /** what this session runs, by name (recorded in meta.json by begin()) */
+    executables: state.executables,
     /**
      * Mark the directory as being worked on; open the trial and block logs.
      * @param {{ environment: Record<string, any> & { udsvstcp: string }, pinning: string, design?: Record<string, unknown>, machine?: Record<string, unknown> }} context
@@ -253,7 +285,7 @@ function createSession({ dir, resume, retryFailed = false }, state, lock) {
      */
     begin({ environment, pinning, design, machine }) {
       meta ??= { ...createMeta(state.spec, environment, machine), design };
-      beginSession(meta, { kind: resume ? 'resume' : 'start', environment, pinning, retryFailed, machine });
+      beginSession(meta, { kind: resume ? 'resume' : 'start', environment, pinning, retryFailed, machine, executables: state.executables, executablesChanged: state.executablesChanged });
       begun = true;
       meta.recoveries.push(...state.recoveries);
       writeMeta(dir, meta);

@@ -25,7 +25,6 @@ const TYPES = {
   greeting: { types: ['boolean'], says: 'true or false' },
   pipelining: { types: ['number'], says: 'a whole number (1)' },
   keepalive: { types: ['boolean'], says: 'true or false' },
-  nginx: { types: ['string', 'null'], says: 'a path to the nginx binary, or null' },
   timeout: { types: ['string', 'number'], says: 'a time ("5s")' },
   trialTimeout: { types: ['string', 'number', 'null'], says: 'a time ("10m") or null' },
   pairing: { types: ['string'], says: '"blocks" or "trials"' },

@@ -3,18 +3,24 @@
  * resolved spec (what meta.json records and --resume checks). Every problem
  * is a UsageError naming the key or flag and what it accepts.
  */
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UsageError } from '../core/errors.js';
 import { MAX_RUNS } from '../core/limits.js';
+import { errorCode, readRegularFile } from '../core/files.js';
+import { parseJson } from '../core/json-text.js';
 import { resolveAmounts, resolveWorkloadOptions, toAxisValue, toSeed, toStallTimeout, toTransportList } from '../options/rules.js';
 import { DEFAULT_WORKLOAD, getWorkload } from '../workloads/index.js';
 import { newSeed } from '../core/random.js';
 import { checkSpecTypes } from './spec-types.js';
-import { formatSize, isPowerOfTwo, parseSize, toDuration, toInteger } from '../core/units.js';
+import { MiB, formatSize, isPowerOfTwo, parseSize, toDuration, toInteger } from '../core/units.js';
 
 const PRESET_DIR = fileURLToPath(new URL('../../sweeps/', import.meta.url));
+/** Largest spec file read: presets are a few KiB. */
+const MAX_SPEC_BYTES = MiB;
+/** Deepest nesting of objects and lists in a spec file: a spec needs 3 (its test block's lists). */
+const MAX_SPEC_DEPTH = 16;
 
 /** Keys a spec may hold (besides `description` and `test`), with their defaults. */
 export const DEFAULTS = Object.freeze({
@@ -32,7 +38,6 @@ export const DEFAULTS = Object.freeze({
   greeting: false,
   pipelining: 1,
   keepalive: false,
-  nginx: /** @type {unknown} */ (null),
   timeout: '5s',
   trialTimeout: /** @type {unknown} */ (null),
   pairing: 'blocks',
@@ -66,7 +71,6 @@ const PINS = ['none', 'split', 'same'];
  * @property {boolean} greeting echo: the 2014 greeting
  * @property {number} pipelining http, proxy: requests in flight per connection
  * @property {boolean} keepalive proxy: nginx keeps upstream connections alive
- * @property {string | null} nginx proxy: the nginx binary (null: found on PATH)
  * @property {number} timeoutMs stall timeout inside a trial
  * @property {number} trialTimeoutMs hard limit of a trial process
  * @property {'blocks' | 'trials'} pairing blocks: TCP and UDS alternate in one trial process; trials: one transport per process (2014)
@@ -90,17 +94,25 @@ export function listPresets() {
 export function loadSpec(nameOrFile) {
   const isFile = nameOrFile.includes('/') || nameOrFile.endsWith('.json');
   const source = isFile ? nameOrFile : join(PRESET_DIR, `${nameOrFile}.json`);
-  if (!existsSync(source)) {
-    throw new UsageError(isFile ? `sweep spec file not found: ${nameOrFile}` : `unknown preset "${nameOrFile}"; presets: ${listPresets().join(', ')} (or a path to a .json spec)`);
+  let bytes;
+  try {
+    bytes = readRegularFile(source, { maxBytes: MAX_SPEC_BYTES, what: 'a sweep spec', follow: true });
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    if (errorCode(error) === 'ENOENT') {
+      throw new UsageError(isFile ? `sweep spec file not found: ${nameOrFile}` : `unknown preset "${nameOrFile}"; presets: ${listPresets().join(', ')} (or a path to a .json spec)`);
+    }
+    throw new UsageError(`${source}: cannot read: ${/** @type {Error} */ (error).message}`);
   }
   let raw;
   try {
-    raw = JSON.parse(readFileSync(source, 'utf8'));
+    raw = parseJson(bytes.toString('utf8'), MAX_SPEC_DEPTH);
   } catch (error) {
-    throw new UsageError(`${source}: malformed JSON: ${/** @type {Error} */ (error).message}`);
+    const err = /** @type {Error} */ (error);
+    throw new UsageError(`${source}: ${err instanceof RangeError ? `${err.message}; a sweep spec is an object of keys, with lists in it` : `malformed JSON: ${err.message}`}`);
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new UsageError(`${source}: must hold a JSON object of sweep keys`);
-  return { name: basename(source, '.json'), source, raw };
+  return { name: basename(source, '.json'), source, raw: /** @type {Record<string, unknown>} */ (raw) };
 }
 
 /**
@@ -153,6 +165,7 @@ function toBoolean(value, key) {
  */
 function checkKeys(raw, where) {
   for (const key of Object.keys(raw)) {
+    if (key === 'nginx') throw new UsageError(`${where}: "nginx" is not read from a spec file: the nginx binary comes only from --nginx or PATH, never from a file that could have been copied or edited`);
     if (!KEYS.has(key)) throw new UsageError(`${where}: unknown key "${key}"; keys: ${[...KEYS].join(', ')}`);
   }
 }
@@ -199,7 +212,7 @@ export function resolveSpec(loaded, { test = false, flags = {} } = {}) {
   // options the workload does not take first: a preset's axes written for another workload must not hide them
   const given = (/** @type {string} */ key) => (merged[key] === DEFAULTS[/** @type {keyof typeof DEFAULTS} */ (key)] ? undefined : merged[key]);
   for (const key of ['greeting', 'keepalive']) toBoolean(merged[key], name(key));
-  const extras = resolveWorkloadOptions(workload, { greeting: given('greeting'), pipelining: given('pipelining'), keepalive: given('keepalive'), nginx: merged.nginx }, name);
+  const extras = resolveWorkloadOptions(workload, { greeting: given('greeting'), pipelining: given('pipelining'), keepalive: given('keepalive') }, name);
   const { measure, warmup } = resolveAmounts(workload, { packets: merged.packets, duration: merged.duration, warmup: merged.warmup }, name, String(DEFAULTS.duration));
   const { size: sizeAxis, depth: depthAxis } = workload.axes;
   if (merged.sizes === undefined && sizeAxis.min === sizeAxis.max) merged.sizes = [sizeAxis.min];
@@ -244,7 +257,6 @@ export function resolveSpec(loaded, { test = false, flags = {} } = {}) {
     greeting: extras.greeting,
     pipelining: extras.pipelining,
     keepalive: extras.keepalive,
-    nginx: extras.nginx,
     timeoutMs: toStallTimeout(merged.timeout, name('timeout')),
     trialTimeoutMs,
     pairing: /** @type {'blocks' | 'trials'} */ (pairing),

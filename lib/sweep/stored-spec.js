@@ -2,7 +2,8 @@
  * The spec recorded in meta.json, checked on resume as strictly as a spec
  * file (meta.json may have been edited by hand), and the flags given with
  * --resume compared with it key by key: equal values are accepted, others
- * refused naming the flag.
+ * refused naming the flag. An executable is never taken from meta.json: an
+ * `nginx` path recorded there by earlier sweeps is a record, not a setting.
  */
 import { UsageError } from '../core/errors.js';
 import { DEFAULTS, resolveSpec } from './spec.js';
@@ -17,6 +18,15 @@ const MS_KEYS = /** @type {Record<string, { key: string, nullable: boolean }>} *
 
 /** Keys of a resolved spec that are not spec-file keys: mapped back by toRawSpec, or derived (maxRuns). */
 const RESOLVED_ONLY = new Set(['preset', 'test', 'measure', 'warmup', 'maxRuns', ...Object.keys(MS_KEYS)]);
+
+/** Keys of a recorded spec that record what ran and set nothing: the nginx binary (earlier sweeps recorded it in the spec). */
+const RECORDS = new Set(['nginx']);
+
+/**
+ * A recorded spec without its records.
+ * @param {Record<string, any>} spec
+ */
+const settingsOf = (spec) => Object.fromEntries(Object.entries(spec).filter(([key]) => !RECORDS.has(key)));
 
 /** The flag that sets each resolved key, for messages. */
 const FLAG_OF = /** @type {Record<string, string>} */ ({ measure: '--packets/--duration', warmup: '--warmup', trialTimeoutMs: '--trial-timeout', timeoutMs: 'timeout', blockMs: '--block', maxTimeMs: '--max-time' });
@@ -61,7 +71,7 @@ function toRawSpec(spec, where) {
   /** @type {Record<string, unknown>} */
   const raw = {};
   for (const [key, value] of Object.entries(s)) {
-    if (RESOLVED_ONLY.has(key)) continue;
+    if (RESOLVED_ONLY.has(key) || RECORDS.has(key)) continue;
     if (!(key in DEFAULTS) && key !== 'description') throw new UsageError(`${where}: unknown key "${key}"`, 'ERR_META');
     raw[key] = value;
   }
@@ -106,7 +116,7 @@ function differingKeys(a, b) {
 export function checkStoredSpec(stored, where) {
   const { preset, test, raw } = toRawSpec(stored, where);
   const resolved = { ...resolveSpec({ name: preset, source: where, raw }), test };
-  const differ = differingKeys(/** @type {any} */ (stored), resolved);
+  const differ = differingKeys(settingsOf(/** @type {any} */ (stored)), resolved);
   if (differ.length) {
     throw new UsageError(`${where} "${differ[0]}" is not in the form udsvstcp records (${JSON.stringify(/** @type {any} */ (stored)[differ[0]])}; expected ${JSON.stringify(/** @type {any} */ (resolved)[differ[0]])}); it was edited by hand`, 'ERR_META');
   }
@@ -125,7 +135,7 @@ export function checkResumeFlags(stored, { preset, test, flags }, dir) {
   if (test && !stored.test) problems.push('--test (recorded: a full sweep)');
   const { raw } = toRawSpec(stored, `${dir} meta.json "spec"`);
   const given = { ...resolveSpec({ name: stored.preset, source: `${dir} meta.json "spec"`, raw }, { flags }), test: stored.test };
-  for (const key of differingKeys(/** @type {any} */ (stored), given)) {
+  for (const key of differingKeys(settingsOf(stored), given)) {
     const flag = FLAG_OF[key] ?? `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
     problems.push(`${flag} ${show(/** @type {any} */ (given)[key])} (recorded: ${show(/** @type {any} */ (stored)[key])})`);
   }
