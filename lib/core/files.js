@@ -136,8 +136,8 @@ export function readRegularFile(path, { maxBytes, what, follow = false, private:
   try {
     const stat = fs.fstatSync(fd);
     if (mine) checkPrivate(path, stat);
-    const tooLarge = (/** @type {number} */ size) => new UsageError(`${path} is ${size > maxBytes + 1 ? formatSize(size) : `over ${formatSize(maxBytes)}`}; udsvstcp reads at most ${formatSize(maxBytes)} of ${what} (is it the right file?)`, 'ERR_TOO_LARGE');
-    if (stat.size > maxBytes) throw tooLarge(stat.size);
+    const tooLarge = (/** @type {string} */ size) => new UsageError(`${path} is ${size}; udsvstcp reads at most ${formatSize(maxBytes)} of ${what} (is it the right file?)`, 'ERR_TOO_LARGE');
+    if (stat.size > maxBytes) throw tooLarge(formatSize(stat.size));
     /** @type {Buffer[]} */
     const chunks = [];
     let total = 0;
@@ -152,7 +152,7 @@ export function readRegularFile(path, { maxBytes, what, follow = false, private:
       } while (got > 0 && filled < size);
       chunks.push(chunk.subarray(0, filled));
       total += filled;
-      if (total > maxBytes) throw tooLarge(total);
+      if (total > maxBytes) throw tooLarge(`over ${formatSize(maxBytes)} (it grew while read)`);
       if (filled < size) return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total);
       size = Math.min(READ_CHUNK, maxBytes + 1 - total);
     }

@@ -126,9 +126,13 @@ export function openSession(request, note) {
 
 /**
  * @param {SessionRequest} request
- * @param {(note: string) => void} note
+ * @param {(note: string) => void} say says what was found, once every check has passed
  */
-function openResume({ dir, given, retryFailed, allowShared = false, findExecutables }, note) {
+function openResume({ dir, given, retryFailed, allowShared = false, findExecutables }, say) {
+  // what was found is said once every check has passed: a refusal is one line
+  /** @type {string[]} */
+  const found = [];
+  const note = (/** @type {string} */ text) => found.push(text);
   const meta = readMeta(dir, '--resume', { allowShared });
   checkVersion(meta, dir);
   const spec = checkStoredSpec(meta.spec, `${join(dir, FILES.meta)} "spec"`);
@@ -195,14 +199,15 @@ function openResume({ dir, given, retryFailed, allowShared = false, findExecutab
 
   const repairBlocks = planBlockRepair(dir, spec.workload, { note, recoveries, at, allowShared });
 
-  // every check passed: now change the files
+  // every check passed: now say what was found, and change the files
+  for (const text of found) say(text);
   if (!bytes || !inspection) {
     createTrialLog(dir, spec.workload);
   } else if (retry.length) {
     const fixed = Buffer.concat([bytes.subarray(0, inspection.keepBytes), Buffer.from(inspection.needsHeader ? toCsvHeader(TRIAL_COLUMNS) : inspection.addNewline ? '\n' : '')]);
     writeFileAtomic(path, markSuperseded(fixed, retry.map(({ i }) => inspection.rows[i]), TRIAL_COLUMNS));
     for (const { r } of retry) r.status = 'superseded';
-    note(`--retry-failed: ${retry.length} failed trial row(s) marked superseded (kept in ${FILES.trials}); their trials are measured again`);
+    say(`--retry-failed: ${retry.length} failed trial row(s) marked superseded (kept in ${FILES.trials}); their trials are measured again`);
   } else {
     applyRepair(path, bytes, inspection, TRIAL_COLUMNS);
   }
