@@ -14,11 +14,11 @@ export const ALLOW_SHARED_FLAG = '--allow-shared-dir';
 /**
  * Why another user could change what is at this stat, or null when no one but this user (or root) can.
  * @param {{ uid: number, mode: number }} stat
- * @param {number | undefined} [uid] the effective uid to judge for (default: this process's; undefined where there are none, as on Windows)
+ * @param {number | null} [uid] the effective uid to judge for (default: this process's; null where there are none, as on Windows)
  * @returns {string | null}
  */
-export function sharedReason(stat, uid = process.geteuid?.()) {
-  if (uid === undefined) return null;
+export function sharedReason(stat, uid = process.geteuid ? process.geteuid() : null) {
+  if (uid === null) return null;
   const mode = `mode ${(stat.mode & 0o7777).toString(8).padStart(4, '0')}`;
   if (stat.uid !== uid && stat.uid !== 0) return `owned by uid ${stat.uid}, not by you (uid ${uid}) or root`;
   if (stat.mode & 0o002) return `others may write it (${mode}${stat.mode & 0o1000 ? ', sticky: anyone may have created what is in it' : ''})`;
