@@ -46,6 +46,7 @@ describe('udsvstcp run --workload proxy', () => {
   it('exits 0 with an nginx CPU column for both upstreams, a new upstream connection per request, and stops nginx and the server', async () => {
     const { code, stderr, tmpdir } = await runProxy('default', ['--connections', '2', '--duration', '50ms', '--warmup', '10ms']);
     expect(code, stderr).toBe(0);
+    expect(stderr).toMatch(/^nginx: \/\S+\/nginx \(nginx\/\d+\.\d+\.\d+; from PATH\)$/m); // which nginx ran
     expect(stderr).toMatch(/nginx pid \d+ \(a new upstream connection per request\): 127\.0\.0\.1:\d+ → tcp 127\.0\.0\.1:\d+, 127\.0\.0\.1:\d+ → uds \S+\/http\.sock; http server pid \d+/);
     const header = stderr.split('\n').find((line) => line.startsWith('transport'));
     expect(header?.split(/\s{2,}/)).toContain('nginx');
