@@ -9,37 +9,34 @@
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chmod, chown, cp, mkdir, readFile, readdir, rm, stat } from 'node:fs/promises';
+import { chmod, chown, mkdir, readFile, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, expectOneLineUsageError, makeTempDir, runCli } from '../helpers/cli.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { BIN, expectOneLineUsageError, runCli } from '../helpers/cli.js';
+import { copyResultsDir, useTempDir } from '../helpers/temp.js';
 import { writeTinySpec } from '../helpers/sweeps.js';
 
 const isRoot = process.getuid?.() === 0;
 const SHARED = 'another user could change what udsvstcp reads or writes there (give --allow-shared-dir if you trust them)';
 
-/** @type {{ dir: string, remove: () => Promise<void> }} */
-let tmp;
+const tmp = useTempDir();
 /** a complete tiny sweep, made under umask 0, copied for each case */
 let sweepDir = '';
 let spec = '';
 beforeAll(async () => {
-  tmp = await makeTempDir();
   spec = await writeTinySpec(tmp.dir, { runs: 1 });
   sweepDir = join(tmp.dir, 'made', 'under', 'umask0');
   // umask 0: what the sweep creates has only the modes it asks for
   await promisify(execFile)('sh', ['-c', 'umask 0 && exec "$@"', 'sh', process.execPath, BIN, 'sweep', spec, '--out', sweepDir, '--quiet'], { env: { ...process.env, NO_COLOR: '1' } });
 }, 60_000);
-afterAll(() => tmp.remove());
 
 /**
  * A copy of the tiny sweep without its report, so that a report written is seen.
  * @param {string} name
  */
 async function copySweep(name) {
-  const dir = join(tmp.dir, name);
-  await cp(sweepDir, dir, { recursive: true });
+  const dir = await copyResultsDir(sweepDir, tmp.dir, name);
   await rm(join(dir, 'report.html'));
   return dir;
 }

@@ -8,15 +8,15 @@
  * is relative. Needs nginx (CI installs it).
  */
 import { existsSync } from 'node:fs';
-import { chmod, cp, readFile, writeFile } from 'node:fs/promises';
+import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { findNginx } from '../../lib/fixture/nginx.js';
-import { expectOneLineUsageError, makeTempDir, runCli } from '../helpers/cli.js';
+import { expectOneLineUsageError, runCli } from '../helpers/cli.js';
+import { copyResultsDir, useTempDir } from '../helpers/temp.js';
 import { readMetaJson, readTrialRows } from '../helpers/sweeps.js';
 
-/** @type {{ dir: string, remove: () => Promise<void> }} */
-let tmp;
+const tmp = useTempDir();
 /** a proxy sweep: one run of the proxy workload's test settings */
 let sweepDir = '';
 /** @type {Awaited<ReturnType<typeof runCli>>} */
@@ -24,14 +24,12 @@ let first;
 /** the nginx on PATH (or in /usr/sbin), which every sweep here runs */
 let nginx = '';
 beforeAll(async () => {
-  tmp = await makeTempDir();
   nginx = findNginx();
   sweepDir = join(tmp.dir, 'proxy');
   // a relative --out: nginx, run in its own directory, is given the config's absolute path
   first = await runCli(['sweep', '--workload', 'proxy', '--test', '--runs', '1', '--out', 'proxy'], { cwd: tmp.dir });
   expect(first.code, first.stderr).toBe(0);
 }, 90_000);
-afterAll(() => tmp.remove());
 
 /**
  * A script that leaves a mark when run, then runs the real nginx (so a sweep that ran it would not notice).
@@ -54,8 +52,7 @@ describe('which nginx runs', () => {
   });
 
   it('--resume never runs the nginx meta.json names: it runs the one on PATH, says so, and records both', async () => {
-    const dir = join(tmp.dir, 'planted');
-    await cp(sweepDir, dir, { recursive: true });
+    const dir = await copyResultsDir(sweepDir, tmp.dir, 'planted');
     const { script, mark } = await plantScript('planted');
     // as a directory another user could write, or a copied one, may say; and no trial done, so nginx must start
     const meta = await readMetaJson(dir);
@@ -79,8 +76,7 @@ describe('which nginx runs', () => {
   }, 90_000);
 
   it('--resume DIR --nginx PATH runs that nginx, though another was recorded (the flag is not a recorded setting)', async () => {
-    const dir = join(tmp.dir, 'flagged');
-    await cp(sweepDir, dir, { recursive: true });
+    const dir = await copyResultsDir(sweepDir, tmp.dir, 'flagged');
     const { script, mark } = await plantScript('flagged');
     const { code, stderr } = await runCli(['sweep', '--resume', dir, '--nginx', script]);
     expect(code, stderr).toBe(0);

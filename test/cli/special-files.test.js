@@ -7,26 +7,24 @@
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { cp, mkdir, readFile, readdir, rm, symlink, truncate, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rm, symlink, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectOneLineUsageError, makeTempDir, runCli } from '../helpers/cli.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { expectOneLineUsageError, runCli } from '../helpers/cli.js';
+import { copyResultsDir, useTempDir } from '../helpers/temp.js';
 import { writeTinySpec } from '../helpers/sweeps.js';
 
 /** A command that would block or read without end before, given this long to answer. */
 const PROMPTLY = { timeoutMs: 20_000 };
 
-/** @type {{ dir: string, remove: () => Promise<void> }} */
-let tmp;
+const tmp = useTempDir();
 /** a complete tiny sweep, copied for each case */
 let sweepDir = '';
 beforeAll(async () => {
-  tmp = await makeTempDir();
   sweepDir = join(tmp.dir, 'sweep');
   const { code, stderr } = await runCli(['sweep', await writeTinySpec(tmp.dir, { runs: 1 }), '--out', sweepDir, '--quiet']);
   expect(code, stderr).toBe(0);
 }, 60_000);
-afterAll(() => tmp.remove());
 
 /** @param {string} path */
 const mkfifo = (path) => execFileSync('mkfifo', [path]);
@@ -38,8 +36,7 @@ const mkfifo = (path) => execFileSync('mkfifo', [path]);
  * @param {(path: string) => unknown} plant
  */
 async function sweepWith(copy, name, plant) {
-  const dir = join(tmp.dir, copy);
-  await cp(sweepDir, dir, { recursive: true });
+  const dir = await copyResultsDir(sweepDir, tmp.dir, copy);
   await rm(join(dir, name), { recursive: true });
   await plant(join(dir, name));
   return dir;

@@ -8,15 +8,11 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectOneLineUsageError, makeTempDir, runCli } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { expectOneLineUsageError, runCli } from '../helpers/cli.js';
+import { useTempDir } from '../helpers/temp.js';
 
-/** @type {{ dir: string, remove: () => Promise<void> }} */
-let tmp;
-beforeAll(async () => {
-  tmp = await makeTempDir();
-});
-afterAll(() => tmp.remove());
+const tmp = useTempDir();
 
 describe('a TMPDIR that is not an absolute path to a directory', () => {
   it('relative, with a proxy sweep: exit 2 naming TMPDIR, no results directory made', async () => {
