@@ -15,7 +15,7 @@ export { writeFileAtomic } from '../core/files.js';
 
 /** trials.csv of an echo sweep; trialColumns(workload) for any workload. */
 export const TRIAL_COLUMNS = ['run', 'order', ...RECORD_FIELDS];
-export const FILES = { trials: 'trials.csv', blocks: 'blocks.csv', summary: 'summary.csv', wide: 'runs-wide.csv', meta: 'meta.json' };
+export const FILES = { trials: 'trials.csv', blocks: 'blocks.csv', summary: 'summary.csv', wide: 'runs-wide.csv', meta: 'meta.json', fixture: 'fixture.json' };
 /**
  * trials.csv: run and order, then the workload's record columns.
  * @param {string} workload
