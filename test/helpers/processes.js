@@ -84,3 +84,11 @@ export async function waitFor(check, ms) {
   }
   return check();
 }
+
+/**
+ * Has the process stopped (SIGSTOP takes effect when it is next scheduled, not at once)?
+ * @param {number} pid
+ */
+export function isStopped(pid) {
+  return stat(pid)?.state === 'T';
+}
