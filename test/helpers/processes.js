@@ -64,7 +64,7 @@ export function descendants(pid) {
 
 /**
  * Is it still running: the same pid and start time, and not a zombie?
- * @param {ProcessSeen} seen
+ * @param {{ pid: number, start: number }} seen
  */
 export function isRunning(seen) {
   const now = stat(seen.pid);
