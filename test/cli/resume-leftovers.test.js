@@ -11,7 +11,8 @@ import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BIN, makeTempDir, runCli } from '../helpers/cli.js';
-import { descendants, isRunning, isStopped, waitFor } from '../helpers/processes.js';
+import { descendants, isRunning, isStopped } from '../helpers/processes.js';
+import { waitFor } from '../helpers/wait.js';
 import { readMetaJson } from '../helpers/sweeps.js';
 
 /** @type {{ dir: string, remove: () => Promise<void> }} */
@@ -47,12 +48,12 @@ describe('sweep --resume ends what a killed sweep left running', () => {
     child.stderr.setEncoding('utf8').on('data', (text) => { stderr += text; });
     const exited = new Promise((resolve) => child.once('exit', resolve));
     const pid = /** @type {number} */ (child.pid);
-    const ready = await waitFor(() => recorded(out)?.processes.some((/** @type {any} */ p) => p.role === 'nginx worker'), 60_000);
+    const ready = await waitFor(() => recorded(out)?.processes.some((/** @type {any} */ p) => p.role === 'nginx worker'), { timeoutMs: 60_000, everyMs: 20 });
     expect(ready, stderr).toBe(true);
 
     // everything at once, so that nothing can clean up after the others: stop the sweep, kill its helpers, kill it
     process.kill(pid, 'SIGSTOP');
-    expect(await waitFor(() => isStopped(pid), 10_000)).toBe(true); // else it could still see its guard die, and end nginx itself
+    expect(await waitFor(() => isStopped(pid), { timeoutMs: 10_000, everyMs: 20 })).toBe(true); // else it could still see its guard die, and end nginx itself
     seen = descendants(pid);
     const helpers = seen.filter((p) => /guard-main\.js|server-main\.js|trial\/worker\.js/.test(p.cmdline));
     expect(helpers.length).toBeGreaterThanOrEqual(2);
@@ -61,7 +62,7 @@ describe('sweep --resume ends what a killed sweep left running', () => {
     await exited;
     const nginx = seen.filter((p) => p.cmdline.startsWith('nginx: '));
     expect(nginx.map((p) => p.cmdline.split(' process')[0]).sort()).toEqual(['nginx: master', 'nginx: worker']);
-    expect(await waitFor(() => helpers.every((p) => !isRunning(p)), 10_000)).toBe(true);
+    expect(await waitFor(() => helpers.every((p) => !isRunning(p)), { timeoutMs: 10_000, everyMs: 20 })).toBe(true);
     expect(nginx.every(isRunning)).toBe(true); // left running: nothing was there to end it
     const left = (await readdir(tmpdir)).sort().reverse(); // nginx's, then the server's
     expect(left).toEqual([expect.stringMatching(/^udsvstcp-nginx-[A-Za-z0-9]{6}$/), expect.stringMatching(/^udsvstcp-[A-Za-z0-9]{6}$/)]);

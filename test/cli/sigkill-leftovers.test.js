@@ -11,7 +11,8 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BIN, makeTempDir } from '../helpers/cli.js';
-import { descendants, isRunning, waitFor } from '../helpers/processes.js';
+import { descendants, isRunning } from '../helpers/processes.js';
+import { waitFor } from '../helpers/wait.js';
 
 /** @type {{ dir: string, remove: () => Promise<void> }} */
 let tmp;
@@ -40,7 +41,7 @@ async function killWhen(args, ready) {
   child.stderr.setEncoding('utf8').on('data', (text) => { stderr += text; });
   const exited = new Promise((resolve) => child.once('exit', resolve));
   const pid = /** @type {number} */ (child.pid);
-  const found = await waitFor(() => ready((seen = descendants(pid))), 60_000);
+  const found = await waitFor(() => ready((seen = descendants(pid))), { timeoutMs: 60_000, everyMs: 20 });
   expect(found, stderr).toBe(true);
   child.kill('SIGKILL');
   await exited;
@@ -54,8 +55,8 @@ describe('a SIGKILLed udsvstcp leaves nothing running', () => {
   it('run --workload proxy: nginx and its worker, its guard and the app server end, and TMPDIR is empty', async () => {
     const { tmpdir } = await killWhen(['run', '--workload', 'proxy', '--connections', '2', '--duration', '60s', '--warmup', '10ms'],
       (processes) => has('nginx: worker')(processes) && has('server-main.js')(processes));
-    expect(await waitFor(() => seen.every((p) => !isRunning(p)), 10_000), seen.filter(isRunning).map((p) => p.cmdline).join('\n')).toBe(true);
-    expect(await waitFor(() => readdirSync(tmpdir).length === 0, 10_000)).toBe(true);
+    expect(await waitFor(() => seen.every((p) => !isRunning(p)), { timeoutMs: 10_000, everyMs: 20 }), seen.filter(isRunning).map((p) => p.cmdline).join('\n')).toBe(true);
+    expect(await waitFor(() => readdirSync(tmpdir).length === 0, { timeoutMs: 10_000, everyMs: 20 })).toBe(true);
     expect(await readdir(tmpdir)).toEqual([]);
   });
 
@@ -64,8 +65,8 @@ describe('a SIGKILLed udsvstcp leaves nothing running', () => {
     const { tmpdir } = await killWhen(['sweep', '--workload', 'proxy', '--test', '--out', out],
       (processes) => has('nginx: worker')(processes) && has('trial/worker.js')(processes));
     expect(has('nginx: master')(seen) && has('server-main.js')(seen)).toBe(true);
-    expect(await waitFor(() => seen.every((p) => !isRunning(p)), 10_000), seen.filter(isRunning).map((p) => p.cmdline).join('\n')).toBe(true);
-    expect(await waitFor(() => readdirSync(tmpdir).length === 0, 10_000)).toBe(true);
+    expect(await waitFor(() => seen.every((p) => !isRunning(p)), { timeoutMs: 10_000, everyMs: 20 }), seen.filter(isRunning).map((p) => p.cmdline).join('\n')).toBe(true);
+    expect(await waitFor(() => readdirSync(tmpdir).length === 0, { timeoutMs: 10_000, everyMs: 20 })).toBe(true);
     expect(await readdir(tmpdir)).toEqual([]);
   });
 });

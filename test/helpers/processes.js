@@ -72,20 +72,6 @@ export function isRunning(seen) {
 }
 
 /**
- * Wait until `check` holds, looking every 20 ms, for at most `ms`.
- * @param {() => boolean} check
- * @param {number} ms
- */
-export async function waitFor(check, ms) {
-  const deadline = Date.now() + ms;
-  for (let i = 0; i < ms / 20 + 1 && Date.now() < deadline; i++) {
-    if (check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return check();
-}
-
-/**
  * Has the process stopped (SIGSTOP takes effect when it is next scheduled, not at once)?
  * @param {number} pid
  */

@@ -14,7 +14,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { describeProcess, removeLeftovers, bootId } from '../../lib/fixture/leftovers.js';
 import { startServer } from '../../lib/fixture/server.js';
 import { readFixtureRecord, writeFixtureRecord } from '../../lib/results/fixture-record.js';
-import { isRunning, waitFor } from '../helpers/processes.js';
+import { isRunning } from '../helpers/processes.js';
+import { waitFor } from '../helpers/wait.js';
 
 /** @type {string} */
 let dir;
@@ -38,7 +39,7 @@ async function sleeper(mention = 'x') {
   children.push(child);
   await new Promise((resolve) => child.once('spawn', resolve));
   const pid = /** @type {number} */ (child.pid);
-  expect(await waitFor(() => describeProcess(pid, 'probe')?.cmdline.includes(mention) ?? false, 10_000)).toBe(true); // exec'd: /proc shows node's command line
+  expect(await waitFor(() => describeProcess(pid, 'probe')?.cmdline.includes(mention) ?? false, { timeoutMs: 10_000, everyMs: 20 })).toBe(true); // exec'd: /proc shows node's command line
   return { child, record: /** @type {import('../../lib/fixture/leftovers.js').ProcessRecord} */ (describeProcess(pid, 'http server', describeProcess(process.pid, 'test'))) };
 }
 

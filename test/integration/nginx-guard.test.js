@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { findNginx, startNginx } from '../../lib/fixture/nginx.js';
 import { readProcStat } from '../../lib/fixture/proc-stat.js';
 import { get, startHttpUpstream } from '../helpers/http-upstream.js';
-import { waitFor } from '../helpers/processes.js';
+import { waitFor } from '../helpers/wait.js';
 
 /** @type {Awaited<ReturnType<typeof startHttpUpstream>>} */
 let app;
@@ -41,7 +41,7 @@ describe('nginx\'s guard', () => {
     process.kill(nginx.guardPid, 'SIGKILL');
     await nginx.exited;
     expect(nginx.alive()).toBe(false);
-    expect(await waitFor(() => [nginx.pid, ...workers].every(gone), 10_000)).toBe(true);
+    expect(await waitFor(() => [nginx.pid, ...workers].every(gone), { timeoutMs: 10_000, everyMs: 20 })).toBe(true);
     await nginx.stop();
     expect(existsSync(nginx.privateDir)).toBe(false);
   });
@@ -50,7 +50,7 @@ describe('nginx\'s guard', () => {
     const workers = nginx.workerPids();
     process.kill(nginx.guardPid, 'SIGTERM');
     await nginx.exited;
-    expect(await waitFor(() => [nginx.pid, ...workers, nginx.guardPid].every(gone), 10_000)).toBe(true);
-    expect(await waitFor(() => !existsSync(nginx.privateDir), 10_000)).toBe(true);
+    expect(await waitFor(() => [nginx.pid, ...workers, nginx.guardPid].every(gone), { timeoutMs: 10_000, everyMs: 20 })).toBe(true);
+    expect(await waitFor(() => !existsSync(nginx.privateDir), { timeoutMs: 10_000, everyMs: 20 })).toBe(true);
   });
 });
