@@ -48,13 +48,14 @@ const READ_BUFFER_BYTES = 64 * 1024;
  */
 
 /**
- * Connect to an echo server.
+ * Connect to a server fixture.
  * @param {Target} target
- * @param {{ noDelay?: boolean, timeoutMs?: number, reader?: Reader }} [options] noDelay applies to TCP only;
- *   with a reader, reads go to reader.fn (net's `onread`) and no 'data' event is emitted
+ * @param {{ noDelay?: boolean, timeoutMs?: number, reader?: Reader, server?: string }} [options] noDelay applies to TCP only;
+ *   with a reader, reads go to reader.fn (net's `onread`) and no 'data' event is emitted; server: which one
+ *   is expected there, as errors name it (default 'echo')
  * @returns {Promise<net.Socket>}
  */
-export function connect(target, { noDelay = true, timeoutMs = 10_000, reader } = {}) {
+export function connect(target, { noDelay = true, timeoutMs = 10_000, reader, server = 'echo' } = {}) {
   return new Promise((resolve, reject) => {
     const onread = reader ? { buffer: Buffer.allocUnsafe(READ_BUFFER_BYTES), callback: (/** @type {number} */ n, /** @type {Uint8Array} */ buffer) => { reader.fn(Buffer.from(buffer.buffer, buffer.byteOffset, n)); return true; } } : undefined;
     const socket = target.transport === 'tcp'
@@ -72,7 +73,7 @@ export function connect(target, { noDelay = true, timeoutMs = 10_000, reader } =
     socket.once('error', (error) => {
       clearTimeout(timer);
       const code = /** @type {NodeJS.ErrnoException} */ (error).code;
-      const hint = code === 'ECONNREFUSED' || code === 'ENOENT' ? ' (is the echo server running?)' : '';
+      const hint = code === 'ECONNREFUSED' || code === 'ENOENT' ? ` (is the ${server} server running?)` : '';
       reject(new RunError(`cannot connect to ${describeTarget(target)}: ${code ?? error.message}${hint}`, 'ERR_CONNECT'));
     });
   });

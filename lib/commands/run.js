@@ -5,7 +5,7 @@
  * (A B B A …), and the transport that opens the sequence alternates trial by trial.
  */
 import { describeEnvironment, collectEnvironment } from '../core/environment.js';
-import { startFixture } from '../fixture/fixture.js';
+import { startFixture, withNginxWords } from '../fixture/fixture.js';
 import { describeNginx, findNginx } from '../fixture/nginx.js';
 import { checkTempDir } from '../fixture/socket-file.js';
 import { batchMeansInterval, blockPairLogRatios, pairedLogRatios, ratioInterval } from '../stats/ratios.js';
@@ -32,7 +32,7 @@ export async function run(options, { stdout, stderr, chalk }) {
   // before the server starts, so that the probe's processes have the machine to themselves
   const machine = options.probe ? await collectMachineFacts({ probe: true }) : null;
   if (machine) stderr.write(chalk.dim(`${printable(describeWakeup(machine))}\n`));
-  const fixture = options.targets ? undefined : await startFixture(workload, { greeting: options.greeting, noDelay: options.noDelay, nginx: nginx?.path, keepalive: options.keepalive });
+  const fixture = options.targets ? undefined : await startFixture(workload, { greeting: options.greeting, noDelay: options.noDelay, nginx: nginx?.path, keepalive: options.keepalive, connections: options.depth });
   try {
     const targets = options.targets ?? /** @type {NonNullable<typeof fixture>} */ (fixture).targets;
     const amount = (/** @type {import('../workloads/workload.js').Amount} */ a) => ('packets' in a ? `${a.packets} ${workload.columns[0]}` : `${a.ms} ms`);
@@ -48,7 +48,8 @@ export async function run(options, { stdout, stderr, chalk }) {
     for (let round = 0; round < options.runs; round++) {
       // the transport that opens A B B A … alternates run by run
       const order = round % 2 === 0 ? options.transports : [...options.transports].reverse();
-      const result = await runTrial({
+      const mark = fixture?.nginxLog?.mark();
+      const result = withNginxWords(await runTrial({
         workload: workload.name,
         targets: order.map((t) => /** @type {import('../client/transport.js').Target} */ (targets[t])),
         size: options.size,
@@ -61,7 +62,7 @@ export async function run(options, { stdout, stderr, chalk }) {
         greeting: options.greeting,
         pipelining: options.pipelining,
         keepalive: options.keepalive,
-      }, { probe: fixture });
+      }, { probe: fixture }), fixture, mark);
       blocksByRun.push(result.blocks);
       for (const record of result.records) {
         rows.push({ run: round, ...record });

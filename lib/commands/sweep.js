@@ -12,8 +12,10 @@ import { createProgress } from './progress.js';
 import { toCsv } from '../results/csv.js';
 import { SUMMARY_COLUMNS, clientWarnings, summarize, toSummaryText } from '../stats/summarize.js';
 import { toRunsWide } from '../results/wide.js';
-import { startFixture } from '../fixture/fixture.js';
+import { startFixture, withNginxWords } from '../fixture/fixture.js';
+import { removeLeftovers } from '../fixture/leftovers.js';
 import { describeNginx, findNginx } from '../fixture/nginx.js';
+import { readFixtureRecord, writeFixtureRecord } from '../results/fixture-record.js';
 import { resolveWorkloadOptions } from '../options/rules.js';
 import { checkTempDir } from '../fixture/socket-file.js';
 import { MIN_BLOCKS } from '../client/blocks.js';
@@ -121,6 +123,22 @@ export function resolveSweep(preset, opts) {
 }
 
 /**
+ * On --resume: end what fixture.json says an earlier session left running
+ * (it was killed together with nginx's guard), and say so in one line.
+ * @param {string} dir
+ * @param {(note: string) => void} note
+ */
+async function removeRecordedLeftovers(dir, note) {
+  const { record, problem } = readFixtureRecord(dir);
+  if (problem) note(`${problem}; ignored it`);
+  if (!record) return;
+  const { killed, removed, left } = await removeLeftovers(record);
+  const done = [killed.length ? `killed ${killed.join(', ')}` : '', removed.length ? `removed ${removed.join(', ')}` : ''].filter(Boolean);
+  if (done.length) note(`ended what an earlier session of this sweep left behind (${FILES.fixture}): ${done.join('; ')}`);
+  if (left.length) note(`${FILES.fixture} names ${left.join(', ')}, still run by a live process; left alone`);
+}
+
+/**
  * @param {string | undefined} preset
  * @param {Record<string, any>} opts raw options from commander
  * @param {{ stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream & { isTTY?: boolean }, chalk: import('chalk').ChalkInstance }} io
@@ -144,8 +162,10 @@ export async function sweep(preset, opts, { stdout, stderr, chalk }) {
     },
   });
   try {
-    const session = openSession(request, (note) => say(chalk.yellow(`note: ${printable(note)}\n`)));
+    const note = (/** @type {string} */ text) => say(chalk.yellow(`note: ${printable(text)}\n`));
+    const session = openSession(request, note);
     try {
+      if (request.resume) await removeRecordedLeftovers(dir, note);
       return await measure(session);
     } catch (error) {
       const err = error instanceof Error ? error : new Error(String(error));
@@ -177,6 +197,16 @@ export async function sweep(preset, opts, { stdout, stderr, chalk }) {
     say(`results: ${printable(resolve(dir))}${request.resume ? ` (resuming: ${live.length} trial rows already there)` : ''}\n`);
 
     const progress = createProgress({ stream: stderr, quiet: quiet || opts.progress === false, chalk, workload: spec.workload });
+    let recordFailed = false;
+    /** fixture.json: what runs now, for a --resume after a kill that took nginx's guard too (a safety net: a failed write is said once, and measuring goes on) */
+    const keepRecord = (/** @type {import('../fixture/leftovers.js').FixtureRecord | null} */ record) => {
+      try {
+        writeFixtureRecord(dir, record);
+      } catch (error) {
+        if (!recordFailed) progress.note(`note: cannot write ${FILES.fixture}: ${/** @type {Error} */ (error).message}`);
+        recordFailed = true;
+      }
+    };
     let result;
     try {
       result = interrupts.signal.aborted ? { rows: [], interrupted: true, planned: planTrials(spec).reduce((n, job) => n + job.transports.length, 0), extra: 0, timeUp: false } : await runSweep(spec, {
@@ -185,10 +215,12 @@ export async function sweep(preset, opts, { stdout, stderr, chalk }) {
         previous: live,
         signal: interrupts.signal,
         startServer: async () => {
-          server = await startFixture(getWorkload(spec.workload), { greeting: spec.greeting, noDelay: spec.noDelay, prefix: pinning.server, nginx: executables.nginx?.path, keepalive: spec.keepalive, configDir: resolve(dir) });
-          if (interrupts.hurried()) server.kill();
-          progress.note(server.describe, { dim: true });
-          return server;
+          const fixture = await startFixture(getWorkload(spec.workload), { greeting: spec.greeting, noDelay: spec.noDelay, prefix: pinning.server, nginx: executables.nginx?.path, keepalive: spec.keepalive, configDir: resolve(dir), connections: Math.max(...spec.depths) });
+          server = fixture;
+          if (interrupts.hurried()) fixture.kill();
+          progress.note(fixture.describe, { dim: true });
+          keepRecord(fixture.record());
+          return { ...fixture, stop: (options) => fixture.stop(options).finally(() => keepRecord(null)) };
         },
         warmServer: async (s) => {
           // its result is not recorded; a server that cannot echo fails the first measured trial instead
@@ -196,7 +228,12 @@ export async function sweep(preset, opts, { stdout, stderr, chalk }) {
           const warm = { ...trialSpec(spec, { ...first, transports: spec.transports }, s), measure: { ms: SERVER_WARMUP_MS }, warmup: { ms: 0 } };
           await runTrialProcess(warm, { prefix: pinning.client, limitMs: spec.trialTimeoutMs, signal: interrupts.signal }).catch(() => undefined); // rejects only on a signal, which the sweep sees next
         },
-        runTrial: (trialSpec, s) => runTrialProcess(trialSpec, { server: /** @type {any} */ (s), prefix: pinning.client, limitMs: spec.trialTimeoutMs, signal: interrupts.signal }),
+        runTrial: async (trialSpec, s) => {
+          const fixture = /** @type {import('../fixture/fixture.js').Fixture} */ (s);
+          const mark = fixture.nginxLog?.mark();
+          const result = await runTrialProcess(trialSpec, { server: /** @type {any} */ (fixture), prefix: pinning.client, limitMs: spec.trialTimeoutMs, signal: interrupts.signal });
+          return withNginxWords(result, fixture, mark);
+        },
         onStart: progress.start,
         onEnd: progress.end,
         onNote: progress.note,

@@ -16,7 +16,7 @@ export { writeFileAtomic } from '../core/files.js';
 
 /** trials.csv of an echo sweep; trialColumns(workload) for any workload. */
 export const TRIAL_COLUMNS = ['run', 'order', ...RECORD_FIELDS];
-export const FILES = { trials: 'trials.csv', blocks: 'blocks.csv', summary: 'summary.csv', wide: 'runs-wide.csv', meta: 'meta.json' };
+export const FILES = { trials: 'trials.csv', blocks: 'blocks.csv', summary: 'summary.csv', wide: 'runs-wide.csv', meta: 'meta.json', fixture: 'fixture.json' };
 /**
  * Largest trials.csv and blocks.csv read. trials.csv is parsed as one string
  * (V8's longest is just under 512 MiB): 256 MiB is about a million trial rows.

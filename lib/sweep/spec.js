@@ -10,6 +10,7 @@ import { UsageError } from '../core/errors.js';
 import { MAX_RUNS } from '../core/limits.js';
 import { errorCode, readRegularFile } from '../core/files.js';
 import { parseJson } from '../core/json-text.js';
+import { checkNginxConnections } from '../fixture/nginx.js';
 import { resolveAmounts, resolveWorkloadOptions, toAxisValue, toSeed, toStallTimeout, toTransportList } from '../options/rules.js';
 import { DEFAULT_WORKLOAD, getWorkload } from '../workloads/index.js';
 import { newSeed } from '../core/random.js';
@@ -221,6 +222,7 @@ export function resolveSpec(loaded, { test = false, flags = {} } = {}) {
   if (origin.depths === 'default "depths"') merged.depths = [depthAxis.fallback];
   const depths = toDepths(merged.depths, name('depths'), depthAxis);
   for (const size of sizes) workload.check?.(size, depths[depths.length - 1], `${name('sizes')} × ${name('depths')}`);
+  if (workload.fixture.proxy) checkNginxConnections(Math.max(...depths), name('depths'));
   const pin = String(merged.pin);
   if (!PINS.includes(pin)) throw new UsageError(`${name('pin')} must be none, split or same; got ${JSON.stringify(merged.pin)}`);
   if (merged.description !== undefined && typeof merged.description !== 'string') throw new UsageError(`${name('description')} must be a string`);

@@ -81,7 +81,7 @@ function createConnector(target, spec) {
     const t0 = performance.now();
     let socket;
     try {
-      socket = await connect(target, { noDelay: spec.noDelay, timeoutMs: spec.timeoutMs });
+      socket = await connect(target, { noDelay: spec.noDelay, timeoutMs: spec.timeoutMs, server: connectWorkload.fixture.server });
     } catch (error) {
       const message = /** @type {Error} */ (error).message;
       if (message.includes('EADDRNOTAVAIL')) throw new RunError(portsExhausted(made, readNetLimits()), 'ERR_PORTS');

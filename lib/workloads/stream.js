@@ -145,7 +145,7 @@ async function runStream(spec, { probe, signal } = {}) {
   const deadline = trialDeadline(spec, signal, (error) => { for (const lane of lanes) lane.abort(error); });
   try {
     for (const target of spec.targets) {
-      const socket = await connect(target, { noDelay: spec.noDelay, timeoutMs: spec.timeoutMs });
+      const socket = await connect(target, { noDelay: spec.noDelay, timeoutMs: spec.timeoutMs, server: stream.fixture.server });
       const sender = createSender(socket, chunk, spec.timeoutMs);
       lanes.push({ target, socket, block: (n) => sender.block(n), abort: sender.abort });
       deadline.check();

@@ -16,3 +16,65 @@ export function processesMentioning(text) {
     }
   });
 }
+
+/**
+ * @typedef {{ pid: number, start: number, cmdline: string }} ProcessSeen a process, named by pid and start time (pids are reused)
+ */
+
+/**
+ * @param {number} pid
+ * @returns {{ ppid: number, start: number, state: string } | null}
+ */
+function stat(pid) {
+  try {
+    const text = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    return { state: f[0], ppid: Number(f[1]), start: Number(f[19]) };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Every live process below `pid` (children, grandchildren …), from /proc.
+ * @param {number} pid
+ * @returns {ProcessSeen[]}
+ */
+export function descendants(pid) {
+  const all = fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name)).map(Number)
+    .map((p) => ({ pid: p, stat: stat(p) })).filter((p) => p.stat && p.stat.state !== 'Z');
+  /** @type {ProcessSeen[]} */
+  const found = [];
+  let parents = new Set([pid]);
+  for (let depth = 0; depth < 10 && parents.size > 0; depth++) {
+    const children = all.filter((p) => parents.has(/** @type {{ ppid: number }} */ (p.stat).ppid));
+    for (const child of children) {
+      let cmdline = '';
+      try {
+        cmdline = fs.readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+      } catch {
+        continue;
+      }
+      found.push({ pid: child.pid, start: /** @type {{ start: number }} */ (child.stat).start, cmdline });
+    }
+    parents = new Set(children.map((p) => p.pid));
+  }
+  return found;
+}
+
+/**
+ * Is it still running: the same pid and start time, and not a zombie?
+ * @param {{ pid: number, start: number }} seen
+ */
+export function isRunning(seen) {
+  const now = stat(seen.pid);
+  return now !== null && now.start === seen.start && now.state !== 'Z';
+}
+
+/**
+ * Has the process stopped (SIGSTOP takes effect when it is next scheduled, not at once)?
+ * @param {number} pid
+ */
+export function isStopped(pid) {
+  return stat(pid)?.state === 'T';
+}

@@ -69,6 +69,20 @@ describe('toNginxConfig', () => {
     expect(text.match(/proxy_set_header Connection "";/g)).toHaveLength(2);
   });
 
+  it('sizes worker_connections and worker_rlimit_nofile for the connections: a client and an upstream connection each, on each port, and a margin', () => {
+    const text = toNginxConfig({ listen: LISTEN, connections: 400, prefixDir: '/tmp/udsvstcp-nginx-abc' });
+    // 2 × 400 × 2 ports + 32 idle upstream × 2 ports + 64 = 1728 connections; 64 files more
+    expect(text.split('\n').slice(0, 4)).toEqual(['daemon off;', 'master_process on;', 'worker_processes 1;', 'worker_rlimit_nofile 1792;']);
+    expect(text).toContain('\nevents { worker_connections 1728; }\n');
+    expect(text.replace('worker_rlimit_nofile 1792;\n', '').replace('worker_connections 1728;', 'worker_connections 1024;')).toBe(EXPECTED);
+  });
+
+  it('keeps nginx\'s 1024 connections, and the open-file limit it inherits, where they are enough', () => {
+    expect(toNginxConfig({ listen: LISTEN, connections: 10, prefixDir: '/tmp/udsvstcp-nginx-abc' })).toBe(EXPECTED);
+    expect(toNginxConfig({ listen: LISTEN, connections: 224, prefixDir: '/tmp/udsvstcp-nginx-abc' })).toBe(EXPECTED); // 896 + 64 + 64 = 1024
+    expect(toNginxConfig({ listen: LISTEN, connections: 225, prefixDir: '/tmp/udsvstcp-nginx-abc' })).toContain('worker_connections 1028;');
+  });
+
   it('listens on loopback only, never on every address', () => {
     const text = toNginxConfig({ listen: LISTEN, prefixDir: '/p' });
     const listens = text.split('\n').filter((line) => line.trim().startsWith('listen '));
@@ -100,6 +114,7 @@ describe('toNginxConfig', () => {
     [{ listen: [LISTEN[0], { ...LISTEN[1], port: 8001 }] }, /ports must differ/],
     [{ listen: [{ ...LISTEN[0], port: 0 }] }, /listen\[0\]\.port must be an integer port/],
     [{ listen: LISTEN, workers: 0 }, /workers must be an integer from 1/],
+    [{ listen: LISTEN, connections: -1 }, /connections must be a count of connections/],
     [{ listen: [{ port: 8001, upstream: { transport: 'uds', path: 'app.sock' } }] }, /absolute socket path/],
     [{ listen: [{ port: 8001, upstream: { transport: 'uds', path: '/tmp/a\nb' } }] }, /control character/],
     [{ listen: [{ port: 8001, upstream: { transport: 'tcp', host: 'a;b', port: 1 } }] }, /host name or IP address/],

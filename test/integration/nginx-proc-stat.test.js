@@ -7,7 +7,7 @@ import { childPids, parseProcStat, readProcStat } from '../../lib/fixture/proc-s
 describe('proc-stat', () => {
   it('counts fields from the last ")", so a command name with spaces and parentheses is no trouble', () => {
     const text = '4242 (nginx: (worker) x) S 4241 4241 4241 0 -1 4194560 100 0 0 0 123 45 6 7 20 0 1 0 694669 3133440 415 18446744073709551615\n';
-    expect(parseProcStat(text)).toEqual({ pid: 4242, ppid: 4241, pgrp: 4241, state: 'S', utime: 123, stime: 45, cutime: 6, cstime: 7 });
+    expect(parseProcStat(text)).toEqual({ pid: 4242, ppid: 4241, pgrp: 4241, state: 'S', utime: 123, stime: 45, cutime: 6, cstime: 7, start: 694669 });
   });
 
   it('refuses text that is not a stat line', () => {

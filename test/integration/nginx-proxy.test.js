@@ -5,15 +5,15 @@
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findNginx, startNginx } from '../../lib/fixture/nginx.js';
 import { get, startHttpUpstream } from '../helpers/http-upstream.js';
 
 describe.each([
-  { keepalive: false, workers: 1 },
-  { keepalive: true, workers: 2 },
-])('nginx in front of the app, keepalive $keepalive, $workers worker(s)', ({ keepalive, workers }) => {
+  { keepalive: false, workers: 1, relativeDir: false },
+  { keepalive: true, workers: 2, relativeDir: true },
+])('nginx in front of the app, keepalive $keepalive, $workers worker(s), relative config directory $relativeDir', ({ keepalive, workers, relativeDir }) => {
   /** @type {Awaited<ReturnType<typeof startHttpUpstream>>} */
   let app;
   /** @type {import('../../lib/fixture/nginx.js').NginxProcess} */
@@ -25,7 +25,8 @@ describe.each([
     const binary = findNginx(); // no nginx: fails here, naming --nginx and how to install it
     app = await startHttpUpstream();
     resultsDir = await mkdtemp(join(tmpdir(), 'nginx-test-results-'));
-    nginx = await startNginx({ binary, dir: resultsDir, listen: [{ upstream: app.tcp }, { upstream: app.uds }], keepalive, workers });
+    // a relative directory (sweep --out out) is taken from our working directory, not nginx's
+    nginx = await startNginx({ binary, dir: relativeDir ? relative(process.cwd(), resultsDir) : resultsDir, listen: [{ upstream: app.tcp }, { upstream: app.uds }], keepalive, workers });
   });
   afterAll(async () => {
     await nginx?.stop();

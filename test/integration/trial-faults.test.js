@@ -63,6 +63,15 @@ describe('faults become error rows, never hangs', () => {
     expect(record.error).toBe(`cannot connect to tcp 127.0.0.1:${target.port}: ECONNREFUSED (is the echo server running?)`);
   });
 
+  it.each([['connect', 'greeter', 12], ['stream', 'sink', 64]])('no server listening: the %s workload\'s hint names its own server (the %s)', async (workload, server, size) => {
+    const gone = await startTcpServer(() => {});
+    const target = gone.target;
+    await gone.close();
+    const record = await runOne({ ...spec(target), workload: /** @type {any} */ (workload), size, depth: 1, measure: { ms: 50 } });
+    expect(record.status).toBe('error');
+    expect(record.error).toBe(`cannot connect to tcp 127.0.0.1:${target.port}: ECONNREFUSED (is the ${server} server running?)`);
+  });
+
   it('a server that sends bytes it was never sent fails verification', async () => {
     const chatty = await startTcpServer((socket) => socket.on('data', (chunk) => socket.write(Buffer.concat([chunk, chunk]))));
     try {

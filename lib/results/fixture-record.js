@@ -1,0 +1,79 @@
+/**
+ * fixture.json: what the sweep that writes it has running (its server,
+ * nginx's guard, master and workers) and the private directories and socket
+ * they made. It is rewritten when a fixture starts and when it stops, so
+ * that a later `--resume` can end what a sweep killed together with its
+ * helpers left behind (lib/fixture/leftovers.js). Read as data: entries of
+ * the wrong shape are dropped, and a file that cannot be read is ignored
+ * with a reason.
+ */
+import fs from 'node:fs';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../core/files.js';
+import { FILES } from './writer.js';
+
+/** A record holds a few processes; more than this is not ours. */
+const MAX_BYTES = 256 * 1024;
+const ABOUT = 'processes and directories this sweep started and has not yet stopped; sweep --resume ends whichever are still there';
+
+/** @typedef {import('../fixture/leftovers.js').FixtureRecord} FixtureRecord */
+
+/**
+ * @param {string} dir
+ * @param {FixtureRecord | null} record null: nothing runs
+ */
+export function writeFixtureRecord(dir, record) {
+  const body = record ?? { boot_id: null, processes: [], dirs: [], sockets: [] };
+  writeFileAtomic(join(dir, FILES.fixture), `${JSON.stringify({ about: ABOUT, ...body }, null, 2)}\n`);
+}
+
+const isCount = (/** @type {unknown} */ n) => Number.isSafeInteger(n) && /** @type {number} */ (n) >= 0;
+
+/** @param {any} p */
+function isProcessRecord(p) {
+  return p !== null && typeof p === 'object' && typeof p.role === 'string' && isCount(p.pid) && p.pid > 0 && isCount(p.start) && isCount(p.pgid) && isCount(p.uid)
+    && typeof p.exe === 'string' && Array.isArray(p.cmdline) && p.cmdline.every((/** @type {unknown} */ a) => typeof a === 'string')
+    && (p.parent === null || (typeof p.parent === 'object' && isCount(p.parent.pid) && isCount(p.parent.start)));
+}
+
+/**
+ * The record in `dir`, if there is one.
+ * @param {string} dir
+ * @returns {{ record: FixtureRecord | null, problem?: string }} record null: none, or unreadable (problem says why)
+ */
+export function readFixtureRecord(dir) {
+  const path = join(dir, FILES.fixture);
+  let text;
+  try {
+    // O_NONBLOCK: a FIFO planted here must not hang us; only a small regular file is read
+    const fd = fs.openSync(path, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+    try {
+      const stat = fs.fstatSync(fd);
+      if (!stat.isFile()) return { record: null, problem: `${path} is not a regular file` };
+      if (stat.size > MAX_BYTES) return { record: null, problem: `${path} is ${stat.size} bytes, over ${MAX_BYTES}` };
+      text = fs.readFileSync(fd, 'utf8');
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch (error) {
+    const code = /** @type {NodeJS.ErrnoException} */ (error).code;
+    if (code === 'ENOENT') return { record: null };
+    return { record: null, problem: `${path}: ${code === 'ELOOP' ? 'a symbolic link' : /** @type {Error} */ (error).message}` };
+  }
+  let data;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    return { record: null, problem: `${path} is not JSON: ${/** @type {Error} */ (error).message}` };
+  }
+  if (data === null || typeof data !== 'object') return { record: null, problem: `${path} holds no record` };
+  const list = (/** @type {unknown} */ value) => (Array.isArray(value) ? value : []);
+  return {
+    record: {
+      boot_id: typeof data.boot_id === 'string' ? data.boot_id : null,
+      processes: list(data.processes).filter(isProcessRecord),
+      dirs: list(data.dirs).filter((d) => typeof d === 'string'),
+      sockets: list(data.sockets).filter((s) => s !== null && typeof s === 'object'),
+    },
+  };
+}

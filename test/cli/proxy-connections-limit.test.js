@@ -1,0 +1,60 @@
+/**
+ * More proxy connections than nginx could hold within the open-file limit it
+ * inherits: exit 2 before anything starts, one line naming the flag, the
+ * files needed, the limit and the most connections that fit. The limit is
+ * lowered for the child only (`ulimit -n` in a shell that then execs node).
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { BIN, expectOneLineUsageError, makeTempDir } from '../helpers/cli.js';
+
+/** @type {{ dir: string, remove: () => Promise<void> }} */
+let tmp;
+beforeEach(async () => {
+  tmp = await makeTempDir();
+});
+afterEach(() => tmp.remove());
+
+/**
+ * udsvstcp with at most `files` open files (soft and hard).
+ * @param {number} files
+ * @param {string[]} args
+ * @returns {Promise<{ code: number | null, stdout: string, stderr: string }>}
+ */
+function runLimited(files, args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn('sh', ['-c', `ulimit -n ${files} && exec "$0" "$@"`, process.execPath, BIN, ...args], {
+      env: { ...process.env, NO_COLOR: '1', TMPDIR: tmp.dir }, stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (t) => { stdout += t; });
+    child.stderr.setEncoding('utf8').on('data', (t) => { stderr += t; });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('proxy connections beyond the open-file limit', () => {
+  it('run --connections: exit 2, naming the flag, the limit and the most that fit', async () => {
+    const result = await runLimited(1500, ['run', '--workload', 'proxy', '--connections', '1024']);
+    expectOneLineUsageError(result, /^udsvstcp: error: --connections 1024: nginx would need 4288 open files \(.*\), over the open-file limit of 1500 it inherits \(ulimit -Hn\); use --connections 327 or less, or raise the limit$/m);
+  });
+
+  it('sweep --depths: exit 2 before the results directory exists', async () => {
+    const out = join(tmp.dir, 'out');
+    const result = await runLimited(1500, ['sweep', '--workload', 'proxy', '--depths', '10,400', '--out', out]);
+    expectOneLineUsageError(result, /^udsvstcp: error: --depths 400: nginx would need 1792 open files .* limit of 1500 .*; use --depths 327 or less/);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('as many as fit: accepted', async () => {
+    // --duration 0 is refused after the connections were checked: nothing is started either way
+    const result = await runLimited(1500, ['run', '--workload', 'proxy', '--connections', '327', '--duration', '1ms']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/--duration/);
+    expect(result.stderr).not.toMatch(/--connections/);
+  });
+});

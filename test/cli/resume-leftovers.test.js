@@ -1,0 +1,81 @@
+/**
+ * A proxy sweep killed together with nginx's guard and the app server (the
+ * guard cannot clean up then) leaves nginx running and private directories in
+ * TMPDIR; `sweep --resume` finds them in fixture.json, ends nginx (master and
+ * worker), removes the directories, says so in one line, and completes the
+ * sweep. Needs nginx (CI installs it).
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { BIN, makeTempDir, runCli } from '../helpers/cli.js';
+import { descendants, isRunning, isStopped } from '../helpers/processes.js';
+import { waitFor } from '../helpers/wait.js';
+import { readMetaJson } from '../helpers/sweeps.js';
+
+/** @type {{ dir: string, remove: () => Promise<void> }} */
+let tmp;
+/** @type {import('../helpers/processes.js').ProcessSeen[]} */
+let seen = [];
+beforeEach(async () => {
+  tmp = await makeTempDir();
+  seen = [];
+});
+afterEach(async () => {
+  for (const p of seen.filter(isRunning)) process.kill(p.pid, 'SIGKILL');
+  await tmp.remove();
+});
+
+/** @param {string} out */
+function recorded(out) {
+  try {
+    return JSON.parse(readFileSync(join(out, 'fixture.json'), 'utf8'));
+  } catch {
+    return null; // not there yet, or being replaced
+  }
+}
+
+describe('sweep --resume ends what a killed sweep left running', () => {
+  it('kills the nginx recorded in fixture.json, removes its and the server\'s private directories, and completes', async () => {
+    const tmpdir = join(tmp.dir, 'tmp');
+    await mkdir(tmpdir);
+    const out = join(tmp.dir, 'out');
+    const env = { ...process.env, NO_COLOR: '1', TMPDIR: tmpdir };
+    const child = spawn(process.execPath, [BIN, 'sweep', '--workload', 'proxy', '--test', '--runs', '1', '--depths', '1', '--out', out], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (text) => { stderr += text; });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    const pid = /** @type {number} */ (child.pid);
+    const ready = await waitFor(() => recorded(out)?.processes.some((/** @type {any} */ p) => p.role === 'nginx worker'), { timeoutMs: 60_000, everyMs: 20 });
+    expect(ready, stderr).toBe(true);
+
+    // everything at once, so that nothing can clean up after the others: stop the sweep, kill its helpers, kill it
+    process.kill(pid, 'SIGSTOP');
+    expect(await waitFor(() => isStopped(pid), { timeoutMs: 10_000, everyMs: 20 })).toBe(true); // else it could still see its guard die, and end nginx itself
+    seen = descendants(pid);
+    const helpers = seen.filter((p) => /guard-main\.js|server-main\.js|trial\/worker\.js/.test(p.cmdline));
+    expect(helpers.length).toBeGreaterThanOrEqual(2);
+    for (const p of helpers) process.kill(p.pid, 'SIGKILL');
+    child.kill('SIGKILL');
+    await exited;
+    const nginx = seen.filter((p) => p.cmdline.startsWith('nginx: '));
+    expect(nginx.map((p) => p.cmdline.split(' process')[0]).sort()).toEqual(['nginx: master', 'nginx: worker']);
+    expect(await waitFor(() => helpers.every((p) => !isRunning(p)), { timeoutMs: 10_000, everyMs: 20 })).toBe(true);
+    expect(nginx.every(isRunning)).toBe(true); // left running: nothing was there to end it
+    const left = (await readdir(tmpdir)).sort().reverse(); // nginx's, then the server's
+    expect(left).toEqual([expect.stringMatching(/^udsvstcp-nginx-[A-Za-z0-9]{6}$/), expect.stringMatching(/^udsvstcp-[A-Za-z0-9]{6}$/)]);
+
+    const resumed = await runCli(['sweep', '--resume', out], { env: { TMPDIR: tmpdir } });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const master = nginx.find((p) => p.cmdline.startsWith('nginx: master'));
+    const notes = resumed.stderr.split('\n').filter((line) => line.includes('fixture.json'));
+    expect(notes).toEqual([`note: ended what an earlier session of this sweep left behind (fixture.json): killed nginx pid ${master?.pid} (and its workers); removed ${left.map((name) => join(tmpdir, name)).join(', ')}`]);
+    expect(nginx.filter(isRunning)).toEqual([]);
+    for (const name of left) expect(existsSync(join(tmpdir, name))).toBe(false);
+    expect(await readdir(tmpdir)).toEqual([]); // and the resumed session's own are gone too
+    expect((await readMetaJson(out)).status).toBe('complete');
+    expect(recorded(out)).toMatchObject({ processes: [], dirs: [], sockets: [] });
+  }, 120_000);
+});
