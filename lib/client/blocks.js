@@ -17,12 +17,20 @@
  * slower lane's warmup rate. A timed phase runs at least MIN_BLOCKS blocks
  * per lane. With one lane and a count (the 2014 preset), the measured phase
  * is one block. Server snapshots are taken at every block boundary, outside
- * the timed window; a missing one fails the trial.
+ * the timed window; a missing one fails the trial. The client's counters
+ * (context switches, read and write calls: lib/core/counters.js) are read
+ * right before and after each block, like its CPU; the server's (and the
+ * proxy's) come with its snapshots, so they also hold the control channel's
+ * exchange at each boundary: a wake-up and a write of the server's reply.
  */
 import { performance } from 'node:perf_hooks';
 import { Bench } from 'tinybench';
+import { addCounters, diffCounters, readOwnCounters } from '../core/counters.js';
 import { RunError } from '../core/errors.js';
 import { diffServerStats } from '../fixture/server-stats.js';
+
+/** @type {import('../core/counters.js').Counters} */
+const ZERO = { vcsw: 0, ivcsw: 0, reads: 0, writes: 0 };
 
 /** Block length to aim for, at the slower lane's rate. */
 const DEFAULT_BLOCK_MS = 10;
@@ -51,6 +59,13 @@ export const MIN_WARMUP_BLOCKS = 3;
  *
  * @typedef {{ snapshot: () => Promise<import('../fixture/server-stats.js').ServerStats> }} ServerProbe
  *
+ * @typedef {import('../core/counters.js').Counters} Counters
+ *
+ * @typedef {object} Mechanism what the processes did during a block: context switches, read and write calls
+ * @property {Counters} client
+ * @property {Counters | null} server null without a probe
+ * @property {Counters | null} proxy null unless the fixture has a proxy
+ *
  * @typedef {object} Totals a lane's measured blocks summed
  * @property {number} units
  * @property {number} blocks
@@ -61,6 +76,7 @@ export const MIN_WARMUP_BLOCKS = 3;
  * @property {number | null} proxyCpuUs null unless the fixture has a proxy
  * @property {number} elu client event-loop utilisation over the blocks
  * @property {number | null} serverElu
+ * @property {Mechanism} counters
  *
  * @typedef {object} Block one measured block, before a workload names its columns
  * @property {'tcp' | 'uds'} transport
@@ -73,6 +89,7 @@ export const MIN_WARMUP_BLOCKS = 3;
  * @property {number | null} proxyCpuUs
  * @property {number} elu
  * @property {number | null} serverElu
+ * @property {Mechanism} counters
  */
 
 /**
@@ -115,7 +132,10 @@ export async function runBlocks(lanes, { measure, warmup, minUnits, blockMs = DE
   if ('count' in measure) blockUnits = lanes.length === 1 ? measure.count : Math.min(blockUnits, measure.count);
   left.fill('count' in measure ? measure.count : Infinity);
   /** @type {Totals[]} */
-  const totals = lanes.map(() => ({ units: 0, blocks: 0, bytes: 0, elapsedMs: 0, cpuUs: 0, serverCpuUs: probe ? 0 : null, proxyCpuUs: null, elu: 0, serverElu: probe ? 0 : null }));
+  const totals = lanes.map(() => ({
+    units: 0, blocks: 0, bytes: 0, elapsedMs: 0, cpuUs: 0, serverCpuUs: probe ? 0 : null, proxyCpuUs: null, elu: 0, serverElu: probe ? 0 : null,
+    counters: /** @type {Mechanism} */ ({ client: { vcsw: 0, ivcsw: 0, reads: 0, writes: 0 }, server: null, proxy: null }),
+  }));
   const elu = lanes.map(() => ({ active: 0, idle: 0 }));
   const serverElu = lanes.map(() => ({ active: 0, idle: 0 }));
   /** @type {Block[]} */
@@ -135,11 +155,13 @@ export async function runBlocks(lanes, { measure, warmup, minUnits, blockMs = DE
     block: async (i) => {
       const n = Math.min(blockUnits, left[i]);
       const s0 = serverMark;
+      const counters0 = readOwnCounters();
       const cpu0 = process.cpuUsage();
       const elu0 = performance.eventLoopUtilization();
       const t = await lanes[i].block(n, lanes[i].histogram);
       const cpu = process.cpuUsage(cpu0);
       const e = performance.eventLoopUtilization(elu0);
+      const client = diffCounters(counters0, readOwnCounters());
       const s1 = await snapshot();
       serverMark = s1;
       const server = s0 && s1 ? diffServerStats(s0, s1) : undefined;
@@ -154,6 +176,13 @@ export async function runBlocks(lanes, { measure, warmup, minUnits, blockMs = DE
       tot.cpuUs += cpuUs;
       elu[i].active += e.active;
       elu[i].idle += e.idle;
+      /** @type {Mechanism} */
+      const counters = { client, server: server?.counters ?? null, proxy: server?.proxy_counters ?? null };
+      tot.counters = {
+        client: addCounters(tot.counters.client, client),
+        server: counters.server && (tot.blocks === 1 || tot.counters.server) ? addCounters(tot.counters.server ?? ZERO, counters.server) : null,
+        proxy: counters.proxy && (tot.blocks === 1 || tot.counters.proxy) ? addCounters(tot.counters.proxy ?? ZERO, counters.proxy) : null,
+      };
       if (server) {
         tot.serverCpuUs = /** @type {number} */ (tot.serverCpuUs) + server.cpu_us;
         if (server.proxy_cpu_us !== null) tot.proxyCpuUs = (tot.proxyCpuUs ?? 0) + server.proxy_cpu_us;
@@ -171,6 +200,7 @@ export async function runBlocks(lanes, { measure, warmup, minUnits, blockMs = DE
         proxyCpuUs: server ? server.proxy_cpu_us : null,
         elu: e.utilization,
         serverElu: server ? server.elu : null,
+        counters,
       });
       return elapsedMs;
     },

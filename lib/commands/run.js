@@ -10,7 +10,7 @@ import { describeNginx, findNginx } from '../fixture/nginx.js';
 import { checkTempDir } from '../fixture/socket-file.js';
 import { batchMeansInterval, blockPairLogRatios, pairedLogRatios, ratioInterval } from '../stats/ratios.js';
 import { toJsonLine } from '../results/json.js';
-import { clientWarnings } from '../stats/summarize.js';
+import { clientWarnings, counterWarnings } from '../stats/summarize.js';
 import { toComparison, toTable } from '../report/table.js';
 import { runTrial } from '../trial/trial.js';
 import { describeTarget } from '../client/transport.js';
@@ -70,7 +70,7 @@ export async function run(options, { stdout, stderr, chalk }) {
       }
     }
     stderr.write(`\n${toTable(/** @type {any} */ (rows), { chalk })}`);
-    for (const warning of clientWarnings(rows, 'the client_elu of each --json record')) stderr.write(chalk.yellow(`warning: ${printable(warning)}\n`));
+    for (const warning of [...clientWarnings(rows, 'the client_elu of each --json record'), ...counterWarnings(rows)]) stderr.write(chalk.yellow(`warning: ${printable(warning)}\n`));
     const ratio = options.runs > 1
       ? { interval: ratioInterval(pairedLogRatios(rows, workload.primary)), basis: `${options.runs} runs` }
       : { interval: batchMeansInterval(blockPairLogRatios(blocksByRun[0], workload.primary)), basis: 'the block pairs of one process (batch means); --runs 3 or a sweep for an interval across processes' };

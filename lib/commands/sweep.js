@@ -10,7 +10,7 @@ import { collectMachineFacts } from '../machine/facts.js';
 import { describeWakeup } from '../report/machine.js';
 import { createProgress } from './progress.js';
 import { toCsv } from '../results/csv.js';
-import { SUMMARY_COLUMNS, clientWarnings, summarize, toSummaryText } from '../stats/summarize.js';
+import { SUMMARY_COLUMNS, clientWarnings, counterWarnings, summarize, toSummaryText } from '../stats/summarize.js';
 import { toRunsWide } from '../results/wide.js';
 import { startFixture, withNginxWords } from '../fixture/fixture.js';
 import { removeLeftovers } from '../fixture/leftovers.js';
@@ -252,7 +252,7 @@ export async function sweep(preset, opts, { stdout, stderr, chalk }) {
     end(result.interrupted ? 'interrupted' : 'complete', { trials_planned: result.planned, extra_trial_rows: rows.filter((r) => Number(r.run) >= spec.runs).length, max_time_reached: result.timeUp, trials_recorded: rows.length, trials_failed: failed, trials_superseded: previous.length - live.length });
 
     say(`\n${toSummaryText(summary, { precision: spec.precision })}`);
-    for (const warning of clientWarnings(rows)) say(chalk.yellow(`warning: ${printable(warning)}\n`));
+    for (const warning of [...clientWarnings(rows), ...counterWarnings(rows)]) say(chalk.yellow(`warning: ${printable(warning)}\n`));
     say(`\n${rows.length} trial rows recorded (${result.planned} planned${result.extra ? ` + ${result.extra} added for the precision` : ''})${failed ? chalk.red(`, ${failed} failed (status=error in trials.csv; --resume DIR --retry-failed measures them again)`) : ''}\n`);
     for (const file of [FILES.trials, FILES.blocks, FILES.summary, FILES.wide, FILES.meta]) say(`  ${printable(join(resolve(dir), file))}\n`);
     const report = await reportSweep(dir, { stderr, chalk, quiet, allowShared: request.allowShared });

@@ -1,9 +1,11 @@
 /**
  * The table of one depth, as cells of text: per size the primary figure of
- * each transport, UDS/TCP with its 95 % CI and significance, and the CPU of
+ * each transport, UDS/TCP with its 95 % CI and significance, the CPU of
  * client and server (and nginx) on each transport, per the workload's unit
- * (µs per message, ms per GB, µs per connection or request). The terminal
- * and Markdown formatters lay it out. Pure.
+ * (µs per message, ms per GB, µs per connection or request), and beside it
+ * their voluntary context switches and write calls per unit of work (the
+ * mechanism figures; all of them are in summary.csv). The terminal and
+ * Markdown formatters lay it out. Pure.
  */
 import { formatSize } from '../core/units.js';
 import { workloadOf } from '../workloads/index.js';
@@ -24,14 +26,18 @@ const ratio = (v) => (typeof v === 'number' && Number.isFinite(v) ? formatRatio(
 
 /**
  * @param {import('./findings.js').Section} section
- * @returns {{ columns: Column[], rows: string[][] }}
+ * @returns {{ columns: Column[], rows: string[][], mechanisms: boolean }} mechanisms: it has mechanism columns
  */
 export function depthTable(section) {
   const p = section.primary;
   const w = workloadOf(section.workload);
   // the workload's CPU figures: client, server, and nginx for proxy
   const cpuMetrics = Object.keys(w.summary).filter((m) => /^(client|server|proxy)_cpu_/.test(m));
-  const sideOf = (/** @type {string} */ m) => ({ client: ['cli', 'client'], server: ['srv', 'server'], proxy: ['nginx', 'nginx'] })[/** @type {'client' | 'server' | 'proxy'} */ (m.split('_')[0])];
+  // the mechanism figures shown: voluntary context switches and write calls, per side
+  // (left out where no size has them: results written before they were measured)
+  const measured = (/** @type {string} */ m) => section.sizes.some((row) => row.figures[m]?.tcp || row.figures[m]?.uds);
+  const mechanismMetrics = Object.keys(w.summary).filter((m) => w.summary[m].mechanism && /^[a-z]+_(vcsw|writes)_per_/.test(m) && measured(m));
+  const sideOf = (/** @type {string} */ m) => ({ client: ['cli', 'client'], server: ['srv', 'server'], proxy: ['nginx', 'nginx'], nginx: ['nginx', 'nginx'] })[/** @type {'client' | 'server' | 'proxy' | 'nginx'} */ (m.split('_')[0])];
   const unitOf = (/** @type {string} */ m) => w.summary[m].unit.replace(/^us/, 'µs');
   /** @type {Column[]} */
   const columns = [
@@ -46,6 +52,10 @@ export function depthTable(section) {
       { title: `${sideOf(m)[0]} ${unitOf(m)} TCP`, heading: `${sideOf(m)[1]} CPU TCP (${unitOf(m)})`, numeric: true },
       { title: 'UDS', heading: `${sideOf(m)[1]} CPU UDS (${unitOf(m)})`, numeric: true },
     ]),
+    ...mechanismMetrics.flatMap((m) => [
+      { title: `${sideOf(m)[0]} ${m.split('_')[1]} TCP`, heading: `${sideOf(m)[1]} ${unitOf(m)} TCP`, numeric: true },
+      { title: 'UDS', heading: `${sideOf(m)[1]} ${unitOf(m)} UDS`, numeric: true },
+    ]),
   ];
   const rows = section.sizes.map((row) => {
     const f = row.figures[p.metric];
@@ -59,10 +69,10 @@ export function depthTable(section) {
       r && r.low !== null && r.high !== null ? `${ratio(r.low)}–${ratio(r.high)}` : '-',
       r?.significant === 'yes' ? 'yes' : r?.significant === 'no' ? 'no' : '-',
       r ? String(r.n) : '0',
-      ...cpuMetrics.flatMap((m) => [cpu(m, 'tcp'), cpu(m, 'uds')]),
+      ...[...cpuMetrics, ...mechanismMetrics].flatMap((m) => [cpu(m, 'tcp'), cpu(m, 'uds')]),
     ];
   });
-  return { columns, rows };
+  return { columns, rows, mechanisms: mechanismMetrics.length > 0 };
 }
 
 /**
@@ -70,8 +80,11 @@ export function depthTable(section) {
  * @param {import('../workloads/figures.js').Figure} primary
  * @param {string} centre what the per-transport values are: 'geometric mean' or 'mean'
  * @param {boolean} [moderated] the UDS/TCP intervals' variances were moderated across the groups
+ * @param {boolean} [mechanisms] the tables have mechanism columns
  */
-export function describeTable(primary, centre, moderated = false) {
+export function describeTable(primary, centre, moderated = false, mechanisms = false) {
+  const mechanism = ' vcsw: voluntary context switches (the process waited and was woken), writes: write system calls, '
+    + 'each per unit of work (message, chunk, connection or request); involuntary switches and read calls are in summary.csv.';
   return `${primary.short}: ${centre} over runs. UDS/TCP: geometric mean of the per-run ratios (UDS and TCP of the same run), `
-    + `with a Student-t 95 % confidence interval on the log scale${moderated ? ' (each group\'s run-to-run variance moderated across the groups: empirical Bayes, degrees of freedom in summary.csv)' : ''}; "CI excludes 1" means the difference is significant at that level. CPU: user + system time per unit of work (message, GB, connection or request, as the heading says).`;
+    + `with a Student-t 95 % confidence interval on the log scale${moderated ? ' (each group\'s run-to-run variance moderated across the groups: empirical Bayes, degrees of freedom in summary.csv)' : ''}; "CI excludes 1" means the difference is significant at that level. CPU: user + system time per unit of work (message, GB, connection or request, as the heading says).${mechanisms ? mechanism : ''}`;
 }

@@ -1,14 +1,16 @@
 /**
  * What a report says, as plain data: per (workload, depth) a row per size
  * with each figure for TCP, for UDS and UDS/TCP (from summarize(), read by
- * column name), one verdict line, and the warnings of the sweep as a whole.
+ * column name), one verdict line (naming the mechanism figure that differs
+ * most where a ratio is far from 1), and the warnings of the sweep as a whole.
  * Every formatter (terminal, Markdown, HTML, charts, xlsx, --json) reads
  * this. Pure: trial rows and meta.json in, findings out.
  */
 import { depthLabel } from '../workloads/index.js';
 import { formatSize } from '../core/units.js';
 import { FIGURES, primaryFigure } from '../workloads/figures.js';
-import { summarize, clientWarnings } from '../stats/summarize.js';
+import { summarize, clientWarnings, counterWarnings } from '../stats/summarize.js';
+import { mostDifferent } from './mechanism.js';
 import { formatRatio, toVerdict } from './verdict.js';
 import { wakeupWarning } from './machine.js';
 
@@ -161,7 +163,8 @@ export function buildFindings({ trials: all, meta, notes = [], dir }, options = 
       });
       /** @type {Section} */
       const section = { workload, depth, primary, sizes: rows, verdict: '' };
-      section.verdict = toVerdict({ workload, depth, sizes: rows.map((r) => ({ size_bytes: r.size_bytes, ratio: r.figures[primary.metric].ratio })) }, primary, { workloadLabel: workloads.length > 1 });
+      const verdictSizes = rows.map((r) => ({ size_bytes: r.size_bytes, ratio: r.figures[primary.metric].ratio, mechanism: mostDifferent(r.figures, primary.metric) }));
+      section.verdict = toVerdict({ workload, depth, sizes: verdictSizes }, primary, { workloadLabel: workloads.length > 1 });
       sections.push(section);
     }
   }
@@ -205,7 +208,7 @@ export function buildFindings({ trials: all, meta, notes = [], dir }, options = 
   }
   const outliers = sections.reduce((n, s) => n + s.sizes.reduce((m, r) => m + (r.figures[s.primary.metric].tcp?.outliers ?? 0) + (r.figures[s.primary.metric].uds?.outliers ?? 0), 0), 0);
   if (outliers) warnings.push(`${outliers} trial(s) are outliers by median/MAD (|modified Z| > 3.5); kept, and counted in summary.csv "outliers"`);
-  warnings.push(...clientWarnings(trials));
+  warnings.push(...clientWarnings(trials), ...counterWarnings(trials));
 
   const centre = summary.some((r) => typeof r.geomean === 'number') ? 'geometric mean' : 'mean';
   return { status, centre, trials: { recorded: trials.length, ok: ok.length, failed: failed.length, planned }, sections, warnings, summary, meta };

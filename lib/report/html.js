@@ -32,6 +32,7 @@ h1 { font-size: 1.5rem; } h2 { font-size: 1.2rem; margin-top: 2rem; }
 table { border-collapse: collapse; margin: .5rem 0 1rem; font-variant-numeric: tabular-nums; }
 th, td { border: 1px solid #ccc; padding: .2rem .5rem; } td { white-space: nowrap; } th { background: #f3f3f3; font-weight: 600; }
 td.n { text-align: right; }
+.scroll { overflow-x: auto; }
 .verdict { font-weight: 600; } .warnings li { color: #8a4b00; }
 figure { margin: 1rem 0 2rem; overflow-x: auto; } figcaption { font-weight: 600; margin-bottom: .3rem; }
 dl { display: grid; grid-template-columns: max-content auto; gap: .1rem 1rem; } dt { font-weight: 600; } dd { margin: 0; font-family: ui-monospace, monospace; }
@@ -82,15 +83,17 @@ export function toHtml(findings, charts, { title = 'udsvstcp: UDS vs TCP', files
     for (const chart of charts) parts.push(`<figure id="${escapeHtml(chart.name.replace(/\.svg$/, ''))}"><figcaption>${escapeHtml(chart.title)}</figcaption>${inlineSvg(chart.svg, chart.title)}</figure>`);
   }
 
+  let mechanisms = false;
   for (const section of findings.sections) {
-    const { columns, rows } = depthTable(section);
+    const { columns, rows, mechanisms: has } = depthTable(section);
+    mechanisms ||= has;
     parts.push(`<h2>${findings.sections.some((s) => s.workload !== section.workload) ? `${escapeHtml(section.workload)} ` : ''}Depth ${section.depth}</h2>`);
     parts.push(`<p class="verdict">${escapeHtml(section.verdict)}</p>`);
-    parts.push(`<table><thead><tr>${columns.map((c) => `<th>${escapeHtml(c.heading)}</th>`).join('')}</tr></thead><tbody>`);
+    parts.push(`<div class="scroll"><table><thead><tr>${columns.map((c) => `<th>${escapeHtml(c.heading)}</th>`).join('')}</tr></thead><tbody>`);
     for (const r of rows) parts.push(`<tr>${r.map((cell, i) => `<td${columns[i].numeric ? ' class="n"' : ''}>${escapeHtml(cell)}</td>`).join('')}</tr>`);
-    parts.push('</tbody></table>');
+    parts.push('</tbody></table></div>');
   }
-  if (findings.sections.length) parts.push(`<p>${escapeHtml(describeTable(findings.sections[0].primary, findings.centre, isModerated(findings.summary)))}</p>`);
+  if (findings.sections.length) parts.push(`<p>${escapeHtml(describeTable(findings.sections[0].primary, findings.centre, isModerated(findings.summary), mechanisms))}</p>`);
 
   const meta = findings.meta;
   parts.push('<h2>Environment</h2>');

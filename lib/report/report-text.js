@@ -69,8 +69,10 @@ export function toMarkdown(findings, { title = 'udsvstcp: UDS vs TCP' } = {}) {
   const out = [`# ${md(title)}`, '', md(describeState(findings)) + '.', ''];
   const env = describeEnvironmentLine(findings.meta);
   if (env) out.push(md(env), '');
+  let mechanisms = false;
   for (const section of findings.sections) {
-    const { columns, rows } = depthTable(section);
+    const { columns, rows, mechanisms: has } = depthTable(section);
+    mechanisms ||= has;
     out.push(`## ${findings.sections.some((s) => s.workload !== section.workload) ? `${md(section.workload)} ` : ''}${depthLabel(section.workload, section.depth)}`, '');
     out.push(md(section.verdict), '');
     out.push(`| ${columns.map((c) => md(c.heading)).join(' | ')} |`);
@@ -78,7 +80,7 @@ export function toMarkdown(findings, { title = 'udsvstcp: UDS vs TCP' } = {}) {
     for (const r of rows) out.push(`| ${r.map(md).join(' | ')} |`);
     out.push('');
   }
-  if (findings.sections.length) out.push(md(describeTable(findings.sections[0].primary, findings.centre, isModerated(findings.summary))), '');
+  if (findings.sections.length) out.push(md(describeTable(findings.sections[0].primary, findings.centre, isModerated(findings.summary), mechanisms)), '');
   if (findings.warnings.length) {
     out.push('## Warnings', '');
     for (const w of findings.warnings) out.push(`- ${md(w)}`);

@@ -7,6 +7,7 @@ import { Chalk } from 'chalk';
 import { formatSize } from '../core/units.js';
 import { printable } from '../core/text.js';
 import { workloadOf } from '../workloads/index.js';
+import { MIN_PER_UNIT } from './mechanism.js';
 
 const plain = new Chalk({ level: 0 });
 
@@ -97,7 +98,11 @@ export function toComparison(records, { chalk = plain, ratio: paired } = {}) {
     const text = `UDS ×${value.toFixed(2)} the ${w.summary[w.primary].short} of TCP${iv?.low != null && iv.high != null ? ` (95 % CI ${iv.low.toFixed(2)}–${iv.high.toFixed(2)}${iv.low > 1 || iv.high < 1 ? '' : ', not significant'})` : ''}`;
     const verdict = value >= 1 ? chalk.green(text) : chalk.yellow(text);
     const basis = iv ? chalk.dim(` [interval from ${paired?.basis}]`) : n < 3 ? chalk.dim(` (${n} trial${n === 1 ? '' : 's'} each: run a sweep for a confidence interval)`) : '';
-    const others = Object.entries(w.summary).filter(([m]) => m !== w.primary && Number.isFinite(ratio(m))).map(([m, f]) => `${f.short} ×${ratio(m).toFixed(2)}`);
+    const others = Object.entries(w.summary).filter(([m, f]) => m !== w.primary && !f.mechanism && Number.isFinite(ratio(m))).map(([m, f]) => `${f.short} ×${ratio(m).toFixed(2)}`);
+    // of the mechanism figures, the one farthest from 1 (among those that happen often enough to matter)
+    const mechanisms = Object.entries(w.summary).filter(([m, f]) => f.mechanism && ratio(m) > 0 && Number.isFinite(ratio(m)) && Math.max(meanOf(tcp, m), meanOf(uds, m)) >= MIN_PER_UNIT);
+    const farthest = mechanisms.reduce((/** @type {[string, import('../workloads/workload.js').Figure] | undefined} */ a, b) => (a && Math.abs(Math.log(ratio(a[0]))) >= Math.abs(Math.log(ratio(b[0]))) ? a : b), undefined);
+    if (farthest) others.push(`most different: ${farthest[1].short} ×${ratio(farthest[0]).toFixed(2)}`);
     lines.push(`${formatSize(Number(group[0].size_bytes))} ${w.axes.depth.flag.slice(2)} ${printable(group[0].depth)}: ${verdict}; ${others.join(', ')}${basis}`);
   }
   return lines.length ? `${lines.join('\n')}\n` : '';

@@ -9,6 +9,9 @@
  *   farther end from 1, rounded up to a whole percent;
  * - unclear: the interval includes 1 but is wider than that: undecided;
  * - single: one run, no interval; none: no run where both transports succeeded.
+ * Where the ratio is far from 1, the line says which mechanism figure
+ * (context switches, read or write calls per unit) differs most between the
+ * transports there (lib/report/mechanism.js).
  * Pure: rows in, strings out.
  */
 import { depthLabel } from '../workloads/index.js';
@@ -25,6 +28,8 @@ const SAME_WITHIN = 0.2;
  * @property {number} n runs paired
  *
  * @typedef {'above' | 'below' | 'same' | 'unclear' | 'single' | 'none'} Verdict
+ *
+ * @typedef {{ size_bytes: number, ratio: Ratio | null, mechanism?: import('./mechanism.js').Mechanism | null }} SizeVerdict
  */
 
 /**
@@ -72,19 +77,51 @@ function span(values) {
 }
 
 /**
- * @param {{ size_bytes: number, ratio: Ratio | null }[]} run sizes of one verdict, in order
+ * Sizes for people: `64 KiB`, or a range `1 B–16 KiB`.
+ * @param {{ size_bytes: number }[]} run in order
+ */
+function sizeSpan(run) {
+  return run.length === 1 ? formatSize(run[0].size_bytes) : `${formatSize(run[0].size_bytes)}–${formatSize(run[run.length - 1].size_bytes)}`;
+}
+
+/**
+ * What differs most beneath the ratios of a run, per mechanism figure: "UDS
+ * makes 3.10× the client write calls per chunk of TCP" (with the sizes, when
+ * it does not hold for every size of the run); empty when none was found.
+ * @param {SizeVerdict[]} run
+ */
+function describeMechanisms(run) {
+  /** @type {Map<string, { label: string, sizes: SizeVerdict[], ratios: number[] }>} */
+  const byMetric = new Map();
+  for (const size of run) {
+    const m = size.mechanism;
+    if (!m) continue;
+    const entry = byMetric.get(m.metric) ?? { label: m.label, sizes: [], ratios: [] };
+    entry.sizes.push(size);
+    entry.ratios.push(m.ratio);
+    byMetric.set(m.metric, entry);
+  }
+  const list = (/** @type {string[]} */ items) => (items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`);
+  const clauses = [...byMetric.values()].map((e, i) => `${i === 0 ? 'UDS makes ' : ''}${span(e.ratios)}× the ${e.label}${i === 0 ? ' of TCP' : ''}${e.sizes.length === run.length ? '' : ` at ${list(e.sizes.map((s) => formatSize(s.size_bytes)))}`}`);
+  return clauses.join('; ');
+}
+
+/**
+ * @param {SizeVerdict[]} run sizes of one verdict, in order
  * @param {Verdict} verdict
  * @param {{ label: string }} figure
  */
 function describeRun(run, verdict, figure) {
-  const sizes = run.length === 1 ? formatSize(run[0].size_bytes) : `${formatSize(run[0].size_bytes)}–${formatSize(run[run.length - 1].size_bytes)}`;
+  const sizes = sizeSpan(run);
   const ratios = /** @type {Ratio[]} */ (run.map((s) => s.ratio).filter(Boolean));
   const one = ratios.length === 1 ? ratios[0] : undefined;
   const ci = (/** @type {Ratio} */ r) => `95 % CI ${x(/** @type {number} */ (r.low))}–${x(/** @type {number} */ (r.high))}`;
   switch (verdict) {
     case 'above':
-    case 'below':
-      return `UDS gives ${span(ratios.map((r) => r.value))}× the ${figure.label} of TCP at ${sizes} (${one ? ci(one) : `every 95 % CI ${verdict} 1`})`;
+    case 'below': {
+      const mechanisms = describeMechanisms(run);
+      return `UDS gives ${span(ratios.map((r) => r.value))}× the ${figure.label} of TCP at ${sizes} (${one ? ci(one) : `every 95 % CI ${verdict} 1`}${mechanisms ? `; most different: ${mechanisms}` : ''})`;
+    }
     case 'same': {
       const worst = Math.max(...ratios.map((r) => largestDifference(/** @type {{ low: number, high: number }} */ (r))));
       return `no difference larger than ${percentUp(worst)} % at ${sizes}${one ? ` (${ci(one)})` : ''}`;
@@ -102,12 +139,12 @@ function describeRun(run, verdict, figure) {
 
 /**
  * One line in plain words for one depth.
- * @param {{ depth: number, workload?: string, sizes: { size_bytes: number, ratio: Ratio | null }[] }} section
+ * @param {{ depth: number, workload?: string, sizes: SizeVerdict[] }} section
  * @param {{ label: string }} figure the primary figure
  * @param {{ workloadLabel?: boolean }} [options] name the workload too (several in one sweep)
  */
 export function toVerdict(section, figure, { workloadLabel = false } = {}) {
-  /** @type {{ verdict: Verdict, sizes: { size_bytes: number, ratio: Ratio | null }[] }[]} */
+  /** @type {{ verdict: Verdict, sizes: SizeVerdict[] }[]} */
   const runs = [];
   for (const size of section.sizes) {
     const verdict = classify(size.ratio);

@@ -148,6 +148,25 @@ export function clientWarnings(rows, where = 'client_elu in trials.csv') {
 }
 
 /**
+ * A note when the read and write calls of a process could not be counted:
+ * ok trial rows whose client or server reads or writes per unit are empty
+ * where its context switches are not (/proc/PID/io is Linux's, and needs
+ * its task I/O accounting).
+ * @param {Record<string, any>[]} rows trial rows
+ */
+export function counterWarnings(rows) {
+  const ok = rows.filter((r) => r.status === 'ok');
+  const missing = (/** @type {unknown} */ v) => v === null || v === '' || v === undefined;
+  // switches counted, calls not: rows of results written before these figures have neither
+  const empty = ok.filter((r) => Object.keys(r).some((k) => {
+    const m = /^(client|server)_(reads|writes)_per_(\w+)$/.exec(k);
+    return m !== null && missing(r[k]) && !missing(r[`${m[1]}_vcsw_per_${m[3]}`]);
+  }));
+  if (!empty.length) return [];
+  return [`read and write calls per unit are empty in ${empty.length} of ${ok.length} trial rows: they come from /proc/PID/io, which this system does not give (Linux with task I/O accounting has it); context switches are counted everywhere`];
+}
+
+/**
  * The summary for people: one line per (size, depth), then warnings with remedies.
  * @param {Record<string, any>[]} summary rows from summarize()
  * @param {{ precision?: number | null }} [options]

@@ -38,7 +38,8 @@ export function rttFigures(prefix, h) {
 /**
  * The figures every counting workload names after its unit, of a lane's
  * totals or of one block: the count, the elapsed time, the rate, client,
- * server (and proxy) CPU per unit, and both event-loop utilisations.
+ * server (and proxy) CPU per unit, both event-loop utilisations, and the
+ * mechanism figures per unit (mechanismFigures).
  * Keys a workload does not declare (proxy CPU outside `proxy`) are left out
  * of its rows by their columns.
  * @param {import('../client/blocks.js').Totals | import('../client/blocks.js').Block} x
@@ -55,6 +56,7 @@ export function unitFigures(x, { count, rate, per }) {
     [`proxy_cpu_us_per_${per}`]: perUnit(x.proxyCpuUs),
     client_elu: x.elu,
     server_elu: x.serverElu,
+    ...mechanismFigures(x, per),
   };
 }
 
@@ -87,4 +89,62 @@ export function trialDeadline(spec, signal, abortAll) {
       signal?.removeEventListener('abort', onAbort);
     },
   };
+}
+
+/** The mechanism counters, as column stems and in words (lib/core/counters.js). */
+const KINDS = /** @type {const} */ ({ vcsw: 'voluntary context switches', ivcsw: 'involuntary context switches', reads: 'read calls', writes: 'write calls' });
+/**
+ * Whose counters, by column prefix, with the Mechanism key of lib/client/blocks.js
+ * and the counters shown. nginx reads its connections with recv(), which
+ * /proc/PID/io's syscr does not count (it counted 0.5 of nginx's 2.5 read
+ * calls per proxied request here, strace -c): no nginx reads column.
+ */
+const SIDES = /** @type {const} */ ({
+  client: { key: 'client', kinds: ['vcsw', 'ivcsw', 'reads', 'writes'] },
+  server: { key: 'server', kinds: ['vcsw', 'ivcsw', 'reads', 'writes'] },
+  nginx: { key: 'proxy', kinds: ['vcsw', 'ivcsw', 'writes'] },
+});
+
+/**
+ * The mechanism columns of a workload, per its unit: `client_vcsw_per_msg` …,
+ * the client's, the server's, and nginx's where a proxy stands in front.
+ * @param {string} per the unit in column names: msg, chunk, conn, req
+ * @param {{ proxy?: boolean }} [options]
+ */
+export function mechanismColumns(per, { proxy = false } = {}) {
+  const sides = Object.entries(SIDES).filter(([side]) => proxy || side !== 'nginx');
+  return sides.flatMap(([side, { kinds }]) => kinds.map((kind) => `${side}_${kind}_per_${per}`));
+}
+
+/**
+ * The mechanism figures of a lane's totals or of one block: each count per
+ * unit, null where it was not measured (no server probe, no /proc/PID/io).
+ * @param {import('../client/blocks.js').Totals | import('../client/blocks.js').Block} x
+ * @param {string} per
+ */
+export function mechanismFigures(x, per) {
+  /** @type {Record<string, number | null>} */
+  const figures = {};
+  for (const [side, { key, kinds }] of Object.entries(SIDES)) {
+    const counters = x.counters[key];
+    for (const kind of kinds) {
+      const count = counters ? counters[kind] : null;
+      figures[`${side}_${kind}_per_${per}`] = count === null || !(x.units > 0) ? null : count / x.units;
+    }
+  }
+  return figures;
+}
+
+/**
+ * The mechanism figures a workload summarises, as its `summary` declares figures.
+ * @param {string} per the unit in column names: msg
+ * @param {string} noun the unit in words: message
+ * @param {{ proxy?: boolean }} [options]
+ * @returns {Record<string, import('./workload.js').Figure>}
+ */
+export function mechanismSummary(per, noun, { proxy = false } = {}) {
+  return Object.fromEntries(mechanismColumns(per, { proxy }).map((column) => {
+    const [side, kind] = /** @type {[string, keyof typeof KINDS]} */ (column.split('_'));
+    return [column, { label: `${side} ${KINDS[kind]} per ${noun}`, short: `${side} ${kind}/${per}`, unit: `${kind}/${per}`, better: 'lower', mechanism: true }];
+  }));
 }

@@ -17,7 +17,7 @@ import { RunError } from '../core/errors.js';
 import { CONNECT_GREETING } from '../fixture/handlers.js';
 import { readNetLimits } from '../core/environment.js';
 import { connect } from '../client/transport.js';
-import { HISTOGRAM, rttFigures, toAmount, trialDeadline, unitFigures } from './common.js';
+import { HISTOGRAM, mechanismColumns, mechanismSummary, rttFigures, toAmount, trialDeadline, unitFigures } from './common.js';
 
 /** A block holds at least this many connections per loop. */
 export const MIN_PER_LOOP = 20;
@@ -35,8 +35,8 @@ export const connectWorkload = {
   counts: false,
   columns: ['connections', 'blocks', 'block_connections', 'elapsed_ms', 'conns_per_s',
     'connect_mean_us', 'connect_sd_us', 'connect_p50_us', 'connect_p90_us', 'connect_p99_us', 'connect_p999_us', 'connect_max_us',
-    'client_cpu_us_per_conn', 'server_cpu_us_per_conn', 'client_elu', 'server_elu'],
-  blockColumns: ['connections', 'elapsed_ms', 'conns_per_s', 'client_cpu_us_per_conn', 'server_cpu_us_per_conn', 'client_elu', 'server_elu'],
+    'client_cpu_us_per_conn', 'server_cpu_us_per_conn', 'client_elu', 'server_elu', ...mechanismColumns('conn')],
+  blockColumns: ['connections', 'elapsed_ms', 'conns_per_s', 'client_cpu_us_per_conn', 'server_cpu_us_per_conn', 'client_elu', 'server_elu', ...mechanismColumns('conn')],
   table: [['conns', 'connections'], ['conns/s', 'conns_per_s'], ['p50 µs', 'connect_p50_us'], ['p99', 'connect_p99_us'], ['max', 'connect_max_us'],
     ['cpu µs/conn cli', 'client_cpu_us_per_conn'], ['srv', 'server_cpu_us_per_conn']],
   primary: 'conns_per_s',
@@ -46,6 +46,7 @@ export const connectWorkload = {
     connect_p99_us: { label: '99th percentile connection time', short: 'connect p99 µs', unit: 'us', better: 'lower' },
     client_cpu_us_per_conn: { label: 'client CPU per connection', short: 'client CPU µs/conn', unit: 'us/conn', better: 'lower' },
     server_cpu_us_per_conn: { label: 'server CPU per connection', short: 'server CPU µs/conn', unit: 'us/conn', better: 'lower' },
+    ...mechanismSummary('conn', 'connection'),
   },
   fixture: { server: 'greeter', proxy: false },
   run: runConnect,

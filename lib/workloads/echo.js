@@ -15,7 +15,7 @@ import { formatSize } from '../core/units.js';
 import { createPayloads } from '../client/payload.js';
 import { createPipeline, readGreeting } from '../client/pipeline.js';
 import { connect } from '../client/transport.js';
-import { HISTOGRAM, rttFigures, toAmount, trialDeadline, unitFigures } from './common.js';
+import { HISTOGRAM, mechanismColumns, mechanismSummary, rttFigures, toAmount, trialDeadline, unitFigures } from './common.js';
 
 /** A block holds at least this many pipelines-full of packets. */
 export const FILL_FACTOR = 100;
@@ -34,8 +34,8 @@ export const echo = {
   counts: true,
   columns: ['packets', 'blocks', 'block_packets', 'elapsed_ms', 'msgs_per_s', 'mb_per_s',
     'rtt_mean_us', 'rtt_sd_us', 'rtt_p50_us', 'rtt_p90_us', 'rtt_p99_us', 'rtt_p999_us', 'rtt_max_us',
-    'client_cpu_us_per_msg', 'server_cpu_us_per_msg', 'client_elu', 'server_elu'],
-  blockColumns: ['packets', 'elapsed_ms', 'msgs_per_s', 'client_cpu_us_per_msg', 'server_cpu_us_per_msg', 'client_elu', 'server_elu'],
+    'client_cpu_us_per_msg', 'server_cpu_us_per_msg', 'client_elu', 'server_elu', ...mechanismColumns('msg')],
+  blockColumns: ['packets', 'elapsed_ms', 'msgs_per_s', 'client_cpu_us_per_msg', 'server_cpu_us_per_msg', 'client_elu', 'server_elu', ...mechanismColumns('msg')],
   table: [['packets', 'packets'], ['msgs/s', 'msgs_per_s'], ['MB/s', 'mb_per_s'], ['rtt mean', 'rtt_mean_us'], ['p50', 'rtt_p50_us'],
     ['p99', 'rtt_p99_us'], ['p99.9', 'rtt_p999_us'], ['max µs', 'rtt_max_us'], ['cpu µs/msg cli', 'client_cpu_us_per_msg'], ['srv', 'server_cpu_us_per_msg']],
   primary: 'msgs_per_s',
@@ -46,6 +46,7 @@ export const echo = {
     rtt_mean_us: { label: 'mean round-trip time', short: 'RTT mean µs', unit: 'us', better: 'lower' },
     client_cpu_us_per_msg: { label: 'client CPU per message', short: 'client CPU µs/msg', unit: 'us/msg', better: 'lower' },
     server_cpu_us_per_msg: { label: 'server CPU per message', short: 'server CPU µs/msg', unit: 'us/msg', better: 'lower' },
+    ...mechanismSummary('msg', 'message'),
   },
   fixture: { server: 'echo', proxy: false },
   // the 2014 layout: ms per 100 000 round trips, exactly the elapsed ms when a trial measures 100 000 packets

@@ -14,6 +14,7 @@ import { WORKLOADS, workloadOf } from './index.js';
  * @property {string} short for table headers and chart axes: "msgs/s"
  * @property {string} unit as in summary.csv's `unit` column
  * @property {'higher' | 'lower'} better
+ * @property {boolean} [mechanism] a count of context switches or system calls per unit
  */
 
 /** Every workload's summarised figures, by column. */

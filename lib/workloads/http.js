@@ -15,7 +15,7 @@ import { createHistogram } from 'node:perf_hooks';
 import { runBlocks } from '../client/blocks.js';
 import { RunError } from '../core/errors.js';
 import { MAX_BODY } from '../fixture/handlers.js';
-import { HISTOGRAM, rttFigures, toAmount, trialDeadline, unitFigures } from './common.js';
+import { HISTOGRAM, mechanismColumns, mechanismSummary, rttFigures, toAmount, trialDeadline, unitFigures } from './common.js';
 
 /** A block holds at least this many requests per request slot (connections × pipelining). */
 export const FILL_FACTOR = 20;
@@ -46,11 +46,11 @@ export const httpWorkload = {
   axes: AXES,
   options: ['pipelining'],
   counts: false,
-  columns: [...COLUMNS, 'client_elu', 'server_elu'],
-  blockColumns: [...BLOCK_COLUMNS, 'client_elu', 'server_elu'],
+  columns: [...COLUMNS, 'client_elu', 'server_elu', ...mechanismColumns('req')],
+  blockColumns: [...BLOCK_COLUMNS, 'client_elu', 'server_elu', ...mechanismColumns('req')],
   table: [...TABLE, ['elu cli', 'client_elu']],
   primary: 'req_per_s',
-  summary: SUMMARY,
+  summary: { ...SUMMARY, ...mechanismSummary('req', 'request') },
   fixture: { server: 'http', proxy: false },
   run: (spec, context) => runHttp(spec, context, false),
 };
@@ -63,11 +63,15 @@ export const proxyWorkload = {
   axes: AXES,
   options: ['pipelining', 'keepalive'],
   counts: false,
-  columns: [...COLUMNS, 'proxy_cpu_us_per_req', 'client_elu', 'server_elu'],
-  blockColumns: [...BLOCK_COLUMNS, 'proxy_cpu_us_per_req', 'client_elu', 'server_elu'],
+  columns: [...COLUMNS, 'proxy_cpu_us_per_req', 'client_elu', 'server_elu', ...mechanismColumns('req', { proxy: true })],
+  blockColumns: [...BLOCK_COLUMNS, 'proxy_cpu_us_per_req', 'client_elu', 'server_elu', ...mechanismColumns('req', { proxy: true })],
   table: [...TABLE, ['nginx', 'proxy_cpu_us_per_req'], ['elu cli', 'client_elu']],
   primary: 'req_per_s',
-  summary: { ...SUMMARY, proxy_cpu_us_per_req: { label: 'nginx CPU per request', short: 'nginx CPU µs/req', unit: 'us/req', better: 'lower' } },
+  summary: {
+    ...SUMMARY,
+    proxy_cpu_us_per_req: { label: 'nginx CPU per request', short: 'nginx CPU µs/req', unit: 'us/req', better: 'lower' },
+    ...mechanismSummary('req', 'request', { proxy: true }),
+  },
   fixture: { server: 'http', proxy: true },
   run: (spec, context) => runHttp(spec, context, true),
 };

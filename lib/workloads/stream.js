@@ -15,7 +15,7 @@ import { RunError } from '../core/errors.js';
 import { SINK_HEADER_BYTES, SINK_REPLY_BYTES } from '../fixture/handlers.js';
 import { MAX_SIZE } from '../core/limits.js';
 import { connect } from '../client/transport.js';
-import { toAmount, trialDeadline } from './common.js';
+import { mechanismColumns, mechanismFigures, mechanismSummary, toAmount, trialDeadline } from './common.js';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -35,14 +35,15 @@ export const stream = {
   options: [],
   counts: false,
   columns: ['chunks', 'blocks', 'block_chunks', 'bytes', 'elapsed_ms', 'gb_per_s',
-    'client_cpu_ms_per_gb', 'server_cpu_ms_per_gb', 'client_elu', 'server_elu'],
-  blockColumns: ['chunks', 'bytes', 'elapsed_ms', 'gb_per_s', 'client_cpu_ms_per_gb', 'server_cpu_ms_per_gb', 'client_elu', 'server_elu'],
+    'client_cpu_ms_per_gb', 'server_cpu_ms_per_gb', 'client_elu', 'server_elu', ...mechanismColumns('chunk')],
+  blockColumns: ['chunks', 'bytes', 'elapsed_ms', 'gb_per_s', 'client_cpu_ms_per_gb', 'server_cpu_ms_per_gb', 'client_elu', 'server_elu', ...mechanismColumns('chunk')],
   table: [['chunks', 'chunks'], ['GB/s', 'gb_per_s'], ['cpu ms/GB cli', 'client_cpu_ms_per_gb'], ['srv', 'server_cpu_ms_per_gb'], ['elu cli', 'client_elu'], ['srv', 'server_elu']],
   primary: 'gb_per_s',
   summary: {
     gb_per_s: { label: 'gigabytes per second at the receiver', short: 'GB/s', unit: 'GB/s', better: 'higher' },
     client_cpu_ms_per_gb: { label: 'sender CPU per gigabyte', short: 'client CPU ms/GB', unit: 'ms/GB', better: 'lower' },
     server_cpu_ms_per_gb: { label: 'receiver CPU per gigabyte', short: 'server CPU ms/GB', unit: 'ms/GB', better: 'lower' },
+    ...mechanismSummary('chunk', 'chunk'),
   },
   fixture: { server: 'sink', proxy: false },
   run: runStream,
@@ -165,6 +166,7 @@ async function runStream(spec, { probe, signal } = {}) {
       server_cpu_ms_per_gb: perGb(x.serverCpuUs, x.units),
       client_elu: x.elu,
       server_elu: x.serverElu,
+      ...mechanismFigures(x, 'chunk'),
     });
     return {
       records: totals.map((t, i) => ({

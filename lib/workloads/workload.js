@@ -24,6 +24,8 @@
  * @property {string} short for table headers and chart axes: "msgs/s"
  * @property {string} unit as in summary.csv's `unit` column: 'msgs/s', 'us'
  * @property {'higher' | 'lower'} better
+ * @property {boolean} [mechanism] a count of context switches or system calls per unit (lib/core/counters.js):
+ *   verdicts name the one that differs most between the transports
  */
 
 /**
@@ -72,7 +74,8 @@
  * @property {(size: number, depth: number, where: string) => void} [check] bounds across axes (bytes in flight)
  * @property {OptionName[]} options the options it takes
  * @property {boolean} counts whether a count (`--packets`) may replace a duration
- * @property {readonly string[]} columns a trial row's figures, between `depth` and `status`
+ * @property {readonly string[]} columns a trial row's figures, between `depth` and `status` (the mechanism
+ *   figures of lib/workloads/common.js last)
  * @property {readonly string[]} blockColumns a block row's figures, after `block`
  * @property {[string, string][]} table [title, column] of the figures `run` shows per trial
  * @property {string} primary the figure the UDS/TCP verdict is about

@@ -11,6 +11,7 @@ import { HANDLERS } from '../../lib/fixture/handlers.js';
 import { FILL_FACTOR } from '../../lib/workloads/http.js';
 import { startServer } from '../../lib/fixture/server.js';
 import { runCli } from '../helpers/cli.js';
+import { expectMechanismFigures } from '../helpers/mechanism.js';
 import { expectPinnedRunKeys } from '../helpers/schema.js';
 import { response } from '../helpers/http-servers.js';
 
@@ -25,6 +26,7 @@ describe('udsvstcp run --workload http', () => {
     expect(records.map((r) => r.transport).sort()).toEqual(['tcp', 'uds']);
     for (const r of records) {
       expectPinnedRunKeys(r, 'http');
+      expectMechanismFigures(r);
       expect(r).toMatchObject({ workload: 'http', size_bytes: 64, depth: 2, status: 'ok', error: '' });
       expect(r.block_requests).toBeGreaterThanOrEqual(FILL_FACTOR * 2 * 2); // a block fills every connection × pipelining slot
       expect(r.requests).toBe(r.blocks * r.block_requests);

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTempDir, runCli } from '../helpers/cli.js';
 import { processesMentioning } from '../helpers/processes.js';
+import { expectMechanismFigures } from '../helpers/mechanism.js';
 import { expectPinnedRunKeys } from '../helpers/schema.js';
 
 /** @type {{ dir: string, remove: () => Promise<void> }} */
@@ -60,7 +61,10 @@ describe('udsvstcp run --workload proxy', () => {
     expect(code, stderr).toBe(0);
     const records = stdout.trim().split('\n').map((line) => JSON.parse(line));
     expect(records.map((r) => r.transport).sort()).toEqual(['tcp', 'uds']);
-    for (const r of records) expectPinnedRunKeys(r, 'proxy');
+    for (const r of records) {
+      expectPinnedRunKeys(r, 'proxy');
+      expectMechanismFigures(r);
+    }
     expect(stderr).toMatch(/nginx pid \d+ \(keep-alive upstream connections\)/);
     await expectNothingLeft(tmpdir);
   });

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir, runCli, startServeCli } from '../helpers/cli.js';
+import { expectMechanismFigures } from '../helpers/mechanism.js';
 import { expectPinnedRunKeys } from '../helpers/schema.js';
 
 /** @param {string} stdout */
@@ -21,6 +22,7 @@ describe('udsvstcp run', () => {
     expect(records.map((r) => r.transport).sort()).toEqual(['tcp', 'uds']);
     for (const r of records) {
       expectPinnedRunKeys(r, 'echo');
+      expectMechanismFigures(r);
       expect(r).toMatchObject({ workload: 'echo', size_bytes: 1024, depth: 4, packets: 2000, status: 'ok', error: '' });
       for (const key of ['elapsed_ms', 'msgs_per_s', 'mb_per_s', 'rtt_mean_us', 'rtt_p50_us', 'rtt_p99_us', 'client_cpu_us_per_msg', 'server_cpu_us_per_msg', 'client_elu', 'server_elu']) {
         expect(typeof r[key], key).toBe('number');

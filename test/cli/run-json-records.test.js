@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
+import { expectMechanismFigures } from '../helpers/mechanism.js';
 import { expectPinnedRunKeys } from '../helpers/schema.js';
 
 describe.each([
@@ -18,5 +19,6 @@ describe.each([
     expect(records).toHaveLength(1);
     expect(records[0]).toMatchObject({ workload, transport: 'uds', status: 'ok' });
     expectPinnedRunKeys(records[0], workload);
+    expectMechanismFigures(records[0]);
   });
 });

@@ -101,6 +101,18 @@ describe('the client-bottleneck warning', () => {
   });
 });
 
+describe('the note on uncounted read and write calls', () => {
+  it('is given where switches were counted and calls were not (no /proc/PID/io), never for results from before the counters', async () => {
+    const { counterWarnings } = await import('../../lib/stats/summarize.js');
+    const row = (/** @type {Record<string, unknown>} */ figures) => ({ run: 0, order: 0, ...createRecord({ workload: 'echo', transport: 'tcp', size_bytes: 64, depth: 1, msgs_per_s: 1000, ...figures }) });
+    const counted = { client_vcsw_per_msg: 0.9, client_reads_per_msg: 1, client_writes_per_msg: 1, server_vcsw_per_msg: 0.9, server_reads_per_msg: 1, server_writes_per_msg: 1 };
+    const uncounted = { client_vcsw_per_msg: 0.9, server_vcsw_per_msg: 0.9 }; // as on macOS
+    expect(counterWarnings([row(counted), row(counted)])).toEqual([]);
+    expect(counterWarnings([row({})])).toEqual([]); // an older trials.csv: no switches either
+    expect(counterWarnings([row(counted), row(uncounted)])).toEqual(['read and write calls per unit are empty in 1 of 2 trial rows: they come from /proc/PID/io, which this system does not give (Linux with task I/O accounting has it); context switches are counted everywhere']);
+  });
+});
+
 describe("the report's warnings", () => {
   it('include the client-bottleneck warning, so summary.md and report.html carry it too', async () => {
     const { buildFindings } = await import('../../lib/report/findings.js');

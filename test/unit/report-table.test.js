@@ -38,4 +38,11 @@ describe('report formatters', () => {
     expect(toComparison([tcp, uds])).toBe('64 B depth 1: UDS ×2.00 the msgs/s of TCP; RTT p50 µs ×0.50, RTT p99 µs ×0.50, RTT mean µs ×1.00, client CPU µs/msg ×0.50, server CPU µs/msg ×1.00 (1 trial each: run a sweep for a confidence interval)\n');
     expect(toComparison([tcp])).toBe('');
   });
+
+  it('names the mechanism figure farthest from 1 among those that happen often enough, not every one', () => {
+    const counts = { client_vcsw_per_msg: 1, client_ivcsw_per_msg: 0.001, client_reads_per_msg: 1, client_writes_per_msg: 1 };
+    const a = createRecord({ ...tcp, ...counts });
+    const b = createRecord({ ...uds, ...counts, client_vcsw_per_msg: 0.5, client_ivcsw_per_msg: 0.02 });
+    expect(toComparison([a, b])).toBe('64 B depth 1: UDS ×2.00 the msgs/s of TCP; RTT p50 µs ×0.50, RTT p99 µs ×0.50, RTT mean µs ×1.00, client CPU µs/msg ×0.50, server CPU µs/msg ×1.00, most different: client vcsw/msg ×0.50 (1 trial each: run a sweep for a confidence interval)\n');
+  });
 });

@@ -1,0 +1,44 @@
+/**
+ * Why a ratio is far from 1: of the mechanism figures (context switches and
+ * read and write calls per unit of work, client, server and nginx), the one
+ * whose UDS/TCP ratio is farthest from 1 on the log scale. Only where the
+ * primary figure's ratio is far from 1 (outside 1 ± FAR, and its 95 % CI
+ * excludes 1), and only among mechanism ratios whose CI excludes 1 and that
+ * happen at least MIN_PER_UNIT times per unit on one transport: a difference
+ * in something that happens once in a hundred messages explains nothing.
+ * Pure: a size row's figures in, one figure and its ratio out.
+ */
+import { figureOf } from '../workloads/figures.js';
+
+/** The primary ratio is far from 1 outside 1 ± FAR. */
+export const FAR = 0.1;
+/** A mechanism figure counts if it happens this often per unit on either transport. */
+export const MIN_PER_UNIT = 0.05;
+
+/**
+ * @typedef {object} Mechanism
+ * @property {string} metric e.g. client_writes_per_chunk
+ * @property {string} label in words: "client write calls per chunk"
+ * @property {number} ratio UDS / TCP (geometric mean of paired runs)
+ * @property {number} tcp per unit
+ * @property {number} uds per unit
+ */
+
+/**
+ * @param {Record<string, import('./findings.js').Comparison>} figures a size row's figures, by metric
+ * @param {string} primary the primary figure's metric
+ * @returns {Mechanism | null}
+ */
+export function mostDifferent(figures, primary) {
+  const p = figures[primary]?.ratio;
+  if (!p || p.significant !== 'yes' || Math.abs(p.value - 1) <= FAR) return null;
+  /** @type {Mechanism | null} */
+  let best = null;
+  for (const [metric, c] of Object.entries(figures)) {
+    if (!figureOf(metric).mechanism || !c.ratio || c.ratio.significant !== 'yes' || !c.tcp || !c.uds) continue;
+    if (Math.max(c.tcp.value, c.uds.value) < MIN_PER_UNIT || !(c.ratio.value > 0)) continue;
+    if (best && Math.abs(Math.log(c.ratio.value)) <= Math.abs(Math.log(best.ratio))) continue;
+    best = { metric, label: figureOf(metric).label, ratio: c.ratio.value, tcp: c.tcp.value, uds: c.uds.value };
+  }
+  return best;
+}
