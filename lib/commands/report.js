@@ -51,12 +51,12 @@ export async function report(dir, opts, { stdout, stderr, chalk }) {
  * The report at the end of a sweep: write the files, print the verdicts.
  * A report that fails is said on stderr and does not fail the sweep.
  * @param {string} dir
- * @param {{ stderr: NodeJS.WritableStream, chalk: import('chalk').ChalkInstance, quiet?: boolean, allowShared?: boolean }} io
+ * @param {{ stderr: NodeJS.WritableStream, chalk: import('chalk').ChalkInstance, quiet?: boolean, allowShared?: boolean, summary?: Record<string, any>[] }} io summary: the sweep's own (summary.csv's rows), so it is computed once
  * @returns {Promise<{ findings: import('../report/findings.js').Findings, files: string[] } | null>} null when it could not be made
  */
-export async function reportSweep(dir, { stderr, chalk, quiet = false, allowShared = false }) {
+export async function reportSweep(dir, { stderr, chalk, quiet = false, allowShared = false, summary }) {
   try {
-    const { findings, files } = await writeReport(dir, { allowShared });
+    const { findings, files } = await writeReport(dir, { allowShared, summary });
     if (!quiet) stderr.write(`\n${toVerdictText(findings, { chalk })}${files.map((f) => `  ${printable(f)}\n`).join('')}`);
     return { findings, files };
   } catch (error) {

@@ -255,7 +255,7 @@ export async function sweep(preset, opts, { stdout, stderr, chalk }) {
     for (const warning of [...clientWarnings(rows), ...counterWarnings(rows)]) say(chalk.yellow(`warning: ${printable(warning)}\n`));
     say(`\n${rows.length} trial rows recorded (${result.planned} planned${result.extra ? ` + ${result.extra} added for the precision` : ''})${failed ? chalk.red(`, ${failed} failed (status=error in trials.csv; --resume DIR --retry-failed measures them again)`) : ''}\n`);
     for (const file of [FILES.trials, FILES.blocks, FILES.summary, FILES.wide, FILES.meta]) say(`  ${printable(join(resolve(dir), file))}\n`);
-    const report = await reportSweep(dir, { stderr, chalk, quiet, allowShared: request.allowShared });
+    const report = await reportSweep(dir, { stderr, chalk, quiet, allowShared: request.allowShared, summary });
     // data on stdout, whatever --quiet says: the summary as JSON, or where the results are
     stdout.write(opts.json
       ? toReportJson(report?.findings ?? { status: result.interrupted ? 'interrupted' : 'complete', trials: { recorded: rows.length, ok: rows.length - failed, failed, planned: result.planned }, sections: [], warnings: ['the report could not be made (see stderr)'], summary, centre: 'geometric mean', meta: null }, { dir: resolve(dir), files: report?.files ?? [] })

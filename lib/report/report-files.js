@@ -63,18 +63,19 @@ function summaryWithUnits(summary) {
  * that cannot be read right, or a report that cannot be made, leaves the
  * files of an earlier report as they were.
  * @param {string} dir the results directory
- * @param {{ outDir?: string, primary?: string, results?: import('../results/reader.js').ResultsDir, allowShared?: boolean }} [options]
+ * @param {{ outDir?: string, primary?: string, results?: import('../results/reader.js').ResultsDir, summary?: Record<string, any>[], allowShared?: boolean }} [options]
  *   outDir: where to write (default dir); primary: the metric verdicts are about; results: dir, already read;
+ *   summary: the rows of summarize() when the caller (the sweep) has them, so they are computed once;
  *   allowShared: read a directory other users could change (--allow-shared-dir)
  */
-export async function writeReport(dir, { outDir = dir, primary, results = undefined, allowShared = false } = {}) {
+export async function writeReport(dir, { outDir = dir, primary, results = undefined, summary = undefined, allowShared = false } = {}) {
   const read = results ?? readResultsDir(dir, { allowShared });
   try {
     accessSync(outDir, constants.W_OK);
   } catch {
     throw new UsageError(`${outDir}: not writable, so the report cannot be written there (give --out DIR)`, 'ERR_RESULTS');
   }
-  const findings = buildFindings(read, { primary: primary ? figureOf(primary) : undefined });
+  const findings = buildFindings(read, { primary: primary ? figureOf(primary) : undefined, summary });
   /** @type {[string, string | Uint8Array][]} */
   const contents = [];
   const charts = [];
