@@ -44,13 +44,13 @@ describe('a full disk loses nothing already recorded', () => {
   });
 
   // The real thing needs root to mount a tmpfs (CI runs as root); the test above covers the logic everywhere.
-  it.skipIf(process.getuid?.() !== 0)('on a real 64 KiB tmpfs: exit 1 naming the file, meta.json failed with the reason, and --resume completes after space is freed', async () => {
+  it.skipIf(process.getuid?.() !== 0)('on a real 128 KiB tmpfs: exit 1 naming the file, meta.json failed with the reason, and --resume completes after space is freed', async () => {
     const mount = join(tmp.dir, 'small');
     await mkdir(mount);
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', mount]);
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=128k', 'tmpfs', mount]);
     try {
-      // 13 of 16 pages taken: the lock, meta.json and one page of trials.csv fit, the second page of trials.csv does not
-      await writeFile(join(mount, 'filler'), Buffer.alloc(13 * 4096));
+      // 27 of 32 pages taken: the lock, meta.json (machine facts included), fixture.json and one page of trials.csv fit, the second page of trials.csv does not
+      await writeFile(join(mount, 'filler'), Buffer.alloc(27 * 4096));
       const out = join(mount, 'res');
       const spec = await writeTinySpec(tmp.dir, { sizes: '1..512', runs: 1 });
       const full = await runCli(['sweep', spec, '--out', out]);
