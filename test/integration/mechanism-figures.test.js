@@ -62,7 +62,8 @@ describe('mechanism figures', () => {
       for (const column of ['client_reads_per_msg', 'client_writes_per_msg', 'server_reads_per_msg', 'server_writes_per_msg']) {
         expect(one[t][column], `${t} ${column}`).toBeGreaterThanOrEqual(1);
       }
-      expect(one[t].client_vcsw_per_msg, t).toBeGreaterThanOrEqual(0.3);
+      // at depth 1 the client waits for most echoes: it leaves the CPU (voluntarily, or preempted when the machine is busy) for a third of them at least
+      expect(one[t].client_vcsw_per_msg + one[t].client_ivcsw_per_msg, t).toBeGreaterThanOrEqual(0.3);
       expect(sixteen[t].client_vcsw_per_msg, t).toBeLessThan(one[t].client_vcsw_per_msg);
     }
   });
