@@ -161,7 +161,7 @@ function openResume({ dir, given, retryFailed, allowShared = false, findExecutab
   const inspection = bytes ? inspectTrialLog(bytes, { columns: TRIAL_COLUMNS, file: path }) : null;
   // a trial's rows go in one write; a write cut short leaves its first rows without the rest: cut them back too
   const perTrial = spec.pairing === 'blocks' ? spec.transports.length : 1;
-  const trialKey = (/** @type {Record<string, any>} */ r) => `${r.run}|${r.size_bytes}|${r.depth}`;
+  const trialKey = (/** @type {Record<string, any>} */ r) => `${r.run}|${r.node_version}|${r.size_bytes}|${r.depth}`;
   /** @type {string[]} */
   const orphans = [];
   if (inspection && inspection.rows.length) {

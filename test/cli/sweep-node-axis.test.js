@@ -97,21 +97,25 @@ describe('sweep quick --test --node <node>,<node2>', () => {
     expect(json.nodes.map((/** @type {any} */ n) => n.version)).toEqual([v1, v2]);
   });
 
-  it('--resume takes the executables from --node (any order), never from meta.json, and measures what is missing under the right version', async () => {
+  it('--resume takes the executables from --node (any order), never from meta.json, cuts back a trial cut short after the other version\'s trial of the same group, and measures it again under its version', async () => {
     const dir = await copyResultsDir(out(), tmp.dir, 'axis-resume');
-    const trials = (await readFile(join(dir, 'trials.csv'), 'utf8')).split('\n');
-    // drop run 1's trial of the second version (its two rows); the resume measures it again
-    const kept = trials.filter((line) => !(line.startsWith('1,') && line.includes(`,${v2},`)));
-    expect(trials.length - kept.length).toBe(2);
-    await writeFile(join(dir, 'trials.csv'), kept.join('\n'));
+    const lines = (await readFile(join(dir, 'trials.csv'), 'utf8')).trimEnd().split('\n');
+    // the last trial (run 1, after the other version's trial of the same group) with one of its two rows written
+    const cut = lines.slice(0, 8);
+    const last = cut[7].split(',');
+    expect(cut[6].split(',').slice(0, 4)).toEqual(['1', cut[6].split(',')[1], 'echo', last[3] === v1 ? v2 : v1]);
+    await writeFile(join(dir, 'trials.csv'), `${cut.join('\n')}\n`);
     const resumed = await runCli(['sweep', '--resume', dir, '--node', `${node2.path},${process.execPath}`], { cwd: tmp.dir, timeoutMs: 120_000 });
     expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toContain("trials.csv line 8: the last trial's rows were not all written (a sweep stopped mid-write); its 1 row(s) were cut back, and that trial is measured again");
     const rows = await readTrialRows(dir);
     expect(rows).toHaveLength(8);
-    expect(rows.filter((r) => r.run === '1' && r.node_version === v2).map((r) => r.status)).toEqual(['ok', 'ok']);
+    expect(new Set(rows.map((r) => `${r.run}|${r.node_version}|${r.transport}`)).size).toBe(8);
+    expect(rows.filter((r) => r.run === '1' && r.node_version === last[3]).map((r) => r.status)).toEqual(['ok', 'ok']);
     const meta = await readMetaJson(dir);
     expect(meta.nodes.map((/** @type {any} */ n) => n.version)).toEqual([v1, v2]); // the recorded order: the baseline stays
     expect(meta.sessions[1].nodes.map((/** @type {any} */ n) => n.path)).toEqual([process.execPath, node2.path]);
+    expect(await readFile(join(dir, 'summary.md'), 'utf8')).toContain(`Node ${v2} against ${v1}: `); // the report of the whole
   }, 130_000);
 
   it('--resume with Nodes of other versions than recorded exits 2 naming --node and the recorded versions, changing nothing', async () => {
