@@ -262,13 +262,14 @@ function versionLines(summary, primary, unit) {
   /** @param {Record<string, any> | undefined} r */
   const cell = (r) => (!r ? '       -                  ' : `×${fmt(r.mean)}${r.ci95_low === null ? ' (n=1, no CI)     ' : ` [${fmt(r.ci95_low)}, ${fmt(r.ci95_high)}]`}${r.significant === 'yes' ? ' *' : '  '}`);
   const base = String(ratioRows[0].node_version).split('/')[1];
+  const labelOf = (/** @type {Record<string, any>} */ r) => `${r.node_version} ${formatSize(r.size_bytes)} ${depthLabel(r.workload, r.depth)}`;
+  const width = Math.max(...ratioRows.map((r) => labelOf(r).length)) + 2;
   const lines = ['', `Node versions against ${base} (the first given), runs paired (per run log difference), 95 % CI:`];
-  lines.push(`  ${''.padEnd(38)}${'UDS/TCP ratio'.padEnd(29)}${`TCP ${unit}`.padEnd(29)}UDS ${unit}`);
+  lines.push(`  ${''.padEnd(width)}${'UDS/TCP ratio'.padEnd(29)}${`TCP ${unit}`.padEnd(29)}UDS ${unit}`);
   for (const r of ratioRows) {
     const pick = (/** @type {string} */ transport) => rows.find((s) => s.node_version === r.node_version && s.size_bytes === r.size_bytes && s.depth === r.depth && s.transport === transport);
-    const label = `${r.node_version} ${formatSize(r.size_bytes)} ${depthLabel(r.workload, r.depth)}`.padEnd(38);
-    lines.push(`  ${label}${cell(r)}   ${cell(pick('tcp'))}   ${cell(pick('uds'))}`.trimEnd());
+    lines.push(`  ${labelOf(r).padEnd(width)}${cell(r)}   ${cell(pick('tcp'))}   ${cell(pick('uds'))}`.trimEnd());
   }
-  lines.push(`  * the 95 % CI excludes 1. Above 1: higher under that version than under ${base} (UDS/TCP: UDS gains more over TCP there).`);
+  lines.push(`  ${rows.some((r) => r.significant === 'yes') ? '* the 95 % CI excludes 1. ' : ''}Above 1: higher under that version than under ${base} (UDS/TCP: UDS gains more over TCP there).`);
   return lines;
 }
