@@ -32,3 +32,5 @@ export { summarize, toSummaryText } from './stats/summarize.js';
 export { toCsv } from './results/csv.js';
 export { toRunsWide } from './results/wide.js';
 export { startFixture } from './fixture/fixture.js';
+export { findNode, findNodes } from './core/node-executables.js';
+export { compareNodeVersions } from './stats/versions.js';

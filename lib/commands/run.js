@@ -13,6 +13,8 @@ import { toJsonLine } from '../results/json.js';
 import { clientWarnings, counterWarnings } from '../stats/summarize.js';
 import { toComparison, toTable } from '../report/table.js';
 import { runTrial } from '../trial/trial.js';
+import { runTrialProcess } from '../trial/trial-process.js';
+import { describeNodes } from '../core/node-executables.js';
 import { describeTarget } from '../client/transport.js';
 import { formatSize } from '../core/units.js';
 import { printable } from '../core/text.js';
@@ -32,12 +34,17 @@ export async function run(options, { stdout, stderr, chalk }) {
   // before the server starts, so that the probe's processes have the machine to themselves
   const machine = options.probe ? await collectMachineFacts({ probe: true }) : null;
   if (machine) stderr.write(chalk.dim(`${printable(describeWakeup(machine))}\n`));
-  const fixture = options.targets ? undefined : await startFixture(workload, { greeting: options.greeting, noDelay: options.noDelay, nginx: nginx?.path, keepalive: options.keepalive, connections: options.depth });
+  const node = options.node; // --node: the server and the client trial run on it
+  const fixture = options.targets ? undefined : await startFixture(workload, { greeting: options.greeting, noDelay: options.noDelay, nginx: nginx?.path, keepalive: options.keepalive, connections: options.depth, execPath: node?.path });
+  // with --node, each trial runs in a child process on that Node, within the times asked for plus a minute (an hour when counted)
+  const { measure, warmup } = options;
+  const limitMs = ('ms' in measure && 'ms' in warmup ? (measure.ms + warmup.ms) * options.transports.length : 3_540_000) + 60_000;
   try {
     const targets = options.targets ?? /** @type {NonNullable<typeof fixture>} */ (fixture).targets;
     const amount = (/** @type {import('../workloads/workload.js').Amount} */ a) => ('packets' in a ? `${a.packets} ${workload.columns[0]}` : `${a.ms} ms`);
     stderr.write(chalk.dim(`${printable(describeEnvironment(collectEnvironment()))}\n`));
     if (nginx) stderr.write(`nginx: ${printable(nginx.path)} (${printable(nginx.version)}; from ${options.nginx === undefined ? 'PATH' : '--nginx'})\n`);
+    if (node) stderr.write(`node: ${printable(describeNodes([node]))} runs ${fixture ? 'the server and ' : ''}the client, in a trial process of its own${fixture ? '' : ' (the server is not ours)'}\n`);
     stderr.write(`${workload.name} ${workload.axes.size.label} ${formatSize(options.size)} × ${workload.axes.depth.label} ${options.depth}, ${amount(options.measure)} per transport after ${amount(options.warmup)} warmup${options.transports.length > 1 ? ', in alternating blocks' : ''}${workload.options.includes('pipelining') ? `, pipelining ${options.pipelining}` : ''}${workload.fixture.proxy ? `, nginx upstream ${options.keepalive ? 'keep-alive' : 'a new connection per request'}` : ''}, seed ${options.seed}, TCP noDelay ${options.noDelay}\n`);
     stderr.write(`${printable(options.transports.map((t) => describeTarget(/** @type {import('../client/transport.js').Target} */ (targets[t]))).join(', '))}${fixture ? ` (${printable(fixture.describe)})` : ' (server not ours: no server CPU)'}\n`);
 
@@ -49,7 +56,8 @@ export async function run(options, { stdout, stderr, chalk }) {
       // the transport that opens A B B A … alternates run by run
       const order = round % 2 === 0 ? options.transports : [...options.transports].reverse();
       const mark = fixture?.nginxLog?.mark();
-      const result = withNginxWords(await runTrial({
+      /** @type {import('../trial/trial.js').TrialSpec} */
+      const spec = {
         workload: workload.name,
         targets: order.map((t) => /** @type {import('../client/transport.js').Target} */ (targets[t])),
         size: options.size,
@@ -62,7 +70,9 @@ export async function run(options, { stdout, stderr, chalk }) {
         greeting: options.greeting,
         pipelining: options.pipelining,
         keepalive: options.keepalive,
-      }, { probe: fixture }), fixture, mark);
+        ...(node ? { node_version: node.version, maxMs: limitMs } : {}),
+      };
+      const result = withNginxWords(node ? await runTrialProcess(spec, { server: fixture, execPath: node.path, limitMs }) : await runTrial(spec, { probe: fixture }), fixture, mark);
       blocksByRun.push(result.blocks);
       for (const record of result.records) {
         rows.push({ run: round, ...record });

@@ -30,7 +30,9 @@ import { resolvePinning } from '../sweep/pinning.js';
 import { FILES, defaultOutDir, writeFileAtomic } from '../results/writer.js';
 import { planTrials } from '../sweep/schedule.js';
 import { checkNewOutDir, openSession } from '../sweep/session.js';
-import { describeSpec, loadSpec, resolveSpec } from '../sweep/spec.js';
+import { describeSpec, loadSpec, resolveSpec, toNodeList } from '../sweep/spec.js';
+import { nodesForSweep } from '../sweep/node-axis.js';
+import { describeNodes } from '../core/node-executables.js';
 import { runTrialProcess } from '../trial/trial-process.js';
 import { reportSweep } from './report.js';
 import { toReportJson } from '../results/json.js';
@@ -39,7 +41,7 @@ import { toReportJson } from '../results/json.js';
 const SERVER_WARMUP_MS = 300;
 
 /** Flags that override spec keys. */
-const SPEC_FLAGS = ['workload', 'sizes', 'depths', 'transports', 'runs', 'packets', 'duration', 'warmup', 'seed', 'pin', 'trialTimeout', 'pairing', 'server', 'intervals', 'block', 'precision', 'maxTime', 'pipelining', 'keepalive'];
+const SPEC_FLAGS = ['workload', 'sizes', 'depths', 'transports', 'runs', 'packets', 'duration', 'warmup', 'seed', 'pin', 'trialTimeout', 'pairing', 'server', 'intervals', 'block', 'precision', 'maxTime', 'pipelining', 'keepalive', 'node'];
 
 /**
  * How the sweep measures, for meta.json.
@@ -59,6 +61,9 @@ function describeDesign(spec) {
     block_ms_target: spec.blockMs,
     block_rule: `at least the workload's minimum block, and at least block_ms_target at the slower transport's warmup rate; a timed trial runs at least ${MIN_BLOCKS} blocks per transport; every block is in ${FILES.blocks}`,
     measured_time_per_transport_ms: 'ms' in spec.measure ? spec.measure.ms : null,
+    node_axis: spec.node === null
+      ? 'one Node version: the one running udsvstcp (meta.json nodes)'
+      : 'each Node version (meta.json nodes; the first is the baseline) has its own server, started with that Node once and warmed, and its own trial processes; every run measures every group under every version in one seeded random order, so versions are interleaved in time; a version against the baseline: per run log(UDS/TCP of the version) − log(UDS/TCP of the baseline), and per transport log(figure) − log(baseline figure), Student-t 95 % interval over runs, exp() back',
     ratio_interval: `Student-t 95 % interval of the mean per-run log(UDS/TCP), exp() back: runs (fresh processes) are the replicates; ${spec.intervals === 'own' ? 'each group on its own' : 'variances moderated across groups (docs/method.md)'}`,
     precision: spec.precision,
     max_time_ms: spec.maxTimeMs,
@@ -113,13 +118,15 @@ export function resolveSweep(preset, opts) {
   if (opts.resume !== undefined) {
     if (opts.out !== undefined) throw new UsageError('--resume DIR and --out DIR exclude each other: the results go back into DIR');
     const anyGiven = preset !== undefined || opts.test || SPEC_FLAGS.some((k) => opts[k] !== undefined);
-    return { dir: opts.resume, flag: '--resume', resume: true, given: anyGiven ? { preset, test: Boolean(opts.test), flags } : null, retryFailed: Boolean(opts.retryFailed), allowShared, findExecutables: find };
+    return { dir: opts.resume, flag: '--resume', resume: true, given: anyGiven ? { preset, test: Boolean(opts.test), flags } : null, retryFailed: Boolean(opts.retryFailed), allowShared, findExecutables: find, nodeList: toNodeList(opts.node, '--node') };
   }
-  const spec = resolveSpec(preset === undefined && opts.workload !== undefined && opts.workload !== DEFAULT_WORKLOAD ? workloadSpec(opts.workload) : loadSpec(preset ?? 'default'), { test: Boolean(opts.test), flags });
+  const loaded = preset === undefined && opts.workload !== undefined && opts.workload !== DEFAULT_WORKLOAD ? workloadSpec(opts.workload) : loadSpec(preset ?? 'default');
+  const spec = resolveSpec(loaded, { test: Boolean(opts.test), flags });
+  const nodes = nodesForSweep(spec.node, opts.node !== undefined ? '--node' : `${loaded.source} "node"`); // not Node, too old, twice: exit 2 before any file exists
   const dir = opts.out ?? defaultOutDir(spec.preset);
   const flag = opts.out !== undefined ? '--out' : 'results directory';
   checkNewOutDir(dir, flag, allowShared);
-  return { dir, flag, resume: false, spec, allowShared, findExecutables: find };
+  return { dir, flag, resume: false, spec, allowShared, findExecutables: find, nodes };
 }
 
 /**
@@ -149,8 +156,8 @@ export async function sweep(preset, opts, { stdout, stderr, chalk }) {
   const { dir } = request;
   const quiet = Boolean(opts.quiet);
   const say = (/** @type {string} */ text) => { if (!quiet) stderr.write(text); };
-  /** @type {import('../fixture/fixture.js').Fixture | undefined} */
-  let server;
+  /** @type {Set<import('../fixture/fixture.js').Fixture>} one per Node version */
+  const servers = new Set();
   // installed before anything is created, and kept until the last file is written
   const interrupts = watchSignals({
     onFirst: (signal) => {
@@ -158,7 +165,7 @@ export async function sweep(preset, opts, { stdout, stderr, chalk }) {
     },
     onHurry: (signal) => {
       stderr.write(`${signal} again: stopping now (the server is killed); the results directory stays resumable\n`);
-      server?.kill();
+      for (const server of servers) server.kill();
     },
   });
   try {
@@ -181,7 +188,7 @@ export async function sweep(preset, opts, { stdout, stderr, chalk }) {
   }
 
   /** @param {ReturnType<typeof openSession>} session */
-  async function measure({ spec, previous, executables, begin, end, recordReplacement }) {
+  async function measure({ spec, previous, executables, nodes, begin, end, recordReplacement }) {
     const pinning = resolvePinning(spec.pin);
     const environment = collectEnvironment();
     say(chalk.dim(`${printable(describeEnvironment(environment))}\n`));
@@ -193,15 +200,23 @@ export async function sweep(preset, opts, { stdout, stderr, chalk }) {
 
     say(`sweep ${printable(describeSpec(spec))}\n`);
     if (executables.nginx) say(`nginx: ${printable(executables.nginx.path)} (${printable(executables.nginx.version)}; from ${executables.nginx.from})\n`);
+    say(`node: ${printable(describeNodes(nodes))}${nodes.length > 1 ? `; ${nodes[0].version} is the baseline` : ''}\n`);
+    const versions = nodes.map((n) => n.version);
+    const execPathOf = (/** @type {string | undefined} */ version) => nodes.find((n) => n.version === version)?.path ?? nodes[0].path;
     if (pinning.note) say(chalk.yellow(`note: ${printable(pinning.note)}\n`));
     say(`results: ${printable(resolve(dir))}${request.resume ? ` (resuming: ${live.length} trial rows already there)` : ''}\n`);
 
-    const progress = createProgress({ stream: stderr, quiet: quiet || opts.progress === false, chalk, workload: spec.workload });
+    const progress = createProgress({ stream: stderr, quiet: quiet || opts.progress === false, chalk, workload: spec.workload, nodes: nodes.length > 1 });
     let recordFailed = false;
+    /** what each running fixture (one per Node version) started */
+    const records = new Map();
     /** fixture.json: what runs now, for a --resume after a kill that took nginx's guard too (a safety net: a failed write is said once, and measuring goes on) */
-    const keepRecord = (/** @type {import('../fixture/leftovers.js').FixtureRecord | null} */ record) => {
+    const keepRecord = (/** @type {import('../fixture/fixture.js').Fixture} */ fixture, /** @type {import('../fixture/leftovers.js').FixtureRecord | null} */ record) => {
+      if (record) records.set(fixture, record);
+      else records.delete(fixture);
+      const all = [...records.values()];
       try {
-        writeFixtureRecord(dir, record);
+        writeFixtureRecord(dir, all.length === 0 ? null : all.length === 1 ? all[0] : { boot_id: all[0].boot_id, processes: all.flatMap((r) => r.processes), dirs: all.flatMap((r) => r.dirs), sockets: all.flatMap((r) => r.sockets) });
       } catch (error) {
         if (!recordFailed) progress.note(`note: cannot write ${FILES.fixture}: ${/** @type {Error} */ (error).message}`);
         recordFailed = true;
@@ -209,29 +224,30 @@ export async function sweep(preset, opts, { stdout, stderr, chalk }) {
     };
     let result;
     try {
-      result = interrupts.signal.aborted ? { rows: [], interrupted: true, planned: planTrials(spec).reduce((n, job) => n + job.transports.length, 0), extra: 0, timeUp: false } : await runSweep(spec, {
+      result = interrupts.signal.aborted ? { rows: [], interrupted: true, planned: planTrials({ ...spec, nodes: versions }).reduce((n, job) => n + job.transports.length, 0), extra: 0, timeUp: false } : await runSweep(spec, {
+        nodes: versions,
         log,
         blockLog,
         previous: live,
         signal: interrupts.signal,
-        startServer: async () => {
-          const fixture = await startFixture(getWorkload(spec.workload), { greeting: spec.greeting, noDelay: spec.noDelay, prefix: pinning.server, nginx: executables.nginx?.path, keepalive: spec.keepalive, configDir: resolve(dir), connections: Math.max(...spec.depths) });
-          server = fixture;
+        startServer: async (version) => {
+          const fixture = await startFixture(getWorkload(spec.workload), { greeting: spec.greeting, noDelay: spec.noDelay, prefix: pinning.server, nginx: executables.nginx?.path, keepalive: spec.keepalive, configDir: resolve(dir), connections: Math.max(...spec.depths), configName: versions.length > 1 ? `nginx-${version}.conf` : undefined, execPath: execPathOf(version) });
+          servers.add(fixture);
           if (interrupts.hurried()) fixture.kill();
           progress.note(fixture.describe, { dim: true });
-          keepRecord(fixture.record());
-          return { ...fixture, stop: (options) => fixture.stop(options).finally(() => keepRecord(null)) };
+          keepRecord(fixture, fixture.record());
+          return { ...fixture, stop: (options) => fixture.stop(options).finally(() => keepRecord(fixture, null)) };
         },
-        warmServer: async (s) => {
+        warmServer: async (s, version) => {
           // its result is not recorded; a server that cannot echo fails the first measured trial instead
-          const [first] = planTrials(spec);
+          const [first] = planTrials({ ...spec, nodes: [version] });
           const warm = { ...trialSpec(spec, { ...first, transports: spec.transports }, s), measure: { ms: SERVER_WARMUP_MS }, warmup: { ms: 0 } };
-          await runTrialProcess(warm, { prefix: pinning.client, limitMs: spec.trialTimeoutMs, signal: interrupts.signal }).catch(() => undefined); // rejects only on a signal, which the sweep sees next
+          await runTrialProcess(warm, { prefix: pinning.client, execPath: execPathOf(version), limitMs: spec.trialTimeoutMs, signal: interrupts.signal }).catch(() => undefined); // rejects only on a signal, which the sweep sees next
         },
         runTrial: async (trialSpec, s) => {
           const fixture = /** @type {import('../fixture/fixture.js').Fixture} */ (s);
           const mark = fixture.nginxLog?.mark();
-          const result = await runTrialProcess(trialSpec, { server: /** @type {any} */ (fixture), prefix: pinning.client, limitMs: spec.trialTimeoutMs, signal: interrupts.signal });
+          const result = await runTrialProcess(trialSpec, { server: /** @type {any} */ (fixture), prefix: pinning.client, execPath: execPathOf(trialSpec.node_version), limitMs: spec.trialTimeoutMs, signal: interrupts.signal });
           return withNginxWords(result, fixture, mark);
         },
         onStart: progress.start,
@@ -244,9 +260,9 @@ export async function sweep(preset, opts, { stdout, stderr, chalk }) {
     }
 
     const rows = [...live, ...result.rows];
-    const summary = summarize(rows, { precision: spec.precision, moderate: spec.intervals === 'moderated' });
+    const summary = summarize(rows, { precision: spec.precision, moderate: spec.intervals === 'moderated', nodes: versions });
     writeFileAtomic(join(dir, FILES.summary), toCsv(summary, SUMMARY_COLUMNS));
-    const wide = toRunsWide(rows, spec);
+    const wide = toRunsWide(rows, { ...spec, nodes: versions });
     writeFileAtomic(join(dir, FILES.wide), toCsv(wide.rows, wide.columns));
     const failed = rows.filter((r) => r.status === 'error').length;
     end(result.interrupted ? 'interrupted' : 'complete', { trials_planned: result.planned, extra_trial_rows: rows.filter((r) => Number(r.run) >= spec.runs).length, max_time_reached: result.timeUp, trials_recorded: rows.length, trials_failed: failed, trials_superseded: previous.length - live.length });
@@ -258,7 +274,7 @@ export async function sweep(preset, opts, { stdout, stderr, chalk }) {
     const report = await reportSweep(dir, { stderr, chalk, quiet, allowShared: request.allowShared, summary });
     // data on stdout, whatever --quiet says: the summary as JSON, or where the results are
     stdout.write(opts.json
-      ? toReportJson(report?.findings ?? { status: result.interrupted ? 'interrupted' : 'complete', trials: { recorded: rows.length, ok: rows.length - failed, failed, planned: result.planned }, sections: [], warnings: ['the report could not be made (see stderr)'], summary, centre: 'geometric mean', meta: null }, { dir: resolve(dir), files: report?.files ?? [] })
+      ? toReportJson(report?.findings ?? { status: result.interrupted ? 'interrupted' : 'complete', trials: { recorded: rows.length, ok: rows.length - failed, failed, planned: result.planned }, sections: [], versions: [], warnings: ['the report could not be made (see stderr)'], summary, centre: 'geometric mean', meta: null }, { dir: resolve(dir), files: report?.files ?? [] })
       : `${resolve(dir)}\n`);
     const code = interrupts.exitCode();
     if (code !== null) {

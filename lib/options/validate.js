@@ -8,6 +8,7 @@ import { newSeed } from '../core/random.js';
 import { checkNginxConnections } from '../fixture/nginx.js';
 import { checkSocketPath } from '../fixture/socket-file.js';
 import { toInteger } from '../core/units.js';
+import { findNode } from '../core/node-executables.js';
 import { DEFAULT_WORKLOAD, WORKLOADS, getWorkload } from '../workloads/index.js';
 import { resolveAmounts, resolveWorkloadOptions, toAxisValue, toSeed, toStallTimeout, toTransportList } from './rules.js';
 
@@ -88,6 +89,8 @@ function toTcpTarget(text) {
  * @property {number} pipelining
  * @property {boolean} keepalive
  * @property {string | undefined} nginx
+ * @property {import('../core/node-executables.js').NodeExecutable | undefined} node --node: the server and the client trial
+ *   run on it (the client in a child process); undefined: the server on this Node, the client in this process
  * @property {boolean} json
  * @property {boolean} probe run the wake-up probe first
  */
@@ -146,6 +149,7 @@ export function resolveRunOptions(raw) {
     pipelining: extras.pipelining,
     keepalive: extras.keepalive,
     nginx: extras.nginx ?? undefined,
+    node: raw.node === undefined ? undefined : findNode(raw.node, '--node'), // found and asked last: it runs a program
     json: Boolean(raw.json),
     probe: Boolean(raw.probe),
   };

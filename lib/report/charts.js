@@ -100,8 +100,10 @@ export function chartSpecs(findings) {
   const shape = { field: 'transport', type: 'nominal', title: 'transport', scale: TRANSPORT_SHAPES, legend: LEGEND };
   /** 95 % CI: a band through the sizes, or a bar where there is one size (a band of one point draws nothing) @param {number} opacity */
   const band = (opacity) => (sizes.length > 1 ? { type: 'errorband', opacity } : { type: 'errorbar', ticks: true, thickness: 2, opacity: 0.6 });
+  // with several Node versions, a panel (and a ratio line) per version and depth
+  const nodes = [...new Set(sections.map((s) => s.node))];
   /** @param {import('./findings.js').Section} s */
-  const where = (s) => ({ depth: String(s.depth), depthNumber: s.depth });
+  const where = (s) => ({ depth: s.node ? `${s.depth} · Node ${s.node}` : String(s.depth), depthNumber: s.depth * nodes.length + nodes.indexOf(s.node) });
 
   // 1. the primary figure (a rate or a time on a linear axis from 0, so heights compare)
   const main = sections.flatMap((s) => s.sizes.flatMap((r) => ['tcp', 'uds'].flatMap((t) => {

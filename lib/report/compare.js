@@ -6,8 +6,11 @@
  * with a 95 % interval from Welch's t-test on the log values of the per-run
  * figures (lib/stats/welch.js). The UDS/TCP row compares the two sweeps' per-run
  * log-ratios the same way, so B/A of it says whether the gap between the
- * transports changed. Pure: trial rows in, rows and text out; in the text,
- * what came from the results directories is printable() (controls escaped).
+ * transports changed. Two sweeps of one Node version each are compared
+ * whatever their versions (that may be the point); where a sweep measured
+ * several (sweep --node), groups are matched within each version. Pure:
+ * trial rows in, rows and text out; in the text, what came from the results
+ * directories is printable() (controls escaped).
  */
 import { Chalk } from 'chalk';
 import { UsageError } from '../core/errors.js';
@@ -25,6 +28,7 @@ export const COMPARE_STATISTIC = "B/A: ratio of the geometric means over runs; 9
 /**
  * @typedef {object} CompareRow
  * @property {string} workload
+ * @property {string | null} node_version where a sweep measured several Node versions; else null
  * @property {number} size_bytes
  * @property {number} depth
  * @property {'tcp' | 'uds' | 'uds/tcp'} transport
@@ -40,18 +44,26 @@ export const COMPARE_STATISTIC = "B/A: ratio of the geometric means over runs; 9
  * @property {'yes' | 'no' | null} significant
  */
 
-/** @param {Record<string, any>} r */
-const groupKey = (r) => `${r.workload}|${Number(r.size_bytes)}|${Number(r.depth)}`;
+/**
+ * @param {Record<string, any>} r
+ * @param {boolean} byVersion
+ */
+const groupKey = (r, byVersion) => `${r.workload}|${Number(r.size_bytes)}|${Number(r.depth)}${byVersion ? `|${r.node_version}` : ''}`;
+
+/** @param {Record<string, any>[]} trials */
+const versionCount = (trials) => new Set(trials.map((r) => r.node_version ?? null)).size;
 
 /**
  * @param {Record<string, any>[]} trials
+ * @param {boolean} byVersion
  */
-function groupsOf(trials) {
+function groupsOf(trials, byVersion) {
   /** @type {Map<string, Record<string, any>[]>} */
   const groups = new Map();
   for (const r of trials) {
-    if (!groups.has(groupKey(r))) groups.set(groupKey(r), []);
-    groups.get(groupKey(r))?.push(r);
+    const key = groupKey(r, byVersion);
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key)?.push(r);
   }
   return groups;
 }
@@ -74,7 +86,7 @@ const geomean = (logs) => (logs.length ? Math.exp(logs.reduce((a, b) => a + b, 0
  */
 function describeGroups(keys) {
   const parts = keys.map((k) => k.split('|')).sort((x, y) => Number(x[2]) - Number(y[2]) || Number(x[1]) - Number(y[1]));
-  const shown = parts.slice(0, 6).map(([w, s, d]) => `${w} ${formatSize(Number(s))} depth ${d}`);
+  const shown = parts.slice(0, 6).map(([w, s, d, v]) => `${w} ${formatSize(Number(s))} depth ${d}${v ? ` Node ${v}` : ''}`);
   return `${shown.join(', ')}${parts.length > 6 ? ` and ${parts.length - 6} more` : ''}`;
 }
 
@@ -85,8 +97,9 @@ function describeGroups(keys) {
  * @returns {{ rows: CompareRow[], onlyA: string[], onlyB: string[] }}
  */
 export function compareSweeps(a, b, { metrics = Object.keys(FIGURES) } = {}) {
-  const groupsA = groupsOf(a.trials);
-  const groupsB = groupsOf(b.trials);
+  const byVersion = versionCount(a.trials) > 1 || versionCount(b.trials) > 1;
+  const groupsA = groupsOf(a.trials, byVersion);
+  const groupsB = groupsOf(b.trials, byVersion);
   const shared = [...groupsA.keys()].filter((k) => groupsB.has(k));
   if (groupsA.size === 0) throw new UsageError(`${a.dir}: no trials recorded, nothing to compare`, 'ERR_COMPARE');
   if (groupsB.size === 0) throw new UsageError(`${b.dir}: no trials recorded, nothing to compare`, 'ERR_COMPARE');
@@ -103,7 +116,7 @@ export function compareSweeps(a, b, { metrics = Object.keys(FIGURES) } = {}) {
   for (const key of shared) {
     const rowsA = /** @type {Record<string, any>[]} */ (groupsA.get(key));
     const rowsB = /** @type {Record<string, any>[]} */ (groupsB.get(key));
-    const base = { workload: String(rowsA[0].workload), size_bytes: Number(rowsA[0].size_bytes), depth: Number(rowsA[0].depth) };
+    const base = { workload: String(rowsA[0].workload), node_version: byVersion ? String(rowsA[0].node_version) : null, size_bytes: Number(rowsA[0].size_bytes), depth: Number(rowsA[0].depth) };
     for (const metric of metrics) {
       for (const transport of /** @type {const} */ (['tcp', 'uds', 'uds/tcp'])) {
         const la = transport === 'uds/tcp' ? pairedLogRatios(rowsA, metric) : logsOf(rowsA, transport, metric);
@@ -132,6 +145,10 @@ export function describeDifferences(metaA, metaB) {
       if (JSON.stringify(va) !== JSON.stringify(vb)) lines.push(`${key}: A ${JSON.stringify(va ?? null)}, B ${JSON.stringify(vb ?? null)}`);
     }
   }
+  // the Nodes measured (sweep --node), which need not be the one that ran udsvstcp
+  const versions = (/** @type {Record<string, any> | null} */ meta) => (Array.isArray(meta?.nodes) ? meta.nodes.map((n) => n?.version ?? null) : null);
+  const [na, nb] = [versions(metaA), versions(metaB)];
+  if ((na || nb) && JSON.stringify(na) !== JSON.stringify(nb)) lines.push(`Node versions measured: A ${JSON.stringify(na)}, B ${JSON.stringify(nb)}`);
   return lines;
 }
 
@@ -146,10 +163,12 @@ export function toCompareText(comparison, { metric = 'msgs_per_s', differences =
   if (differences.length) out.push(chalk.dim(`differences: ${printable(differences.join('; '))}`));
   else out.push(chalk.dim('differences: none in the recorded environment and spec'));
   out.push('');
+  const byVersion = comparison.rows.some((r) => r.node_version);
   const head = ['depth', 'size', 'transport', `A ${figure.short}`, `B ${figure.short}`, 'B/A', '95 % CI', 'sig', 'runs A/B'];
+  if (byVersion) head[2] = 'node transport';
   const rows = comparison.rows.filter((r) => r.metric === metric).map((r) => {
     const value = (/** @type {number | null} */ v) => (v === null ? '-' : r.transport === 'uds/tcp' ? `×${v.toFixed(2)}` : human(v));
-    return [String(r.depth), formatSize(r.size_bytes), r.transport === 'uds/tcp' ? 'UDS/TCP' : r.transport.toUpperCase(), value(r.a), value(r.b),
+    return [String(r.depth), formatSize(r.size_bytes), `${byVersion ? `${printable(String(r.node_version))} ` : ''}${r.transport === 'uds/tcp' ? 'UDS/TCP' : r.transport.toUpperCase()}`, value(r.a), value(r.b),
       r.ratio === null ? '-' : r.ratio.toFixed(3), r.ci95_low === null || r.ci95_high === null ? '-' : `${r.ci95_low.toFixed(3)}–${r.ci95_high.toFixed(3)}`,
       r.significant === 'yes' ? '*' : r.significant === 'no' ? '' : '-', `${r.n_a}/${r.n_b}`];
   });

@@ -10,9 +10,12 @@ import { depthLabel } from '../workloads/index.js';
 import { formatSize } from '../core/units.js';
 import { FIGURES, primaryFigure } from '../workloads/figures.js';
 import { summarize, clientWarnings, counterWarnings } from '../stats/summarize.js';
+import { isVersionComparison } from '../stats/versions.js';
+import { orderVersions } from '../core/node-executables.js';
 import { mostDifferent } from './mechanism.js';
 import { formatRatio, toVerdict } from './verdict.js';
 import { wakeupWarning } from './machine.js';
+import { versionFindings } from './versions.js';
 
 /** A coefficient of variation (sd / mean) above this deserves a warning. */
 const CV_WARN = 0.05;
@@ -39,6 +42,7 @@ export const WIDE_CI = 0.05;
  *
  * @typedef {object} Section
  * @property {string} workload
+ * @property {string | null} node its Node version where a sweep measured several, else null
  * @property {number} depth
  * @property {import('../workloads/figures.js').Figure} primary
  * @property {SizeRow[]} sizes
@@ -49,6 +53,7 @@ export const WIDE_CI = 0.05;
  * @property {{ recorded: number, ok: number, failed: number, planned: number | null }} trials
  * @property {Section[]} sections
  * @property {string[]} warnings
+ * @property {import('./versions.js').VersionFinding[]} versions each Node version against the first (none with one version)
  * @property {Record<string, any>[]} summary the rows of summarize()
  * @property {'geometric mean' | 'mean'} centre what the per-transport values are
  * @property {Record<string, any> | null} meta
@@ -109,6 +114,18 @@ function describeFailures(failed) {
 }
 
 /**
+ * The Node versions of a sweep in order, the baseline first: as meta.json lists them, then any others the rows hold.
+ * @param {Record<string, any>[]} trials
+ * @param {Record<string, any> | null} meta
+ * @returns {string[]}
+ */
+function versionsOf(trials, meta) {
+  const listed = Array.isArray(meta?.nodes) ? meta.nodes.map((n) => n?.version).filter((v) => typeof v === 'string') : [];
+  const found = trials.map((r) => r.node_version).filter((v) => typeof v === 'string' && v !== '');
+  return orderVersions(found, listed);
+}
+
+/**
  * @param {{ trials: Record<string, any>[], meta: Record<string, any> | null, notes?: string[], dir?: string }} results
  * @param {{ primary?: import('../workloads/figures.js').Figure, summary?: Record<string, any>[] }} [options]
  *   primary: the figure verdicts are about (default: the workload's); summary: rows of summarize() when already computed
@@ -117,7 +134,9 @@ function describeFailures(failed) {
 export function buildFindings({ trials: all, meta, notes = [], dir }, options = {}) {
   const trials = all.filter((r) => r.status !== 'superseded'); // rows a --retry-failed measured again
   const precision = typeof meta?.spec?.precision === 'number' ? meta.spec.precision : null;
-  const summary = options.summary ?? summarize(trials, { precision, moderate: meta?.spec?.intervals !== 'own' });
+  const nodes = versionsOf(trials, meta);
+  const summary = options.summary ?? summarize(trials, { precision, moderate: meta?.spec?.intervals !== 'own', nodes });
+  const own = summary.filter((r) => !isVersionComparison(r)); // each version's own figures
   const ok = trials.filter((r) => r.status === 'ok');
   const failed = trials.filter((r) => r.status !== 'ok');
   const status = statusOf(meta);
@@ -125,19 +144,22 @@ export function buildFindings({ trials: all, meta, notes = [], dir }, options = 
   const workloads = [...new Set(trials.map((r) => String(r.workload)))];
   if (workloads.length === 0 && typeof meta?.spec?.workload === 'string') workloads.push(meta.spec.workload);
 
-  // summary rows by (workload, size, depth, transport, metric), and sizes by (workload, depth): one pass each
+  // summary rows by (workload, version, size, depth, transport, metric), and sizes by (workload, version, depth): one pass each;
+  // the version part is '' where the sweep measured one Node version (or rows of none)
+  const many = nodes.length > 1;
+  const versionKey = (/** @type {unknown} */ v) => (many ? String(v) : '');
   /** @type {Map<string, Record<string, any>>} */
   const summaryIndex = new Map();
-  for (const s of summary) {
-    const key = `${s.workload}|${Number(s.size_bytes)}|${Number(s.depth)}|${s.transport}|${s.metric}`;
+  for (const s of own) {
+    const key = `${s.workload}|${versionKey(s.node_version)}|${Number(s.size_bytes)}|${Number(s.depth)}|${s.transport}|${s.metric}`;
     if (!summaryIndex.has(key)) summaryIndex.set(key, s);
   }
   /** @type {Map<string, Map<number, Set<number>>>} */
   const sizesByDepth = new Map();
   for (const r of trials) {
-    const workload = String(r.workload);
-    if (!sizesByDepth.has(workload)) sizesByDepth.set(workload, new Map());
-    const depths = /** @type {Map<number, Set<number>>} */ (sizesByDepth.get(workload));
+    const key = `${r.workload}|${versionKey(r.node_version)}`;
+    if (!sizesByDepth.has(key)) sizesByDepth.set(key, new Map());
+    const depths = /** @type {Map<number, Set<number>>} */ (sizesByDepth.get(key));
     if (!depths.has(Number(r.depth))) depths.set(Number(r.depth), new Set());
     depths.get(Number(r.depth))?.add(Number(r.size_bytes));
   }
@@ -146,26 +168,29 @@ export function buildFindings({ trials: all, meta, notes = [], dir }, options = 
   const sections = [];
   for (const workload of workloads) {
     const primary = options.primary ?? primaryFigure(workload);
-    const bySize = sizesByDepth.get(workload) ?? new Map();
-    const depths = [...bySize.keys()].sort((a, b) => a - b);
-    for (const depth of depths) {
-      const sizes = [...bySize.get(depth) ?? []].sort((a, b) => a - b);
-      const rows = sizes.map((size) => {
-        const pick = (/** @type {string} */ transport, /** @type {string} */ metric) => summaryIndex.get(`${workload}|${size}|${depth}|${transport}|${metric}`);
-        /** @type {Record<string, Comparison>} */
-        const figures = {};
-        for (const metric of new Set([primary.metric, ...Object.keys(FIGURES)])) {
-          const ratioRow = pick('uds/tcp', metric);
-          const ratio = estimateOf(ratioRow);
-          figures[metric] = { tcp: estimateOf(pick('tcp', metric)), uds: estimateOf(pick('uds', metric)), ratio: ratio && { ...ratio, significant: ratioRow?.significant ?? null } };
-        }
-        return { size_bytes: size, figures };
-      });
-      /** @type {Section} */
-      const section = { workload, depth, primary, sizes: rows, verdict: '' };
-      const verdictSizes = rows.map((r) => ({ size_bytes: r.size_bytes, ratio: r.figures[primary.metric].ratio, mechanism: mostDifferent(r.figures, primary.metric) }));
-      section.verdict = toVerdict({ workload, depth, sizes: verdictSizes }, primary, { workloadLabel: workloads.length > 1 });
-      sections.push(section);
+    for (const node of many ? nodes : [null]) {
+      const bySize = sizesByDepth.get(`${workload}|${versionKey(node)}`);
+      if (!bySize) continue;
+      const depths = [...bySize.keys()].sort((a, b) => a - b);
+      for (const depth of depths) {
+        const sizes = [...bySize.get(depth) ?? []].sort((a, b) => a - b);
+        const rows = sizes.map((size) => {
+          const pick = (/** @type {string} */ transport, /** @type {string} */ metric) => summaryIndex.get(`${workload}|${versionKey(node)}|${size}|${depth}|${transport}|${metric}`);
+          /** @type {Record<string, Comparison>} */
+          const figures = {};
+          for (const metric of new Set([primary.metric, ...Object.keys(FIGURES)])) {
+            const ratioRow = pick('uds/tcp', metric);
+            const ratio = estimateOf(ratioRow);
+            figures[metric] = { tcp: estimateOf(pick('tcp', metric)), uds: estimateOf(pick('uds', metric)), ratio: ratio && { ...ratio, significant: ratioRow?.significant ?? null } };
+          }
+          return { size_bytes: size, figures };
+        });
+        /** @type {Section} */
+        const section = { workload, node, depth, primary, sizes: rows, verdict: '' };
+        const verdictSizes = rows.map((r) => ({ size_bytes: r.size_bytes, ratio: r.figures[primary.metric].ratio, mechanism: mostDifferent(r.figures, primary.metric) }));
+        section.verdict = toVerdict({ workload, node, depth, sizes: verdictSizes }, primary, { workloadLabel: workloads.length > 1 });
+        sections.push(section);
+      }
     }
   }
 
@@ -180,12 +205,14 @@ export function buildFindings({ trials: all, meta, notes = [], dir }, options = 
   const wakeups = wakeupWarning(sections, meta?.machine);
   if (wakeups) warnings.push(wakeups);
 
+  /** a section's Node version, for people, where there are several @param {Section} s */
+  const where = (s) => (s.node ? `Node ${s.node} ` : '');
   const missing = [];
   for (const s of sections) {
     for (const row of s.sizes) {
       const c = row.figures[s.primary.metric];
       const lacking = [c.tcp ? null : 'TCP', c.uds ? null : 'UDS'].filter(Boolean);
-      if (ok.length && lacking.length) missing.push(`${formatSize(row.size_bytes)} ${depthLabel(s.workload, s.depth)} (${lacking.join(', ')})`);
+      if (ok.length && lacking.length) missing.push(`${where(s)}${formatSize(row.size_bytes)} ${depthLabel(s.workload, s.depth)} (${lacking.join(', ')})`);
     }
   }
   if (missing.length) warnings.push(`no comparison where a transport has no successful trial: ${missing.join('; ')}`);
@@ -195,7 +222,7 @@ export function buildFindings({ trials: all, meta, notes = [], dir }, options = 
   const wide = primaryRatios.filter((x) => x.ratio && x.ratio.low !== null && x.ratio.high !== null && Math.max(x.ratio.high / x.ratio.value - 1, 1 - x.ratio.low / x.ratio.value) > WIDE_CI);
   if (wide.length) {
     const widest = wide.reduce((a, b) => ((/** @type {any} */ (a.ratio).high / /** @type {any} */ (a.ratio).low) >= (/** @type {any} */ (b.ratio).high / /** @type {any} */ (b.ratio).low) ? a : b));
-    warnings.push(`${wide.length} of ${primaryRatios.length} UDS/TCP intervals are wider than ±${WIDE_CI * 100} %, widest ${formatSize(widest.r.size_bytes)} ${depthLabel(widest.s.workload, widest.s.depth)} (${formatRatio(/** @type {number} */ (widest.ratio?.low))}–${formatRatio(/** @type {number} */ (widest.ratio?.high))}); consider more --runs, longer trials, --pin split, or a quieter machine`);
+    warnings.push(`${wide.length} of ${primaryRatios.length} UDS/TCP intervals are wider than ±${WIDE_CI * 100} %, widest ${where(widest.s)}${formatSize(widest.r.size_bytes)} ${depthLabel(widest.s.workload, widest.s.depth)} (${formatRatio(/** @type {number} */ (widest.ratio?.low))}–${formatRatio(/** @type {number} */ (widest.ratio?.high))}); consider more --runs, longer trials, --pin split, or a quieter machine`);
   }
   const tested = primaryRatios.filter((x) => x.ratio?.significant === 'yes' || x.ratio?.significant === 'no');
   const significant = tested.filter((x) => x.ratio?.significant === 'yes').length;
@@ -204,12 +231,13 @@ export function buildFindings({ trials: all, meta, notes = [], dir }, options = 
   const noisy = sections.flatMap((s) => s.sizes.flatMap((r) => ['tcp', 'uds'].map((t) => ({ s, r, t, e: /** @type {any} */ (r.figures[s.primary.metric])[t] })))).filter((x) => x.e && x.e.cv !== null && x.e.cv > CV_WARN);
   if (noisy.length) {
     const worst = noisy.reduce((a, b) => (a.e.cv >= b.e.cv ? a : b));
-    warnings.push(`${noisy.length} groups' ${sections[0].primary.short} vary by more than ${CV_WARN * 100} % (coefficient of variation) between runs, worst ${(worst.e.cv * 100).toFixed(1)} % (${formatSize(worst.r.size_bytes)} ${depthLabel(worst.s.workload, worst.s.depth)} ${worst.t.toUpperCase()})`);
+    warnings.push(`${noisy.length} groups' ${sections[0].primary.short} vary by more than ${CV_WARN * 100} % (coefficient of variation) between runs, worst ${(worst.e.cv * 100).toFixed(1)} % (${where(worst.s)}${formatSize(worst.r.size_bytes)} ${depthLabel(worst.s.workload, worst.s.depth)} ${worst.t.toUpperCase()})`);
   }
   const outliers = sections.reduce((n, s) => n + s.sizes.reduce((m, r) => m + (r.figures[s.primary.metric].tcp?.outliers ?? 0) + (r.figures[s.primary.metric].uds?.outliers ?? 0), 0), 0);
   if (outliers) warnings.push(`${outliers} trial(s) are outliers by median/MAD (|modified Z| > 3.5); kept, and counted in summary.csv "outliers"`);
   warnings.push(...clientWarnings(trials), ...counterWarnings(trials));
 
+  const versions = versionFindings(summary, (workload) => options.primary ?? primaryFigure(workload));
   const centre = summary.some((r) => typeof r.geomean === 'number') ? 'geometric mean' : 'mean';
-  return { status, centre, trials: { recorded: trials.length, ok: ok.length, failed: failed.length, planned }, sections, warnings, summary, meta };
+  return { status, centre, trials: { recorded: trials.length, ok: ok.length, failed: failed.length, planned }, sections, versions, warnings, summary, meta };
 }

@@ -6,8 +6,9 @@
  */
 import { depthTable, describeTable } from './depth-table.js';
 import { isModerated } from '../stats/summarize.js';
-import { describeEnvironmentLine, describeState } from './report-text.js';
+import { describeEnvironmentLine, describeState, sectionTitle } from './report-text.js';
 import { machineRows } from './machine.js';
+import { VERSION_TABLE_NOTE, versionTable } from './versions.js';
 
 /** @param {unknown} text */
 function escapeHtml(text) {
@@ -73,6 +74,9 @@ export function toHtml(findings, charts, { title = 'udsvstcp: UDS vs TCP', files
   parts.push('<h2>Verdicts</h2>');
   if (findings.sections.length) parts.push(`<ul>${findings.sections.map((s) => `<li class="verdict">${escapeHtml(s.verdict)}</li>`).join('')}</ul>`);
   else parts.push('<p class="verdict">No verdict: no trials recorded.</p>');
+  if (findings.versions.length) {
+    parts.push('<h2>Node versions</h2>', `<ul>${findings.versions.map((v) => `<li class="verdict">${escapeHtml(v.line)}</li>`).join('')}</ul>`);
+  }
 
   if (findings.warnings.length) {
     parts.push('<h2>Warnings</h2>', `<ul class="warnings">${findings.warnings.map((w) => `<li>${escapeHtml(w)}</li>`).join('')}</ul>`);
@@ -83,17 +87,28 @@ export function toHtml(findings, charts, { title = 'udsvstcp: UDS vs TCP', files
     for (const chart of charts) parts.push(`<figure id="${escapeHtml(chart.name.replace(/\.svg$/, ''))}"><figcaption>${escapeHtml(chart.title)}</figcaption>${inlineSvg(chart.svg, chart.title)}</figure>`);
   }
 
-  let mechanisms = false;
-  for (const section of findings.sections) {
-    const { columns, rows, mechanisms: has } = depthTable(section);
-    mechanisms ||= has;
-    parts.push(`<h2>${findings.sections.some((s) => s.workload !== section.workload) ? `${escapeHtml(section.workload)} ` : ''}Depth ${section.depth}</h2>`);
-    parts.push(`<p class="verdict">${escapeHtml(section.verdict)}</p>`);
+  /** @param {{ columns: import('./depth-table.js').Column[], rows: string[][] }} table */
+  const htmlTable = ({ columns, rows }) => {
     parts.push(`<div class="scroll"><table><thead><tr>${columns.map((c) => `<th>${escapeHtml(c.heading)}</th>`).join('')}</tr></thead><tbody>`);
     for (const r of rows) parts.push(`<tr>${r.map((cell, i) => `<td${columns[i].numeric ? ' class="n"' : ''}>${escapeHtml(cell)}</td>`).join('')}</tr>`);
     parts.push('</tbody></table></div>');
+  };
+  let mechanisms = false;
+  for (const section of findings.sections) {
+    const table = depthTable(section);
+    mechanisms ||= table.mechanisms;
+    const title = sectionTitle(findings, section);
+    parts.push(`<h2>${escapeHtml(`${title[0].toUpperCase()}${title.slice(1)}`)}</h2>`);
+    parts.push(`<p class="verdict">${escapeHtml(section.verdict)}</p>`);
+    htmlTable(table);
   }
   if (findings.sections.length) parts.push(`<p>${escapeHtml(describeTable(findings.sections[0].primary, findings.centre, isModerated(findings.summary), mechanisms))}</p>`);
+  for (const version of findings.versions) {
+    parts.push(`<h2>Node ${escapeHtml(version.node)} against ${escapeHtml(version.base)}${findings.versions.some((v) => v.workload !== version.workload) ? ` (${escapeHtml(version.workload)})` : ''}</h2>`);
+    parts.push(`<p class="verdict">${escapeHtml(version.line)}</p>`);
+    htmlTable(versionTable(version));
+  }
+  if (findings.versions.length) parts.push(`<p>${escapeHtml(VERSION_TABLE_NOTE)}</p>`);
 
   const meta = findings.meta;
   parts.push('<h2>Environment</h2>');
@@ -101,6 +116,10 @@ export function toHtml(findings, charts, { title = 'udsvstcp: UDS vs TCP', files
   else parts.push('<p>Unknown: the results directory has no meta.json.</p>');
   const machine = machineRows(meta?.machine, findings.sections);
   if (machine.length) parts.push('<h2>Machine</h2>', rowsList(machine));
+  if (Array.isArray(meta?.nodes) && meta.nodes.length) {
+    // the Nodes measured: a line per version, the first the baseline
+    parts.push('<h2>Node versions measured</h2>', `<ul>${meta.nodes.map((/** @type {any} */ n, /** @type {number} */ i) => `<li>${escapeHtml(`${n?.version} (V8 ${n?.v8}, libuv ${n?.libuv}): ${n?.path}${meta.nodes.length > 1 && i === 0 ? ' — the baseline' : ''}`)}</li>`).join('')}</ul>`);
+  }
   if (meta?.spec) parts.push('<h2>Sweep</h2>', definitionList({ ...meta.spec, status: meta.status, started_at: meta.started_at, ended_at: meta.ended_at, pinning: meta.pinning }));
   if (files.length) parts.push('<h2>Files</h2>', `<ul>${files.map((f) => `<li><code>${escapeHtml(f)}</code></li>`).join('')}</ul>`);
   parts.push('</body></html>', '');

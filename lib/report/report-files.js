@@ -89,8 +89,10 @@ export async function writeReport(dir, { outDir = dir, primary, results = undefi
   const { columns: summaryColumns, rows: summaryRows } = summaryWithUnits(findings.summary);
   const about = /** @type {[string, string | number | null][]} */ ([
     ['status', findings.status],
-    ...findings.sections.map((s) => /** @type {[string, string]} */ ([`verdict ${depthLabel(s.workload, s.depth)}`, s.verdict])),
+    ...findings.sections.map((s) => /** @type {[string, string]} */ ([`verdict ${s.node ? `${s.node} ` : ''}${depthLabel(s.workload, s.depth)}`, s.verdict])),
+    ...findings.versions.map((v) => /** @type {[string, string]} */ ([`node ${v.node}/${v.base}`, v.line])),
     ...findings.warnings.map((w) => /** @type {[string, string]} */ (['warning', w])),
+    ...(Array.isArray(read.meta?.nodes) ? read.meta.nodes : []).map((/** @type {any} */ n, /** @type {number} */ i) => /** @type {[string, string]} */ ([`node ${i === 0 ? '(baseline) ' : ''}${n?.version}`, `V8 ${n?.v8}, libuv ${n?.libuv}: ${n?.path}`])),
     ...Object.entries(read.meta?.environment ?? {}).map(([k, v]) => /** @type {[string, string | number | null]} */ ([k, typeof v === 'object' && v !== null ? JSON.stringify(v) : v])),
     ...machineRows(read.meta?.machine, findings.sections),
   ]);

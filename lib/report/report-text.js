@@ -11,6 +11,7 @@ import { depthTable, describeTable } from './depth-table.js';
 import { isModerated } from '../stats/summarize.js';
 import { printable } from '../core/text.js';
 import { machineRows } from './machine.js';
+import { VERSION_TABLE_NOTE, versionTable } from './versions.js';
 
 const plain = new Chalk({ level: 0 });
 
@@ -31,9 +32,30 @@ export function describeState(findings) {
  * @param {{ chalk?: import('chalk').ChalkInstance }} [options]
  */
 export function toVerdictText(findings, { chalk = plain } = {}) {
-  const lines = findings.sections.map((s) => chalk.bold(printable(s.verdict)));
+  const lines = [...findings.sections.map((s) => chalk.bold(printable(s.verdict))), ...findings.versions.map((v) => chalk.bold(printable(v.line)))];
   if (findings.sections.length === 0) lines.push(chalk.yellow('no verdict: no trials recorded'));
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * A section's heading: its workload where there are several, its Node version where there are several, its depth.
+ * @param {import('./findings.js').Findings} findings
+ * @param {import('./findings.js').Section} section
+ */
+export function sectionTitle(findings, section) {
+  return `${findings.sections.some((s) => s.workload !== section.workload) ? `${section.workload} ` : ''}${section.node ? `Node ${section.node}, ` : ''}${depthLabel(section.workload, section.depth)}`;
+}
+
+/**
+ * A table of cells as aligned lines for the terminal.
+ * @param {{ columns: import('./depth-table.js').Column[], rows: string[][] }} table
+ * @param {import('chalk').ChalkInstance} chalk
+ */
+function textTable({ columns, rows: cells }, chalk) {
+  const rows = cells.map((r) => r.map(printable));
+  const widths = columns.map((c, i) => Math.max(c.title.length, ...rows.map((r) => r[i].length)));
+  const line = (/** @type {string[]} */ cells) => cells.map((cell, i) => (columns[i].numeric ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join('  ').trimEnd();
+  return [chalk.dim(line(columns.map((c) => c.title))), ...rows.map(line)];
 }
 
 /**
@@ -43,15 +65,14 @@ export function toVerdictText(findings, { chalk = plain } = {}) {
 export function toReportText(findings, { chalk = plain } = {}) {
   const out = [printable(describeState(findings)), ''];
   for (const section of findings.sections) {
-    const table = depthTable(section);
-    const { columns } = table;
-    const rows = table.rows.map((r) => r.map(printable));
-    const widths = columns.map((c, i) => Math.max(c.title.length, ...rows.map((r) => r[i].length)));
-    const line = (/** @type {string[]} */ cells) => cells.map((cell, i) => (columns[i].numeric ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join('  ').trimEnd();
-    out.push(chalk.bold(printable(`${findings.sections.some((s) => s.workload !== section.workload) ? `${section.workload} ` : ''}${depthLabel(section.workload, section.depth)}`)));
-    out.push(chalk.dim(line(columns.map((c) => c.title))));
-    for (const r of rows) out.push(line(r));
+    out.push(chalk.bold(printable(sectionTitle(findings, section))));
+    out.push(...textTable(depthTable(section), chalk));
     out.push(chalk.bold(printable(section.verdict)), '');
+  }
+  for (const version of findings.versions) {
+    out.push(chalk.bold(printable(`Node ${version.node} against ${version.base}${findings.versions.some((v) => v.workload !== version.workload) ? ` (${version.workload})` : ''}`)));
+    out.push(...textTable(versionTable(version), chalk));
+    out.push(chalk.bold(printable(version.line)), '');
   }
   for (const w of findings.warnings) out.push(chalk.yellow(`warning: ${printable(w)}`));
   return `${out.join('\n').replace(/\n+$/, '')}\n`;
@@ -69,18 +90,32 @@ export function toMarkdown(findings, { title = 'udsvstcp: UDS vs TCP' } = {}) {
   const out = [`# ${md(title)}`, '', md(describeState(findings)) + '.', ''];
   const env = describeEnvironmentLine(findings.meta);
   if (env) out.push(md(env), '');
+  /** @param {{ columns: import('./depth-table.js').Column[], rows: string[][] }} table */
+  const mdTable = ({ columns, rows }) => [
+    `| ${columns.map((c) => md(c.heading)).join(' | ')} |`,
+    `|${columns.map((c) => (c.numeric ? '---:' : '---')).join('|')}|`,
+    ...rows.map((r) => `| ${r.map(md).join(' | ')} |`),
+    '',
+  ];
   let mechanisms = false;
   for (const section of findings.sections) {
-    const { columns, rows, mechanisms: has } = depthTable(section);
-    mechanisms ||= has;
-    out.push(`## ${findings.sections.some((s) => s.workload !== section.workload) ? `${md(section.workload)} ` : ''}${depthLabel(section.workload, section.depth)}`, '');
+    const table = depthTable(section);
+    mechanisms ||= table.mechanisms;
+    out.push(`## ${md(sectionTitle(findings, section))}`, '');
     out.push(md(section.verdict), '');
-    out.push(`| ${columns.map((c) => md(c.heading)).join(' | ')} |`);
-    out.push(`|${columns.map((c) => (c.numeric ? '---:' : '---')).join('|')}|`);
-    for (const r of rows) out.push(`| ${r.map(md).join(' | ')} |`);
-    out.push('');
+    out.push(...mdTable(table));
   }
   if (findings.sections.length) out.push(md(describeTable(findings.sections[0].primary, findings.centre, isModerated(findings.summary), mechanisms)), '');
+  if (findings.versions.length) {
+    out.push('## Node versions', '');
+    for (const version of findings.versions) out.push(`- ${md(version.line)}`);
+    out.push('');
+    for (const version of findings.versions) {
+      out.push(`### Node ${md(version.node)} against ${md(version.base)}${findings.versions.some((v) => v.workload !== version.workload) ? ` (${md(version.workload)})` : ''}`, '');
+      out.push(...mdTable(versionTable(version)));
+    }
+    out.push(md(VERSION_TABLE_NOTE), '');
+  }
   if (findings.warnings.length) {
     out.push('## Warnings', '');
     for (const w of findings.warnings) out.push(`- ${md(w)}`);
@@ -102,9 +137,13 @@ export function toMarkdown(findings, { title = 'udsvstcp: UDS vs TCP' } = {}) {
 export function describeEnvironmentLine(meta) {
   const e = meta?.environment;
   if (!e) return '';
+  // the Nodes measured (meta.json nodes), which need not be the one that ran udsvstcp
+  const nodes = Array.isArray(meta?.nodes) ? meta.nodes.filter((n) => typeof n?.version === 'string') : [];
   const parts = [
     e.udsvstcp && `udsvstcp ${e.udsvstcp}`,
-    e.node && `node ${e.node}${e.libuv ? ` (libuv ${e.libuv})` : ''}`,
+    nodes.length
+      ? `node ${nodes.map((n, i) => `${n.version}${typeof n.libuv === 'string' ? ` (libuv ${n.libuv})` : ''}${i === 0 && nodes.length > 1 ? ' (baseline)' : ''}`).join(', ')}`
+      : e.node && `node ${e.node}${e.libuv ? ` (libuv ${e.libuv})` : ''}`,
     e.platform && `${e.platform} ${e.os_release ?? ''} ${e.arch ?? ''}`.replace(/\s+/g, ' ').trim(),
     e.cpu_model && `${e.cpu_count ? `${e.cpu_count}× ` : ''}${e.cpu_model}`,
     meta?.spec?.pin && `pin ${meta.spec.pin}`,

@@ -139,7 +139,7 @@ function describeRun(run, verdict, figure) {
 
 /**
  * One line in plain words for one depth.
- * @param {{ depth: number, workload?: string, sizes: SizeVerdict[] }} section
+ * @param {{ depth: number, workload?: string, node?: string | null, sizes: SizeVerdict[] }} section node: its Node version, named where a sweep measured several
  * @param {{ label: string }} figure the primary figure
  * @param {{ workloadLabel?: boolean }} [options] name the workload too (several in one sweep)
  */
@@ -152,7 +152,7 @@ export function toVerdict(section, figure, { workloadLabel = false } = {}) {
     if (last && last.verdict === verdict) last.sizes.push(size);
     else runs.push({ verdict, sizes: [size] });
   }
-  const head = `${workloadLabel && section.workload ? `${section.workload} ` : ''}${depthLabel(section.workload, section.depth)}`;
+  const head = `${workloadLabel && section.workload ? `${section.workload} ` : ''}${section.node ? `Node ${section.node}, ` : ''}${depthLabel(section.workload, section.depth)}`;
   if (runs.length === 0) return `${head}: nothing measured.`;
   return `${head}: ${runs.map((r) => describeRun(r.sizes, r.verdict, figure)).join('; ')}.`;
 }

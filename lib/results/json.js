@@ -11,9 +11,10 @@ export function toJsonLine(record) {
 }
 
 /**
- * The report as one JSON document: state, per depth the verdict and per size
- * every figure (TCP, UDS, UDS/TCP with 95 % CIs), warnings, the summary rows
- * and the environment.
+ * The report as one JSON document: state, per depth (and Node version) the
+ * verdict and per size every figure (TCP, UDS, UDS/TCP with 95 % CIs), each
+ * Node version against the first, warnings, the summary rows, the
+ * environment and the Nodes measured.
  * @param {import('../report/findings.js').Findings} findings
  * @param {{ dir?: string, files?: string[] }} [options]
  */
@@ -24,10 +25,12 @@ export function toReportJson(findings, { dir, files = [] } = {}) {
     trials: findings.trials,
     primary: findings.sections[0]?.primary ?? null,
     verdicts: findings.sections.map((s) => s.verdict),
-    sections: findings.sections.map((s) => ({ workload: s.workload, depth: s.depth, primary: s.primary.metric, verdict: s.verdict, sizes: s.sizes })),
+    sections: findings.sections.map((s) => ({ workload: s.workload, node: s.node, depth: s.depth, primary: s.primary.metric, verdict: s.verdict, sizes: s.sizes })),
+    versions: findings.versions.map((v) => ({ workload: v.workload, node: v.node, base: v.base, primary: v.primary.metric, line: v.line, groups: v.groups })),
     warnings: findings.warnings,
     summary: findings.summary,
     environment: findings.meta?.environment ?? null,
+    nodes: findings.meta?.nodes ?? null,
     spec: findings.meta?.spec ?? null,
     files,
   };

@@ -5,14 +5,15 @@
  * and what is accepted:
  * - the header names each column once, and has the primary figure of every
  *   workload among its ok rows;
- * - workload, transport and status are known names;
+ * - workload, transport and status are known names; node_version, where
+ *   there is one, a Node version as process.version writes it (v20.20.2);
  * - run, size_bytes and depth are whole numbers within the bounds of a sweep
  *   (run numbers below MAX_RUNS, sizes and depths within the workload's axes);
  * - every number is finite (`1e400` is not);
  * - in an ok row, the primary figure is there, and every figure is a number:
  *   rates (higher is better) above 0, costs and times (lower is better) not
  *   below 0 (a CPU time can round to 0);
- * - one row per (run, workload, size, depth, transport), superseded rows aside,
+ * - one row per (run, workload, Node version, size, depth, transport), superseded rows aside,
  *   so that pairing the transports by run is never ambiguous.
  */
 import { UsageError } from '../core/errors.js';
@@ -21,11 +22,12 @@ import { formatSize, isPowerOfTwo } from '../core/units.js';
 import { TRANSPORTS } from '../client/transport.js';
 import { WORKLOADS, WORKLOAD_NAMES, workloadOf } from '../workloads/index.js';
 import { FIGURES } from '../workloads/figures.js';
+import { VERSION_PATTERN } from '../core/node-executables.js';
 
 /** Columns every trials.csv of udsvstcp has, whatever its version. */
 export const REQUIRED_COLUMNS = ['run', 'workload', 'transport', 'size_bytes', 'depth', 'status'];
 /** Columns that hold text; every other cell is a number or empty. */
-const TEXT_COLUMNS = new Set(['workload', 'transport', 'status', 'error']);
+const TEXT_COLUMNS = new Set(['workload', 'node_version', 'transport', 'status', 'error']);
 const STATUSES = ['ok', 'error', 'superseded'];
 
 /** @param {string} text */
@@ -103,6 +105,9 @@ export function createRowReader(path, columns) {
     choose('workload', WORKLOAD_NAMES);
     choose('transport', TRANSPORTS);
     choose('status', STATUSES);
+    if (row.node_version !== undefined && row.node_version !== null && !VERSION_PATTERN.test(row.node_version)) {
+      throw new UsageError(`${where('node_version')}: ${JSON.stringify(row.node_version)} is not a Node version such as v20.20.2`, 'ERR_RESULTS');
+    }
     const w = WORKLOADS[row.workload];
     wholeNumber(row.run, where('run'), { min: 0, max: MAX_RUNS - 1, what: 'run numbers of a sweep' });
     const { size, depth } = w.axes;
@@ -111,10 +116,11 @@ export function createRowReader(path, columns) {
     wholeNumber(row.depth, where('depth'), { min: depth.min, max: depth.max, what: `${w.name} depths (${depth.label})` });
     if (row.status === 'ok') checkFigures(row, line);
     if (row.status !== 'superseded') {
-      const key = `${row.run}|${row.workload}|${row.size_bytes}|${row.depth}|${row.transport}`;
+      const key = `${row.run}|${row.workload}|${row.node_version ?? ''}|${row.size_bytes}|${row.depth}|${row.transport}`;
       const first = seen.get(key);
       if (first !== undefined) {
-        throw new UsageError(`${path}: line ${line}, columns run, workload, size_bytes, depth, transport: a second row for run ${row.run} of ${row.workload} ${formatSize(row.size_bytes)} depth ${row.depth} over ${row.transport.toUpperCase()} (the first is line ${first}); a run has one row per transport, so its two transports pair without doubt`, 'ERR_RESULTS');
+        const node = row.node_version ? ` on Node ${row.node_version}` : '';
+        throw new UsageError(`${path}: line ${line}, columns run, workload, ${row.node_version ? 'node_version, ' : ''}size_bytes, depth, transport: a second row for run ${row.run} of ${row.workload} ${formatSize(row.size_bytes)} depth ${row.depth}${node} over ${row.transport.toUpperCase()} (the first is line ${first}); a run has one row per transport, so its two transports pair without doubt`, 'ERR_RESULTS');
       }
       seen.set(key, line);
     }

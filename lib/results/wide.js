@@ -6,10 +6,12 @@
  * 100 000 packets, as the 2014 sweep did. The unit is said in the NAME
  * header cell, where a spreadsheet user sees it. Failed trials leave empty
  * cells. Other workloads get the same layout with their primary figure
- * (GB/s, conns/s, req/s), its unit in the NAME cell.
+ * (GB/s, conns/s, req/s), its unit in the NAME cell. With several Node
+ * versions, each row names its version too (`UDS Size 64 Node v26.10.0`).
  */
 import { MAX_RUNS } from '../core/limits.js';
 import { workloadOf } from '../workloads/index.js';
+import { orderVersions } from '../core/node-executables.js';
 
 /**
  * The first header cell (the 2014 `NAME`, with the unit of every value in
@@ -32,7 +34,8 @@ function layoutOf(workload) {
  * the layout's rows and columns. A run without a value is absent from its
  * row object (an empty cell).
  * @param {Record<string, any>[]} rows trial rows
- * @param {{ workload?: string, sizes: number[], depths: number[], transports: string[], runs: number }} spec runs: the planned runs
+ * @param {{ workload?: string, sizes: number[], depths: number[], transports: string[], runs: number, nodes?: string[] }} spec runs: the planned runs;
+ *   nodes: the Node versions in order (default: those of the rows, oldest first)
  * @returns {{ columns: string[], rows: Record<string, string | number | null>[] }}
  */
 export function toRunsWide(rows, spec) {
@@ -45,8 +48,10 @@ export function toRunsWide(rows, spec) {
   const groups = new Map();
   const addGroup = (/** @type {number} */ size, /** @type {number} */ depth) => { if (!groups.has(`${depth}|${size}`)) groups.set(`${depth}|${size}`, { size, depth }); };
   for (const depth of spec.depths) for (const size of spec.sizes) addGroup(size, depth);
-  /** @type {Map<string, Map<number, number>>} values by `transport|depth|size`, then run */
+  /** @type {Map<string, Map<number, number>>} values by `version|transport|depth|size`, then run */
   const values = new Map();
+  /** @type {Set<string | null>} */
+  const found = new Set();
   for (const r of rows) {
     const run = Number(r.run);
     const size = Number(r.size_bytes);
@@ -54,8 +59,10 @@ export function toRunsWide(rows, spec) {
     if (!Number.isSafeInteger(run) || !Number.isFinite(size) || !Number.isFinite(depth)) continue;
     runs.add(run); // failed trials' runs get columns too, as in 2014
     addGroup(size, depth);
+    const version = typeof r.node_version === 'string' && r.node_version !== '' ? r.node_version : null;
+    found.add(version);
     if (r.status !== 'ok' || !transports.includes(r.transport)) continue;
-    const key = `${r.transport}|${depth}|${size}`;
+    const key = `${version}|${r.transport}|${depth}|${size}`;
     if (!values.has(key)) values.set(key, new Map());
     const byRun = /** @type {Map<number, number>} */ (values.get(key));
     if (!byRun.has(run)) byRun.set(run, layout.value(r));
@@ -63,13 +70,19 @@ export function toRunsWide(rows, spec) {
   const order = [...groups.values()].sort((a, b) => a.depth - b.depth || a.size - b.size);
   const manyDepths = new Set(order.map((g) => g.depth)).size > 1;
   const columns = [layout.name, ...[...runs].sort((a, b) => a - b).map((run) => `RUN ${run}`)];
+  const versions = orderVersions([...found, ...(spec.nodes ?? [])], spec.nodes);
+  const many = versions.length > 1;
   const out = [];
-  for (const transport of transports) {
-    for (const { size, depth } of order) {
-      /** @type {Record<string, string | number | null>} */
-      const row = { [layout.name]: `${transport.toUpperCase()} Size ${size}${manyDepths ? ` Depth ${depth}` : ''}` };
-      for (const [run, value] of values.get(`${transport}|${depth}|${size}`) ?? []) row[`RUN ${run}`] = value;
-      out.push(row);
+  for (const version of versions.length ? versions : [null]) {
+    for (const transport of transports) {
+      for (const { size, depth } of order) {
+        /** @type {Record<string, string | number | null>} */
+        const row = { [layout.name]: `${transport.toUpperCase()} Size ${size}${manyDepths ? ` Depth ${depth}` : ''}${many ? ` Node ${version}` : ''}` };
+        // one version: rows of any version (files written before the axis have none)
+        const mine = many ? [values.get(`${version}|${transport}|${depth}|${size}`)] : [...found].map((v) => values.get(`${v}|${transport}|${depth}|${size}`));
+        for (const byRun of mine) for (const [run, value] of byRun ?? []) row[`RUN ${run}`] ??= value;
+        out.push(row);
+      }
     }
   }
   return { columns, rows: out };

@@ -30,10 +30,10 @@ export const MAX_READ_BYTES = { trials: 256 * MiB, blocks: 1024 * MiB };
 export const trialColumns = (workload) => ['run', 'order', ...recordFields(workload)];
 
 /**
- * blocks.csv: one row per measured block, with the workload's block figures.
+ * blocks.csv: one row per measured block (run, Node version, group, transport), with the workload's block figures.
  * @param {string} workload
  */
-export const blockColumns = (workload) => ['run', 'size_bytes', 'depth', 'transport', 'block', ...getWorkload(workload).blockColumns];
+export const blockColumns = (workload) => ['run', 'node_version', 'size_bytes', 'depth', 'transport', 'block', ...getWorkload(workload).blockColumns];
 
 /** blocks.csv of an echo sweep. */
 export const BLOCK_COLUMNS = blockColumns(DEFAULT_WORKLOAD);

@@ -22,6 +22,9 @@
 import { describe } from './describe.js';
 import { NO_PRIOR, fitPrior, moderate } from './moderation.js';
 import { tCritical } from './welch.js';
+import { orderVersions } from '../core/node-executables.js';
+
+export { orderVersions } from '../core/node-executables.js';
 
 /**
  * @typedef {object} RatioInterval
@@ -89,19 +92,24 @@ export function pairedLogRatios(rows, metric) {
 }
 
 /**
- * Trial rows by (workload, size, depth) group, sorted by size then depth.
+ * Trial rows by (workload, Node version, size, depth) group, sorted by
+ * version (in the order given, else oldest first), then size, then depth.
+ * Rows without a node_version (files written before the axis) form groups of version null.
  * @param {Record<string, any>[]} rows
- * @returns {{ workload: string, size_bytes: number, depth: number, rows: Record<string, any>[] }[]}
+ * @param {string[]} [nodes] the Node versions in order, the baseline first
+ * @returns {{ workload: string, node_version: string | null, size_bytes: number, depth: number, rows: Record<string, any>[] }[]}
  */
-export function groupRows(rows) {
-  /** @type {Map<string, { workload: string, size_bytes: number, depth: number, rows: Record<string, any>[] }>} */
+export function groupRows(rows, nodes) {
+  /** @type {Map<string, { workload: string, node_version: string | null, size_bytes: number, depth: number, rows: Record<string, any>[] }>} */
   const groups = new Map();
   for (const r of rows) {
-    const key = `${r.workload}|${r.size_bytes}|${r.depth}`;
-    if (!groups.has(key)) groups.set(key, { workload: r.workload, size_bytes: Number(r.size_bytes), depth: Number(r.depth), rows: [] });
+    const node = typeof r.node_version === 'string' && r.node_version !== '' ? r.node_version : null;
+    const key = `${r.workload}|${node}|${r.size_bytes}|${r.depth}`;
+    if (!groups.has(key)) groups.set(key, { workload: r.workload, node_version: node, size_bytes: Number(r.size_bytes), depth: Number(r.depth), rows: [] });
     groups.get(key)?.rows.push(r);
   }
-  return [...groups.values()].sort((a, b) => a.size_bytes - b.size_bytes || a.depth - b.depth);
+  const order = orderVersions([...groups.values()].map((g) => g.node_version), nodes);
+  return [...groups.values()].sort((a, b) => order.indexOf(a.node_version) - order.indexOf(b.node_version) || a.size_bytes - b.size_bytes || a.depth - b.depth);
 }
 
 /**
@@ -121,7 +129,7 @@ export function nextHalfWidth(halfWidth, n, df = n - 1) {
 /**
  * Groups whose UDS/TCP interval of the primary figure (moderated across the
  * groups, as in the summary) is wider than ±precision or has none yet, as
- * { size, depth, halfWidth, gain }, gain being how much of the excess over
+ * { size, depth, node_version, halfWidth, gain }, gain being how much of the excess over
  * ±precision one more run is expected to remove (Infinity with no interval yet).
  * @param {Record<string, any>[]} rows trial rows
  * @param {number} precision e.g. 0.03 for ±3 %
@@ -129,7 +137,7 @@ export function nextHalfWidth(halfWidth, n, df = n - 1) {
  * @param {{ moderate?: boolean }} [options] false: each group's interval on its own
  */
 export function groupsShortOfPrecision(rows, precision, metric, { moderate = true } = {}) {
-  const groups = groupRows(rows);
+  const groups = groupRows(rows); // each Node version's groups apart
   const logs = groups.map((g) => pairedLogRatios(g.rows, metric));
   const { intervals } = ratioIntervals(logs, { moderate });
   return groups
@@ -137,7 +145,7 @@ export function groupsShortOfPrecision(rows, precision, metric, { moderate = tru
       // nothing paired succeeded: more runs would not help
       const { halfWidth, n, df } = intervals[i] ?? { halfWidth: 0, n: 0, df: null };
       const gain = halfWidth === null || df === null ? Infinity : Math.min(halfWidth - precision, halfWidth - nextHalfWidth(halfWidth, n, df));
-      return { size: g.size_bytes, depth: g.depth, halfWidth, gain };
+      return { size: g.size_bytes, depth: g.depth, node_version: g.node_version, halfWidth, gain };
     })
     .filter((g) => g.halfWidth === null || g.halfWidth > precision);
 }

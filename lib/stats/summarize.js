@@ -1,5 +1,5 @@
 /**
- * Summary of a sweep's trial rows: per (size, depth, transport) the
+ * Summary of a sweep's trial rows: per (Node version, size, depth, transport) the
  * distribution of each figure over runs, and per (size, depth) the UDS/TCP
  * ratio from the runs where both transports succeeded (paired: in one trial
  * process, alternating blocks of equal packet counts), as a geometric mean
@@ -7,10 +7,13 @@
  * moderated across the groups of the same workload (lib/stats/ratios.js). Intervals of these
  * positive figures are all on the log scale, so they never go below zero.
  * Statistics come from tinybench via describe(). Outliers are flagged by the
- * modified Z-score (median/MAD > 3.5), never dropped. Pure: rows in, rows
- * (and a string for people) out.
+ * modified Z-score (median/MAD > 3.5), never dropped. With several Node
+ * versions, each version against the first (./versions.js) follows, in rows
+ * whose node_version is `v26.10.0/v20.20.2`. Pure: rows in, rows (and a
+ * string for people) out.
  */
-import { groupRows, pairedLogRatios, ratioIntervals } from './ratios.js';
+import { groupRows, orderVersions, pairedLogRatios, ratioIntervals } from './ratios.js';
+import { compareNodeVersions, isVersionComparison, versionPairLabel } from './versions.js';
 import { describe, quantile } from './describe.js';
 import { formatPercent, formatSize } from '../core/units.js';
 
@@ -28,7 +31,7 @@ function summaryMetrics(workload) {
 
 /** @param {string} workload */
 const primaryOf = (workload) => workloadOf(workload).primary;
-export const SUMMARY_COLUMNS = ['workload', 'size_bytes', 'depth', 'transport', 'metric', 'unit', 'n', 'mean', 'geomean', 'median', 'sd', 'cv', 'min', 'max', 'ci95_low', 'ci95_high', 'ci95_half_width_pct', 'ci95_df', 'outliers', 'significant', 'precision_met'];
+export const SUMMARY_COLUMNS = ['workload', 'node_version', 'size_bytes', 'depth', 'transport', 'metric', 'unit', 'n', 'mean', 'geomean', 'median', 'sd', 'cv', 'min', 'max', 'ci95_low', 'ci95_high', 'ci95_half_width_pct', 'ci95_df', 'outliers', 'significant', 'precision_met'];
 /** Without a target precision, a UDS/TCP interval wider than this (relative half-width) gets a warning. */
 export const WIDE_CI = 0.05;
 
@@ -44,15 +47,38 @@ function countOutliers(values) {
 }
 
 /**
- * @param {Record<string, any>[]} rows trial rows (run, order, and the record)
- * @param {{ precision?: number | null, moderate?: boolean }} [options] the target precision, to mark ratio rows; moderate: false gives each group's UDS/TCP interval from its runs alone
+ * A summary row of a ratio (UDS/TCP, or one Node version against another).
+ * @param {Record<string, any>} base workload, node_version, size_bytes, depth
+ * @param {string} transport
+ * @param {string} metric
+ * @param {import('./ratios.js').RatioInterval} r
+ * @param {'yes' | 'no' | null} precisionMet
  */
-export function summarize(rows, { precision = null, moderate = true } = {}) {
+function ratioRow(base, transport, metric, r, precisionMet) {
+  return {
+    ...base, transport, metric, unit: 'ratio', n: r.n,
+    mean: r.mean, geomean: r.mean, median: r.median, sd: null, cv: null, min: r.min, max: r.max,
+    ci95_low: r.low, ci95_high: r.high,
+    ci95_half_width_pct: r.halfWidth === null ? null : r.halfWidth * 100,
+    ci95_df: r.df,
+    outliers: countOutliers(r.logs),
+    significant: r.low === null || r.high === null ? null : (r.low > 1 || r.high < 1 ? 'yes' : 'no'),
+    precision_met: precisionMet,
+  };
+}
+
+/**
+ * @param {Record<string, any>[]} rows trial rows (run, order, and the record)
+ * @param {{ precision?: number | null, moderate?: boolean, nodes?: string[] }} [options] the target precision, to mark ratio rows; moderate: false gives each group's UDS/TCP interval from its runs alone;
+ *   nodes: the Node versions in order, the first the baseline of comparisons (default: oldest first)
+ * @returns {Record<string, any>[]} in SUMMARY_COLUMNS
+ */
+export function summarize(rows, { precision = null, moderate = true, nodes } = {}) {
   const out = [];
-  const groups = groupRows(rows.filter((r) => r.status === 'ok'));
+  const groups = groupRows(rows.filter((r) => r.status === 'ok'), nodes);
   const ratios = ratioIntervalsByGroup(groups, moderate);
   for (const group of groups) {
-    const base = { workload: group.workload, size_bytes: group.size_bytes, depth: group.depth };
+    const base = { workload: group.workload, node_version: group.node_version, size_bytes: group.size_bytes, depth: group.depth };
     for (const transport of ['tcp', 'uds']) {
       const trials = group.rows.filter((r) => r.transport === transport);
       for (const [metric, unit] of Object.entries(summaryMetrics(group.workload))) {
@@ -84,18 +110,15 @@ export function summarize(rows, { precision = null, moderate = true } = {}) {
     for (const metric of Object.keys(summaryMetrics(group.workload))) {
       const r = ratios.get(group)?.get(metric);
       if (!r) continue;
-      const { logs } = r;
-      out.push({
-        ...base, transport: 'uds/tcp', metric, unit: 'ratio', n: r.n,
-        mean: r.mean, geomean: r.mean, median: r.median, sd: null, cv: null, min: r.min, max: r.max,
-        ci95_low: r.low, ci95_high: r.high,
-        ci95_half_width_pct: r.halfWidth === null ? null : r.halfWidth * 100,
-        ci95_df: r.df,
-        outliers: countOutliers(logs),
-        significant: r.low === null || r.high === null ? null : (r.low > 1 || r.high < 1 ? 'yes' : 'no'),
-        precision_met: precision === null || metric !== primaryOf(group.workload) ? null : (r.halfWidth !== null && r.halfWidth <= precision ? 'yes' : 'no'),
-      });
+      out.push(ratioRow(base, 'uds/tcp', metric, r, precision === null || metric !== primaryOf(group.workload) ? null : (r.halfWidth !== null && r.halfWidth <= precision ? 'yes' : 'no')));
     }
+  }
+  // each Node version against the baseline, by version, then group
+  const comparisons = compareNodeVersions(groups, { nodes, metrics: (workload) => Object.keys(summaryMetrics(workload)), moderate });
+  const order = orderVersions(groups.map((g) => g.node_version), nodes);
+  comparisons.sort((a, b) => order.indexOf(a.node) - order.indexOf(b.node) || a.size_bytes - b.size_bytes || a.depth - b.depth);
+  for (const c of comparisons) {
+    out.push(ratioRow({ workload: c.workload, node_version: versionPairLabel(c.node, c.base), size_bytes: c.size_bytes, depth: c.depth }, c.transport, c.metric, c.interval, null));
   }
   return out;
 }
@@ -177,21 +200,27 @@ export function toSummaryText(summary, { precision = null } = {}) {
   const primary = w.primary;
   const unit = w.summary[primary].unit;
   const [second] = Object.keys(w.summary).filter((m) => m !== primary);
-  const ratios = summary.filter((r) => r.transport === 'uds/tcp' && r.metric === primary);
+  const own = summary.filter((r) => !isVersionComparison(r));
+  const ratios = own.filter((r) => r.transport === 'uds/tcp' && r.metric === primary);
+  const versions = [...new Set(own.map((r) => r.node_version ?? null))];
+  const several = versions.length > 1;
   const fmt = (/** @type {number | null} */ v) => (v === null ? '   -  ' : v.toFixed(2).padStart(6));
   const limit = precision ?? WIDE_CI;
   const pct = (/** @type {number | null} */ v) => (v === null ? '    -' : `±${formatPercent(v, limit * 100)}%`.padStart(6));
   const secondLabel = w.summary[second].short.replace(/ (µs|us|s)\b.*$/, '');
-  lines.push(`${`UDS/TCP ${unit} (geometric mean of paired runs, 95 % CI)`.padEnd(67)}${`TCP ${unit}`.padStart(10)}   ${`UDS ${unit}`.padStart(10)}   ${secondLabel} UDS/TCP`);
+  const labelWidth = several ? 30 : 20;
+  /** a group for people: `64B depth 1`, with its Node version first when there are several @param {Record<string, any>} r */
+  const groupLabel = (r) => `${several && r.node_version ? `${r.node_version} ` : ''}${formatSize(r.size_bytes)} ${depthLabel(r.workload, r.depth)}`;
+  lines.push(`${`UDS/TCP ${unit} (geometric mean of paired runs, 95 % CI)`.padEnd(labelWidth + 47)}${`TCP ${unit}`.padStart(10)}   ${`UDS ${unit}`.padStart(10)}   ${secondLabel} UDS/TCP`);
   /** @type {Map<string, Record<string, any>>} */
   const index = new Map();
-  for (const s of summary) {
-    const key = `${s.size_bytes}|${s.depth}|${s.transport}|${s.metric}`;
+  for (const s of own) {
+    const key = `${s.node_version}|${s.size_bytes}|${s.depth}|${s.transport}|${s.metric}`;
     if (!index.has(key)) index.set(key, s);
   }
   for (const r of ratios) {
-    const pick = (/** @type {string} */ transport, /** @type {string} */ metric) => index.get(`${r.size_bytes}|${r.depth}|${transport}|${metric}`);
-    const label = `${formatSize(r.size_bytes)} ${depthLabel(r.workload, r.depth)}`.padEnd(20);
+    const pick = (/** @type {string} */ transport, /** @type {string} */ metric) => index.get(`${r.node_version}|${r.size_bytes}|${r.depth}|${transport}|${metric}`);
+    const label = groupLabel(r).padEnd(labelWidth);
     const ci = r.ci95_low === null ? ' (n=1, no CI)                   ' : ` [${fmt(r.ci95_low)}, ${fmt(r.ci95_high)}] ${pct(r.ci95_half_width_pct)} n=${String(r.n).padEnd(3)}`;
     const star = r.significant === 'yes' ? ' *' : '  ';
     const short = r.precision_met === 'no' ? '!' : ' ';
@@ -206,10 +235,41 @@ export function toSummaryText(summary, { precision = null } = {}) {
     const widest = wide.reduce((a, b) => ((a.ci95_half_width_pct ?? Infinity) >= (b.ci95_half_width_pct ?? Infinity) ? a : b));
     const what = widest.ci95_half_width_pct === null ? 'one run, no interval' : `±${formatPercent(widest.ci95_half_width_pct, limit * 100)} %`;
     const remedy = precision === null ? 'consider --precision 3% with --max-time, more --runs, --pin split, or a quieter machine' : 'consider a larger --max-time, --pin split, or a quieter machine';
-    lines.push(`${precision === null ? 'warning:' : '  ! short of the target:'} ${wide.length} of ${ratios.length} UDS/TCP intervals are wider than ±${+(limit * 100).toFixed(3)} %, widest ${formatSize(widest.size_bytes)} ${depthLabel(widest.workload, widest.depth)} (${what}); ${remedy}.`);
+    lines.push(`${precision === null ? 'warning:' : '  ! short of the target:'} ${wide.length} of ${ratios.length} UDS/TCP intervals are wider than ±${+(limit * 100).toFixed(3)} %, widest ${groupLabel(widest)} (${what}); ${remedy}.`);
   }
-  lines.push(...(w.summaryLines?.(summary) ?? []));
-  const outliers = summary.filter((r) => r.metric === primary && r.outliers > 0);
+  lines.push(...versionLines(summary, primary, unit));
+  for (const version of versions) {
+    const mine = own.filter((r) => (r.node_version ?? null) === version);
+    lines.push(...(w.summaryLines?.(mine) ?? []).map((line) => (several && version ? `${version}: ${line}` : line)));
+  }
+  const outliers = own.filter((r) => r.metric === primary && r.outliers > 0);
   if (outliers.length) lines.push(`note: ${outliers.reduce((n, r) => n + r.outliers, 0)} value(s) are outliers by median/MAD (|modified Z| > 3.5); kept, and counted in summary.csv "outliers".`);
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * Each Node version against the baseline, a line per group: the ratio of
+ * UDS/TCP ratios and each transport's primary figure, with 95 % CIs.
+ * @param {Record<string, any>[]} summary
+ * @param {string} primary
+ * @param {string} unit
+ */
+function versionLines(summary, primary, unit) {
+  const rows = summary.filter((r) => isVersionComparison(r) && r.metric === primary);
+  const ratioRows = rows.filter((r) => r.transport === 'uds/tcp');
+  if (!ratioRows.length) return [];
+  const fmt = (/** @type {number | null} */ v) => (v === null ? '   -  ' : v.toFixed(2).padStart(6));
+  /** @param {Record<string, any> | undefined} r */
+  const cell = (r) => (!r ? '       -                  ' : `×${fmt(r.mean)}${r.ci95_low === null ? ' (n=1, no CI)     ' : ` [${fmt(r.ci95_low)}, ${fmt(r.ci95_high)}]`}${r.significant === 'yes' ? ' *' : '  '}`);
+  const base = String(ratioRows[0].node_version).split('/')[1];
+  const labelOf = (/** @type {Record<string, any>} */ r) => `${r.node_version} ${formatSize(r.size_bytes)} ${depthLabel(r.workload, r.depth)}`;
+  const width = Math.max(...ratioRows.map((r) => labelOf(r).length)) + 2;
+  const lines = ['', `Node versions against ${base} (the first given), runs paired (per run log difference), 95 % CI:`];
+  lines.push(`  ${''.padEnd(width)}${'UDS/TCP ratio'.padEnd(29)}${`TCP ${unit}`.padEnd(29)}UDS ${unit}`);
+  for (const r of ratioRows) {
+    const pick = (/** @type {string} */ transport) => rows.find((s) => s.node_version === r.node_version && s.size_bytes === r.size_bytes && s.depth === r.depth && s.transport === transport);
+    lines.push(`  ${labelOf(r).padEnd(width)}${cell(r)}   ${cell(pick('tcp'))}   ${cell(pick('uds'))}`.trimEnd());
+  }
+  lines.push(`  ${rows.some((r) => r.significant === 'yes') ? '* the 95 % CI excludes 1. ' : ''}Above 1: higher under that version than under ${base} (UDS/TCP: UDS gains more over TCP there).`);
+  return lines;
 }

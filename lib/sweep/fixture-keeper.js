@@ -22,55 +22,70 @@ export const MAX_FAILED_IN_A_ROW = 5;
  * @property {string} at ISO time
  * @property {number} replacement its number in this session, from 1
  * @property {string} reason why the old fixture was not usable
- * @property {{ run: number, size_bytes: number, depth: number } | null} after the trial that failed before it (null: found before a trial)
+ * @property {{ run: number, node_version: string, size_bytes: number, depth: number } | null} after the trial that failed before it (null: found before a trial)
  */
 
 /**
+ * The fixtures of a sweep, one per Node version (by the key given: a
+ * version; '' when there is one), with bounds shared by all of them.
  * @param {object} deps
- * @param {() => Promise<import('./orchestrator.js').SweepServer>} deps.startServer
- * @param {(server: import('./orchestrator.js').SweepServer) => Promise<void>} [deps.warmServer]
+ * @param {(key: string) => Promise<import('./orchestrator.js').SweepServer>} deps.startServer
+ * @param {(server: import('./orchestrator.js').SweepServer, key: string) => Promise<void>} [deps.warmServer]
  * @param {(message: string) => void} [deps.onNote]
  * @param {(replacement: Replacement) => void} [deps.onReplace]
  * @param {AbortSignal} [deps.signal] once aborted, failures are not looked into (the sweep is stopping)
  */
 export function createFixtureKeeper({ startServer, warmServer, onNote, onReplace, signal }) {
-  /** @type {import('./orchestrator.js').SweepServer | undefined} */
-  let server;
-  /** the current fixture failed its check: stop it with SIGKILL */
-  let unhealthy = false;
+  /** @type {Map<string, import('./orchestrator.js').SweepServer>} */
+  const servers = new Map();
+  /** the keys whose fixture failed its check: stop them with SIGKILL */
+  const unhealthy = new Set();
   let replacements = 0;
   let failedInARow = 0;
 
-  const start = async () => {
-    server = await startServer();
-    unhealthy = false;
-    await warmServer?.(server);
+  const start = async (/** @type {string} */ key) => {
+    const server = await startServer(key);
+    servers.set(key, server);
+    unhealthy.delete(key);
+    await warmServer?.(server, key);
     return server;
   };
 
   /**
-   * Replace the fixture, or stop the sweep when the bound is reached.
+   * Replace a fixture, or stop the sweep when the bound is reached.
+   * @param {string} key
    * @param {string} reason
    * @param {import('./schedule.js').Job | null} job the trial that failed
    */
-  const replace = async (reason, job) => {
-    unhealthy = true;
+  const replace = async (key, reason, job) => {
+    unhealthy.add(key);
     if (replacements >= MAX_REPLACEMENTS) {
       throw new RunError(`sweep stopped: the server is unusable and was already replaced ${MAX_REPLACEMENTS} times, the most a session allows: ${reason}`, 'ERR_FIXTURE');
     }
     replacements++;
-    onNote?.(`${reason}; replacing the server (replacement ${replacements} of at most ${MAX_REPLACEMENTS} in this session)`);
-    onReplace?.({ at: new Date().toISOString(), replacement: replacements, reason, after: job && { run: job.run, size_bytes: job.size, depth: job.depth } });
-    await server?.stop({ force: true });
-    server = undefined;
-    return start();
+    onNote?.(`${reason}; replacing the server${key ? ` of Node ${key}` : ''} (replacement ${replacements} of at most ${MAX_REPLACEMENTS} in this session)`);
+    onReplace?.({ at: new Date().toISOString(), replacement: replacements, reason, after: job && { run: job.run, node_version: job.node, size_bytes: job.size, depth: job.depth } });
+    await servers.get(key)?.stop({ force: true });
+    servers.delete(key);
+    return start(key);
+  };
+
+  /** @param {string} key */
+  const stopOne = async (key) => {
+    const server = servers.get(key);
+    servers.delete(key);
+    await server?.stop(unhealthy.has(key) ? { force: true } : undefined);
   };
 
   return {
-    /** The fixture for the next trial: started if there is none, replaced if it died since the last trial. */
-    async ready() {
-      if (!server) return start();
-      if (!server.alive()) return replace(`${(await server.check?.()) ?? 'the server exited'} between trials`, null);
+    /**
+     * The fixture for the next trial: started if there is none, replaced if it died since the last trial.
+     * @param {string} [key] the Node version
+     */
+    async ready(key = '') {
+      const server = servers.get(key);
+      if (!server) return start(key);
+      if (!server.alive()) return replace(key, `${(await server.check?.()) ?? 'the server exited'} between trials`, null);
       return server;
     },
     /**
@@ -78,8 +93,9 @@ export function createFixtureKeeper({ startServer, warmServer, onNote, onReplace
      * it is not usable; too many failures in a row stop the sweep.
      * @param {import('./schedule.js').Job} job
      * @param {Record<string, any>[]} rows its rows, already recorded
+     * @param {string} [key] the fixture it ran against
      */
-    async afterTrial(job, rows) {
+    async afterTrial(job, rows, key = '') {
       const failed = rows.find((r) => r.status === 'error');
       if (signal?.aborted) return;
       if (!failed) {
@@ -87,21 +103,24 @@ export function createFixtureKeeper({ startServer, warmServer, onNote, onReplace
         return;
       }
       failedInARow++;
+      const server = servers.get(key);
       const why = (await server?.check?.()) ?? (server?.alive() ? null : 'the server died during the trial');
-      if (why) unhealthy = true;
+      if (why) unhealthy.add(key);
       if (failedInARow >= MAX_FAILED_IN_A_ROW) {
         throw new RunError(`sweep stopped: ${failedInARow} trials in a row failed (the most a sweep allows), the last with: ${failed.error}${why ? `; ${why}` : '; the server passed its health check'}`, 'ERR_FAILED_TRIALS');
       }
-      if (why) await replace(why, job);
+      if (why) await replace(key, why, job);
     },
     /** A planned restart (a fresh server per round): not a replacement. */
     async retire() {
-      await server?.stop();
-      server = undefined;
+      for (const key of [...servers.keys()]) {
+        const server = servers.get(key);
+        servers.delete(key);
+        await server?.stop();
+      }
     },
     async stop() {
-      await server?.stop(unhealthy ? { force: true } : undefined);
-      server = undefined;
+      await Promise.all([...servers.keys()].map(stopOne));
     },
     replacements: () => replacements,
   };

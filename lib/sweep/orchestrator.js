@@ -1,6 +1,6 @@
 /**
- * The sweep loop: one server fixture for the whole sweep, or one per round
- * (warmed before the first trial and after a restart), every trial in its
+ * The sweep loop: one server fixture for the whole sweep, or one per round,
+ * for each Node version (warmed before its first trial and after a restart), every trial in its
  * own process, rows appended as they finish; after a failed trial the
  * fixture is checked and replaced if unusable (./fixture-keeper.js). After
  * the planned runs, with a target precision, groups whose UDS/TCP interval
@@ -27,8 +27,9 @@ import { formatPercent, formatSize } from '../core/units.js';
 
 /**
  * @typedef {object} SweepDeps
- * @property {() => Promise<SweepServer>} startServer
- * @property {(server: SweepServer) => Promise<void>} [warmServer] run unrecorded traffic through a new server
+ * @property {(node: string) => Promise<SweepServer>} startServer the server of one Node version
+ * @property {(server: SweepServer, node: string) => Promise<void>} [warmServer] run unrecorded traffic through a new server
+ * @property {string[]} [nodes] the Node versions (the axis), the baseline first; default: the Node running this process
  * @property {(spec: import('../trial/trial.js').TrialSpec, server: SweepServer) => Promise<import('../trial/trial.js').TrialResult>} runTrial rejects only when aborted
  * @property {{ appendAll: (rows: Record<string, unknown>[]) => void }} log trial rows (a trial's rows in one write)
  * @property {{ appendAll: (rows: Record<string, unknown>[]) => void }} [blockLog] block rows
@@ -59,6 +60,7 @@ export function trialSpec(spec, job, server) {
     noDelay: spec.noDelay,
     timeoutMs: spec.timeoutMs,
     maxMs: spec.trialTimeoutMs,
+    node_version: job.node,
     blockMs: spec.blockMs,
     greeting: spec.greeting,
     pipelining: spec.pipelining,
@@ -67,14 +69,34 @@ export function trialSpec(spec, job, server) {
 }
 
 /**
+ * The groups short of a precision, one per (size, depth): the one of its
+ * Node versions whose interval is widest.
+ * @template {{ size: number, depth: number, halfWidth: number | null, gain: number }} G
+ * @param {G[]} groups
+ * @returns {G[]}
+ */
+function widestPerGroup(groups) {
+  /** @type {Map<string, G>} */
+  const by = new Map();
+  const width = (/** @type {G} */ g) => g.halfWidth ?? Infinity;
+  for (const g of groups) {
+    const key = groupKey(g);
+    const seen = by.get(key);
+    if (!seen || width(g) > width(seen)) by.set(key, g);
+  }
+  return [...by.values()];
+}
+
+/**
  * @param {import('./spec.js').SweepSpec} spec
  * @param {SweepDeps} deps
  * @returns {Promise<{ rows: Record<string, any>[], interrupted: boolean, planned: number, extra: number, timeUp: boolean }>} planned and extra count trial rows
  */
 export async function runSweep(spec, deps) {
-  const { startServer, warmServer, runTrial, log, blockLog, previous = [], signal, now = () => performance.now(), onStart, onEnd, onNote, onReplace } = deps;
+  const { startServer, warmServer, runTrial, log, blockLog, previous = [], signal, now = () => performance.now(), onStart, onEnd, onNote, onReplace, nodes = [process.version] } = deps;
   const started = now();
-  const plan = planTrials(spec);
+  const planSpec = { ...spec, nodes };
+  const plan = planTrials(planSpec);
   const done = new Set(previous.map(rowKey));
   const todo = plan.filter((job) => !jobKeys(job).every((k) => done.has(k)));
   /** @type {Record<string, any>[]} */
@@ -82,7 +104,13 @@ export async function runSweep(spec, deps) {
   let interrupted = false;
   let timeUp = false;
   let extra = 0;
-  const keeper = createFixtureKeeper({ startServer, warmServer, onNote, onReplace, signal });
+  // one fixture per Node version; with one, its key is '' (notes then name no version)
+  const keyOf = (/** @type {import('./schedule.js').Job} */ job) => (nodes.length > 1 ? job.node : '');
+  const keeper = createFixtureKeeper({
+    startServer: (key) => startServer(key || nodes[0]),
+    warmServer: warmServer && ((server, key) => warmServer(server, key || nodes[0])),
+    onNote, onReplace, signal,
+  });
   /** @type {number[]} */
   const trialTimes = [];
 
@@ -99,7 +127,7 @@ export async function runSweep(spec, deps) {
     if (signal?.aborted) return false;
     if (spec.server === 'round' && serverRound !== undefined && serverRound !== round) await keeper.retire();
     serverRound = round;
-    const server = await keeper.ready();
+    const server = await keeper.ready(keyOf(job));
     if (signal?.aborted) return false;
     onStart?.(job, index, total);
     const spec1 = trialSpec(spec, job, server);
@@ -115,10 +143,10 @@ export async function runSweep(spec, deps) {
     if (!server.alive()) result = failedTrial(spec1, new Error('the server died during the trial'));
     const jobRows = result.records.map((record) => ({ run: job.run, order: job.order, ...record }));
     log.appendAll(jobRows);
-    blockLog?.appendAll(result.blocks.map((b) => ({ run: job.run, size_bytes: job.size, depth: job.depth, ...b })));
+    blockLog?.appendAll(result.blocks.map((b) => ({ run: job.run, node_version: job.node, size_bytes: job.size, depth: job.depth, ...b })));
     rows.push(...jobRows);
     onEnd?.(job, jobRows, index, total);
-    await keeper.afterTrial(job, jobRows); // a failed trial: the fixture is checked, and replaced if unusable
+    await keeper.afterTrial(job, jobRows, keyOf(job)); // a failed trial: the fixture is checked, and replaced if unusable
     return true;
   };
 
@@ -133,7 +161,8 @@ export async function runSweep(spec, deps) {
     for (let round = 0; spec.precision !== null && !interrupted && !timeUp; round++) {
       const all = [...previous, ...rows];
       const target = `±${+(spec.precision * 100).toFixed(3)} %`;
-      const wide = groupsShortOfPrecision(all, spec.precision, getWorkload(spec.workload).primary, { moderate: spec.intervals !== 'own' });
+      // a (size, depth) group short under any Node version gets one more run under every version
+      const wide = widestPerGroup(groupsShortOfPrecision(all, spec.precision, getWorkload(spec.workload).primary, { moderate: spec.intervals !== 'own' }));
       // a group whose last trial failed gets no more runs: they would feed on the failure
       const failing = failingGroups(all);
       const short = wide.filter((g) => !failing.has(groupKey(g)));
@@ -149,7 +178,7 @@ export async function runSweep(spec, deps) {
       const widest = short.reduce((a, b) => (width(a) >= width(b) ? a : b));
       onNote?.(`precision round ${round + 1}: ${short.length} group(s) wider than ${target}, widest ${formatSize(widest.size)} ${depthLabel(spec.workload, widest.depth)} ${widest.halfWidth === null ? '(one run)' : `±${formatPercent(widest.halfWidth * 100, spec.precision * 100)} %`}; one more run for the ${chosen.length} that gain most from one${leftOut}`);
       const nextRun = (/** @type {{ size: number, depth: number }} */ g) => 1 + Math.max(-1, ...all.filter((r) => groupKey(/** @type {any} */ (r)) === groupKey(g)).map((r) => Number(r.run)));
-      const extraJobs = planExtraRuns(chosen.map((g) => ({ ...g, run: nextRun(g) })).filter((g) => g.run < spec.maxRuns), spec, round);
+      const extraJobs = planExtraRuns(chosen.map((g) => ({ ...g, run: nextRun(g) })).filter((g) => g.run < spec.maxRuns), planSpec, round);
       if (extraJobs.length === 0) break;
       for (const [index, job] of extraJobs.entries()) {
         const typical = trialTimes.length ? trialTimes.reduce((a, b) => a + b, 0) / trialTimes.length : 0;

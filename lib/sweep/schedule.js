@@ -1,10 +1,12 @@
 /**
  * The trial schedule. A job is one trial process: one (size, depth) group of
- * one run, measuring both transports in alternating blocks (pairing
- * "blocks"), or one transport alone (pairing "trials", as in 2014). Every
- * job runs once per run, in a seeded random order within each run, and the
- * transport that opens the A B B A sequence is drawn from the seed too, so
- * the order is reproducible and drift hits TCP and UDS alike.
+ * one run under one Node version, measuring both transports in alternating
+ * blocks (pairing "blocks"), or one transport alone (pairing "trials", as in
+ * 2014). Every job runs once per run, in a seeded random order within each
+ * run, and the transport that opens the A B B A sequence is drawn from the
+ * seed too, so the order is reproducible and drift hits TCP and UDS, and
+ * every Node version, alike. With one Node version the plan is the one a
+ * sweep without the axis makes.
  */
 import { createRandom, shuffle } from '../core/random.js';
 
@@ -12,6 +14,7 @@ import { createRandom, shuffle } from '../core/random.js';
  * @typedef {object} Job
  * @property {number} run
  * @property {number} order position within its run, from 0
+ * @property {string} node the Node version whose server and trial process it runs on (v20.20.2)
  * @property {number} size
  * @property {number} depth
  * @property {('tcp' | 'uds')[]} transports measured in this trial, the first opening the block sequence
@@ -25,6 +28,7 @@ import { createRandom, shuffle } from '../core/random.js';
  * @property {'blocks' | 'trials'} pairing
  * @property {number} runs
  * @property {number} seed
+ * @property {string[]} [nodes] the Node versions, the baseline first (default: the Node running this process)
  */
 
 /**
@@ -32,12 +36,14 @@ import { createRandom, shuffle } from '../core/random.js';
  * @param {PlanSpec} spec
  */
 function groupJobs(spec) {
-  /** @type {{ size: number, depth: number, transports: ('tcp' | 'uds')[] }[]} */
+  /** @type {{ node: string, size: number, depth: number, transports: ('tcp' | 'uds')[] }[]} */
   const jobs = [];
-  for (const size of spec.sizes) {
-    for (const depth of spec.depths) {
-      if (spec.pairing === 'blocks') jobs.push({ size, depth, transports: [...spec.transports] });
-      else for (const transport of spec.transports) jobs.push({ size, depth, transports: [transport] });
+  for (const node of spec.nodes ?? [process.version]) {
+    for (const size of spec.sizes) {
+      for (const depth of spec.depths) {
+        if (spec.pairing === 'blocks') jobs.push({ node, size, depth, transports: [...spec.transports] });
+        else for (const transport of spec.transports) jobs.push({ node, size, depth, transports: [transport] });
+      }
     }
   }
   return jobs;
@@ -59,7 +65,8 @@ export function planTrials(spec) {
 }
 
 /**
- * Extra runs of some groups (for a target precision), in a seeded random order.
+ * Extra runs of some groups (for a target precision), in a seeded random
+ * order; each under every Node version, so that versions stay paired by run.
  * @param {{ size: number, depth: number, run: number }[]} groups the next run number of each
  * @param {PlanSpec} spec
  * @param {number} round which extra round this is (seeds its order)
@@ -81,11 +88,11 @@ function openingOrder(transports, random) {
 }
 
 /**
- * The identity of a trial row, for resume: run, size, depth and transport.
+ * The identity of a trial row, for resume: run, Node version, size, depth and transport.
  * @param {Record<string, any>} row a trial row
  */
 export function rowKey(row) {
-  return `${row.run}|${row.size_bytes}|${row.depth}|${row.transport}`;
+  return `${row.run}|${row.node_version}|${row.size_bytes}|${row.depth}|${row.transport}`;
 }
 
 /**
@@ -93,11 +100,11 @@ export function rowKey(row) {
  * @param {Job} job
  */
 export function jobKeys(job) {
-  return job.transports.map((transport) => rowKey({ run: job.run, size_bytes: job.size, depth: job.depth, transport }));
+  return job.transports.map((transport) => rowKey({ run: job.run, node_version: job.node, size_bytes: job.size, depth: job.depth, transport }));
 }
 
 /**
- * The identity of a (size, depth) group.
+ * The identity of a (size, depth) group, measured under every Node version.
  * @param {{ size_bytes?: number, size?: number, depth: number }} row
  */
 export function groupKey(row) {

@@ -18,6 +18,7 @@ import { beginSession, checkVersion, createMeta, describeStatus, endSession, rea
 import { inspectTrialLog, markSuperseded, toRow } from '../results/recovery.js';
 import { FILES, MAX_READ_BYTES, blockColumns, createBlockLog, createTrialLog, openBlockLog, openTrialLog, trialColumns } from '../results/writer.js';
 import { checkResumeFlags, checkStoredSpec } from './stored-spec.js';
+import { nodesForResume, toNodeRecords } from './node-axis.js';
 
 /**
  * @param {string} path
@@ -83,6 +84,8 @@ export function checkNewOutDir(dir, flag, allowShared = false) {
  * @property {boolean} [allowShared] --allow-shared-dir: take a directory (and files) other users could change
  * @property {(spec: import('./spec.js').SweepSpec) => Executables} findExecutables what this session will run, found
  *   from the command line and PATH (never from meta.json); throws a UsageError when one is missing
+ * @property {import('../core/node-executables.js').NodeExecutable[]} [nodes] a new sweep's Nodes, found and asked
+ * @property {string[] | null} [nodeList] --node given with --resume (null: the running Node)
  */
 
 /** @typedef {Record<string, { path: string, version: string, from: string }>} Executables by name, e.g. nginx */
@@ -116,7 +119,7 @@ export function openSession(request, note) {
     if (!request.resume) checkNewOutDir(dir, flag, allowShared); // again, now that no one else can start here
     const state = request.resume
       ? openResume(request, note)
-      : { meta: null, spec: /** @type {import('./spec.js').SweepSpec} */ (request.spec), previous: [], recoveries: [], executables: executables ?? {}, executablesChanged: [] };
+      : { meta: null, spec: /** @type {import('./spec.js').SweepSpec} */ (request.spec), previous: [], recoveries: [], executables: executables ?? {}, executablesChanged: [], nodes: request.nodes ?? [] };
     return createSession(request, state, lock);
   } catch (error) {
     lock.release();
@@ -128,7 +131,7 @@ export function openSession(request, note) {
  * @param {SessionRequest} request
  * @param {(note: string) => void} say says what was found, once every check has passed
  */
-function openResume({ dir, given, retryFailed, allowShared = false, findExecutables }, say) {
+function openResume({ dir, given, retryFailed, allowShared = false, findExecutables, nodeList = null }, say) {
   // what was found is said once every check has passed: a refusal is one line
   /** @type {string[]} */
   const found = [];
@@ -140,6 +143,7 @@ function openResume({ dir, given, retryFailed, allowShared = false, findExecutab
   const executables = findExecutables(spec); // never those meta.json records: a change from them is said and recorded
   const executablesChanged = changedExecutables(meta, executables);
   for (const change of executablesChanged) note(`${change}; a results directory never names what runs`);
+  const nodes = nodesForResume(meta, nodeList, dir, join(dir, FILES.meta)); // never from meta.json: only their versions, which must match
   const last = Array.isArray(meta.sessions) ? meta.sessions[meta.sessions.length - 1] : undefined;
   if (meta.status === 'failed') note(`the last session failed (${meta.error ?? 'no reason recorded'}); continuing where it stopped`);
   if (meta.status === 'running') note(`the last session${last?.pid ? ` (pid ${last.pid})` : ''} ended without closing the directory (killed, or the machine stopped); continuing where it stopped`);
@@ -157,7 +161,7 @@ function openResume({ dir, given, retryFailed, allowShared = false, findExecutab
   const inspection = bytes ? inspectTrialLog(bytes, { columns: TRIAL_COLUMNS, file: path }) : null;
   // a trial's rows go in one write; a write cut short leaves its first rows without the rest: cut them back too
   const perTrial = spec.pairing === 'blocks' ? spec.transports.length : 1;
-  const trialKey = (/** @type {Record<string, any>} */ r) => `${r.run}|${r.size_bytes}|${r.depth}`;
+  const trialKey = (/** @type {Record<string, any>} */ r) => `${r.run}|${r.node_version}|${r.size_bytes}|${r.depth}`;
   /** @type {string[]} */
   const orphans = [];
   if (inspection && inspection.rows.length) {
@@ -212,7 +216,7 @@ function openResume({ dir, given, retryFailed, allowShared = false, findExecutab
     applyRepair(path, bytes, inspection, TRIAL_COLUMNS);
   }
   repairBlocks();
-  return { meta, spec, previous: rows, recoveries, executables, executablesChanged };
+  return { meta, spec, previous: rows, recoveries, executables, executablesChanged, nodes };
 }
 
 /**
@@ -266,7 +270,7 @@ function applyRepair(path, bytes, inspection, columns) {
 
 /**
  * @param {SessionRequest} request
- * @param {{ meta: Record<string, any> | null, spec: import('./spec.js').SweepSpec, previous: Record<string, any>[], recoveries: Record<string, unknown>[], executables: Executables, executablesChanged: string[] }} state
+ * @param {{ meta: Record<string, any> | null, spec: import('./spec.js').SweepSpec, previous: Record<string, any>[], recoveries: Record<string, unknown>[], executables: Executables, executablesChanged: string[], nodes: import('../core/node-executables.js').NodeExecutable[] }} state
  * @param {ReturnType<typeof acquireLock>} lock
  */
 function createSession({ dir, resume, retryFailed = false }, state, lock) {
@@ -283,14 +287,17 @@ function createSession({ dir, resume, retryFailed = false }, state, lock) {
     previous: state.previous,
     /** what this session runs, by name (recorded in meta.json by begin()) */
     executables: state.executables,
+    /** the Nodes this session runs servers and trials with, the baseline first */
+    nodes: state.nodes,
     /**
      * Mark the directory as being worked on; open the trial and block logs.
      * @param {{ environment: Record<string, any> & { udsvstcp: string }, pinning: string, design?: Record<string, unknown>, machine?: Record<string, unknown> }} context
      *   machine: the machine facts and wake-up probe of this session (lib/core/machine.js, lib/machine/wakeup-probe.js)
      */
     begin({ environment, pinning, design, machine }) {
-      meta ??= { ...createMeta(state.spec, environment, machine), design };
+      meta ??= { ...createMeta(state.spec, environment, machine), nodes: toNodeRecords(state.nodes), design };
       beginSession(meta, { kind: resume ? 'resume' : 'start', environment, pinning, retryFailed, machine, executables: state.executables, executablesChanged: state.executablesChanged });
+      meta.sessions[meta.sessions.length - 1].nodes = toNodeRecords(state.nodes); // where this session found them
       begun = true;
       meta.recoveries.push(...state.recoveries);
       writeMeta(dir, meta);

@@ -14,6 +14,7 @@ import { checkNginxConnections } from '../fixture/nginx.js';
 import { resolveAmounts, resolveWorkloadOptions, toAxisValue, toSeed, toStallTimeout, toTransportList } from '../options/rules.js';
 import { DEFAULT_WORKLOAD, getWorkload } from '../workloads/index.js';
 import { newSeed } from '../core/random.js';
+import { MAX_NODES } from '../core/node-executables.js';
 import { checkSpecTypes } from './spec-types.js';
 import { MiB, formatSize, isPowerOfTwo, parseSize, toDuration, toInteger } from '../core/units.js';
 
@@ -47,6 +48,7 @@ export const DEFAULTS = Object.freeze({
   block: '10ms',
   precision: /** @type {unknown} */ (null),
   maxTime: /** @type {unknown} */ (null),
+  node: /** @type {unknown} */ (null),
 });
 const PAIRINGS = ['blocks', 'trials'];
 const SERVER_LIFETIMES = ['sweep', 'round'];
@@ -81,6 +83,9 @@ const PINS = ['none', 'split', 'same'];
  * @property {number | null} precision target relative half-width of each UDS/TCP interval (0.03 = ±3 %), or none
  * @property {number | null} maxTimeMs no extra run for the precision starts once the sweep would pass this
  * @property {number} maxRuns most runs of one group
+ * @property {string[] | null} node the Node executables asked for (paths or names on PATH), the first the baseline;
+ *   null: the Node running udsvstcp. A record of what was asked: which ones run is decided anew by each session
+ *   (lib/sweep/node-axis.js), never read back from meta.json
  */
 
 export function listPresets() {
@@ -268,7 +273,25 @@ export function resolveSpec(loaded, { test = false, flags = {} } = {}) {
     precision: merged.precision === null || merged.precision === undefined ? null : toPrecision(merged.precision, name('precision')),
     maxTimeMs: merged.maxTime === null || merged.maxTime === undefined ? null : toDuration(String(merged.maxTime), name('maxTime'), { min: 1000, max: 86_400_000 }),
     maxRuns: MAX_RUNS,
+    node: toNodeList(merged.node, name('node')),
   };
+}
+
+/**
+ * Node executables: a list (or a comma-separated string) of paths or names
+ * on PATH, at most MAX_NODES; null: none given. Checked here for form only:
+ * lib/core/node-executables.js finds and asks them.
+ * @param {unknown} value
+ * @param {string} key
+ * @returns {string[] | null}
+ */
+export function toNodeList(value, key) {
+  if (value === null || value === undefined) return null;
+  const list = typeof value === 'string' ? value.split(',').map((v) => v.trim()) : value;
+  if (!Array.isArray(list) || list.length === 0 || list.length > MAX_NODES || !list.every((v) => typeof v === 'string' && v.trim() !== '' && v.length <= 4096)) {
+    throw new UsageError(`${key} must be a list of 1 to ${MAX_NODES} Node executables, each a path or a name on PATH (e.g. node,/tmp/n26/node_modules/.bin/node); got ${JSON.stringify(value)}`);
+  }
+  return list;
 }
 
 /**

@@ -3,10 +3,12 @@
  * file (meta.json may have been edited by hand), and the flags given with
  * --resume compared with it key by key: equal values are accepted, others
  * refused naming the flag. An executable is never taken from meta.json: an
- * `nginx` path recorded there by earlier sweeps is a record, not a setting.
+ * `nginx` path recorded there by earlier sweeps is a record, not a setting,
+ * and so is the `node` list (what the first session was asked to run;
+ * lib/sweep/node-axis.js finds each session's Nodes).
  */
 import { UsageError } from '../core/errors.js';
-import { DEFAULTS, resolveSpec } from './spec.js';
+import { DEFAULTS, resolveSpec, toNodeList } from './spec.js';
 
 /** Resolved keys in milliseconds, and the spec-file key each comes from (null allowed where the key may be null). */
 const MS_KEYS = /** @type {Record<string, { key: string, nullable: boolean }>} */ ({
@@ -19,8 +21,8 @@ const MS_KEYS = /** @type {Record<string, { key: string, nullable: boolean }>} *
 /** Keys of a resolved spec that are not spec-file keys: mapped back by toRawSpec, or derived (maxRuns). */
 const RESOLVED_ONLY = new Set(['preset', 'test', 'measure', 'warmup', 'maxRuns', ...Object.keys(MS_KEYS)]);
 
-/** Keys of a recorded spec that record what ran and set nothing: the nginx binary (earlier sweeps recorded it in the spec). */
-const RECORDS = new Set(['nginx']);
+/** Keys of a recorded spec that record what ran and set nothing: the nginx binary (earlier sweeps recorded it in the spec) and the Node executables asked for. */
+const RECORDS = new Set(['nginx', 'node']);
 
 /**
  * A recorded spec without its records.
@@ -116,11 +118,11 @@ function differingKeys(a, b) {
 export function checkStoredSpec(stored, where) {
   const { preset, test, raw } = toRawSpec(stored, where);
   const resolved = { ...resolveSpec({ name: preset, source: where, raw }), test };
-  const differ = differingKeys(settingsOf(/** @type {any} */ (stored)), resolved);
+  const differ = differingKeys(settingsOf(/** @type {any} */ (stored)), settingsOf(resolved));
   if (differ.length) {
     throw new UsageError(`${where} "${differ[0]}" is not in the form udsvstcp records (${JSON.stringify(/** @type {any} */ (stored)[differ[0]])}; expected ${JSON.stringify(/** @type {any} */ (resolved)[differ[0]])}); it was edited by hand`, 'ERR_META');
   }
-  return resolved;
+  return { ...resolved, node: toNodeList(/** @type {any} */ (stored).node, `${where} "node"`) };
 }
 
 /**
@@ -135,7 +137,7 @@ export function checkResumeFlags(stored, { preset, test, flags }, dir) {
   if (test && !stored.test) problems.push('--test (recorded: a full sweep)');
   const { raw } = toRawSpec(stored, `${dir} meta.json "spec"`);
   const given = { ...resolveSpec({ name: stored.preset, source: `${dir} meta.json "spec"`, raw }, { flags }), test: stored.test };
-  for (const key of differingKeys(settingsOf(stored), given)) {
+  for (const key of differingKeys(settingsOf(stored), settingsOf(given))) {
     const flag = FLAG_OF[key] ?? `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
     problems.push(`${flag} ${show(/** @type {any} */ (given)[key])} (recorded: ${show(/** @type {any} */ (stored)[key])})`);
   }

@@ -1,8 +1,8 @@
 /**
  * The result record: one plain object per trial and transport. Its keys are
- * the CSV columns and the JSON keys, in this order: workload, transport,
- * size_bytes, depth, the workload's figures (units in their names), status,
- * error. Figures that were not measured are null (an empty CSV cell).
+ * the CSV columns and the JSON keys, in this order: workload, node_version,
+ * transport, size_bytes, depth, the workload's figures (units in their
+ * names), status, error. Figures that were not measured are null (an empty CSV cell).
  */
 import { describeResourceError } from '../core/resources.js';
 import { DEFAULT_WORKLOAD, WORKLOADS, recordColumns } from '../workloads/index.js';
@@ -37,7 +37,7 @@ export function createRecord(values) {
 
 /**
  * The record of a trial that failed: what it was, and why (one line).
- * @param {{ workload: string, transport: string, size_bytes?: number, depth?: number }} job
+ * @param {{ workload: string, node_version?: string, transport: string, size_bytes?: number, depth?: number }} job
  * @param {Error} error
  * @returns {TrialRecord}
  */

@@ -17,20 +17,21 @@ export const GRACE_MS = 5000;
 /**
  * @param {import('./trial.js').TrialSpec} spec
  * @param {object} context
- * @param {import('../fixture/server-process.js').ServerProcess} [context.server] answers snapshots
+ * @param {{ snapshot: () => Promise<import('../fixture/server-stats.js').ServerStats> }} [context.server] answers snapshots
  * @param {string[]} [context.prefix] e.g. ['taskset', '-c', '1']
+ * @param {string} [context.execPath] the Node executable to run the trial with (default: this process's)
  * @param {number} context.limitMs the trial's limit (--trial-timeout), which the trial enforces itself
  * @param {number} [context.graceMs] kill the child if it has not ended this long after its limit
  * @param {AbortSignal} [context.signal]
  * @returns {Promise<import('./trial.js').TrialResult>}
  */
-export function runTrialProcess(spec, { server, prefix = [], limitMs, graceMs = GRACE_MS, signal }) {
+export function runTrialProcess(spec, { server, prefix = [], execPath = process.execPath, limitMs, graceMs = GRACE_MS, signal }) {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
       reject(new RunError('aborted', 'ERR_ABORTED'));
       return;
     }
-    const [command, ...args] = [...prefix, process.execPath, WORKER];
+    const [command, ...args] = [...prefix, execPath, WORKER];
     // own process group: a terminal's Ctrl-C reaches the orchestrator only, which decides
     const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], detached: true });
     const stderr = keepOutput(child.stderr);

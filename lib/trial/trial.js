@@ -1,6 +1,8 @@
 /**
  * One trial: dispatch a spec to its workload's client and turn any failure
  * into one record with status=error per target, so callers always get rows.
+ * Each record says which Node it ran on (node_version); a trial whose spec
+ * names another Node than the one running it fails without measuring.
  */
 import { createRecord, errorRecord } from './record.js';
 import { getWorkload } from '../workloads/index.js';
@@ -17,7 +19,7 @@ import { getWorkload } from '../workloads/index.js';
  */
 export function failedTrial(spec, error) {
   return {
-    records: spec.targets.map((target) => errorRecord({ workload: spec.workload, transport: target.transport, size_bytes: spec.size, depth: spec.depth }, error)),
+    records: spec.targets.map((target) => errorRecord({ workload: spec.workload, node_version: spec.node_version ?? process.version, transport: target.transport, size_bytes: spec.size, depth: spec.depth }, error)),
     blocks: [],
   };
 }
@@ -28,9 +30,12 @@ export function failedTrial(spec, error) {
  * @returns {Promise<TrialResult>}
  */
 export async function runTrial(spec, context = {}) {
+  if (spec.node_version !== undefined && spec.node_version !== process.version) {
+    return failedTrial(spec, new Error(`the trial process runs Node ${process.version}, not ${spec.node_version} as its job says`));
+  }
   try {
     const result = await getWorkload(spec.workload).run(spec, context);
-    return { records: result.records.map(createRecord), blocks: result.blocks };
+    return { records: result.records.map((r) => createRecord({ ...r, node_version: process.version })), blocks: result.blocks };
   } catch (error) {
     return failedTrial(spec, /** @type {Error} */ (error));
   }

@@ -46,8 +46,8 @@ export function depthLabel(workload, depth) {
   return `${workloadOf(workload).axes.depth.short} ${depth}`;
 }
 
-/** The common columns of a trial row, around the workload's figures. */
-const HEAD_COLUMNS = /** @type {const} */ (['workload', 'transport', 'size_bytes', 'depth']);
+/** The common columns of a trial row, around the workload's figures: node_version is the Node the trial ran on (v20.20.2). */
+const HEAD_COLUMNS = /** @type {const} */ (['workload', 'node_version', 'transport', 'size_bytes', 'depth']);
 const TAIL_COLUMNS = /** @type {const} */ (['status', 'error']);
 
 /**

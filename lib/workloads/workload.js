@@ -44,6 +44,7 @@
  * @property {boolean} [greeting] echo: expect the 2014 greeting first
  * @property {number} [pipelining] http, proxy: requests in flight per connection
  * @property {boolean} [keepalive] proxy: nginx keeps its upstream connections alive
+ * @property {string} [node_version] the Node version the trial must run on (v20.20.2); default: whichever runs it
  */
 
 /**

@@ -103,7 +103,12 @@ describe('report and compare refuse input they cannot read right, naming file, l
         return [...records, copy];
       },
     });
-    await expectReportRefused(dir, exactly(`${join(dir, 'trials.csv')}: line 6, columns run, workload, size_bytes, depth, transport: a second row for run ${run} of echo 64 B depth 1 over ${transport} (the first is line 2); a run has one row per transport, so its two transports pair without doubt`));
+    await expectReportRefused(dir, exactly(`${join(dir, 'trials.csv')}: line 6, columns run, workload, node_version, size_bytes, depth, transport: a second row for run ${run} of echo 64 B depth 1 on Node ${process.version} over ${transport} (the first is line 2); a run has one row per transport, so its two transports pair without doubt`));
+  }, 60_000);
+
+  it('a node_version that is no Node version', async () => {
+    const dir = await variant('bad-node-version', { trials: setCell('3', 'node_version', 'twenty') });
+    await expectReportRefused(dir, exactly(`${join(dir, 'trials.csv')}: line 3, column 4 (node_version): "twenty" is not a Node version such as v20.20.2`));
   }, 60_000);
 
   it('a column named twice in the header', async () => {

@@ -49,7 +49,7 @@ function fakes({ breakAt = -1, brokenFromStart = false, failAlways = false }) {
   const runTrial = async (/** @type {import('../../lib/trial/trial.js').TrialSpec} */ trial, /** @type {any} */ server) => {
     if (calls++ === breakAt) server.state.broken = true;
     if (server.state.broken || failAlways) return failedTrial(trial, new Error('cannot connect to uds /x: ENOENT'));
-    return { records: trial.targets.map((t) => createRecord({ workload: 'echo', transport: t.transport, size_bytes: trial.size, depth: trial.depth, packets: 10, msgs_per_s: 100 })), blocks: [] };
+    return { records: trial.targets.map((t) => createRecord({ workload: 'echo', node_version: trial.node_version, transport: t.transport, size_bytes: trial.size, depth: trial.depth, packets: 10, msgs_per_s: 100 })), blocks: [] };
   };
   return {
     deps: {
@@ -73,7 +73,7 @@ describe('after a failed trial the sweep checks its fixture', () => {
     expect(f.warmed()).toBe(2);
     expect(f.servers[0].stoppedWith).toEqual({ force: true });
     expect(f.servers[1].stoppedWith).toBe('graceful');
-    expect(f.replaced).toEqual([{ at: expect.any(String), replacement: 1, reason: 'the socket file /x was deleted', after: { run: rows[8].run, size_bytes: rows[8].size_bytes, depth: rows[8].depth } }]);
+    expect(f.replaced).toEqual([{ at: expect.any(String), replacement: 1, reason: 'the socket file /x was deleted', after: { run: rows[8].run, node_version: rows[8].node_version, size_bytes: rows[8].size_bytes, depth: rows[8].depth } }]);
     expect(f.notes).toContain(`the socket file /x was deleted; replacing the server (replacement 1 of at most ${MAX_REPLACEMENTS} in this session)`);
   });
 

@@ -33,7 +33,7 @@ function fakes({ failAt = -1, dieAt = -1, ratio = () => 2, clock, trialMs = 1000
     if (n === failAt) return failedTrial(trial, new Error('trial process killed by SIGKILL before reporting'));
     const r = ratio(trial, n);
     return {
-      records: trial.targets.map((t) => createRecord({ workload: 'echo', transport: t.transport, size_bytes: trial.size, depth: trial.depth, packets: 10, msgs_per_s: t.transport === 'uds' ? 100 * r : 100 })),
+      records: trial.targets.map((t) => createRecord({ workload: 'echo', node_version: trial.node_version, transport: t.transport, size_bytes: trial.size, depth: trial.depth, packets: 10, msgs_per_s: t.transport === 'uds' ? 100 * r : 100 })),
       blocks: trial.targets.map((t, block) => ({ transport: t.transport, block, packets: 10, elapsed_ms: 1, msgs_per_s: t.transport === 'uds' ? 1e4 * r : 1e4, client_cpu_us_per_msg: 1, server_cpu_us_per_msg: 1, client_elu: 0.5, server_elu: 0.5 })),
     };
   };

@@ -34,7 +34,7 @@ function fakes(workload, primary, fails) {
         trials.push({ size: trial.size, depth: trial.depth });
         if (fails(trial, call)) return failedTrial(trial, new Error('trial exceeded its limit of 1 s'));
         const ratio = 2 * (call % 2 ? 1.1 : 0.9);
-        return { records: trial.targets.map((t) => createRecord({ workload, transport: t.transport, size_bytes: trial.size, depth: trial.depth, [primary]: t.transport === 'uds' ? 100 * ratio : 100 })), blocks: [] };
+        return { records: trial.targets.map((t) => createRecord({ workload, node_version: trial.node_version, transport: t.transport, size_bytes: trial.size, depth: trial.depth, [primary]: t.transport === 'uds' ? 100 * ratio : 100 })), blocks: [] };
       },
       log: { appendAll: () => {} },
       onNote: (/** @type {string} */ m) => notes.push(m),

@@ -1,0 +1,160 @@
+/**
+ * Node executables to run servers and trials with: each a path, or a name
+ * found on PATH. Before one is used it is asked what it is (`<it> -p
+ * 'JSON.stringify(process.versions)'`, no shell, a short timeout): a program
+ * that does not answer with Node's versions is refused, as is a Node older
+ * than package.json's `engines`. Every refusal is a UsageError naming the flag.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import { UsageError } from './errors.js';
+
+/** How long a Node may take to print its versions (a loaded machine starts Node slowly). */
+export const PROBE_TIMEOUT_MS = 10_000;
+/** Most Node versions in one sweep. */
+export const MAX_NODES = 8;
+const ASK = 'JSON.stringify(process.versions)';
+
+/**
+ * @typedef {object} NodeExecutable
+ * @property {string} given as the user wrote it (a path or a name on PATH)
+ * @property {string} path the absolute path that runs
+ * @property {string} version `v20.20.2`, as process.version says it
+ * @property {string} v8
+ * @property {string} libuv
+ */
+
+/** The Node that runs udsvstcp, described without running anything. */
+export function currentNode() {
+  return /** @type {NodeExecutable} */ ({ given: process.execPath, path: process.execPath, version: process.version, v8: process.versions.v8, libuv: process.versions.uv });
+}
+
+/** @param {string} path */
+function isExecutableFile(path) {
+  try {
+    if (!fs.statSync(path).isFile()) return false;
+    fs.accessSync(path, fs.constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * `>=20.19` of package.json's engines, as [20, 19, 0].
+ * @returns {{ text: string, min: number[] }}
+ */
+export function enginesMinimum() {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+  const text = String(pkg.engines?.node ?? '');
+  const match = /^>=\s*(\d+)(?:\.(\d+))?(?:\.(\d+))?$/.exec(text.trim());
+  if (!match) throw new Error(`package.json engines.node must be ">=MAJOR.MINOR"; it is ${JSON.stringify(text)}`);
+  return { text, min: [Number(match[1]), Number(match[2] ?? 0), Number(match[3] ?? 0)] };
+}
+
+/**
+ * Compare two versions `v20.20.2` (or without the v): negative, zero or positive.
+ * @param {string} a
+ * @param {string} b
+ */
+export function compareVersions(a, b) {
+  const parts = (/** @type {string} */ v) => v.replace(/^v/, '').split(/[.-]/).slice(0, 3).map(Number);
+  const [x, y] = [parts(a), parts(b)];
+  for (let i = 0; i < 3; i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) - (y[i] ?? 0);
+  return 0;
+}
+
+/**
+ * Node versions in order: those of `nodes` in their order, then any others oldest first.
+ * @template {string | null} V
+ * @param {V[]} found
+ * @param {string[]} [nodes]
+ * @returns {V[]}
+ */
+export function orderVersions(found, nodes = []) {
+  const older = (/** @type {V} */ a, /** @type {V} */ b) => (a === null ? -1 : b === null ? 1 : compareVersions(a, b) || a.localeCompare(b));
+  const unique = [...new Set(found)];
+  const listed = nodes.filter((v) => unique.includes(/** @type {V} */ (v)));
+  return [.../** @type {V[]} */ (listed), ...unique.filter((v) => !listed.includes(/** @type {string} */ (v))).sort(older)];
+}
+
+/** A version as process.version writes it: v, three numbers, maybe a pre-release tag. */
+export const VERSION_PATTERN = /^v\d{1,4}\.\d{1,4}\.\d{1,4}(-[0-9A-Za-z.-]{1,40})?$/;
+
+/**
+ * Where a name or path leads: a path (it has a /) as it is, resolved from
+ * the working directory; a bare name from the first absolute PATH directory
+ * that holds an executable file of that name.
+ * @param {string} given
+ * @param {string} flag
+ */
+function locate(given, flag) {
+  if (given.includes('/')) {
+    const path = resolve(given);
+    if (!fs.existsSync(path)) throw new UsageError(`${flag} ${given}: no such file; give the path of a Node executable or a name on PATH (e.g. node)`, 'ERR_NODE');
+    if (!isExecutableFile(path)) throw new UsageError(`${flag} ${given}: not an executable file; give the path of a Node executable or a name on PATH (e.g. node)`, 'ERR_NODE');
+    return path;
+  }
+  const dirs = (process.env.PATH ?? '').split(delimiter).filter((dir) => isAbsolute(dir));
+  const found = dirs.map((dir) => join(dir, given)).find(isExecutableFile);
+  if (!found) throw new UsageError(`${flag} ${given}: not found on PATH; give a path (e.g. /tmp/n26/node_modules/.bin/node) or a name on PATH`, 'ERR_NODE');
+  return found;
+}
+
+/**
+ * Find and ask one Node executable what it is.
+ * @param {string} given a path or a name on PATH
+ * @param {string} [flag] how to name it in messages (--node, or a spec key)
+ * @param {{ timeoutMs?: number }} [options]
+ * @returns {NodeExecutable}
+ */
+export function findNode(given, flag = '--node', { timeoutMs = PROBE_TIMEOUT_MS } = {}) {
+  if (typeof given !== 'string' || given.trim() === '') throw new UsageError(`${flag} must name a Node executable (a path or a name on PATH); got ${JSON.stringify(given)}`, 'ERR_NODE');
+  const path = locate(given, flag);
+  const result = spawnSync(path, ['-p', ASK], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: timeoutMs, maxBuffer: 64 * 1024, shell: false });
+  const why = result.error ? (/** @type {NodeJS.ErrnoException} */ (result.error).code === 'ETIMEDOUT' ? `no answer within ${timeoutMs / 1000} s` : result.error.message)
+    : result.signal ? `killed by ${result.signal}` : result.status !== 0 ? `exit code ${result.status}` : '';
+  /** @type {Record<string, unknown> | null} */
+  let versions = null;
+  try {
+    const parsed = JSON.parse(String(result.stdout ?? '').trim());
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) versions = parsed;
+  } catch {
+    // not JSON: not Node
+  }
+  const version = typeof versions?.node === 'string' ? `v${versions.node}` : '';
+  if (why || !versions || !VERSION_PATTERN.test(version) || typeof versions.v8 !== 'string' || typeof versions.uv !== 'string') {
+    throw new UsageError(`${flag} ${given}: not Node: \`${path} -p '${ASK}'\` gave no Node versions (${why || 'it printed something else'})`, 'ERR_NODE');
+  }
+  const engines = enginesMinimum();
+  if (compareVersions(version, engines.min.join('.')) < 0) {
+    throw new UsageError(`${flag} ${given} is Node ${version}; udsvstcp needs Node ${engines.text} (package.json engines)`, 'ERR_NODE');
+  }
+  return { given, path, version, v8: String(versions.v8).slice(0, 100), libuv: String(versions.uv).slice(0, 100) };
+}
+
+/**
+ * Find and ask several: each at most once by version.
+ * @param {string[]} list paths or names on PATH, in the order given (the first is the baseline)
+ * @param {string} [flag]
+ * @returns {NodeExecutable[]}
+ */
+export function findNodes(list, flag = '--node') {
+  if (list.length > MAX_NODES) throw new UsageError(`${flag} takes at most ${MAX_NODES} Node executables; got ${list.length}`, 'ERR_NODE');
+  const nodes = list.map((given) => findNode(given, flag));
+  for (const [i, node] of nodes.entries()) {
+    const first = nodes.findIndex((n) => n.version === node.version);
+    if (first !== i) throw new UsageError(`${flag}: ${nodes[first].given} and ${node.given} are both Node ${node.version}; give each version once`, 'ERR_NODE');
+  }
+  return nodes;
+}
+
+/**
+ * One line for people: which Node runs, and from where.
+ * @param {NodeExecutable[]} nodes
+ */
+export function describeNodes(nodes) {
+  return nodes.map((n) => `${n.path} (${n.version}, V8 ${n.v8}, libuv ${n.libuv})`).join('; ');
+}

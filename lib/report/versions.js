@@ -1,0 +1,133 @@
+/**
+ * What a report says of Node versions against each other: for each
+ * workload and each version after the first (the baseline), a line in words
+ * and a table of its groups (the ratio of UDS/TCP ratios and each
+ * transport's primary figure, version / baseline, runs paired, with 95 %
+ * CIs), from the comparison rows of summarize() (lib/stats/versions.js).
+ * Pure: summary rows in, data and cells of text out.
+ */
+import { formatSize } from '../core/units.js';
+import { isVersionComparison } from '../stats/versions.js';
+import { depthLabel } from '../workloads/index.js';
+import { formatRatio } from './verdict.js';
+
+/**
+ * @typedef {object} VersionRatio version / baseline, or the ratio of UDS/TCP ratios
+ * @property {number} value geometric mean of the per-run ratios
+ * @property {number | null} low 95 % CI
+ * @property {number | null} high
+ * @property {number} n runs paired
+ * @property {string | null} significant yes: the CI excludes 1
+ *
+ * @typedef {object} VersionGroup
+ * @property {number} size_bytes
+ * @property {number} depth
+ * @property {VersionRatio | null} ratio the ratio of UDS/TCP ratios
+ * @property {VersionRatio | null} tcp TCP's primary figure, version / baseline
+ * @property {VersionRatio | null} uds
+ *
+ * @typedef {object} VersionFinding
+ * @property {string} workload
+ * @property {string} node the version
+ * @property {string} base the baseline
+ * @property {import('../workloads/figures.js').Figure} primary
+ * @property {VersionGroup[]} groups by size, then depth
+ * @property {string} line in words
+ */
+
+/**
+ * @param {Record<string, any> | undefined} row
+ * @returns {VersionRatio | null}
+ */
+function ratioOf(row) {
+  if (!row || typeof row.geomean !== 'number') return null;
+  return { value: row.geomean, low: typeof row.ci95_low === 'number' ? row.ci95_low : null, high: typeof row.ci95_high === 'number' ? row.ci95_high : null, n: Number(row.n), significant: row.significant ?? null };
+}
+
+/** @param {number[]} values */
+function span(values) {
+  const [low, high] = [Math.min(...values), Math.max(...values)];
+  return formatRatio(low) === formatRatio(high) ? formatRatio(low) : `${formatRatio(low)}–${formatRatio(high)}`;
+}
+
+/**
+ * `TCP msgs/s ×1.21–1.25 (95 % CI excludes 1 at 2 of 2 groups)`
+ * @param {string} what
+ * @param {{ g: VersionGroup, r: VersionRatio }[]} found
+ * @param {string} workload
+ * @param {boolean} [name] name the groups whose CI excludes 1 (up to 3)
+ */
+function describe(what, found, workload, name = false) {
+  if (!found.length) return `${what}: not compared`;
+  const tested = found.filter((x) => x.r.low !== null);
+  const changed = tested.filter((x) => x.r.significant === 'yes');
+  const where = name && changed.length
+    ? `: ${changed.slice(0, 3).map((x) => `${formatSize(x.g.size_bytes)} ${depthLabel(workload, x.g.depth)} ×${formatRatio(x.r.value)}`).join(', ')}${changed.length > 3 ? ', …' : ''}`
+    : '';
+  const ci = tested.length === 0 ? 'one run: no CI' : `95 % CI excludes 1 at ${changed.length} of ${found.length} group${found.length === 1 ? '' : 's'}${where}`;
+  return `${what} ×${span(found.map((x) => x.r.value))} (${ci})`;
+}
+
+/**
+ * @param {Record<string, any>[]} summary rows of summarize()
+ * @param {(workload: string) => import('../workloads/figures.js').Figure} primaryOf the figure verdicts are about
+ * @returns {VersionFinding[]}
+ */
+export function versionFindings(summary, primaryOf) {
+  const rows = summary.filter(isVersionComparison);
+  /** @type {VersionFinding[]} */
+  const out = [];
+  const pairs = [...new Set(rows.map((r) => `${r.workload}|${r.node_version}`))];
+  for (const pair of pairs) {
+    const [workload, label] = pair.split('|');
+    const [node, base] = label.split('/');
+    const primary = primaryOf(workload);
+    const mine = rows.filter((r) => String(r.workload) === workload && r.node_version === label && r.metric === primary.metric);
+    const keys = [...new Set(mine.map((r) => `${r.size_bytes}|${r.depth}`))].map((k) => k.split('|').map(Number)).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    const groups = keys.map(([size, depth]) => {
+      const pick = (/** @type {string} */ transport) => ratioOf(mine.find((r) => Number(r.size_bytes) === size && Number(r.depth) === depth && r.transport === transport));
+      return { size_bytes: size, depth, ratio: pick('uds/tcp'), tcp: pick('tcp'), uds: pick('uds') };
+    });
+    const of = (/** @type {'ratio' | 'tcp' | 'uds'} */ key) => groups.flatMap((g) => (g[key] ? [{ g, r: /** @type {VersionRatio} */ (g[key]) }] : []));
+    const line = `Node ${node} against ${base}: ${describe(`UDS/TCP ${primary.short}`, of('ratio'), workload, true)}; ${describe(`TCP ${primary.short}`, of('tcp'), workload)}; ${describe(`UDS ${primary.short}`, of('uds'), workload)}.`;
+    out.push({ workload, node, base, primary, groups, line });
+  }
+  return out;
+}
+
+/**
+ * The table of one version against the baseline, as cells of text (as ./depth-table.js gives a depth's).
+ * @param {VersionFinding} finding
+ * @returns {{ columns: import('./depth-table.js').Column[], rows: string[][] }}
+ */
+export function versionTable(finding) {
+  const p = finding.primary.short;
+  const ratio = (/** @type {VersionRatio | null} */ r) => (r ? formatRatio(r.value) : '-');
+  const ci = (/** @type {VersionRatio | null} */ r) => (r && r.low !== null && r.high !== null ? `${formatRatio(r.low)}–${formatRatio(r.high)}` : '-');
+  const sig = (/** @type {VersionRatio | null} */ r) => (r?.significant === 'yes' ? 'yes' : r?.significant === 'no' ? 'no' : '-');
+  const who = `${finding.node}/${finding.base}`;
+  return {
+    columns: [
+      { title: 'size', heading: 'size', numeric: false },
+      { title: 'depth', heading: 'depth', numeric: true },
+      { title: 'UDS/TCP ×', heading: `UDS/TCP ${p}, ${who} (×)`, numeric: true },
+      { title: '95 % CI', heading: '95 % CI (×)', numeric: false },
+      { title: 'sig', heading: 'CI excludes 1', numeric: false },
+      { title: `TCP ${p} ×`, heading: `TCP ${p}, ${who} (×)`, numeric: true },
+      { title: '95 % CI', heading: '95 % CI (×)', numeric: false },
+      { title: `UDS ${p} ×`, heading: `UDS ${p}, ${who} (×)`, numeric: true },
+      { title: '95 % CI', heading: '95 % CI (×)', numeric: false },
+      { title: 'runs', heading: 'paired runs', numeric: true },
+    ],
+    rows: finding.groups.map((g) => [
+      formatSize(g.size_bytes), String(g.depth),
+      ratio(g.ratio), ci(g.ratio), sig(g.ratio),
+      ratio(g.tcp), ci(g.tcp),
+      ratio(g.uds), ci(g.uds),
+      String(g.ratio?.n ?? g.tcp?.n ?? 0),
+    ]),
+  };
+}
+
+/** What the version tables hold, in one paragraph. */
+export const VERSION_TABLE_NOTE = 'Node versions: every run measured every group under every version, interleaved in time; each figure is version / baseline (the first version given), the geometric mean of the per-run ratios with a Student-t 95 % interval over runs; UDS/TCP × is the ratio of the two versions\' UDS/TCP ratios (above 1: UDS gains more over TCP under that version).';

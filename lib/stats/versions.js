@@ -1,0 +1,116 @@
+/**
+ * Node versions against each other, within one sweep. Every run of a sweep
+ * measures every (size, depth) group under every Node version, interleaved
+ * in time, so run r of a version and run r of the baseline (the first
+ * version listed) share the machine's drift, as the TCP and UDS blocks of
+ * one trial do. For each group, version and figure:
+ *  - the ratio of UDS/TCP ratios: per run log(UDS/TCP of the version) −
+ *    log(UDS/TCP of the baseline), which says whether the gap between the
+ *    transports moved with the version;
+ *  - each transport's figure: per run log(figure of the version) −
+ *    log(figure of the baseline).
+ * Runs are the replicates, as for UDS/TCP: a Student-t 95 % interval of the
+ * mean per-run log difference, exp() back, the variances moderated across
+ * the groups of one (workload, version, figure, transport) unless told not
+ * to (lib/stats/ratios.js). Pure: trial rows in, intervals out.
+ */
+import { orderVersions, ratioIntervals } from './ratios.js';
+
+/** The transports of a comparison: the UDS/TCP ratio, then each transport's figure. */
+export const COMPARED = /** @type {const} */ (['uds/tcp', 'tcp', 'uds']);
+
+/**
+ * The label of a version against the baseline, as summary.csv's node_version says it: `v26.10.0/v20.20.2`.
+ * @param {string} node
+ * @param {string} base
+ */
+export const versionPairLabel = (node, base) => `${node}/${base}`;
+
+/**
+ * Whether a summary row compares two Node versions (rather than describing one).
+ * @param {Record<string, any>} row
+ */
+export const isVersionComparison = (row) => typeof row.node_version === 'string' && row.node_version.includes('/');
+
+/**
+ * log(value) of one figure per run, of the ok rows of one transport.
+ * @param {Record<string, any>[]} rows
+ * @param {string} transport
+ * @param {string} metric
+ * @returns {Map<number, number>}
+ */
+function logsByRun(rows, transport, metric) {
+  /** @type {Map<number, number>} */
+  const logs = new Map();
+  for (const r of rows) {
+    if (r.status === 'ok' && r.transport === transport && typeof r[metric] === 'number' && r[metric] > 0) logs.set(Number(r.run), Math.log(r[metric]));
+  }
+  return logs;
+}
+
+/**
+ * Per run: the log of what is compared (a figure of one transport, or UDS/TCP).
+ * @param {Record<string, any>[]} rows trial rows of one group under one version
+ * @param {string} transport one of COMPARED
+ * @param {string} metric
+ */
+function perRun(rows, transport, metric) {
+  if (transport !== 'uds/tcp') return logsByRun(rows, transport, metric);
+  const [uds, tcp] = [logsByRun(rows, 'uds', metric), logsByRun(rows, 'tcp', metric)];
+  /** @type {Map<number, number>} */
+  const ratios = new Map();
+  for (const [run, u] of uds) {
+    const t = tcp.get(run);
+    if (t !== undefined) ratios.set(run, u - t);
+  }
+  return ratios;
+}
+
+/**
+ * @typedef {object} VersionComparison
+ * @property {string} workload
+ * @property {string} node the version compared
+ * @property {string} base the baseline
+ * @property {number} size_bytes
+ * @property {number} depth
+ * @property {'uds/tcp' | 'tcp' | 'uds'} transport uds/tcp: the ratio of UDS/TCP ratios
+ * @property {string} metric
+ * @property {import('./ratios.js').RatioInterval} interval of version / baseline, runs paired
+ */
+
+/**
+ * Every version against the baseline, for every group both have, every figure and COMPARED transport.
+ * @param {{ workload: string, node_version: string | null, size_bytes: number, depth: number, rows: Record<string, any>[] }[]} groups from groupRows()
+ * @param {{ nodes?: string[], metrics: (workload: string) => string[], moderate?: boolean }} options
+ *   nodes: the versions in order, the baseline first (default: oldest first); metrics: the figures of a workload
+ * @returns {VersionComparison[]} none with fewer than two versions
+ */
+export function compareNodeVersions(groups, { nodes, metrics, moderate = true }) {
+  /** @type {VersionComparison[]} */
+  const out = [];
+  for (const workload of new Set(groups.map((g) => g.workload))) {
+    const mine = groups.filter((g) => g.workload === workload && g.node_version !== null);
+    const versions = /** @type {string[]} */ (orderVersions(mine.map((g) => g.node_version), nodes));
+    const [base, ...others] = versions;
+    for (const node of others) {
+      // the (size, depth) groups measured under both, in size and depth order
+      const pairs = mine.filter((g) => g.node_version === node)
+        .map((g) => ({ g, b: mine.find((x) => x.node_version === base && x.size_bytes === g.size_bytes && x.depth === g.depth) }))
+        .filter((p) => p.b !== undefined);
+      for (const metric of metrics(workload)) {
+        for (const transport of COMPARED) {
+          const logs = pairs.map(({ g, b }) => {
+            const [mineByRun, baseByRun] = [perRun(g.rows, transport, metric), perRun(/** @type {any} */ (b).rows, transport, metric)];
+            return [...mineByRun].filter(([run]) => baseByRun.has(run)).sort((x, y) => x[0] - y[0]).map(([run, v]) => v - /** @type {number} */ (baseByRun.get(run)));
+          });
+          const { intervals } = ratioIntervals(logs, { moderate });
+          pairs.forEach(({ g }, i) => {
+            const interval = intervals[i];
+            if (interval) out.push({ workload, node, base, size_bytes: g.size_bytes, depth: g.depth, transport, metric, interval });
+          });
+        }
+      }
+    }
+  }
+  return out;
+}

@@ -1,0 +1,73 @@
+/**
+ * The Node-version axis of a sweep: which Node executables this session
+ * runs its servers and trials with. A new sweep asks those of --node (or
+ * the spec's `node` key), or runs the Node that runs udsvstcp. A resumed
+ * sweep never takes an executable from meta.json (a results directory is
+ * data: anyone who can write it could name a program): they come from
+ * --node or PATH, or are the running Node, and their versions must be the
+ * versions meta.json records, in the recorded order (the first is the
+ * baseline of every comparison).
+ */
+import { UsageError } from '../core/errors.js';
+import { VERSION_PATTERN, currentNode, findNodes } from '../core/node-executables.js';
+
+/** @typedef {import('../core/node-executables.js').NodeExecutable} NodeExecutable */
+
+/**
+ * The Nodes of a new sweep, found and asked before anything starts.
+ * @param {string[] | null} given spec.node
+ * @param {string} flag how to name it: --node, or the spec file's key
+ * @returns {NodeExecutable[]}
+ */
+export function nodesForSweep(given, flag) {
+  return given === null ? [currentNode()] : findNodes(given, flag);
+}
+
+/**
+ * What meta.json records of a Node, for each session and at the top level.
+ * @param {NodeExecutable[]} nodes
+ */
+export function toNodeRecords(nodes) {
+  return nodes.map((n) => ({ version: n.version, v8: n.v8, libuv: n.libuv, path: n.path, given: n.given }));
+}
+
+/**
+ * The Node versions a results directory was measured with, in order: meta.json's
+ * `nodes`, or for a directory written before them, its environment's Node.
+ * @param {Record<string, any>} meta
+ * @param {string} where e.g. `DIR/meta.json`
+ * @returns {string[]}
+ */
+export function recordedVersions(meta, where) {
+  if (meta.nodes === undefined) {
+    const node = meta.environment?.node;
+    if (typeof node !== 'string' || !VERSION_PATTERN.test(`v${node}`)) throw new UsageError(`${where} records no Node version ("nodes", or "environment"."node"); this directory cannot be resumed (start a new sweep)`, 'ERR_META');
+    return [`v${node}`];
+  }
+  const versions = Array.isArray(meta.nodes) ? meta.nodes.map((n) => n?.version) : null;
+  if (!versions || versions.length === 0 || !versions.every((v) => typeof v === 'string' && VERSION_PATTERN.test(v)) || new Set(versions).size !== versions.length) {
+    throw new UsageError(`${where} "nodes" must list the Node versions measured, each once ({"version": "v20.20.2", …}); got ${JSON.stringify(meta.nodes)?.slice(0, 200)}; it was edited by hand`, 'ERR_META');
+  }
+  return versions;
+}
+
+/**
+ * The Nodes of a resumed sweep: from --node (paths or names on PATH) or the
+ * running Node, never from meta.json; each recorded version exactly once.
+ * @param {Record<string, any>} meta
+ * @param {string[] | null} given --node
+ * @param {string} dir
+ * @param {string} where meta.json's path, for messages
+ * @returns {NodeExecutable[]} in the recorded order
+ */
+export function nodesForResume(meta, given, dir, where) {
+  const versions = recordedVersions(meta, where);
+  const found = given === null ? [currentNode()] : findNodes(given, '--node');
+  const missing = versions.filter((v) => !found.some((n) => n.version === v));
+  const extra = found.filter((n) => !versions.includes(n.version));
+  if (missing.length || extra.length) {
+    const have = found.map((n) => `${n.version} (${n.path})`).join(', ');
+    throw new UsageError(`--resume ${dir} was measured with Node ${versions.join(', ')}; ${given === null ? 'this is' : '--node gives'} ${have}: give --node with one executable of each recorded version (a path or a name on PATH; executables are never taken from meta.json)`, 'ERR_NODE');
+  }
+  return versions.map((v) => /** @type {NodeExecutable} */ (found.find((n) => n.version === v)));
+}

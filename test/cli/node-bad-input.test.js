@@ -1,0 +1,78 @@
+/**
+ * --node (sweep and run) and the spec key `node`: every executable is found
+ * and asked what it is before anything starts. What is not an executable,
+ * not Node, older than package.json's engines, not found, or the same
+ * version twice is refused: exit 2, one line naming --node (or the key),
+ * nothing started, nothing created.
+ */
+import { chmod, symlink, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { expectOneLineUsageError, runCli } from '../helpers/cli.js';
+import { useTempDir } from '../helpers/temp.js';
+
+const tmp = useTempDir();
+
+/** @type {Record<string, string>} */
+const files = {};
+beforeAll(async () => {
+  const make = async (/** @type {string} */ name, /** @type {string} */ text, /** @type {number} */ mode) => {
+    files[name] = join(tmp.dir, name);
+    await writeFile(files[name], text);
+    await chmod(files[name], mode);
+  };
+  await make('readme.txt', 'not a program\n', 0o644);
+  await make('text-x', 'not a program either\n', 0o755);
+  await make('not-node.sh', '#!/bin/sh\necho hello\n', 0o755);
+  await make('old-node.sh', `#!/bin/sh\necho '${JSON.stringify({ node: '18.20.4', v8: '10.2.154.26-node.36', uv: '1.44.2' })}'\n`, 0o755);
+  await make('silent.sh', '#!/bin/sh\nexit 3\n', 0o755);
+  files.same = join(tmp.dir, 'same-node');
+  await symlink(process.execPath, files.same);
+});
+
+/** @param {string} name */
+const outOf = (name) => join(tmp.dir, `out-${name}`);
+
+describe('sweep --node refuses before anything starts', () => {
+  /** @type {[string, () => string, RegExp][]} */
+  const cases = [
+    ['a file that is not executable', () => files['readme.txt'], /^udsvstcp: error: --node \S+readme\.txt: not an executable file; give the path of a Node executable or a name on PATH/],
+    ['an executable text file', () => files['text-x'], /--node \S+text-x: not Node: `\S+ -p 'JSON\.stringify\(process\.versions\)'` gave no Node versions \(/],
+    ['a script that is not Node', () => files['not-node.sh'], /--node \S+not-node\.sh: not Node: .* gave no Node versions \(it printed something else\)/],
+    ['a program that fails', () => files['silent.sh'], /--node \S+silent\.sh: not Node: .* \(exit code 3\)/],
+    ['a Node older than package.json engines', () => files['old-node.sh'], /--node \S+old-node\.sh is Node v18\.20\.4; udsvstcp needs Node >=20\.19 \(package\.json engines\)/],
+    ['a path that does not exist', () => join(tmp.dir, 'nowhere', 'node'), /--node \S+nowhere\/node: no such file/],
+    ['a name not on PATH', () => 'udsvstcp-no-such-node', /--node udsvstcp-no-such-node: not found on PATH/],
+    ['the same version twice', () => `${process.execPath},${files.same}`, new RegExp(`--node: \\S+ and \\S+same-node are both Node ${process.version.replace(/\./g, '\\.')}; give each version once`)],
+  ];
+  it.each(cases)('%s: exit 2, one line naming --node, no results directory', async (name, given, message) => {
+    const out = outOf(name.replace(/\W+/g, '-'));
+    const result = await runCli(['sweep', 'quick', '--test', '--node', given(), '--out', out], { cwd: tmp.dir });
+    expectOneLineUsageError(result, message);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('names the spec key when a spec file gives the Node executables, and checks its type', async () => {
+    const spec = join(tmp.dir, 'old.json');
+    await writeFile(spec, JSON.stringify({ sizes: [64], runs: 1, packets: 10, node: [files['old-node.sh']] }));
+    const out = outOf('spec');
+    expectOneLineUsageError(await runCli(['sweep', spec, '--out', out], { cwd: tmp.dir }), /old\.json "node" \S+old-node\.sh is Node v18\.20\.4; udsvstcp needs Node >=20\.19/);
+    await writeFile(spec, JSON.stringify({ sizes: [64], runs: 1, packets: 10, node: 20 }));
+    expectOneLineUsageError(await runCli(['sweep', spec, '--out', out], { cwd: tmp.dir }), /old\.json "node" must be a list of Node executables/);
+    expect(existsSync(out)).toBe(false);
+  }, 60_000);
+
+  it('refuses more than 8 executables', async () => {
+    const out = outOf('many');
+    expectOneLineUsageError(await runCli(['sweep', 'quick', '--test', '--node', Array(9).fill('node').join(','), '--out', out], { cwd: tmp.dir }), /--node must be a list of 1 to 8 Node executables/);
+    expect(existsSync(out)).toBe(false);
+  });
+});
+
+describe('run --node', () => {
+  it('refuses what is not Node: exit 2, one line naming --node, no server started', async () => {
+    expectOneLineUsageError(await runCli(['run', '--node', files['not-node.sh'], '--duration', '20ms'], { cwd: tmp.dir }), /--node \S+not-node\.sh: not Node/);
+    expectOneLineUsageError(await runCli(['run', '--node', files['old-node.sh'], '--duration', '20ms'], { cwd: tmp.dir }), /is Node v18\.20\.4; udsvstcp needs Node >=20\.19/);
+  }, 60_000);
+});
