@@ -122,7 +122,7 @@ export function resolveSweep(preset, opts) {
   }
   const loaded = preset === undefined && opts.workload !== undefined && opts.workload !== DEFAULT_WORKLOAD ? workloadSpec(opts.workload) : loadSpec(preset ?? 'default');
   const spec = resolveSpec(loaded, { test: Boolean(opts.test), flags });
-  const nodes = nodesForSweep(spec.node, opts.node !== undefined ? '--node' : `${loaded.source} "node"`); // not Node, too old, twice: exit 2 before any file exists
+  const nodes = nodesForSweep(spec.node, '--node'); // not Node, too old, twice: exit 2 before any file exists
   const dir = opts.out ?? defaultOutDir(spec.preset);
   const flag = opts.out !== undefined ? '--out' : 'results directory';
   checkNewOutDir(dir, flag, allowShared);

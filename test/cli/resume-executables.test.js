@@ -96,4 +96,17 @@ describe('a spec file cannot name an executable', () => {
     expect(existsSync(mark)).toBe(false);
     expect(existsSync(out)).toBe(false);
   });
+
+  it('"node" in a spec file, at the top or in its test block: exit 2 naming the key, nothing run or made', async () => {
+    const { script, mark } = await plantScript('spec-node');
+    for (const [name, body] of [['top', { node: [script] }], ['test', { test: { runs: 1, node: script } }]]) {
+      const spec = join(tmp.dir, `with-node-${name}.json`);
+      await writeFile(spec, JSON.stringify({ workload: 'echo', ...body }));
+      const out = join(tmp.dir, `spec-node-out-${name}`);
+      const where = name === 'top' ? spec : `${spec} "test"`;
+      expectOneLineUsageError(await runCli(['sweep', spec, '--test', '--out', out]), `udsvstcp: error: ${where}: "node" is not read from a spec file: Node executables come only from --node`);
+      expect(existsSync(out)).toBe(false);
+    }
+    expect(existsSync(mark)).toBe(false);
+  });
 });
