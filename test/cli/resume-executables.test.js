@@ -99,7 +99,7 @@ describe('a spec file cannot name an executable', () => {
 
   it('"node" in a spec file, at the top or in its test block: exit 2 naming the key, nothing run or made', async () => {
     const { script, mark } = await plantScript('spec-node');
-    for (const [name, body] of [['top', { node: [script] }], ['test', { test: { runs: 1, node: script } }]]) {
+    for (const [name, body] of /** @type {[string, object][]} */ ([['top', { node: [script] }], ['test', { test: { runs: 1, node: script } }]])) {
       const spec = join(tmp.dir, `with-node-${name}.json`);
       await writeFile(spec, JSON.stringify({ workload: 'echo', ...body }));
       const out = join(tmp.dir, `spec-node-out-${name}`);
