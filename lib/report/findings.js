@@ -14,6 +14,7 @@ import { isVersionComparison } from '../stats/versions.js';
 import { orderVersions } from '../core/node-executables.js';
 import { mostDifferent } from './mechanism.js';
 import { formatRatio, toVerdict } from './verdict.js';
+import { stealWarning } from './cpu-time.js';
 import { wakeupWarning } from './machine.js';
 import { versionFindings } from './versions.js';
 
@@ -204,6 +205,8 @@ export function buildFindings({ trials: all, meta, notes = [], dir }, options = 
 
   const wakeups = wakeupWarning(sections, meta?.machine);
   if (wakeups) warnings.push(wakeups);
+  const steal = stealWarning(meta?.sessions);
+  if (steal) warnings.push(steal);
 
   /** a section's Node version, for people, where there are several @param {Section} s */
   const where = (s) => (s.node ? `Node ${s.node} ` : '');

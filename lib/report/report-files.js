@@ -17,6 +17,7 @@ import { toMarkdown } from './report-text.js';
 import { readResultsDir } from '../results/reader.js';
 import { SUMMARY_COLUMNS } from '../stats/summarize.js';
 import { toRunsWide } from '../results/wide.js';
+import { cpuTimeRows } from './cpu-time.js';
 import { machineRows } from './machine.js';
 import { toXlsx } from './xlsx.js';
 
@@ -95,6 +96,7 @@ export async function writeReport(dir, { outDir = dir, primary, results = undefi
     ...(Array.isArray(read.meta?.nodes) ? read.meta.nodes : []).map((/** @type {any} */ n, /** @type {number} */ i) => /** @type {[string, string]} */ ([`node ${i === 0 ? '(baseline) ' : ''}${n?.version}`, `V8 ${n?.v8}, libuv ${n?.libuv}: ${n?.path}`])),
     ...Object.entries(read.meta?.environment ?? {}).map(([k, v]) => /** @type {[string, string | number | null]} */ ([k, typeof v === 'object' && v !== null ? JSON.stringify(v) : v])),
     ...machineRows(read.meta?.machine, findings.sections),
+    ...cpuTimeRows(read.meta?.sessions),
   ]);
   contents.push([REPORT_FILES.xlsx, await toXlsx({ trials: read.trials, trialColumns: read.columns, summary: summaryRows, summaryColumns, wide: toRunsWide(read.trials, wideSpec(read)), about })]);
   const files = [...contents.map(([name]) => name), REPORT_FILES.html];

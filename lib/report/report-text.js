@@ -10,6 +10,7 @@ import { Chalk } from 'chalk';
 import { depthTable, describeTable } from './depth-table.js';
 import { isModerated } from '../stats/summarize.js';
 import { printable } from '../core/text.js';
+import { cpuTimeRows } from './cpu-time.js';
 import { machineRows } from './machine.js';
 import { VERSION_TABLE_NOTE, versionTable } from './versions.js';
 
@@ -121,7 +122,7 @@ export function toMarkdown(findings, { title = 'udsvstcp: UDS vs TCP' } = {}) {
     for (const w of findings.warnings) out.push(`- ${md(w)}`);
     out.push('');
   }
-  const machine = machineRows(findings.meta?.machine, findings.sections);
+  const machine = [...machineRows(findings.meta?.machine, findings.sections), ...cpuTimeRows(findings.meta?.sessions)];
   if (machine.length) {
     out.push('## Machine', '');
     for (const [label, value] of machine) out.push(`- ${md(label)}: ${md(value)}`);

@@ -14,6 +14,7 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { version } from '../core/environment.js';
+import { cpuShares, readCpuTimes } from '../core/cpu-times.js';
 import { overwriteInPlace, readRegularFile, writeFileAtomic } from '../core/files.js';
 import { parseJson } from '../core/json-text.js';
 import { MiB } from '../core/units.js';
@@ -137,7 +138,7 @@ export function beginSession(meta, { kind, environment, pinning, retryFailed = f
   const last = meta.sessions[meta.sessions.length - 1];
   if (last?.status === 'running') last.status = 'lost'; // it never closed the directory
   const now = new Date().toISOString();
-  meta.sessions.push({ kind, pid: process.pid, argv: process.argv.slice(2), started_at: now, ended_at: null, status: 'running', error: null, retry_failed: retryFailed, pinning, environment, machine: machine ?? null, executables, ...(executablesChanged.length ? { executables_changed: executablesChanged } : {}), loadavg_start: os.loadavg(), loadavg_end: null });
+  meta.sessions.push({ kind, pid: process.pid, argv: process.argv.slice(2), started_at: now, ended_at: null, status: 'running', error: null, retry_failed: retryFailed, pinning, environment, machine: machine ?? null, executables, ...(executablesChanged.length ? { executables_changed: executablesChanged } : {}), loadavg_start: os.loadavg(), loadavg_end: null, cpu_times_start: readCpuTimes(), cpu_times_end: null, cpu: null });
   if (kind === 'resume') meta.resumed_at = [...(Array.isArray(meta.resumed_at) ? meta.resumed_at : []), now];
   if (meta.pinning === null || meta.pinning === undefined) meta.pinning = pinning;
   meta.recoveries = Array.isArray(meta.recoveries) ? meta.recoveries : [];
@@ -155,7 +156,8 @@ export function endSession(meta, status, fields = {}) {
   const now = new Date().toISOString();
   const loadavg = os.loadavg();
   const session = meta.sessions[meta.sessions.length - 1];
-  Object.assign(session, { status, ended_at: now, loadavg_end: loadavg, error: fields.error ?? null });
+  const cpuTimes = readCpuTimes();
+  Object.assign(session, { status, ended_at: now, loadavg_end: loadavg, cpu_times_end: cpuTimes, cpu: cpuShares(session.cpu_times_start, cpuTimes), error: fields.error ?? null });
   Object.assign(meta, { error: null, ...fields, status, ended_at: now, loadavg_end: loadavg });
 }
 

@@ -49,6 +49,21 @@ describe.runIf(process.platform === 'linux')('sweep records the machine facts th
     expect(result.stderr).toMatch(/^wake-up probe: same-CPU [\d.]+ µs, cross-CPU [\d.]+ µs/m);
   });
 
+  it('each session records /proc/stat\'s CPU counters at its start and end, and where the CPU time went between them', async () => {
+    const meta = JSON.parse(await readFile(join(out(), 'meta.json'), 'utf8'));
+    const [session] = meta.sessions;
+    expect(Object.keys(session.cpu_times_start).sort()).toEqual(KEYS.cpu_times);
+    expect(Object.keys(session.cpu_times_end).sort()).toEqual(KEYS.cpu_times);
+    expect(Object.keys(session.cpu).sort()).toEqual(KEYS.cpu);
+    const ticks = KEYS.cpu_times.reduce((/** @type {number} */ sum, /** @type {string} */ k) => sum + session.cpu_times_end[k] - session.cpu_times_start[k], 0);
+    expect(session.cpu.ticks).toBe(ticks);
+    expect(session.cpu.steal).toBe((session.cpu_times_end.steal - session.cpu_times_start.steal) / ticks);
+    expect(session.cpu.busy).toBeGreaterThan(0); // the sweep itself ran
+    expect(session.cpu.busy + session.cpu.idle + session.cpu.iowait + session.cpu.steal).toBeCloseTo(1, 9);
+    const html = await readFile(join(out(), 'report.html'), 'utf8');
+    expect(html).toMatch(/<dt>CPU time during the sweep \(\/proc\/stat, all CPUs\)<\/dt><dd>busy [\d.]+ %, idle [\d.]+ %, iowait [\d.]+ %, stolen by the hypervisor [\d.]+ %<\/dd>/);
+  });
+
   it('report.html and summary.md show them in a Machine section', async () => {
     const html = await readFile(join(out(), 'report.html'), 'utf8');
     expect(html).toContain('<h2>Machine</h2>');

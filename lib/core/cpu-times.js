@@ -1,0 +1,66 @@
+/**
+ * Where the machine's CPU time went while a session ran, from the first
+ * line of /proc/stat (Linux): busy, idle, waiting for I/O, and stolen by
+ * the hypervisor (`steal`: time a guest's vCPU was ready to run but the
+ * host ran something else). Steal is the one share a guest cannot see in
+ * its own processes: a sweep on a busy host gets fewer cycles per second,
+ * so its figures are lower and its runs spread more, whatever udsvstcp does.
+ * meta.json records the counters at each session's start and end, and the
+ * shares between them; elsewhere they are null.
+ */
+import { readFileSync } from 'node:fs';
+
+/** /proc/stat's columns on the `cpu` line, in order (clock ticks since boot, all CPUs). */
+const COLUMNS = /** @type {const} */ (['user', 'nice', 'system', 'idle', 'iowait', 'irq', 'softirq', 'steal']);
+
+/** @typedef {Record<(typeof COLUMNS)[number], number>} CpuTimes */
+
+/**
+ * Parse /proc/stat's aggregate `cpu` line; null when it is missing or malformed.
+ * @param {string} text the whole of /proc/stat
+ * @returns {CpuTimes | null}
+ */
+export function parseCpuTimes(text) {
+  const line = text.split('\n').find((l) => /^cpu\s/.test(l));
+  if (!line) return null;
+  const fields = line.trim().split(/\s+/).slice(1).map(Number);
+  if (fields.length < COLUMNS.length || !fields.slice(0, COLUMNS.length).every((n) => Number.isSafeInteger(n) && n >= 0)) return null;
+  return /** @type {CpuTimes} */ (Object.fromEntries(COLUMNS.map((name, i) => [name, fields[i]])));
+}
+
+/**
+ * The counters now; null off Linux or when /proc/stat cannot be read.
+ * @param {string} [path]
+ * @returns {CpuTimes | null}
+ */
+export function readCpuTimes(path = '/proc/stat') {
+  try {
+    return parseCpuTimes(readFileSync(path, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Shares of the CPU time between two readings (fractions of all CPUs' time,
+ * unrounded): busy (user, nice, system, irq, softirq), idle, iowait and steal.
+ * Null when either reading is missing, a counter went backwards, or no tick passed.
+ * @param {CpuTimes | null | undefined} start
+ * @param {CpuTimes | null | undefined} end
+ * @returns {{ ticks: number, busy: number, idle: number, iowait: number, steal: number } | null}
+ */
+export function cpuShares(start, end) {
+  if (!start || !end) return null;
+  const delta = /** @type {CpuTimes} */ (Object.fromEntries(COLUMNS.map((name) => [name, end[name] - start[name]])));
+  if (Object.values(delta).some((d) => !Number.isFinite(d) || d < 0)) return null;
+  const ticks = COLUMNS.reduce((sum, name) => sum + delta[name], 0);
+  if (ticks === 0) return null;
+  const share = (/** @type {number} */ n) => n / ticks;
+  return {
+    ticks,
+    busy: share(delta.user + delta.nice + delta.system + delta.irq + delta.softirq),
+    idle: share(delta.idle),
+    iowait: share(delta.iowait),
+    steal: share(delta.steal),
+  };
+}
