@@ -5,13 +5,17 @@
  * and never grows, while loopback TCP autotunes up to tcp_wmem's maximum; so
  * a chunk larger than ~200 KiB takes several writes and wake-ups over UDS.
  * If that is what sets the stream workload's UDS/TCP ratio, raising
- * wmem_default must move it. This runs the stream groups twice with the real
+ * wmem_default must move it. This runs the stream groups under both with the real
  * CLI (`udsvstcp sweep --workload stream`), once with wmem_default as it is
  * and once raised (4 MiB by default), and prints per chunk size the UDS/TCP
  * GB/s ratio, the client CPU per GB of each transport and their ratio, and
  * the client's writes per chunk where trials.csv / summary.csv have them.
  *
- *   sudo node test/bench/wmem.js [--sizes 64KiB,512KiB,4MiB] [--runs 3] [--duration 300ms] [--warmup 100ms] [--raised 4194304]
+ *   sudo node test/bench/wmem.js [--sizes 64KiB,512KiB,4MiB] [--runs 3] [--duration 300ms] [--warmup 100ms] [--raised 4194304] [--rounds 2]
+ *
+ * Each round runs both conditions, in the order A B, B A, A B …, so the
+ * machine's drift weighs on both alike; the table has a row per round
+ * (the round in brackets after the value), so their agreement shows.
  *
  * Root only (it writes /proc/sys/net/core/wmem_default); refuses otherwise
  * (exit 2). The old value is put back on every way out (test/bench/sysctl-guard.js).
@@ -126,8 +130,18 @@ async function main() {
       duration: { type: 'string', default: '300ms' },
       warmup: { type: 'string', default: '100ms' },
       raised: { type: 'string', default: String(4 * 1024 * 1024) },
+      rounds: { type: 'string', default: '2' },
     },
   });
+  if (!/^\d+$/.test(values.raised) || Number(values.raised) < 4096) {
+    process.stderr.write(`wmem bench: --raised must be a byte count of at least 4096, e.g. 4194304; got ${values.raised}\n`);
+    return 2;
+  }
+  if (!/^\d+$/.test(values.rounds) || Number(values.rounds) < 1 || Number(values.rounds) > 10) {
+    process.stderr.write(`wmem bench: --rounds must be a whole number from 1 to 10, e.g. 2; got ${values.rounds}\n`);
+    return 2;
+  }
+  const rounds = Number(values.rounds);
   const path = sysctlPath(SYSCTL);
   if (process.platform !== 'linux' || !existsSync(path)) {
     process.stderr.write(`wmem bench: needs Linux (${path} not found)\n`);
@@ -135,10 +149,6 @@ async function main() {
   }
   if (process.getuid?.() !== 0) {
     process.stderr.write(`wmem bench: needs root: it sets ${SYSCTL} for the length of the run (and puts it back); run it as root, e.g. sudo npm run bench:wmem\n`);
-    return 2;
-  }
-  if (!/^\d+$/.test(values.raised) || Number(values.raised) < 4096) {
-    process.stderr.write(`wmem bench: --raised must be a byte count of at least 4096, e.g. 4194304; got ${values.raised}\n`);
     return 2;
   }
   const flags = ['--sizes', values.sizes, '--runs', values.runs, '--duration', values.duration, '--warmup', values.warmup];
@@ -152,18 +162,33 @@ async function main() {
   for (const name of RESTORING_SIGNALS) process.on(name, onSignal);
   const root = await mkdtemp(join(tmpdir(), 'udsvstcp-wmem-'));
   try {
-    process.stderr.write(`stream sweep (${flags.join(' ')}) with ${SYSCTL} = ${before} (as it is)…\n`);
-    await sweep(flags, join(root, 'default'), stop.signal);
-    const asIs = readCondition(join(root, 'default'), before);
-    const raised = await withSysctl(path, values.raised, async (signal) => {
+    /** @type {Condition[]} */
+    const conditions = [];
+    const asIs = async (/** @type {number} */ round) => {
+      process.stderr.write(`round ${round}: stream sweep (${flags.join(' ')}) with ${SYSCTL} = ${before} (as it is)…\n`);
+      await sweep(flags, join(root, `default-${round}`), stop.signal);
+      conditions.push(readCondition(join(root, `default-${round}`), `${before} (${round})`));
+    };
+    const raised = (/** @type {number} */ round) => withSysctl(path, values.raised, async (signal) => {
       const now = readSysctl(path);
-      process.stderr.write(`stream sweep with ${SYSCTL} = ${now}…\n`);
-      await sweep(flags, join(root, 'raised'), AbortSignal.any([signal, stop.signal]));
-      return readCondition(join(root, 'raised'), now);
+      process.stderr.write(`round ${round}: stream sweep with ${SYSCTL} = ${now}…\n`);
+      await sweep(flags, join(root, `raised-${round}`), AbortSignal.any([signal, stop.signal]));
+      conditions.push(readCondition(join(root, `raised-${round}`), `${now} (${round})`));
     });
+    // interleaved, in the order A B B A A B …, so a drift of the machine weighs on both alike
+    for (let round = 1; round <= rounds; round++) {
+      if (round % 2 === 1) {
+        await asIs(round);
+        await raised(round);
+      } else {
+        await raised(round);
+        await asIs(round);
+      }
+    }
     process.stderr.write(`${SYSCTL} is back at ${readSysctl(path)}\n\n`);
-    process.stdout.write(`${toTable([asIs, raised])}\n`);
-    if (!raised.trials.some((r) => WRITES in r)) process.stdout.write(`(writes/chunk: n/a — trials.csv has no ${WRITES} column in this version)\n`);
+    conditions.sort((a, b) => Number(a.wmem.split(' ')[0]) - Number(b.wmem.split(' ')[0]) || a.wmem.localeCompare(b.wmem));
+    process.stdout.write(`${toTable(conditions)}\n`);
+    if (!conditions.some((c) => c.trials.some((r) => WRITES in r))) process.stdout.write(`(writes/chunk: n/a — trials.csv has no ${WRITES} column in this version)\n`);
     return 0;
   } finally {
     for (const name of RESTORING_SIGNALS) process.off(name, onSignal);

@@ -8,11 +8,12 @@ const BENCH = fileURLToPath(new URL('../bench/wmem.js', import.meta.url));
 
 /**
  * @param {import('node:child_process').SpawnOptions} options
+ * @param {string[]} [args]
  * @returns {Promise<{ code: number | null, stdout: string, stderr: string }>}
  */
-function runBench(options) {
+function runBench(options, args = []) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BENCH], { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BENCH, ...args], { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout?.setEncoding('utf8').on('data', (t) => { stdout += t; });
@@ -38,6 +39,15 @@ describe('npm run bench:wmem', () => {
     expect(code).toBe(2);
     expect(stdout).toBe('');
     expect(stderr).toBe('wmem bench: needs root: it sets net.core.wmem_default for the length of the run (and puts it back); run it as root, e.g. sudo npm run bench:wmem\n');
+    expect(readFileSync('/proc/sys/net/core/wmem_default', 'utf8')).toBe(before);
+  });
+
+  it('refuses a bad --rounds before anything else: one line naming it and the range, exit 2, the sysctl untouched', async () => {
+    const before = readFileSync('/proc/sys/net/core/wmem_default', 'utf8');
+    const { code, stdout, stderr } = await runBench({}, ['--rounds', '0']);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toBe('wmem bench: --rounds must be a whole number from 1 to 10, e.g. 2; got 0\n');
     expect(readFileSync('/proc/sys/net/core/wmem_default', 'utf8')).toBe(before);
   });
 
