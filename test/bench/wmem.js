@@ -11,7 +11,11 @@
  * GB/s ratio, the client CPU per GB of each transport and their ratio, and
  * the client's writes per chunk where trials.csv / summary.csv have them.
  *
- *   sudo node test/bench/wmem.js [--sizes 64KiB,512KiB,4MiB] [--runs 3] [--duration 300ms] [--warmup 100ms] [--raised 4194304] [--rounds 2]
+ * The same for echo (`--workload echo`, 64 KiB × 16 by default: 1 MiB in
+ * flight, more than a Unix socket's default send buffer) shows whether
+ * that group's level is set by the same buffer.
+ *
+ *   sudo node test/bench/wmem.js [--workload stream|echo] [--sizes 64KiB,512KiB,4MiB] [--depths 16] [--runs 3] [--duration 300ms] [--warmup 100ms] [--raised 4194304] [--rounds 2]
  *
  * Each round runs both conditions, in the order A B, B A, A B …, so the
  * machine's drift weighs on both alike; the table has a row per round
@@ -35,7 +39,15 @@ import { RESTORING_SIGNALS, readSysctl, sysctlPath, withSysctl } from './sysctl-
 
 const BIN = fileURLToPath(new URL('../../bin/udsvstcp.js', import.meta.url));
 const SYSCTL = 'net.core.wmem_default';
-const WRITES = 'client_writes_per_chunk';
+/**
+ * What the table shows of each workload: the primary figure, the client's CPU per unit and writes per unit.
+ * echo at 64 KiB × 16 puts 1 MiB in flight, more than a Unix socket's default send buffer holds.
+ */
+const VIEWS = /** @type {const} */ ({
+  stream: { unit: 'chunk', primary: 'gb_per_s', primaryLabel: 'GB/s', cpu: 'client_cpu_ms_per_gb', cpuLabel: 'client CPU ms/GB', writes: 'client_writes_per_chunk', digits: 0, writesDigits: 1 },
+  echo: { unit: 'msg', primary: 'msgs_per_s', primaryLabel: 'msgs/s', cpu: 'client_cpu_us_per_msg', cpuLabel: 'client CPU µs/msg', writes: 'client_writes_per_msg', digits: 1, writesDigits: 2 },
+});
+/** @typedef {keyof typeof VIEWS} Workload */
 
 /**
  * @typedef {object} Condition
@@ -51,8 +63,9 @@ const WRITES = 'client_writes_per_chunk';
  * @param {AbortSignal} [signal]
  */
 function sweep(flags, dir, signal) {
+  // flags include --workload
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [BIN, 'sweep', '--workload', 'stream', ...flags, '--no-probe', '--quiet', '--out', dir], { signal, maxBuffer: 1 << 24 }, (error, _stdout, stderr) => {
+    execFile(process.execPath, [BIN, 'sweep', ...flags, '--no-probe', '--quiet', '--out', dir], { signal, maxBuffer: 1 << 24 }, (error, _stdout, stderr) => {
       if (error) reject(new Error(`udsvstcp sweep failed (${error.message.split('\n')[0]}): ${String(stderr).trim().split('\n').pop()}`));
       else resolve(undefined);
     });
@@ -87,15 +100,16 @@ function figure(c, size, transport, metric) {
 }
 
 /**
- * Writes per chunk of a transport: summary.csv's figure, else the mean of trials.csv's column, else null.
+ * Writes per unit of a transport: summary.csv's figure, else the mean of trials.csv's column, else null.
  * @param {Condition} c
  * @param {number} size
  * @param {string} transport
+ * @param {string} column
  */
-function writesPerChunk(c, size, transport) {
-  const summarised = figure(c, size, transport, WRITES);
+function writesPer(c, size, transport, column) {
+  const summarised = figure(c, size, transport, column);
   if (summarised && Number.isFinite(summarised.value)) return summarised.value;
-  const values = c.trials.filter((r) => num(r.size_bytes) === size && r.transport === transport && r.status === 'ok' && WRITES in r).map((r) => num(r[WRITES])).filter(Number.isFinite);
+  const values = c.trials.filter((r) => num(r.size_bytes) === size && r.transport === transport && r.status === 'ok' && column in r).map((r) => num(r[column])).filter(Number.isFinite);
   return values.length ? values.reduce((a, b) => a + b, 0) / values.length : null;
 }
 
@@ -109,14 +123,16 @@ const ratio = (f) => (f ? `${fmt(f.value)}${Number.isFinite(f.low) ? ` [${fmt(f.
 /**
  * The table: a row per chunk size and wmem_default.
  * @param {Condition[]} conditions
+ * @param {Workload} [workload]
  */
-export function toTable(conditions) {
+export function toTable(conditions, workload = 'stream') {
+  const v = VIEWS[workload];
   const sizes = [...new Set(conditions.flatMap((c) => c.summary.map((r) => num(r.size_bytes))))].sort((a, b) => a - b);
-  const header = ['wmem_default', 'chunk', 'UDS/TCP GB/s [95 % CI]', 'client CPU ms/GB TCP', 'UDS', 'UDS/TCP', 'writes/chunk TCP', 'UDS'];
+  const header = ['wmem_default', v.unit === 'chunk' ? 'chunk' : 'size', `UDS/TCP ${v.primaryLabel} [95 % CI]`, `${v.cpuLabel} TCP`, 'UDS', 'UDS/TCP', `writes/${v.unit} TCP`, 'UDS'];
   const rows = sizes.flatMap((s) => conditions.map((c) => [
-    c.wmem, size(s), ratio(figure(c, s, 'uds/tcp', 'gb_per_s')),
-    fmt(figure(c, s, 'tcp', 'client_cpu_ms_per_gb')?.value, 0), fmt(figure(c, s, 'uds', 'client_cpu_ms_per_gb')?.value, 0), ratio(figure(c, s, 'uds/tcp', 'client_cpu_ms_per_gb')),
-    fmt(writesPerChunk(c, s, 'tcp'), 1), fmt(writesPerChunk(c, s, 'uds'), 1),
+    c.wmem, size(s), ratio(figure(c, s, 'uds/tcp', v.primary)),
+    fmt(figure(c, s, 'tcp', v.cpu)?.value, v.digits), fmt(figure(c, s, 'uds', v.cpu)?.value, v.digits), ratio(figure(c, s, 'uds/tcp', v.cpu)),
+    fmt(writesPer(c, s, 'tcp', v.writes), v.writesDigits), fmt(writesPer(c, s, 'uds', v.writes), v.writesDigits),
   ]));
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   return [header, ...rows].map((r) => r.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ')).join('\n');
@@ -125,7 +141,9 @@ export function toTable(conditions) {
 async function main() {
   const { values } = parseArgs({
     options: {
-      sizes: { type: 'string', default: '64KiB,512KiB,4MiB' },
+      workload: { type: 'string', default: 'stream' },
+      sizes: { type: 'string' },
+      depths: { type: 'string' },
       runs: { type: 'string', default: '3' },
       duration: { type: 'string', default: '300ms' },
       warmup: { type: 'string', default: '100ms' },
@@ -142,6 +160,13 @@ async function main() {
     return 2;
   }
   const rounds = Number(values.rounds);
+  if (!(values.workload in VIEWS)) {
+    process.stderr.write(`wmem bench: --workload must be stream or echo; got ${values.workload}\n`);
+    return 2;
+  }
+  const workload = /** @type {Workload} */ (values.workload);
+  const sizes = values.sizes ?? (workload === 'stream' ? '64KiB,512KiB,4MiB' : '64KiB');
+  const depths = values.depths ?? (workload === 'stream' ? null : '16');
   const path = sysctlPath(SYSCTL);
   if (process.platform !== 'linux' || !existsSync(path)) {
     process.stderr.write(`wmem bench: needs Linux (${path} not found)\n`);
@@ -151,7 +176,7 @@ async function main() {
     process.stderr.write(`wmem bench: needs root: it sets ${SYSCTL} for the length of the run (and puts it back); run it as root, e.g. sudo npm run bench:wmem\n`);
     return 2;
   }
-  const flags = ['--sizes', values.sizes, '--runs', values.runs, '--duration', values.duration, '--warmup', values.warmup];
+  const flags = ['--workload', workload, '--sizes', sizes, ...(depths ? ['--depths', depths] : []), '--runs', values.runs, '--duration', values.duration, '--warmup', values.warmup];
   const before = readSysctl(path);
   // a signal stops the sweep under way (and, while the value is raised, the guard puts it back first)
   const stop = new AbortController();
@@ -187,8 +212,7 @@ async function main() {
     }
     process.stderr.write(`${SYSCTL} is back at ${readSysctl(path)}\n\n`);
     conditions.sort((a, b) => Number(a.wmem.split(' ')[0]) - Number(b.wmem.split(' ')[0]) || a.wmem.localeCompare(b.wmem));
-    process.stdout.write(`${toTable(conditions)}\n`);
-    if (!conditions.some((c) => c.trials.some((r) => WRITES in r))) process.stdout.write(`(writes/chunk: n/a — trials.csv has no ${WRITES} column in this version)\n`);
+    process.stdout.write(`${toTable(conditions, workload)}\n`);
     return 0;
   } finally {
     for (const name of RESTORING_SIGNALS) process.off(name, onSignal);
