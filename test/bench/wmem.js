@@ -57,7 +57,7 @@ const VIEWS = /** @type {const} */ ({
  */
 
 /**
- * The stream sweep through the CLI, into a fresh directory.
+ * The sweep through the CLI, into a fresh directory.
  * @param {string[]} flags
  * @param {string} dir
  * @param {AbortSignal} [signal]
@@ -190,13 +190,13 @@ async function main() {
     /** @type {Condition[]} */
     const conditions = [];
     const asIs = async (/** @type {number} */ round) => {
-      process.stderr.write(`round ${round}: stream sweep (${flags.join(' ')}) with ${SYSCTL} = ${before} (as it is)…\n`);
+      process.stderr.write(`round ${round}: ${workload} sweep (${flags.join(' ')}) with ${SYSCTL} = ${before} (as it is)…\n`);
       await sweep(flags, join(root, `default-${round}`), stop.signal);
       conditions.push(readCondition(join(root, `default-${round}`), `${before} (${round})`));
     };
     const raised = (/** @type {number} */ round) => withSysctl(path, values.raised, async (signal) => {
       const now = readSysctl(path);
-      process.stderr.write(`round ${round}: stream sweep with ${SYSCTL} = ${now}…\n`);
+      process.stderr.write(`round ${round}: ${workload} sweep with ${SYSCTL} = ${now}…\n`);
       await sweep(flags, join(root, `raised-${round}`), AbortSignal.any([signal, stop.signal]));
       conditions.push(readCondition(join(root, `raised-${round}`), `${now} (${round})`));
     });
