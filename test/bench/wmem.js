@@ -176,7 +176,7 @@ async function main() {
     process.stderr.write(`wmem bench: needs root: it sets ${SYSCTL} for the length of the run (and puts it back); run it as root, e.g. sudo npm run bench:wmem\n`);
     return 2;
   }
-  const flags = ['--workload', workload, '--sizes', sizes, ...(depths ? ['--depths', depths] : []), '--runs', values.runs, '--duration', values.duration, '--warmup', values.warmup];
+  const flags = ['--workload', workload, '--sizes', sizes, ...(depths ? ['--depths', depths] : []), '--runs', values.runs, '--precision', '100%', '--duration', values.duration, '--warmup', values.warmup];
   const before = readSysctl(path);
   // a signal stops the sweep under way (and, while the value is raised, the guard puts it back first)
   const stop = new AbortController();
