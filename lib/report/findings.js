@@ -15,6 +15,7 @@ import { orderVersions } from '../core/node-executables.js';
 import { mostDifferent } from './mechanism.js';
 import { formatRatio, toVerdict } from './verdict.js';
 import { stealWarning } from './cpu-time.js';
+import { sendBufferWarning } from './send-buffer.js';
 import { wakeupWarning } from './machine.js';
 import { versionFindings } from './versions.js';
 
@@ -205,6 +206,8 @@ export function buildFindings({ trials: all, meta, notes = [], dir }, options = 
 
   const wakeups = wakeupWarning(sections, meta?.machine);
   if (wakeups) warnings.push(wakeups);
+  const buffer = sendBufferWarning(sections, meta?.machine);
+  if (buffer) warnings.push(buffer);
   const steal = stealWarning(meta?.sessions);
   if (steal) warnings.push(steal);
 
