@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import { readFileSync } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import { UsageError } from './errors.js';
+import { isExecutableFile } from './programs.js';
 
 /** How long a Node may take to print its versions (a loaded machine starts Node slowly). */
 export const PROBE_TIMEOUT_MS = 10_000;
@@ -29,17 +30,6 @@ const ASK = 'JSON.stringify(process.versions)';
 /** The Node that runs udsvstcp, described without running anything. */
 export function currentNode() {
   return /** @type {NodeExecutable} */ ({ given: process.execPath, path: process.execPath, version: process.version, v8: process.versions.v8, libuv: process.versions.uv });
-}
-
-/** @param {string} path */
-function isExecutableFile(path) {
-  try {
-    if (!fs.statSync(path).isFile()) return false;
-    fs.accessSync(path, fs.constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**

@@ -4,8 +4,22 @@
  * must never stop anything.
  */
 import { execFile } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
+
+/**
+ * A regular file this process may execute (not a directory, not missing).
+ * @param {string} path
+ */
+export function isExecutableFile(path) {
+  try {
+    if (!statSync(path).isFile()) return false;
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /**
  * The executable of that name on PATH.

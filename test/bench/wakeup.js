@@ -23,6 +23,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { parse } from 'csv-parse/sync';
+import { alignColumns } from './table.js';
 import { findProgram } from '../../lib/core/programs.js';
 
 const BIN = fileURLToPath(new URL('../../bin/udsvstcp.js', import.meta.url));
@@ -71,8 +72,7 @@ export function toTable(conditions) {
       fmt(num(get(c, s, 'tcp', 'client_vcsw_per_msg')?.mean)), fmt(num(get(c, s, 'uds', 'client_vcsw_per_msg')?.mean)),
     ];
   }));
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  return [header, ...rows].map((r) => r.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ')).join('\n');
+  return alignColumns(header, rows);
 }
 
 async function main() {

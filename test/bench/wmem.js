@@ -34,6 +34,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { parse } from 'csv-parse/sync';
+import { alignColumns } from './table.js';
 import os from 'node:os';
 import { RESTORING_SIGNALS, readSysctl, sysctlPath, withSysctl } from './sysctl-guard.js';
 
@@ -134,8 +135,7 @@ export function toTable(conditions, workload = 'stream') {
     fmt(figure(c, s, 'tcp', v.cpu)?.value, v.digits), fmt(figure(c, s, 'uds', v.cpu)?.value, v.digits), ratio(figure(c, s, 'uds/tcp', v.cpu)),
     fmt(writesPer(c, s, 'tcp', v.writes), v.writesDigits), fmt(writesPer(c, s, 'uds', v.writes), v.writesDigits),
   ]));
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  return [header, ...rows].map((r) => r.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ')).join('\n');
+  return alignColumns(header, rows);
 }
 
 async function main() {

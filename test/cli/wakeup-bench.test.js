@@ -1,25 +1,15 @@
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { toTable } from '../bench/wakeup.js';
+import { runScript } from '../helpers/cli.js';
 
 const BENCH = fileURLToPath(new URL('../bench/wakeup.js', import.meta.url));
 
-/**
- * @param {string[]} args
- * @returns {Promise<{ code: number | null, stdout: string, stderr: string }>}
- */
-function runBench(args) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BENCH, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (t) => { stdout += t; });
-    child.stderr.setEncoding('utf8').on('data', (t) => { stderr += t; });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+/** @param {string[]} args */
+const runBench = async (args) => {
+  const { code, stdout, stderr } = await runScript(BENCH, args);
+  return { code, stdout, stderr };
+};
 
 /**
  * A summary.csv row.

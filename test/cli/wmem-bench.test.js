@@ -1,27 +1,16 @@
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { toTable } from '../bench/wmem.js';
+import { runScript } from '../helpers/cli.js';
 
 const BENCH = fileURLToPath(new URL('../bench/wmem.js', import.meta.url));
 
 /**
- * @param {import('node:child_process').SpawnOptions} options
+ * @param {{ uid?: number, gid?: number }} options
  * @param {string[]} [args]
- * @returns {Promise<{ code: number | null, stdout: string, stderr: string }>}
  */
-function runBench(options, args = []) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BENCH, ...args], { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout?.setEncoding('utf8').on('data', (t) => { stdout += t; });
-    child.stderr?.setEncoding('utf8').on('data', (t) => { stderr += t; });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const runBench = (options, args = []) => runScript(BENCH, args, options);
 
 /**
  * @param {string} transport

@@ -8,20 +8,22 @@ import { fileURLToPath } from 'node:url';
 export const BIN = fileURLToPath(new URL('../../bin/udsvstcp.js', import.meta.url));
 
 /**
+ * Run a Node script of ours in a child process of this Node, collecting its output.
+ * @param {string} script
  * @param {string[]} args
- * @param {{ timeoutMs?: number, env?: NodeJS.ProcessEnv, cwd?: string }} [options]
+ * @param {{ timeoutMs?: number, env?: NodeJS.ProcessEnv, cwd?: string, uid?: number, gid?: number }} [options] uid, gid: run it as that user
  * @returns {Promise<{ code: number | null, signal: string | null, stdout: string, stderr: string }>}
  */
-export function runCli(args, { timeoutMs = 60_000, env = {}, cwd } = {}) {
+export function runScript(script, args, { timeoutMs = 60_000, env = {}, cwd, uid, gid } = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, NO_COLOR: '1', ...env }, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [script, ...args], { env: { ...process.env, NO_COLOR: '1', ...env }, cwd, uid, gid, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (t) => { stdout += t; });
     child.stderr.setEncoding('utf8').on('data', (t) => { stderr += t; });
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`udsvstcp ${args.join(' ')} did not finish within ${timeoutMs} ms\n${stderr}`));
+      reject(new Error(`${script} ${args.join(' ')} did not finish within ${timeoutMs} ms\n${stderr}`));
     }, timeoutMs);
     child.on('error', reject);
     child.on('close', (code, signal) => {
@@ -29,6 +31,14 @@ export function runCli(args, { timeoutMs = 60_000, env = {}, cwd } = {}) {
       resolve({ code, signal, stdout, stderr });
     });
   });
+}
+
+/**
+ * @param {string[]} args
+ * @param {{ timeoutMs?: number, env?: NodeJS.ProcessEnv, cwd?: string }} [options]
+ */
+export function runCli(args, options = {}) {
+  return runScript(BIN, args, options);
 }
 
 /**
