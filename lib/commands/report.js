@@ -57,7 +57,10 @@ export async function report(dir, opts, { stdout, stderr, chalk }) {
 export async function reportSweep(dir, { stderr, chalk, quiet = false, allowShared = false, summary }) {
   try {
     const { findings, files } = await writeReport(dir, { allowShared, summary });
-    if (!quiet) stderr.write(`\n${toVerdictText(findings, { chalk })}${files.map((f) => `  ${printable(f)}\n`).join('')}`);
+    if (!quiet) stderr.write(`\n${toVerdictText(findings, { chalk })}`);
+    // what the machine set is a warning: printed even with --quiet
+    for (const w of findings.machineWarnings) stderr.write(chalk.yellow(`warning: ${printable(w)}\n`));
+    if (!quiet) stderr.write(files.map((f) => `  ${printable(f)}\n`).join(''));
     return { findings, files };
   } catch (error) {
     stderr.write(chalk.yellow(`warning: the report could not be made: ${printable(describeResourceError(error) ?? /** @type {Error} */ (error).message)} (try: npx udsvstcp report ${printable(dir)})\n`));

@@ -55,6 +55,7 @@ export const WIDE_CI = 0.05;
  * @property {{ recorded: number, ok: number, failed: number, planned: number | null }} trials
  * @property {Section[]} sections
  * @property {string[]} warnings
+ * @property {string[]} machineWarnings those of the warnings that say what the machine set: wake-ups, UDS's send buffer, steal
  * @property {import('./versions.js').VersionFinding[]} versions each Node version against the first (none with one version)
  * @property {Record<string, any>[]} summary the rows of summarize()
  * @property {'geometric mean' | 'mean'} centre what the per-transport values are
@@ -204,12 +205,9 @@ export function buildFindings({ trials: all, meta, notes = [], dir }, options = 
   else if (ok.length === 0) warnings.push(`every trial failed (${failed.length}): ${describeFailures(failed)}`);
   else if (failed.length) warnings.push(`${failed.length} of ${trials.length} trials failed (status=error in trials.csv): ${describeFailures(failed)}`);
 
-  const wakeups = wakeupWarning(sections, meta?.machine);
-  if (wakeups) warnings.push(wakeups);
-  const buffer = sendBufferWarning(sections, meta?.machine);
-  if (buffer) warnings.push(buffer);
-  const steal = stealWarning(meta?.sessions);
-  if (steal) warnings.push(steal);
+  // what the machine set (docs/regimes.md): a sweep prints these under its verdicts too
+  const machineWarnings = /** @type {string[]} */ ([wakeupWarning(sections, meta?.machine), sendBufferWarning(sections, meta?.machine), stealWarning(meta?.sessions)].filter(Boolean));
+  warnings.push(...machineWarnings);
 
   /** a section's Node version, for people, where there are several @param {Section} s */
   const where = (s) => (s.node ? `Node ${s.node} ` : '');
@@ -245,5 +243,5 @@ export function buildFindings({ trials: all, meta, notes = [], dir }, options = 
 
   const versions = versionFindings(summary, (workload) => options.primary ?? primaryFigure(workload));
   const centre = summary.some((r) => typeof r.geomean === 'number') ? 'geometric mean' : 'mean';
-  return { status, centre, trials: { recorded: trials.length, ok: ok.length, failed: failed.length, planned }, sections, versions, warnings, summary, meta };
+  return { status, centre, trials: { recorded: trials.length, ok: ok.length, failed: failed.length, planned }, sections, versions, warnings, machineWarnings, summary, meta };
 }

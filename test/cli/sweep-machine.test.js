@@ -85,6 +85,20 @@ describe.runIf(process.platform === 'linux')('sweep records the machine facts th
   }, 60_000);
 });
 
+describe.runIf(process.platform === 'linux')('a sweep prints what the machine set under its verdicts, even with --quiet', () => {
+  it('names the groups with more bytes in flight than UDS\'s send buffer (net.core.wmem_default) holds', async () => {
+    const wmem = proc('net.core.wmem_default')[0];
+    // 128 KiB x 2 is in flight at depth 2; below wmem_default at depth 1 on any usual kernel
+    expect(wmem, 'this test needs net.core.wmem_default between 128 KiB and 256 KiB, as Linux sets it').toBeGreaterThanOrEqual(128 * 1024);
+    expect(wmem).toBeLessThan(256 * 1024);
+    const dir = join(tmp.dir, 'buffer');
+    const { code, stderr } = await runCli(['sweep', '--sizes', '128KiB', '--depths', '1,2', '--runs', '1', '--packets', '40', '--warmup', '8', '--precision', '100%', '--no-probe', '--quiet', '--out', dir]);
+    expect(code, stderr).toBe(0);
+    const lines = stderr.split('\n').filter((l) => l.includes('send buffer'));
+    expect(lines).toEqual([expect.stringMatching(new RegExp(`^warning: at 128 KiB depth 2 more bytes are in flight than UDS's send buffer holds \\(net\\.core\\.wmem_default, ${wmem} B here;`))]);
+  }, 60_000);
+});
+
 describe.runIf(process.platform === 'linux')('run --probe', () => {
   it('runs the wake-up probe before measuring and prints it', async () => {
     const { code, stderr } = await runCli(['run', '--probe', '--packets', '200', '--warmup', '0']);
