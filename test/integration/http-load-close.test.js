@@ -26,13 +26,11 @@ describe('close()', () => {
       await Promise.all(loads.map((load) => load.close()));
       setImmediate(() => out.write(JSON.stringify({ before, after: process.getActiveResourcesInfo() })));
     `;
-    const started = performance.now();
-    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', client, JSON.stringify([server.tcp, server.uds])], { timeout: 5000 });
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', client, JSON.stringify([server.tcp, server.uds])], { timeout: 20_000 }); // exits by itself: killed, and failing, only if it hangs
     // nothing open that was not open before the loads (stdio pipes, say)
     const { before, after } = JSON.parse(stdout);
     const count = (/** @type {string[]} */ list) => Object.fromEntries([...new Set([...before, ...after])].map((type) => [type, list.filter((t) => t === type).length]));
     for (const [type, n] of Object.entries(count(after))) expect({ type, n }).toEqual({ type, n: Math.min(n, count(before)[type]) });
-    expect(performance.now() - started).toBeLessThan(5000);
     expect(server.counts().connections).toBe(10);
   });
 
