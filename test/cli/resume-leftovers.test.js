@@ -9,24 +9,13 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BIN, makeTempDir, runCli } from '../helpers/cli.js';
-import { descendants, isRunning, isStopped } from '../helpers/processes.js';
+import { describe, expect, it } from 'vitest';
+import { BIN, runCli } from '../helpers/cli.js';
+import { descendants, isRunning, isStopped, trackProcesses } from '../helpers/processes.js';
 import { waitFor } from '../helpers/wait.js';
 import { readMetaJson } from '../helpers/sweeps.js';
 
-/** @type {{ dir: string, remove: () => Promise<void> }} */
-let tmp;
-/** @type {import('../helpers/processes.js').ProcessSeen[]} */
-let seen = [];
-beforeEach(async () => {
-  tmp = await makeTempDir();
-  seen = [];
-});
-afterEach(async () => {
-  for (const p of seen.filter(isRunning)) process.kill(p.pid, 'SIGKILL');
-  await tmp.remove();
-});
+const ctx = trackProcesses();
 
 /** @param {string} out */
 function recorded(out) {
@@ -39,9 +28,9 @@ function recorded(out) {
 
 describe('sweep --resume ends what a killed sweep left running', () => {
   it('kills the nginx recorded in fixture.json, removes its and the server\'s private directories, and completes', async () => {
-    const tmpdir = join(tmp.dir, 'tmp');
+    const tmpdir = join(ctx.tmp.dir, 'tmp');
     await mkdir(tmpdir);
-    const out = join(tmp.dir, 'out');
+    const out = join(ctx.tmp.dir, 'out');
     const env = { ...process.env, NO_COLOR: '1', TMPDIR: tmpdir };
     const child = spawn(process.execPath, [BIN, 'sweep', '--workload', 'proxy', '--test', '--runs', '1', '--depths', '1', '--out', out], { env, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
@@ -54,13 +43,13 @@ describe('sweep --resume ends what a killed sweep left running', () => {
     // everything at once, so that nothing can clean up after the others: stop the sweep, kill its helpers, kill it
     process.kill(pid, 'SIGSTOP');
     expect(await waitFor(() => isStopped(pid), { timeoutMs: 10_000, everyMs: 20 })).toBe(true); // else it could still see its guard die, and end nginx itself
-    seen = descendants(pid);
-    const helpers = seen.filter((p) => /guard-main\.js|server-main\.js|trial\/worker\.js/.test(p.cmdline));
+    ctx.seen = descendants(pid);
+    const helpers = ctx.seen.filter((p) => /guard-main\.js|server-main\.js|trial\/worker\.js/.test(p.cmdline));
     expect(helpers.length).toBeGreaterThanOrEqual(2);
     for (const p of helpers) process.kill(p.pid, 'SIGKILL');
     child.kill('SIGKILL');
     await exited;
-    const nginx = seen.filter((p) => p.cmdline.startsWith('nginx: '));
+    const nginx = ctx.seen.filter((p) => p.cmdline.startsWith('nginx: '));
     expect(nginx.map((p) => p.cmdline.split(' process')[0]).sort()).toEqual(['nginx: master', 'nginx: worker']);
     expect(await waitFor(() => helpers.every((p) => !isRunning(p)), { timeoutMs: 10_000, everyMs: 20 })).toBe(true);
     expect(nginx.every(isRunning)).toBe(true); // left running: nothing was there to end it

@@ -9,23 +9,12 @@ import { spawn } from 'node:child_process';
 import { mkdir, readdir } from 'node:fs/promises';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BIN, makeTempDir } from '../helpers/cli.js';
-import { descendants, isRunning } from '../helpers/processes.js';
+import { describe, expect, it } from 'vitest';
+import { BIN } from '../helpers/cli.js';
+import { descendants, isRunning, trackProcesses } from '../helpers/processes.js';
 import { waitFor } from '../helpers/wait.js';
 
-/** @type {{ dir: string, remove: () => Promise<void> }} */
-let tmp;
-/** @type {import('../helpers/processes.js').ProcessSeen[]} */
-let seen = [];
-beforeEach(async () => {
-  tmp = await makeTempDir();
-  seen = [];
-});
-afterEach(async () => {
-  for (const p of seen.filter(isRunning)) process.kill(p.pid, 'SIGKILL'); // a failed test leaves nothing either
-  await tmp.remove();
-});
+const ctx = trackProcesses();
 
 /**
  * Start udsvstcp with a TMPDIR of its own; once `ready` holds for its
@@ -34,14 +23,14 @@ afterEach(async () => {
  * @param {(processes: import('../helpers/processes.js').ProcessSeen[]) => boolean} ready
  */
 async function killWhen(args, ready) {
-  const tmpdir = join(tmp.dir, 'tmp');
+  const tmpdir = join(ctx.tmp.dir, 'tmp');
   await mkdir(tmpdir);
   const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, NO_COLOR: '1', TMPDIR: tmpdir }, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (text) => { stderr += text; });
   const exited = new Promise((resolve) => child.once('exit', resolve));
   const pid = /** @type {number} */ (child.pid);
-  const found = await waitFor(() => ready((seen = descendants(pid))), { timeoutMs: 60_000, everyMs: 20 });
+  const found = await waitFor(() => ready((ctx.seen = descendants(pid))), { timeoutMs: 60_000, everyMs: 20 });
   expect(found, stderr).toBe(true);
   child.kill('SIGKILL');
   await exited;
@@ -55,17 +44,17 @@ describe('a SIGKILLed udsvstcp leaves nothing running', () => {
   it('run --workload proxy: nginx and its worker, its guard and the app server end, and TMPDIR is empty', async () => {
     const { tmpdir } = await killWhen(['run', '--workload', 'proxy', '--connections', '2', '--duration', '60s', '--warmup', '10ms'],
       (processes) => has('nginx: worker')(processes) && has('server-main.js')(processes));
-    expect(await waitFor(() => seen.every((p) => !isRunning(p)), { timeoutMs: 10_000, everyMs: 20 }), seen.filter(isRunning).map((p) => p.cmdline).join('\n')).toBe(true);
+    expect(await waitFor(() => ctx.seen.every((p) => !isRunning(p)), { timeoutMs: 10_000, everyMs: 20 }), ctx.seen.filter(isRunning).map((p) => p.cmdline).join('\n')).toBe(true);
     expect(await waitFor(() => readdirSync(tmpdir).length === 0, { timeoutMs: 10_000, everyMs: 20 })).toBe(true);
     expect(await readdir(tmpdir)).toEqual([]);
   });
 
   it('sweep --workload proxy, mid-trial: nginx, its guard, the app server and the trial process end, and TMPDIR is empty', async () => {
-    const out = join(tmp.dir, 'out');
+    const out = join(ctx.tmp.dir, 'out');
     const { tmpdir } = await killWhen(['sweep', '--workload', 'proxy', '--test', '--out', out],
       (processes) => has('nginx: worker')(processes) && has('trial/worker.js')(processes));
-    expect(has('nginx: master')(seen) && has('server-main.js')(seen)).toBe(true);
-    expect(await waitFor(() => seen.every((p) => !isRunning(p)), { timeoutMs: 10_000, everyMs: 20 }), seen.filter(isRunning).map((p) => p.cmdline).join('\n')).toBe(true);
+    expect(has('nginx: master')(ctx.seen) && has('server-main.js')(ctx.seen)).toBe(true);
+    expect(await waitFor(() => ctx.seen.every((p) => !isRunning(p)), { timeoutMs: 10_000, everyMs: 20 }), ctx.seen.filter(isRunning).map((p) => p.cmdline).join('\n')).toBe(true);
     expect(await waitFor(() => readdirSync(tmpdir).length === 0, { timeoutMs: 10_000, everyMs: 20 })).toBe(true);
     expect(await readdir(tmpdir)).toEqual([]);
   });

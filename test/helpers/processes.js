@@ -2,6 +2,8 @@
  * What is running: processes found through /proc (Linux).
  */
 import fs from 'node:fs';
+import { afterEach, beforeEach } from 'vitest';
+import { makeTempDir } from './temp.js';
 
 /**
  * The processes whose command line mentions `text`.
@@ -77,4 +79,29 @@ export function isRunning(seen) {
  */
 export function isStopped(pid) {
   return stat(pid)?.state === 'T';
+}
+
+/**
+ * For tests that start processes which must not outlive them: before each
+ * test a fresh temporary directory (`ctx.tmp`) and an empty `ctx.seen`; after
+ * each, every process in `ctx.seen` still running is SIGKILLed (a failed
+ * test leaves nothing either) and the directory removed. Call at the top of
+ * a test file.
+ */
+export function trackProcesses() {
+  const ctx = {
+    /** @type {{ dir: string, remove: () => Promise<void> }} */
+    tmp: /** @type {any} */ (null),
+    /** @type {ProcessSeen[]} */
+    seen: [],
+  };
+  beforeEach(async () => {
+    ctx.tmp = await makeTempDir();
+    ctx.seen = [];
+  });
+  afterEach(async () => {
+    for (const p of ctx.seen.filter(isRunning)) process.kill(p.pid, 'SIGKILL');
+    await ctx.tmp.remove();
+  });
+  return ctx;
 }
