@@ -90,7 +90,8 @@ function startProcess(argv, what) {
   const exited = new Promise((resolve) => child.once('close', () => resolve()));
   const failure = new Promise((_, reject) => {
     child.once('error', (error) => reject(new Error(`cannot start ${command}: ${error.message}`)));
-    child.once('exit', (code, signal) => reject(new Error(stderr.trim().split('\n').pop() || `${what} exited (${signal ?? `code ${code}`})`)));
+    // 'close', not 'exit': after its stderr has been read to the end, so the message is its last line, never a race
+    child.once('close', (code, signal) => reject(new Error(stderr.trim().split('\n').pop() || `${what} exited (${signal ?? `code ${code}`})`)));
   });
   failure.catch(() => undefined);
   /** @param {Promise<any>} promise */

@@ -47,9 +47,10 @@ describe('measured blocks', () => {
     for (const r of records) expect(Number(r.blocks)).toBeGreaterThanOrEqual(MIN_BLOCKS);
   });
 
-  it('aim at blockMs at the warmup rate: 50 ms blocks hold far more than the 100 × depth floor', async () => {
-    const long = await runTrial({ ...base, targets: targets(), depth: 1, measure: { ms: 100 }, warmup: { ms: 30 }, blockMs: 50 });
-    expect(Number(long.records[0].block_packets)).toBeGreaterThan(FILL_FACTOR * 2); // ≥ 4000 msgs/s on any machine that runs this
+  it('aim at blockMs at the warmup rate: 250 ms blocks hold far more than the 100 × depth floor', async () => {
+    const long = await runTrial({ ...base, targets: targets(), depth: 1, measure: { ms: 500 }, warmup: { ms: 30 }, blockMs: 250 });
+    // more than 2 × the floor at ≥ 800 round trips a second: so even a loaded VM (2000–3000 at depth 1 seen at load 10)
+    expect(Number(long.records[0].block_packets)).toBeGreaterThan(FILL_FACTOR * 2);
     // without a warmup there is no rate: blocks are the floor, FILL_FACTOR × depth
     const cold = await runTrial({ ...base, targets: targets(), depth: 3, measure: { ms: 30 }, warmup: { packets: 0 }, blockMs: 50 });
     expect(Number(cold.records[0].block_packets)).toBe(FILL_FACTOR * 3);
