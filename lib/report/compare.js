@@ -149,6 +149,37 @@ export function describeDifferences(metaA, metaB) {
   const versions = (/** @type {Record<string, any> | null} */ meta) => (Array.isArray(meta?.nodes) ? meta.nodes.map((n) => n?.version ?? null) : null);
   const [na, nb] = [versions(metaA), versions(metaB)];
   if ((na || nb) && JSON.stringify(na) !== JSON.stringify(nb)) lines.push(`Node versions measured: A ${JSON.stringify(na)}, B ${JSON.stringify(nb)}`);
+  return [...lines, ...machineDifferences(metaA, metaB)];
+}
+
+/** A share, for people: 10.2 %. @param {unknown} v */
+const percent = (v) => (typeof v === 'number' && Number.isFinite(v) ? `${(v * 100).toFixed(1)} %` : 'unknown');
+
+/**
+ * The machine facts that set the regimes (docs/regimes.md) where the two
+ * sweeps differ: each recorded sysctl, the virtualisation, the idle driver,
+ * the wake-up probe's cost, and the most CPU time any session lost to the
+ * hypervisor (steal). Each is a candidate cause of a ratio that moved.
+ * @param {Record<string, any> | null} metaA
+ * @param {Record<string, any> | null} metaB
+ */
+export function machineDifferences(metaA, metaB) {
+  const [ma, mb] = [metaA?.machine, metaB?.machine];
+  const lines = [];
+  const differ = (/** @type {unknown} */ va, /** @type {unknown} */ vb) => (va !== undefined || vb !== undefined) && JSON.stringify(va ?? null) !== JSON.stringify(vb ?? null);
+  for (const name of [...new Set([...Object.keys(ma?.sysctl ?? {}), ...Object.keys(mb?.sysctl ?? {})])].sort()) {
+    const [va, vb] = [ma?.sysctl?.[name], mb?.sysctl?.[name]];
+    if (differ(va, vb)) lines.push(`${name}: A ${JSON.stringify(va ?? null)}, B ${JSON.stringify(vb ?? null)}`);
+  }
+  if (differ(ma?.virtualisation?.vm, mb?.virtualisation?.vm)) lines.push(`virtualisation: A ${JSON.stringify(ma?.virtualisation?.vm ?? null)}, B ${JSON.stringify(mb?.virtualisation?.vm ?? null)}`);
+  if (differ(ma?.idle?.cpuidle_driver, mb?.idle?.cpuidle_driver)) lines.push(`cpuidle driver: A ${JSON.stringify(ma?.idle?.cpuidle_driver ?? null)}, B ${JSON.stringify(mb?.idle?.cpuidle_driver ?? null)}`);
+  const wake = (/** @type {any} */ m) => (typeof m?.wakeup?.wake_cost_us === 'number' ? m.wakeup.wake_cost_us : null);
+  if (wake(ma) !== null || wake(mb) !== null) lines.push(`wake-up cost per round trip (probe): A ${wake(ma) === null ? 'unknown' : `${wake(ma).toFixed(1)} µs`}, B ${wake(mb) === null ? 'unknown' : `${wake(mb).toFixed(1)} µs`}`);
+  const steal = (/** @type {any} */ meta) => {
+    const shares = (Array.isArray(meta?.sessions) ? meta.sessions : []).map((/** @type {any} */ s) => s?.cpu?.steal).filter((/** @type {unknown} */ v) => typeof v === 'number' && Number.isFinite(v));
+    return shares.length ? Math.max(...shares) : null;
+  };
+  if (steal(metaA) !== null || steal(metaB) !== null) lines.push(`CPU time stolen by the hypervisor (most of any session): A ${percent(steal(metaA))}, B ${percent(steal(metaB))}`);
   return lines;
 }
 

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { describeDifferences, machineDifferences } from '../../lib/report/compare.js';
+
+/**
+ * A meta.json with the machine facts that set the regimes.
+ * @param {{ wmem?: number, vm?: string, wake?: number, steal?: number[] }} facts
+ */
+const meta = ({ wmem = 212992, vm = 'kvm', wake, steal = [] }) => ({
+  machine: { sysctl: { 'net.core.wmem_default': wmem, 'net.ipv4.tcp_wmem': [4096, 16384, 4194304] }, virtualisation: { vm }, idle: { cpuidle_driver: 'haltpoll' }, wakeup: wake === undefined ? null : { wake_cost_us: wake } },
+  sessions: steal.map((s) => ({ cpu: { steal: s } })),
+});
+
+describe('compare: the machine facts that differ', () => {
+  it('names each differing sysctl and the virtualisation, and gives both wake-up costs and the worst steal', () => {
+    expect(machineDifferences(meta({ wake: 319.6, steal: [0.102, 0.05] }), meta({ wmem: 4194304, vm: 'none', wake: 11.74, steal: [0.004] }))).toEqual([
+      'net.core.wmem_default: A 212992, B 4194304',
+      'virtualisation: A "kvm", B "none"',
+      'wake-up cost per round trip (probe): A 319.6 µs, B 11.7 µs',
+      'CPU time stolen by the hypervisor (most of any session): A 10.2 %, B 0.4 %',
+    ]);
+  });
+
+  it('says nothing of facts that agree or that neither recorded; unknown where one did not', () => {
+    expect(machineDifferences(meta({}), meta({}))).toEqual([]);
+    expect(machineDifferences({}, {})).toEqual([]);
+    expect(machineDifferences(meta({ steal: [0.02] }), {})).toEqual([
+      'net.core.wmem_default: A 212992, B null',
+      'net.ipv4.tcp_wmem: A [4096,16384,4194304], B null',
+      'virtualisation: A "kvm", B null',
+      'cpuidle driver: A "haltpoll", B null',
+      'CPU time stolen by the hypervisor (most of any session): A 2.0 %, B unknown',
+    ]);
+  });
+
+  it('are part of the differences compare prints', () => {
+    expect(describeDifferences(meta({}), meta({ wmem: 4194304 }))).toContain('net.core.wmem_default: A 212992, B 4194304');
+  });
+});
