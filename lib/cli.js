@@ -64,7 +64,7 @@ export async function main(argv, io = { stdout: process.stdout, stderr: process.
     .option('--uds <path>', 'socket path (default: <server>.sock in a fresh private 0700 directory under the temp dir)')
     .option('--greeting', 'write "start sending now!" on each connection (the 2014 server)')
     .option('--nagle', 'leave Nagle on for accepted TCP connections (default: noDelay)')
-    .option('--json', 'print {"tcp":{host,port},"uds":{path}} on stdout once both listen')
+    .option('--json', 'print {"tcp":{host,port},"uds":{path},"uds-abstract":{path}} on stdout once all listen (uds-abstract on Linux only; its path starts with a NUL byte, \\u0000 in JSON)')
     .addHelpText('after', `
 A stale socket file (nobody answers on it) is replaced; a live one, or a path
 that is not a socket, is refused and left untouched. SIGINT, SIGTERM and SIGHUP
@@ -85,7 +85,7 @@ Example:
     .option('--workload <name>', `${WORKLOAD_NAMES.join(', ')} (default echo)`)
     .option('--tcp <host:port>', 'TCP server to measure (loopback only)')
     .option('--uds <path>', 'UDS server to measure')
-    .option('--transport <which>', 'tcp, uds or both (default: both, or those given)')
+    .option('--transport <list>', 'a list of transports: tcp, uds, uds-abstract (Linux) — e.g. tcp,uds,uds-abstract; both is tcp,uds (default: both, or those given). Each is measured against TCP')
     .option('--size <bytes>', 'echo packet size (default 64), stream chunk size (default 1MiB), http body size (default 64): a power of two, e.g. 64, 1k, 64KiB, 1MiB')
     .option('--depth <n>', 'echo: packets in flight, 1 (ping-pong) to 65536, size × depth at most 256 MiB (default 1); connect: connections at once')
     .option('--connections <n>', 'http, proxy: keep-alive connections, 1 to 1024 (default 10, as the 2017 wrk run); proxy: at most what nginx can hold within the open-file limit (ulimit -Hn)')
@@ -106,10 +106,12 @@ Example:
     .addHelpText('after', `
 With neither --tcp nor --uds, the workload's server is started in a child
 process (and nginx in front of it for proxy) and stopped afterwards, and its
-CPU time is charged to each block. With both transports, a trial alternates
-blocks A B B A … between a TCP and a UDS connection, and the last line gives
-UDS/TCP with a 95 % interval (across trials with --runs 2 or more; from one
-trial's block pairs otherwise).
+CPU time is charged to each block. With several transports, a trial alternates
+blocks A B B A … between a TCP and a UDS connection (A B C C B A … with three),
+and the last lines give each transport against TCP, UDS/TCP first, with a 95 %
+interval (across trials with --runs 2 or more; from one trial's blocks otherwise).
+The server listens on TCP, UDS and (Linux) an abstract socket at once.
+Transports: tcp, uds, uds-abstract (Linux; proxy takes tcp and uds only).
 
 Workloads: echo (every echoed byte checked; msgs/s, RTT, CPU µs per message),
 stream (one-way chunks counted at the receiver; GB/s, CPU ms per GB), connect
@@ -123,6 +125,7 @@ Exit codes: 0 every trial ok; 1 a trial failed; 2 bad input (nothing started).
 Examples:
   udsvstcp run --size 64 --depth 1
   udsvstcp run --workload http --connections 10 --duration 2s
+  udsvstcp run --transport tcp,uds,uds-abstract --size 1KiB --depth 4
   udsvstcp run --tcp 127.0.0.1:5555 --uds /tmp/x/echo.sock --size 1k --depth 16 --packets 100000 --json`)
     .action(async (opts) => {
       const options = resolveRunOptions(opts);
@@ -135,7 +138,7 @@ Examples:
     .argument('[preset]', `a preset in sweeps/ (${listPresets().join(', ')}) or a path to a .json spec`)
     .option('--sizes <list|range>', 'packet sizes: 1,64,1k or a range of powers of two 1..16384, 64B..1MiB, 1..64KiB*4')
     .option('--depths <list>', 'packets in flight, each 1 to 65536, e.g. 1,16')
-    .option('--transports <list>', 'tcp,uds (default both)')
+    .option('--transports <list>', 'tcp,uds (default), or any list of tcp, uds, uds-abstract (Linux): each against TCP, in the same trials')
     .option('--runs <n>', 'runs (at least); every (size, depth) group once per run, 1 to 1000')
     .option('--precision <pct>', 'add runs to groups whose UDS/TCP 95 % interval (as in summary.csv; see --intervals) is wider than ±pct (0.1% to 100%, e.g. 3%)')
     .option('--max-time <time>', 'start no extra run for --precision once the sweep would pass this (e.g. 80s, 10m)')

@@ -8,6 +8,7 @@ export { HANDLERS, ECHO_GREETING, CONNECT_GREETING } from './fixture/handlers.js
 export { spawnServer } from './fixture/server-process.js';
 export { findNginx, startNginx, toNginxConfig } from './fixture/nginx.js';
 export { connect, describeTarget, httpOrigin, TRANSPORTS } from './client/transport.js';
+export { TRANSPORT_DECLARATIONS, BASELINE, getTransport, labelOf, ratioOf } from './transports/index.js';
 export { createPipeline } from './client/pipeline.js';
 export { createHttpLoad } from './client/http-load.js';
 export { createPayloads } from './client/payload.js';

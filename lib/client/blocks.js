@@ -1,12 +1,14 @@
 /**
  * Paired blocks: how every workload measures its lanes (one connection, pool
- * or loop per target: TCP and UDS to the same server, or one of them).
+ * or loop per target: TCP, UDS and any other transport to the same server,
+ * or one of them).
  *
  * A lane's block does a given number of units of work (echoed packets,
  * streamed chunks, connections, requests) and ends when the last is done,
  * so nothing is in flight at its edges and its wall time, client CPU, server
  * CPU and both event-loop utilisations cover exactly its units. Blocks
- * alternate between lanes, A B B A A B …: paired blocks a few milliseconds
+ * alternate between lanes, A B B A A B … (with three, A B C C B A A B C …,
+ * so each lane's blocks sit next to every other's alike): paired blocks a few milliseconds
  * apart share the process's CPU placement, JIT state and the machine's
  * drift, which is what makes their ratio precise.
  *
@@ -79,7 +81,7 @@ export const MIN_WARMUP_BLOCKS = 3;
  * @property {Mechanism} counters
  *
  * @typedef {object} Block one measured block, before a workload names its columns
- * @property {'tcp' | 'uds'} transport
+ * @property {string} transport tcp, uds, uds-abstract … (lib/transports/)
  * @property {number} block position among the trial's measured blocks, from 0
  * @property {number} units
  * @property {number} bytes
@@ -225,7 +227,7 @@ export function budget(amount, blockUnits, minBlocks = 1) {
 
 /**
  * Run one phase as a tinybench task: each iteration is one block per lane,
- * in A B order on even iterations and B A on odd ones. The budget is wall
+ * in lane order on even iterations (A B C) and reversed on odd ones (C B A). The budget is wall
  * time (`time`, the mean per lane) or `iterations`.
  * @param {number} lanes
  * @param {{ time: number, iterations: number, name: string, signal?: AbortSignal, block: (lane: number) => Promise<number> }} phase

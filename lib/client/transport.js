@@ -1,23 +1,25 @@
 /**
- * The client side of the one seam where TCP and UDS differ. Everything else
- * sees a Target and a connected net.Socket (or, for HTTP, an origin).
+ * The client side of the one seam where transports differ: a target is
+ * reached as its transport's declaration (lib/transports/) says. Everything
+ * else sees a Target and a connected net.Socket (or, for HTTP, an origin).
  */
 import net from 'node:net';
 import { RunError } from '../core/errors.js';
+import { getTransport } from '../transports/index.js';
+
+export { TRANSPORTS } from '../transports/index.js';
 
 /**
  * @typedef {{ host: string, port: number }} Via a proxy on loopback TCP that forwards to the target (nginx)
  * @typedef {{ transport: 'tcp', host: string, port: number, via?: Via }} TcpTarget
  * @typedef {{ transport: 'uds', path: string, via?: Via }} UdsTarget
- * @typedef {TcpTarget | UdsTarget} Target
+ * @typedef {{ transport: 'uds-abstract', path: string, via?: Via }} AbstractTarget path: `\0name`, a Linux abstract socket
+ * @typedef {TcpTarget | UdsTarget | AbstractTarget} Target one per transport (lib/transports/): the fields its declaration reads
  */
-
-/** @type {readonly ('tcp' | 'uds')[]} */
-export const TRANSPORTS = ['tcp', 'uds'];
 
 /** @param {Target} target */
 export function describeTarget(target) {
-  const direct = target.transport === 'tcp' ? `tcp ${target.host}:${target.port}` : `uds ${target.path}`;
+  const direct = getTransport(target.transport).describe(target);
   return target.via ? `${direct} via ${target.via.host}:${target.via.port}` : direct;
 }
 
@@ -32,8 +34,9 @@ export function describeTarget(target) {
 export function httpOrigin(target) {
   const at = (/** @type {string} */ host, /** @type {number} */ port) => `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   if (target.via) return { origin: at(target.via.host, target.via.port) };
-  if (target.transport === 'uds') return { origin: 'http://localhost', socketPath: target.path };
-  return { origin: at(target.host, target.port) };
+  const http = getTransport(target.transport).http;
+  if (!http) throw new RunError(`${target.transport} does not carry HTTP`, 'ERR_TRANSPORT');
+  return http(target);
 }
 
 /** Bytes one read may bring, as libuv's default read size. */
@@ -50,7 +53,7 @@ const READ_BUFFER_BYTES = 64 * 1024;
 /**
  * Connect to a server fixture.
  * @param {Target} target
- * @param {{ noDelay?: boolean, timeoutMs?: number, reader?: Reader, server?: string }} [options] noDelay applies to TCP only;
+ * @param {{ noDelay?: boolean, timeoutMs?: number, reader?: Reader, server?: string }} [options] noDelay applies to TCP only (its declaration reads it);
  *   with a reader, reads go to reader.fn (net's `onread`) and no 'data' event is emitted; server: which one
  *   is expected there, as errors name it (default 'echo')
  * @returns {Promise<net.Socket>}
@@ -58,9 +61,12 @@ const READ_BUFFER_BYTES = 64 * 1024;
 export function connect(target, { noDelay = true, timeoutMs = 10_000, reader, server = 'echo' } = {}) {
   return new Promise((resolve, reject) => {
     const onread = reader ? { buffer: Buffer.allocUnsafe(READ_BUFFER_BYTES), callback: (/** @type {number} */ n, /** @type {Uint8Array} */ buffer) => { reader.fn(Buffer.from(buffer.buffer, buffer.byteOffset, n)); return true; } } : undefined;
-    const socket = target.transport === 'tcp'
-      ? net.connect({ host: target.host, port: target.port, noDelay, onread })
-      : net.connect({ path: target.path, onread });
+    const how = getTransport(target.transport).connectOptions;
+    if (!how) {
+      reject(new RunError(`${target.transport} is not a byte stream: it cannot be connected as a socket`, 'ERR_TRANSPORT'));
+      return;
+    }
+    const socket = net.connect({ ...how(target, { noDelay }), onread });
     const timer = setTimeout(() => {
       socket.destroy();
       reject(new RunError(`could not connect to ${describeTarget(target)} within ${timeoutMs} ms`, 'ERR_CONNECT'));

@@ -1,8 +1,9 @@
 /**
  * `udsvstcp run`: trials of one workload against a given server or a fixture
  * started here (a server child process, and nginx for the proxy workload).
- * With both transports, each trial alternates blocks between them
- * (A B B A …), and the transport that opens the sequence alternates trial by trial.
+ * With several transports, each trial alternates blocks between them
+ * (A B B A …, or A B C C B A … with three), and the order that opens the
+ * sequence is reversed trial by trial.
  */
 import { describeEnvironment, collectEnvironment } from '../core/environment.js';
 import { startFixture, withNginxWords } from '../fixture/fixture.js';
@@ -53,7 +54,7 @@ export async function run(options, { stdout, stderr, chalk }) {
     /** @type {Record<string, any>[][]} */
     const blocksByRun = [];
     for (let round = 0; round < options.runs; round++) {
-      // the transport that opens A B B A … alternates run by run
+      // the order that opens A B B A … (A B C C B A …) is reversed run by run
       const order = round % 2 === 0 ? options.transports : [...options.transports].reverse();
       const mark = fixture?.nginxLog?.mark();
       /** @type {import('../trial/trial.js').TrialSpec} */
@@ -81,10 +82,14 @@ export async function run(options, { stdout, stderr, chalk }) {
     }
     stderr.write(`\n${toTable(/** @type {any} */ (rows), { chalk })}`);
     for (const warning of [...clientWarnings(rows, 'the client_elu of each --json record'), ...counterWarnings(rows)]) stderr.write(chalk.yellow(`warning: ${printable(warning)}\n`));
-    const ratio = options.runs > 1
-      ? { interval: ratioInterval(pairedLogRatios(rows, workload.primary)), basis: `${options.runs} runs` }
-      : { interval: batchMeansInterval(blockPairLogRatios(blocksByRun[0], workload.primary)), basis: 'the block pairs of one process (batch means); --runs 3 or a sweep for an interval across processes' };
-    const comparison = toComparison(/** @type {any} */ (rows), { chalk, ratio: ratio.interval.logs.length ? ratio : undefined });
+    // each transport against TCP: over runs, or over the block rounds of the one run
+    const ratios = Object.fromEntries(options.transports.filter((t) => t !== 'tcp').flatMap((t) => {
+      const ratio = options.runs > 1
+        ? { interval: ratioInterval(pairedLogRatios(rows, workload.primary, t)), basis: `${options.runs} runs` }
+        : { interval: batchMeansInterval(blockPairLogRatios(blocksByRun[0], workload.primary, t)), basis: `the block ${options.transports.length > 2 ? 'rounds' : 'pairs'} of one process (batch means); --runs 3 or a sweep for an interval across processes` };
+      return ratio.interval.logs.length ? [[t, ratio]] : [];
+    }));
+    const comparison = toComparison(/** @type {any} */ (rows), { chalk, ratios });
     if (comparison) stderr.write(`\n${comparison}`);
     if (machine && options.depth === 1) {
       const rtts = options.transports.map((transport) => {

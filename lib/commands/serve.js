@@ -6,6 +6,7 @@ import { isLoopback } from '../options/validate.js';
 import { runServer } from '../fixture/server-main.js';
 import { printable } from '../core/text.js';
 import { checkTempDir } from '../fixture/socket-file.js';
+import { describeTarget } from '../client/transport.js';
 
 /**
  * @param {import('../fixture/server-main.js').ServerProcessOptions & { host: string, json: boolean }} options validated
@@ -15,10 +16,10 @@ import { checkTempDir } from '../fixture/socket-file.js';
 export async function serve(options, { stdout, stderr }) {
   if (options.path === undefined) checkTempDir(); // the socket file goes there
   const { why, released } = await runServer(options, {
-    onListening: ({ tcp, uds }) => {
+    onListening: ({ tcp, uds, addresses }) => {
       if (!isLoopback(options.host)) stderr.write(`udsvstcp: warning: --host ${printable(options.host)} is not a loopback address (--allow-remote); the server is reachable from elsewhere\n`);
-      stderr.write(`udsvstcp ${options.handler} server (pid ${process.pid})\n  tcp  ${tcp.host}:${tcp.port}${options.noDelay ? '' : ' (Nagle on)'}\n  uds  ${printable(uds.path)}\n${options.greeting ? '  greeting on\n' : ''}  stop with Ctrl-C\n`);
-      if (options.json) stdout.write(`${JSON.stringify({ tcp, uds })}\n`);
+      stderr.write(`udsvstcp ${options.handler} server (pid ${process.pid})\n  tcp  ${tcp.host}:${tcp.port}${options.noDelay ? '' : ' (Nagle on)'}\n  uds  ${printable(uds.path)}\n${addresses['uds-abstract'] ? `  uds-abstract  ${printable(describeTarget(/** @type {import('../client/transport.js').Target} */ ({ transport: 'uds-abstract', ...addresses['uds-abstract'] })).replace(/^uds-abstract /, ''))}\n` : ''}${options.greeting ? '  greeting on\n' : ''}  stop with Ctrl-C\n`);
+      if (options.json) stdout.write(`${JSON.stringify(addresses)}\n`);
     },
   });
   const left = released.left.length ? `; left ${printable(released.left.join(', '))} (not empty)` : '';

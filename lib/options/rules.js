@@ -7,6 +7,7 @@
 import { UsageError } from '../core/errors.js';
 import { MAX_PACKETS } from '../core/limits.js';
 import { toDuration, toInteger, toPacketSize, toWarmup } from '../core/units.js';
+import { TRANSPORTS, getTransport, isAvailable, isTransport } from '../transports/index.js';
 import { WORKLOADS } from '../workloads/index.js';
 
 /** Bounds shared by `run` and `sweep`. */
@@ -103,15 +104,40 @@ export function toStallTimeout(value, key) {
 }
 
 /**
- * Transports: a list (array, or comma-separated text) of tcp and uds; `both` is both.
+ * Transports: a list (array, or comma-separated text) of transport names;
+ * `both` is tcp,uds. Each must be known and exist on this platform; the
+ * order given is kept (a trial opens its block sequence with the first),
+ * repeats dropped.
  * @param {unknown} value
  * @param {string} key
- * @returns {('tcp' | 'uds')[]}
+ * @param {NodeJS.Platform} [platform]
+ * @returns {string[]}
  */
-export function toTransportList(value, key) {
+export function toTransportList(value, key, platform = process.platform) {
   const list = value === 'both' ? ['tcp', 'uds'] : typeof value === 'string' ? value.split(',').map((t) => t.trim()) : value;
-  if (!Array.isArray(list) || list.length === 0 || list.some((t) => t !== 'tcp' && t !== 'uds')) {
-    throw new UsageError(`${key} must be tcp, uds, or a list of them (tcp,uds; both); got ${JSON.stringify(value)}`);
+  if (!Array.isArray(list) || list.length === 0 || list.some((t) => !isTransport(t))) {
+    throw new UsageError(`${key} must be one of ${TRANSPORTS.join(', ')}, or a list of them (tcp,uds,uds-abstract; both is tcp,uds); got ${JSON.stringify(value)}`);
   }
-  return /** @type {('tcp' | 'uds')[]} */ ([...new Set(list)]);
+  const missing = list.find((t) => !isAvailable(t, platform));
+  if (missing !== undefined) {
+    throw new UsageError(`${key} ${missing} needs ${getTransport(missing).platforms?.join(' or ')}; this system is ${platform} (use tcp,uds)`, 'ERR_PLATFORM');
+  }
+  return [...new Set(/** @type {string[]} */ (list))];
 }
+
+/**
+ * Refuse transports a workload cannot measure, naming the key and what it takes.
+ * @param {import('../workloads/workload.js').Workload} workload
+ * @param {string[]} transports
+ * @param {string} key
+ */
+export function checkWorkloadTransports(workload, transports, key) {
+  const takes = TRANSPORTS.filter((t) => getTransport(t).carries.includes(workload.needs));
+  const refused = transports.filter((t) => !takes.includes(t));
+  if (refused.length) {
+    throw new UsageError(`${key} ${refused.join(',')}: the ${workload.name} workload needs a transport that carries ${CAPABILITY_WORDS[workload.needs]}, which ${refused.join(' and ')} ${refused.length === 1 ? 'does' : 'do'} not; it takes ${takes.join(', ')}`);
+  }
+}
+
+/** What each capability means, for messages. */
+const CAPABILITY_WORDS = { messages: 'framed messages', stream: 'a byte stream', upstream: 'nginx\'s upstream connections' };

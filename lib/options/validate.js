@@ -10,7 +10,7 @@ import { checkSocketPath } from '../fixture/socket-file.js';
 import { toInteger } from '../core/units.js';
 import { findNode } from '../core/node-executables.js';
 import { DEFAULT_WORKLOAD, WORKLOADS, getWorkload } from '../workloads/index.js';
-import { resolveAmounts, resolveWorkloadOptions, toAxisValue, toSeed, toStallTimeout, toTransportList } from './rules.js';
+import { checkWorkloadTransports, resolveAmounts, resolveWorkloadOptions, toAxisValue, toSeed, toStallTimeout, toTransportList } from './rules.js';
 
 export { checkWorkloadOptions, toAxisValue, toSeed } from './rules.js';
 
@@ -75,8 +75,8 @@ function toTcpTarget(text) {
 /**
  * @typedef {object} RunOptions
  * @property {import('../workloads/workload.js').Workload} workload
- * @property {{ tcp?: import('../client/transport.js').TcpTarget, uds?: import('../client/transport.js').UdsTarget } | undefined} targets undefined: start our own server
- * @property {('tcp' | 'uds')[]} transports
+ * @property {Record<string, import('../client/transport.js').Target> | undefined} targets by transport (tcp, uds); undefined: start our own server
+ * @property {string[]} transports tcp, uds, uds-abstract … (lib/transports/), in the order given
  * @property {number} size
  * @property {number} depth
  * @property {import('../workloads/workload.js').Amount} measure
@@ -121,6 +121,7 @@ export function resolveRunOptions(raw) {
   const { measure, warmup } = resolveAmounts(workload, { packets: raw.packets, duration: raw.duration, warmup: raw.warmup ?? '250ms' }, (key) => `--${key}`, '1s');
 
   let transports = toTransportList(raw.transport ?? 'both', '--transport');
+  checkWorkloadTransports(workload, transports, '--transport');
   /** @type {RunOptions['targets']} */
   let targets;
   if (raw.tcp !== undefined || raw.uds !== undefined) {
@@ -130,6 +131,7 @@ export function resolveRunOptions(raw) {
     if (raw.uds !== undefined) targets.uds = { transport: 'uds', path: checkSocketPath(raw.uds, '--uds') };
     if (raw.transport === undefined) transports = transports.filter((t) => targets?.[t]);
     for (const t of transports) {
+      if (t !== 'tcp' && t !== 'uds') throw new UsageError(`--transport ${t} needs a server of ours: give no --tcp or --uds target (they name tcp and uds servers only)`);
       if (!targets[t]) throw new UsageError(`--transport ${raw.transport} needs --${t} ${t === 'tcp' ? 'HOST:PORT' : 'PATH'} when a target is given (or give no target to start a server)`);
     }
   }

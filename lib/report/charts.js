@@ -15,6 +15,8 @@
  * workload's declaration.
  */
 import { workloadOf } from '../workloads/index.js';
+import { TRANSPORTS, labelOf, orderTransports } from '../transports/index.js';
+import { estimatesOf, ratioEstimatesOf } from './estimates.js';
 import { logAxis, sizeAxis } from './chart-axes.js';
 import { loadChartLibraries } from './chart-libraries.js';
 
@@ -22,8 +24,15 @@ import { loadChartLibraries } from './chart-libraries.js';
 
 // TCP and UDS differ in colour, in lightness (for greyscale) and in the shape of their points;
 // depths in the ratio chart differ in colour, point shape and line dash
-const TRANSPORT_COLOURS = { domain: ['TCP', 'UDS'], range: ['#0072b2', '#d55e00'] };
-const TRANSPORT_SHAPES = { domain: ['TCP', 'UDS'], range: ['circle', 'square'] };
+/** Colours and shapes of the transports, in lib/transports/ order (Okabe–Ito colours: TCP blue, UDS vermilion, then green, purple, …). */
+const COLOURS = ['#0072b2', '#d55e00', '#009e73', '#cc79a7', '#e69f00', '#56b4e9', '#000000'];
+const SHAPES = ['circle', 'square', 'triangle-up', 'diamond', 'triangle-down', 'cross', 'triangle-left'];
+/**
+ * A scale of the transports measured, each in its own colour or shape whatever else was measured.
+ * @param {string[]} transports
+ * @param {string[]} range
+ */
+const transportScale = (transports, range) => ({ domain: transports.map(labelOf), range: transports.map((t) => range[Math.max(0, TRANSPORTS.indexOf(t)) % range.length]) });
 const DEPTH_SHAPES = ['circle', 'square', 'triangle-up', 'diamond', 'triangle-down', 'cross', 'triangle-left', 'triangle-right'];
 const WIDTH = 300;
 const HEIGHT = 200;
@@ -96,8 +105,10 @@ export function chartSpecs(findings) {
   const sizes = [...new Set(sections.flatMap((s) => s.sizes.map((r) => r.size_bytes)))].sort((a, b) => a - b);
   const x = sizeAxis(sizes, sizeName, WIDTH);
   const wideX = sizeAxis(sizes, sizeName, WIDTH * 1.5);
-  const colour = { field: 'transport', type: 'nominal', title: 'transport', scale: TRANSPORT_COLOURS, legend: LEGEND };
-  const shape = { field: 'transport', type: 'nominal', title: 'transport', scale: TRANSPORT_SHAPES, legend: LEGEND };
+  const measured = orderTransports(sections.flatMap((s) => s.transports ?? ['tcp', 'uds']));
+  const named = measured.map(labelOf).join(', ').replace(/, ([^,]*)$/, ' and $1');
+  const colour = { field: 'transport', type: 'nominal', title: 'transport', scale: transportScale(measured, COLOURS), legend: LEGEND };
+  const shape = { field: 'transport', type: 'nominal', title: 'transport', scale: transportScale(measured, SHAPES), legend: LEGEND };
   /** 95 % CI: a band through the sizes, or a bar where there is one size (a band of one point draws nothing) @param {number} opacity */
   const band = (opacity) => (sizes.length > 1 ? { type: 'errorband', opacity } : { type: 'errorbar', ticks: true, thickness: 2, opacity: 0.6 });
   // with several Node versions, a panel (and a ratio line) per version and depth
@@ -106,73 +117,83 @@ export function chartSpecs(findings) {
   const where = (s) => ({ depth: s.node ? `${s.depth} · Node ${s.node}` : String(s.depth), depthNumber: s.depth * nodes.length + nodes.indexOf(s.node) });
 
   // 1. the primary figure (a rate or a time on a linear axis from 0, so heights compare)
-  const main = sections.flatMap((s) => s.sizes.flatMap((r) => ['tcp', 'uds'].flatMap((t) => {
-    const e = /** @type {Record<string, any>} */ (r.figures[primary.metric])[t];
+  /** a section's transports: TCP and UDS where an older findings object has none @param {import('./findings.js').Section} s */
+  const transportsOf = (s) => s.transports ?? ['tcp', 'uds'];
+  const main = sections.flatMap((s) => s.sizes.flatMap((r) => transportsOf(s).flatMap((t) => {
+    const e = /** @type {Record<string, any>} */ (estimatesOf(r.figures[primary.metric]))[t];
     if (!e || finite(e.value) === null) return [];
     const band = finite(e.low) !== null && finite(e.high) !== null && e.low > 0;
-    return [{ ...where(s), size: r.size_bytes, transport: t.toUpperCase(), value: e.value, low: band ? e.low : null, high: band ? e.high : null }];
+    return [{ ...where(s), size: r.size_bytes, transport: labelOf(t), value: e.value, low: band ? e.low : null, high: band ? e.high : null }];
   })));
   const primaryY = { field: 'value', type: 'quantitative', title: primary.short };
   const primaryChart = faceted(main, [
     { mark: band(0.25), transform: [{ filter: 'datum.low !== null' }], encoding: { x, y: { ...primaryY, field: 'low' }, y2: { field: 'high' }, color: colour } },
     { mark: { type: 'line' }, encoding: { x, y: primaryY, color: colour } },
     { mark: { type: 'point', filled: true, size: 40 }, encoding: { x, y: primaryY, color: colour, shape } },
-  ], { description: `${primary.short} against ${sizeName}, TCP and UDS, 95 % CI bands`, title: title(`${primary.short} against ${sizeName}`, `TCP and UDS, ${findings.centre} of runs, 95 % CI`), depthShort });
+  ], { description: `${primary.short} against ${sizeName}, ${named}, 95 % CI bands`, title: title(`${primary.short} against ${sizeName}`, `${named}, ${findings.centre} of runs, 95 % CI`), depthShort });
 
-  // 2. UDS relative to TCP, on a log axis fitted to the values and their intervals, 1 always in view
-  const ratios = sections.flatMap((s) => s.sizes.flatMap((r) => {
-    const e = r.figures[primary.metric].ratio;
-    if (!e || finite(e.value) === null) return [];
-    const band = finite(e.low) !== null && finite(e.high) !== null && /** @type {number} */ (e.low) > 0;
-    return [{ ...where(s), size: r.size_bytes, value: e.value, low: band ? e.low : null, high: band ? e.high : null }];
-  }));
+  // 2. each transport relative to TCP (UDS first), on a log axis fitted to the values and their intervals, 1 always in view
   const depthLegend = { field: 'depth', type: 'nominal', title: depthShort, sort: { field: 'depthNumber' }, legend: LEGEND };
   const depthColour = { ...depthLegend, scale: { scheme: 'dark2' } };
   const depthShape = { ...depthLegend, scale: { range: DEPTH_SHAPES } };
   const depthDash = { ...depthLegend, legend: null };
-  const ratioTitle = `UDS / TCP ${primary.short}`;
-  const ratioY = { field: 'value', type: 'quantitative', title: ratioTitle, ...logAxis(ratios.flatMap((r) => [r.value, r.low, r.high]), [1]) };
-  const ratioChart = {
-    description: `UDS relative to TCP (${primary.short}) against ${sizeName}, 95 % CI bands, reference line at 1`,
-    title: title(`UDS / TCP ${primary.short} against ${sizeName}`, `95 % CI; above 1: UDS higher (${primary.better} is better)`),
-    data: { values: ratios },
-    width: WIDTH * 1.5,
-    height: HEIGHT * 1.25,
-    layer: [
-      { mark: { type: 'rule', strokeDash: [4, 4], color: '#555' }, encoding: { y: { datum: 1, type: 'quantitative' } } },
-      { mark: band(0.2), transform: [{ filter: 'datum.low !== null' }], encoding: { x: wideX, y: { ...ratioY, field: 'low' }, y2: { field: 'high' }, color: depthColour } },
-      { mark: { type: 'line' }, encoding: { x: wideX, y: ratioY, color: depthColour, strokeDash: depthDash } },
-      { mark: { type: 'point', filled: true, size: 40 }, encoding: { x: wideX, y: ratioY, color: depthColour, shape: depthShape } },
-    ],
-    config: { font: 'sans-serif' },
+  /** @param {string} transport */
+  const ratioChartOf = (transport) => {
+    const label = labelOf(transport);
+    const ratios = sections.flatMap((s) => s.sizes.flatMap((r) => {
+      const e = ratioEstimatesOf(r.figures[primary.metric]).find((x) => x.transport === transport)?.ratio;
+      if (!e || finite(e.value) === null) return [];
+      const band = finite(e.low) !== null && finite(e.high) !== null && /** @type {number} */ (e.low) > 0;
+      return [{ ...where(s), size: r.size_bytes, value: e.value, low: band ? e.low : null, high: band ? e.high : null }];
+    }));
+    const ratioTitle = `${label} / TCP ${primary.short}`;
+    const ratioY = { field: 'value', type: 'quantitative', title: ratioTitle, ...logAxis(ratios.flatMap((r) => [r.value, r.low, r.high]), [1]) };
+    return {
+      description: `${label} relative to TCP (${primary.short}) against ${sizeName}, 95 % CI bands, reference line at 1`,
+      title: title(`${label} / TCP ${primary.short} against ${sizeName}`, `95 % CI; above 1: ${label} higher (${primary.better} is better)`),
+      data: { values: ratios },
+      width: WIDTH * 1.5,
+      height: HEIGHT * 1.25,
+      layer: [
+        { mark: { type: 'rule', strokeDash: [4, 4], color: '#555' }, encoding: { y: { datum: 1, type: 'quantitative' } } },
+        { mark: band(0.2), transform: [{ filter: 'datum.low !== null' }], encoding: { x: wideX, y: { ...ratioY, field: 'low' }, y2: { field: 'high' }, color: depthColour } },
+        { mark: { type: 'line' }, encoding: { x: wideX, y: ratioY, color: depthColour, strokeDash: depthDash } },
+        { mark: { type: 'point', filled: true, size: 40 }, encoding: { x: wideX, y: ratioY, color: depthColour, shape: depthShape } },
+      ],
+      config: { font: 'sans-serif' },
+    };
   };
+  // UDS/TCP always (the headline), then every other transport measured against TCP
+  const ratioCharts = ['uds', ...measured.filter((t) => t !== 'tcp' && t !== 'uds')].map((t) => ({
+    name: `chart-${t}-vs-tcp.svg`, title: `${labelOf(t)} relative to TCP, ${primary.short} (95 % CI; above 1: ${labelOf(t)} higher)`, spec: ratioChartOf(t),
+  }));
 
   // 3. CPU per unit, client and server (and nginx): the workload's *_cpu_* figures
   const cpuMetrics = Object.keys(w.summary).filter((m) => /^(client|server|proxy)_cpu_/.test(m)).map((m) => [m === 'proxy_cpu_us_per_req' ? 'nginx' : m.split('_')[0], m]);
   const cpuTitle = `CPU ${w.summary[cpuMetrics[0][1]].unit.replace(/^us/, 'µs')}`;
-  const cpu = sections.flatMap((s) => s.sizes.flatMap((r) => ['tcp', 'uds'].flatMap((t) => cpuMetrics.flatMap(([side, metric]) => {
-    const e = /** @type {Record<string, any>} */ (r.figures[metric] ?? {})[t];
-    return e && finite(e.value) !== null ? [{ ...where(s), size: r.size_bytes, transport: t.toUpperCase(), side, series: `${t.toUpperCase()} ${side}`, value: e.value }] : [];
+  const cpu = sections.flatMap((s) => s.sizes.flatMap((r) => transportsOf(s).flatMap((t) => cpuMetrics.flatMap(([side, metric]) => {
+    const e = /** @type {Record<string, any>} */ (r.figures[metric] ? estimatesOf(r.figures[metric]) : {})[t];
+    return e && finite(e.value) !== null ? [{ ...where(s), size: r.size_bytes, transport: labelOf(t), side, series: `${labelOf(t)} ${side}`, value: e.value }] : [];
   }))));
   const sides = cpuMetrics.map(([side]) => side).join(', ');
   const cpuChart = faceted(cpu, [
     ...dashedLines(x, { field: 'value', type: 'quantitative', title: cpuTitle }, colour, shape, 'side'),
-  ], { description: `${cpuTitle} against ${sizeName}: ${sides}; TCP and UDS`, title: title(`${cpuTitle} against ${sizeName}`, `${sides}; TCP and UDS`), depthShort });
+  ], { description: `${cpuTitle} against ${sizeName}: ${sides}; ${named}`, title: title(`${cpuTitle} against ${sizeName}`, `${sides}; ${named}`), depthShort });
 
   // 4. p50 and p99 times: the workload's *_p50_us and *_p99_us figures, one log axis fitted to all panels
   const timeMetrics = Object.keys(w.summary).filter((m) => /_p(50|99)_us$/.test(m)).map((m) => [/** @type {string} */ (/_(p50|p99)_us$/.exec(m)?.[1]), m]);
   const timeName = timeMetrics.length ? w.summary[timeMetrics[0][1]].label.replace(/^(median|99th percentile) /, '') : '';
-  const rtt = sections.flatMap((s) => s.sizes.flatMap((r) => ['tcp', 'uds'].flatMap((t) => timeMetrics.flatMap(([percentile, metric]) => {
-    const e = /** @type {Record<string, any>} */ (r.figures[metric] ?? {})[t];
-    return e && finite(e.value) !== null && e.value > 0 ? [{ ...where(s), size: r.size_bytes, transport: t.toUpperCase(), percentile, series: `${t.toUpperCase()} ${percentile}`, value: e.value }] : [];
+  const rtt = sections.flatMap((s) => s.sizes.flatMap((r) => transportsOf(s).flatMap((t) => timeMetrics.flatMap(([percentile, metric]) => {
+    const e = /** @type {Record<string, any>} */ (r.figures[metric] ? estimatesOf(r.figures[metric]) : {})[t];
+    return e && finite(e.value) !== null && e.value > 0 ? [{ ...where(s), size: r.size_bytes, transport: labelOf(t), percentile, series: `${labelOf(t)} ${percentile}`, value: e.value }] : [];
   }))));
   const rttChart = faceted(rtt, [
     ...dashedLines(x, { field: 'value', type: 'quantitative', title: `${timeName} µs`, ...logAxis(rtt.map((r) => r.value)) }, colour, shape, 'percentile'),
-  ], { description: `${timeName} p50 and p99 against ${sizeName}, TCP and UDS`, title: title(`${timeName} p50 and p99 against ${sizeName}`, 'µs, log axis; TCP and UDS'), depthShort, independent: false });
+  ], { description: `${timeName} p50 and p99 against ${sizeName}, ${named}`, title: title(`${timeName} p50 and p99 against ${sizeName}`, `µs, log axis; ${named}`), depthShort, independent: false });
 
   return [
     { name: `chart-${primary.metric}.svg`, title: `${primary.short} against ${sizeName} (95 % CI bands)`, spec: primaryChart },
-    { name: 'chart-uds-vs-tcp.svg', title: `UDS relative to TCP, ${primary.short} (95 % CI; above 1: UDS higher)`, spec: ratioChart },
+    ...ratioCharts,
     { name: 'chart-cpu.svg', title: `${cpuTitle}: ${sides}`, spec: cpuChart },
     ...(timeMetrics.length ? [{ name: 'chart-rtt.svg', title: `${timeName[0].toUpperCase()}${timeName.slice(1)} p50 and p99 (µs, log axis)`, spec: rttChart }] : []),
   ];

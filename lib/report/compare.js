@@ -4,9 +4,9 @@
  * does for two binaries: for every (workload, size, depth) group both sweeps
  * hold, and every figure, B/A = the ratio of the geometric means over runs,
  * with a 95 % interval from Welch's t-test on the log values of the per-run
- * figures (lib/stats/welch.js). The UDS/TCP row compares the two sweeps' per-run
- * log-ratios the same way, so B/A of it says whether the gap between the
- * transports changed. Two sweeps of one Node version each are compared
+ * figures (lib/stats/welch.js). The UDS/TCP row (and every other transport's
+ * row against TCP) compares the two sweeps' per-run log-ratios the same
+ * way, so B/A of it says whether the gap between the transports changed. Two sweeps of one Node version each are compared
  * whatever their versions (that may be the point); where a sweep measured
  * several (sweep --node), groups are matched within each version. Pure:
  * trial rows in, rows and text out; in the text, what came from the results
@@ -19,6 +19,7 @@ import { formatSize } from '../core/units.js';
 import { printable } from '../core/text.js';
 import { welchLogRatio } from '../stats/welch.js';
 import { FIGURES } from '../workloads/figures.js';
+import { labelOf, orderTransports, ratioTransport, ratiosOf } from '../transports/index.js';
 import { human } from './table.js';
 
 const plain = new Chalk({ level: 0 });
@@ -31,9 +32,9 @@ export const COMPARE_STATISTIC = "B/A: ratio of the geometric means over runs; 9
  * @property {string | null} node_version where a sweep measured several Node versions; else null
  * @property {number} size_bytes
  * @property {number} depth
- * @property {'tcp' | 'uds' | 'uds/tcp'} transport
+ * @property {string} transport tcp, uds, uds-abstract …, or a ratio to TCP: uds/tcp, uds-abstract/tcp …
  * @property {string} metric
- * @property {number | null} a geometric mean in A (the UDS/TCP ratio on uds/tcp rows)
+ * @property {number | null} a geometric mean in A (the ratio to TCP on ratio rows)
  * @property {number} n_a runs in A
  * @property {number | null} b
  * @property {number} n_b
@@ -117,10 +118,12 @@ export function compareSweeps(a, b, { metrics = Object.keys(FIGURES) } = {}) {
     const rowsA = /** @type {Record<string, any>[]} */ (groupsA.get(key));
     const rowsB = /** @type {Record<string, any>[]} */ (groupsB.get(key));
     const base = { workload: String(rowsA[0].workload), node_version: byVersion ? String(rowsA[0].node_version) : null, size_bytes: Number(rowsA[0].size_bytes), depth: Number(rowsA[0].depth) };
+    const present = orderTransports([...rowsA, ...rowsB].map((r) => String(r.transport)));
     for (const metric of metrics) {
-      for (const transport of /** @type {const} */ (['tcp', 'uds', 'uds/tcp'])) {
-        const la = transport === 'uds/tcp' ? pairedLogRatios(rowsA, metric) : logsOf(rowsA, transport, metric);
-        const lb = transport === 'uds/tcp' ? pairedLogRatios(rowsB, metric) : logsOf(rowsB, transport, metric);
+      for (const transport of [...present, ...ratiosOf(present)]) {
+        const over = ratioTransport(transport);
+        const la = over !== null ? pairedLogRatios(rowsA, metric, over) : logsOf(rowsA, transport, metric);
+        const lb = over !== null ? pairedLogRatios(rowsB, metric, over) : logsOf(rowsB, transport, metric);
         if (la.length === 0 && lb.length === 0) continue;
         const w = la.length && lb.length ? welchLogRatio(la, lb) : null;
         rows.push({ ...base, transport, metric, a: geomean(la), n_a: la.length, b: geomean(lb), n_b: lb.length, ratio: w?.ratio ?? null, ci95_low: w?.low ?? null, ci95_high: w?.high ?? null, df: w?.df ?? null, significant: w?.significant ?? null });
@@ -198,8 +201,8 @@ export function toCompareText(comparison, { metric = 'msgs_per_s', differences =
   const head = ['depth', 'size', 'transport', `A ${figure.short}`, `B ${figure.short}`, 'B/A', '95 % CI', 'sig', 'runs A/B'];
   if (byVersion) head[2] = 'node transport';
   const rows = comparison.rows.filter((r) => r.metric === metric).map((r) => {
-    const value = (/** @type {number | null} */ v) => (v === null ? '-' : r.transport === 'uds/tcp' ? `×${v.toFixed(2)}` : human(v));
-    return [String(r.depth), formatSize(r.size_bytes), `${byVersion ? `${printable(String(r.node_version))} ` : ''}${r.transport === 'uds/tcp' ? 'UDS/TCP' : r.transport.toUpperCase()}`, value(r.a), value(r.b),
+    const value = (/** @type {number | null} */ v) => (v === null ? '-' : ratioTransport(r.transport) !== null ? `×${v.toFixed(2)}` : human(v));
+    return [String(r.depth), formatSize(r.size_bytes), `${byVersion ? `${printable(String(r.node_version))} ` : ''}${printable(labelOf(r.transport))}`, value(r.a), value(r.b),
       r.ratio === null ? '-' : r.ratio.toFixed(3), r.ci95_low === null || r.ci95_high === null ? '-' : `${r.ci95_low.toFixed(3)}–${r.ci95_high.toFixed(3)}`,
       r.significant === 'yes' ? '*' : r.significant === 'no' ? '' : '-', `${r.n_a}/${r.n_b}`];
   });

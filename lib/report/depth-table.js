@@ -1,6 +1,7 @@
 /**
  * The table of one depth, as cells of text: per size the primary figure of
- * each transport, UDS/TCP with its 95 % CI and significance, the CPU of
+ * each transport, UDS/TCP with its 95 % CI and significance (and every
+ * other transport's figure and ratio to TCP after them), the CPU of
  * client and server (and nginx) on each transport, per the workload's unit
  * (µs per message, ms per GB, µs per connection or request), and beside it
  * their voluntary context switches and write calls per unit of work (the
@@ -9,6 +10,8 @@
  */
 import { formatSize } from '../core/units.js';
 import { workloadOf } from '../workloads/index.js';
+import { labelOf } from '../transports/index.js';
+import { estimatesOf } from './estimates.js';
 import { human } from './table.js';
 import { formatRatio } from './verdict.js';
 
@@ -35,7 +38,9 @@ export function depthTable(section) {
   const cpuMetrics = Object.keys(w.summary).filter((m) => /^(client|server|proxy)_cpu_/.test(m));
   // the mechanism figures shown: voluntary context switches and write calls, per side
   // (left out where no size has them: results written before they were measured)
-  const measured = (/** @type {string} */ m) => section.sizes.some((row) => row.figures[m]?.tcp || row.figures[m]?.uds);
+  const others = (section.transports ?? []).filter((t) => t !== 'tcp' && t !== 'uds');
+  const shown = ['tcp', 'uds', ...others];
+  const measured = (/** @type {string} */ m) => section.sizes.some((row) => row.figures[m] && shown.some((t) => estimatesOf(row.figures[m])[t]));
   const mechanismMetrics = Object.keys(w.summary).filter((m) => w.summary[m].mechanism && /^[a-z]+_(vcsw|writes)_per_/.test(m) && measured(m));
   const sideOf = (/** @type {string} */ m) => ({ client: ['cli', 'client'], server: ['srv', 'server'], proxy: ['nginx', 'nginx'], nginx: ['nginx', 'nginx'] })[/** @type {'client' | 'server' | 'proxy' | 'nginx'} */ (m.split('_')[0])];
   const unitOf = (/** @type {string} */ m) => w.summary[m].unit.replace(/^us/, 'µs');
@@ -48,28 +53,38 @@ export function depthTable(section) {
     { title: '95 % CI', heading: '95 % CI (×)', numeric: false },
     { title: 'sig', heading: 'CI excludes 1', numeric: false },
     { title: 'runs', heading: 'paired runs', numeric: true },
+    // every other transport: its figure and its ratio to TCP
+    ...others.flatMap((t) => [
+      { title: `${labelOf(t)} ${p.short}`, heading: `${labelOf(t)} ${p.short}`, numeric: true },
+      { title: `${labelOf(t)}/TCP`, heading: `${labelOf(t)}/TCP (×)`, numeric: true },
+      { title: '95 % CI', heading: `${labelOf(t)}/TCP 95 % CI (×)`, numeric: false },
+      { title: 'sig', heading: `${labelOf(t)}/TCP CI excludes 1`, numeric: false },
+    ]),
     ...cpuMetrics.flatMap((m) => [
       { title: `${sideOf(m)[0]} ${unitOf(m)} TCP`, heading: `${sideOf(m)[1]} CPU TCP (${unitOf(m)})`, numeric: true },
-      { title: 'UDS', heading: `${sideOf(m)[1]} CPU UDS (${unitOf(m)})`, numeric: true },
+      ...shown.slice(1).map((t) => ({ title: labelOf(t), heading: `${sideOf(m)[1]} CPU ${labelOf(t)} (${unitOf(m)})`, numeric: true })),
     ]),
     ...mechanismMetrics.flatMap((m) => [
       { title: `${sideOf(m)[0]} ${m.split('_')[1]} TCP`, heading: `${sideOf(m)[1]} ${unitOf(m)} TCP`, numeric: true },
-      { title: 'UDS', heading: `${sideOf(m)[1]} ${unitOf(m)} UDS`, numeric: true },
+      ...shown.slice(1).map((t) => ({ title: labelOf(t), heading: `${sideOf(m)[1]} ${unitOf(m)} ${labelOf(t)}`, numeric: true })),
     ]),
   ];
+  const ci = (/** @type {import('./findings.js').RatioEstimate | null | undefined} */ r) => (r && r.low !== null && r.high !== null ? `${ratio(r.low)}–${ratio(r.high)}` : '-');
+  const sig = (/** @type {import('./findings.js').RatioEstimate | null | undefined} */ r) => (r?.significant === 'yes' ? 'yes' : r?.significant === 'no' ? 'no' : '-');
   const rows = section.sizes.map((row) => {
     const f = row.figures[p.metric];
     const r = f.ratio;
-    const cpu = (/** @type {string} */ metric, /** @type {'tcp' | 'uds'} */ t) => num(row.figures[metric]?.[t]?.value);
+    const cpu = (/** @type {string} */ metric, /** @type {string} */ t) => num(row.figures[metric] ? estimatesOf(row.figures[metric])[t]?.value : undefined);
     return [
       formatSize(row.size_bytes),
       num(f.tcp?.value),
       num(f.uds?.value),
       ratio(r?.value),
-      r && r.low !== null && r.high !== null ? `${ratio(r.low)}–${ratio(r.high)}` : '-',
-      r?.significant === 'yes' ? 'yes' : r?.significant === 'no' ? 'no' : '-',
+      ci(r),
+      sig(r),
       r ? String(r.n) : '0',
-      ...[...cpuMetrics, ...mechanismMetrics].flatMap((m) => [cpu(m, 'tcp'), cpu(m, 'uds')]),
+      ...others.flatMap((t) => { const o = f.others?.[t]; return [num(o?.value?.value), ratio(o?.ratio?.value), ci(o?.ratio), sig(o?.ratio)]; }),
+      ...[...cpuMetrics, ...mechanismMetrics].flatMap((m) => shown.map((t) => cpu(m, t))),
     ];
   });
   return { columns, rows, mechanisms: mechanismMetrics.length > 0 };

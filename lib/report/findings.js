@@ -1,6 +1,7 @@
 /**
  * What a report says, as plain data: per (workload, depth) a row per size
- * with each figure for TCP, for UDS and UDS/TCP (from summarize(), read by
+ * with each figure for TCP, for UDS and UDS/TCP, and for every other
+ * transport and its ratio to TCP (from summarize(), read by
  * column name), one verdict line (naming the mechanism figure that differs
  * most where a ratio is far from 1), and the warnings of the sweep as a whole.
  * Every formatter (terminal, Markdown, HTML, charts, xlsx, --json) reads
@@ -12,6 +13,8 @@ import { FIGURES, primaryFigure } from '../workloads/figures.js';
 import { summarize, clientWarnings, counterWarnings } from '../stats/summarize.js';
 import { isVersionComparison } from '../stats/versions.js';
 import { orderVersions } from '../core/node-executables.js';
+import { labelOf, orderTransports, ratioOf } from '../transports/index.js';
+import { againstTcp, ratioEstimatesOf, estimatesOf } from './estimates.js';
 import { mostDifferent } from './mechanism.js';
 import { formatRatio, toVerdict } from './verdict.js';
 import { stealWarning } from './cpu-time.js';
@@ -33,10 +36,14 @@ export const WIDE_CI = 0.05;
  * @property {number | null} [cv] sd / mean, a fraction
  * @property {number} [outliers]
  *
+ * @typedef {Estimate & { significant: string | null }} RatioEstimate
+ *
  * @typedef {object} Comparison
  * @property {Estimate | null} tcp
  * @property {Estimate | null} uds
- * @property {(Estimate & { significant: string | null }) | null} ratio UDS / TCP, paired by run
+ * @property {RatioEstimate | null} ratio UDS / TCP, paired by run
+ * @property {Record<string, { value: Estimate | null, ratio: RatioEstimate | null }>} others every other transport
+ *   measured (uds-abstract …), by name: its figure and its ratio to TCP, paired by run
  *
  * @typedef {object} SizeRow
  * @property {number} size_bytes
@@ -46,6 +53,7 @@ export const WIDE_CI = 0.05;
  * @property {string} workload
  * @property {string | null} node its Node version where a sweep measured several, else null
  * @property {number} depth
+ * @property {string[]} transports measured, TCP first (lib/transports/ order)
  * @property {import('../workloads/figures.js').Figure} primary
  * @property {SizeRow[]} sizes
  * @property {string} verdict
@@ -78,6 +86,16 @@ function estimateOf(row) {
     cv,
     outliers: typeof row.outliers === 'number' ? row.outliers : 0,
   };
+}
+
+/**
+ * A ratio's estimate from its summary row, with whether its CI excludes 1.
+ * @param {Record<string, any> | undefined} row
+ * @returns {RatioEstimate | null}
+ */
+function ratioEstimateOf(row) {
+  const estimate = estimateOf(row);
+  return estimate && { ...estimate, significant: row?.significant ?? null };
 }
 
 /**
@@ -171,6 +189,8 @@ export function buildFindings({ trials: all, meta, notes = [], dir }, options = 
   const sections = [];
   for (const workload of workloads) {
     const primary = options.primary ?? primaryFigure(workload);
+    const transports = orderTransports(trials.filter((r) => r.workload === workload).map((r) => String(r.transport)));
+    const others = transports.filter((t) => t !== 'tcp' && t !== 'uds');
     for (const node of many ? nodes : [null]) {
       const bySize = sizesByDepth.get(`${workload}|${versionKey(node)}`);
       if (!bySize) continue;
@@ -183,15 +203,21 @@ export function buildFindings({ trials: all, meta, notes = [], dir }, options = 
           const figures = {};
           for (const metric of new Set([primary.metric, ...Object.keys(FIGURES)])) {
             const ratioRow = pick('uds/tcp', metric);
-            const ratio = estimateOf(ratioRow);
-            figures[metric] = { tcp: estimateOf(pick('tcp', metric)), uds: estimateOf(pick('uds', metric)), ratio: ratio && { ...ratio, significant: ratioRow?.significant ?? null } };
+            figures[metric] = {
+              tcp: estimateOf(pick('tcp', metric)), uds: estimateOf(pick('uds', metric)), ratio: ratioEstimateOf(ratioRow),
+              others: Object.fromEntries(others.map((t) => [t, { value: estimateOf(pick(t, metric)), ratio: ratioEstimateOf(pick(ratioOf(t), metric)) }])),
+            };
           }
           return { size_bytes: size, figures };
         });
         /** @type {Section} */
-        const section = { workload, node, depth, primary, sizes: rows, verdict: '' };
-        const verdictSizes = rows.map((r) => ({ size_bytes: r.size_bytes, ratio: r.figures[primary.metric].ratio, mechanism: mostDifferent(r.figures, primary.metric) }));
-        section.verdict = toVerdict({ workload, node, depth, sizes: verdictSizes }, primary, { workloadLabel: workloads.length > 1 });
+        const section = { workload, node, depth, transports, primary, sizes: rows, verdict: '' };
+        const verdictSizes = (/** @type {string} */ t) => rows.map((r) => { const view = againstTcp(r.figures, t); return { size_bytes: r.size_bytes, ratio: view[primary.metric].ratio, mechanism: mostDifferent(view, primary.metric) }; });
+        section.verdict = toVerdict({
+          workload, node, depth,
+          sizes: transports.includes('uds') || !others.length ? verdictSizes('uds') : [],
+          others: others.map((t) => ({ label: labelOf(t), sizes: verdictSizes(t) })),
+        }, primary, { workloadLabel: workloads.length > 1 });
         sections.push(section);
       }
     }
@@ -215,29 +241,30 @@ export function buildFindings({ trials: all, meta, notes = [], dir }, options = 
   for (const s of sections) {
     for (const row of s.sizes) {
       const c = row.figures[s.primary.metric];
-      const lacking = [c.tcp ? null : 'TCP', c.uds ? null : 'UDS'].filter(Boolean);
+      const lacking = s.transports.filter((t) => !estimatesOf(c)[t]).map(labelOf);
       if (ok.length && lacking.length) missing.push(`${where(s)}${formatSize(row.size_bytes)} ${depthLabel(s.workload, s.depth)} (${lacking.join(', ')})`);
     }
   }
   if (missing.length) warnings.push(`no comparison where a transport has no successful trial: ${missing.join('; ')}`);
 
-  const primaryRatios = sections.flatMap((s) => s.sizes.map((r) => ({ s, r, ratio: r.figures[s.primary.metric].ratio }))).filter((x) => x.ratio);
+  const primaryRatios = sections.flatMap((s) => s.sizes.flatMap((r) => ratioEstimatesOf(r.figures[s.primary.metric]).map(({ ratio }) => ({ s, r, ratio })))).filter((x) => x.ratio);
+  const ratioWords = sections.some((s) => s.transports.some((t) => t !== 'tcp' && t !== 'uds')) ? 'ratio' : 'UDS/TCP';
   if (primaryRatios.length && primaryRatios.every((x) => x.ratio?.low === null)) warnings.push('one run per group: no confidence intervals and no verdicts on significance; run 2 or more (--runs), 10 or more for firm ones');
   const wide = primaryRatios.filter((x) => x.ratio && x.ratio.low !== null && x.ratio.high !== null && Math.max(x.ratio.high / x.ratio.value - 1, 1 - x.ratio.low / x.ratio.value) > WIDE_CI);
   if (wide.length) {
     const widest = wide.reduce((a, b) => ((/** @type {any} */ (a.ratio).high / /** @type {any} */ (a.ratio).low) >= (/** @type {any} */ (b.ratio).high / /** @type {any} */ (b.ratio).low) ? a : b));
-    warnings.push(`${wide.length} of ${primaryRatios.length} UDS/TCP intervals are wider than ±${WIDE_CI * 100} %, widest ${where(widest.s)}${formatSize(widest.r.size_bytes)} ${depthLabel(widest.s.workload, widest.s.depth)} (${formatRatio(/** @type {number} */ (widest.ratio?.low))}–${formatRatio(/** @type {number} */ (widest.ratio?.high))}); consider more --runs, longer trials, --pin split, or a quieter machine`);
+    warnings.push(`${wide.length} of ${primaryRatios.length} ${ratioWords} intervals are wider than ±${WIDE_CI * 100} %, widest ${where(widest.s)}${formatSize(widest.r.size_bytes)} ${depthLabel(widest.s.workload, widest.s.depth)} (${formatRatio(/** @type {number} */ (widest.ratio?.low))}–${formatRatio(/** @type {number} */ (widest.ratio?.high))}); consider more --runs, longer trials, --pin split, or a quieter machine`);
   }
   const tested = primaryRatios.filter((x) => x.ratio?.significant === 'yes' || x.ratio?.significant === 'no');
   const significant = tested.filter((x) => x.ratio?.significant === 'yes').length;
   if (significant && tested.length > 1) warnings.push(`${significant} of ${tested.length} comparisons have a 95 % CI that excludes 1; with ${tested.length} comparisons about ${(tested.length * 0.05).toFixed(1)} could do so by chance alone`);
 
-  const noisy = sections.flatMap((s) => s.sizes.flatMap((r) => ['tcp', 'uds'].map((t) => ({ s, r, t, e: /** @type {any} */ (r.figures[s.primary.metric])[t] })))).filter((x) => x.e && x.e.cv !== null && x.e.cv > CV_WARN);
+  const noisy = sections.flatMap((s) => s.sizes.flatMap((r) => s.transports.map((t) => ({ s, r, t, e: /** @type {any} */ (estimatesOf(r.figures[s.primary.metric])[t]) })))).filter((x) => x.e && x.e.cv !== null && x.e.cv > CV_WARN);
   if (noisy.length) {
     const worst = noisy.reduce((a, b) => (a.e.cv >= b.e.cv ? a : b));
-    warnings.push(`${noisy.length} groups' ${sections[0].primary.short} vary by more than ${CV_WARN * 100} % (coefficient of variation) between runs, worst ${(worst.e.cv * 100).toFixed(1)} % (${where(worst.s)}${formatSize(worst.r.size_bytes)} ${depthLabel(worst.s.workload, worst.s.depth)} ${worst.t.toUpperCase()})`);
+    warnings.push(`${noisy.length} groups' ${sections[0].primary.short} vary by more than ${CV_WARN * 100} % (coefficient of variation) between runs, worst ${(worst.e.cv * 100).toFixed(1)} % (${where(worst.s)}${formatSize(worst.r.size_bytes)} ${depthLabel(worst.s.workload, worst.s.depth)} ${labelOf(worst.t)})`);
   }
-  const outliers = sections.reduce((n, s) => n + s.sizes.reduce((m, r) => m + (r.figures[s.primary.metric].tcp?.outliers ?? 0) + (r.figures[s.primary.metric].uds?.outliers ?? 0), 0), 0);
+  const outliers = sections.reduce((n, s) => n + s.sizes.reduce((m, r) => m + Object.values(estimatesOf(r.figures[s.primary.metric])).reduce((k, e) => k + (e?.outliers ?? 0), 0), 0), 0);
   if (outliers) warnings.push(`${outliers} trial(s) are outliers by median/MAD (|modified Z| > 3.5); kept, and counted in summary.csv "outliers"`);
   warnings.push(...clientWarnings(trials), ...counterWarnings(trials));
 

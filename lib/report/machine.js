@@ -6,6 +6,8 @@
  * it dominates. Pure.
  */
 import { formatSize } from '../core/units.js';
+import { labelOf, orderTransports } from '../transports/index.js';
+import { estimatesOf } from './estimates.js';
 
 /** A wake-up share of the depth-1 round trip above this dominates it: the report says so. */
 export const WAKE_SHARE_DOMINATES = 0.5;
@@ -41,7 +43,7 @@ export function describeWakeup(machine) {
 
 /**
  * @typedef {object} Share
- * @property {'tcp' | 'uds'} transport
+ * @property {string} transport
  * @property {number} size_bytes
  * @property {number} rtt_us the depth-1 mean round trip
  * @property {number} share of it that the probe's wake-up cost is, at most 1
@@ -49,7 +51,7 @@ export function describeWakeup(machine) {
 
 /**
  * The wake-up cost's share of depth-1 mean round trips (none from a probe on a busy machine).
- * @param {{ transport: 'tcp' | 'uds', size_bytes: number, rtt_us: number }[]} rtts
+ * @param {{ transport: string, size_bytes: number, rtt_us: number }[]} rtts
  * @param {Record<string, any> | null | undefined} machine
  * @returns {Share[]}
  */
@@ -66,7 +68,7 @@ export function sharesOf(rtts, machine) {
  * @param {Record<string, any> | null | undefined} machine
  */
 export function wakeShares(sections, machine) {
-  const rtts = sections.filter((s) => s.depth === 1).flatMap((section) => section.sizes.flatMap((row) => /** @type {const} */ (['tcp', 'uds']).map((transport) => ({ transport, size_bytes: row.size_bytes, rtt_us: Number(row.figures[RTT_METRIC]?.[transport]?.value) }))));
+  const rtts = sections.filter((s) => s.depth === 1).flatMap((section) => section.sizes.flatMap((row) => (section.transports ?? ['tcp', 'uds']).map((transport) => ({ transport, size_bytes: row.size_bytes, rtt_us: Number(row.figures[RTT_METRIC] ? estimatesOf(row.figures[RTT_METRIC])[transport]?.value : NaN) }))));
   return sharesOf(rtts, machine);
 }
 
@@ -78,7 +80,7 @@ const median = (x) => { const s = [...x].sort((a, b) => a - b); return (s[(s.len
  * @param {Share[]} shares
  */
 function sharesByTransport(shares) {
-  return /** @type {const} */ (['tcp', 'uds']).flatMap((t) => {
+  return orderTransports(shares.map((s) => s.transport)).flatMap((t) => {
     const mine = shares.filter((s) => s.transport === t).map((s) => s.share);
     return mine.length ? [{ transport: t, percent: Math.round(median(mine) * 100) }] : [];
   });
@@ -103,7 +105,7 @@ export function warnOfShares(shares, machine) {
   const by = sharesByTransport(shares);
   if (!by.some((s) => s.percent > WAKE_SHARE_DOMINATES * 100)) return null;
   const w = /** @type {Record<string, any>} */ (machine?.wakeup);
-  const percent = by.length === 2 && by[0].percent !== by[1].percent ? `${by.map((s) => `${s.percent} % (${s.transport.toUpperCase()})`).join(' and ')}` : `${by[0].percent} %`;
+  const percent = by.length > 1 && new Set(by.map((s) => s.percent)).size > 1 ? `${by.map((s) => `${s.percent} % (${labelOf(s.transport)})`).join(' and ')}` : `${by[0].percent} %`;
   return `at depth 1, about ${percent} of a round trip here is waking an idle CPU (probe: same-CPU ${micro(w.same_cpu.p50_us)}, cross-CPU ${micro(w.cross_cpu.p50_us)}); depth-1 ratios mostly measure this machine's wake-ups`;
 }
 
@@ -137,6 +139,6 @@ export function machineRows(machine, sections = []) {
   if (metrics) rows.push(['tcp_metrics 127.0.0.1', metrics.loopback_entries === null ? 'unknown (no iproute2)' : `${metrics.loopback_entries} cached entr${metrics.loopback_entries === 1 ? 'y' : 'ies'}`]);
   rows.push(['wake-up probe', describeWakeup(machine).replace(/^wake-up probe: /, '')]);
   const shares = wakeShares(sections, machine);
-  if (shares.length) rows.push(['wake-up share of the depth-1 round trip', shares.map((s) => `${s.transport.toUpperCase()} ${formatSize(s.size_bytes)} ${Math.round(s.share * 100)} % of ${micro(s.rtt_us)}`).join('; ')]);
+  if (shares.length) rows.push(['wake-up share of the depth-1 round trip', shares.map((s) => `${labelOf(s.transport)} ${formatSize(s.size_bytes)} ${Math.round(s.share * 100)} % of ${micro(s.rtt_us)}`).join('; ')]);
   return rows;
 }

@@ -4,6 +4,7 @@
  * whole, through a temporary file and a rename). The sweep calls this at
  * its end; `udsvstcp report` calls it on any results directory.
  */
+import { ratioTransport } from '../transports/index.js';
 import { depthLabel } from '../workloads/index.js';
 import { accessSync, constants } from 'node:fs';
 import { writeFileAtomic } from '../core/files.js';
@@ -56,7 +57,7 @@ function summaryWithUnits(summary) {
   const columns = [...SUMMARY_COLUMNS];
   if (columns.includes('unit')) return { columns, rows: summary };
   columns.splice(columns.indexOf('metric') + 1, 0, 'unit');
-  return { columns, rows: summary.map((r) => ({ ...r, unit: r.transport === 'uds/tcp' ? 'ratio' : figureOf(r.metric).unit })) };
+  return { columns, rows: summary.map((r) => ({ ...r, unit: ratioTransport(r.transport) !== null ? 'ratio' : figureOf(r.metric).unit })) };
 }
 
 /**

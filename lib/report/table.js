@@ -1,5 +1,5 @@
 /**
- * A people-facing table of trial records, and the UDS/TCP comparison.
+ * A people-facing table of trial records, and each transport against TCP (UDS/TCP first).
  * Pure: returns a string; colour comes from the Chalk instance passed in.
  * Cells and errors are printable() (controls escaped) before they are padded.
  */
@@ -7,6 +7,7 @@ import { Chalk } from 'chalk';
 import { formatSize } from '../core/units.js';
 import { printable } from '../core/text.js';
 import { workloadOf } from '../workloads/index.js';
+import { labelOf, orderTransports } from '../transports/index.js';
 import { MIN_PER_UNIT } from './mechanism.js';
 
 const plain = new Chalk({ level: 0 });
@@ -72,38 +73,58 @@ function meanOf(records, field) {
 }
 
 /**
- * One line per (size, depth) with both transports: UDS relative to TCP,
- * with the interval of the msgs/s ratio when one is given.
+ * One line per (size, depth) and transport against TCP (UDS first): how
+ * many times TCP's figures it gives, with the interval of the primary
+ * figure's ratio when one is given.
  * @param {import('../trial/record.js').TrialRecord[]} records
- * @param {{ chalk?: import('chalk').ChalkInstance, ratio?: { interval: import('../stats/ratios.js').RatioInterval, basis: string } }} [options]
+ * @param {{ chalk?: import('chalk').ChalkInstance, ratio?: { interval: import('../stats/ratios.js').RatioInterval, basis: string },
+ *   ratios?: Record<string, { interval: import('../stats/ratios.js').RatioInterval, basis: string }> }} [options]
+ *   ratio: UDS/TCP's interval; ratios: any transport's, by name
  */
-export function toComparison(records, { chalk = plain, ratio: paired } = {}) {
+export function toComparison(records, { chalk = plain, ratio: headline, ratios = {} } = {}) {
   /** @type {Map<string, import('../trial/record.js').TrialRecord[]>} */
   const groups = new Map();
   for (const r of records) {
     const key = `${r.workload}|${r.size_bytes}|${r.depth}`;
     groups.set(key, [...(groups.get(key) ?? []), r]);
   }
+  /** @type {Record<string, { interval: import('../stats/ratios.js').RatioInterval, basis: string }>} */
+  const intervals = { ...ratios, ...(headline ? { uds: headline } : {}) };
   const lines = [];
   for (const group of groups.values()) {
     const tcp = group.filter((r) => r.transport === 'tcp');
-    const uds = group.filter((r) => r.transport === 'uds');
-    const w = workloadOf(group[0].workload);
-    const ratio = (/** @type {string} */ field) => meanOf(uds, field) / meanOf(tcp, field);
-    const msgs = ratio(w.primary);
-    if (!Number.isFinite(msgs)) continue;
-    const n = Math.min(tcp.length, uds.length);
-    const iv = paired?.interval;
-    const value = iv ? iv.mean : msgs;
-    const text = `UDS ×${value.toFixed(2)} the ${w.summary[w.primary].short} of TCP${iv?.low != null && iv.high != null ? ` (95 % CI ${iv.low.toFixed(2)}–${iv.high.toFixed(2)}${iv.low > 1 || iv.high < 1 ? '' : ', not significant'})` : ''}`;
-    const verdict = value >= 1 ? chalk.green(text) : chalk.yellow(text);
-    const basis = iv ? chalk.dim(` [interval from ${paired?.basis}]`) : n < 3 ? chalk.dim(` (${n} trial${n === 1 ? '' : 's'} each: run a sweep for a confidence interval)`) : '';
-    const others = Object.entries(w.summary).filter(([m, f]) => m !== w.primary && !f.mechanism && Number.isFinite(ratio(m))).map(([m, f]) => `${f.short} ×${ratio(m).toFixed(2)}`);
-    // of the mechanism figures, the one farthest from 1 (among those that happen often enough to matter)
-    const mechanisms = Object.entries(w.summary).filter(([m, f]) => f.mechanism && ratio(m) > 0 && Number.isFinite(ratio(m)) && Math.max(meanOf(tcp, m), meanOf(uds, m)) >= MIN_PER_UNIT);
-    const farthest = mechanisms.reduce((/** @type {[string, import('../workloads/workload.js').Figure] | undefined} */ a, b) => (a && Math.abs(Math.log(ratio(a[0]))) >= Math.abs(Math.log(ratio(b[0]))) ? a : b), undefined);
-    if (farthest) others.push(`most different: ${farthest[1].short} ×${ratio(farthest[0]).toFixed(2)}`);
-    lines.push(`${formatSize(Number(group[0].size_bytes))} ${w.axes.depth.flag.slice(2)} ${printable(group[0].depth)}: ${verdict}; ${others.join(', ')}${basis}`);
+    for (const transport of orderTransports(group.map((r) => String(r.transport))).filter((t) => t !== 'tcp')) {
+      const line = comparisonLine(group, tcp, transport, intervals[transport], chalk);
+      if (line) lines.push(line);
+    }
   }
   return lines.length ? `${lines.join('\n')}\n` : '';
+}
+
+/**
+ * @param {import('../trial/record.js').TrialRecord[]} group one (size, depth)'s records
+ * @param {import('../trial/record.js').TrialRecord[]} tcp its TCP records
+ * @param {string} transport
+ * @param {{ interval: import('../stats/ratios.js').RatioInterval, basis: string } | undefined} paired
+ * @param {import('chalk').ChalkInstance} chalk
+ */
+function comparisonLine(group, tcp, transport, paired, chalk) {
+  const mine = group.filter((r) => r.transport === transport);
+  const label = labelOf(transport);
+  const w = workloadOf(group[0].workload);
+  const ratio = (/** @type {string} */ field) => meanOf(mine, field) / meanOf(tcp, field);
+  const msgs = ratio(w.primary);
+  if (!Number.isFinite(msgs)) return null;
+  const n = Math.min(tcp.length, mine.length);
+  const iv = paired?.interval;
+  const value = iv ? iv.mean : msgs;
+  const text = `${label} ×${value.toFixed(2)} the ${w.summary[w.primary].short} of TCP${iv?.low != null && iv.high != null ? ` (95 % CI ${iv.low.toFixed(2)}–${iv.high.toFixed(2)}${iv.low > 1 || iv.high < 1 ? '' : ', not significant'})` : ''}`;
+  const verdict = value >= 1 ? chalk.green(text) : chalk.yellow(text);
+  const basis = iv ? chalk.dim(` [interval from ${paired?.basis}]`) : n < 3 ? chalk.dim(` (${n} trial${n === 1 ? '' : 's'} each: run a sweep for a confidence interval)`) : '';
+  const others = Object.entries(w.summary).filter(([m, f]) => m !== w.primary && !f.mechanism && Number.isFinite(ratio(m))).map(([m, f]) => `${f.short} ×${ratio(m).toFixed(2)}`);
+  // of the mechanism figures, the one farthest from 1 (among those that happen often enough to matter)
+  const mechanisms = Object.entries(w.summary).filter(([m, f]) => f.mechanism && ratio(m) > 0 && Number.isFinite(ratio(m)) && Math.max(meanOf(tcp, m), meanOf(mine, m)) >= MIN_PER_UNIT);
+  const farthest = mechanisms.reduce((/** @type {[string, import('../workloads/workload.js').Figure] | undefined} */ a, b) => (a && Math.abs(Math.log(ratio(a[0]))) >= Math.abs(Math.log(ratio(b[0]))) ? a : b), undefined);
+  if (farthest) others.push(`most different: ${farthest[1].short} ×${ratio(farthest[0]).toFixed(2)}`);
+  return `${formatSize(Number(group[0].size_bytes))} ${w.axes.depth.flag.slice(2)} ${printable(group[0].depth)}: ${verdict}; ${others.join(', ')}${basis}`;
 }

@@ -1,6 +1,7 @@
 /**
  * Verdicts in plain words: one line per depth about the primary figure's
- * UDS/TCP ratio, size by size, with neighbouring sizes that say the same
+ * UDS/TCP ratio (then a sentence per other transport against TCP), size
+ * by size, with neighbouring sizes that say the same
  * thing merged. What each size says follows from its 95 % confidence
  * interval alone:
  * - above / below: the interval excludes 1 ("UDS gives 1.40× the … of TCP");
@@ -89,8 +90,9 @@ function sizeSpan(run) {
  * makes 3.10× the client write calls per chunk of TCP" (with the sizes, when
  * it does not hold for every size of the run); empty when none was found.
  * @param {SizeVerdict[]} run
+ * @param {string} label the transport against TCP, for people ('UDS')
  */
-function describeMechanisms(run) {
+function describeMechanisms(run, label) {
   /** @type {Map<string, { label: string, sizes: SizeVerdict[], ratios: number[] }>} */
   const byMetric = new Map();
   for (const size of run) {
@@ -102,7 +104,7 @@ function describeMechanisms(run) {
     byMetric.set(m.metric, entry);
   }
   const list = (/** @type {string[]} */ items) => (items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`);
-  const clauses = [...byMetric.values()].map((e, i) => `${i === 0 ? 'UDS makes ' : ''}${span(e.ratios)}× the ${e.label}${i === 0 ? ' of TCP' : ''}${e.sizes.length === run.length ? '' : ` at ${list(e.sizes.map((s) => formatSize(s.size_bytes)))}`}`);
+  const clauses = [...byMetric.values()].map((e, i) => `${i === 0 ? `${label} makes ` : ''}${span(e.ratios)}× the ${e.label}${i === 0 ? ' of TCP' : ''}${e.sizes.length === run.length ? '' : ` at ${list(e.sizes.map((s) => formatSize(s.size_bytes)))}`}`);
   return clauses.join('; ');
 }
 
@@ -110,8 +112,9 @@ function describeMechanisms(run) {
  * @param {SizeVerdict[]} run sizes of one verdict, in order
  * @param {Verdict} verdict
  * @param {{ label: string }} figure
+ * @param {string} label the transport against TCP, for people ('UDS')
  */
-function describeRun(run, verdict, figure) {
+function describeRun(run, verdict, figure, label) {
   const sizes = sizeSpan(run);
   const ratios = /** @type {Ratio[]} */ (run.map((s) => s.ratio).filter(Boolean));
   const one = ratios.length === 1 ? ratios[0] : undefined;
@@ -119,8 +122,8 @@ function describeRun(run, verdict, figure) {
   switch (verdict) {
     case 'above':
     case 'below': {
-      const mechanisms = describeMechanisms(run);
-      return `UDS gives ${span(ratios.map((r) => r.value))}× the ${figure.label} of TCP at ${sizes} (${one ? ci(one) : `every 95 % CI ${verdict} 1`}${mechanisms ? `; most different: ${mechanisms}` : ''})`;
+      const mechanisms = describeMechanisms(run, label);
+      return `${label} gives ${span(ratios.map((r) => r.value))}× the ${figure.label} of TCP at ${sizes} (${one ? ci(one) : `every 95 % CI ${verdict} 1`}${mechanisms ? `; most different: ${mechanisms}` : ''})`;
     }
     case 'same': {
       const worst = Math.max(...ratios.map((r) => largestDifference(/** @type {{ low: number, high: number }} */ (r))));
@@ -131,28 +134,41 @@ function describeRun(run, verdict, figure) {
       return `undecided at ${sizes} (${one ? ci(one) : `widest 95 % CI ${x(/** @type {number} */ (worst.low))}–${x(/** @type {number} */ (worst.high))}`}: more runs would narrow it)`;
     }
     case 'single':
-      return `one run only at ${sizes}: UDS ${span(ratios.map((r) => r.value))}× TCP, no confidence interval (use --runs 2 or more)`;
+      return `one run only at ${sizes}: ${label} ${span(ratios.map((r) => r.value))}× TCP, no confidence interval (use --runs 2 or more)`;
     default:
       return `no comparison at ${sizes} (no run in which both transports succeeded)`;
   }
 }
 
 /**
- * One line in plain words for one depth.
- * @param {{ depth: number, workload?: string, node?: string | null, sizes: SizeVerdict[] }} section node: its Node version, named where a sweep measured several
+ * What one transport's ratios against TCP say, size by size, in words (no head, no full stop).
+ * @param {SizeVerdict[]} sizes in order
  * @param {{ label: string }} figure the primary figure
- * @param {{ workloadLabel?: boolean }} [options] name the workload too (several in one sweep)
+ * @param {string} [label] the transport against TCP, for people
  */
-export function toVerdict(section, figure, { workloadLabel = false } = {}) {
+export function verdictBody(sizes, figure, label = 'UDS') {
   /** @type {{ verdict: Verdict, sizes: SizeVerdict[] }[]} */
   const runs = [];
-  for (const size of section.sizes) {
+  for (const size of sizes) {
     const verdict = classify(size.ratio);
     const last = runs[runs.length - 1];
     if (last && last.verdict === verdict) last.sizes.push(size);
     else runs.push({ verdict, sizes: [size] });
   }
+  return runs.map((r) => describeRun(r.sizes, r.verdict, figure, label)).join('; ');
+}
+
+/**
+ * One line in plain words for one depth: UDS against TCP, then each other
+ * transport against TCP (`UDS abstract against TCP: …`).
+ * @param {{ depth: number, workload?: string, node?: string | null, sizes: SizeVerdict[], others?: { label: string, sizes: SizeVerdict[] }[] }} section
+ *   node: its Node version, named where a sweep measured several; sizes: UDS/TCP (none: a sweep without UDS)
+ * @param {{ label: string }} figure the primary figure
+ * @param {{ workloadLabel?: boolean }} [options] name the workload too (several in one sweep)
+ */
+export function toVerdict(section, figure, { workloadLabel = false } = {}) {
   const head = `${workloadLabel && section.workload ? `${section.workload} ` : ''}${section.node ? `Node ${section.node}, ` : ''}${depthLabel(section.workload, section.depth)}`;
-  if (runs.length === 0) return `${head}: nothing measured.`;
-  return `${head}: ${runs.map((r) => describeRun(r.sizes, r.verdict, figure)).join('; ')}.`;
+  const others = (section.others ?? []).filter((o) => o.sizes.length).map((o) => `${o.label} against TCP: ${verdictBody(o.sizes, figure, o.label)}.`);
+  if (section.sizes.length === 0) return others.length ? `${head}: ${others.join(' ')}` : `${head}: nothing measured.`;
+  return [`${head}: ${verdictBody(section.sizes, figure)}.`, ...others].join(' ');
 }

@@ -11,6 +11,7 @@
  * bytes; nothing here touches the disk, and the writer is loaded only when
  * a workbook is made.
  */
+import { ratioTransport } from '../transports/index.js';
 
 /** Number formats by what a column holds (formats are locale-neutral codes). */
 const FORMATS = { integer: '0', rate: '#,##0', micro: '0.00', milli: '0.000', fraction: '0.000', ratio: '0.000', percent: '0.0', df: '0.0' };
@@ -114,7 +115,7 @@ export async function toXlsx({ trials, trialColumns, summary, summaryColumns, wi
   const { default: writeXlsxFile } = await import('write-excel-file/node');
   const sheets = [
     sheetOf('trials', trialColumns, trials, (c) => trialFormat(c)),
-    sheetOf('summary', [...summaryColumns], summary, (c, row) => summaryFormat(c, String(row.unit ?? (row.transport === 'uds/tcp' ? 'ratio' : '')))),
+    sheetOf('summary', [...summaryColumns], summary, (c, row) => summaryFormat(c, String(row.unit ?? (ratioTransport(row.transport) !== null ? 'ratio' : '')))),
     sheetOf('runs-wide', wide.columns, wide.rows, (c) => (c === wide.columns[0] ? undefined : '#,##0.0'), [Math.max(wide.columns[0].length, 24)]),
     sheetOf('report', ['item', 'value'], about.map(([item, value]) => ({ item, value })), () => undefined, [24, 120]),
   ];

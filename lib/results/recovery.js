@@ -10,7 +10,7 @@ import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { UsageError } from '../core/errors.js';
 import { toCsvHeader } from './csv.js';
-import { TRANSPORTS } from '../client/transport.js';
+import { TRANSPORTS } from '../transports/index.js';
 
 const STATUSES = ['ok', 'error', 'superseded'];
 const WHOLE_NUMBER_COLUMNS = ['run', 'order', 'size_bytes', 'depth'];
@@ -50,7 +50,7 @@ function readRow(line, columns) {
   if (cells.length !== columns.length) return { why: `${cells.length} cells where there are ${columns.length} columns` };
   const cell = (/** @type {string} */ name) => cells[columns.indexOf(name)];
   if (columns.includes('status') && !STATUSES.includes(cell('status'))) return { why: `status ${JSON.stringify(cell('status'))} is not one of ${STATUSES.join(', ')}` };
-  if (columns.includes('transport') && !TRANSPORTS.includes(/** @type {any} */ (cell('transport')))) return { why: `transport ${JSON.stringify(cell('transport'))} is not tcp or uds` };
+  if (columns.includes('transport') && !TRANSPORTS.includes(/** @type {any} */ (cell('transport')))) return { why: `transport ${JSON.stringify(cell('transport'))} is not one of ${TRANSPORTS.join(', ')}` };
   for (const name of WHOLE_NUMBER_COLUMNS) {
     if (columns.includes(name) && !/^\d+$/.test(cell(name))) return { why: `${name} ${JSON.stringify(cell(name))} is not a whole number` };
   }

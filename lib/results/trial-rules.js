@@ -19,7 +19,7 @@
 import { UsageError } from '../core/errors.js';
 import { MAX_RUNS } from '../core/limits.js';
 import { formatSize, isPowerOfTwo } from '../core/units.js';
-import { TRANSPORTS } from '../client/transport.js';
+import { TRANSPORTS } from '../transports/index.js';
 import { WORKLOADS, WORKLOAD_NAMES, workloadOf } from '../workloads/index.js';
 import { FIGURES } from '../workloads/figures.js';
 import { VERSION_PATTERN } from '../core/node-executables.js';
@@ -120,7 +120,7 @@ export function createRowReader(path, columns) {
       const first = seen.get(key);
       if (first !== undefined) {
         const node = row.node_version ? ` on Node ${row.node_version}` : '';
-        throw new UsageError(`${path}: line ${line}, columns run, workload, ${row.node_version ? 'node_version, ' : ''}size_bytes, depth, transport: a second row for run ${row.run} of ${row.workload} ${formatSize(row.size_bytes)} depth ${row.depth}${node} over ${row.transport.toUpperCase()} (the first is line ${first}); a run has one row per transport, so its two transports pair without doubt`, 'ERR_RESULTS');
+        throw new UsageError(`${path}: line ${line}, columns run, workload, ${row.node_version ? 'node_version, ' : ''}size_bytes, depth, transport: a second row for run ${row.run} of ${row.workload} ${formatSize(row.size_bytes)} depth ${row.depth}${node} over ${row.transport.toUpperCase()} (the first is line ${first}); a run has one row per transport, so its transports pair without doubt`, 'ERR_RESULTS');
       }
       seen.set(key, line);
     }
@@ -188,7 +188,7 @@ export function checkMetaSpec(path, meta) {
     spec[name].forEach((/** @type {unknown} */ v, /** @type {number} */ i) => wholeNumber(v, `${key(name)}[${i}]`, { min: axis.min, max: axis.max, what: `${w.name} ${axis.label}s`, bytes: name === 'sizes' }));
   }
   if (spec.transports !== undefined && !(Array.isArray(spec.transports) && spec.transports.every((/** @type {unknown} */ t) => TRANSPORTS.includes(/** @type {any} */ (t))))) {
-    throw new UsageError(`${key('transports')} is ${JSON.stringify(spec.transports)}, not a list of ${TRANSPORTS.join(' and ')}`, 'ERR_RESULTS');
+    throw new UsageError(`${key('transports')} is ${JSON.stringify(spec.transports)}, not a list of ${TRANSPORTS.join(', ')}`, 'ERR_RESULTS');
   }
   if (spec.precision !== undefined && spec.precision !== null && !(typeof spec.precision === 'number' && spec.precision > 0 && spec.precision <= 1)) {
     throw new UsageError(`${key('precision')} is ${JSON.stringify(spec.precision)}; a target precision is a fraction above 0 and at most 1, or null`, 'ERR_RESULTS');

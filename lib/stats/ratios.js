@@ -68,15 +68,16 @@ export function ratioIntervals(logsByGroup, { moderate = true } = {}) {
 }
 
 /**
- * Per-run log(UDS / TCP) of one figure, from the ok rows of one group, in
- * the order of the UDS rows. Rows are paired by run number through a Map,
+ * Per-run log(X / TCP) of one figure, X being UDS unless another transport
+ * is given, from the ok rows of one group, in the order of X's rows. Rows are paired by run number through a Map,
  * so a group of n rows costs O(n). A group holds one row per (run,
  * transport) (lib/results/reader.js refuses a file that does not); were
  * there more, the first of each would be used.
  * @param {Record<string, any>[]} rows trial rows of one (size, depth) group
  * @param {string} metric
+ * @param {string} [transport] the numerator (uds-abstract …); TCP is always the denominator
  */
-export function pairedLogRatios(rows, metric) {
+export function pairedLogRatios(rows, metric, transport = 'uds') {
   /** @type {Map<number, Record<string, any>>} */
   const tcpByRun = new Map();
   for (const r of rows) {
@@ -84,7 +85,7 @@ export function pairedLogRatios(rows, metric) {
   }
   const logs = [];
   for (const u of rows) {
-    if (u.transport !== 'uds' || u.status !== 'ok') continue;
+    if (u.transport !== transport || u.status !== 'ok') continue;
     const t = tcpByRun.get(Number(u.run));
     if (t && u[metric] > 0 && t[metric] > 0) logs.push(Math.log(u[metric] / t[metric]));
   }
@@ -128,7 +129,8 @@ export function nextHalfWidth(halfWidth, n, df = n - 1) {
 
 /**
  * Groups whose UDS/TCP interval of the primary figure (moderated across the
- * groups, as in the summary) is wider than ±precision or has none yet, as
+ * groups, as in the summary) is wider than ±precision or has none yet (with
+ * other transports too, each one's interval against TCP: the widest counts), as
  * { size, depth, node_version, halfWidth, gain }, gain being how much of the excess over
  * ±precision one more run is expected to remove (Infinity with no interval yet).
  * @param {Record<string, any>[]} rows trial rows
@@ -138,29 +140,43 @@ export function nextHalfWidth(halfWidth, n, df = n - 1) {
  */
 export function groupsShortOfPrecision(rows, precision, metric, { moderate = true } = {}) {
   const groups = groupRows(rows); // each Node version's groups apart
-  const logs = groups.map((g) => pairedLogRatios(g.rows, metric));
-  const { intervals } = ratioIntervals(logs, { moderate });
-  return groups
-    .map((g, i) => {
+  const numerators = [...new Set(rows.map((r) => String(r.transport)))].filter((t) => t !== 'tcp').sort();
+  /** @type {{ halfWidth: number | null, gain: number }[][]} */
+  const byGroup = groups.map(() => []);
+  for (const transport of numerators.length ? numerators : ['uds']) {
+    const logs = groups.map((g) => pairedLogRatios(g.rows, metric, transport));
+    if (!logs.some((l) => l.length) && transport !== 'uds') continue; // a transport measured alone (pairing trials without TCP)
+    const { intervals } = ratioIntervals(logs, { moderate });
+    groups.forEach((g, i) => {
       // nothing paired succeeded: more runs would not help
       const { halfWidth, n, df } = intervals[i] ?? { halfWidth: 0, n: 0, df: null };
       const gain = halfWidth === null || df === null ? Infinity : Math.min(halfWidth - precision, halfWidth - nextHalfWidth(halfWidth, n, df));
-      return { size: g.size_bytes, depth: g.depth, node_version: g.node_version, halfWidth, gain };
+      byGroup[i].push({ halfWidth, gain });
+    });
+  }
+  return groups
+    .map((g, i) => {
+      const widest = byGroup[i].reduce((a, b) => ((a.halfWidth ?? Infinity) >= (b.halfWidth ?? Infinity) ? a : b), { halfWidth: 0, gain: 0 });
+      return { size: g.size_bytes, depth: g.depth, node_version: g.node_version, halfWidth: widest.halfWidth, gain: widest.gain };
     })
     .filter((g) => g.halfWidth === null || g.halfWidth > precision);
 }
 
 /**
- * log(UDS / TCP) of one figure for each adjacent pair of blocks in one trial
- * (blocks come in pairs: A B, B A, …, with equal packet counts).
+ * log(X / TCP) of one figure, X being UDS unless another transport is
+ * given, for each round of blocks in one trial: blocks come in rounds of
+ * one per transport (A B, B A, … with two; A B C, C B A, … with three),
+ * with equal packet counts, and X's block is paired with TCP's of its round.
  * @param {Record<string, any>[]} blocks in measured order
  * @param {string} metric
+ * @param {string} [transport]
  */
-export function blockPairLogRatios(blocks, metric) {
+export function blockPairLogRatios(blocks, metric, transport = 'uds') {
   const logs = [];
-  for (let k = 0; k + 1 < blocks.length; k += 2) {
-    const pair = [blocks[k], blocks[k + 1]];
-    const u = pair.find((b) => b.transport === 'uds');
+  const lanes = Math.max(2, new Set(blocks.map((b) => b.transport)).size);
+  for (let k = 0; k + lanes - 1 < blocks.length; k += lanes) {
+    const pair = blocks.slice(k, k + lanes);
+    const u = pair.find((b) => b.transport === transport);
     const t = pair.find((b) => b.transport === 'tcp');
     if (u && t && u[metric] > 0 && t[metric] > 0) logs.push(Math.log(u[metric] / t[metric]));
   }

@@ -1,7 +1,8 @@
 /**
  * Summary of a sweep's trial rows: per (Node version, size, depth, transport) the
- * distribution of each figure over runs, and per (size, depth) the UDS/TCP
- * ratio from the runs where both transports succeeded (paired: in one trial
+ * distribution of each figure over runs, and per (size, depth) the ratio of
+ * every other transport to TCP (`uds/tcp`, the headline, then `uds-abstract/tcp` …)
+ * from the runs where both transports succeeded (paired: in one trial
  * process, alternating blocks of equal packet counts), as a geometric mean
  * of per-run ratios with a 95 % interval on the log scale whose variance is
  * moderated across the groups of the same workload (lib/stats/ratios.js). Intervals of these
@@ -16,6 +17,7 @@ import { groupRows, orderVersions, pairedLogRatios, ratioIntervals } from './rat
 import { compareNodeVersions, isVersionComparison, versionPairLabel } from './versions.js';
 import { describe, quantile } from './describe.js';
 import { formatPercent, formatSize } from '../core/units.js';
+import { labelOf, orderTransports, ratioOf, ratioTransport, ratiosOf } from '../transports/index.js';
 
 import { depthLabel, workloadOf } from '../workloads/index.js';
 
@@ -79,7 +81,7 @@ export function summarize(rows, { precision = null, moderate = true, nodes } = {
   const ratios = ratioIntervalsByGroup(groups, moderate);
   for (const group of groups) {
     const base = { workload: group.workload, node_version: group.node_version, size_bytes: group.size_bytes, depth: group.depth };
-    for (const transport of ['tcp', 'uds']) {
+    for (const transport of orderTransports(group.rows.map((r) => String(r.transport)))) {
       const trials = group.rows.filter((r) => r.transport === transport);
       for (const [metric, unit] of Object.entries(summaryMetrics(group.workload))) {
         const values = trials.map((r) => r[metric]).filter((v) => typeof v === 'number' && Number.isFinite(v));
@@ -107,10 +109,12 @@ export function summarize(rows, { precision = null, moderate = true, nodes } = {
         });
       }
     }
-    for (const metric of Object.keys(summaryMetrics(group.workload))) {
-      const r = ratios.get(group)?.get(metric);
-      if (!r) continue;
-      out.push(ratioRow(base, 'uds/tcp', metric, r, precision === null || metric !== primaryOf(group.workload) ? null : (r.halfWidth !== null && r.halfWidth <= precision ? 'yes' : 'no')));
+    for (const [cell, byMetric] of ratios.get(group) ?? []) {
+      for (const metric of Object.keys(summaryMetrics(group.workload))) {
+        const r = byMetric.get(metric);
+        if (!r) continue;
+        out.push(ratioRow(base, cell, metric, r, precision === null || metric !== primaryOf(group.workload) ? null : (r.halfWidth !== null && r.halfWidth <= precision ? 'yes' : 'no')));
+      }
     }
   }
   // each Node version against the baseline, by version, then group
@@ -124,33 +128,43 @@ export function summarize(rows, { precision = null, moderate = true, nodes } = {
 }
 
 /**
- * The UDS/TCP interval of every group and figure, each figure's variances
- * moderated across the groups of one workload.
+ * The interval against TCP of every other transport, group and figure, each
+ * (transport, figure)'s variances moderated across the groups of one workload.
  * @param {ReturnType<typeof groupRows>} groups
  * @param {boolean} moderate false: each group on its own
- * @returns {Map<object, Map<string, import('./ratios.js').RatioInterval>>} by group, then figure; groups with no paired run have none
+ * @returns {Map<object, Map<string, Map<string, import('./ratios.js').RatioInterval>>>} by group, then ratio cell
+ *   (uds/tcp first), then figure; groups with no paired run have none
  */
 function ratioIntervalsByGroup(groups, moderate) {
-  /** @type {Map<object, Map<string, import('./ratios.js').RatioInterval>>} */
+  /** @type {Map<object, Map<string, Map<string, import('./ratios.js').RatioInterval>>>} */
   const byGroup = new Map(groups.map((g) => [g, new Map()]));
   for (const workload of new Set(groups.map((g) => g.workload))) {
     const same = groups.filter((g) => g.workload === workload);
-    for (const metric of Object.keys(summaryMetrics(workload))) {
-      const logs = same.map((g) => pairedLogRatios(g.rows, metric));
-      const { intervals } = ratioIntervals(logs, { moderate });
-      same.forEach((g, i) => { const r = intervals[i]; if (r) byGroup.get(g)?.set(metric, r); });
+    for (const cell of ratiosOf(same.flatMap((g) => g.rows.map((r) => String(r.transport))))) {
+      const transport = /** @type {string} */ (ratioTransport(cell));
+      for (const metric of Object.keys(summaryMetrics(workload))) {
+        const logs = same.map((g) => pairedLogRatios(g.rows, metric, transport));
+        const { intervals } = ratioIntervals(logs, { moderate });
+        same.forEach((g, i) => {
+          const r = intervals[i];
+          if (!r) return;
+          const cells = /** @type {Map<string, Map<string, import('./ratios.js').RatioInterval>>} */ (byGroup.get(g));
+          if (!cells.has(cell)) cells.set(cell, new Map());
+          cells.get(cell)?.set(metric, r);
+        });
+      }
     }
   }
   return byGroup;
 }
 
 /**
- * Whether the UDS/TCP intervals of a summary were moderated across its groups
+ * Whether the intervals against TCP of a summary were moderated across its groups
  * (some interval has more degrees of freedom than its runs alone give).
  * @param {Record<string, any>[]} summary rows from summarize(), or read back from summary.csv
  */
 export function isModerated(summary) {
-  return summary.some((r) => r.transport === 'uds/tcp' && typeof r.ci95_df === 'number' && r.ci95_df !== r.n - 1);
+  return summary.some((r) => ratioTransport(r.transport) !== null && typeof r.ci95_df === 'number' && r.ci95_df !== r.n - 1);
 }
 
 /** Above this client event-loop utilisation, the client may be what limits the figures. */
@@ -201,7 +215,8 @@ export function toSummaryText(summary, { precision = null } = {}) {
   const unit = w.summary[primary].unit;
   const [second] = Object.keys(w.summary).filter((m) => m !== primary);
   const own = summary.filter((r) => !isVersionComparison(r));
-  const ratios = own.filter((r) => r.transport === 'uds/tcp' && r.metric === primary);
+  const cells = orderTransports(/** @type {string[]} */ (own.map((r) => ratioTransport(r.transport)).filter((t) => t !== null))).map(ratioOf); // uds/tcp first
+  const ratios = own.filter((r) => cells.includes(r.transport) && r.metric === primary);
   const versions = [...new Set(own.map((r) => r.node_version ?? null))];
   const several = versions.length > 1;
   const fmt = (/** @type {number | null} */ v) => (v === null ? '   -  ' : v.toFixed(2).padStart(6));
@@ -211,31 +226,37 @@ export function toSummaryText(summary, { precision = null } = {}) {
   const labelWidth = several ? 30 : 20;
   /** a group for people: `64B depth 1`, with its Node version first when there are several @param {Record<string, any>} r */
   const groupLabel = (r) => `${several && r.node_version ? `${r.node_version} ` : ''}${formatSize(r.size_bytes)} ${depthLabel(r.workload, r.depth)}`;
-  lines.push(`${`UDS/TCP ${unit} (geometric mean of paired runs, 95 % CI)`.padEnd(labelWidth + 47)}${`TCP ${unit}`.padStart(10)}   ${`UDS ${unit}`.padStart(10)}   ${secondLabel} UDS/TCP`);
   /** @type {Map<string, Record<string, any>>} */
   const index = new Map();
   for (const s of own) {
     const key = `${s.node_version}|${s.size_bytes}|${s.depth}|${s.transport}|${s.metric}`;
     if (!index.has(key)) index.set(key, s);
   }
-  for (const r of ratios) {
-    const pick = (/** @type {string} */ transport, /** @type {string} */ metric) => index.get(`${r.node_version}|${r.size_bytes}|${r.depth}|${transport}|${metric}`);
-    const label = groupLabel(r).padEnd(labelWidth);
-    const ci = r.ci95_low === null ? ' (n=1, no CI)                   ' : ` [${fmt(r.ci95_low)}, ${fmt(r.ci95_high)}] ${pct(r.ci95_half_width_pct)} n=${String(r.n).padEnd(3)}`;
-    const star = r.significant === 'yes' ? ' *' : '  ';
-    const short = r.precision_met === 'no' ? '!' : ' ';
-    const rtt = pick('uds/tcp', second);
-    const mean = (/** @type {string} */ t) => { const g = pick(t, primary)?.geomean ?? 0; return String(g >= 100 ? Math.round(g) : +g.toPrecision(3)).padStart(10); };
-    lines.push(`  ${label} ×${fmt(r.mean)}${ci}${star}${short}  ${mean('tcp')}   ${mean('uds')}   ×${fmt(rtt?.mean ?? null)}`);
-  }
-  if (isModerated(ratios)) lines.push(`  CIs: Student t over runs, each group's variance moderated across the ${ratios.length} groups (empirical Bayes; degrees of freedom in summary.csv ci95_df).`);
+  // a block of lines per transport against TCP, UDS/TCP first
+  (cells.length ? cells : ['uds/tcp']).forEach((cell, k) => {
+    const transport = /** @type {string} */ (ratioTransport(cell));
+    const label = labelOf(transport);
+    if (k > 0) lines.push('');
+    lines.push(`${`${labelOf(cell)} ${unit} (geometric mean of paired runs, 95 % CI)`.padEnd(labelWidth + 47)}${`TCP ${unit}`.padStart(10)}   ${`${label} ${unit}`.padStart(10)}   ${secondLabel} ${labelOf(cell)}`);
+    for (const r of ratios.filter((x) => x.transport === cell)) {
+      const pick = (/** @type {string} */ t, /** @type {string} */ metric) => index.get(`${r.node_version}|${r.size_bytes}|${r.depth}|${t}|${metric}`);
+      const group = groupLabel(r).padEnd(labelWidth);
+      const ci = r.ci95_low === null ? ' (n=1, no CI)                   ' : ` [${fmt(r.ci95_low)}, ${fmt(r.ci95_high)}] ${pct(r.ci95_half_width_pct)} n=${String(r.n).padEnd(3)}`;
+      const star = r.significant === 'yes' ? ' *' : '  ';
+      const short = r.precision_met === 'no' ? '!' : ' ';
+      const rtt = pick(cell, second);
+      const mean = (/** @type {string} */ t) => { const g = pick(t, primary)?.geomean ?? 0; return String(g >= 100 ? Math.round(g) : +g.toPrecision(3)).padStart(10); };
+      lines.push(`  ${group} ×${fmt(r.mean)}${ci}${star}${short}  ${mean('tcp')}   ${mean(transport).padStart(label.length + unit.length + 1)}   ×${fmt(rtt?.mean ?? null)}`);
+    }
+  });
+  if (isModerated(ratios)) lines.push(`  CIs: Student t over runs, each group's variance moderated across the ${ratios.filter((r) => r.transport === cells[0]).length} groups (empirical Bayes; degrees of freedom in summary.csv ci95_df).`);
   if (ratios.some((r) => r.significant === 'yes')) lines.push(`  * the 95 % CI excludes 1. With ${ratios.length} comparisons, about ${(ratios.length * 0.05).toFixed(1)} could look significant by chance.`);
   const wide = ratios.filter((r) => r.ci95_half_width_pct === null || r.ci95_half_width_pct > limit * 100);
   if (wide.length) {
     const widest = wide.reduce((a, b) => ((a.ci95_half_width_pct ?? Infinity) >= (b.ci95_half_width_pct ?? Infinity) ? a : b));
-    const what = widest.ci95_half_width_pct === null ? 'one run, no interval' : `±${formatPercent(widest.ci95_half_width_pct, limit * 100)} %`;
+    const what = `${cells.length === 1 ? '' : `${labelOf(widest.transport)}, `}${widest.ci95_half_width_pct === null ? 'one run, no interval' : `±${formatPercent(widest.ci95_half_width_pct, limit * 100)} %`}`;
     const remedy = precision === null ? 'consider --precision 3% with --max-time, more --runs, --pin split, or a quieter machine' : 'consider a larger --max-time, --pin split, or a quieter machine';
-    lines.push(`${precision === null ? 'warning:' : '  ! short of the target:'} ${wide.length} of ${ratios.length} UDS/TCP intervals are wider than ±${+(limit * 100).toFixed(3)} %, widest ${groupLabel(widest)} (${what}); ${remedy}.`);
+    lines.push(`${precision === null ? 'warning:' : '  ! short of the target:'} ${wide.length} of ${ratios.length} ${cells.length === 1 ? labelOf(cells[0]) : 'ratio'} intervals are wider than ±${+(limit * 100).toFixed(3)} %, widest ${groupLabel(widest)} (${what}); ${remedy}.`);
   }
   lines.push(...versionLines(summary, primary, unit));
   for (const version of versions) {

@@ -15,9 +15,13 @@
  * to (lib/stats/ratios.js). Pure: trial rows in, intervals out.
  */
 import { orderVersions, ratioIntervals } from './ratios.js';
+import { orderTransports, ratioTransport, ratiosOf } from '../transports/index.js';
 
-/** The transports of a comparison: the UDS/TCP ratio, then each transport's figure. */
-export const COMPARED = /** @type {const} */ (['uds/tcp', 'tcp', 'uds']);
+/**
+ * What is compared for the transports a sweep measured: every ratio to TCP (UDS/TCP first), then every transport's figure.
+ * @param {Iterable<string>} transports
+ */
+export const comparedOf = (transports) => [...ratiosOf(transports), ...orderTransports(transports)];
 
 /**
  * The label of a version against the baseline, as summary.csv's node_version says it: `v26.10.0/v20.20.2`.
@@ -51,12 +55,13 @@ function logsByRun(rows, transport, metric) {
 /**
  * Per run: the log of what is compared (a figure of one transport, or UDS/TCP).
  * @param {Record<string, any>[]} rows trial rows of one group under one version
- * @param {string} transport one of COMPARED
+ * @param {string} transport a transport, or a ratio to TCP (uds/tcp)
  * @param {string} metric
  */
 function perRun(rows, transport, metric) {
-  if (transport !== 'uds/tcp') return logsByRun(rows, transport, metric);
-  const [uds, tcp] = [logsByRun(rows, 'uds', metric), logsByRun(rows, 'tcp', metric)];
+  const over = ratioTransport(transport);
+  if (over === null) return logsByRun(rows, transport, metric);
+  const [uds, tcp] = [logsByRun(rows, over, metric), logsByRun(rows, 'tcp', metric)];
   /** @type {Map<number, number>} */
   const ratios = new Map();
   for (const [run, u] of uds) {
@@ -73,13 +78,13 @@ function perRun(rows, transport, metric) {
  * @property {string} base the baseline
  * @property {number} size_bytes
  * @property {number} depth
- * @property {'uds/tcp' | 'tcp' | 'uds'} transport uds/tcp: the ratio of UDS/TCP ratios
+ * @property {string} transport uds/tcp: the ratio of UDS/TCP ratios (uds-abstract/tcp … likewise); tcp, uds …: the figure's
  * @property {string} metric
  * @property {import('./ratios.js').RatioInterval} interval of version / baseline, runs paired
  */
 
 /**
- * Every version against the baseline, for every group both have, every figure and COMPARED transport.
+ * Every version against the baseline, for every group both have, every figure, every ratio to TCP and every transport.
  * @param {{ workload: string, node_version: string | null, size_bytes: number, depth: number, rows: Record<string, any>[] }[]} groups from groupRows()
  * @param {{ nodes?: string[], metrics: (workload: string) => string[], moderate?: boolean }} options
  *   nodes: the versions in order, the baseline first (default: oldest first); metrics: the figures of a workload
@@ -97,8 +102,9 @@ export function compareNodeVersions(groups, { nodes, metrics, moderate = true })
       const pairs = mine.filter((g) => g.node_version === node)
         .map((g) => ({ g, b: mine.find((x) => x.node_version === base && x.size_bytes === g.size_bytes && x.depth === g.depth) }))
         .filter((p) => p.b !== undefined);
+      const compared = comparedOf(mine.flatMap((g) => g.rows.map((r) => String(r.transport))));
       for (const metric of metrics(workload)) {
-        for (const transport of COMPARED) {
+        for (const transport of compared) {
           const logs = pairs.map(({ g, b }) => {
             const [mineByRun, baseByRun] = [perRun(g.rows, transport, metric), perRun(/** @type {any} */ (b).rows, transport, metric)];
             return [...mineByRun].filter(([run]) => baseByRun.has(run)).sort((x, y) => x[0] - y[0]).map(([run, v]) => v - /** @type {number} */ (baseByRun.get(run)));

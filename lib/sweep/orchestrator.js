@@ -19,7 +19,7 @@ import { formatPercent, formatSize } from '../core/units.js';
 
 /**
  * @typedef {object} SweepServer the fixture: what the trials connect to
- * @property {Record<'tcp' | 'uds', import('../client/transport.js').Target>} targets
+ * @property {Record<string, import('../client/transport.js').Target>} targets by transport
  * @property {() => boolean} alive
  * @property {() => Promise<string | null>} [check] health: why it is not usable, or null
  * @property {(options?: { force?: boolean }) => Promise<void>} stop force: kill at once (it failed its check)

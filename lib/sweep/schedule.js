@@ -1,10 +1,11 @@
 /**
  * The trial schedule. A job is one trial process: one (size, depth) group of
- * one run under one Node version, measuring both transports in alternating
- * blocks (pairing "blocks"), or one transport alone (pairing "trials", as in
- * 2014). Every job runs once per run, in a seeded random order within each
- * run, and the transport that opens the A B B A sequence is drawn from the
- * seed too, so the order is reproducible and drift hits TCP and UDS, and
+ * one run under one Node version, measuring every chosen transport in
+ * alternating blocks (pairing "blocks": A B B A with two, A B C C B A with
+ * three), or one transport alone (pairing "trials", as in 2014). Every job
+ * runs once per run, in a seeded random order within each run, and the
+ * order of transports that opens the block sequence is drawn from the seed
+ * too, so the order is reproducible and drift hits every transport, and
  * every Node version, alike. With one Node version the plan is the one a
  * sweep without the axis makes.
  */
@@ -17,14 +18,14 @@ import { createRandom, shuffle } from '../core/random.js';
  * @property {string} node the Node version whose server and trial process it runs on (v20.20.2)
  * @property {number} size
  * @property {number} depth
- * @property {('tcp' | 'uds')[]} transports measured in this trial, the first opening the block sequence
+ * @property {string[]} transports measured in this trial, the first opening the block sequence
  */
 
 /**
  * @typedef {object} PlanSpec
  * @property {number[]} sizes
  * @property {number[]} depths
- * @property {('tcp' | 'uds')[]} transports
+ * @property {string[]} transports
  * @property {'blocks' | 'trials'} pairing
  * @property {number} runs
  * @property {number} seed
@@ -36,7 +37,7 @@ import { createRandom, shuffle } from '../core/random.js';
  * @param {PlanSpec} spec
  */
 function groupJobs(spec) {
-  /** @type {{ node: string, size: number, depth: number, transports: ('tcp' | 'uds')[] }[]} */
+  /** @type {{ node: string, size: number, depth: number, transports: string[] }[]} */
   const jobs = [];
   for (const node of spec.nodes ?? [process.version]) {
     for (const size of spec.sizes) {
@@ -79,11 +80,15 @@ export function planExtraRuns(groups, spec, round) {
 }
 
 /**
- * The transports in the order that opens the block sequence: drawn, so that neither always goes first.
- * @param {('tcp' | 'uds')[]} transports
+ * The transports in the order that opens the block sequence: drawn, so that
+ * none always goes first. Blocks then run A B C, C B A, A B C … (lib/client/blocks.js),
+ * so every transport's blocks sit as close to TCP's, on average, as to any
+ * other's. Two transports: a coin (A B or B A); more: a seeded shuffle.
+ * @param {string[]} transports
  * @param {() => number} random
  */
-function openingOrder(transports, random) {
+export function openingOrder(transports, random) {
+  if (transports.length > 2) return shuffle([...transports], random);
   return transports.length > 1 && random() < 0.5 ? [...transports].reverse() : [...transports];
 }
 

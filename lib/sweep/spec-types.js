@@ -14,7 +14,7 @@ const TYPES = {
   workload: { types: ['string'], says: 'a workload name such as "echo"' },
   sizes: { types: ['list', 'string'], items: ['number', 'string'], says: 'a list of sizes ([1, 64, "1KiB"]) or a range string ("1..16384")' },
   depths: { types: ['list', 'string'], items: ['number', 'string'], says: 'a list of whole numbers ([1, 16])' },
-  transports: { types: ['list', 'string'], items: ['string'], says: 'a list of "tcp" and "uds"' },
+  transports: { types: ['list', 'string'], items: ['string'], says: 'a list of transport names ("tcp", "uds", "uds-abstract")' },
   runs: { types: ['number'], says: 'a whole number (3)' },
   packets: { types: ['number', 'null'], says: 'a whole number (100000)' },
   duration: { types: ['string', 'number', 'null'], says: 'a time ("500ms", "2s")' },

@@ -11,7 +11,7 @@ import { MAX_RUNS } from '../core/limits.js';
 import { errorCode, readRegularFile } from '../core/files.js';
 import { parseJson } from '../core/json-text.js';
 import { checkNginxConnections } from '../fixture/nginx.js';
-import { resolveAmounts, resolveWorkloadOptions, toAxisValue, toSeed, toStallTimeout, toTransportList } from '../options/rules.js';
+import { checkWorkloadTransports, resolveAmounts, resolveWorkloadOptions, toAxisValue, toSeed, toStallTimeout, toTransportList } from '../options/rules.js';
 import { DEFAULT_WORKLOAD, getWorkload } from '../workloads/index.js';
 import { newSeed } from '../core/random.js';
 import { MAX_NODES } from '../core/node-executables.js';
@@ -64,7 +64,7 @@ const PINS = ['none', 'split', 'same'];
  * @property {string} workload
  * @property {number[]} sizes
  * @property {number[]} depths
- * @property {('tcp' | 'uds')[]} transports
+ * @property {string[]} transports tcp, uds, uds-abstract … (lib/transports/)
  * @property {number} runs
  * @property {import('../workloads/workload.js').Amount} measure
  * @property {import('../workloads/workload.js').Amount} warmup
@@ -240,6 +240,7 @@ export function resolveSpec(loaded, { test = false, flags = {} } = {}) {
   const intervals = String(merged.intervals);
   if (!INTERVAL_MODES.includes(intervals)) throw new UsageError(`${name('intervals')} must be moderated (each group's variance moderated across the sweep's groups) or own (each group's runs alone); got ${JSON.stringify(merged.intervals)}`);
   const transports = toTransportList(merged.transports, name('transports'));
+  checkWorkloadTransports(workload, transports, name('transports'));
   // a trial measures each of its transports for duration + warmup
   const perTrial = pairing === 'blocks' ? transports.length : 1;
   const timed = (('ms' in measure ? measure.ms : 0) + ('ms' in warmup ? warmup.ms : 0)) * perTrial;

@@ -49,6 +49,7 @@ export const connectWorkload = {
     ...mechanismSummary('conn', 'connection'),
   },
   fixture: { server: 'greeter', proxy: false },
+  needs: 'stream',
   run: runConnect,
 };
 

@@ -49,6 +49,7 @@ export const echo = {
     ...mechanismSummary('msg', 'message'),
   },
   fixture: { server: 'echo', proxy: false },
+  needs: 'messages',
   // the 2014 layout: ms per 100 000 round trips, exactly the elapsed ms when a trial measures 100 000 packets
   wide: { name: 'NAME (ms per 100 000 round trips)', value: (t) => (t.elapsed_ms * 100_000) / t.packets },
   summaryLines: oneWayLines,

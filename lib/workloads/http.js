@@ -52,6 +52,7 @@ export const httpWorkload = {
   primary: 'req_per_s',
   summary: { ...SUMMARY, ...mechanismSummary('req', 'request') },
   fixture: { server: 'http', proxy: false },
+  needs: 'stream',
   run: (spec, context) => runHttp(spec, context, false),
 };
 
@@ -73,6 +74,7 @@ export const proxyWorkload = {
     ...mechanismSummary('req', 'request', { proxy: true }),
   },
   fixture: { server: 'http', proxy: true },
+  needs: 'upstream',
   run: (spec, context) => runHttp(spec, context, true),
 };
 

@@ -46,6 +46,7 @@ export const stream = {
     ...mechanismSummary('chunk', 'chunk'),
   },
   fixture: { server: 'sink', proxy: false },
+  needs: 'stream',
   run: runStream,
 };
 

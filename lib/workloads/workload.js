@@ -31,7 +31,7 @@
 /**
  * @typedef {object} TrialSpec what a trial process is asked to measure
  * @property {string} workload
- * @property {import('../client/transport.js').Target[]} targets one or two; blocks start with targets[0] (A B B A …)
+ * @property {import('../client/transport.js').Target[]} targets one per transport measured; blocks start with targets[0] (A B C C B A …)
  * @property {number} size
  * @property {number} depth
  * @property {Amount} measure per target
@@ -82,6 +82,8 @@
  * @property {string} primary the figure the UDS/TCP verdict is about
  * @property {Record<string, Figure>} summary figures summarised in summary.csv, the primary first
  * @property {{ server: 'echo' | 'sink' | 'greeter' | 'http', proxy: boolean }} fixture which server answers; proxy: nginx in front of it
+ * @property {import('../transports/transport.js').Capability} needs what a transport must carry for this workload
+ *   (lib/transports/): `messages` (echo), `stream` (a byte stream: stream, connect, http), `upstream` (nginx forwards to it: proxy)
  * @property {{ name: string, value: (trial: Record<string, any>) => number }} [wide] runs-wide.csv's first header cell and value of a trial row (default: the primary figure, its unit in the cell)
  * @property {(summary: Record<string, any>[]) => string[]} [summaryLines] extra lines the printed summary ends with
  * @property {(spec: TrialSpec, context: { probe?: import('../client/blocks.js').ServerProbe, signal?: AbortSignal }) => Promise<TrialResult>} run the client, in a trial process

@@ -103,7 +103,7 @@ describe('report and compare refuse input they cannot read right, naming file, l
         return [...records, copy];
       },
     });
-    await expectReportRefused(dir, exactly(`${join(dir, 'trials.csv')}: line 6, columns run, workload, node_version, size_bytes, depth, transport: a second row for run ${run} of echo 64 B depth 1 on Node ${process.version} over ${transport} (the first is line 2); a run has one row per transport, so its two transports pair without doubt`));
+    await expectReportRefused(dir, exactly(`${join(dir, 'trials.csv')}: line 6, columns run, workload, node_version, size_bytes, depth, transport: a second row for run ${run} of echo 64 B depth 1 on Node ${process.version} over ${transport} (the first is line 2); a run has one row per transport, so its transports pair without doubt`));
   }, 60_000);
 
   it('a node_version that is no Node version', async () => {

@@ -38,8 +38,12 @@ describe('udsvstcp serve', () => {
     const path = join(tmp.dir, 'echo.sock');
     const serve = startServeCli(['--uds', path]);
     const info = await serve.ready;
-    expect(info).toEqual({ tcp: { host: '127.0.0.1', port: expect.any(Number) }, uds: { path } });
+    // on Linux an abstract socket too: a NUL-led name, no file
+    const abstract = process.platform === 'linux' ? { 'uds-abstract': { path: expect.stringMatching(/^\0udsvstcp-[0-9a-f]{16}$/) } } : {};
+    expect(info).toEqual({ tcp: { host: '127.0.0.1', port: expect.any(Number) }, uds: { path }, ...abstract });
     expect(await typeLine(path, 'hello over uds\n')).toBe('hello over uds\n');
+    const more = /** @type {Record<string, { path: string }>} */ (/** @type {unknown} */ (info));
+    if (more['uds-abstract']) expect(await typeLine(more['uds-abstract'].path, 'hello over an abstract socket\n')).toBe('hello over an abstract socket\n');
     const viaTcp = await new Promise((resolve) => {
       const s = net.connect(info.tcp.port, info.tcp.host, () => s.write('tcp'));
       s.setEncoding('utf8').once('data', (t) => { s.end(); resolve(t); });

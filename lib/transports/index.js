@@ -1,0 +1,98 @@
+/**
+ * The transports, by name: everything finds a transport here and reads its
+ * declaration (./transport.js). TCP is the baseline: every other transport
+ * is measured against it, as `<name>/tcp` ratio rows; UDS/TCP is the headline.
+ * To add a transport, write its declaration in this folder and list it in
+ * TRANSPORTS (the order here is the order of columns, rows and legends).
+ */
+import { UsageError } from '../core/errors.js';
+import { tcp } from './tcp.js';
+import { uds } from './uds.js';
+import { udsAbstract } from './uds-abstract.js';
+
+/** @type {Record<string, import('./transport.js').Transport>} */
+export const TRANSPORT_DECLARATIONS = { tcp, uds, 'uds-abstract': udsAbstract };
+
+/** Every transport's name, in order. */
+export const TRANSPORTS = /** @type {readonly string[]} */ (Object.freeze(Object.keys(TRANSPORT_DECLARATIONS)));
+
+/** The transport every ratio is against. */
+export const BASELINE = 'tcp';
+/** The transport of the headline ratio (UDS/TCP). */
+export const HEADLINE = 'uds';
+
+/** @param {unknown} name */
+export const isTransport = (name) => typeof name === 'string' && Object.hasOwn(TRANSPORT_DECLARATIONS, name);
+
+/**
+ * A transport's declaration.
+ * @param {string} name
+ * @returns {import('./transport.js').Transport}
+ */
+export function getTransport(name) {
+  if (!isTransport(name)) throw new UsageError(`unknown transport ${JSON.stringify(name)}; known: ${TRANSPORTS.join(', ')}`);
+  return TRANSPORT_DECLARATIONS[name];
+}
+
+/**
+ * Whether a transport exists on a platform.
+ * @param {string} name
+ * @param {NodeJS.Platform} [platform]
+ */
+export function isAvailable(name, platform = process.platform) {
+  const t = TRANSPORT_DECLARATIONS[name];
+  return Boolean(t) && (t.platforms === null || t.platforms.includes(platform));
+}
+
+/**
+ * The stream transports a server on this platform listens on at once.
+ * @param {NodeJS.Platform} [platform]
+ */
+export function listenedTransports(platform = process.platform) {
+  return TRANSPORTS.filter((name) => isAvailable(name, platform) && TRANSPORT_DECLARATIONS[name].listen);
+}
+
+/**
+ * A ratio's transport cell: `uds/tcp`.
+ * @param {string} name
+ */
+export const ratioOf = (name) => `${name}/${BASELINE}`;
+
+/**
+ * The transport of a ratio cell (`uds-abstract/tcp` → `uds-abstract`), or null for a transport's own cell.
+ * @param {unknown} cell
+ */
+export function ratioTransport(cell) {
+  const m = /^(.+)\/tcp$/.exec(String(cell));
+  return m ? m[1] : null;
+}
+
+/**
+ * Names for people: `TCP`, `UDS`, `UDS abstract`, and ratios `UDS/TCP`, `UDS abstract/TCP`.
+ * Unknown names (a newer file) as they are, upper-cased.
+ * @param {unknown} cell a transport or a ratio cell
+ */
+export function labelOf(cell) {
+  const text = String(cell);
+  const one = (/** @type {string} */ name) => TRANSPORT_DECLARATIONS[name]?.label ?? name.toUpperCase();
+  return text.split('/').map(one).join('/');
+}
+
+/**
+ * Transports in the registry's order (unknown names last, in their own order), without repeats.
+ * @param {Iterable<string>} names
+ */
+export function orderTransports(names) {
+  const list = [...new Set(names)];
+  const rank = (/** @type {string} */ t) => (isTransport(t) ? TRANSPORTS.indexOf(t) : TRANSPORTS.length + list.indexOf(t));
+  return list.sort((a, b) => rank(a) - rank(b));
+}
+
+/**
+ * The ratio cells a set of transports gives, the headline first: every transport but TCP, against TCP (none without TCP).
+ * @param {Iterable<string>} names
+ */
+export function ratiosOf(names) {
+  const list = orderTransports(names);
+  return list.includes(BASELINE) ? list.filter((t) => t !== BASELINE).map(ratioOf) : [];
+}

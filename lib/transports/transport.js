@@ -1,0 +1,54 @@
+/**
+ * What a transport declares (types only). A transport is one module in
+ * this folder: its name and label, what it can carry, the platforms it runs
+ * on, how the server side listens, how the client reaches it, and whose
+ * process pays for each end. lib/fixture/server.js listens and
+ * lib/client/transport.js connects through these declarations; everything
+ * else passes a `{ transport: NAME, … }` target along and reads labels here.
+ */
+
+/**
+ * What a transport can carry, and so which workloads may measure it:
+ * - `messages`: an echo of framed packets (every stream can; a message channel can too);
+ * - `stream`: a duplex byte stream the client opens as a net.Socket (stream, connect, http);
+ * - `upstream`: nginx can forward to it (proxy).
+ * A workload declares the one it needs (Workload.needs).
+ * @typedef {'messages' | 'stream' | 'upstream'} Capability
+ */
+
+/**
+ * Where a listener is reached, as the server reports it (JSON over the control channel).
+ * @typedef {{ host: string, port: number } | { path: string }} Address
+ */
+
+/**
+ * @typedef {object} ListenContext what the server gives a listener
+ * @property {string} host TCP's address to bind (127.0.0.1)
+ * @property {number} port TCP's port (0: any free one)
+ * @property {string} [path] UDS: the socket file to bind (default: `<name>.sock` in a fresh private directory)
+ * @property {string} name the server's name (echo, sink, …), for names of sockets
+ */
+
+/**
+ * @typedef {object} Bound a listener bound
+ * @property {Address} address where clients reach it
+ * @property {import('../fixture/socket-file.js').OwnedSocket} [owned] a socket file (and private directory) to remove when the server closes
+ */
+
+/**
+ * @typedef {object} Transport
+ * @property {string} name as in flags, spec files and the `transport` column: 'tcp', 'uds', 'uds-abstract'
+ * @property {string} label for people: 'TCP', 'UDS', 'UDS abstract'
+ * @property {string} what one line for help, docs and meta.json
+ * @property {Capability[]} carries
+ * @property {NodeJS.Platform[] | null} platforms where it exists (null: everywhere Node runs)
+ * @property {string} cpu whose process pays for what: the client's CPU is the trial process's; the server's its own process's
+ * @property {(server: import('node:net').Server, context: ListenContext) => Promise<Bound>} [listen] the server side of a stream
+ *   transport: bind a fresh net (or http) server whose connections the workload's handler answers
+ * @property {(target: { host?: string, port?: number, path?: string }) => string} describe a target for people (no control characters)
+ * @property {(target: any, options: { noDelay: boolean }) => import('node:net').NetConnectOpts} [connectOptions]
+ *   how net.connect reaches a target of a stream transport
+ * @property {(target: any) => { origin: string, socketPath?: string }} [http] where an HTTP client sends a target's requests
+ */
+
+export {};

@@ -1,0 +1,56 @@
+/**
+ * A Linux abstract-namespace Unix socket: its address is a name that starts
+ * with a NUL byte (`\0udsvstcp-<random>`), not a file, so there is nothing
+ * to clean up and no stale path. Node takes such a name as a `path`. Linux
+ * only; nginx cannot forward to one, so the proxy workload does not take it.
+ */
+import { randomBytes } from 'node:crypto';
+
+/** The name's prefix after the NUL byte; random hex digits follow. */
+export const ABSTRACT_PREFIX = 'udsvstcp-';
+
+/** Names tried before giving up: a clash of 64 random bits is not expected even once. */
+const ATTEMPTS = 3;
+
+/** @param {string | undefined} path `\0name` → `@name`, as ss(8) shows it */
+export const abstractName = (path) => `@${String(path).slice(1)}`;
+
+/**
+ * @param {import('node:net').Server} server
+ * @param {string} path
+ * @returns {Promise<void>}
+ */
+function listenOn(server, path) {
+  return new Promise((resolve, reject) => {
+    const onError = (/** @type {Error} */ error) => reject(error);
+    server.once('error', onError);
+    server.listen({ path }, () => {
+      server.off('error', onError);
+      resolve();
+    });
+  });
+}
+
+/** @type {import('./transport.js').Transport} */
+export const udsAbstract = {
+  name: 'uds-abstract',
+  label: 'UDS abstract',
+  what: 'a Linux abstract-namespace Unix domain stream socket (\\0udsvstcp-<random>): no file',
+  carries: ['messages', 'stream'],
+  platforms: ['linux'],
+  cpu: 'client: the trial process; server: the server process',
+  async listen(server) {
+    for (let attempt = 1; ; attempt++) {
+      const path = `\0${ABSTRACT_PREFIX}${randomBytes(8).toString('hex')}`;
+      try {
+        await listenOn(server, path);
+        return { address: { path } };
+      } catch (error) {
+        if (/** @type {NodeJS.ErrnoException} */ (error).code !== 'EADDRINUSE' || attempt >= ATTEMPTS) throw error;
+      }
+    }
+  },
+  describe: (t) => `uds-abstract ${abstractName(t.path)}`,
+  connectOptions: (t) => ({ path: t.path }),
+  http: (t) => ({ origin: 'http://localhost', socketPath: t.path }),
+};

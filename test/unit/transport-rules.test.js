@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { UsageError } from '../../lib/core/errors.js';
+import { checkWorkloadTransports, toTransportList } from '../../lib/options/rules.js';
+import { WORKLOADS } from '../../lib/workloads/index.js';
+import { labelOf, ratiosOf, ratioTransport } from '../../lib/transports/index.js';
+
+describe('transport lists', () => {
+  it('takes any list of known transports, in the order given, repeats dropped; both is tcp,uds', () => {
+    expect(toTransportList('tcp,uds,uds-abstract', '--transport', 'linux')).toEqual(['tcp', 'uds', 'uds-abstract']);
+    expect(toTransportList(['uds-abstract', 'tcp', 'tcp'], 'x.json "transports"', 'linux')).toEqual(['uds-abstract', 'tcp']);
+    expect(toTransportList('both', '--transport', 'linux')).toEqual(['tcp', 'uds']);
+  });
+
+  it('refuses unknown names, naming the flag and the transports it takes', () => {
+    expect(() => toTransportList('tcp,udp', '--transport', 'linux')).toThrow(/^--transport must be one of tcp, uds, uds-abstract/);
+    expect(() => toTransportList('', '--transports', 'linux')).toThrow(/^--transports must be one of/);
+    expect(() => toTransportList([], 'x.json "transports"', 'linux')).toThrow(/^x\.json "transports" must be one of/);
+  });
+
+  it('refuses uds-abstract off Linux, saying why', () => {
+    expect(() => toTransportList('tcp,uds-abstract', '--transport', 'darwin')).toThrow(/^--transport uds-abstract needs linux; this system is darwin/);
+    expect(() => toTransportList('uds-abstract', '--transport', 'win32')).toThrow(UsageError);
+  });
+
+  it('refuses a transport the workload cannot measure: nginx cannot forward to an abstract socket', () => {
+    expect(() => checkWorkloadTransports(WORKLOADS.proxy, ['tcp', 'uds-abstract'], '--transport')).toThrow(/^--transport uds-abstract: the proxy workload needs .*it takes tcp, uds$/);
+    for (const name of ['echo', 'stream', 'connect', 'http']) expect(() => checkWorkloadTransports(WORKLOADS[name], ['tcp', 'uds', 'uds-abstract'], '--transport')).not.toThrow();
+  });
+});
+
+describe('ratio cells', () => {
+  it('are every transport but TCP against TCP, UDS first, and read back', () => {
+    expect(ratiosOf(['uds-abstract', 'tcp', 'uds'])).toEqual(['uds/tcp', 'uds-abstract/tcp']);
+    expect(ratiosOf(['uds', 'uds-abstract'])).toEqual([]);
+    expect(ratioTransport('uds-abstract/tcp')).toBe('uds-abstract');
+    expect(ratioTransport('tcp')).toBeNull();
+    expect(labelOf('uds-abstract/tcp')).toBe('UDS abstract/TCP');
+    expect(labelOf('uds/tcp')).toBe('UDS/TCP');
+  });
+});
