@@ -92,6 +92,8 @@ Example:
     .option('--pipelining <n>', 'http, proxy: requests in flight per connection, 1 to 256 (default 1)')
     .option('--keepalive', 'proxy: nginx keeps its upstream connections alive (default: a new one per request, as nginx does by default)')
     .option('--nginx <path>', 'proxy: the nginx binary (default: nginx on PATH or in /usr/sbin)')
+    .option('--server-netns', 'run the server in a network namespace of its own on a bridge, as a container on a bridge network (needs root and iproute2\'s ip; docs/containers.md)')
+    .option('--port-proxy', 'with --server-netns: TCP through a port forwarder on 127.0.0.1, as docker-proxy for a published port')
     .option('--node <path>', 'the Node executable (a path or a name on PATH) to run the server and the client on, the client in a trial process of its own (default: the Node running udsvstcp, the client in this process)')
     .option('--packets <n>', 'measured packets per transport per trial, 1 to 20000000 (instead of --duration)')
     .option('--duration <time>', 'measured time per transport per trial: 500ms, 2s, 1m (default 1s)')
