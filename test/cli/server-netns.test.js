@@ -3,7 +3,8 @@
  * (nginx on loopback, the app server in a network namespace of its own, TCP
  * through the port proxy, UDS through a directory both sides see) measures
  * both transports and leaves no namespace, link, bridge or process behind;
- * the variant without the port proxy reaches the server's namespace address;
+ * `run --server-netns` without the port proxy reaches the server's namespace
+ * address (the myhro-2017-docker-bridge variant, which sweep-e2e runs);
  * a sweep killed with SIGKILL leaves its namespace and bridge, which
  * `--resume` removes from fixture.json. Needs root and iproute2: without
  * them these tests fail saying so. Refusing a user who is not root (exit 2,
@@ -90,14 +91,13 @@ describe('sweep --server-netns as root', () => {
     expectGone(ip, what);
   }, 60_000);
 
-  it('myhro-2017-docker-bridge --test: nginx reaches the server at its namespace address, no port proxy, and nothing left', async () => {
-    const out = join(tmp.dir, 'bridge');
-    const { code, stderr } = await runCli(['sweep', 'myhro-2017-docker-bridge', '--test', '--no-probe', '--out', out]);
+  it('run --workload proxy --server-netns: nginx reaches the server at its namespace address, no port proxy, and nothing left', async () => {
+    const { code, stderr } = await runCli(['run', '--workload', 'proxy', '--server-netns', '--connections', '2', '--duration', '50ms', '--warmup', '10ms']);
     expect(code, stderr).toBe(0);
     const what = started(stderr);
     expect(what.proxy).toBeNull();
     expect(stderr).toContain(`→ tcp ${what.address}:`); // nginx's upstream: the bridge address
-    expect((await readTrialRows(out)).every((r) => r.status === 'ok')).toBe(true);
+    for (const transport of ['tcp', 'uds']) expect(stderr).toMatch(new RegExp(`^${transport} +64 B +2 .* ok$`, 'm'));
     expectGone(ip, what);
   }, 60_000);
 
