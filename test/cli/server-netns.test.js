@@ -3,12 +3,15 @@
  * (nginx on loopback, the app server in a network namespace of its own, TCP
  * through the port proxy, UDS through a directory both sides see) measures
  * both transports and leaves no namespace, link, bridge or process behind;
- * `run --server-netns` without the port proxy reaches the server's namespace
- * address (the myhro-2017-docker-bridge variant, which sweep-e2e runs);
- * a sweep killed with SIGKILL leaves its namespace and bridge, which
- * `--resume` removes from fixture.json. Needs root and iproute2: without
- * them these tests fail saying so. Refusing a user who is not root (exit 2,
- * nothing made) is tested as nobody when we are root.
+ * myhro-2017-docker-bridge and `run --server-netns` without the port proxy
+ * reach the server's namespace address; a sweep killed with SIGKILL leaves
+ * its namespace and bridge, which `--resume` removes from fixture.json; and
+ * removeStrayNetworks removes what a killed owner left, and nothing of a live
+ * one. Needs root and iproute2: without them these tests fail saying so.
+ * Refusing a user who is not root (exit 2, nothing made) is tested as nobody
+ * when we are root. These presets run here rather than in sweep-e2e, one
+ * test after another: each --server-netns start removes the networks of any
+ * killed sweep, which must not happen while the SIGKILL test looks at its own.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -16,11 +19,16 @@ import { mkdir } from 'node:fs/promises';
 import os from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listNetworks } from '../../lib/fixture/netns.js';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { createNetwork, listNetworks, removeStrayNetworks } from '../../lib/fixture/netns.js';
 import { BIN, expectOneLineUsageError, makeTempDir, runCli } from '../helpers/cli.js';
 import { needRootAndIp, networksOf } from '../helpers/netns.js';
+import { expectPinnedHeaders } from '../helpers/schema.js';
 import { readMetaJson, readTrialRows } from '../helpers/sweeps.js';
 import { waitFor } from '../helpers/wait.js';
+
+const NETNS = fileURLToPath(new URL('../../lib/fixture/netns.js', import.meta.url));
 
 /** @type {{ dir: string, remove: () => Promise<void> }} */
 let tmp;
@@ -88,6 +96,19 @@ describe('sweep --server-netns as root', () => {
     expect(meta.spec).toMatchObject({ serverNetns: true, portProxy: true });
     expect(meta.design.server_network).toMatch(/network namespace .* port proxy on 127\.0\.0\.1/);
     expect(recorded(out)).toMatchObject({ processes: [], networks: [] });
+    await expectPinnedHeaders(out, 'proxy');
+    expectGone(ip, what);
+  }, 60_000);
+
+  it('myhro-2017-docker-bridge --test: nginx reaches the server at its namespace address, no port proxy, and nothing left', async () => {
+    const out = join(tmp.dir, 'bridge');
+    const { code, stderr } = await runCli(['sweep', 'myhro-2017-docker-bridge', '--test', '--no-probe', '--out', out]);
+    expect(code, stderr).toBe(0);
+    const what = started(stderr);
+    expect(what.proxy).toBeNull();
+    expect(stderr).toContain(`→ tcp ${what.address}:`); // nginx's upstream: the bridge address
+    expect((await readTrialRows(out)).map((r) => `${r.transport} ${r.status}`).sort()).toEqual(['tcp ok', 'tcp ok', 'uds ok', 'uds ok']);
+    expect((await readMetaJson(out)).spec).toMatchObject({ serverNetns: true, portProxy: false });
     expectGone(ip, what);
   }, 60_000);
 
@@ -127,6 +148,31 @@ describe('sweep --server-netns as root', () => {
     expect((await readMetaJson(out)).status).toBe('complete');
     expectGone(ip, started(resumed.stderr));
   }, 90_000);
+
+  it('removeStrayNetworks removes the network of an owner killed with SIGKILL, and not a live owner\'s', async () => {
+    const mine = createNetwork({ ip });
+    // a process that makes a network, says so, and waits to be killed
+    const code = `import { createNetwork } from ${JSON.stringify(NETNS)}; const n = createNetwork({ ip: ${JSON.stringify(ip)} }); process.stdout.write(JSON.stringify(n.namespace) + '\\n'); setInterval(() => {}, 1000);`;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      const [line] = /** @type {[Buffer]} */ (await once(/** @type {import('node:stream').Readable} */ (child.stdout), 'data'));
+      const namespace = JSON.parse(line.toString());
+      const pid = /** @type {number} */ (child.pid);
+      expect(namespace).toMatch(new RegExp(`^udsvstcp-${pid}-\\d+-[0-9a-f]{6}$`));
+      const made = networksOf(ip, pid);
+      expect(made).toEqual(expect.arrayContaining([namespace, expect.stringMatching(/^uvtb-/), expect.stringMatching(/^uvth-/)]));
+      child.kill('SIGKILL');
+      await once(child, 'exit');
+      expect(networksOf(ip, pid)).toEqual(made); // SIGKILL runs no exit hook: it stays
+      expect(removeStrayNetworks(ip)).toEqual(expect.arrayContaining([`network namespace ${namespace}`, `link ${made.find((n) => n.startsWith('uvtb-'))}`]));
+      expect(networksOf(ip, pid)).toEqual([]);
+      expect(networksOf(ip, process.pid)).toEqual(expect.arrayContaining([mine.namespace, ...mine.links])); // ours: we still run
+    } finally {
+      child.kill('SIGKILL');
+      mine.remove();
+    }
+    expect(networksOf(ip, process.pid)).toEqual([]);
+  });
 });
 
 describe('sweep --server-netns without root', () => {
