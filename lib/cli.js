@@ -92,6 +92,8 @@ Example:
     .option('--pipelining <n>', 'http, proxy: requests in flight per connection, 1 to 256 (default 1)')
     .option('--keepalive', 'proxy: nginx keeps its upstream connections alive (default: a new one per request, as nginx does by default)')
     .option('--nginx <path>', 'proxy: the nginx binary (default: nginx on PATH or in /usr/sbin)')
+    .option('--server-netns', 'run the server in a network namespace of its own on a bridge, as a container on a bridge network (needs root and iproute2\'s ip; docs/containers.md)')
+    .option('--port-proxy', 'with --server-netns: TCP through a port forwarder on 127.0.0.1, as docker-proxy for a published port')
     .option('--node <path>', 'the Node executable (a path or a name on PATH) to run the server and the client on, the client in a trial process of its own (default: the Node running udsvstcp, the client in this process)')
     .option('--packets <n>', 'measured packets per transport per trial, 1 to 20000000 (instead of --duration)')
     .option('--duration <time>', 'measured time per transport per trial: 500ms, 2s, 1m (default 1s)')
@@ -149,6 +151,8 @@ Examples:
     .option('--nginx <path>', 'proxy: the nginx binary (default: nginx on PATH or in /usr/sbin; never one a spec file or meta.json names)')
     .option('--node <list>', 'Node executables to measure under, each a path or a name on PATH, the first the baseline (e.g. node,/tmp/n26/node_modules/.bin/node); default: the Node running udsvstcp; on --resume, never one meta.json names')
     .option('--server <lifetime>', 'sweep (one server throughout) or round (a fresh one for each run and each precision round)')
+    .option('--server-netns', 'run the server in a network namespace of its own on a bridge, as a container on a bridge network (needs root and iproute2\'s ip): TCP to its namespace address, UDS through a directory both sides see; docs/containers.md')
+    .option('--port-proxy', 'with --server-netns: TCP through a port forwarder on 127.0.0.1, as docker-proxy for a published port')
     .option('--intervals <mode>', 'UDS/TCP intervals: moderated (each group\'s variance moderated across the sweep\'s groups; the default) or own (each group\'s runs alone)')
     .option('--block <time>', 'length of a measured block to aim for, 1ms to 10s (default 10ms)')
     .option('--packets <n>', 'measured packets per transport per trial (instead of --duration)')
@@ -200,6 +204,11 @@ directory (DIR/sweep.lock). On resume, a last trials.csv row cut short is cut
 back, and flags must equal those recorded in DIR/meta.json. A results
 directory is data: nginx comes from --nginx or PATH, never from meta.json
 (a change from the recorded one is noted); the one that runs is printed.
+
+--server-netns makes a network namespace, a bridge and a veth pair (names
+udsvstcp-PID-…, uvtb-…, uvth-…) and removes them when the sweep ends, fails
+or is interrupted; those a killed sweep left are removed by the next
+--server-netns sweep (and by --resume, from DIR/fixture.json).
 
 stdout holds data only: the results directory's path, alone on a line, when
 the sweep ends (also with --quiet), or with --json the summary document;

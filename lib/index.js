@@ -7,6 +7,8 @@ export { diffServerStats } from './fixture/server-stats.js';
 export { HANDLERS, ECHO_GREETING, CONNECT_GREETING } from './fixture/handlers.js';
 export { spawnServer } from './fixture/server-process.js';
 export { findNginx, startNginx, toNginxConfig } from './fixture/nginx.js';
+export { createNetwork, removeStrayNetworks, requireNetns } from './fixture/netns.js';
+export { startPortProxy } from './fixture/port-proxy.js';
 export { connect, describeTarget, httpOrigin, TRANSPORTS } from './client/transport.js';
 export { TRANSPORT_DECLARATIONS, BASELINE, getTransport, labelOf, ratioOf } from './transports/index.js';
 export { createPipeline } from './client/pipeline.js';

@@ -8,6 +8,7 @@
 import { describeEnvironment, collectEnvironment } from '../core/environment.js';
 import { startFixture, withNginxWords } from '../fixture/fixture.js';
 import { describeNginx, findNginx } from '../fixture/nginx.js';
+import { removeStrayNetworks } from '../fixture/netns.js';
 import { checkTempDir } from '../fixture/socket-file.js';
 import { batchMeansInterval, blockPairLogRatios, pairedLogRatios, ratioInterval } from '../stats/ratios.js';
 import { toJsonLine } from '../results/json.js';
@@ -36,7 +37,11 @@ export async function run(options, { stdout, stderr, chalk }) {
   const machine = options.probe ? await collectMachineFacts({ probe: true }) : null;
   if (machine) stderr.write(chalk.dim(`${printable(describeWakeup(machine))}\n`));
   const node = options.node; // --node: the server and the client trial run on it
-  const fixture = options.targets ? undefined : await startFixture(workload, { greeting: options.greeting, noDelay: options.noDelay, nginx: nginx?.path, keepalive: options.keepalive, connections: options.depth, execPath: node?.path });
+  if (options.netns) {
+    const strays = removeStrayNetworks(options.netns);
+    if (strays.length) stderr.write(chalk.yellow(`note: removed what a killed udsvstcp left: ${printable(strays.join(', '))}\n`));
+  }
+  const fixture = options.targets ? undefined : await startFixture(workload, { greeting: options.greeting, noDelay: options.noDelay, nginx: nginx?.path, keepalive: options.keepalive, connections: options.depth, execPath: node?.path, netns: options.netns, portProxy: options.portProxy });
   // with --node, each trial runs in a child process on that Node, within the times asked for plus a minute (an hour when counted)
   const { measure, warmup } = options;
   const limitMs = ('ms' in measure && 'ms' in warmup ? (measure.ms + warmup.ms) * options.transports.length : 3_540_000) + 60_000;

@@ -15,6 +15,7 @@ import { toRunsWide } from '../results/wide.js';
 import { startFixture, withNginxWords } from '../fixture/fixture.js';
 import { removeLeftovers } from '../fixture/leftovers.js';
 import { describeNginx, findNginx } from '../fixture/nginx.js';
+import { removeStrayNetworks, requireNetns } from '../fixture/netns.js';
 import { readFixtureRecord, writeFixtureRecord } from '../results/fixture-record.js';
 import { resolveWorkloadOptions } from '../options/rules.js';
 import { checkTempDir } from '../fixture/socket-file.js';
@@ -41,7 +42,7 @@ import { toReportJson } from '../results/json.js';
 const SERVER_WARMUP_MS = 300;
 
 /** Flags that override spec keys. */
-const SPEC_FLAGS = ['workload', 'sizes', 'depths', 'transports', 'runs', 'packets', 'duration', 'warmup', 'seed', 'pin', 'trialTimeout', 'pairing', 'server', 'intervals', 'block', 'precision', 'maxTime', 'pipelining', 'keepalive', 'node'];
+const SPEC_FLAGS = ['workload', 'sizes', 'depths', 'transports', 'runs', 'packets', 'duration', 'warmup', 'seed', 'pin', 'trialTimeout', 'pairing', 'server', 'intervals', 'block', 'precision', 'maxTime', 'pipelining', 'keepalive', 'node', 'serverNetns', 'portProxy'];
 
 /**
  * How the sweep measures, for meta.json.
@@ -69,6 +70,9 @@ function describeDesign(spec) {
     max_time_ms: spec.maxTimeMs,
     server_lifetime: spec.server === 'round' ? 'a fresh server for each planned run and each precision round' : 'one server for the whole sweep (a new one only after it dies)',
     proxy: workload.fixture.proxy ? { upstream_keepalive: spec.keepalive, config: 'nginx.conf in this directory' } : null,
+    server_network: spec.serverNetns
+      ? `the server in a network namespace of its own, joined to the host by a veth pair on a bridge (a /30 in 10.213.0.0/16, no route beyond it), as a container on a bridge network; TCP ${spec.portProxy ? 'through a port proxy on 127.0.0.1 (a Node process of ours forwarding each connection to the server\'s namespace address, as docker-proxy does for a published port; its CPU is charged to the proxy side)' : 'to the server\'s namespace address over the bridge'}; UDS through a socket file in a private directory both sides see (a shared volume)`
+      : 'the server on the host, TCP on 127.0.0.1',
     server_warmup: `one unrecorded trial of the first group (${SERVER_WARMUP_MS} ms per transport) after the server starts`,
     fixture_health: `after a failed trial the fixture is checked: the server${workload.fixture.proxy ? ' and nginx' : ''} running, its socket file still the one it bound, and a short exchange answered on each transport within ${PROBE_TIMEOUT_MS} ms (${workload.fixture.proxy ? 'GET /1 through nginx' : `what the ${workload.fixture.server} server answers`}); a fixture that fails is killed (SIGKILL) and replaced by a new one, warmed as after a restart, at most ${MAX_REPLACEMENTS} times per session, a sweep or a resume (each in fixture_replacements, with its session and why)`,
     failure_bound: `the sweep stops (status failed, resumable) after ${MAX_FAILED_IN_A_ROW} failed trials in a row, or when the fixture would need replacing a ${MAX_REPLACEMENTS + 1}th time; precision rounds add no run to a group whose last trial failed, so they add at most one failed trial per group`,
@@ -99,7 +103,10 @@ function workloadSpec(name) {
 function findExecutables(spec, nginx) {
   const workload = getWorkload(spec.workload);
   resolveWorkloadOptions(workload, { nginx }, (key) => `--${key}`); // --nginx only for the proxy workload
-  return workload.fixture.proxy ? { nginx: { ...describeNginx(findNginx(nginx)), from: nginx === undefined ? 'PATH' : '--nginx' } } : {};
+  return {
+    ...(workload.fixture.proxy ? { nginx: { ...describeNginx(findNginx(nginx)), from: nginx === undefined ? 'PATH' : '--nginx' } } : {}),
+    ...(spec.serverNetns ? { ip: requireNetns(`sweep ${spec.preset}: serverNetns (--server-netns)`) } : {}),
+  };
 }
 
 /**
@@ -173,6 +180,10 @@ export async function sweep(preset, opts, { stdout, stderr, chalk }) {
     const session = openSession(request, note);
     try {
       if (request.resume) await removeRecordedLeftovers(dir, note);
+      if (session.executables.ip) {
+        const strays = removeStrayNetworks(session.executables.ip.path);
+        if (strays.length) note(`removed what a killed udsvstcp left: ${strays.join(', ')}`);
+      }
       return await measure(session);
     } catch (error) {
       const err = error instanceof Error ? error : new Error(String(error));
@@ -200,6 +211,7 @@ export async function sweep(preset, opts, { stdout, stderr, chalk }) {
 
     say(`sweep ${printable(describeSpec(spec))}\n`);
     if (executables.nginx) say(`nginx: ${printable(executables.nginx.path)} (${printable(executables.nginx.version)}; from ${executables.nginx.from})\n`);
+    if (executables.ip) say(`ip: ${printable(executables.ip.path)} (iproute2 ${printable(executables.ip.version)}): the server in a network namespace${spec.portProxy ? ', TCP through a port proxy' : ', TCP over the bridge'}\n`);
     say(`node: ${printable(describeNodes(nodes))}${nodes.length > 1 ? `; ${nodes[0].version} is the baseline` : ''}\n`);
     const versions = nodes.map((n) => n.version);
     const execPathOf = (/** @type {string | undefined} */ version) => nodes.find((n) => n.version === version)?.path ?? nodes[0].path;
@@ -216,7 +228,7 @@ export async function sweep(preset, opts, { stdout, stderr, chalk }) {
       else records.delete(fixture);
       const all = [...records.values()];
       try {
-        writeFixtureRecord(dir, all.length === 0 ? null : all.length === 1 ? all[0] : { boot_id: all[0].boot_id, processes: all.flatMap((r) => r.processes), dirs: all.flatMap((r) => r.dirs), sockets: all.flatMap((r) => r.sockets) });
+        writeFixtureRecord(dir, all.length === 0 ? null : all.length === 1 ? all[0] : { boot_id: all[0].boot_id, processes: all.flatMap((r) => r.processes), dirs: all.flatMap((r) => r.dirs), sockets: all.flatMap((r) => r.sockets), networks: all.flatMap((r) => r.networks ?? []) });
       } catch (error) {
         if (!recordFailed) progress.note(`note: cannot write ${FILES.fixture}: ${/** @type {Error} */ (error).message}`);
         recordFailed = true;
@@ -231,7 +243,7 @@ export async function sweep(preset, opts, { stdout, stderr, chalk }) {
         previous: live,
         signal: interrupts.signal,
         startServer: async (version) => {
-          const fixture = await startFixture(getWorkload(spec.workload), { greeting: spec.greeting, noDelay: spec.noDelay, prefix: pinning.server, nginx: executables.nginx?.path, keepalive: spec.keepalive, configDir: resolve(dir), connections: Math.max(...spec.depths), configName: versions.length > 1 ? `nginx-${version}.conf` : undefined, execPath: execPathOf(version) });
+          const fixture = await startFixture(getWorkload(spec.workload), { greeting: spec.greeting, noDelay: spec.noDelay, prefix: pinning.server, nginx: executables.nginx?.path, keepalive: spec.keepalive, configDir: resolve(dir), connections: Math.max(...spec.depths), configName: versions.length > 1 ? `nginx-${version}.conf` : undefined, execPath: execPathOf(version), netns: executables.ip?.path ?? null, portProxy: spec.portProxy });
           servers.add(fixture);
           if (interrupts.hurried()) fixture.kill();
           progress.note(fixture.describe, { dim: true });

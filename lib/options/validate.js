@@ -5,6 +5,7 @@
 import net from 'node:net';
 import { UsageError } from '../core/errors.js';
 import { newSeed } from '../core/random.js';
+import { requireNetns } from '../fixture/netns.js';
 import { checkNginxConnections } from '../fixture/nginx.js';
 import { checkSocketPath } from '../fixture/socket-file.js';
 import { toInteger } from '../core/units.js';
@@ -93,6 +94,8 @@ function toTcpTarget(text) {
  *   run on it (the client in a child process); undefined: the server on this Node, the client in this process
  * @property {boolean} json
  * @property {boolean} probe run the wake-up probe first
+ * @property {string | null} netns --server-netns: iproute2's ip (lib/fixture/netns.js); null: the server on the host
+ * @property {boolean} portProxy --port-proxy: the server's TCP through a port forwarder on loopback
  */
 
 /** Flags of the depth axis, by workload: `--connections` for the HTTP ones, `--depth` otherwise. */
@@ -135,6 +138,10 @@ export function resolveRunOptions(raw) {
       if (!targets[t]) throw new UsageError(`--transport ${raw.transport} needs --${t} ${t === 'tcp' ? 'HOST:PORT' : 'PATH'} when a target is given (or give no target to start a server)`);
     }
   }
+  if (raw.portProxy && !raw.serverNetns) throw new UsageError('--port-proxy needs --server-netns: the port proxy forwards from host loopback to the server\'s address in its network namespace');
+  if (raw.serverNetns && targets) throw new UsageError('--server-netns runs the server udsvstcp starts in a network namespace: not with --tcp or --uds (a server not ours)');
+  if (raw.serverNetns && transports.includes('uds-abstract')) throw new UsageError('--transport uds-abstract cannot reach a server in a network namespace (--server-netns): an abstract socket belongs to the namespace it was made in; use tcp and uds');
+  const netns = raw.serverNetns ? requireNetns('--server-netns').path : null;
   return {
     workload,
     targets,
@@ -154,5 +161,7 @@ export function resolveRunOptions(raw) {
     node: raw.node === undefined ? undefined : findNode(raw.node, '--node'), // found and asked last: it runs a program
     json: Boolean(raw.json),
     probe: Boolean(raw.probe),
+    netns,
+    portProxy: Boolean(raw.portProxy),
   };
 }

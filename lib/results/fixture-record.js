@@ -1,7 +1,7 @@
 /**
  * fixture.json: what the sweep that writes it has running (its server,
- * nginx's guard, master and workers) and the private directories and socket
- * they made. It is rewritten when a fixture starts and when it stops, so
+ * nginx's guard, master and workers, the port proxy) and the private
+ * directories, socket and network namespace and links they made. It is rewritten when a fixture starts and when it stops, so
  * that a later `--resume` can end what a sweep killed together with its
  * helpers left behind (lib/fixture/leftovers.js). Read as data: entries of
  * the wrong shape are dropped, and a file that cannot be read is ignored
@@ -23,7 +23,7 @@ const ABOUT = 'processes and directories this sweep started and has not yet stop
  * @param {FixtureRecord | null} record null: nothing runs
  */
 export function writeFixtureRecord(dir, record) {
-  const body = record ?? { boot_id: null, processes: [], dirs: [], sockets: [] };
+  const body = record ?? { boot_id: null, processes: [], dirs: [], sockets: [], networks: [] };
   writeFileAtomic(join(dir, FILES.fixture), `${JSON.stringify({ about: ABOUT, ...body }, null, 2)}\n`);
 }
 
@@ -34,6 +34,12 @@ function isProcessRecord(p) {
   return p !== null && typeof p === 'object' && typeof p.role === 'string' && isCount(p.pid) && p.pid > 0 && isCount(p.start) && isCount(p.pgid) && isCount(p.uid)
     && typeof p.exe === 'string' && Array.isArray(p.cmdline) && p.cmdline.every((/** @type {unknown} */ a) => typeof a === 'string')
     && (p.parent === null || (typeof p.parent === 'object' && isCount(p.parent.pid) && isCount(p.parent.start)));
+}
+
+/** @param {any} n */
+function isNetworkRecord(n) {
+  return n !== null && typeof n === 'object' && typeof n.namespace === 'string' && Array.isArray(n.links) && n.links.every((/** @type {unknown} */ l) => typeof l === 'string')
+    && n.owner !== null && typeof n.owner === 'object' && isCount(n.owner.pid) && isCount(n.owner.start);
 }
 
 /**
@@ -74,6 +80,7 @@ export function readFixtureRecord(dir) {
       processes: list(data.processes).filter(isProcessRecord),
       dirs: list(data.dirs).filter((d) => typeof d === 'string'),
       sockets: list(data.sockets).filter((s) => s !== null && typeof s === 'object'),
+      networks: list(data.networks).filter(isNetworkRecord),
     },
   };
 }

@@ -33,6 +33,8 @@ const TYPES = {
   block: { types: ['string', 'number'], says: 'a time ("10ms")' },
   precision: { types: ['string', 'number', 'null'], says: 'a percentage ("3%") or a fraction (0.03), or null' },
   maxTime: { types: ['string', 'number', 'null'], says: 'a time ("80s") or null' },
+  serverNetns: { types: ['boolean'], says: 'true or false' },
+  portProxy: { types: ['boolean'], says: 'true or false' },
   node: { types: ['list', 'string', 'null'], items: ['string'], says: 'a list of Node executables, each a path or a name on PATH (["node", "/tmp/n26/node_modules/.bin/node"]), or null' },
 };
 

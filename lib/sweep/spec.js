@@ -49,6 +49,8 @@ export const DEFAULTS = Object.freeze({
   precision: /** @type {unknown} */ (null),
   maxTime: /** @type {unknown} */ (null),
   node: /** @type {unknown} */ (null),
+  serverNetns: false,
+  portProxy: false,
 });
 const PAIRINGS = ['blocks', 'trials'];
 const SERVER_LIFETIMES = ['sweep', 'round'];
@@ -86,6 +88,8 @@ const PINS = ['none', 'split', 'same'];
  * @property {string[] | null} node the Node executables asked for (paths or names on PATH), the first the baseline;
  *   null: the Node running udsvstcp. A record of what was asked: which ones run is decided anew by each session
  *   (lib/sweep/node-axis.js), never read back from meta.json
+ * @property {boolean} serverNetns the server in a network namespace of its own, on a bridge (lib/fixture/netns.js)
+ * @property {boolean} portProxy with serverNetns: the server's TCP through a port forwarder on host loopback (lib/fixture/port-proxy.js)
  */
 
 export function listPresets() {
@@ -218,7 +222,8 @@ export function resolveSpec(loaded, { test = false, flags = {} } = {}) {
   const workload = getWorkload(merged.workload, name('workload'));
   // options the workload does not take first: a preset's axes written for another workload must not hide them
   const given = (/** @type {string} */ key) => (merged[key] === DEFAULTS[/** @type {keyof typeof DEFAULTS} */ (key)] ? undefined : merged[key]);
-  for (const key of ['greeting', 'keepalive']) toBoolean(merged[key], name(key));
+  for (const key of ['greeting', 'keepalive', 'serverNetns', 'portProxy']) toBoolean(merged[key], name(key));
+  if (merged.portProxy && !merged.serverNetns) throw new UsageError(`${name('portProxy')} needs serverNetns (--server-netns): the port proxy forwards from host loopback to the server's address in its network namespace`);
   const extras = resolveWorkloadOptions(workload, { greeting: given('greeting'), pipelining: given('pipelining'), keepalive: given('keepalive') }, name);
   const { measure, warmup } = resolveAmounts(workload, { packets: merged.packets, duration: merged.duration, warmup: merged.warmup }, name, String(DEFAULTS.duration));
   const { size: sizeAxis, depth: depthAxis } = workload.axes;
@@ -241,6 +246,7 @@ export function resolveSpec(loaded, { test = false, flags = {} } = {}) {
   if (!INTERVAL_MODES.includes(intervals)) throw new UsageError(`${name('intervals')} must be moderated (each group's variance moderated across the sweep's groups) or own (each group's runs alone); got ${JSON.stringify(merged.intervals)}`);
   const transports = toTransportList(merged.transports, name('transports'));
   checkWorkloadTransports(workload, transports, name('transports'));
+  if (merged.serverNetns && transports.includes('uds-abstract')) throw new UsageError(`${name('transports')} uds-abstract cannot reach a server in a network namespace (serverNetns, --server-netns): an abstract socket belongs to the namespace it was made in; use tcp and uds`);
   // a trial measures each of its transports for duration + warmup
   const perTrial = pairing === 'blocks' ? transports.length : 1;
   const timed = (('ms' in measure ? measure.ms : 0) + ('ms' in warmup ? warmup.ms : 0)) * perTrial;
@@ -276,6 +282,8 @@ export function resolveSpec(loaded, { test = false, flags = {} } = {}) {
     maxTimeMs: merged.maxTime === null || merged.maxTime === undefined ? null : toDuration(String(merged.maxTime), name('maxTime'), { min: 1000, max: 86_400_000 }),
     maxRuns: MAX_RUNS,
     node: toNodeList(merged.node, name('node')),
+    serverNetns: /** @type {boolean} */ (merged.serverNetns),
+    portProxy: /** @type {boolean} */ (merged.portProxy),
   };
 }
 
@@ -317,5 +325,5 @@ export function toPrecision(value, key) {
  */
 export function describeSpec(spec) {
   const amount = (/** @type {import('../workloads/workload.js').Amount} */ a) => ('packets' in a ? `${a.packets} packets` : `${a.ms} ms`);
-  return `${spec.preset}${spec.test ? ' (test mode)' : ''}: sizes ${spec.sizes.map(formatSize).join(', ')}; depths ${spec.depths.join(', ')}; ${spec.transports.join(' + ')}; ${spec.runs} run${spec.runs === 1 ? '' : 's'} of ${amount(spec.measure)} after ${amount(spec.warmup)} warmup; ${spec.pairing === 'blocks' ? `paired blocks of ~${spec.blockMs} ms` : 'one transport per trial'}${spec.precision === null ? '' : `; more runs until ±${+(spec.precision * 100).toFixed(3)} %${spec.maxTimeMs === null ? '' : ` or ${spec.maxTimeMs / 1000} s`}`}; seed ${spec.seed}; pin ${spec.pin}; TCP noDelay ${spec.noDelay}`;
+  return `${spec.preset}${spec.test ? ' (test mode)' : ''}: sizes ${spec.sizes.map(formatSize).join(', ')}; depths ${spec.depths.join(', ')}; ${spec.transports.join(' + ')}; ${spec.runs} run${spec.runs === 1 ? '' : 's'} of ${amount(spec.measure)} after ${amount(spec.warmup)} warmup; ${spec.pairing === 'blocks' ? `paired blocks of ~${spec.blockMs} ms` : 'one transport per trial'}${spec.precision === null ? '' : `; more runs until ±${+(spec.precision * 100).toFixed(3)} %${spec.maxTimeMs === null ? '' : ` or ${spec.maxTimeMs / 1000} s`}`}; seed ${spec.seed}; pin ${spec.pin}; TCP noDelay ${spec.noDelay}${spec.serverNetns ? `; server in a network namespace${spec.portProxy ? ', TCP through a port proxy' : ', TCP over the bridge'}` : ''}`;
 }

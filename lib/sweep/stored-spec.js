@@ -89,6 +89,9 @@ function toRawSpec(spec, where) {
   return { preset: s.preset, test: s.test, raw };
 }
 
+/** Keys later versions added, with the value a spec recorded before them means. */
+const LATER_KEYS = Object.freeze({ serverNetns: false, portProxy: false });
+
 /**
  * A recorded value for people: 100 packets, 150 ms, [1,64].
  * @param {any} value
@@ -111,11 +114,12 @@ function differingKeys(a, b) {
 
 /**
  * Validate the recorded spec; return it as the sweep will use it.
- * @param {unknown} stored
+ * @param {unknown} recorded
  * @param {string} where
  * @returns {import('./spec.js').SweepSpec}
  */
-export function checkStoredSpec(stored, where) {
+export function checkStoredSpec(recorded, where) {
+  const stored = recorded !== null && typeof recorded === 'object' && !Array.isArray(recorded) ? { ...LATER_KEYS, ...recorded } : recorded;
   const { preset, test, raw } = toRawSpec(stored, where);
   const resolved = { ...resolveSpec({ name: preset, source: where, raw }), test };
   const differ = differingKeys(settingsOf(/** @type {any} */ (stored)), settingsOf(resolved));

@@ -47,7 +47,7 @@ async function sleeper(mention = 'x') {
 const goneParent = () => ({ pid: process.pid, start: /** @type {number} */ (describeProcess(process.pid, 'test')?.start) + 1 });
 
 /** @param {Partial<import('../../lib/fixture/leftovers.js').FixtureRecord>} fields */
-const recordOf = (fields) => ({ boot_id: bootId(), processes: [], dirs: [], sockets: [], ...fields });
+const recordOf = (fields) => ({ boot_id: bootId(), processes: [], dirs: [], sockets: [], networks: [], ...fields });
 
 describe('removeLeftovers', () => {
   it('kills the very process recorded once its starter is gone, and says so', async () => {
@@ -112,8 +112,9 @@ describe('fixture.json', () => {
     const { record } = await sleeper();
     writeFixtureRecord(dir, recordOf({ processes: [record], dirs: ['/tmp/udsvstcp-nginx-Ab12Cd'] }));
     expect(readFixtureRecord(dir)).toEqual({ record: recordOf({ processes: [record], dirs: ['/tmp/udsvstcp-nginx-Ab12Cd'] }) });
-    await writeFile(join(dir, 'fixture.json'), JSON.stringify({ boot_id: 'b', processes: [{ ...record, pid: -1 }, { ...record, cmdline: 'a string' }, null, record], dirs: [1, 'x'], sockets: 'no' }));
-    expect(readFixtureRecord(dir)).toEqual({ record: { boot_id: 'b', processes: [record], dirs: ['x'], sockets: [] } });
+    const network = { namespace: 'udsvstcp-1-2-abcdef', links: ['uvtb-abcdef', 'uvth-abcdef'], owner: { pid: 1, start: 2 } };
+    await writeFile(join(dir, 'fixture.json'), JSON.stringify({ boot_id: 'b', processes: [{ ...record, pid: -1 }, { ...record, cmdline: 'a string' }, null, record], dirs: [1, 'x'], sockets: 'no', networks: [{ ...network, links: 'uvtb-abcdef' }, { ...network, owner: null }, network] }));
+    expect(readFixtureRecord(dir)).toEqual({ record: { boot_id: 'b', processes: [record], dirs: ['x'], sockets: [], networks: [network] } });
   });
 
   it('is ignored with a reason when it is not JSON, a symlink or a FIFO (which must not hang the resume)', async () => {
