@@ -6,12 +6,12 @@
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { startTcpServer } from '../helpers/servers.js';
-import { processesMentioning } from '../helpers/processes.js';
+import { processesWithEnvironment } from '../helpers/processes.js';
 
 describe('udsvstcp run --transport tcp,ipc-json,ipc-advanced,worker', () => {
   it('gives an ok, verified record for each and a ratio against TCP for each', async () => {
-    const before = processesMentioning('ipc-echo-main').length;
-    const { code, stdout, stderr } = await runCli(['run', '--transport', 'tcp,ipc-json,ipc-advanced,worker', '--size', '1KiB', '--depth', '4', '--duration', '60ms', '--warmup', '20ms', '--json']);
+    const mark = `${process.pid}-${Date.now()}`; // every process the run starts carries it, wherever it is reparented
+    const { code, stdout, stderr } = await runCli(['run', '--transport', 'tcp,ipc-json,ipc-advanced,worker', '--size', '1KiB', '--depth', '4', '--duration', '60ms', '--warmup', '20ms', '--json'], { env: { UDSVSTCP_TEST_MARK: mark } });
     expect(code, stderr).toBe(0);
     const records = stdout.trim().split('\n').map((line) => JSON.parse(line));
     expect(records.map((r) => r.transport)).toEqual(['tcp', 'ipc-json', 'ipc-advanced', 'worker']);
@@ -23,7 +23,7 @@ describe('udsvstcp run --transport tcp,ipc-json,ipc-advanced,worker', () => {
     }
     for (const label of ['IPC JSON', 'IPC advanced', 'worker']) expect(stderr).toMatch(new RegExp(`^1 KiB depth 4: ${label} ×\\d+\\.\\d\\d the msgs/s of TCP`, 'm'));
     expect(stderr).not.toMatch(/read and write calls per unit are empty/); // the IPC channel's reads are empty by design
-    expect(processesMentioning('ipc-echo-main').length).toBe(before);
+    expect(processesWithEnvironment(`UDSVSTCP_TEST_MARK=${mark}`)).toEqual([]);
   });
 
   it('runs a message transport beside a TCP server that is not ours', async () => {

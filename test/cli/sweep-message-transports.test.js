@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTempDir, runCli } from '../helpers/cli.js';
-import { processesMentioning } from '../helpers/processes.js';
+import { processesWithEnvironment } from '../helpers/processes.js';
 import { readTrialRows, writeTinySpec } from '../helpers/sweeps.js';
 
 const TRANSPORTS = ['tcp', 'ipc-json', 'ipc-advanced', 'worker'];
@@ -18,13 +18,13 @@ describe('sweep with transports tcp, ipc-json, ipc-advanced, worker', () => {
   let tmp;
   /** @type {Awaited<ReturnType<typeof runCli>>} */
   let result;
-  let before = 0;
+  // every process this sweep starts carries it, wherever it is reparented
+  const mark = `UDSVSTCP_TEST_MARK=${process.pid}-${Date.now()}`;
   const out = () => join(tmp.dir, 'out');
   beforeAll(async () => {
     tmp = await makeTempDir();
-    before = processesMentioning('ipc-echo-main').length;
     const spec = await writeTinySpec(tmp.dir, { transports: TRANSPORTS, sizes: [64], runs: 2 });
-    result = await runCli(['sweep', spec, '--out', out()], { cwd: tmp.dir });
+    result = await runCli(['sweep', spec, '--out', out()], { cwd: tmp.dir, env: { UDSVSTCP_TEST_MARK: mark.split('=')[1] } });
   }, 90_000);
   afterAll(() => tmp.remove());
 
@@ -33,7 +33,7 @@ describe('sweep with transports tcp, ipc-json, ipc-advanced, worker', () => {
     const rows = await readTrialRows(out());
     expect(rows.map((r) => `${r.run} ${r.transport} ${r.status}`).sort()).toEqual(TRANSPORTS.flatMap((t) => [`0 ${t} ok`, `1 ${t} ok`]).sort());
     for (const r of rows) expect(Number(r.server_cpu_us_per_msg)).toBeGreaterThan(0);
-    expect(processesMentioning('ipc-echo-main').length).toBe(before);
+    expect(processesWithEnvironment(mark)).toEqual([]);
   });
 
   it('writes a ratio row per message transport against TCP', async () => {
