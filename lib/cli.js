@@ -85,7 +85,7 @@ Example:
     .option('--workload <name>', `${WORKLOAD_NAMES.join(', ')} (default echo)`)
     .option('--tcp <host:port>', 'TCP server to measure (loopback only)')
     .option('--uds <path>', 'UDS server to measure')
-    .option('--transport <list>', 'a list of transports: tcp, uds, uds-abstract (Linux) — e.g. tcp,uds,uds-abstract; both is tcp,uds (default: both, or those given). Each is measured against TCP')
+    .option('--transport <list>', 'a list of transports: tcp, uds, uds-abstract (Linux), ipc-json, ipc-advanced, worker (echo only) — e.g. tcp,uds,uds-abstract; both is tcp,uds (default: both, or those given). Each is measured against TCP')
     .option('--size <bytes>', 'echo packet size (default 64), stream chunk size (default 1MiB), http body size (default 64): a power of two, e.g. 64, 1k, 64KiB, 1MiB')
     .option('--depth <n>', 'echo: packets in flight, 1 (ping-pong) to 65536, size × depth at most 256 MiB (default 1); connect: connections at once')
     .option('--connections <n>', 'http, proxy: keep-alive connections, 1 to 1024 (default 10, as the 2017 wrk run); proxy: at most what nginx can hold within the open-file limit (ulimit -Hn)')
@@ -113,7 +113,8 @@ blocks A B B A … between a TCP and a UDS connection (A B C C B A … with thre
 and the last lines give each transport against TCP, UDS/TCP first, with a 95 %
 interval (across trials with --runs 2 or more; from one trial's blocks otherwise).
 The server listens on TCP, UDS and (Linux) an abstract socket at once.
-Transports: tcp, uds, uds-abstract (Linux; proxy takes tcp and uds only).
+Transports: tcp, uds, uds-abstract (Linux; proxy takes tcp and uds only); echo also takes
+ipc-json, ipc-advanced (a forked child on the child_process IPC channel) and worker (a worker thread).
 
 Workloads: echo (every echoed byte checked; msgs/s, RTT, CPU µs per message),
 stream (one-way chunks counted at the receiver; GB/s, CPU ms per GB), connect
@@ -140,7 +141,7 @@ Examples:
     .argument('[preset]', `a preset in sweeps/ (${listPresets().join(', ')}) or a path to a .json spec`)
     .option('--sizes <list|range>', 'packet sizes: 1,64,1k or a range of powers of two 1..16384, 64B..1MiB, 1..64KiB*4')
     .option('--depths <list>', 'packets in flight, each 1 to 65536, e.g. 1,16')
-    .option('--transports <list>', 'tcp,uds (default), or any list of tcp, uds, uds-abstract (Linux): each against TCP, in the same trials')
+    .option('--transports <list>', 'tcp,uds (default), or any list of tcp, uds, uds-abstract (Linux), ipc-json, ipc-advanced, worker (echo only): each against TCP, in the same trials')
     .option('--runs <n>', 'runs (at least); every (size, depth) group once per run, 1 to 1000')
     .option('--precision <pct>', 'add runs to groups whose UDS/TCP 95 % interval (as in summary.csv; see --intervals) is wider than ±pct (0.1% to 100%, e.g. 3%)')
     .option('--max-time <time>', 'start no extra run for --precision once the sweep would pass this (e.g. 80s, 10m)')

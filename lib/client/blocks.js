@@ -58,6 +58,11 @@ export const MIN_WARMUP_BLOCKS = 3;
  * @property {(units: number, histogram?: import('node:perf_hooks').RecordableHistogram) => Promise<BlockTimes>} block
  * @property {(error: Error) => void} abort fail what is in flight
  * @property {import('node:perf_hooks').RecordableHistogram} [histogram] per-unit times in ns, of the measured blocks
+ * @property {ServerProbe} [probe] the lane's own server (a message transport's echo peer), in place of the shared one
+ * @property {boolean} [sharesProcess] its server runs in this process (a worker thread): the client's CPU and
+ *   counters are the process's less the server's
+ * @property {boolean} [countsReads] false where /proc/PID/io does not count the channel's read calls (recvmsg):
+ *   both sides' read figures are null
  *
  * @typedef {{ snapshot: () => Promise<import('../fixture/server-stats.js').ServerStats> }} ServerProbe
  *
@@ -134,41 +139,52 @@ export async function runBlocks(lanes, { measure, warmup, minUnits, blockMs = DE
   if ('count' in measure) blockUnits = lanes.length === 1 ? measure.count : Math.min(blockUnits, measure.count);
   left.fill('count' in measure ? measure.count : Infinity);
   /** @type {Totals[]} */
-  const totals = lanes.map(() => ({
-    units: 0, blocks: 0, bytes: 0, elapsedMs: 0, cpuUs: 0, serverCpuUs: probe ? 0 : null, proxyCpuUs: null, elu: 0, serverElu: probe ? 0 : null,
+  const totals = lanes.map((lane) => ({
+    units: 0, blocks: 0, bytes: 0, elapsedMs: 0, cpuUs: 0, serverCpuUs: (lane.probe ?? probe) ? 0 : null, proxyCpuUs: null, elu: 0, serverElu: (lane.probe ?? probe) ? 0 : null,
     counters: /** @type {Mechanism} */ ({ client: { vcsw: 0, ivcsw: 0, reads: 0, writes: 0 }, server: null, proxy: null }),
   }));
   const elu = lanes.map(() => ({ active: 0, idle: 0 }));
   const serverElu = lanes.map(() => ({ active: 0, idle: 0 }));
   /** @type {Block[]} */
   const blocks = [];
-  const snapshot = async () => {
-    if (!probe) return undefined;
+  const snapshot = async (/** @type {ServerProbe | undefined} */ from) => {
+    if (!from) return undefined;
     try {
-      return await probe.snapshot();
+      return await from.snapshot();
     } catch (error) {
       throw new RunError(`no server stats at a block boundary (${/** @type {Error} */ (error).message}); the server's CPU cannot be charged`, 'ERR_SERVER_STATS');
     }
   };
-  let serverMark = await snapshot();
+  // the shared server's snapshots chain, one per boundary; a lane's own server is asked at both edges of its blocks
+  let serverMark = await snapshot(probe);
   await runPhase(lanes.length, {
     ...budget(measure, blockUnits, MIN_BLOCKS),
     name, signal,
     block: async (i) => {
       const n = Math.min(blockUnits, left[i]);
-      const s0 = serverMark;
+      const own = lanes[i].probe;
+      if (!own && !serverMark) serverMark = await snapshot(probe); // after a lane with its own server
+      const s0 = own ? await snapshot(own) : serverMark;
       const counters0 = readOwnCounters();
       const cpu0 = process.cpuUsage();
       const elu0 = performance.eventLoopUtilization();
       const t = await lanes[i].block(n, lanes[i].histogram);
       const cpu = process.cpuUsage(cpu0);
       const e = performance.eventLoopUtilization(elu0);
-      const client = diffCounters(counters0, readOwnCounters());
-      const s1 = await snapshot();
-      serverMark = s1;
+      let client = diffCounters(counters0, readOwnCounters());
+      const s1 = await snapshot(own ?? probe);
+      serverMark = own ? undefined : s1;
       const server = s0 && s1 ? diffServerStats(s0, s1) : undefined;
       const elapsedMs = t.end - t.start;
-      const cpuUs = cpu.user + cpu.system;
+      let cpuUs = cpu.user + cpu.system;
+      if (lanes[i].sharesProcess && server) {
+        cpuUs = Math.max(0, cpuUs - server.cpu_us);
+        if (server.counters) client = lessCounters(client, server.counters);
+      }
+      if (lanes[i].countsReads === false) {
+        client = { ...client, reads: null };
+        if (server?.counters) server.counters = { ...server.counters, reads: null };
+      }
       left[i] -= n;
       const tot = totals[i];
       tot.units += n;
@@ -213,6 +229,17 @@ export async function runBlocks(lanes, { measure, warmup, minUnits, blockMs = DE
     if (t.serverElu !== null) t.serverElu = ratio(serverElu[i]);
   });
   return { totals, blocks, blockUnits };
+}
+
+/**
+ * A process's counters less one of its threads' (never below 0), null where either is unknown.
+ * @param {Counters} whole
+ * @param {Counters} part
+ * @returns {Counters}
+ */
+function lessCounters(whole, part) {
+  const less = (/** @type {number | null} */ a, /** @type {number | null} */ b) => (a === null || b === null ? null : Math.max(0, a - b));
+  return { vcsw: Math.max(0, whole.vcsw - part.vcsw), ivcsw: Math.max(0, whole.ivcsw - part.ivcsw), reads: less(whole.reads, part.reads), writes: less(whole.writes, part.writes) };
 }
 
 /**

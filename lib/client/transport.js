@@ -14,7 +14,9 @@ export { TRANSPORTS } from '../transports/index.js';
  * @typedef {{ transport: 'tcp', host: string, port: number, via?: Via }} TcpTarget
  * @typedef {{ transport: 'uds', path: string, via?: Via }} UdsTarget
  * @typedef {{ transport: 'uds-abstract', path: string, via?: Via }} AbstractTarget path: `\0name`, a Linux abstract socket
- * @typedef {TcpTarget | UdsTarget | AbstractTarget} Target one per transport (lib/transports/): the fields its declaration reads
+ * @typedef {TcpTarget | UdsTarget | AbstractTarget} SocketTarget
+ * @typedef {SocketTarget | import('./message-transports.js').MessageTarget} Target one per transport (lib/transports/): the fields
+ *   its declaration reads; a message transport's has none (its trial starts its echo itself)
  */
 
 /** @param {Target} target */

@@ -17,6 +17,7 @@ import { toComparison, toTable } from '../report/table.js';
 import { runTrial } from '../trial/trial.js';
 import { runTrialProcess } from '../trial/trial-process.js';
 import { describeNodes } from '../core/node-executables.js';
+import { channelTargets } from '../transports/index.js';
 import { describeTarget } from '../client/transport.js';
 import { formatSize } from '../core/units.js';
 import { printable } from '../core/text.js';
@@ -46,7 +47,8 @@ export async function run(options, { stdout, stderr, chalk }) {
   const { measure, warmup } = options;
   const limitMs = ('ms' in measure && 'ms' in warmup ? (measure.ms + warmup.ms) * options.transports.length : 3_540_000) + 60_000;
   try {
-    const targets = options.targets ?? /** @type {NonNullable<typeof fixture>} */ (fixture).targets;
+    // a message transport's echo is the trial's own, whoever serves the others
+    const targets = { ...channelTargets(), ...(options.targets ?? /** @type {NonNullable<typeof fixture>} */ (fixture).targets) };
     const amount = (/** @type {import('../workloads/workload.js').Amount} */ a) => ('packets' in a ? `${a.packets} ${workload.columns[0]}` : `${a.ms} ms`);
     stderr.write(chalk.dim(`${printable(describeEnvironment(collectEnvironment()))}\n`));
     if (nginx) stderr.write(`nginx: ${printable(nginx.path)} (${printable(nginx.version)}; from ${options.nginx === undefined ? 'PATH' : '--nginx'})\n`);

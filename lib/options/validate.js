@@ -12,6 +12,7 @@ import { toInteger } from '../core/units.js';
 import { findNode } from '../core/node-executables.js';
 import { DEFAULT_WORKLOAD, WORKLOADS, getWorkload } from '../workloads/index.js';
 import { checkWorkloadTransports, resolveAmounts, resolveWorkloadOptions, toAxisValue, toSeed, toStallTimeout, toTransportList } from './rules.js';
+import { getTransport } from '../transports/index.js';
 
 export { checkWorkloadOptions, toAxisValue, toSeed } from './rules.js';
 
@@ -134,6 +135,7 @@ export function resolveRunOptions(raw) {
     if (raw.uds !== undefined) targets.uds = { transport: 'uds', path: checkSocketPath(raw.uds, '--uds') };
     if (raw.transport === undefined) transports = transports.filter((t) => targets?.[t]);
     for (const t of transports) {
+      if (getTransport(t).channel) continue; // a message transport's echo is the trial's own
       if (t !== 'tcp' && t !== 'uds') throw new UsageError(`--transport ${t} needs a server of ours: give no --tcp or --uds target (they name tcp and uds servers only)`);
       if (!targets[t]) throw new UsageError(`--transport ${raw.transport} needs --${t} ${t === 'tcp' ? 'HOST:PORT' : 'PATH'} when a target is given (or give no target to start a server)`);
     }

@@ -9,9 +9,12 @@ import { UsageError } from '../core/errors.js';
 import { tcp } from './tcp.js';
 import { uds } from './uds.js';
 import { udsAbstract } from './uds-abstract.js';
+import { ipcJson } from './ipc-json.js';
+import { ipcAdvanced } from './ipc-advanced.js';
+import { worker } from './worker.js';
 
 /** @type {Record<string, import('./transport.js').Transport>} */
-export const TRANSPORT_DECLARATIONS = { tcp, uds, 'uds-abstract': udsAbstract };
+export const TRANSPORT_DECLARATIONS = { tcp, uds, 'uds-abstract': udsAbstract, 'ipc-json': ipcJson, 'ipc-advanced': ipcAdvanced, worker };
 
 /** Every transport's name, in order. */
 export const TRANSPORTS = /** @type {readonly string[]} */ (Object.freeze(Object.keys(TRANSPORT_DECLARATIONS)));
@@ -95,4 +98,13 @@ export function orderTransports(names) {
 export function ratiosOf(names) {
   const list = orderTransports(names);
   return list.includes(BASELINE) ? list.filter((t) => t !== BASELINE).map(ratioOf) : [];
+}
+
+/**
+ * The targets of the message transports, by name: `{ transport: NAME }`, no
+ * address, since each trial starts its own echo peer (lib/fixture/message-peer.js).
+ * @returns {Record<string, import('../client/message-transports.js').MessageTarget>}
+ */
+export function channelTargets() {
+  return Object.fromEntries(TRANSPORTS.filter((name) => TRANSPORT_DECLARATIONS[name].channel).map((name) => [name, { transport: /** @type {any} */ (name) }]));
 }

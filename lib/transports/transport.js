@@ -45,10 +45,13 @@
  * @property {string} cpu whose process pays for what: the client's CPU is the trial process's; the server's its own process's
  * @property {(server: import('node:net').Server, context: ListenContext) => Promise<Bound>} [listen] the server side of a stream
  *   transport: bind a fresh net (or http) server whose connections the workload's handler answers
- * @property {(target: { host?: string, port?: number, path?: string }) => string} describe a target for people (no control characters)
+ * @property {(target: { transport?: string, host?: string, port?: number, path?: string }) => string} describe a target for people (no control characters)
  * @property {(target: any, options: { noDelay: boolean }) => import('node:net').NetConnectOpts} [connectOptions]
  *   how net.connect reaches a target of a stream transport
  * @property {(target: any) => { origin: string, socketPath?: string }} [http] where an HTTP client sends a target's requests
+ * @property {import('../client/message-transports.js').MessageTransportDeclaration} [channel] a message transport
+ *   (no socket: ipc-json, ipc-advanced, worker): the echo peer each trial starts itself, the codec of its
+ *   packets and how its CPU is charged; its target is `{ transport: NAME }`
  */
 
 export {};

@@ -5,7 +5,9 @@
  * in flight and ends when the last is back. Block length: at least
  * FILL_FACTOR × depth packets, so filling and draining the pipe (about one
  * round trip, the time of `depth` packets by Little's law) costs under 1 %
- * of a block.
+ * of a block. A message transport (lib/client/message-transports.js) has
+ * its own echo peer, started here for the trial and stopped before it ends:
+ * its lane is measured like a socket's, its packets one message each.
  */
 import { createHistogram } from 'node:perf_hooks';
 import { runBlocks } from '../client/blocks.js';
@@ -14,6 +16,8 @@ import { MAX_DEPTH, MAX_SIZE, checkInFlight } from '../core/limits.js';
 import { formatSize } from '../core/units.js';
 import { createPayloads } from '../client/payload.js';
 import { createPipeline, readGreeting } from '../client/pipeline.js';
+import { createMessagePipeline } from '../client/message-pipeline.js';
+import { getTransport } from '../transports/index.js';
 import { connect } from '../client/transport.js';
 import { HISTOGRAM, mechanismColumns, mechanismSummary, rttFigures, toAmount, trialDeadline, unitFigures } from './common.js';
 
@@ -76,11 +80,28 @@ function oneWayLines(summary) {
 async function runEcho(spec, { probe, signal } = {}) {
   const { size, depth } = spec;
   const payloads = createPayloads(size, spec.seed, depth); // outside anything timed
-  /** @type {(import('../client/blocks.js').Lane & { socket: import('node:net').Socket, pipeline: import('../client/pipeline.js').Pipeline, histogram: import('node:perf_hooks').RecordableHistogram })[]} */
+  /** @type {(import('../client/blocks.js').Lane & { socket?: import('node:net').Socket, pipeline: import('../client/pipeline.js').Pipeline, histogram: import('node:perf_hooks').RecordableHistogram })[]} */
   const lanes = [];
+  /** @type {import('../fixture/message-peer.js').Peer[]} */
+  const peers = [];
   const deadline = trialDeadline(spec, signal, (error) => { for (const lane of lanes) lane.abort(error); });
   try {
     for (const target of spec.targets) {
+      const kind = getTransport(target.transport).channel;
+      if (kind) {
+        const peer = await kind.start({ startTimeoutMs: spec.timeoutMs });
+        peers.push(peer);
+        const pipeline = createMessagePipeline(peer, { payloads, codec: kind.codec(payloads), depth, timeoutMs: spec.timeoutMs });
+        lanes.push({
+          target, pipeline,
+          histogram: createHistogram(HISTOGRAM),
+          probe: peer, sharesProcess: kind.sharesProcess, countsReads: kind.countsReads,
+          block: (n, histogram) => pipeline.block(n, histogram),
+          abort: (error) => pipeline.abort(error),
+        });
+        deadline.check();
+        continue;
+      }
       /** @type {import('../client/transport.js').Reader} */
       const reader = { fn: () => {} };
       const socket = await connect(target, { noDelay: spec.noDelay, timeoutMs: spec.timeoutMs, reader });
@@ -118,6 +139,7 @@ async function runEcho(spec, { probe, signal } = {}) {
     };
   } finally {
     deadline.clear();
-    for (const lane of lanes) lane.socket.destroy();
+    for (const lane of lanes) lane.socket?.destroy();
+    await Promise.all(peers.map((peer) => peer.stop()));
   }
 }

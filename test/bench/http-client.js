@@ -108,7 +108,7 @@ function meter(ms) {
  */
 const figures = (requests, wallMs, cpu, elu) => ({ requests, req_per_s: requests / (wallMs / 1000), cpu_us_per_req: (cpu.user + cpu.system) / requests, elu: elu.utilization });
 
-/** @typedef {{ target: import('../../lib/client/transport.js').Target, body: number, ms: number }} Job */
+/** @typedef {{ target: import('../../lib/client/transport.js').SocketTarget, body: number, ms: number }} Job */
 
 /** @type {Record<string, (job: Job) => Promise<Figures>>} */
 const CLIENTS = {

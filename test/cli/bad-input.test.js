@@ -43,7 +43,7 @@ describe('bad input: one line naming the flag and range, exit 2, nothing started
   });
 
   it('run --transport udp', async () => {
-    await expectUsageError(['run', '--transport', 'udp'], /--transport must be one of tcp, uds, uds-abstract, or a list of them \(tcp,uds,uds-abstract; both is tcp,uds\); got "udp"/);
+    await expectUsageError(['run', '--transport', 'udp'], /--transport must be one of tcp, uds, uds-abstract, ipc-json, ipc-advanced, worker, or a list of them \(tcp,uds,uds-abstract; both is tcp,uds\); got "udp"/);
   });
 
   it.each(['127.0.0.1:0', '127.0.0.1:70000', 'nohost', '10.0.0.1:80'])('run --tcp %s', async (target) => {

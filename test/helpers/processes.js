@@ -105,3 +105,18 @@ export function trackProcesses() {
   });
   return ctx;
 }
+
+/**
+ * The live processes whose environment holds `entry` (NAME=value): the
+ * descendants of a command started with it, wherever they were reparented.
+ * @param {string} entry
+ */
+export function processesWithEnvironment(entry) {
+  return fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name)).filter((pid) => {
+    try {
+      return stat(Number(pid))?.state !== 'Z' && fs.readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').includes(entry);
+    } catch {
+      return false;
+    }
+  });
+}

@@ -109,6 +109,9 @@ describe('the note on uncounted read and write calls', () => {
     const uncounted = { client_vcsw_per_msg: 0.9, server_vcsw_per_msg: 0.9 }; // as on macOS
     expect(counterWarnings([row(counted), row(counted)])).toEqual([]);
     expect(counterWarnings([row({})])).toEqual([]); // an older trials.csv: no switches either
+    // an IPC channel's reads are recvmsg calls, which /proc/PID/io does not count: empty by design, no warning
+    const ipc = { ...counted, transport: 'ipc-json', client_reads_per_msg: null, server_reads_per_msg: null };
+    expect(counterWarnings([row(counted), row(ipc)])).toEqual([]);
     expect(counterWarnings([row(counted), row(uncounted)])).toEqual(['read and write calls per unit are empty in 1 of 2 trial rows: they come from /proc/PID/io, which this system does not give (Linux with task I/O accounting has it); context switches are counted everywhere']);
   });
 });

@@ -1,0 +1,138 @@
+/**
+ * A pipelined echo client on a message channel (lib/fixture/message-peer.js),
+ * run in blocks: the message-channel twin of lib/client/pipeline.js.
+ *
+ * A block sends a given number of packets, one message each, with up to
+ * `depth` in flight, and ends when the last is back: nothing is in flight at
+ * its edges. Messages keep their order and their boundaries, so the k-th
+ * message back is the echo of the k-th sent: each is decoded as a receiver
+ * would (the codec of its transport) and every byte compared with the
+ * packet sent. Each send is stamped with performance.now() in a ring of
+ * `depth` slots; a packet's round trip runs from its send to the arrival of
+ * its echo and goes into the block's HDR histogram. A completed packet is
+ * replaced at once from the message handler.
+ */
+import { performance } from 'node:perf_hooks';
+import { RunError } from '../core/errors.js';
+
+/**
+ * How packets travel on a channel: what is sent for packet i, and the bytes
+ * a receiver reads out of a message (null: no packet at all).
+ * @typedef {object} Codec
+ * @property {(index: number) => unknown} encode
+ * @property {(message: unknown) => ArrayBufferView | null} decode
+ */
+
+/**
+ * @param {import('../fixture/message-peer.js').Peer} peer started, nothing sent yet
+ * @param {object} options
+ * @param {import('./payload.js').Payloads} options.payloads
+ * @param {Codec} options.codec
+ * @param {number} options.depth packets in flight, 1 = ping-pong
+ * @param {number} [options.timeoutMs] fail when packets are in flight and nothing arrives for this long
+ * @returns {import('./pipeline.js').Pipeline}
+ */
+export function createMessagePipeline(peer, { payloads, codec, depth, timeoutMs = 10_000 }) {
+  const { size } = payloads;
+  const sendStamps = new Float64Array(depth);
+  let sent = 0;
+  let received = 0;
+  let limit = 0; // packets to send, in all, by the end of the current block
+  let lastProgress = performance.now();
+  let closing = false;
+  /** @type {Error | undefined} */
+  let failure;
+  /** @type {import('node:perf_hooks').RecordableHistogram | undefined} */
+  let histogram;
+  /** @type {{ first: number, start: number, resolve: (t: import('./pipeline.js').BlockTimes) => void, reject: (e: Error) => void } | undefined} */
+  let current;
+
+  const refill = () => {
+    while (sent < limit && sent - received < depth) {
+      const index = sent++;
+      sendStamps[index % depth] = performance.now();
+      peer.send(codec.encode(index));
+    }
+  };
+
+  /** @param {Error} error */
+  const fail = (error) => {
+    if (failure) return;
+    failure = error;
+    limit = sent;
+    clearInterval(watchdog);
+    current?.reject(error);
+    current = undefined;
+  };
+
+  /**
+   * Why an echo is not the packet sent, or undefined when it is.
+   * @param {unknown} message
+   * @param {number} index
+   */
+  const check = (message, index) => {
+    const view = codec.decode(message);
+    if (!view) return new RunError(`the echo of packet ${index} is no packet (${message === null ? 'null' : typeof message})`, 'ERR_VERIFY');
+    const got = Buffer.from(view.buffer, view.byteOffset, view.byteLength);
+    const want = payloads.packet(index);
+    if (got.length !== size) return new RunError(`the echo of packet ${index} has ${got.length} bytes, not ${size}`, 'ERR_VERIFY');
+    if (got.equals(want)) return undefined;
+    let k = 0;
+    while (k < size && got[k] === want[k]) k++;
+    const hex = (/** @type {number} */ b) => `0x${b.toString(16).padStart(2, '0')}`;
+    return new RunError(`echo mismatch at packet ${index} byte ${k}: sent ${hex(want[k])}, got ${hex(got[k])}`, 'ERR_VERIFY');
+  };
+
+  peer.receive((message) => {
+    if (failure) return;
+    const now = performance.now();
+    lastProgress = now;
+    if (received >= sent) {
+      fail(new RunError(`the echo peer sent a message that answers nothing sent (after packet ${received - 1})`, 'ERR_VERIFY'));
+      return;
+    }
+    const error = check(message, received);
+    if (error) {
+      fail(error);
+      return;
+    }
+    histogram?.record(Math.max(1, Math.round((now - sendStamps[received % depth]) * 1e6)));
+    received++;
+    refill();
+    if (current && received === limit) {
+      const { first, start, resolve } = current;
+      current = undefined;
+      resolve({ packets: received - first, start, end: now });
+    }
+  });
+  peer.onGone((error) => {
+    if (!closing || received < sent) fail(new RunError(`${error.message} after ${received} of ${sent} packets sent`, /** @type {RunError} */ (error).code ?? 'ERR_CLOSED'));
+  });
+
+  const watchdog = setInterval(() => {
+    if (sent > received && performance.now() - lastProgress > timeoutMs) {
+      fail(new RunError(`no echo for ${timeoutMs} ms (--timeout) with ${sent - received} packets in flight after ${received} complete`, 'ERR_TIMEOUT'));
+    }
+  }, Math.max(10, Math.min(250, timeoutMs / 4)));
+  watchdog.unref();
+
+  return {
+    block(packets, recordTo) {
+      if (failure) return Promise.reject(failure);
+      if (current) return Promise.reject(new RunError('a block is already running on this channel', 'ERR_INTERNAL'));
+      if (!(packets >= 1)) return Promise.reject(new RunError(`a block needs at least one packet; got ${packets}`, 'ERR_INTERNAL'));
+      histogram = recordTo;
+      return new Promise((resolve, reject) => {
+        current = { first: received, start: performance.now(), resolve, reject };
+        lastProgress = current.start;
+        limit = sent + packets;
+        refill();
+      });
+    },
+    close() {
+      closing = true;
+      clearInterval(watchdog);
+    },
+    abort: fail,
+  };
+}
