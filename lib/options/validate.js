@@ -5,7 +5,7 @@
 import net from 'node:net';
 import { UsageError } from '../core/errors.js';
 import { newSeed } from '../core/random.js';
-import { requireNetns } from '../fixture/netns.js';
+import { NETNS_TRANSPORTS, NETNS_WHY, requireNetns } from '../fixture/netns.js';
 import { checkNginxConnections } from '../fixture/nginx.js';
 import { checkSocketPath } from '../fixture/socket-file.js';
 import { toInteger } from '../core/units.js';
@@ -142,7 +142,8 @@ export function resolveRunOptions(raw) {
   }
   if (raw.portProxy && !raw.serverNetns) throw new UsageError('--port-proxy needs --server-netns: the port proxy forwards from host loopback to the server\'s address in its network namespace');
   if (raw.serverNetns && targets) throw new UsageError('--server-netns runs the server udsvstcp starts in a network namespace: not with --tcp or --uds (a server not ours)');
-  if (raw.serverNetns && transports.includes('uds-abstract')) throw new UsageError('--transport uds-abstract cannot reach a server in a network namespace (--server-netns): an abstract socket belongs to the namespace it was made in; use tcp and uds');
+  const outside = raw.serverNetns ? transports.filter((t) => !NETNS_TRANSPORTS.includes(t)) : [];
+  if (outside.length) throw new UsageError(`--transport ${outside.join(',')} cannot reach a server in a network namespace (--server-netns): ${NETNS_WHY}; use tcp and uds`);
   const netns = raw.serverNetns ? requireNetns('--server-netns').path : null;
   return {
     workload,

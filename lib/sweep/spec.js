@@ -15,6 +15,7 @@ import { checkWorkloadTransports, resolveAmounts, resolveWorkloadOptions, toAxis
 import { DEFAULT_WORKLOAD, getWorkload } from '../workloads/index.js';
 import { newSeed } from '../core/random.js';
 import { MAX_NODES } from '../core/node-executables.js';
+import { NETNS_TRANSPORTS, NETNS_WHY } from '../fixture/netns.js';
 import { checkSpecTypes } from './spec-types.js';
 import { MiB, formatSize, isPowerOfTwo, parseSize, toDuration, toInteger } from '../core/units.js';
 
@@ -246,7 +247,8 @@ export function resolveSpec(loaded, { test = false, flags = {} } = {}) {
   if (!INTERVAL_MODES.includes(intervals)) throw new UsageError(`${name('intervals')} must be moderated (each group's variance moderated across the sweep's groups) or own (each group's runs alone); got ${JSON.stringify(merged.intervals)}`);
   const transports = toTransportList(merged.transports, name('transports'));
   checkWorkloadTransports(workload, transports, name('transports'));
-  if (merged.serverNetns && transports.includes('uds-abstract')) throw new UsageError(`${name('transports')} uds-abstract cannot reach a server in a network namespace (serverNetns, --server-netns): an abstract socket belongs to the namespace it was made in; use tcp and uds`);
+  const outside = merged.serverNetns ? transports.filter((t) => !NETNS_TRANSPORTS.includes(t)) : [];
+  if (outside.length) throw new UsageError(`${name('transports')} ${outside.join(',')} cannot reach a server in a network namespace (serverNetns, --server-netns): ${NETNS_WHY}; use tcp and uds`);
   // a trial measures each of its transports for duration + warmup
   const perTrial = pairing === 'blocks' ? transports.length : 1;
   const timed = (('ms' in measure ? measure.ms : 0) + ('ms' in warmup ? warmup.ms : 0)) * perTrial;

@@ -201,10 +201,11 @@ describe('sweep --server-netns without root', () => {
     expect(existsSync(join(dir, 'out'))).toBe(false);
   });
 
-  it('uds-abstract with --server-netns is refused, sweep and run: an abstract socket stays in its namespace', async () => {
+  it('transports other than tcp and uds with --server-netns are refused, sweep and run: an abstract socket stays in its namespace, the message transports have no server', async () => {
     const out = join(tmp.dir, 'abstract-out');
     expectOneLineUsageError(await runCli(['sweep', 'quick', '--test', '--server-netns', '--transports', 'tcp,uds-abstract', '--out', out]), /--transports uds-abstract cannot reach a server in a network namespace/);
     expect(existsSync(out)).toBe(false);
     expectOneLineUsageError(await runCli(['run', '--server-netns', '--transport', 'tcp,uds-abstract', '--packets', '10']), /--transport uds-abstract cannot reach a server in a network namespace/);
+    expectOneLineUsageError(await runCli(['run', '--server-netns', '--transport', 'tcp,ipc-json,worker', '--packets', '10']), /--transport ipc-json,worker cannot reach a server in a network namespace \(--server-netns\): .*; use tcp and uds/);
   });
 });
