@@ -14,6 +14,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { RunError } from '../core/errors.js';
+import { mismatchError } from './pipeline.js';
 
 /**
  * How packets travel on a channel: what is sent for packet i, and the bytes
@@ -79,8 +80,7 @@ export function createMessagePipeline(peer, { payloads, codec, depth, timeoutMs 
     if (got.equals(want)) return undefined;
     let k = 0;
     while (k < size && got[k] === want[k]) k++;
-    const hex = (/** @type {number} */ b) => `0x${b.toString(16).padStart(2, '0')}`;
-    return new RunError(`echo mismatch at packet ${index} byte ${k}: sent ${hex(want[k])}, got ${hex(got[k])}`, 'ERR_VERIFY');
+    return mismatchError(index, k, want[k], got[k]);
   };
 
   peer.receive((message) => {

@@ -30,6 +30,20 @@ import { RunError } from '../core/errors.js';
  * @property {(error: Error) => void} abort fail the pipeline and destroy the socket
  */
 
+/** @param {number} b */
+const hex = (b) => `0x${b.toString(16).padStart(2, '0')}`;
+
+/**
+ * The error of an echo that differs from the packet sent, naming the first byte that does.
+ * @param {number} packet
+ * @param {number} byte its offset in the packet
+ * @param {number} sent
+ * @param {number} got
+ */
+export function mismatchError(packet, byte, sent, got) {
+  return new RunError(`echo mismatch at packet ${packet} byte ${byte}: sent ${hex(sent)}, got ${hex(got)}`, 'ERR_VERIFY');
+}
+
 /**
  * @param {import('node:net').Socket} socket connected, nothing read yet
  * @param {object} options
@@ -84,9 +98,7 @@ export function createPipeline(socket, { reader, payloads, depth, timeoutMs = 10
   const mismatch = (chunk, pos, poolPos, n) => {
     let k = 0;
     while (k < n && chunk[pos + k] === pool[poolPos + k]) k++;
-    const packet = received + Math.floor((rxOffset + k) / size);
-    const hex = (/** @type {number} */ b) => `0x${b.toString(16).padStart(2, '0')}`;
-    return new RunError(`echo mismatch at packet ${packet} byte ${(rxOffset + k) % size}: sent ${hex(pool[poolPos + k])}, got ${hex(chunk[pos + k])}`, 'ERR_VERIFY');
+    return mismatchError(received + Math.floor((rxOffset + k) / size), (rxOffset + k) % size, pool[poolPos + k], chunk[pos + k]);
   };
 
   /** @param {Buffer} chunk */

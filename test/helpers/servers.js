@@ -127,3 +127,29 @@ export function replayingServer(size, index) {
     });
   });
 }
+
+/**
+ * Send `data` on a connected socket and collect exactly as many bytes back
+ * (plus `extra` expected before the echo, a greeting say), then end it.
+ * @param {net.Socket} socket
+ * @param {Buffer} data
+ * @param {number} [extra]
+ * @returns {Promise<Buffer>}
+ */
+export function echoBack(socket, data, extra = 0) {
+  return new Promise((resolve, reject) => {
+    /** @type {Buffer[]} */
+    const chunks = [];
+    let length = 0;
+    socket.on('error', reject);
+    socket.on('data', (chunk) => {
+      chunks.push(chunk);
+      length += chunk.length;
+      if (length >= data.length + extra) {
+        socket.end();
+        resolve(Buffer.concat(chunks));
+      }
+    });
+    socket.write(data);
+  });
+}

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { connect } from '../../lib/client/transport.js';
 import { startServer } from '../../lib/fixture/server.js';
+import { echoBack } from '../helpers/servers.js';
 
 describe.skipIf(process.platform !== 'linux')('echo server on an abstract socket', () => {
   it('binds \\0udsvstcp-<random>, echoes byte-exact, and leaves nothing behind when closed', async () => {
@@ -17,19 +18,8 @@ describe.skipIf(process.platform !== 'linux')('echo server on an abstract socket
     const target = { transport: 'uds-abstract', path: address.path };
     const socket = await connect(target);
     const data = randomBytes(5000);
-    const back = await new Promise((resolve, reject) => {
-      /** @type {Buffer[]} */
-      const chunks = [];
-      let length = 0;
-      socket.on('error', reject);
-      socket.on('data', (chunk) => {
-        chunks.push(chunk);
-        length += chunk.length;
-        if (length >= data.length) resolve(Buffer.concat(chunks));
-      });
-      socket.write(data);
-    });
-    expect(/** @type {Buffer} */ (back).equals(data)).toBe(true);
+    const back = await echoBack(socket, data);
+    expect(back.equals(data)).toBe(true);
     socket.destroy();
     await server.close();
     await expect(connect(target, { timeoutMs: 2000 })).rejects.toThrow(/cannot connect to uds-abstract @udsvstcp-[0-9a-f]{16}: ECONNREFUSED/);

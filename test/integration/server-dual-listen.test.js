@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ECHO_GREETING as GREETING } from '../../lib/fixture/handlers.js';
 import { startServer } from '../../lib/fixture/server.js';
+import { echoBack } from '../helpers/servers.js';
 
 /**
  * Send `data` and collect exactly as many bytes back.
@@ -11,22 +12,7 @@ import { startServer } from '../../lib/fixture/server.js';
  * @param {number} [extra] bytes expected before the echo
  */
 function echoOnce(options, data, extra = 0) {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(options);
-    /** @type {Buffer[]} */
-    const chunks = [];
-    let length = 0;
-    socket.on('error', reject);
-    socket.on('data', (chunk) => {
-      chunks.push(chunk);
-      length += chunk.length;
-      if (length >= data.length + extra) {
-        socket.end();
-        resolve(Buffer.concat(chunks));
-      }
-    });
-    socket.write(data);
-  });
+  return echoBack(net.connect(options), data, extra);
 }
 
 describe('echo server on TCP and UDS at once', () => {
