@@ -14,6 +14,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { RunError } from '../core/errors.js';
+import { createBlockDriver } from './block-driver.js';
 import { mismatchError } from './pipeline.js';
 
 /**
@@ -35,36 +36,8 @@ import { mismatchError } from './pipeline.js';
  */
 export function createMessagePipeline(peer, { payloads, codec, depth, timeoutMs = 10_000 }) {
   const { size } = payloads;
-  const sendStamps = new Float64Array(depth);
-  let sent = 0;
-  let received = 0;
-  let limit = 0; // packets to send, in all, by the end of the current block
-  let lastProgress = performance.now();
-  let closing = false;
-  /** @type {Error | undefined} */
-  let failure;
-  /** @type {import('node:perf_hooks').RecordableHistogram | undefined} */
-  let histogram;
-  /** @type {{ first: number, start: number, resolve: (t: import('./pipeline.js').BlockTimes) => void, reject: (e: Error) => void } | undefined} */
-  let current;
-
-  const refill = () => {
-    while (sent < limit && sent - received < depth) {
-      const index = sent++;
-      sendStamps[index % depth] = performance.now();
-      peer.send(codec.encode(index));
-    }
-  };
-
-  /** @param {Error} error */
-  const fail = (error) => {
-    if (failure) return;
-    failure = error;
-    limit = sent;
-    clearInterval(watchdog);
-    current?.reject(error);
-    current = undefined;
-  };
+  const driver = createBlockDriver({ depth, timeoutMs, what: 'channel', send: (index) => peer.send(codec.encode(index)) });
+  const { state, fail } = driver;
 
   /**
    * Why an echo is not the packet sent, or undefined when it is.
@@ -84,55 +57,28 @@ export function createMessagePipeline(peer, { payloads, codec, depth, timeoutMs 
   };
 
   peer.receive((message) => {
-    if (failure) return;
+    if (state.failure) return;
     const now = performance.now();
-    lastProgress = now;
-    if (received >= sent) {
-      fail(new RunError(`the echo peer sent a message that answers nothing sent (after packet ${received - 1})`, 'ERR_VERIFY'));
+    driver.heard(now);
+    if (state.received >= state.sent) {
+      fail(new RunError(`the echo peer sent a message that answers nothing sent (after packet ${state.received - 1})`, 'ERR_VERIFY'));
       return;
     }
-    const error = check(message, received);
+    const error = check(message, state.received);
     if (error) {
       fail(error);
       return;
     }
-    histogram?.record(Math.max(1, Math.round((now - sendStamps[received % depth]) * 1e6)));
-    received++;
-    refill();
-    if (current && received === limit) {
-      const { first, start, resolve } = current;
-      current = undefined;
-      resolve({ packets: received - first, start, end: now });
-    }
+    driver.arrived(now);
+    driver.settle(now);
   });
   peer.onGone((error) => {
-    if (!closing || received < sent) fail(new RunError(`${error.message} after ${received} of ${sent} packets sent`, /** @type {RunError} */ (error).code ?? 'ERR_CLOSED'));
+    if (!state.closing || state.received < state.sent) fail(new RunError(`${error.message} after ${state.received} of ${state.sent} packets sent`, /** @type {RunError} */ (error).code ?? 'ERR_CLOSED'));
   });
 
-  const watchdog = setInterval(() => {
-    if (sent > received && performance.now() - lastProgress > timeoutMs) {
-      fail(new RunError(`no echo for ${timeoutMs} ms (--timeout) with ${sent - received} packets in flight after ${received} complete`, 'ERR_TIMEOUT'));
-    }
-  }, Math.max(10, Math.min(250, timeoutMs / 4)));
-  watchdog.unref();
-
   return {
-    block(packets, recordTo) {
-      if (failure) return Promise.reject(failure);
-      if (current) return Promise.reject(new RunError('a block is already running on this channel', 'ERR_INTERNAL'));
-      if (!(packets >= 1)) return Promise.reject(new RunError(`a block needs at least one packet; got ${packets}`, 'ERR_INTERNAL'));
-      histogram = recordTo;
-      return new Promise((resolve, reject) => {
-        current = { first: received, start: performance.now(), resolve, reject };
-        lastProgress = current.start;
-        limit = sent + packets;
-        refill();
-      });
-    },
-    close() {
-      closing = true;
-      clearInterval(watchdog);
-    },
+    block: driver.block,
+    close: driver.close,
     abort: fail,
   };
 }

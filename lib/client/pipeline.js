@@ -14,6 +14,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { RunError } from '../core/errors.js';
+import { createBlockDriver } from './block-driver.js';
 
 /**
  * @typedef {object} BlockTimes
@@ -55,41 +56,12 @@ export function mismatchError(packet, byte, sent, got) {
  */
 export function createPipeline(socket, { reader, payloads, depth, timeoutMs = 10_000 }) {
   const { size, pool, contiguous } = payloads;
-  const sendStamps = new Float64Array(depth);
-  let sent = 0;
-  let received = 0;
   let rxOffset = 0;
-  let limit = 0; // packets to send, in all, by the end of the current block
-  let lastProgress = performance.now();
-  let closing = false;
-  /** @type {Error | undefined} */
-  let failure;
-  /** @type {import('node:perf_hooks').RecordableHistogram | undefined} */
-  let histogram;
-  /** @type {{ first: number, start: number, resolve: (t: BlockTimes) => void, reject: (e: Error) => void } | undefined} */
-  let current;
-
-  const refill = () => {
-    while (sent < limit && sent - received < depth) {
-      const index = sent++;
-      sendStamps[index % depth] = performance.now();
-      socket.write(payloads.packet(index));
-    }
-  };
-
-  /** @param {Error} error */
-  const fail = (error) => {
-    if (failure) return;
-    failure = error;
-    limit = sent;
-    clearInterval(watchdog);
-    socket.destroy();
-    current?.reject(error);
-    current = undefined;
-  };
+  const driver = createBlockDriver({ depth, timeoutMs, what: 'connection', send: (index) => socket.write(payloads.packet(index)), onFail: () => socket.destroy() });
+  const { state, fail } = driver;
 
   /**
-   * Where the echo first differs from the pool, as packet and byte.
+   * Why the echo differs, naming the first byte that does.
    * @param {Buffer} chunk
    * @param {number} pos
    * @param {number} poolPos
@@ -98,23 +70,23 @@ export function createPipeline(socket, { reader, payloads, depth, timeoutMs = 10
   const mismatch = (chunk, pos, poolPos, n) => {
     let k = 0;
     while (k < n && chunk[pos + k] === pool[poolPos + k]) k++;
-    return mismatchError(received + Math.floor((rxOffset + k) / size), (rxOffset + k) % size, pool[poolPos + k], chunk[pos + k]);
+    return mismatchError(state.received + Math.floor((rxOffset + k) / size), (rxOffset + k) % size, pool[poolPos + k], chunk[pos + k]);
   };
 
   /** @param {Buffer} chunk */
   const onData = (chunk) => {
     const now = performance.now();
-    lastProgress = now;
+    driver.heard(now);
     const length = chunk.length;
     let pos = 0;
     while (pos < length) {
-      const inFlight = (sent - received) * size - rxOffset;
+      const inFlight = (state.sent - state.received) * size - rxOffset;
       if (inFlight === 0) {
-        fail(new RunError(`server sent ${length - pos} bytes that were never sent to it (after packet ${received - 1})`, 'ERR_VERIFY'));
+        fail(new RunError(`server sent ${length - pos} bytes that were never sent to it (after packet ${state.received - 1})`, 'ERR_VERIFY'));
         return;
       }
       // the longest run of this chunk that is contiguous in the pool
-      const poolPos = payloads.offset(received) + rxOffset;
+      const poolPos = payloads.offset(state.received) + rxOffset;
       const n = Math.min(length - pos, contiguous ? pool.length - poolPos : size - rxOffset, inFlight);
       if (chunk.compare(pool, poolPos, poolPos + n, pos, pos + n) !== 0) {
         fail(mismatch(chunk, pos, poolPos, n));
@@ -123,31 +95,18 @@ export function createPipeline(socket, { reader, payloads, depth, timeoutMs = 10
       pos += n;
       rxOffset += n;
       while (rxOffset >= size) {
-        histogram?.record(Math.max(1, Math.round((now - sendStamps[received % depth]) * 1e6)));
-        received++;
+        driver.arrived(now);
         rxOffset -= size;
       }
     }
-    refill();
-    if (current && received === limit) {
-      const { first, start, resolve } = current;
-      current = undefined;
-      resolve({ packets: received - first, start, end: now });
-    }
+    driver.settle(now);
   };
 
   const onClose = () => {
-    if (!closing || received < sent) {
-      fail(new RunError(`server closed the connection after ${received} of ${sent} packets sent`, 'ERR_CLOSED'));
+    if (!state.closing || state.received < state.sent) {
+      fail(new RunError(`server closed the connection after ${state.received} of ${state.sent} packets sent`, 'ERR_CLOSED'));
     }
   };
-
-  const watchdog = setInterval(() => {
-    if (sent > received && performance.now() - lastProgress > timeoutMs) {
-      fail(new RunError(`no echo for ${timeoutMs} ms (--timeout) with ${sent - received} packets in flight after ${received} complete`, 'ERR_TIMEOUT'));
-    }
-  }, Math.max(10, Math.min(250, timeoutMs / 4)));
-  watchdog.unref();
 
   if (reader) reader.fn = onData;
   else socket.on('data', onData);
@@ -160,21 +119,9 @@ export function createPipeline(socket, { reader, payloads, depth, timeoutMs = 10
   });
 
   return {
-    block(packets, recordTo) {
-      if (failure) return Promise.reject(failure);
-      if (current) return Promise.reject(new RunError('a block is already running on this connection', 'ERR_INTERNAL'));
-      if (!(packets >= 1)) return Promise.reject(new RunError(`a block needs at least one packet; got ${packets}`, 'ERR_INTERNAL'));
-      histogram = recordTo;
-      return new Promise((resolve, reject) => {
-        current = { first: received, start: performance.now(), resolve, reject };
-        lastProgress = current.start;
-        limit = sent + packets;
-        refill();
-      });
-    },
+    block: driver.block,
     close() {
-      closing = true;
-      clearInterval(watchdog);
+      driver.close();
       socket.end();
     },
     abort: fail,

@@ -22,7 +22,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { createNetwork, listNetworks, removeStrayNetworks } from '../../lib/fixture/netns.js';
-import { BIN, expectOneLineUsageError, makeTempDir, runCli } from '../helpers/cli.js';
+import { BIN, expectOneLineUsageError, makeTempDir, runCli, runScript } from '../helpers/cli.js';
 import { needRootAndIp, networksOf } from '../helpers/netns.js';
 import { expectPinnedHeaders } from '../helpers/schema.js';
 import { readMetaJson, readTrialRows } from '../helpers/sweeps.js';
@@ -180,16 +180,8 @@ describe('sweep --server-netns without root', () => {
     // as root, run it as nobody; otherwise as we are
     const asNobody = process.getuid?.() === 0;
     const out = join(os.tmpdir(), `udsvstcp-netns-nobody-${process.pid}-${Date.now()}`);
-    const result = await new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [BIN, 'sweep', 'myhro-2017-docker', '--test', '--out', out], { env: { ...process.env, NO_COLOR: '1' }, cwd: os.tmpdir(), stdio: ['ignore', 'pipe', 'pipe'], ...(asNobody ? { uid: 65534, gid: 65534 } : {}) });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.setEncoding('utf8').on('data', (t) => { stdout += t; });
-      child.stderr.setEncoding('utf8').on('data', (t) => { stderr += t; });
-      child.on('error', reject);
-      child.on('close', (code) => resolve({ code, stdout, stderr }));
-    });
-    expectOneLineUsageError(/** @type {any} */ (result), /sweep myhro-2017-docker: serverNetns \(--server-netns\) needs root \(it makes a network namespace, a bridge and a veth pair; running as uid \d+: use sudo\)/);
+    const result = await runScript(BIN, ['sweep', 'myhro-2017-docker', '--test', '--out', out], { cwd: os.tmpdir(), ...(asNobody ? { uid: 65534, gid: 65534 } : {}) });
+    expectOneLineUsageError(result, /sweep myhro-2017-docker: serverNetns \(--server-netns\) needs root \(it makes a network namespace, a bridge and a veth pair; running as uid \d+: use sudo\)/);
     expect(existsSync(out)).toBe(false);
   });
 

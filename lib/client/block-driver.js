@@ -1,0 +1,112 @@
+/**
+ * What both echo pipelines share, whatever carries the packets (a byte
+ * stream, lib/client/pipeline.js; a message channel,
+ * lib/client/message-pipeline.js): up to `depth` packets in flight, each
+ * send stamped in a ring of `depth` slots; blocks of n packets that start
+ * and end with nothing in flight, timed from just before the first send to
+ * the arrival of the last echo; a packet's round trip into the block's HDR
+ * histogram; a watchdog that fails the pipeline when packets are in flight
+ * and nothing arrives for `timeoutMs`; and one failure that ends it all.
+ * The pipeline parses and verifies what arrives, and tells the driver when
+ * a packet is back (`arrived`) and when a read is done (`settle`).
+ */
+import { performance } from 'node:perf_hooks';
+import { RunError } from '../core/errors.js';
+
+/**
+ * @typedef {object} DriverState
+ * @property {number} sent packets sent so far
+ * @property {number} received packets back, verified
+ * @property {number} limit packets to send, in all, by the end of the current block
+ * @property {boolean} closing close() was called
+ * @property {Error | undefined} failure what ended the pipeline
+ */
+
+/**
+ * @param {object} options
+ * @param {number} options.depth packets in flight, 1 = ping-pong
+ * @param {number} options.timeoutMs fail when packets are in flight and nothing arrives for this long
+ * @param {(index: number) => void} options.send send packet `index`
+ * @param {(error: Error) => void} [options.onFail] on the first failure, before the block under way is rejected
+ * @param {string} options.what what the packets travel on, for messages: 'connection', 'channel'
+ */
+export function createBlockDriver({ depth, timeoutMs, send, onFail = () => {}, what }) {
+  const sendStamps = new Float64Array(depth);
+  /** @type {DriverState} */
+  const state = { sent: 0, received: 0, limit: 0, closing: false, failure: undefined };
+  let lastProgress = performance.now();
+  /** @type {import('node:perf_hooks').RecordableHistogram | undefined} */
+  let histogram;
+  /** @type {{ first: number, start: number, resolve: (t: import('./pipeline.js').BlockTimes) => void, reject: (e: Error) => void } | undefined} */
+  let current;
+
+  const refill = () => {
+    while (state.sent < state.limit && state.sent - state.received < depth) {
+      const index = state.sent++;
+      sendStamps[index % depth] = performance.now();
+      send(index);
+    }
+  };
+
+  /** @param {Error} error */
+  const fail = (error) => {
+    if (state.failure) return;
+    state.failure = error;
+    state.limit = state.sent;
+    clearInterval(watchdog);
+    onFail(error);
+    current?.reject(error);
+    current = undefined;
+  };
+
+  const watchdog = setInterval(() => {
+    if (state.sent > state.received && performance.now() - lastProgress > timeoutMs) {
+      fail(new RunError(`no echo for ${timeoutMs} ms (--timeout) with ${state.sent - state.received} packets in flight after ${state.received} complete`, 'ERR_TIMEOUT'));
+    }
+  }, Math.max(10, Math.min(250, timeoutMs / 4)));
+  watchdog.unref();
+
+  return {
+    state,
+    fail,
+    /** Something arrived at `now`: the watchdog's clock restarts. @param {number} now */
+    heard(now) {
+      lastProgress = now;
+    },
+    /** The next packet is back, whole and verified, at `now`. @param {number} now */
+    arrived(now) {
+      histogram?.record(Math.max(1, Math.round((now - sendStamps[state.received % depth]) * 1e6)));
+      state.received++;
+    },
+    /** A read is done: send what the block still needs, and end it if its last packet is back. @param {number} now */
+    settle(now) {
+      refill();
+      if (current && state.received === state.limit) {
+        const { first, start, resolve } = current;
+        current = undefined;
+        resolve({ packets: state.received - first, start, end: now });
+      }
+    },
+    /**
+     * @param {number} packets
+     * @param {import('node:perf_hooks').RecordableHistogram} [recordTo]
+     * @returns {Promise<import('./pipeline.js').BlockTimes>}
+     */
+    block(packets, recordTo) {
+      if (state.failure) return Promise.reject(state.failure);
+      if (current) return Promise.reject(new RunError(`a block is already running on this ${what}`, 'ERR_INTERNAL'));
+      if (!(packets >= 1)) return Promise.reject(new RunError(`a block needs at least one packet; got ${packets}`, 'ERR_INTERNAL'));
+      histogram = recordTo;
+      return new Promise((resolve, reject) => {
+        current = { first: state.received, start: performance.now(), resolve, reject };
+        lastProgress = current.start;
+        state.limit = state.sent + packets;
+        refill();
+      });
+    },
+    close() {
+      state.closing = true;
+      clearInterval(watchdog);
+    },
+  };
+}
