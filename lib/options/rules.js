@@ -139,5 +139,21 @@ export function checkWorkloadTransports(workload, transports, key) {
   }
 }
 
+/** The transports that reach a server in a network namespace from the host: TCP over the bridge (or the port proxy) and the socket file. */
+const NETNS_TRANSPORTS = ['tcp', 'uds'];
+
+/**
+ * With --server-netns, only transports that reach into the namespace: an
+ * abstract socket belongs to the namespace it was made in, and the message
+ * transports echo inside the trial, with no server to put there.
+ * @param {string[]} transports
+ * @param {string} key how to name the transports, e.g. --transport
+ * @param {string} netns how to name the namespace option, e.g. --server-netns
+ */
+export function checkNetnsTransports(transports, key, netns) {
+  const outside = transports.filter((t) => !NETNS_TRANSPORTS.includes(t));
+  if (outside.length) throw new UsageError(`${key} ${outside.join(',')} cannot reach a server in a network namespace (${netns}): an abstract socket belongs to the namespace it was made in, and ipc-json, ipc-advanced and worker echo inside the trial itself, with no server to put there; use tcp and uds`);
+}
+
 /** What each capability means, for messages. */
 const CAPABILITY_WORDS = { messages: 'framed messages', stream: 'a byte stream', upstream: 'nginx\'s upstream connections' };

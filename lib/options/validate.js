@@ -5,13 +5,13 @@
 import net from 'node:net';
 import { UsageError } from '../core/errors.js';
 import { newSeed } from '../core/random.js';
-import { NETNS_TRANSPORTS, NETNS_WHY, requireNetns } from '../fixture/netns.js';
+import { requireNetns } from '../fixture/netns.js';
 import { checkNginxConnections } from '../fixture/nginx.js';
 import { checkSocketPath } from '../fixture/socket-file.js';
 import { toInteger } from '../core/units.js';
 import { findNode } from '../core/node-executables.js';
 import { DEFAULT_WORKLOAD, WORKLOADS, getWorkload } from '../workloads/index.js';
-import { checkWorkloadTransports, resolveAmounts, resolveWorkloadOptions, toAxisValue, toSeed, toStallTimeout, toTransportList } from './rules.js';
+import { checkNetnsTransports, checkWorkloadTransports, resolveAmounts, resolveWorkloadOptions, toAxisValue, toSeed, toStallTimeout, toTransportList } from './rules.js';
 import { getTransport } from '../transports/index.js';
 
 export { checkWorkloadOptions, toAxisValue, toSeed } from './rules.js';
@@ -142,8 +142,7 @@ export function resolveRunOptions(raw) {
   }
   if (raw.portProxy && !raw.serverNetns) throw new UsageError('--port-proxy needs --server-netns: the port proxy forwards from host loopback to the server\'s address in its network namespace');
   if (raw.serverNetns && targets) throw new UsageError('--server-netns runs the server udsvstcp starts in a network namespace: not with --tcp or --uds (a server not ours)');
-  const outside = raw.serverNetns ? transports.filter((t) => !NETNS_TRANSPORTS.includes(t)) : [];
-  if (outside.length) throw new UsageError(`--transport ${outside.join(',')} cannot reach a server in a network namespace (--server-netns): ${NETNS_WHY}; use tcp and uds`);
+  if (raw.serverNetns) checkNetnsTransports(transports, '--transport', '--server-netns');
   const netns = raw.serverNetns ? requireNetns('--server-netns').path : null;
   return {
     workload,

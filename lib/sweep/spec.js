@@ -11,11 +11,10 @@ import { MAX_RUNS } from '../core/limits.js';
 import { errorCode, readRegularFile } from '../core/files.js';
 import { parseJson } from '../core/json-text.js';
 import { checkNginxConnections } from '../fixture/nginx.js';
-import { checkWorkloadTransports, resolveAmounts, resolveWorkloadOptions, toAxisValue, toSeed, toStallTimeout, toTransportList } from '../options/rules.js';
+import { checkNetnsTransports, checkWorkloadTransports, resolveAmounts, resolveWorkloadOptions, toAxisValue, toSeed, toStallTimeout, toTransportList } from '../options/rules.js';
 import { DEFAULT_WORKLOAD, getWorkload } from '../workloads/index.js';
 import { newSeed } from '../core/random.js';
 import { MAX_NODES } from '../core/node-executables.js';
-import { NETNS_TRANSPORTS, NETNS_WHY } from '../fixture/netns.js';
 import { checkSpecTypes } from './spec-types.js';
 import { MiB, formatSize, isPowerOfTwo, parseSize, toDuration, toInteger } from '../core/units.js';
 
@@ -247,8 +246,7 @@ export function resolveSpec(loaded, { test = false, flags = {} } = {}) {
   if (!INTERVAL_MODES.includes(intervals)) throw new UsageError(`${name('intervals')} must be moderated (each group's variance moderated across the sweep's groups) or own (each group's runs alone); got ${JSON.stringify(merged.intervals)}`);
   const transports = toTransportList(merged.transports, name('transports'));
   checkWorkloadTransports(workload, transports, name('transports'));
-  const outside = merged.serverNetns ? transports.filter((t) => !NETNS_TRANSPORTS.includes(t)) : [];
-  if (outside.length) throw new UsageError(`${name('transports')} ${outside.join(',')} cannot reach a server in a network namespace (serverNetns, --server-netns): ${NETNS_WHY}; use tcp and uds`);
+  if (merged.serverNetns) checkNetnsTransports(transports, name('transports'), 'serverNetns, --server-netns');
   // a trial measures each of its transports for duration + warmup
   const perTrial = pairing === 'blocks' ? transports.length : 1;
   const timed = (('ms' in measure ? measure.ms : 0) + ('ms' in warmup ? warmup.ms : 0)) * perTrial;
