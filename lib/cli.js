@@ -94,7 +94,7 @@ Example:
     .option('--nginx <path>', 'proxy: the nginx binary (default: nginx on PATH or in /usr/sbin)')
     .option('--server-netns', 'run the server in a network namespace of its own on a bridge, as a container on a bridge network (needs root and iproute2\'s ip; docs/containers.md)')
     .option('--port-proxy', 'with --server-netns: TCP through a port forwarder on 127.0.0.1, as docker-proxy for a published port')
-    .option('--node <path>', 'the Node executable (a path or a name on PATH) to run the server and the client on, the client in a trial process of its own (default: the Node running udsvstcp, the client in this process)')
+    .option('--node <path>', 'the Node executable (a path or a name on PATH) to run the server and the client trial on (default: the Node running udsvstcp)')
     .option('--packets <n>', 'measured packets per transport per trial, 1 to 20000000 (instead of --duration)')
     .option('--duration <time>', 'measured time per transport per trial: 500ms, 2s, 1m (default 1s)')
     .option('--warmup <n|time>', 'warmup per transport before measuring: a packet count (1000) or a time (250ms)', '250ms')
@@ -104,6 +104,7 @@ Example:
     .option('--runs <n>', 'trials, each measuring every transport; the transport that opens the blocks alternates, 1 to 1000', '1')
     .option('--greeting', 'expect the 2014 greeting before echoing (the server started here sends it)')
     .option('--json', 'one JSON object per transport per trial, a line each, on stdout')
+    .option('--pin <mode>', 'where client and server run, every lane alike: split (server cpu 0, client cpu 1; the default, as a deployment on 2+ CPUs), same (both cpu 0) or none (the scheduler decides), via taskset', 'split')
     .option('--probe', 'first run the wake-up probe (about 0.5 s: 1-byte round trips with both ends on one CPU and on two) and, at depth 1, say how much of a round trip is waking an idle CPU')
     .addHelpText('after', `
 With neither --tcp nor --uds, the workload's server is started in a child
@@ -160,7 +161,7 @@ Examples:
     .option('--duration <time>', 'measured time per transport per trial (instead of --packets)')
     .option('--warmup <n|time>', 'warmup per transport per trial: packets or time')
     .option('--seed <n>', "seed of the trial order and payloads (default: the preset's, else random; recorded)")
-    .option('--pin <mode>', 'none, split (server cpu 0, client cpu 1) or same (both cpu 0), via taskset')
+    .option('--pin <mode>', 'where client and server run, every lane alike: split (server cpu 0, client cpu 1; the default), same (both cpu 0) or none, via taskset')
     .option('--trial-timeout <time>', 'hard limit of one trial, past which it fails (its process is killed if still there 5 s later; default: (duration + warmup) × transports in a trial + 1 min)')
     .option('--out <dir>', 'results directory (default ./udsvstcp-results/<UTC time>-<preset>/)')
     .option('--resume <dir>', 'run only the trials missing from DIR/trials.csv, with the spec recorded there')

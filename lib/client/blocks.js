@@ -30,6 +30,7 @@ import { Bench } from 'tinybench';
 import { addCounters, diffCounters, readOwnCounters } from '../core/counters.js';
 import { RunError } from '../core/errors.js';
 import { diffServerStats } from '../fixture/server-stats.js';
+import { cpuOf } from '../core/placement.js';
 
 /** @type {import('../core/counters.js').Counters} */
 const ZERO = { vcsw: 0, ivcsw: 0, reads: 0, writes: 0 };
@@ -58,6 +59,7 @@ export const MIN_WARMUP_BLOCKS = 3;
  * @property {(units: number, histogram?: import('node:perf_hooks').RecordableHistogram) => Promise<BlockTimes>} block
  * @property {(error: Error) => void} abort fail what is in flight
  * @property {import('node:perf_hooks').RecordableHistogram} [histogram] per-unit times in ns, of the measured blocks
+ * @property {number} [serverThread] the thread of its own server that echoes (a worker thread), where it is not the process's main thread
  * @property {ServerProbe} [probe] the lane's own server (a message transport's echo peer), in place of the shared one
  * @property {boolean} [sharesProcess] its server runs in this process (a worker thread): the client's CPU and
  *   counters are the process's less the server's
@@ -84,6 +86,9 @@ export const MIN_WARMUP_BLOCKS = 3;
  * @property {number} elu client event-loop utilisation over the blocks
  * @property {number | null} serverElu
  * @property {Mechanism} counters
+ * @property {number | null} sameCpuShare of the block edges where both ends' CPUs are known, the share where they were one CPU
+ * @property {number[]} clientCpus the CPUs the client was seen on at block edges
+ * @property {number[]} serverCpus the CPUs the server was seen on
  *
  * @typedef {object} Block one measured block, before a workload names its columns
  * @property {string} transport tcp, uds, uds-abstract … (lib/transports/)
@@ -100,35 +105,76 @@ export const MIN_WARMUP_BLOCKS = 3;
  */
 
 /**
+ * @typedef {object} LaneSample where a lane's two ends last ran, at one edge of a block (lib/core/placement.js)
+ * @property {number | null} client the CPU of the client's thread
+ * @property {number | null} server the CPU of the server's thread, null without a probe
+ *
+ * @typedef {object} Placement what a lane's blocks say of where its ends ran
+ * @property {number} samples edges where both CPUs are known
+ * @property {number} same of those, edges where both ends were on one CPU
+ * @property {number[]} clientCpus the CPUs the client was seen on
+ * @property {number[]} serverCpus the CPUs the server was seen on
+ *
+ * @typedef {Block & { eluMs: { active: number, idle: number }, serverEluMs: { active: number, idle: number } | null, placement: Placement }} MeasuredBlock
+ *   a block with what its lane's totals are summed from
+ *
+ * @typedef {object} BlockExecutor a lane as the scheduler drives it, here or in a lane process of its own
+ * @property {(units: number) => Promise<number>} warm a warmup block; its wall time in ms
+ * @property {(units: number, index: number) => Promise<MeasuredBlock>} measure a measured block, the index-th of the trial
+ *
+ * @typedef {object} BlockPlan what the scheduler needs of a workload
+ * @property {Amount} measure per lane
+ * @property {Amount} warmup per lane
+ * @property {number} minUnits a block holds at least this many units
+ * @property {number} [blockMs] block length to aim for at the slower lane's warmup rate
+ * @property {string} [name] the tinybench task's name
+ *
+ * @typedef {object} BlockControl the scheduler in another process (lib/trial/lanes.js): this process
+ *   holds one lane and runs the blocks it is asked for
+ * @property {(plan: BlockPlan, executor: BlockExecutor) => Promise<{ blocks: MeasuredBlock[], blockUnits: number }>} serve
+ */
+
+/**
  * @param {Lane[]} lanes
- * @param {object} options
- * @param {Amount} options.measure per lane
- * @param {Amount} options.warmup per lane
- * @param {number} options.minUnits a block holds at least this many units
- * @param {number} [options.blockMs] block length to aim for at the slower lane's warmup rate
- * @param {ServerProbe} [options.probe]
- * @param {AbortSignal} [options.signal]
- * @param {string} [options.name] the tinybench task's name
+ * @param {BlockPlan & { probe?: ServerProbe, signal?: AbortSignal, control?: BlockControl }} options with `control`,
+ *   the one lane's blocks are scheduled by another process
  * @returns {Promise<{ totals: Totals[], blocks: Block[], blockUnits: number }>} totals in the order of lanes
  */
-export async function runBlocks(lanes, { measure, warmup, minUnits, blockMs = DEFAULT_BLOCK_MS, probe, signal, name = 'blocks' }) {
-  const rate = lanes.map(() => NaN);
-  const left = lanes.map(() => 0);
+export async function runBlocks(lanes, { measure, warmup, minUnits, blockMs = DEFAULT_BLOCK_MS, probe, signal, name = 'blocks', control }) {
+  const executors = lanes.map((lane) => laneExecutor(lane, probe));
+  const plan = { measure, warmup, minUnits, blockMs, name };
+  if (control && lanes.length !== 1) throw new RunError(`a lane process holds one lane, not ${lanes.length}`, 'ERR_INTERNAL');
+  /** @type {{ blocks: (MeasuredBlock & { lane?: number })[], blockUnits: number }} */
+  const { blocks, blockUnits } = control ? await control.serve(plan, executors[0]) : await scheduleBlocks(executors, { ...plan, signal });
+  const totals = lanes.map((lane, i) => sumBlocks(blocks.filter((b) => (b.lane ?? 0) === i), Boolean(lane.probe ?? probe)));
+  return { totals, blocks: blocks.map(toBlock), blockUnits };
+}
+
+/**
+ * Warm up, then measure blocks of one length in alternating order, each
+ * lane's blocks through its executor.
+ * @param {BlockExecutor[]} executors one per lane
+ * @param {BlockPlan & { signal?: AbortSignal }} plan
+ * @returns {Promise<{ blocks: (MeasuredBlock & { lane: number })[], blockUnits: number }>} the measured blocks in the order they ran
+ */
+export async function scheduleBlocks(executors, { measure, warmup, minUnits, blockMs = DEFAULT_BLOCK_MS, signal, name = 'blocks' }) {
+  const rate = executors.map(() => NaN);
+  const left = executors.map(() => 0);
 
   // warmup: blocks of minUnits (fewer if the warmup is a smaller count)
   const hasWarmup = 'count' in warmup ? warmup.count > 0 : warmup.ms > 0;
   if (hasWarmup) {
     const warmBlock = 'count' in warmup ? Math.min(minUnits, warmup.count) : minUnits;
     left.fill('count' in warmup ? warmup.count : Infinity);
-    await runPhase(lanes.length, {
+    await runPhase(executors.length, {
       ...budget(warmup, warmBlock, MIN_WARMUP_BLOCKS),
       name, signal,
       block: async (i) => {
         const n = Math.min(warmBlock, left[i]);
-        const t = await lanes[i].block(n);
+        const ms = await executors[i].warm(n);
         left[i] -= n;
-        rate[i] = n / (t.end - t.start);
-        return t.end - t.start;
+        rate[i] = n / ms;
+        return ms;
       },
     });
   }
@@ -136,99 +182,167 @@ export async function runBlocks(lanes, { measure, warmup, minUnits, blockMs = DE
   // measured blocks, all of one length
   const slowest = Math.min(...rate);
   let blockUnits = Math.max(minUnits, Number.isFinite(slowest) ? Math.ceil(slowest * blockMs) : 0);
-  if ('count' in measure) blockUnits = lanes.length === 1 ? measure.count : Math.min(blockUnits, measure.count);
+  if ('count' in measure) blockUnits = executors.length === 1 ? measure.count : Math.min(blockUnits, measure.count);
   left.fill('count' in measure ? measure.count : Infinity);
-  /** @type {Totals[]} */
-  const totals = lanes.map((lane) => ({
-    units: 0, blocks: 0, bytes: 0, elapsedMs: 0, cpuUs: 0, serverCpuUs: (lane.probe ?? probe) ? 0 : null, proxyCpuUs: null, elu: 0, serverElu: (lane.probe ?? probe) ? 0 : null,
-    counters: /** @type {Mechanism} */ ({ client: { vcsw: 0, ivcsw: 0, reads: 0, writes: 0 }, server: null, proxy: null }),
-  }));
-  const elu = lanes.map(() => ({ active: 0, idle: 0 }));
-  const serverElu = lanes.map(() => ({ active: 0, idle: 0 }));
-  /** @type {Block[]} */
+  /** @type {(MeasuredBlock & { lane: number })[]} */
   const blocks = [];
-  const snapshot = async (/** @type {ServerProbe | undefined} */ from) => {
-    if (!from) return undefined;
-    try {
-      return await from.snapshot();
-    } catch (error) {
-      throw new RunError(`no server stats at a block boundary (${/** @type {Error} */ (error).message}); the server's CPU cannot be charged`, 'ERR_SERVER_STATS');
-    }
-  };
-  // the shared server's snapshots chain, one per boundary; a lane's own server is asked at both edges of its blocks
-  let serverMark = await snapshot(probe);
-  await runPhase(lanes.length, {
+  await runPhase(executors.length, {
     ...budget(measure, blockUnits, MIN_BLOCKS),
     name, signal,
     block: async (i) => {
       const n = Math.min(blockUnits, left[i]);
-      const own = lanes[i].probe;
-      if (!own && !serverMark) serverMark = await snapshot(probe); // after a lane with its own server
-      const s0 = own ? await snapshot(own) : serverMark;
+      const block = await executors[i].measure(n, blocks.length);
+      left[i] -= n;
+      blocks.push({ ...block, lane: i });
+      return block.elapsedMs;
+    },
+  });
+  return { blocks, blockUnits };
+}
+
+/**
+ * A lane of this process as the scheduler drives it. A measured block is
+ * framed by server snapshots (the lane's own server's, else the shared
+ * one's) and by the client's counters, CPU and event-loop readings, the
+ * timed window innermost; where each end ran is read at both edges, outside
+ * the counters' window.
+ * @param {Lane} lane
+ * @param {ServerProbe} [shared]
+ * @returns {BlockExecutor}
+ */
+export function laneExecutor(lane, shared) {
+  const from = lane.probe ?? shared;
+  return {
+    async warm(n) {
+      const t = await lane.block(n);
+      return t.end - t.start;
+    },
+    async measure(n, index) {
+      const s0 = await snapshot(from);
+      const before = sample(s0, lane);
       const counters0 = readOwnCounters();
       const cpu0 = process.cpuUsage();
       const elu0 = performance.eventLoopUtilization();
-      const t = await lanes[i].block(n, lanes[i].histogram);
+      const t = await lane.block(n, lane.histogram);
       const cpu = process.cpuUsage(cpu0);
       const e = performance.eventLoopUtilization(elu0);
       let client = diffCounters(counters0, readOwnCounters());
-      const s1 = await snapshot(own ?? probe);
-      serverMark = own ? undefined : s1;
+      const s1 = await snapshot(from);
+      const after = sample(s1, lane);
       const server = s0 && s1 ? diffServerStats(s0, s1) : undefined;
-      const elapsedMs = t.end - t.start;
       let cpuUs = cpu.user + cpu.system;
-      if (lanes[i].sharesProcess && server) {
+      if (lane.sharesProcess && server) {
         cpuUs = Math.max(0, cpuUs - server.cpu_us);
         if (server.counters) client = lessCounters(client, server.counters);
       }
-      if (lanes[i].countsReads === false) {
+      if (lane.countsReads === false) {
         client = { ...client, reads: null };
         if (server?.counters) server.counters = { ...server.counters, reads: null };
       }
-      left[i] -= n;
-      const tot = totals[i];
-      tot.units += n;
-      tot.blocks += 1;
-      tot.bytes += t.bytes ?? 0;
-      tot.elapsedMs += elapsedMs;
-      tot.cpuUs += cpuUs;
-      elu[i].active += e.active;
-      elu[i].idle += e.idle;
-      /** @type {Mechanism} */
-      const counters = { client, server: server?.counters ?? null, proxy: server?.proxy_counters ?? null };
-      tot.counters = {
-        client: addCounters(tot.counters.client, client),
-        server: counters.server && (tot.blocks === 1 || tot.counters.server) ? addCounters(tot.counters.server ?? ZERO, counters.server) : null,
-        proxy: counters.proxy && (tot.blocks === 1 || tot.counters.proxy) ? addCounters(tot.counters.proxy ?? ZERO, counters.proxy) : null,
-      };
-      if (server) {
-        tot.serverCpuUs = /** @type {number} */ (tot.serverCpuUs) + server.cpu_us;
-        if (server.proxy_cpu_us !== null) tot.proxyCpuUs = (tot.proxyCpuUs ?? 0) + server.proxy_cpu_us;
-        serverElu[i].active += server.elu_active_ms;
-        serverElu[i].idle += server.elu_idle_ms;
-      }
-      blocks.push({
-        transport: lanes[i].target.transport,
-        block: blocks.length,
+      return {
+        transport: lane.target.transport,
+        block: index,
         units: n,
         bytes: t.bytes ?? 0,
-        elapsedMs,
+        elapsedMs: t.end - t.start,
         cpuUs,
         serverCpuUs: server ? server.cpu_us : null,
         proxyCpuUs: server ? server.proxy_cpu_us : null,
         elu: e.utilization,
         serverElu: server ? server.elu : null,
-        counters,
-      });
-      return elapsedMs;
+        counters: { client, server: server?.counters ?? null, proxy: server?.proxy_counters ?? null },
+        eluMs: { active: e.active, idle: e.idle },
+        serverEluMs: server ? { active: server.elu_active_ms, idle: server.elu_idle_ms } : null,
+        placement: placementOf([before, after]),
+      };
     },
-  });
-  const ratio = (/** @type {{ active: number, idle: number }} */ x) => (x.active + x.idle > 0 ? x.active / (x.active + x.idle) : 0);
-  totals.forEach((t, i) => {
-    t.elu = ratio(elu[i]);
-    if (t.serverElu !== null) t.serverElu = ratio(serverElu[i]);
-  });
-  return { totals, blocks, blockUnits };
+  };
+}
+
+/**
+ * A server snapshot at a block's edge; a missing one fails the trial.
+ * @param {ServerProbe | undefined} from
+ */
+async function snapshot(from) {
+  if (!from) return undefined;
+  try {
+    return await from.snapshot();
+  } catch (error) {
+    throw new RunError(`no server stats at a block boundary (${/** @type {Error} */ (error).message}); the server's CPU cannot be charged`, 'ERR_SERVER_STATS');
+  }
+}
+
+/**
+ * Where the lane's ends last ran: the client's thread (this one), and the
+ * server's (its snapshot's process, or the thread a lane's own server names).
+ * @param {import('../fixture/server-stats.js').ServerStats | undefined} stats
+ * @param {Lane} lane
+ * @returns {LaneSample}
+ */
+function sample(stats, lane) {
+  const client = cpuOf('self');
+  if (!stats) return { client, server: null };
+  return { client, server: cpuOf(stats.pid, lane.serverThread ?? stats.pid) };
+}
+
+/**
+ * @param {LaneSample[]} samples
+ * @returns {Placement}
+ */
+function placementOf(samples) {
+  const known = samples.filter((s) => s.client !== null && s.server !== null);
+  const cpus = (/** @type {(number | null)[]} */ list) => /** @type {number[]} */ ([...new Set(list.filter((c) => c !== null))]).sort((a, b) => a - b);
+  return {
+    samples: known.length,
+    same: known.filter((s) => s.client === s.server).length,
+    clientCpus: cpus(samples.map((s) => s.client)),
+    serverCpus: cpus(samples.map((s) => s.server)),
+  };
+}
+
+/**
+ * A measured block as a workload reports it.
+ * @param {MeasuredBlock} measured
+ * @returns {Block}
+ */
+function toBlock(measured) {
+  const { transport, block, units, bytes, elapsedMs, cpuUs, serverCpuUs, proxyCpuUs, elu, serverElu, counters } = measured;
+  return { transport, block, units, bytes, elapsedMs, cpuUs, serverCpuUs, proxyCpuUs, elu, serverElu, counters };
+}
+
+/**
+ * A lane's measured blocks summed.
+ * @param {MeasuredBlock[]} blocks
+ * @param {boolean} hasServer a probe answered for the lane
+ * @returns {Totals}
+ */
+export function sumBlocks(blocks, hasServer) {
+  const all = (/** @type {(b: MeasuredBlock) => boolean} */ fn) => blocks.length > 0 && blocks.every(fn);
+  const sum = (/** @type {(b: MeasuredBlock) => number} */ fn) => blocks.reduce((a, b) => a + fn(b), 0);
+  const share = (/** @type {number} */ active, /** @type {number} */ idle) => (active + idle > 0 ? active / (active + idle) : 0);
+  const counters = (/** @type {'client' | 'server' | 'proxy'} */ side) => blocks.reduce((/** @type {Counters} */ a, b) => addCounters(a, /** @type {Counters} */ (b.counters[side])), ZERO);
+  const proxied = blocks.filter((b) => b.proxyCpuUs !== null);
+  const samples = sum((b) => b.placement.samples);
+  const cpus = (/** @type {'clientCpus' | 'serverCpus'} */ side) => [...new Set(blocks.flatMap((b) => b.placement[side]))].sort((a, b) => a - b);
+  return {
+    units: sum((b) => b.units),
+    blocks: blocks.length,
+    bytes: sum((b) => b.bytes),
+    elapsedMs: sum((b) => b.elapsedMs),
+    cpuUs: sum((b) => b.cpuUs),
+    serverCpuUs: hasServer ? sum((b) => b.serverCpuUs ?? 0) : null,
+    proxyCpuUs: proxied.length ? proxied.reduce((a, b) => a + /** @type {number} */ (b.proxyCpuUs), 0) : null,
+    elu: share(sum((b) => b.eluMs.active), sum((b) => b.eluMs.idle)),
+    serverElu: hasServer ? share(sum((b) => b.serverEluMs?.active ?? 0), sum((b) => b.serverEluMs?.idle ?? 0)) : null,
+    counters: {
+      client: counters('client'),
+      server: all((b) => b.counters.server !== null) ? counters('server') : null,
+      proxy: all((b) => b.counters.proxy !== null) ? counters('proxy') : null,
+    },
+    sameCpuShare: samples > 0 ? sum((b) => b.placement.same) / samples : null,
+    clientCpus: cpus('clientCpus'),
+    serverCpus: cpus('serverCpus'),
+  };
 }
 
 /**

@@ -34,7 +34,7 @@ import { startIpcPeer, startWorkerPeer } from '../fixture/message-peer.js';
 /**
  * @typedef {object} MessageTransportDeclaration
  * @property {string} what in words
- * @property {(options: { execPath?: string, startTimeoutMs?: number, entry?: string }) => Promise<import('../fixture/message-peer.js').Peer>} start
+ * @property {(options: { execPath?: string, startTimeoutMs?: number, entry?: string, cpus?: string }) => Promise<import('../fixture/message-peer.js').Peer>} start on `cpus` (a taskset list) where given
  * @property {(payloads: import('./payload.js').Payloads) => import('./message-pipeline.js').Codec} codec
  * @property {boolean} sharesProcess the echo runs in the client's process: charge the client the process less the echo
  * @property {boolean} countsReads whether /proc/PID/io counts the channel's read calls
@@ -64,7 +64,7 @@ export const MESSAGE_TRANSPORTS = {
   },
   worker: {
     what: 'a worker thread echoes over its MessagePort (postMessage, copied)',
-    start: ({ startTimeoutMs, entry }) => startWorkerPeer({ startTimeoutMs, entry }),
+    start: ({ startTimeoutMs, entry, cpus }) => startWorkerPeer({ startTimeoutMs, entry, cpus }),
     codec: (payloads) => {
       const copies = Array.from({ length: payloads.count }, (_, i) => Uint8Array.from(payloads.packet(i)));
       return { encode: (index) => copies[index % payloads.count], decode: viewOf };

@@ -12,9 +12,8 @@ import { removeStrayNetworks } from '../fixture/netns.js';
 import { checkTempDir } from '../fixture/socket-file.js';
 import { batchMeansInterval, blockPairLogRatios, pairedLogRatios, ratioInterval } from '../stats/ratios.js';
 import { toJsonLine } from '../results/json.js';
-import { clientWarnings, counterWarnings } from '../stats/summarize.js';
+import { clientWarnings, counterWarnings, laneWarnings } from '../stats/summarize.js';
 import { toComparison, toTable } from '../report/table.js';
-import { runTrial } from '../trial/trial.js';
 import { runTrialProcess } from '../trial/trial-process.js';
 import { describeNodes } from '../core/node-executables.js';
 import { channelTargets } from '../transports/index.js';
@@ -23,6 +22,7 @@ import { formatSize } from '../core/units.js';
 import { printable } from '../core/text.js';
 import { collectMachineFacts } from '../machine/facts.js';
 import { describeWakeup, sharesOf, warnOfShares } from '../report/machine.js';
+import { resolvePinning } from '../sweep/pinning.js';
 
 /**
  * @param {import('../options/validate.js').RunOptions} options validated
@@ -42,8 +42,10 @@ export async function run(options, { stdout, stderr, chalk }) {
     const strays = removeStrayNetworks(options.netns);
     if (strays.length) stderr.write(chalk.yellow(`note: removed what a killed udsvstcp left: ${printable(strays.join(', '))}\n`));
   }
-  const fixture = options.targets ? undefined : await startFixture(workload, { greeting: options.greeting, noDelay: options.noDelay, nginx: nginx?.path, keepalive: options.keepalive, connections: options.depth, execPath: node?.path, netns: options.netns, portProxy: options.portProxy });
-  // with --node, each trial runs in a child process on that Node, within the times asked for plus a minute (an hour when counted)
+  const pinning = resolvePinning(options.pin);
+  if (pinning.note) stderr.write(chalk.yellow(`note: ${printable(pinning.note)}\n`));
+  const fixture = options.targets ? undefined : await startFixture(workload, { greeting: options.greeting, noDelay: options.noDelay, prefix: pinning.server, nginx: nginx?.path, keepalive: options.keepalive, connections: options.depth, execPath: node?.path, netns: options.netns, portProxy: options.portProxy });
+  // each trial runs in a child process (on --node's Node), placed as --pin says, within the times asked for plus a minute (an hour when counted)
   const { measure, warmup } = options;
   const limitMs = ('ms' in measure && 'ms' in warmup ? (measure.ms + warmup.ms) * options.transports.length : 3_540_000) + 60_000;
   try {
@@ -53,6 +55,7 @@ export async function run(options, { stdout, stderr, chalk }) {
     stderr.write(chalk.dim(`${printable(describeEnvironment(collectEnvironment()))}\n`));
     if (nginx) stderr.write(`nginx: ${printable(nginx.path)} (${printable(nginx.version)}; from ${options.nginx === undefined ? 'PATH' : '--nginx'})\n`);
     if (node) stderr.write(`node: ${printable(describeNodes([node]))} runs ${fixture ? 'the server and ' : ''}the client, in a trial process of its own${fixture ? '' : ' (the server is not ours)'}\n`);
+    stderr.write(`pin ${printable(pinning.applied)}${options.transports.length > 1 ? ', each lane in a process of its own' : ''}\n`);
     stderr.write(`${workload.name} ${workload.axes.size.label} ${formatSize(options.size)} × ${workload.axes.depth.label} ${options.depth}, ${amount(options.measure)} per transport after ${amount(options.warmup)} warmup${options.transports.length > 1 ? ', in alternating blocks' : ''}${workload.options.includes('pipelining') ? `, pipelining ${options.pipelining}` : ''}${workload.fixture.proxy ? `, nginx upstream ${options.keepalive ? 'keep-alive' : 'a new connection per request'}` : ''}, seed ${options.seed}, TCP noDelay ${options.noDelay}\n`);
     stderr.write(`${printable(options.transports.map((t) => describeTarget(/** @type {import('../client/transport.js').Target} */ (targets[t]))).join(', '))}${fixture ? ` (${printable(fixture.describe)})` : ' (server not ours: no server CPU)'}\n`);
 
@@ -78,9 +81,11 @@ export async function run(options, { stdout, stderr, chalk }) {
         greeting: options.greeting,
         pipelining: options.pipelining,
         keepalive: options.keepalive,
-        ...(node ? { node_version: node.version, maxMs: limitMs } : {}),
+        maxMs: limitMs,
+        placement: pinning.placement,
+        ...(node ? { node_version: node.version } : {}),
       };
-      const result = withNginxWords(node ? await runTrialProcess(spec, { server: fixture, execPath: node.path, limitMs }) : await runTrial(spec, { probe: fixture }), fixture, mark);
+      const result = withNginxWords(await runTrialProcess(spec, { server: fixture, prefix: pinning.client, execPath: node?.path, limitMs }), fixture, mark);
       blocksByRun.push(result.blocks);
       for (const record of result.records) {
         rows.push({ run: round, ...record });
@@ -88,7 +93,7 @@ export async function run(options, { stdout, stderr, chalk }) {
       }
     }
     stderr.write(`\n${toTable(/** @type {any} */ (rows), { chalk })}`);
-    for (const warning of [...clientWarnings(rows, 'the client_elu of each --json record'), ...counterWarnings(rows)]) stderr.write(chalk.yellow(`warning: ${printable(warning)}\n`));
+    for (const warning of [...clientWarnings(rows, 'the client_elu of each --json record'), ...counterWarnings(rows), ...laneWarnings(rows)]) stderr.write(chalk.yellow(`warning: ${printable(warning)}\n`));
     // each transport against TCP: over runs, or over the block rounds of the one run
     const ratios = Object.fromEntries(options.transports.filter((t) => t !== 'tcp').flatMap((t) => {
       const ratio = options.runs > 1

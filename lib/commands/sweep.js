@@ -253,13 +253,13 @@ export async function sweep(preset, opts, { stdout, stderr, chalk }) {
         warmServer: async (s, version) => {
           // its result is not recorded; a server that cannot echo fails the first measured trial instead
           const [first] = planTrials({ ...spec, nodes: [version] });
-          const warm = { ...trialSpec(spec, { ...first, transports: spec.transports }, s), measure: { ms: SERVER_WARMUP_MS }, warmup: { ms: 0 } };
+          const warm = { ...trialSpec(spec, { ...first, transports: spec.transports }, s), measure: { ms: SERVER_WARMUP_MS }, warmup: { ms: 0 }, placement: pinning.placement };
           await runTrialProcess(warm, { prefix: pinning.client, execPath: execPathOf(version), limitMs: spec.trialTimeoutMs, signal: interrupts.signal }).catch(() => undefined); // rejects only on a signal, which the sweep sees next
         },
         runTrial: async (trialSpec, s) => {
           const fixture = /** @type {import('../fixture/fixture.js').Fixture} */ (s);
           const mark = fixture.nginxLog?.mark();
-          const result = await runTrialProcess(trialSpec, { server: /** @type {any} */ (fixture), prefix: pinning.client, execPath: execPathOf(trialSpec.node_version), limitMs: spec.trialTimeoutMs, signal: interrupts.signal });
+          const result = await runTrialProcess({ ...trialSpec, placement: pinning.placement }, { server: /** @type {any} */ (fixture), prefix: pinning.client, execPath: execPathOf(trialSpec.node_version), limitMs: spec.trialTimeoutMs, signal: interrupts.signal });
           return withNginxWords(result, fixture, mark);
         },
         onStart: progress.start,

@@ -26,6 +26,22 @@ export function toSeed(text, flag) {
   return toInteger(text, flag, BOUNDS.seed);
 }
 
+/** --pin's modes: the default puts client and server on CPUs of their own, as a deployment would on a machine of two or more. */
+export const PINS = /** @type {const} */ (['split', 'same', 'none']);
+export const DEFAULT_PIN = 'split';
+
+/**
+ * A --pin mode (flag or spec key).
+ * @param {unknown} value
+ * @param {string} name the flag or key, for the message
+ * @returns {'none' | 'split' | 'same'}
+ */
+export function toPin(value, name) {
+  const pin = String(value);
+  if (!(/** @type {readonly string[]} */ (PINS)).includes(pin)) throw new UsageError(`${name} must be split, same or none; got ${JSON.stringify(value)}`);
+  return /** @type {'none' | 'split' | 'same'} */ (pin);
+}
+
 /**
  * A value on a workload's axis: a power of two within its range, or (for a
  * fixed axis such as the connect workload's 12-byte greeting) that value.

@@ -11,7 +11,7 @@ import { checkSocketPath } from '../fixture/socket-file.js';
 import { toInteger } from '../core/units.js';
 import { findNode } from '../core/node-executables.js';
 import { DEFAULT_WORKLOAD, WORKLOADS, getWorkload } from '../workloads/index.js';
-import { checkNetnsTransports, checkWorkloadTransports, resolveAmounts, resolveWorkloadOptions, toAxisValue, toSeed, toStallTimeout, toTransportList } from './rules.js';
+import { checkNetnsTransports, checkWorkloadTransports, resolveAmounts, resolveWorkloadOptions, DEFAULT_PIN, toAxisValue, toPin, toSeed, toStallTimeout, toTransportList } from './rules.js';
 import { getTransport } from '../transports/index.js';
 
 export { checkWorkloadOptions, toAxisValue, toSeed } from './rules.js';
@@ -95,6 +95,7 @@ function toTcpTarget(text) {
  *   run on it (the client in a child process); undefined: the server on this Node, the client in this process
  * @property {boolean} json
  * @property {boolean} probe run the wake-up probe first
+ * @property {'none' | 'split' | 'same'} pin where client and server run (lib/sweep/pinning.js)
  * @property {string | null} netns --server-netns: iproute2's ip (lib/fixture/netns.js); null: the server on the host
  * @property {boolean} portProxy --port-proxy: the server's TCP through a port forwarder on loopback
  */
@@ -163,6 +164,7 @@ export function resolveRunOptions(raw) {
     node: raw.node === undefined ? undefined : findNode(raw.node, '--node'), // found and asked last: it runs a program
     json: Boolean(raw.json),
     probe: Boolean(raw.probe),
+    pin: toPin(raw.pin ?? DEFAULT_PIN, '--pin'),
     netns,
     portProxy: Boolean(raw.portProxy),
   };

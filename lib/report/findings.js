@@ -10,7 +10,7 @@
 import { depthLabel } from '../workloads/index.js';
 import { formatSize } from '../core/units.js';
 import { FIGURES, primaryFigure } from '../workloads/figures.js';
-import { summarize, clientWarnings, counterWarnings } from '../stats/summarize.js';
+import { summarize, clientWarnings, counterWarnings, laneWarnings } from '../stats/summarize.js';
 import { isVersionComparison } from '../stats/versions.js';
 import { orderVersions } from '../core/node-executables.js';
 import { labelOf, orderTransports, ratioOf } from '../transports/index.js';
@@ -231,8 +231,8 @@ export function buildFindings({ trials: all, meta, notes = [], dir }, options = 
   else if (ok.length === 0) warnings.push(`every trial failed (${failed.length}): ${describeFailures(failed)}`);
   else if (failed.length) warnings.push(`${failed.length} of ${trials.length} trials failed (status=error in trials.csv): ${describeFailures(failed)}`);
 
-  // what the machine set (docs/regimes.md): a sweep prints these under its verdicts too
-  const machineWarnings = /** @type {string[]} */ ([wakeupWarning(sections, meta?.machine), sendBufferWarning(sections, meta?.machine), stealWarning(meta?.sessions)].filter(Boolean));
+  // what the machine set (docs/regimes.md) and lanes under unequal conditions: a sweep prints these under its verdicts too
+  const machineWarnings = /** @type {string[]} */ ([wakeupWarning(sections, meta?.machine), sendBufferWarning(sections, meta?.machine), stealWarning(meta?.sessions), ...laneWarnings(trials)].filter(Boolean));
   warnings.push(...machineWarnings);
 
   /** a section's Node version, for people, where there are several @param {Section} s */

@@ -205,6 +205,22 @@ export function counterWarnings(rows) {
 }
 
 /**
+ * Trials whose lanes were measured under unequal conditions (lib/trial/lane-check.js
+ * wrote a `lane_check` note on the lane that differs from TCP's): one warning naming the lanes.
+ * @param {Record<string, any>[]} rows trial rows
+ * @returns {string[]}
+ */
+export function laneWarnings(rows) {
+  const flagged = rows.filter((r) => r.status === 'ok' && typeof r.lane_check === 'string' && r.lane_check !== '');
+  if (!flagged.length) return [];
+  /** @type {Map<string, number>} */
+  const byLane = new Map();
+  for (const r of flagged) byLane.set(String(r.transport), (byLane.get(String(r.transport)) ?? 0) + 1);
+  const lanes = [...byLane].map(([t, n]) => `${t} in ${n}`).join(', ');
+  return [`${flagged.length} trial lane(s) ran under unequal conditions against TCP's (placement or preemptions beyond the bounds of docs/method.md): ${lanes}; their ratios compare where the ends ran as well as the transports. First: ${flagged[0].transport}, ${flagged[0].lane_check}. --pin split (the default) or same places every lane alike`];
+}
+
+/**
  * The summary for people: one line per (size, depth), then warnings with remedies.
  * @param {Record<string, any>[]} summary rows from summarize()
  * @param {{ precision?: number | null }} [options]

@@ -11,7 +11,7 @@ import { MAX_RUNS } from '../core/limits.js';
 import { errorCode, readRegularFile } from '../core/files.js';
 import { parseJson } from '../core/json-text.js';
 import { checkNginxConnections } from '../fixture/nginx.js';
-import { checkNetnsTransports, checkWorkloadTransports, resolveAmounts, resolveWorkloadOptions, toAxisValue, toSeed, toStallTimeout, toTransportList } from '../options/rules.js';
+import { checkNetnsTransports, checkWorkloadTransports, resolveAmounts, resolveWorkloadOptions, DEFAULT_PIN, toAxisValue, toPin, toSeed, toStallTimeout, toTransportList } from '../options/rules.js';
 import { DEFAULT_WORKLOAD, getWorkload } from '../workloads/index.js';
 import { newSeed } from '../core/random.js';
 import { MAX_NODES } from '../core/node-executables.js';
@@ -35,7 +35,7 @@ export const DEFAULTS = Object.freeze({
   duration: '200ms',
   warmup: '50ms',
   seed: /** @type {unknown} */ (null),
-  pin: 'none',
+  pin: DEFAULT_PIN,
   noDelay: true,
   greeting: false,
   pipelining: 1,
@@ -56,7 +56,6 @@ const PAIRINGS = ['blocks', 'trials'];
 const SERVER_LIFETIMES = ['sweep', 'round'];
 const INTERVAL_MODES = ['moderated', 'own'];
 const KEYS = new Set([...Object.keys(DEFAULTS), 'description', 'test']);
-const PINS = ['none', 'split', 'same'];
 
 /**
  * @typedef {object} SweepSpec
@@ -234,8 +233,7 @@ export function resolveSpec(loaded, { test = false, flags = {} } = {}) {
   const depths = toDepths(merged.depths, name('depths'), depthAxis);
   for (const size of sizes) workload.check?.(size, depths[depths.length - 1], `${name('sizes')} × ${name('depths')}`);
   if (workload.fixture.proxy) checkNginxConnections(Math.max(...depths), name('depths'));
-  const pin = String(merged.pin);
-  if (!PINS.includes(pin)) throw new UsageError(`${name('pin')} must be none, split or same; got ${JSON.stringify(merged.pin)}`);
+  const pin = toPin(merged.pin, name('pin'));
   if (merged.description !== undefined && typeof merged.description !== 'string') throw new UsageError(`${name('description')} must be a string`);
 
   const pairing = String(merged.pairing);
@@ -267,7 +265,7 @@ export function resolveSpec(loaded, { test = false, flags = {} } = {}) {
     measure,
     warmup,
     seed: merged.seed === null || merged.seed === undefined ? newSeed() : toSeed(String(merged.seed), name('seed')),
-    pin: /** @type {'none' | 'split' | 'same'} */ (pin),
+    pin,
     noDelay: toBoolean(merged.noDelay, name('noDelay')),
     greeting: extras.greeting,
     pipelining: extras.pipelining,

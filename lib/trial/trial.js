@@ -1,11 +1,14 @@
 /**
  * One trial: dispatch a spec to its workload's client and turn any failure
  * into one record with status=error per target, so callers always get rows.
+ * A trial of several targets runs each lane in a process of its own
+ * (lib/trial/lanes.js); one target runs here.
  * Each record says which Node it ran on (node_version); a trial whose spec
  * names another Node than the one running it fails without measuring.
  */
 import { createRecord, errorRecord } from './record.js';
 import { getWorkload } from '../workloads/index.js';
+import { runLanes } from './lanes.js';
 
 /** @typedef {import('../workloads/workload.js').TrialSpec} TrialSpec */
 /** @typedef {import('../client/blocks.js').ServerProbe} ServerProbe */
@@ -26,7 +29,8 @@ export function failedTrial(spec, error) {
 
 /**
  * @param {TrialSpec} spec
- * @param {{ probe?: ServerProbe, signal?: AbortSignal }} [context]
+ * @param {{ probe?: ServerProbe, signal?: AbortSignal, control?: import('../client/blocks.js').BlockControl }} [context] `control`:
+ *   this process is one lane of a trial, its blocks scheduled by the parent
  * @returns {Promise<TrialResult>}
  */
 export async function runTrial(spec, context = {}) {
@@ -34,7 +38,7 @@ export async function runTrial(spec, context = {}) {
     return failedTrial(spec, new Error(`the trial process runs Node ${process.version}, not ${spec.node_version} as its job says`));
   }
   try {
-    const result = await getWorkload(spec.workload).run(spec, context);
+    const result = spec.targets.length > 1 ? await runLanes(spec, context) : await getWorkload(spec.workload).run(spec, context);
     return { records: result.records.map((r) => createRecord({ ...r, node_version: process.version })), blocks: result.blocks };
   } catch (error) {
     return failedTrial(spec, /** @type {Error} */ (error));

@@ -1,10 +1,17 @@
 /**
- * Child-process entry for one sweep trial: the parent sends a trial spec over
- * IPC, this process runs it and sends back its records and blocks. Server snapshots are
- * asked of the parent, which holds the server's control channel. The
- * orchestrator, which draws progress, is never the process being measured.
+ * Child-process entry for one trial, or for one lane of a trial: the parent
+ * sends a trial spec over IPC, this process runs it and sends back its
+ * records and blocks. Server snapshots are asked of the parent, which holds
+ * the server's control channel (or asks its own parent). The orchestrator,
+ * which draws progress, is never the process being measured.
+ *
+ * As a lane process (lib/trial/lanes.js), it holds the one lane of its spec
+ * and runs the blocks the parent schedules: it says its plan when the
+ * workload is ready to measure, answers each `warm` and `measure` request
+ * with the block's figures, and finishes the workload on `end`.
  */
 import { runTrial } from './trial.js';
+import { RunError } from '../core/errors.js';
 
 let nextId = 0;
 /** @type {Map<number, { resolve: (stats: any) => void, reject: (error: Error) => void }>} */
@@ -21,6 +28,42 @@ const probe = {
   },
 };
 
+/** @type {((message: any) => void) | undefined} */
+let onControl;
+
+/** @type {import('../client/blocks.js').BlockControl} */
+const control = {
+  serve(plan, executor) {
+    return new Promise((resolve, reject) => {
+      /** @type {import('../client/blocks.js').MeasuredBlock[]} */
+      const blocks = [];
+      const reply = (/** @type {Record<string, unknown>} */ message) => process.send?.(message);
+      onControl = (message) => {
+        if (message.type === 'end') {
+          onControl = undefined;
+          resolve({ blocks, blockUnits: message.blockUnits });
+        } else if (message.type === 'abort') {
+          onControl = undefined;
+          reject(new RunError(String(message.reason), 'ERR_ABORTED'));
+        } else if (message.type === 'warm' || message.type === 'measure') {
+          const step = message.type === 'warm'
+            ? executor.warm(message.units).then((ms) => ({ type: 'warmed', ms }))
+            : executor.measure(message.units, message.index).then((block) => {
+              blocks.push(block);
+              return { type: 'measured', block };
+            });
+          step.then(reply, (/** @type {Error} */ error) => {
+            onControl = undefined;
+            reply({ type: message.type === 'warm' ? 'warmed' : 'measured', error: error.message });
+            reject(error);
+          });
+        }
+      };
+      reply({ type: 'plan', plan });
+    });
+  },
+};
+
 process.on('message', async (/** @type {any} */ message) => {
   if (message?.type === 'snapshot') {
     const waiter = pending.get(message.id);
@@ -28,8 +71,10 @@ process.on('message', async (/** @type {any} */ message) => {
     if (message.stats) waiter?.resolve(message.stats);
     else waiter?.reject(new Error(message.error ?? 'no server stats'));
   } else if (message?.type === 'trial') {
-    const result = await runTrial(message.spec, { probe: message.probe ? probe : undefined });
+    const result = await runTrial(message.spec, { probe: message.probe ? probe : undefined, control: message.lane ? control : undefined });
     process.send?.({ type: 'result', result }, () => process.disconnect());
+  } else if (message && onControl) {
+    onControl(message);
   }
 });
 // the parent went away: nothing to report to

@@ -57,7 +57,18 @@ export function unitFigures(x, { count, rate, per }) {
     client_elu: x.elu,
     server_elu: x.serverElu,
     ...mechanismFigures(x, per),
+    ...placementFigures(x),
   };
+}
+
+/**
+ * Where a lane's ends ran (lib/client/blocks.js): the CPUs its client and
+ * server were seen on at block edges, and the share of edges at which they
+ * were one CPU. A lane's totals only; nothing for a block.
+ * @param {import('../client/blocks.js').Totals | import('../client/blocks.js').Block} x
+ */
+export function placementFigures(x) {
+  return 'sameCpuShare' in x ? { same_cpu_share: x.sameCpuShare, client_cpus: x.clientCpus.join(' '), server_cpus: x.serverCpus.join(' ') } : {};
 }
 
 /**

@@ -146,10 +146,10 @@ function createConnector(target, spec) {
 
 /**
  * @param {import('./workload.js').TrialSpec} spec
- * @param {{ probe?: import('../client/blocks.js').ServerProbe, signal?: AbortSignal }} [context]
+ * @param {import('./workload.js').TrialContext} [context]
  * @returns {Promise<import('./workload.js').TrialResult>}
  */
-async function runConnect(spec, { probe, signal } = {}) {
+async function runConnect(spec, { probe, signal, control } = {}) {
   const lanes = spec.targets.map((target) => {
     const connector = createConnector(target, spec);
     return { target, histogram: createHistogram(HISTOGRAM), block: connector.block, abort: connector.abort };
@@ -157,7 +157,7 @@ async function runConnect(spec, { probe, signal } = {}) {
   const deadline = trialDeadline(spec, signal, (error) => { for (const lane of lanes) lane.abort(error); });
   try {
     const { totals, blocks, blockUnits } = await runBlocks(lanes, {
-      measure: toAmount(spec.measure), warmup: toAmount(spec.warmup), minUnits: MIN_PER_LOOP * spec.depth, blockMs: spec.blockMs, probe, signal, name: 'connect',
+      measure: toAmount(spec.measure), warmup: toAmount(spec.warmup), minUnits: MIN_PER_LOOP * spec.depth, blockMs: spec.blockMs, probe, signal, control, name: 'connect',
     });
     const names = { count: 'connections', rate: 'conns_per_s', per: 'conn' };
     return {

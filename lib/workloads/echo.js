@@ -74,10 +74,10 @@ function oneWayLines(summary) {
 
 /**
  * @param {import('./workload.js').TrialSpec} spec
- * @param {{ probe?: import('../client/blocks.js').ServerProbe, signal?: AbortSignal }} [context]
+ * @param {import('./workload.js').TrialContext} [context]
  * @returns {Promise<import('./workload.js').TrialResult>}
  */
-async function runEcho(spec, { probe, signal } = {}) {
+async function runEcho(spec, { probe, signal, control } = {}) {
   const { size, depth } = spec;
   const payloads = createPayloads(size, spec.seed, depth); // outside anything timed
   /** @type {(import('../client/blocks.js').Lane & { socket?: import('node:net').Socket, pipeline: import('../client/pipeline.js').Pipeline, histogram: import('node:perf_hooks').RecordableHistogram })[]} */
@@ -89,13 +89,13 @@ async function runEcho(spec, { probe, signal } = {}) {
     for (const target of spec.targets) {
       const kind = getTransport(target.transport).channel;
       if (kind) {
-        const peer = await kind.start({ startTimeoutMs: spec.timeoutMs });
+        const peer = await kind.start({ startTimeoutMs: spec.timeoutMs, cpus: spec.placement?.server });
         peers.push(peer);
         const pipeline = createMessagePipeline(peer, { payloads, codec: kind.codec(payloads), depth, timeoutMs: spec.timeoutMs });
         lanes.push({
           target, pipeline,
           histogram: createHistogram(HISTOGRAM),
-          probe: peer, sharesProcess: kind.sharesProcess, countsReads: kind.countsReads,
+          probe: peer, serverThread: peer.tid, sharesProcess: kind.sharesProcess, countsReads: kind.countsReads,
           block: (n, histogram) => pipeline.block(n, histogram),
           abort: (error) => pipeline.abort(error),
         });
@@ -122,7 +122,7 @@ async function runEcho(spec, { probe, signal } = {}) {
     }
     const { totals, blocks, blockUnits } = await runBlocks(lanes, {
       measure: toAmount(spec.measure), warmup: toAmount(spec.warmup),
-      minUnits: FILL_FACTOR * depth, blockMs: spec.blockMs, probe, signal, name: 'echo',
+      minUnits: FILL_FACTOR * depth, blockMs: spec.blockMs, probe, signal, control, name: 'echo',
     });
     for (const lane of lanes) lane.pipeline.close();
     const names = { count: 'packets', rate: 'msgs_per_s', per: 'msg' };

@@ -80,11 +80,11 @@ export const proxyWorkload = {
 
 /**
  * @param {import('./workload.js').TrialSpec} spec
- * @param {{ probe?: import('../client/blocks.js').ServerProbe, signal?: AbortSignal }} context
+ * @param {import('./workload.js').TrialContext} context
  * @param {boolean} proxy
  * @returns {Promise<import('./workload.js').TrialResult>}
  */
-async function runHttp(spec, { probe, signal }, proxy) {
+async function runHttp(spec, { probe, signal, control }, proxy) {
   const pipelining = spec.pipelining ?? 1;
   // undici loads only in the trials that use it: every other trial process starts faster
   const { createHttpLoad } = await import('../client/http-load.js');
@@ -103,7 +103,7 @@ async function runHttp(spec, { probe, signal }, proxy) {
   const deadline = trialDeadline(spec, signal, (error) => { for (const lane of lanes) lane.abort(error); });
   try {
     const { totals, blocks, blockUnits } = await runBlocks(lanes, {
-      measure: toAmount(spec.measure), warmup: toAmount(spec.warmup), minUnits: FILL_FACTOR * spec.depth * pipelining, blockMs: spec.blockMs, probe, signal, name: proxy ? 'proxy' : 'http',
+      measure: toAmount(spec.measure), warmup: toAmount(spec.warmup), minUnits: FILL_FACTOR * spec.depth * pipelining, blockMs: spec.blockMs, probe, signal, control, name: proxy ? 'proxy' : 'http',
     });
     if (connects > 0) throw new RunError(`${connects} connection(s) were opened again during measured blocks (the server or nginx closed keep-alive connections): those blocks timed connection setup`, 'ERR_RECONNECT');
     const names = { count: 'requests', rate: 'req_per_s', per: 'req' };

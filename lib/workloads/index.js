@@ -48,7 +48,7 @@ export function depthLabel(workload, depth) {
 
 /** The common columns of a trial row, around the workload's figures: node_version is the Node the trial ran on (v20.20.2). */
 const HEAD_COLUMNS = /** @type {const} */ (['workload', 'node_version', 'transport', 'size_bytes', 'depth']);
-const TAIL_COLUMNS = /** @type {const} */ (['status', 'error']);
+const TAIL_COLUMNS = /** @type {const} */ (['client_cpus', 'server_cpus', 'same_cpu_share', 'lane_check', 'status', 'error']);
 
 /**
  * A trial row's columns for a workload, in order.

@@ -45,6 +45,15 @@
  * @property {number} [pipelining] http, proxy: requests in flight per connection
  * @property {boolean} [keepalive] proxy: nginx keeps its upstream connections alive
  * @property {string} [node_version] the Node version the trial must run on (v20.20.2); default: whichever runs it
+ * @property {{ server: string, client: string, mode: string }} [placement] the CPUs (taskset lists) of --pin: a
+ *   message transport's echo peer, which the trial starts, goes on the server's; the trial process is already on the client's
+ */
+
+/**
+ * @typedef {object} TrialContext
+ * @property {import('../client/blocks.js').ServerProbe} [probe] the shared server's snapshots
+ * @property {AbortSignal} [signal]
+ * @property {import('../client/blocks.js').BlockControl} [control] this process holds one lane of a trial whose blocks another process schedules
  */
 
 /**
@@ -86,7 +95,7 @@
  *   (lib/transports/): `messages` (echo), `stream` (a byte stream: stream, connect, http), `upstream` (nginx forwards to it: proxy)
  * @property {{ name: string, value: (trial: Record<string, any>) => number }} [wide] runs-wide.csv's first header cell and value of a trial row (default: the primary figure, its unit in the cell)
  * @property {(summary: Record<string, any>[]) => string[]} [summaryLines] extra lines the printed summary ends with
- * @property {(spec: TrialSpec, context: { probe?: import('../client/blocks.js').ServerProbe, signal?: AbortSignal }) => Promise<TrialResult>} run the client, in a trial process
+ * @property {(spec: TrialSpec, context: TrialContext) => Promise<TrialResult>} run the client, in a trial process
  */
 
 export {};

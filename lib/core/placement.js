@@ -1,0 +1,53 @@
+/**
+ * Where a thread runs: the CPU it last ran on, from Linux's
+ * /proc/<pid>/task/<tid>/stat (field 39, `processor`), and its thread id,
+ * from /proc/thread-self. The client reads both ends of a lane at the edges
+ * of each block, outside the timed window and outside its counters'
+ * window, so that a trial can say whether a lane's ends shared a CPU
+ * (lib/trial/lane-check.js). Null where /proc cannot say (not Linux, the
+ * thread is gone).
+ */
+import fs from 'node:fs';
+
+/** The index of `processor` among the fields that follow the command name's closing parenthesis (field 3 is index 0). */
+const PROCESSOR = 39 - 3;
+
+/**
+ * The CPU a thread last ran on, from the text of its stat file.
+ * @param {string} text
+ * @returns {number | null}
+ */
+export function processorOf(text) {
+  const close = text.lastIndexOf(')');
+  if (close < 0) return null;
+  const cpu = Number(text.slice(close + 2).split(' ')[PROCESSOR]);
+  return Number.isInteger(cpu) && cpu >= 0 ? cpu : null;
+}
+
+/**
+ * The CPU a thread last ran on.
+ * @param {number | 'self'} pid
+ * @param {number} [tid] default: the calling thread when pid is 'self', else the process's main thread
+ * @returns {number | null}
+ */
+export function cpuOf(pid, tid) {
+  const path = pid === 'self' && tid === undefined ? '/proc/thread-self/stat' : `/proc/${pid}/task/${tid ?? pid}/stat`;
+  try {
+    return processorOf(fs.readFileSync(path, 'latin1'));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The calling thread's id (Linux), null where /proc/thread-self is missing.
+ * @returns {number | null}
+ */
+export function ownThreadId() {
+  try {
+    const tid = Number(fs.readlinkSync('/proc/thread-self').split('/').pop());
+    return Number.isInteger(tid) && tid > 0 ? tid : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,163 @@
+/**
+ * A trial of several lanes, each in a process of its own. A lane's client
+ * makes garbage that a lane sharing its heap would collect in its own timed
+ * blocks (ipc-advanced's, collected during ipc-json's blocks, cost ipc-json
+ * about 14 % of its rate here), so each lane runs in a lane process
+ * (lib/trial/worker.js) that holds its connection or channel, its echo peer
+ * and its histogram, and this process schedules their blocks: the same
+ * paired order (A B B A …, A B C C B A …) and block length as one process
+ * would (lib/client/blocks.js scheduleBlocks), one block at a time, so the
+ * lanes never run at once. Lane processes inherit this process's CPU
+ * affinity (the client's CPUs of --pin); server snapshots they ask for are
+ * answered through this process's probe. Any lane's failure fails the trial,
+ * as one process's would; a lane process that outlives its parent exits
+ * when its channel closes.
+ */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { RunError } from '../core/errors.js';
+import { describeResourceCrash, keepOutput, lastMeaningfulLine } from '../core/resources.js';
+import { scheduleBlocks } from '../client/blocks.js';
+import { checkLanes } from './lane-check.js';
+
+const WORKER = fileURLToPath(new URL('./worker.js', import.meta.url));
+/** A lane process that has not ended this long after the trial is killed. */
+const STOP_GRACE_MS = 5000;
+
+/**
+ * @typedef {import('../workloads/workload.js').TrialSpec} TrialSpec
+ * @typedef {import('../workloads/workload.js').TrialResult} TrialResult
+ * @typedef {import('../client/blocks.js').ServerProbe} ServerProbe
+ */
+
+/**
+ * @param {TrialSpec} spec two or more targets
+ * @param {{ probe?: ServerProbe, signal?: AbortSignal }} context
+ * @returns {Promise<TrialResult>}
+ */
+export async function runLanes(spec, { probe, signal }) {
+  const ms = (/** @type {any} */ a) => ('ms' in a ? a.ms : 0);
+  const maxMs = spec.maxMs ?? (ms(spec.measure) * 2 + ms(spec.warmup)) * spec.targets.length + 600_000;
+  const lanes = spec.targets.map((target) => startLane({ ...spec, targets: [target], maxMs }, probe));
+  /** @type {NodeJS.Timeout | undefined} */
+  let timer;
+  const failed = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new RunError(`trial exceeded its limit of ${maxMs / 1000} s`, 'ERR_TIMEOUT')), maxMs);
+    const onAbort = () => reject(new RunError('trial aborted', 'ERR_ABORTED'));
+    if (signal?.aborted) onAbort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+  failed.catch(() => {});
+  try {
+    const run = async () => {
+      const plans = await Promise.all(lanes.map((lane) => lane.planned));
+      const plan = { ...plans[0], minUnits: Math.max(...plans.map((p) => p.minUnits)) };
+      const { blockUnits } = await scheduleBlocks(lanes.map((lane) => lane.executor), { ...plan, signal });
+      for (const lane of lanes) lane.send({ type: 'end', blockUnits });
+      const results = await Promise.all(lanes.map((lane) => lane.result));
+      const failure = results.flatMap((r) => r.records).find((r) => r.status !== 'ok');
+      if (failure) throw new Error(String(failure.error));
+      return {
+        records: checkLanes(results.map((r) => r.records[0])),
+        blocks: results.flatMap((r) => r.blocks).sort((a, b) => a.block - b.block),
+      };
+    };
+    return await Promise.race([run(), failed]);
+  } catch (error) {
+    for (const lane of lanes) lane.send({ type: 'abort', reason: /** @type {Error} */ (error).message });
+    throw error;
+  } finally {
+    clearTimeout(timer);
+    await Promise.all(lanes.map((lane) => lane.stop()));
+  }
+}
+
+/**
+ * One lane process: its plan, its blocks on request, its result.
+ * @param {TrialSpec} spec one target
+ * @param {ServerProbe | undefined} probe
+ */
+function startLane(spec, probe) {
+  const what = `the ${spec.targets[0].transport} lane's process`;
+  // own process group, as a trial process: a terminal's Ctrl-C reaches the orchestrator only
+  const child = spawn(process.execPath, [WORKER], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], detached: true });
+  const stderr = keepOutput(child.stderr);
+  /** @type {Map<string, { resolve: (message: any) => void, reject: (error: Error) => void }>} */
+  const waiting = new Map();
+  /** @type {(plan: import('../client/blocks.js').BlockPlan) => void} */
+  let planned = () => {};
+  /** @type {(result: TrialResult) => void} */
+  let reported = () => {};
+  /** @type {(error: Error) => void} */
+  let gone = () => {};
+  /** @type {Promise<import('../client/blocks.js').BlockPlan>} */
+  const plan = new Promise((resolve, reject) => {
+    planned = resolve;
+    gone = (error) => {
+      reject(error);
+      for (const waiter of waiting.values()) waiter.reject(error);
+      waiting.clear();
+    };
+  });
+  /** @type {Promise<TrialResult>} */
+  const result = new Promise((resolve) => { reported = resolve; });
+  plan.catch(() => {});
+  /** @type {TrialResult | undefined} */
+  let received;
+  const closed = new Promise((resolve) => {
+    child.on('close', (code, sig) => {
+      const text = stderr();
+      const last = lastMeaningfulLine(text);
+      const why = describeResourceCrash(text, what) ?? `${what} ${sig ? `was killed by ${sig}` : `exited with code ${code}`} before reporting${last ? `: ${last}` : ''}`;
+      gone(new RunError(why, 'ERR_CLOSED'));
+      if (!received) reported({ records: [{ transport: spec.targets[0].transport, status: 'error', error: why }], blocks: [] });
+      resolve(undefined);
+    });
+  });
+  child.on('error', () => {}); // 'close' follows, and says why
+  child.on('message', (/** @type {any} */ message) => {
+    if (message?.type === 'plan') planned(message.plan);
+    else if (message?.type === 'result') {
+      received = message.result;
+      reported(message.result);
+      // a lane that failed before it planned: its records say why
+      const failure = message.result.records.find((/** @type {any} */ r) => r.status !== 'ok');
+      gone(new RunError(failure ? String(failure.error) : `${what} ended before measuring`, 'ERR_CLOSED'));
+    } else if (message?.type === 'warmed' || message?.type === 'measured') {
+      const waiter = waiting.get(message.type);
+      waiting.delete(message.type);
+      if (message.error) waiter?.reject(new RunError(message.error, 'ERR_LANE'));
+      else waiter?.resolve(message.type === 'warmed' ? message.ms : message.block);
+    } else if (message?.type === 'snapshot') {
+      if (!probe) return;
+      probe.snapshot().then(
+        (stats) => child.connected && child.send({ type: 'snapshot', id: message.id, stats }),
+        (error) => child.connected && child.send({ type: 'snapshot', id: message.id, error: error.message }),
+      );
+    }
+  });
+  const send = (/** @type {Record<string, unknown>} */ message) => { if (child.connected) child.send(message, () => {}); };
+  const ask = (/** @type {string} */ answer, /** @type {Record<string, unknown>} */ message) => new Promise((resolve, reject) => {
+    waiting.set(answer, { resolve, reject });
+    send(message);
+  });
+  send({ type: 'trial', spec, probe: Boolean(probe), lane: true });
+  return {
+    planned: plan,
+    result,
+    send,
+    /** @type {import('../client/blocks.js').BlockExecutor} */
+    executor: {
+      warm: (units) => /** @type {Promise<number>} */ (ask('warmed', { type: 'warm', units })),
+      measure: (units, index) => /** @type {Promise<any>} */ (ask('measured', { type: 'measure', units, index })),
+    },
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) {
+        const kill = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+        await closed;
+        clearTimeout(kill);
+      }
+      await closed;
+    },
+  };
+}
