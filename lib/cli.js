@@ -146,7 +146,7 @@ Examples:
     .option('--runs <n>', 'runs (at least); every (size, depth) group once per run, 1 to 1000')
     .option('--precision <pct>', 'add runs to groups whose UDS/TCP 95 % interval (as in summary.csv; see --intervals) is wider than ±pct (0.1% to 100%, e.g. 3%)')
     .option('--max-time <time>', 'start no extra run for --precision once the sweep would pass this (e.g. 80s, 10m)')
-    .option('--pairing <mode>', 'blocks (TCP and UDS alternate in one trial process) or trials (one transport per process, as in 2014)')
+    .option('--pairing <mode>', 'blocks (the transports alternate in one trial, each lane in a process of its own) or trials (one transport per trial, as in 2014)')
     .option('--workload <name>', `${WORKLOAD_NAMES.join(', ')} (default: the preset's, echo)`)
     .option('--pipelining <n>', 'http, proxy: requests in flight per connection, 1 to 256')
     .option('--keepalive', 'proxy: nginx keeps its upstream connections alive')

@@ -54,7 +54,7 @@ describe('sweep specs', () => {
     [{ sizes: [64], runs: 0 }, /"runs" must be a whole number from 1 to 1000/],
     [{ sizes: [64], colour: 'red' }, /x\.json: unknown key "colour"/],
     [{ sizes: [64], test: { nope: 1 } }, /x\.json "test": unknown key "nope"/],
-    [{ sizes: [64], pin: 'all' }, /"pin" must be none, split or same/],
+    [{ sizes: [64], pin: 'all' }, /"pin" must be split, same or none/],
     [{ sizes: [64], packets: 10, duration: '1s' }, /"packets" and "duration" exclude each other/],
     [{ depths: [1] }, /"sizes" is required/],
     [{ sizes: '8..2' }, /"sizes" range must be A\.\.B/],

@@ -1,0 +1,62 @@
+/**
+ * Every lane of a trial under equal conditions: with --pin split each lane's
+ * client is on the client's CPU and its server (the fixture, a forked IPC
+ * echo, a worker thread) on the server's, and with --pin same both on one;
+ * each lane runs in a process of its own, so that its garbage is its own.
+ */
+import os from 'node:os';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { startFixture } from '../../lib/fixture/fixture.js';
+import { channelTargets } from '../../lib/transports/index.js';
+import { getWorkload } from '../../lib/workloads/index.js';
+import { resolvePinning } from '../../lib/sweep/pinning.js';
+import { runTrialProcess } from '../../lib/trial/trial-process.js';
+import { descendants } from '../helpers/processes.js';
+
+const TRANSPORTS = ['tcp', 'uds', 'ipc-json', 'ipc-advanced', 'worker'];
+
+/** @param {'split' | 'same'} pin */
+async function trialOn(pin) {
+  const pinning = resolvePinning(pin);
+  expect(pinning.note).toBeUndefined(); // taskset and two CPUs: this test needs both, and says so if they are missing
+  const fixture = await startFixture(getWorkload('echo'), { noDelay: true, prefix: pinning.server });
+  try {
+    const targets = { ...channelTargets(), ...fixture.targets };
+    /** @type {number[]} */
+    const laneProcesses = [];
+    const watching = setInterval(() => {
+      for (const p of descendants(process.pid)) if (p.cmdline.includes('trial/worker.js') && !laneProcesses.includes(p.pid)) laneProcesses.push(p.pid);
+    }, 20);
+    const result = await runTrialProcess({
+      workload: 'echo', targets: TRANSPORTS.map((t) => /** @type {any} */ (targets)[t]), size: 64, depth: 1, seed: 3, noDelay: true, timeoutMs: 5000,
+      measure: { packets: 500 }, warmup: { packets: 100 }, placement: pinning.placement,
+    }, { server: fixture, prefix: pinning.client, limitMs: 60_000 });
+    clearInterval(watching);
+    return { records: result.records, laneProcesses };
+  } finally {
+    await fixture.stop();
+  }
+}
+
+describe('lanes under equal conditions', () => {
+  beforeAll(() => {
+    expect(os.availableParallelism(), 'these tests place client and server on CPUs 0 and 1').toBeGreaterThanOrEqual(2);
+  });
+
+  it('--pin split: every lane\'s client on cpu 1 and its server on cpu 0, never one CPU, each lane in a process of its own', async () => {
+    const { records, laneProcesses } = await trialOn('split');
+    expect(records.map((r) => [r.transport, r.status, r.error])).toEqual(TRANSPORTS.map((t) => [t, 'ok', '']));
+    for (const r of records) {
+      expect([r.transport, r.client_cpus, r.server_cpus, r.same_cpu_share, r.lane_check]).toEqual([r.transport, '1', '0', 0, '']);
+    }
+    // the trial process and one lane process per transport
+    expect(laneProcesses.length).toBe(1 + TRANSPORTS.length);
+  });
+
+  it('--pin same: both ends of every lane on cpu 0', async () => {
+    const { records } = await trialOn('same');
+    for (const r of records) {
+      expect([r.transport, r.status, r.client_cpus, r.server_cpus, r.same_cpu_share]).toEqual([r.transport, 'ok', '0', '0', 1]);
+    }
+  });
+});
