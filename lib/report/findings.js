@@ -213,8 +213,10 @@ export function buildFindings({ trials: all, meta, notes = [], dir }, options = 
         /** @type {Section} */
         const section = { workload, node, depth, transports, primary, sizes: rows, verdict: '' };
         const verdictSizes = (/** @type {string} */ t) => rows.map((r) => { const view = againstTcp(r.figures, t); return { size_bytes: r.size_bytes, ratio: view[primary.metric].ratio, mechanism: mostDifferent(view, primary.metric) }; });
+        // one transport measured alone: what it measured, nothing compared
+        const alone = transports.length === 1 ? { transport: transports[0], sizes: rows.map((r) => ({ size_bytes: r.size_bytes, measured: Boolean(estimatesOf(r.figures[primary.metric])[transports[0]]) })) } : undefined;
         section.verdict = toVerdict({
-          workload, node, depth,
+          workload, node, depth, alone,
           sizes: transports.includes('uds') || !others.length ? verdictSizes('uds') : [],
           others: others.map((t) => ({ label: labelOf(t), sizes: verdictSizes(t) })),
         }, primary, { workloadLabel: workloads.length > 1 });

@@ -42,6 +42,8 @@ describe('run with several runs and no TCP to pair with', () => {
     const records = r.stdout.trim().split('\n').map((line) => JSON.parse(line));
     expect(records.map((x) => [x.transport, x.status])).toEqual(Array.from({ length: runs }, () => [transport, 'ok']));
     expect(r.stderr).not.toMatch(/udsvstcp: error:|describe\(\)/);
+    // what it measured, and that nothing is compared: no failure wording
+    expect(r.stderr).toMatch(/^1 KiB depth 1: \S+ alone: its messages per second measured, nothing compared \(there is no TCP baseline to compare it with\)$/m);
   }, 30_000);
 
   it('--tcp to a closed port beside a live --uds, --runs 2: exit 1 naming the TCP failure, no internal error', async () => {
