@@ -123,7 +123,9 @@ GETs of a --size body; req/s, latency), proxy (http through a real nginx whose
 upstream is TCP or UDS; nginx's CPU per request too). A flag of another
 workload is refused, naming it (exit 2).
 
-Exit codes: 0 every trial ok; 1 a trial failed; 2 bad input (nothing started).
+Exit codes: 0 every trial ok; 1 a trial failed; 2 bad input (nothing started);
+130, 143, 129 interrupted by SIGINT (Ctrl-C), SIGTERM or SIGHUP: the run ends
+at once, nothing more printed, and the server it started stops.
 
 Examples:
   udsvstcp run --size 64 --depth 1
