@@ -85,7 +85,7 @@ Example:
     .option('--workload <name>', `${WORKLOAD_NAMES.join(', ')} (default echo)`)
     .option('--tcp <host:port>', 'TCP server to measure (loopback only)')
     .option('--uds <path>', 'UDS server to measure')
-    .option('--transport <list>', 'a list of transports: tcp, uds, uds-abstract (Linux), ipc-json, ipc-advanced, worker (echo only) — e.g. tcp,uds,uds-abstract; both is tcp,uds (default: both, or those given). Each is measured against TCP')
+    .option('--transport <list>', 'a list of transports: tcp, uds, uds-abstract (Linux), ipc-json, ipc-advanced, worker (echo only) — e.g. tcp,uds,uds-abstract; both is tcp,uds (default: both, or those given). Each is measured against TCP, so two or more include tcp; each named once; one alone is measured with nothing compared')
     .option('--size <bytes>', 'echo packet size (default 64), stream chunk size (default 1MiB), http body size (default 64): a power of two, e.g. 64, 1k, 64KiB, 1MiB')
     .option('--depth <n>', 'echo: packets in flight, 1 (ping-pong) to 65536, size × depth at most 256 MiB (default 1); connect: connections at once')
     .option('--connections <n>', 'http, proxy: keep-alive connections, 1 to 1024 (default 10, as the 2017 wrk run); proxy: at most what nginx can hold within the open-file limit (ulimit -Hn)')
@@ -124,7 +124,9 @@ GETs of a --size body; req/s, latency), proxy (http through a real nginx whose
 upstream is TCP or UDS; nginx's CPU per request too). A flag of another
 workload is refused, naming it (exit 2).
 
-Exit codes: 0 every trial ok; 1 a trial failed; 2 bad input (nothing started).
+Exit codes: 0 every trial ok; 1 a trial failed; 2 bad input (nothing started);
+130, 143, 129 interrupted by SIGINT (Ctrl-C), SIGTERM or SIGHUP: the run ends
+at once, nothing more printed, and the server it started stops.
 
 Examples:
   udsvstcp run --size 64 --depth 1
@@ -142,7 +144,7 @@ Examples:
     .argument('[preset]', `a preset in sweeps/ (${listPresets().join(', ')}) or a path to a .json spec`)
     .option('--sizes <list|range>', 'packet sizes: 1,64,1k or a range of powers of two 1..16384, 64B..1MiB, 1..64KiB*4')
     .option('--depths <list>', 'packets in flight, each 1 to 65536, e.g. 1,16')
-    .option('--transports <list>', 'tcp,uds (default), or any list of tcp, uds, uds-abstract (Linux), ipc-json, ipc-advanced, worker (echo only): each against TCP, in the same trials')
+    .option('--transports <list>', 'tcp,uds (default), or any list of tcp, uds, uds-abstract (Linux), ipc-json, ipc-advanced, worker (echo only): each against TCP, in the same trials, so two or more include tcp; each named once; one alone is measured with nothing compared')
     .option('--runs <n>', 'runs (at least); every (size, depth) group once per run, 1 to 1000')
     .option('--precision <pct>', 'add runs to groups whose UDS/TCP 95 % interval (as in summary.csv; see --intervals) is wider than ±pct (0.1% to 100%, e.g. 3%)')
     .option('--max-time <time>', 'start no extra run for --precision once the sweep would pass this (e.g. 80s, 10m)')

@@ -5,6 +5,7 @@
  * and with --json the findings as JSON on stdout.
  */
 import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { describeResourceError } from '../core/resources.js';
 import { printable } from '../core/text.js';
@@ -43,8 +44,19 @@ export async function report(dir, opts, { stdout, stderr, chalk }) {
     stderr.write(toReportText(findings, { chalk }));
     stderr.write(`\n${files.map((f) => `  ${printable(f)}\n`).join('')}`);
   }
-  if (options.json) stdout.write(toReportJson(findings, { dir, files }));
+  if (options.json) stdout.write(reportJson(dir, { findings, files }));
   return 0;
+}
+
+/**
+ * The --json document of a results directory's report, for `report --json`
+ * and `sweep --json` alike (one document): the directory as an absolute path,
+ * the findings and the files written.
+ * @param {string} dir
+ * @param {{ findings: import('../report/findings.js').Findings, files: string[] }} report
+ */
+export function reportJson(dir, { findings, files }) {
+  return toReportJson(findings, { dir: resolve(dir), files });
 }
 
 /**

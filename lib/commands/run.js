@@ -94,12 +94,14 @@ export async function run(options, { stdout, stderr, chalk }) {
     }
     stderr.write(`\n${toTable(/** @type {any} */ (rows), { chalk })}`);
     for (const warning of [...clientWarnings(rows, 'the client_elu of each --json record'), ...counterWarnings(rows), ...laneWarnings(rows)]) stderr.write(chalk.yellow(`warning: ${printable(warning)}\n`));
-    // each transport against TCP: over runs, or over the block rounds of the one run
+    // each transport against TCP: over runs, or over the block rounds of the one run; none where
+    // nothing pairs (no TCP measured, or every TCP trial or every one of the transport's failed)
     const ratios = Object.fromEntries(options.transports.filter((t) => t !== 'tcp').flatMap((t) => {
-      const ratio = options.runs > 1
-        ? { interval: ratioInterval(pairedLogRatios(rows, workload.primary, t)), basis: `${options.runs} runs` }
-        : { interval: batchMeansInterval(blockPairLogRatios(blocksByRun[0], workload.primary, t)), basis: `the block ${options.transports.length > 2 ? 'rounds' : 'pairs'} of one process (batch means); --runs 3 or a sweep for an interval across processes` };
-      return ratio.interval.logs.length ? [[t, ratio]] : [];
+      const logs = options.runs > 1 ? pairedLogRatios(rows, workload.primary, t) : blockPairLogRatios(blocksByRun[0], workload.primary, t);
+      if (logs.length === 0) return [];
+      return [[t, options.runs > 1
+        ? { interval: ratioInterval(logs), basis: `${options.runs} runs` }
+        : { interval: batchMeansInterval(logs), basis: `the block ${options.transports.length > 2 ? 'rounds' : 'pairs'} of one process (batch means); --runs 3 or a sweep for an interval across processes` }]];
     }));
     const comparison = toComparison(/** @type {any} */ (rows), { chalk, ratios });
     if (comparison) stderr.write(`\n${comparison}`);

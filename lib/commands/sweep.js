@@ -35,8 +35,9 @@ import { describeSpec, loadSpec, resolveSpec, toNodeList } from '../sweep/spec.j
 import { nodesForSweep } from '../sweep/node-axis.js';
 import { describeNodes } from '../core/node-executables.js';
 import { runTrialProcess } from '../trial/trial-process.js';
-import { reportSweep } from './report.js';
-import { toReportJson } from '../results/json.js';
+import { reportJson, reportSweep } from './report.js';
+import { readResultsDir } from '../results/reader.js';
+import { summaryOf } from '../report/findings.js';
 
 /** Unrecorded traffic through a new server before its first measured trial, per transport. */
 const SERVER_WARMUP_MS = 300;
@@ -272,7 +273,15 @@ export async function sweep(preset, opts, { stdout, stderr, chalk }) {
     }
 
     const rows = [...live, ...result.rows];
-    const summary = summarize(rows, { precision: spec.precision, moderate: spec.intervals === 'moderated', nodes: versions });
+    // summarised from trials.csv as it reads back (its numbers as written), as `udsvstcp report DIR` does:
+    // summary.csv, the report and --json then say what report says of this directory, to the digit
+    let summary;
+    try {
+      const written = readResultsDir(dir, { allowShared: request.allowShared });
+      summary = summaryOf(written.trials, written.meta);
+    } catch {
+      summary = summarize(rows, { precision: spec.precision, moderate: spec.intervals === 'moderated', nodes: versions }); // unreadable: the report will say why
+    }
     writeFileAtomic(join(dir, FILES.summary), toCsv(summary, SUMMARY_COLUMNS));
     const wide = toRunsWide(rows, { ...spec, nodes: versions });
     writeFileAtomic(join(dir, FILES.wide), toCsv(wide.rows, wide.columns));
@@ -286,7 +295,7 @@ export async function sweep(preset, opts, { stdout, stderr, chalk }) {
     const report = await reportSweep(dir, { stderr, chalk, quiet, allowShared: request.allowShared, summary });
     // data on stdout, whatever --quiet says: the summary as JSON, or where the results are
     stdout.write(opts.json
-      ? toReportJson(report?.findings ?? { status: result.interrupted ? 'interrupted' : 'complete', trials: { recorded: rows.length, ok: rows.length - failed, failed, planned: result.planned }, sections: [], versions: [], warnings: ['the report could not be made (see stderr)'], machineWarnings: [], summary, centre: 'geometric mean', meta: null }, { dir: resolve(dir), files: report?.files ?? [] })
+      ? reportJson(dir, report ?? { findings: { status: result.interrupted ? 'interrupted' : 'complete', trials: { recorded: rows.length, ok: rows.length - failed, failed, planned: result.planned }, sections: [], versions: [], warnings: ['the report could not be made (see stderr)'], machineWarnings: [], summary, centre: 'geometric mean', meta: null }, files: [] })
       : `${resolve(dir)}\n`);
     const code = interrupts.exitCode();
     if (code !== null) {

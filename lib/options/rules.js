@@ -7,7 +7,7 @@
 import { UsageError } from '../core/errors.js';
 import { MAX_PACKETS } from '../core/limits.js';
 import { toDuration, toInteger, toPacketSize, toWarmup } from '../core/units.js';
-import { TRANSPORTS, getTransport, isAvailable, isTransport } from '../transports/index.js';
+import { BASELINE, TRANSPORTS, getTransport, isAvailable, isTransport } from '../transports/index.js';
 import { WORKLOADS } from '../workloads/index.js';
 
 /** Bounds shared by `run` and `sweep`. */
@@ -121,9 +121,10 @@ export function toStallTimeout(value, key) {
 
 /**
  * Transports: a list (array, or comma-separated text) of transport names;
- * `both` is tcp,uds. Each must be known and exist on this platform; the
- * order given is kept (a trial opens its block sequence with the first),
- * repeats dropped.
+ * `both` is tcp,uds. Each must be known, named once and exist on this
+ * platform; the order given is kept (a trial opens its block sequence with
+ * the first). One transport alone is measured with nothing compared; two or
+ * more must include tcp, the baseline every ratio is against.
  * @param {unknown} value
  * @param {string} key
  * @param {NodeJS.Platform} [platform]
@@ -134,11 +135,17 @@ export function toTransportList(value, key, platform = process.platform) {
   if (!Array.isArray(list) || list.length === 0 || list.some((t) => !isTransport(t))) {
     throw new UsageError(`${key} must be one of ${TRANSPORTS.join(', ')}, or a list of them (tcp,uds,uds-abstract; both is tcp,uds); got ${JSON.stringify(value)}`);
   }
-  const missing = list.find((t) => !isAvailable(t, platform));
+  const names = /** @type {string[]} */ (list);
+  const repeated = names.find((t, i) => names.indexOf(t) !== i);
+  if (repeated !== undefined) throw new UsageError(`${key} names ${repeated} more than once: give each transport once (of ${TRANSPORTS.join(', ')}); got ${JSON.stringify(value)}`);
+  const missing = names.find((t) => !isAvailable(t, platform));
   if (missing !== undefined) {
     throw new UsageError(`${key} ${missing} needs ${getTransport(missing).platforms?.join(' or ')}; this system is ${platform} (use tcp,uds)`, 'ERR_PLATFORM');
   }
-  return [...new Set(/** @type {string[]} */ (list))];
+  if (names.length > 1 && !names.includes(BASELINE)) {
+    throw new UsageError(`${key} ${names.join(',')} has no tcp: TCP is the baseline every ratio is against, so a list of two or more must include it (e.g. ${[BASELINE, ...names].join(',')}); or give one transport to measure it alone`);
+  }
+  return [...names];
 }
 
 /**

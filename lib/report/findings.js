@@ -147,6 +147,19 @@ function versionsOf(trials, meta) {
 }
 
 /**
+ * The summary rows of a results directory's trials (superseded rows left
+ * out), with the precision, intervals and Node versions its meta.json
+ * records: what the report of that directory shows, whoever makes it.
+ * @param {Record<string, any>[]} trials as read from trials.csv
+ * @param {Record<string, any> | null} meta
+ */
+export function summaryOf(trials, meta) {
+  const live = trials.filter((r) => r.status !== 'superseded');
+  const precision = typeof meta?.spec?.precision === 'number' ? meta.spec.precision : null;
+  return summarize(live, { precision, moderate: meta?.spec?.intervals !== 'own', nodes: versionsOf(live, meta) });
+}
+
+/**
  * @param {{ trials: Record<string, any>[], meta: Record<string, any> | null, notes?: string[], dir?: string }} results
  * @param {{ primary?: import('../workloads/figures.js').Figure, summary?: Record<string, any>[] }} [options]
  *   primary: the figure verdicts are about (default: the workload's); summary: rows of summarize() when already computed
@@ -154,9 +167,8 @@ function versionsOf(trials, meta) {
  */
 export function buildFindings({ trials: all, meta, notes = [], dir }, options = {}) {
   const trials = all.filter((r) => r.status !== 'superseded'); // rows a --retry-failed measured again
-  const precision = typeof meta?.spec?.precision === 'number' ? meta.spec.precision : null;
   const nodes = versionsOf(trials, meta);
-  const summary = options.summary ?? summarize(trials, { precision, moderate: meta?.spec?.intervals !== 'own', nodes });
+  const summary = options.summary ?? summaryOf(trials, meta);
   const own = summary.filter((r) => !isVersionComparison(r)); // each version's own figures
   const ok = trials.filter((r) => r.status === 'ok');
   const failed = trials.filter((r) => r.status !== 'ok');
@@ -213,8 +225,10 @@ export function buildFindings({ trials: all, meta, notes = [], dir }, options = 
         /** @type {Section} */
         const section = { workload, node, depth, transports, primary, sizes: rows, verdict: '' };
         const verdictSizes = (/** @type {string} */ t) => rows.map((r) => { const view = againstTcp(r.figures, t); return { size_bytes: r.size_bytes, ratio: view[primary.metric].ratio, mechanism: mostDifferent(view, primary.metric) }; });
+        // one transport measured alone: what it measured, nothing compared
+        const alone = transports.length === 1 ? { transport: transports[0], sizes: rows.map((r) => ({ size_bytes: r.size_bytes, measured: Boolean(estimatesOf(r.figures[primary.metric])[transports[0]]) })) } : undefined;
         section.verdict = toVerdict({
-          workload, node, depth,
+          workload, node, depth, alone,
           sizes: transports.includes('uds') || !others.length ? verdictSizes('uds') : [],
           others: others.map((t) => ({ label: labelOf(t), sizes: verdictSizes(t) })),
         }, primary, { workloadLabel: workloads.length > 1 });

@@ -113,14 +113,16 @@ export function warnOfShares(shares, machine) {
 const text = (v) => (v === null || v === undefined ? 'unknown' : Array.isArray(v) ? v.join(' ') : String(v));
 
 /**
- * Rows (label, value) for the report's environment section.
+ * Rows (label, value) for the report's environment section: a sysctl that
+ * meta.json holds as a number stays a number (results.xlsx types its cell),
+ * everything else is text.
  * @param {Record<string, any> | null | undefined} machine
  * @param {import('./findings.js').Section[]} [sections] for the share of the depth-1 round trip
- * @returns {[string, string][]}
+ * @returns {[string, string | number][]}
  */
 export function machineRows(machine, sections = []) {
   if (!machine) return [];
-  /** @type {[string, string][]} */
+  /** @type {[string, string | number][]} */
   const rows = [];
   const v = machine.virtualisation;
   if (v) {
@@ -133,7 +135,7 @@ export function machineRows(machine, sections = []) {
     rows.push(['cpuidle', `driver ${text(idle.cpuidle_driver)}, governor ${text(idle.cpuidle_governor)}; cpu0 states: ${states}`]);
     rows.push(['halt polling', `guest_halt_poll_ns ${text(idle.guest_halt_poll_ns)}, kvm halt_poll_ns ${text(idle.kvm_halt_poll_ns)}`]);
   }
-  if (machine.sysctl) for (const [name, value] of Object.entries(machine.sysctl)) rows.push([name, text(value)]);
+  if (machine.sysctl) for (const [name, value] of Object.entries(machine.sysctl)) rows.push([name, typeof value === 'number' && Number.isFinite(value) ? value : text(value)]);
   else if (machine.sysctl_note) rows.push(['sysctls', machine.sysctl_note]);
   const metrics = machine.tcp_metrics;
   if (metrics) rows.push(['tcp_metrics 127.0.0.1', metrics.loopback_entries === null ? 'unknown (no iproute2)' : `${metrics.loopback_entries} cached entr${metrics.loopback_entries === 1 ? 'y' : 'ies'}`]);

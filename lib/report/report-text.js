@@ -125,7 +125,7 @@ export function toMarkdown(findings, { title = 'udsvstcp: UDS vs TCP' } = {}) {
   const machine = [...machineRows(findings.meta?.machine, findings.sections), ...cpuTimeRows(findings.meta?.sessions)];
   if (machine.length) {
     out.push('## Machine', '');
-    for (const [label, value] of machine) out.push(`- ${md(label)}: ${md(value)}`);
+    for (const [label, value] of machine) out.push(`- ${md(label)}: ${md(String(value))}`);
     out.push('');
   }
   return `${out.join('\n').replace(/\n+$/, '')}\n`;

@@ -9,6 +9,7 @@ import { printable } from '../core/text.js';
 import { workloadOf } from '../workloads/index.js';
 import { labelOf, orderTransports } from '../transports/index.js';
 import { MIN_PER_UNIT } from './mechanism.js';
+import { aloneWords } from './verdict.js';
 
 const plain = new Chalk({ level: 0 });
 
@@ -92,6 +93,13 @@ export function toComparison(records, { chalk = plain, ratio: headline, ratios =
   const intervals = { ...ratios, ...(headline ? { uds: headline } : {}) };
   const lines = [];
   for (const group of groups.values()) {
+    const measured = orderTransports(group.map((r) => String(r.transport)));
+    if (measured.length === 1) {
+      // one transport alone: what it measured, and that nothing is compared (nothing at all if it failed)
+      const w = workloadOf(group[0].workload);
+      if (Number.isFinite(meanOf(group, w.primary))) lines.push(`${formatSize(Number(group[0].size_bytes))} ${w.axes.depth.flag.slice(2)} ${printable(group[0].depth)}: ${labelOf(measured[0])} alone: ${aloneWords(measured[0], w.summary[w.primary])}`);
+      continue;
+    }
     const tcp = group.filter((r) => r.transport === 'tcp');
     for (const transport of orderTransports(group.map((r) => String(r.transport))).filter((t) => t !== 'tcp')) {
       const line = comparisonLine(group, tcp, transport, intervals[transport], chalk);

@@ -10,6 +10,8 @@
  *   farther end from 1, rounded up to a whole percent;
  * - unclear: the interval includes 1 but is wider than that: undecided;
  * - single: one run, no interval; none: no run where both transports succeeded.
+ * A sweep or run of one transport compares nothing: its line says what it
+ * measured, and that there is nothing to compare it with.
  * Where the ratio is far from 1, the line says which mechanism figure
  * (context switches, read or write calls per unit) differs most between the
  * transports there (lib/report/mechanism.js).
@@ -17,6 +19,7 @@
  */
 import { depthLabel } from '../workloads/index.js';
 import { formatSize } from '../core/units.js';
+import { BASELINE, labelOf } from '../transports/index.js';
 
 /** An interval that includes 1 and stays within this of it is reported as "no difference larger than X %". */
 const SAME_WITHIN = 0.2;
@@ -159,15 +162,44 @@ export function verdictBody(sizes, figure, label = 'UDS') {
 }
 
 /**
+ * What one transport measured alone says, in words: its figure was
+ * measured, and nothing is compared (no TCP baseline; or TCP, the baseline,
+ * with nothing measured against it).
+ * @param {string} transport
+ * @param {{ label: string }} figure the primary figure
+ */
+export function aloneWords(transport, figure) {
+  const why = transport === BASELINE ? 'TCP is the baseline, and no other transport was measured against it' : 'there is no TCP baseline to compare it with';
+  return `its ${figure.label} measured, nothing compared (${why})`;
+}
+
+/**
+ * The line of a depth where one transport was measured alone.
+ * @param {string} head
+ * @param {{ transport: string, sizes: { size_bytes: number, measured: boolean }[] }} alone measured: a successful trial at that size
+ * @param {{ label: string }} figure
+ */
+function aloneVerdict(head, { transport, sizes }, figure) {
+  const label = labelOf(transport);
+  const measured = sizes.filter((s) => s.measured);
+  const failed = sizes.filter((s) => !s.measured).map((s) => formatSize(s.size_bytes));
+  if (measured.length === 0) return `${head}: ${label} alone: no successful trial, nothing measured.`;
+  return `${head}: ${label} alone at ${sizeSpan(measured)}: ${aloneWords(transport, figure)}${failed.length ? `; no successful trial at ${failed.join(', ')}` : ''}.`;
+}
+
+/**
  * One line in plain words for one depth: UDS against TCP, then each other
- * transport against TCP (`UDS abstract against TCP: …`).
- * @param {{ depth: number, workload?: string, node?: string | null, sizes: SizeVerdict[], others?: { label: string, sizes: SizeVerdict[] }[] }} section
- *   node: its Node version, named where a sweep measured several; sizes: UDS/TCP (none: a sweep without UDS)
+ * transport against TCP (`UDS abstract against TCP: …`); or, where one
+ * transport was measured alone, what it measured and that nothing is compared.
+ * @param {{ depth: number, workload?: string, node?: string | null, sizes: SizeVerdict[], others?: { label: string, sizes: SizeVerdict[] }[],
+ *   alone?: { transport: string, sizes: { size_bytes: number, measured: boolean }[] } }} section
+ *   node: its Node version, named where a sweep measured several; sizes: UDS/TCP (none: a sweep without UDS); alone: the one transport measured
  * @param {{ label: string }} figure the primary figure
  * @param {{ workloadLabel?: boolean }} [options] name the workload too (several in one sweep)
  */
 export function toVerdict(section, figure, { workloadLabel = false } = {}) {
   const head = `${workloadLabel && section.workload ? `${section.workload} ` : ''}${section.node ? `Node ${section.node}, ` : ''}${depthLabel(section.workload, section.depth)}`;
+  if (section.alone) return aloneVerdict(head, section.alone, figure);
   const others = (section.others ?? []).filter((o) => o.sizes.length).map((o) => `${o.label} against TCP: ${verdictBody(o.sizes, figure, o.label)}.`);
   if (section.sizes.length === 0) return others.length ? `${head}: ${others.join(' ')}` : `${head}: nothing measured.`;
   return [`${head}: ${verdictBody(section.sizes, figure)}.`, ...others].join(' ');

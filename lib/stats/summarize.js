@@ -249,8 +249,18 @@ export function toSummaryText(summary, { precision = null } = {}) {
     const key = `${s.node_version}|${s.size_bytes}|${s.depth}|${s.transport}|${s.metric}`;
     if (!index.has(key)) index.set(key, s);
   }
+  // one transport measured alone (no ratio cell): its figure per group, and that nothing is compared
+  const alone = orderTransports(/** @type {string[]} */ (own.map((r) => r.transport).filter((t) => ratioTransport(t) === null)));
+  if (!cells.length && alone.length === 1) {
+    const [transport] = alone;
+    lines.push(`${labelOf(transport)} ${unit}, measured alone (geometric mean of runs, 95 % CI); nothing compared: ${transport === 'tcp' ? 'TCP is the baseline, and no other transport was measured' : 'there is no TCP baseline'}`);
+    for (const r of own.filter((x) => x.transport === transport && x.metric === primary)) {
+      const num = (/** @type {number} */ g) => String(g >= 100 ? Math.round(g) : +g.toPrecision(3));
+      lines.push(`  ${groupLabel(r).padEnd(labelWidth)} ${num(r.geomean ?? r.mean).padStart(10)}${r.ci95_low === null ? ' (n=1, no CI)' : ` [${num(r.ci95_low)}, ${num(r.ci95_high)}] n=${r.n}`}`);
+    }
+  }
   // a block of lines per transport against TCP, UDS/TCP first
-  (cells.length ? cells : ['uds/tcp']).forEach((cell, k) => {
+  (cells.length ? cells : alone.length === 1 ? [] : ['uds/tcp']).forEach((cell, k) => {
     const transport = /** @type {string} */ (ratioTransport(cell));
     const label = labelOf(transport);
     if (k > 0) lines.push('');

@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { writeReport } from '../../lib/report/report-files.js';
 import { xmlSafeText } from '../../lib/report/xlsx.js';
 import { runCli } from '../helpers/cli.js';
 import { useTempDir } from '../helpers/temp.js';
@@ -39,6 +40,29 @@ describe('results.xlsx from text XML 1.0 cannot hold', () => {
     expect(cpu).toEqual(['cpu_model', 'CPU\\uFFFF\\u001B]0;title\\u0007']);
     const release = Array.from({ length: about.rowCount }, (_, k) => k + 1).find((r) => about.cell(r, 1).value === 'os_release') ?? 0;
     expect(about.cell(release, 2)).toMatchObject({ value: '=1+1', type: 's', formula: false });
+  }, 30_000);
+
+  it('keeps numbers as numbers on the report sheet (the sysctls meta.json holds as numbers), text as text', async () => {
+    const dir = join(tmp.dir, 'typed');
+    await mkdir(dir);
+    const rows = [];
+    for (let run = 0; run < 2; run++) rows.push(okRow(run, 'tcp', 64, 1, 1000 + run), okRow(run, 'uds', 64, 1, 1200 + run));
+    const sysctl = { 'net.core.rmem_default': 212992, 'net.core.wmem_max': 4194304, 'net.ipv4.tcp_wmem': [4096, 16384, 4194304], 'net.core.somaxconn': 4096, 'net.ipv4.tcp_autocorking': 0, 'net.unix.max_dgram_qlen': null };
+    await writeResults(dir, rows, { status: 'complete', environment: { ...ENVIRONMENT, os_release: '=1+1', cpu_count: 2 }, machine: { sysctl } });
+
+    await writeReport(dir); // in this process: what `report` and the sweep write
+    const about = (await readXlsx(join(dir, 'results.xlsx'))).sheet('report');
+    const byItem = new Map(Array.from({ length: about.rowCount - 1 }, (_, k) => [about.cell(k + 2, 1).value, about.cell(k + 2, 2)]));
+    for (const name of ['net.core.rmem_default', 'net.core.wmem_max', 'net.core.somaxconn', 'net.ipv4.tcp_autocorking']) {
+      expect(byItem.get(name), name).toMatchObject({ value: sysctl[/** @type {keyof typeof sysctl} */ (name)], type: 'n', formula: false });
+    }
+    expect(byItem.get('cpu_count')).toMatchObject({ value: 2, type: 'n' });
+    expect(byItem.get('net.ipv4.tcp_wmem')).toMatchObject({ value: '4096 16384 4194304', type: 's' }); // a list: text
+    expect(byItem.get('net.unix.max_dgram_qlen')).toMatchObject({ value: 'unknown', type: 's' });
+    expect(byItem.get('os_release')).toMatchObject({ value: '=1+1', type: 's', formula: false }); // text from a file never a formula
+    // no cell of the sheet holds a plain number as text
+    const numericText = [...byItem.entries()].filter(([, c]) => typeof c.value === 'string' && /^-?\d+(\.\d+)?$/.test(c.value));
+    expect(numericText).toEqual([]);
   }, 30_000);
 
   it('escapes C0 and C1 controls, lone surrogates and noncharacters, and nothing else', () => {

@@ -1,6 +1,10 @@
+import { spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeTempDir, runCli, startServeCli } from '../helpers/cli.js';
+import { BIN, makeTempDir, runCli, startServeCli } from '../helpers/cli.js';
+import { waitFor } from '../helpers/wait.js';
 import { expectMechanismFigures } from '../helpers/mechanism.js';
 import { expectPinnedRunKeys } from '../helpers/schema.js';
 
@@ -88,6 +92,25 @@ describe('udsvstcp run', () => {
     expect(record.transport).toBe('uds');
     expect(record.elapsed_ms).toBeGreaterThanOrEqual(200);
   });
+
+  it('Ctrl-C ends it as SIGINT does (the shell says 130), its server gone and TMPDIR empty; the help says so', async () => {
+    const tmpdir = join(tmp.dir, 'tmp');
+    await mkdir(tmpdir);
+    const child = spawn(process.execPath, [BIN, 'run', '--duration', '60s'], { env: { ...process.env, NO_COLOR: '1', TMPDIR: tmpdir }, stdio: ['ignore', 'ignore', 'pipe'] });
+    /** @type {Promise<{ code: number | null, signal: string | null }>} */
+    const closed = new Promise((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (t) => { stderr += t; });
+    expect(await waitFor(() => /echo server pid \d+/.test(stderr), { timeoutMs: 20_000, everyMs: 20 }), stderr).toBe(true);
+    const server = Number(/echo server pid (\d+)/.exec(stderr)?.[1]);
+    child.kill('SIGINT');
+    expect(await closed).toEqual({ code: null, signal: 'SIGINT' }); // 128 + 2 = 130 in a shell
+    const gone = () => { try { process.kill(server, 0); return false; } catch { return true; } };
+    expect(await waitFor(gone, { timeoutMs: 10_000, everyMs: 20 })).toBe(true);
+    expect(await waitFor(() => readdirSync(tmpdir).length === 0, { timeoutMs: 10_000, everyMs: 20 }), readdirSync(tmpdir).join(', ')).toBe(true);
+    const help = await runCli(['run', '--help']);
+    expect(help.stdout).toMatch(/Exit codes: 0 every trial ok; 1 a trial failed; 2 bad input \(nothing started\);\s+130, 143, 129 interrupted by SIGINT \(Ctrl-C\)/);
+  }, 60_000);
 
   it('a failing trial is exit 1 with one line naming what failed, and no stack', async () => {
     const serve = startServeCli(['--uds', join(tmp.dir, 'gone.sock')]);

@@ -40,7 +40,7 @@ describe('udsvstcp run --transport tcp,uds,uds-abstract', () => {
     [['--transport', 'tcp,udp'], /^udsvstcp: (error: )?--transport must be one of tcp, uds, uds-abstract/m],
     [['--transport', 'tcp,,uds'], /--transport must be one of/],
     [['--workload', 'proxy', '--transport', 'tcp,uds-abstract'], /--transport uds-abstract: the proxy workload needs/],
-    [['--uds', '/tmp/nothing-here.sock', '--transport', 'uds,uds-abstract'], /--transport uds-abstract needs a server of ours/],
+    [['--tcp', '127.0.0.1:9', '--uds', '/tmp/nothing-here.sock', '--transport', 'tcp,uds,uds-abstract'], /--transport uds-abstract needs a server of ours/],
   ])('refuses %j with exit 2 before anything starts', async (flags, message) => {
     const { code, stderr, stdout } = await runCli(['run', ...flags, '--duration', '10ms']);
     expect(code).toBe(2);

@@ -41,6 +41,18 @@ describe('sweep output for scripts', () => {
     expect(doc.files).toContain(join(out, 'report.html'));
   });
 
+  it('--json is the same document as `report --json` on the directory it wrote, given as the same relative path', async () => {
+    const r = await runCli(['sweep', ...tiny, '--json', '--no-probe', '--quiet', '--out', 'same'], { cwd: tmp.dir });
+    expect(r.code, r.stderr).toBe(0);
+    const report = await runCli(['report', 'same', '--json', '--quiet'], { cwd: tmp.dir });
+    expect(report.code, report.stderr).toBe(0);
+    const [fromSweep, fromReport] = [JSON.parse(r.stdout), JSON.parse(report.stdout)];
+    expect(fromSweep.dir).toBe(join(tmp.dir, 'same'));
+    expect(fromSweep.summary.length).toBeGreaterThan(0);
+    expect(fromSweep).toEqual(fromReport); // every figure, interval and warning to the digit
+    expect(r.stdout).toBe(report.stdout);
+  });
+
   it('--no-progress: no per-trial lines, the summary still on stderr', async () => {
     const out = join(tmp.dir, 'noprogress');
     const r = await runCli(['sweep', ...tiny, '--no-progress', '--out', out]);

@@ -16,7 +16,7 @@ import { TRIAL_COLUMNS } from '../../lib/results/writer.js';
 /**
  * A trial row that succeeded.
  * @param {number} run
- * @param {'tcp' | 'uds'} transport
+ * @param {string} transport tcp, uds or any other (lib/transports/)
  * @param {number} size
  * @param {number} depth
  * @param {number} msgs msgs/s; the other figures follow from it

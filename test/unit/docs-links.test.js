@@ -142,4 +142,15 @@ describe('README.md', () => {
       expect(links.some((l) => l.startsWith(`docs/${doc}.md`))).toBe(true);
     }
   });
+
+  it('says in its set-up section which Node versions measured the figures: every one the example sweeps ran under', () => {
+    const examples = join(ROOT, 'sweeps', 'examples');
+    const versions = new Set(readdirSync(examples).flatMap((d) => {
+      const summary = join(examples, d, 'summary.md');
+      return existsSync(summary) ? [...readFileSync(summary, 'utf8').matchAll(/\bnode (v\d+\.\d+\.\d+)/gi)].map((m) => m[1].slice(1)) : [];
+    }));
+    expect(versions.size).toBeGreaterThan(0);
+    const setUp = /^## Set-up\n([\s\S]*?)^## /m.exec(readFileSync(join(ROOT, 'README.md'), 'utf8'))?.[1] ?? '';
+    for (const version of versions) expect(setUp, version).toContain(`Node ${version}`);
+  });
 });

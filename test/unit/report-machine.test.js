@@ -53,7 +53,7 @@ describe('the machine facts in the report', () => {
       ['virtualisation', 'kvm; hypervisor CPU flag set'],
       ['cpuidle', 'driver haltpoll, governor haltpoll; cpu0 states: POLL 0 µs, haltpoll idle 1 µs'],
       ['halt polling', 'guest_halt_poll_ns 200000, kvm halt_poll_ns unknown'],
-      ['net.core.wmem_default', '212992'],
+      ['net.core.wmem_default', 212992], // a number in meta.json stays one (a numeric cell in results.xlsx)
       ['net.ipv4.tcp_wmem', '4096 16384 4194304'],
       ['tcp_metrics 127.0.0.1', '1 cached entry'],
       ['wake-up probe', 'same-CPU 12.0 µs, cross-CPU 60.0 µs (median 1-byte round trips, Node over UDS); waking an idle CPU adds about 48.0 µs per round trip'],

@@ -38,6 +38,13 @@ describe('sweep summary', () => {
     expect(Number(tcp?.mean) - 4.302652729911275 * Number(tcp?.sd) / Math.sqrt(3)).toBeLessThan(0); // what a linear-scale interval would give
   });
 
+  it('of one transport alone: its figure per group and that nothing is compared, not an empty UDS/TCP table', () => {
+    const text = toSummaryText(summarize([row(0, 'uds', 200), row(1, 'uds', 400)]));
+    expect(text).toMatch(/^UDS msgs\/s, measured alone \(geometric mean of runs, 95 % CI\); nothing compared: there is no TCP baseline\n {2}64 B depth 1 +283 \[[\d.]+, [\d.]+\] n=2\n/);
+    expect(text).not.toContain('UDS/TCP');
+    expect(toSummaryText(summarize([row(0, 'tcp', 100)]))).toMatch(/^TCP msgs\/s, measured alone .*nothing compared: TCP is the baseline, and no other transport was measured\n {2}64 B depth 1 +100 \(n=1, no CI\)\n/);
+  });
+
   it('marks whether each group reached a target precision', () => {
     const steady = [row(0, 'tcp', 100), row(0, 'uds', 200), row(1, 'tcp', 100), row(1, 'uds', 201), row(2, 'tcp', 100), row(2, 'uds', 199)];
     const met = summarize(steady, { precision: 0.03 }).find((r) => r.transport === 'uds/tcp' && r.metric === 'msgs_per_s');

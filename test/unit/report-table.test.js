@@ -36,7 +36,10 @@ describe('report formatters', () => {
 
   it('compares UDS with TCP per size and depth', () => {
     expect(toComparison([tcp, uds])).toBe('64 B depth 1: UDS ×2.00 the msgs/s of TCP; RTT p50 µs ×0.50, RTT p99 µs ×0.50, RTT mean µs ×1.00, client CPU µs/msg ×0.50, server CPU µs/msg ×1.00 (1 trial each: run a sweep for a confidence interval)\n');
-    expect(toComparison([tcp])).toBe('');
+    // one transport alone: what it measured, and that nothing is compared; nothing at all where it failed
+    expect(toComparison([tcp])).toBe('64 B depth 1: TCP alone: its messages per second measured, nothing compared (TCP is the baseline, and no other transport was measured against it)\n');
+    expect(toComparison([uds, uds])).toBe('64 B depth 1: UDS alone: its messages per second measured, nothing compared (there is no TCP baseline to compare it with)\n');
+    expect(toComparison([errorRecord({ workload: 'echo', transport: 'uds', size_bytes: 64, depth: 1 }, new Error('boom'))])).toBe('');
   });
 
   it('names the mechanism figure farthest from 1 among those that happen often enough, not every one', () => {

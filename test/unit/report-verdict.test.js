@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { FIGURES } from '../../lib/workloads/figures.js';
 import { classify, percentUp, toVerdict } from '../../lib/report/verdict.js';
+import { buildFindings } from '../../lib/report/findings.js';
+import { okRow, errorRow } from '../helpers/results-fixture.js';
 
 const msgs = FIGURES.msgs_per_s;
 /**
@@ -43,6 +45,24 @@ describe('verdicts in plain words', () => {
     expect(toVerdict({ depth: 1, sizes: [at(1, 1.08, null, null, 1)] }, msgs)).toBe('depth 1: one run only at 1 B: UDS 1.08× TCP, no confidence interval (use --runs 2 or more).');
     expect(toVerdict({ depth: 1, sizes: [{ size_bytes: 256, ratio: null }] }, msgs)).toBe('depth 1: no comparison at 256 B (no run in which both transports succeeded).');
     expect(toVerdict({ depth: 1, sizes: [] }, msgs)).toBe('depth 1: nothing measured.');
+  });
+
+  it('say what a transport measured alone measured, and that nothing is compared, in words that are no failure', () => {
+    const sizes = [{ size_bytes: 64, measured: true }, { size_bytes: 1024, measured: true }];
+    expect(toVerdict({ depth: 1, sizes: [], alone: { transport: 'uds', sizes } }, msgs)).toBe('depth 1: UDS alone at 64 B–1 KiB: its messages per second measured, nothing compared (there is no TCP baseline to compare it with).');
+    expect(toVerdict({ depth: 1, sizes: [], alone: { transport: 'tcp', sizes } }, msgs)).toBe('depth 1: TCP alone at 64 B–1 KiB: its messages per second measured, nothing compared (TCP is the baseline, and no other transport was measured against it).');
+    expect(toVerdict({ depth: 1, sizes: [], alone: { transport: 'worker', sizes: [sizes[0], { size_bytes: 1024, measured: false }] } }, msgs)).toBe('depth 1: worker alone at 64 B: its messages per second measured, nothing compared (there is no TCP baseline to compare it with); no successful trial at 1 KiB.');
+    expect(toVerdict({ depth: 1, sizes: [], alone: { transport: 'uds', sizes: [{ size_bytes: 64, measured: false }] } }, msgs)).toBe('depth 1: UDS alone: no successful trial, nothing measured.');
+  });
+
+  it('come from the findings of a sweep of one transport as such, and of a failed TCP as a failure', () => {
+    for (const transport of ['uds', 'worker', 'tcp']) {
+      const findings = buildFindings({ trials: [okRow(0, transport, 64, 1, 1000), okRow(1, transport, 64, 1, 1100)], meta: { status: 'complete' } });
+      expect(findings.sections.map((s) => s.verdict)).toEqual([expect.stringMatching(new RegExp(`^depth 1: \\S+ alone at 64 B: its messages per second measured, nothing compared`))]);
+      expect(findings.warnings.join('\n')).not.toMatch(/no comparison|both transports/);
+    }
+    const failed = buildFindings({ trials: [errorRow(0, 'tcp', 64, 1, 'boom'), okRow(0, 'uds', 64, 1, 1000)], meta: { status: 'complete' } });
+    expect(failed.sections[0].verdict).toBe('depth 1: no comparison at 64 B (no run in which both transports succeeded).');
   });
 
   it('speak of whatever figure is primary', () => {

@@ -5,10 +5,25 @@ import { WORKLOADS } from '../../lib/workloads/index.js';
 import { labelOf, ratiosOf, ratioTransport } from '../../lib/transports/index.js';
 
 describe('transport lists', () => {
-  it('takes any list of known transports, in the order given, repeats dropped; both is tcp,uds', () => {
+  it('takes any list of known transports with tcp among them, in the order given; both is tcp,uds', () => {
     expect(toTransportList('tcp,uds,uds-abstract', '--transport', 'linux')).toEqual(['tcp', 'uds', 'uds-abstract']);
-    expect(toTransportList(['uds-abstract', 'tcp', 'tcp'], 'x.json "transports"', 'linux')).toEqual(['uds-abstract', 'tcp']);
+    expect(toTransportList(['uds-abstract', 'tcp'], 'x.json "transports"', 'linux')).toEqual(['uds-abstract', 'tcp']);
     expect(toTransportList('both', '--transport', 'linux')).toEqual(['tcp', 'uds']);
+  });
+
+  it('takes one transport alone, tcp or any other: measured with nothing compared', () => {
+    for (const t of ['tcp', 'uds', 'worker']) expect(toTransportList(t, '--transports', 'linux')).toEqual([t]);
+  });
+
+  it('refuses a name given twice, naming the flag or key and the name, instead of dropping it', () => {
+    expect(() => toTransportList('uds,uds,tcp', '--transport', 'linux')).toThrow(/^--transport names uds more than once: give each transport once \(of tcp, uds, uds-abstract, ipc-json, ipc-advanced, worker\); got "uds,uds,tcp"$/);
+    expect(() => toTransportList(['tcp', 'tcp'], 'x.json "transports"', 'linux')).toThrow(/^x\.json "transports" names tcp more than once/);
+    expect(() => toTransportList('tcp,tcp', '--transports', 'linux')).toThrow(UsageError);
+  });
+
+  it('refuses two or more transports without tcp: TCP is the baseline every ratio is against', () => {
+    expect(() => toTransportList('uds,worker', '--transports', 'linux')).toThrow(/^--transports uds,worker has no tcp: TCP is the baseline every ratio is against, so a list of two or more must include it \(e\.g\. tcp,uds,worker\); or give one transport to measure it alone$/);
+    expect(() => toTransportList(['uds', 'uds-abstract'], 'x.json "transports"', 'linux')).toThrow(/^x\.json "transports" uds,uds-abstract has no tcp/);
   });
 
   it('refuses unknown names, naming the flag and the transports it takes', () => {
