@@ -6,6 +6,7 @@
  * sequence is reversed trial by trial.
  */
 import { describeEnvironment, collectEnvironment } from '../core/environment.js';
+import { backlogWarning, readSomaxconn } from '../core/backlog.js';
 import { startFixture, withNginxWords } from '../fixture/fixture.js';
 import { describeNginx, findNginx } from '../fixture/nginx.js';
 import { removeStrayNetworks } from '../fixture/netns.js';
@@ -18,6 +19,7 @@ import { runTrial } from '../trial/trial.js';
 import { runTrialProcess } from '../trial/trial-process.js';
 import { describeNodes } from '../core/node-executables.js';
 import { channelTargets } from '../transports/index.js';
+import { connectionsAt } from '../workloads/index.js';
 import { describeTarget } from '../client/transport.js';
 import { formatSize } from '../core/units.js';
 import { printable } from '../core/text.js';
@@ -42,7 +44,10 @@ export async function run(options, { stdout, stderr, chalk }) {
     const strays = removeStrayNetworks(options.netns);
     if (strays.length) stderr.write(chalk.yellow(`note: removed what a killed udsvstcp left: ${printable(strays.join(', '))}\n`));
   }
-  const fixture = options.targets ? undefined : await startFixture(workload, { greeting: options.greeting, noDelay: options.noDelay, nginx: nginx?.path, keepalive: options.keepalive, connections: options.depth, execPath: node?.path, netns: options.netns, portProxy: options.portProxy });
+  // the server's listen backlog holds the connections a trial opens at once; somaxconn may cap it
+  const connections = connectionsAt(workload, options.depth);
+  const backlog = options.targets ? null : backlogWarning({ connections, somaxconn: readSomaxconn(), flag: `${workload.axes.depth.flag} ${options.depth}` });
+  const fixture = options.targets ? undefined : await startFixture(workload, { greeting: options.greeting, noDelay: options.noDelay, nginx: nginx?.path, keepalive: options.keepalive, connections, execPath: node?.path, netns: options.netns, portProxy: options.portProxy });
   // with --node, each trial runs in a child process on that Node, within the times asked for plus a minute (an hour when counted)
   const { measure, warmup } = options;
   const limitMs = ('ms' in measure && 'ms' in warmup ? (measure.ms + warmup.ms) * options.transports.length : 3_540_000) + 60_000;
@@ -51,6 +56,7 @@ export async function run(options, { stdout, stderr, chalk }) {
     const targets = { ...channelTargets(), ...(options.targets ?? /** @type {NonNullable<typeof fixture>} */ (fixture).targets) };
     const amount = (/** @type {import('../workloads/workload.js').Amount} */ a) => ('packets' in a ? `${a.packets} ${workload.columns[0]}` : `${a.ms} ms`);
     stderr.write(chalk.dim(`${printable(describeEnvironment(collectEnvironment()))}\n`));
+    if (backlog) stderr.write(chalk.yellow(`warning: ${printable(backlog)}\n`));
     if (nginx) stderr.write(`nginx: ${printable(nginx.path)} (${printable(nginx.version)}; from ${options.nginx === undefined ? 'PATH' : '--nginx'})\n`);
     if (node) stderr.write(`node: ${printable(describeNodes([node]))} runs ${fixture ? 'the server and ' : ''}the client, in a trial process of its own${fixture ? '' : ' (the server is not ours)'}\n`);
     stderr.write(`${workload.name} ${workload.axes.size.label} ${formatSize(options.size)} × ${workload.axes.depth.label} ${options.depth}, ${amount(options.measure)} per transport after ${amount(options.warmup)} warmup${options.transports.length > 1 ? ', in alternating blocks' : ''}${workload.options.includes('pipelining') ? `, pipelining ${options.pipelining}` : ''}${workload.fixture.proxy ? `, nginx upstream ${options.keepalive ? 'keep-alive' : 'a new connection per request'}` : ''}, seed ${options.seed}, TCP noDelay ${options.noDelay}\n`);

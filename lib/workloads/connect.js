@@ -49,6 +49,7 @@ export const connectWorkload = {
     ...mechanismSummary('conn', 'connection'),
   },
   fixture: { server: 'greeter', proxy: false },
+  connections: (depth) => depth,
   needs: 'stream',
   run: runConnect,
 };

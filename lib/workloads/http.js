@@ -52,6 +52,7 @@ export const httpWorkload = {
   primary: 'req_per_s',
   summary: { ...SUMMARY, ...mechanismSummary('req', 'request') },
   fixture: { server: 'http', proxy: false },
+  connections: (depth) => depth,
   needs: 'stream',
   run: (spec, context) => runHttp(spec, context, false),
 };
@@ -74,6 +75,7 @@ export const proxyWorkload = {
     ...mechanismSummary('req', 'request', { proxy: true }),
   },
   fixture: { server: 'http', proxy: true },
+  connections: (depth) => depth, // nginx's upstream connections: one per client connection with a request in flight
   needs: 'upstream',
   run: (spec, context) => runHttp(spec, context, true),
 };
