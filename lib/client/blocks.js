@@ -30,6 +30,7 @@ import { Bench } from 'tinybench';
 import { addCounters, diffCounters, readOwnCounters } from '../core/counters.js';
 import { RunError } from '../core/errors.js';
 import { diffServerStats } from '../fixture/server-stats.js';
+import { planMeasure, planTrial, watchFirstBlocks } from './block-plan.js';
 
 /** @type {import('../core/counters.js').Counters} */
 const ZERO = { vcsw: 0, ivcsw: 0, reads: 0, writes: 0 };
@@ -109,11 +110,14 @@ export const MIN_WARMUP_BLOCKS = 3;
  * @param {ServerProbe} [options.probe]
  * @param {AbortSignal} [options.signal]
  * @param {string} [options.name] the tinybench task's name
+ * @param {(plan: import('./block-plan.js').TrialPlan) => void} [options.onPlan] once every lane has run a block:
+ *   the trial's plan at those blocks' rates (lib/client/block-plan.js), to say at once what --duration cannot hold
  * @returns {Promise<{ totals: Totals[], blocks: Block[], blockUnits: number }>} totals in the order of lanes
  */
-export async function runBlocks(lanes, { measure, warmup, minUnits, blockMs = DEFAULT_BLOCK_MS, probe, signal, name = 'blocks' }) {
+export async function runBlocks(lanes, { measure, warmup, minUnits, blockMs = DEFAULT_BLOCK_MS, probe, signal, name = 'blocks', onPlan }) {
   const rate = lanes.map(() => NaN);
   const left = lanes.map(() => 0);
+  const firstBlocks = watchFirstBlocks(lanes.length, (rates) => onPlan?.(planTrial({ warmup, measure, rates, minUnits, blockMs, minBlocks: MIN_BLOCKS, minWarmupBlocks: MIN_WARMUP_BLOCKS })));
 
   // warmup: blocks of minUnits (fewer if the warmup is a smaller count)
   const hasWarmup = 'count' in warmup ? warmup.count > 0 : warmup.ms > 0;
@@ -128,15 +132,14 @@ export async function runBlocks(lanes, { measure, warmup, minUnits, blockMs = DE
         const t = await lanes[i].block(n);
         left[i] -= n;
         rate[i] = n / (t.end - t.start);
+        firstBlocks(i, n, t.end - t.start);
         return t.end - t.start;
       },
     });
   }
 
   // measured blocks, all of one length
-  const slowest = Math.min(...rate);
-  let blockUnits = Math.max(minUnits, Number.isFinite(slowest) ? Math.ceil(slowest * blockMs) : 0);
-  if ('count' in measure) blockUnits = lanes.length === 1 ? measure.count : Math.min(blockUnits, measure.count);
+  const { blockUnits } = planMeasure({ amount: measure, rates: rate, minUnits, blockMs, minBlocks: MIN_BLOCKS });
   left.fill('count' in measure ? measure.count : Infinity);
   /** @type {Totals[]} */
   const totals = lanes.map((lane) => ({
@@ -176,6 +179,7 @@ export async function runBlocks(lanes, { measure, warmup, minUnits, blockMs = DE
       serverMark = own ? undefined : s1;
       const server = s0 && s1 ? diffServerStats(s0, s1) : undefined;
       const elapsedMs = t.end - t.start;
+      firstBlocks(i, n, elapsedMs);
       let cpuUs = cpu.user + cpu.system;
       if (lanes[i].sharesProcess && server) {
         cpuUs = Math.max(0, cpuUs - server.cpu_us);

@@ -86,7 +86,10 @@ export async function run(options, { stdout, stderr, chalk }) {
         keepalive: options.keepalive,
         ...(node ? { node_version: node.version, maxMs: limitMs } : {}),
       };
-      const result = withNginxWords(node ? await runTrialProcess(spec, { server: fixture, execPath: node.path, limitMs }) : await runTrial(spec, { probe: fixture }), fixture, mark);
+      // in this process a trial says at once what --duration cannot hold (lib/client/block-plan.js)
+      /** @type {import('../workloads/workload.js').TrialContext} */
+      const context = { probe: fixture, warn: (line) => stderr.write(chalk.yellow(`warning: ${printable(line)}\n`)) };
+      const result = withNginxWords(node ? await runTrialProcess(spec, { server: fixture, execPath: node.path, limitMs }) : await runTrial(spec, context), fixture, mark);
       blocksByRun.push(result.blocks);
       for (const record of result.records) {
         rows.push({ run: round, ...record });

@@ -88,7 +88,15 @@
  *   (lib/transports/): `messages` (echo), `stream` (a byte stream: stream, connect, http), `upstream` (nginx forwards to it: proxy)
  * @property {{ name: string, value: (trial: Record<string, any>) => number }} [wide] runs-wide.csv's first header cell and value of a trial row (default: the primary figure, its unit in the cell)
  * @property {(summary: Record<string, any>[]) => string[]} [summaryLines] extra lines the printed summary ends with
- * @property {(spec: TrialSpec, context: { probe?: import('../client/blocks.js').ServerProbe, signal?: AbortSignal }) => Promise<TrialResult>} run the client, in a trial process
+ * @property {(spec: TrialSpec, context: TrialContext) => Promise<TrialResult>} run the client, in a trial process
+ */
+
+/**
+ * @typedef {object} TrialContext what a workload's client is given besides its spec
+ * @property {import('../client/blocks.js').ServerProbe} [probe] the server's snapshots
+ * @property {AbortSignal} [signal]
+ * @property {(line: string) => void} [warn] says a line to the person running it, at once (run, in its own process): here,
+ *   that --duration cannot hold the trial's fewest blocks (lib/client/block-plan.js)
  */
 
 export {};
