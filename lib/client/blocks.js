@@ -31,6 +31,7 @@ import { addCounters, diffCounters, readOwnCounters } from '../core/counters.js'
 import { RunError } from '../core/errors.js';
 import { diffServerStats } from '../fixture/server-stats.js';
 import { cpuOf } from '../core/placement.js';
+import { planMeasure, planTrial, watchFirstBlocks } from './block-plan.js';
 
 /** @type {import('../core/counters.js').Counters} */
 const ZERO = { vcsw: 0, ivcsw: 0, reads: 0, writes: 0 };
@@ -131,21 +132,24 @@ export const MIN_WARMUP_BLOCKS = 3;
  *
  * @typedef {object} BlockControl the scheduler in another process (lib/trial/lanes.js): this process
  *   holds one lane and runs the blocks it is asked for
- * @property {(plan: BlockPlan, executor: BlockExecutor) => Promise<{ blocks: MeasuredBlock[], blockUnits: number }>} serve
+ * @property {(plan: BlockPlan, executor: BlockExecutor, onRates: (rates: number[]) => void) => Promise<{ blocks: MeasuredBlock[], blockUnits: number }>} serve
+ *   `onRates` is called with every lane's first rate where the scheduler sends them
  */
 
 /**
  * @param {Lane[]} lanes
- * @param {BlockPlan & { probe?: ServerProbe, signal?: AbortSignal, control?: BlockControl }} options with `control`,
- *   the one lane's blocks are scheduled by another process
+ * @param {BlockPlan & { probe?: ServerProbe, signal?: AbortSignal, control?: BlockControl, onPlan?: (plan: import('./block-plan.js').TrialPlan) => void }} options
+ *   with `control`, the one lane's blocks are scheduled by another process; `onPlan`, once every lane has run a block:
+ *   the trial's plan at those blocks' rates (lib/client/block-plan.js), to say at once what --duration cannot hold
  * @returns {Promise<{ totals: Totals[], blocks: Block[], blockUnits: number }>} totals in the order of lanes
  */
-export async function runBlocks(lanes, { measure, warmup, minUnits, blockMs = DEFAULT_BLOCK_MS, probe, signal, name = 'blocks', control }) {
+export async function runBlocks(lanes, { measure, warmup, minUnits, blockMs = DEFAULT_BLOCK_MS, probe, signal, name = 'blocks', control, onPlan }) {
   const executors = lanes.map((lane) => laneExecutor(lane, probe));
   const plan = { measure, warmup, minUnits, blockMs, name };
+  const onRates = (/** @type {number[]} */ rates) => onPlan?.(planTrial({ warmup, measure, rates, minUnits, blockMs, minBlocks: MIN_BLOCKS, minWarmupBlocks: MIN_WARMUP_BLOCKS }));
   if (control && lanes.length !== 1) throw new RunError(`a lane process holds one lane, not ${lanes.length}`, 'ERR_INTERNAL');
   /** @type {{ blocks: (MeasuredBlock & { lane?: number })[], blockUnits: number }} */
-  const { blocks, blockUnits } = control ? await control.serve(plan, executors[0]) : await scheduleBlocks(executors, { ...plan, signal });
+  const { blocks, blockUnits } = control ? await control.serve(plan, executors[0], onRates) : await scheduleBlocks(executors, { ...plan, signal, onRates });
   const totals = lanes.map((lane, i) => sumBlocks(blocks.filter((b) => (b.lane ?? 0) === i), Boolean(lane.probe ?? probe)));
   return { totals, blocks: blocks.map(toBlock), blockUnits };
 }
@@ -154,12 +158,14 @@ export async function runBlocks(lanes, { measure, warmup, minUnits, blockMs = DE
  * Warm up, then measure blocks of one length in alternating order, each
  * lane's blocks through its executor.
  * @param {BlockExecutor[]} executors one per lane
- * @param {BlockPlan & { signal?: AbortSignal }} plan
+ * @param {BlockPlan & { signal?: AbortSignal, onRates?: (rates: number[]) => void }} plan `onRates`: every lane's rate
+ *   in units per ms, once each has run a block
  * @returns {Promise<{ blocks: (MeasuredBlock & { lane: number })[], blockUnits: number }>} the measured blocks in the order they ran
  */
-export async function scheduleBlocks(executors, { measure, warmup, minUnits, blockMs = DEFAULT_BLOCK_MS, signal, name = 'blocks' }) {
+export async function scheduleBlocks(executors, { measure, warmup, minUnits, blockMs = DEFAULT_BLOCK_MS, signal, name = 'blocks', onRates = () => {} }) {
   const rate = executors.map(() => NaN);
   const left = executors.map(() => 0);
+  const firstBlocks = watchFirstBlocks(executors.length, onRates);
 
   // warmup: blocks of minUnits (fewer if the warmup is a smaller count)
   const hasWarmup = 'count' in warmup ? warmup.count > 0 : warmup.ms > 0;
@@ -174,15 +180,14 @@ export async function scheduleBlocks(executors, { measure, warmup, minUnits, blo
         const ms = await executors[i].warm(n);
         left[i] -= n;
         rate[i] = n / ms;
+        firstBlocks(i, n, ms);
         return ms;
       },
     });
   }
 
   // measured blocks, all of one length
-  const slowest = Math.min(...rate);
-  let blockUnits = Math.max(minUnits, Number.isFinite(slowest) ? Math.ceil(slowest * blockMs) : 0);
-  if ('count' in measure) blockUnits = executors.length === 1 ? measure.count : Math.min(blockUnits, measure.count);
+  const { blockUnits } = planMeasure({ amount: measure, rates: rate, minUnits, blockMs, minBlocks: MIN_BLOCKS });
   left.fill('count' in measure ? measure.count : Infinity);
   /** @type {(MeasuredBlock & { lane: number })[]} */
   const blocks = [];
@@ -192,6 +197,7 @@ export async function scheduleBlocks(executors, { measure, warmup, minUnits, blo
     block: async (i) => {
       const n = Math.min(blockUnits, left[i]);
       const block = await executors[i].measure(n, blocks.length);
+      firstBlocks(i, n, block.elapsedMs);
       left[i] -= n;
       blocks.push({ ...block, lane: i });
       return block.elapsedMs;

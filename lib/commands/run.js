@@ -6,6 +6,7 @@
  * sequence is reversed trial by trial.
  */
 import { describeEnvironment, collectEnvironment } from '../core/environment.js';
+import { backlogWarning, readSomaxconn } from '../core/backlog.js';
 import { startFixture, withNginxWords } from '../fixture/fixture.js';
 import { describeNginx, findNginx } from '../fixture/nginx.js';
 import { removeStrayNetworks } from '../fixture/netns.js';
@@ -17,6 +18,7 @@ import { toComparison, toTable } from '../report/table.js';
 import { runTrialProcess } from '../trial/trial-process.js';
 import { describeNodes } from '../core/node-executables.js';
 import { channelTargets } from '../transports/index.js';
+import { connectionsAt } from '../workloads/index.js';
 import { describeTarget } from '../client/transport.js';
 import { formatSize } from '../core/units.js';
 import { printable } from '../core/text.js';
@@ -44,15 +46,20 @@ export async function run(options, { stdout, stderr, chalk }) {
   }
   const pinning = resolvePinning(options.pin);
   if (pinning.note) stderr.write(chalk.yellow(`note: ${printable(pinning.note)}\n`));
-  const fixture = options.targets ? undefined : await startFixture(workload, { greeting: options.greeting, noDelay: options.noDelay, prefix: pinning.server, nginx: nginx?.path, keepalive: options.keepalive, connections: options.depth, execPath: node?.path, netns: options.netns, portProxy: options.portProxy });
-  // each trial runs in a child process (on --node's Node), placed as --pin says, within the times asked for plus a minute (an hour when counted)
+  // the server's listen backlog holds the connections a trial opens at once; somaxconn may cap it
+  const connections = connectionsAt(workload, options.depth);
+  const backlog = options.targets ? null : backlogWarning({ connections, somaxconn: readSomaxconn(), flag: `${workload.axes.depth.flag} ${options.depth}` });
+  const fixture = options.targets ? undefined : await startFixture(workload, { greeting: options.greeting, noDelay: options.noDelay, prefix: pinning.server, nginx: nginx?.path, keepalive: options.keepalive, connections, execPath: node?.path, netns: options.netns, portProxy: options.portProxy });
+  // each trial runs in a child process (on --node's Node), placed as --pin says, within the times asked for plus ten
+  // minutes (an hour and ten when counted): the blocks' floors may take longer than --duration, and say so
   const { measure, warmup } = options;
-  const limitMs = ('ms' in measure && 'ms' in warmup ? (measure.ms + warmup.ms) * options.transports.length : 3_540_000) + 60_000;
+  const limitMs = ('ms' in measure && 'ms' in warmup ? (measure.ms + warmup.ms) * options.transports.length : 3_000_000) + 600_000;
   try {
     // a message transport's echo is the trial's own, whoever serves the others
     const targets = { ...channelTargets(), ...(options.targets ?? /** @type {NonNullable<typeof fixture>} */ (fixture).targets) };
     const amount = (/** @type {import('../workloads/workload.js').Amount} */ a) => ('packets' in a ? `${a.packets} ${workload.columns[0]}` : `${a.ms} ms`);
     stderr.write(chalk.dim(`${printable(describeEnvironment(collectEnvironment()))}\n`));
+    if (backlog) stderr.write(chalk.yellow(`warning: ${printable(backlog)}\n`));
     if (nginx) stderr.write(`nginx: ${printable(nginx.path)} (${printable(nginx.version)}; from ${options.nginx === undefined ? 'PATH' : '--nginx'})\n`);
     if (node) stderr.write(`node: ${printable(describeNodes([node]))} runs ${fixture ? 'the server and ' : ''}the client, in a trial process of its own${fixture ? '' : ' (the server is not ours)'}\n`);
     stderr.write(`pin ${printable(pinning.applied)}${options.transports.length > 1 ? ', each lane in a process of its own' : ''}\n`);
@@ -85,7 +92,9 @@ export async function run(options, { stdout, stderr, chalk }) {
         placement: pinning.placement,
         ...(node ? { node_version: node.version } : {}),
       };
-      const result = withNginxWords(await runTrialProcess(spec, { server: fixture, prefix: pinning.client, execPath: node?.path, limitMs }), fixture, mark);
+      // a trial says at once what --duration cannot hold (lib/client/block-plan.js)
+      const warn = (/** @type {string} */ line) => stderr.write(chalk.yellow(`warning: ${printable(line)}\n`));
+      const result = withNginxWords(await runTrialProcess(spec, { server: fixture, prefix: pinning.client, execPath: node?.path, limitMs, warn }), fixture, mark);
       blocksByRun.push(result.blocks);
       for (const record of result.records) {
         rows.push({ run: round, ...record });

@@ -6,6 +6,7 @@
 import { join, resolve } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { collectEnvironment, describeEnvironment } from '../core/environment.js';
+import { backlogWarning, readSomaxconn } from '../core/backlog.js';
 import { collectMachineFacts } from '../machine/facts.js';
 import { describeWakeup } from '../report/machine.js';
 import { createProgress } from './progress.js';
@@ -20,7 +21,7 @@ import { readFixtureRecord, writeFixtureRecord } from '../results/fixture-record
 import { resolveWorkloadOptions } from '../options/rules.js';
 import { checkTempDir } from '../fixture/socket-file.js';
 import { MIN_BLOCKS } from '../client/blocks.js';
-import { DEFAULT_WORKLOAD, getWorkload } from '../workloads/index.js';
+import { DEFAULT_WORKLOAD, connectionsAt, getWorkload } from '../workloads/index.js';
 import { resumeCommand } from '../core/shell.js';
 import { printable } from '../core/text.js';
 import { watchSignals } from '../sweep/interrupts.js';
@@ -211,6 +212,11 @@ export async function sweep(preset, opts, { stdout, stderr, chalk }) {
     const live = previous.filter((r) => r.status !== 'superseded');
 
     say(`sweep ${printable(describeSpec(spec))}\n`);
+    // the server's listen backlog holds the most connections a trial opens at once; somaxconn may cap it
+    const workload = getWorkload(spec.workload);
+    const connections = Math.max(...spec.depths.map((depth) => connectionsAt(workload, depth)));
+    const backlog = backlogWarning({ connections, somaxconn: readSomaxconn(), flag: `--depths ${Math.max(...spec.depths)}` });
+    if (backlog) say(chalk.yellow(`warning: ${printable(backlog)}\n`));
     if (executables.nginx) say(`nginx: ${printable(executables.nginx.path)} (${printable(executables.nginx.version)}; from ${executables.nginx.from})\n`);
     if (executables.ip) say(`ip: ${printable(executables.ip.path)} (iproute2 ${printable(executables.ip.version)}): the server in a network namespace${spec.portProxy ? ', TCP through a port proxy' : ', TCP over the bridge'}\n`);
     say(`node: ${printable(describeNodes(nodes))}${nodes.length > 1 ? `; ${nodes[0].version} is the baseline` : ''}\n`);
@@ -244,7 +250,7 @@ export async function sweep(preset, opts, { stdout, stderr, chalk }) {
         previous: live,
         signal: interrupts.signal,
         startServer: async (version) => {
-          const fixture = await startFixture(getWorkload(spec.workload), { greeting: spec.greeting, noDelay: spec.noDelay, prefix: pinning.server, nginx: executables.nginx?.path, keepalive: spec.keepalive, configDir: resolve(dir), connections: Math.max(...spec.depths), configName: versions.length > 1 ? `nginx-${version}.conf` : undefined, execPath: execPathOf(version), netns: executables.ip?.path ?? null, portProxy: spec.portProxy });
+          const fixture = await startFixture(workload, { greeting: spec.greeting, noDelay: spec.noDelay, prefix: pinning.server, nginx: executables.nginx?.path, keepalive: spec.keepalive, configDir: resolve(dir), connections, configName: versions.length > 1 ? `nginx-${version}.conf` : undefined, execPath: execPathOf(version), netns: executables.ip?.path ?? null, portProxy: spec.portProxy });
           servers.add(fixture);
           if (interrupts.hurried()) fixture.kill();
           progress.note(fixture.describe, { dim: true });

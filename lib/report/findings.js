@@ -19,6 +19,7 @@ import { mostDifferent } from './mechanism.js';
 import { formatRatio, toVerdict } from './verdict.js';
 import { stealWarning } from './cpu-time.js';
 import { sendBufferWarning } from './send-buffer.js';
+import { somaxconnWarning } from './backlog.js';
 import { wakeupWarning } from './machine.js';
 import { versionFindings } from './versions.js';
 
@@ -63,7 +64,7 @@ export const WIDE_CI = 0.05;
  * @property {{ recorded: number, ok: number, failed: number, planned: number | null }} trials
  * @property {Section[]} sections
  * @property {string[]} warnings
- * @property {string[]} machineWarnings those of the warnings that say what the machine set: wake-ups, UDS's send buffer, steal
+ * @property {string[]} machineWarnings those of the warnings that say what the machine set: wake-ups, UDS's send buffer, somaxconn, steal
  * @property {import('./versions.js').VersionFinding[]} versions each Node version against the first (none with one version)
  * @property {Record<string, any>[]} summary the rows of summarize()
  * @property {'geometric mean' | 'mean'} centre what the per-transport values are
@@ -246,7 +247,7 @@ export function buildFindings({ trials: all, meta, notes = [], dir }, options = 
   else if (failed.length) warnings.push(`${failed.length} of ${trials.length} trials failed (status=error in trials.csv): ${describeFailures(failed)}`);
 
   // what the machine set (docs/regimes.md) and lanes under unequal conditions: a sweep prints these under its verdicts too
-  const machineWarnings = /** @type {string[]} */ ([wakeupWarning(sections, meta?.machine), sendBufferWarning(sections, meta?.machine), stealWarning(meta?.sessions), ...laneWarnings(trials)].filter(Boolean));
+  const machineWarnings = /** @type {string[]} */ ([wakeupWarning(sections, meta?.machine), sendBufferWarning(sections, meta?.machine), somaxconnWarning(sections, meta), stealWarning(meta?.sessions), ...laneWarnings(trials)].filter(Boolean));
   warnings.push(...machineWarnings);
 
   /** a section's Node version, for people, where there are several @param {Section} s */

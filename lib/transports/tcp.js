@@ -11,9 +11,10 @@ const at = (host, port) => `${host.includes(':') ? `[${host}]` : host}:${port}`;
  * @param {import('node:net').Server} server
  * @param {string} host
  * @param {number} port
+ * @param {number} [backlog]
  * @returns {Promise<{ host: string, port: number }>}
  */
-function listenTcp(server, host, port) {
+function listenTcp(server, host, port, backlog) {
   return new Promise((resolve, reject) => {
     server.once('error', (error) => {
       const code = /** @type {NodeJS.ErrnoException} */ (error).code;
@@ -22,7 +23,7 @@ function listenTcp(server, host, port) {
       else if (code === 'EACCES') reject(new UsageError(`--port ${port} needs privileges to bind (EACCES); use a port above 1023, or 0 for any free port`, 'ERR_PORT'));
       else reject(error);
     });
-    server.listen({ host, port }, () => {
+    server.listen({ host, port, backlog }, () => {
       const address = /** @type {import('node:net').AddressInfo} */ (server.address());
       resolve({ host: address.address, port: address.port });
     });
@@ -37,7 +38,7 @@ export const tcp = {
   carries: ['messages', 'stream', 'upstream'],
   platforms: null,
   cpu: 'client: the trial process; server: the server process',
-  listen: async (server, { host, port }) => ({ address: await listenTcp(server, host, port) }),
+  listen: async (server, { host, port, backlog }) => ({ address: await listenTcp(server, host, port, backlog) }),
   describe: (t) => `tcp ${at(String(t.host), Number(t.port))}`,
   connectOptions: (t, { noDelay }) => ({ host: t.host, port: t.port, noDelay }),
   http: (t) => ({ origin: `http://${at(t.host, t.port)}` }),

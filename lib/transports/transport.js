@@ -27,6 +27,7 @@
  * @property {number} port TCP's port (0: any free one)
  * @property {string} [path] UDS: the socket file to bind (default: `<name>.sock` in a fresh private directory)
  * @property {string} name the server's name (echo, sink, …), for names of sockets
+ * @property {number} [backlog] the listen backlog (lib/core/backlog.js); default Node's, 511
  */
 
 /**

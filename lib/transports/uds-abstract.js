@@ -18,13 +18,14 @@ export const abstractName = (path) => `@${String(path).slice(1)}`;
 /**
  * @param {import('node:net').Server} server
  * @param {string} path
+ * @param {number} [backlog]
  * @returns {Promise<void>}
  */
-function listenOn(server, path) {
+function listenOn(server, path, backlog) {
   return new Promise((resolve, reject) => {
     const onError = (/** @type {Error} */ error) => reject(error);
     server.once('error', onError);
-    server.listen({ path }, () => {
+    server.listen({ path, backlog }, () => {
       server.off('error', onError);
       resolve();
     });
@@ -39,11 +40,11 @@ export const udsAbstract = {
   carries: ['messages', 'stream'],
   platforms: ['linux'],
   cpu: 'client: the trial process; server: the server process',
-  async listen(server) {
+  async listen(server, { backlog }) {
     for (let attempt = 1; ; attempt++) {
       const path = `\0${ABSTRACT_PREFIX}${randomBytes(8).toString('hex')}`;
       try {
-        await listenOn(server, path);
+        await listenOn(server, path, backlog);
         return { address: { path } };
       } catch (error) {
         if (/** @type {NodeJS.ErrnoException} */ (error).code !== 'EADDRINUSE' || attempt >= ATTEMPTS) throw error;

@@ -16,16 +16,16 @@ export const uds = {
   carries: ['messages', 'stream', 'upstream'],
   platforms: null,
   cpu: 'client: the trial process; server: the server process',
-  async listen(server, { path, name }) {
+  async listen(server, { path, name, backlog }) {
     if (path !== undefined) {
       await prepareSocketPath(path, '--uds');
-      const owned = await listenOwned(server, path, '--uds');
+      const owned = await listenOwned(server, path, '--uds', undefined, backlog);
       return { address: { path: owned.path }, owned };
     }
     checkTempSocketPath(`${name}.sock`); // before the directory is made
     const privateDir = await createPrivateDir();
     try {
-      const owned = await listenOwned(server, join(privateDir, `${name}.sock`), 'the temp dir (TMPDIR)', privateDir);
+      const owned = await listenOwned(server, join(privateDir, `${name}.sock`), 'the temp dir (TMPDIR)', privateDir, backlog);
       return { address: { path: owned.path }, owned };
     } catch (error) {
       await rmdir(privateDir).catch(() => {});

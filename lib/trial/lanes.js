@@ -32,13 +32,13 @@ const STOP_GRACE_MS = 5000;
 
 /**
  * @param {TrialSpec} spec two or more targets
- * @param {{ probe?: ServerProbe, signal?: AbortSignal }} context
+ * @param {import('../workloads/workload.js').TrialContext} context
  * @returns {Promise<TrialResult>}
  */
-export async function runLanes(spec, { probe, signal }) {
+export async function runLanes(spec, { probe, signal, warn }) {
   const ms = (/** @type {any} */ a) => ('ms' in a ? a.ms : 0);
   const maxMs = spec.maxMs ?? (ms(spec.measure) * 2 + ms(spec.warmup)) * spec.targets.length + 600_000;
-  const lanes = spec.targets.map((target) => startLane({ ...spec, targets: [target], maxMs }, probe));
+  const lanes = spec.targets.map((target) => startLane({ ...spec, targets: [target], maxMs }, probe, warn));
   /** @type {NodeJS.Timeout | undefined} */
   let timer;
   const failed = new Promise((_, reject) => {
@@ -52,7 +52,9 @@ export async function runLanes(spec, { probe, signal }) {
     const run = async () => {
       const plans = await Promise.all(lanes.map((lane) => lane.planned));
       const plan = { ...plans[0], minUnits: Math.max(...plans.map((p) => p.minUnits)) };
-      const { blockUnits } = await scheduleBlocks(lanes.map((lane) => lane.executor), { ...plan, signal });
+      // the first lane turns every lane's first rate into its workload's words, where --duration cannot hold the blocks
+      const onRates = (/** @type {number[]} */ rates) => lanes[0].send({ type: 'rates', rates });
+      const { blockUnits } = await scheduleBlocks(lanes.map((lane) => lane.executor), { ...plan, signal, onRates });
       for (const lane of lanes) lane.send({ type: 'end', blockUnits });
       const results = await Promise.all(lanes.map((lane) => lane.result));
       const failure = results.flatMap((r) => r.records).find((r) => r.status !== 'ok');
@@ -76,8 +78,9 @@ export async function runLanes(spec, { probe, signal }) {
  * One lane process: its plan, its blocks on request, its result.
  * @param {TrialSpec} spec one target
  * @param {ServerProbe | undefined} probe
+ * @param {((line: string) => void) | undefined} warn
  */
-function startLane(spec, probe) {
+function startLane(spec, probe, warn) {
   const what = `the ${spec.targets[0].transport} lane's process`;
   // own process group, as a trial process: a terminal's Ctrl-C reaches the orchestrator only
   const child = spawn(process.execPath, [WORKER], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], detached: true });
@@ -128,6 +131,8 @@ function startLane(spec, probe) {
       waiting.delete(message.type);
       if (message.error) waiter?.reject(new RunError(message.error, 'ERR_LANE'));
       else waiter?.resolve(message.type === 'warmed' ? message.ms : message.block);
+    } else if (message?.type === 'warn' && typeof message.line === 'string') {
+      warn?.(message.line);
     } else if (message?.type === 'snapshot') {
       if (!probe) return;
       probe.snapshot().then(

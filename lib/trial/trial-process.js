@@ -23,9 +23,10 @@ export const GRACE_MS = 5000;
  * @param {number} context.limitMs the trial's limit (--trial-timeout), which the trial enforces itself
  * @param {number} [context.graceMs] kill the child if it has not ended this long after its limit
  * @param {AbortSignal} [context.signal]
+ * @param {(line: string) => void} [context.warn] what the trial says to the person running it, at once
  * @returns {Promise<import('./trial.js').TrialResult>}
  */
-export function runTrialProcess(spec, { server, prefix = [], execPath = process.execPath, limitMs, graceMs = GRACE_MS, signal }) {
+export function runTrialProcess(spec, { server, prefix = [], execPath = process.execPath, limitMs, graceMs = GRACE_MS, signal, warn }) {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
       reject(new RunError('aborted', 'ERR_ABORTED'));
@@ -48,6 +49,7 @@ export function runTrialProcess(spec, { server, prefix = [], execPath = process.
 
     child.on('message', (/** @type {any} */ message) => {
       if (message?.type === 'result') result = message.result;
+      if (message?.type === 'warn' && typeof message.line === 'string') warn?.(message.line);
       if (message?.type === 'snapshot') {
         if (!server) return;
         server.snapshot().then(

@@ -29,8 +29,8 @@ export function failedTrial(spec, error) {
 
 /**
  * @param {TrialSpec} spec
- * @param {{ probe?: ServerProbe, signal?: AbortSignal, control?: import('../client/blocks.js').BlockControl }} [context] `control`:
- *   this process is one lane of a trial, its blocks scheduled by the parent
+ * @param {import('../workloads/workload.js').TrialContext} [context] `control`: this process is one lane of a
+ *   trial, its blocks scheduled by the parent
  * @returns {Promise<TrialResult>}
  */
 export async function runTrial(spec, context = {}) {

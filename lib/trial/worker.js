@@ -33,7 +33,7 @@ let onControl;
 
 /** @type {import('../client/blocks.js').BlockControl} */
 const control = {
-  serve(plan, executor) {
+  serve(plan, executor, onRates) {
     return new Promise((resolve, reject) => {
       /** @type {import('../client/blocks.js').MeasuredBlock[]} */
       const blocks = [];
@@ -42,6 +42,8 @@ const control = {
         if (message.type === 'end') {
           onControl = undefined;
           resolve({ blocks, blockUnits: message.blockUnits });
+        } else if (message.type === 'rates' && Array.isArray(message.rates)) {
+          onRates(message.rates);
         } else if (message.type === 'abort') {
           onControl = undefined;
           reject(new RunError(String(message.reason), 'ERR_ABORTED'));
@@ -71,7 +73,8 @@ process.on('message', async (/** @type {any} */ message) => {
     if (message.stats) waiter?.resolve(message.stats);
     else waiter?.reject(new Error(message.error ?? 'no server stats'));
   } else if (message?.type === 'trial') {
-    const result = await runTrial(message.spec, { probe: message.probe ? probe : undefined, control: message.lane ? control : undefined });
+    const warn = (/** @type {string} */ line) => process.send?.({ type: 'warn', line });
+    const result = await runTrial(message.spec, { probe: message.probe ? probe : undefined, control: message.lane ? control : undefined, warn });
     process.send?.({ type: 'result', result }, () => process.disconnect());
   } else if (message && onControl) {
     onControl(message);

@@ -3,6 +3,7 @@
  * abort, its amounts, and percentiles out of an HDR histogram.
  */
 import { RunError } from '../core/errors.js';
+import { overrunWarning } from '../client/block-plan.js';
 
 /** HDR histogram bounds for per-unit times in ns: 1 ns to 1 hour, 3 significant figures. */
 export const HISTOGRAM = { lowest: 1, highest: 3_600_000_000_000, figures: 3 };
@@ -158,4 +159,22 @@ export function mechanismSummary(per, noun, { proxy = false } = {}) {
     const [side, kind] = /** @type {[string, keyof typeof KINDS]} */ (column.split('_'));
     return [column, { label: `${side} ${KINDS[kind]} per ${noun}`, short: `${side} ${kind}/${per}`, unit: `${kind}/${per}`, better: 'lower', mechanism: true }];
   }));
+}
+
+/**
+ * runBlocks' onPlan for a trial whose context can warn: the line that says,
+ * once every lane has run a block, that --duration cannot hold the fewest
+ * blocks (lib/client/block-plan.js); undefined where there is no one to tell.
+ * @param {import('./workload.js').TrialSpec} spec
+ * @param {import('./workload.js').TrialContext | undefined} context
+ * @param {{ units: string, floor: string }} words what a block counts, and where its floor comes from
+ * @returns {((plan: import('../client/block-plan.js').TrialPlan) => void) | undefined}
+ */
+export function warnOfPlan(spec, context, words) {
+  const warn = context?.warn;
+  if (!warn) return undefined;
+  return (plan) => {
+    const line = overrunWarning(plan, { measure: toAmount(spec.measure), ...words });
+    if (line) warn(line);
+  };
 }

@@ -17,7 +17,7 @@ import { RunError } from '../core/errors.js';
 import { CONNECT_GREETING } from '../fixture/handlers.js';
 import { readNetLimits } from '../core/environment.js';
 import { connect } from '../client/transport.js';
-import { HISTOGRAM, mechanismColumns, mechanismSummary, rttFigures, toAmount, trialDeadline, unitFigures } from './common.js';
+import { HISTOGRAM, mechanismColumns, mechanismSummary, rttFigures, toAmount, trialDeadline, unitFigures, warnOfPlan } from './common.js';
 
 /** A block holds at least this many connections per loop. */
 export const MIN_PER_LOOP = 20;
@@ -49,6 +49,7 @@ export const connectWorkload = {
     ...mechanismSummary('conn', 'connection'),
   },
   fixture: { server: 'greeter', proxy: false },
+  connections: (depth) => depth,
   needs: 'stream',
   run: runConnect,
 };
@@ -149,7 +150,8 @@ function createConnector(target, spec) {
  * @param {import('./workload.js').TrialContext} [context]
  * @returns {Promise<import('./workload.js').TrialResult>}
  */
-async function runConnect(spec, { probe, signal, control } = {}) {
+async function runConnect(spec, context = {}) {
+  const { probe, signal, control } = context;
   const lanes = spec.targets.map((target) => {
     const connector = createConnector(target, spec);
     return { target, histogram: createHistogram(HISTOGRAM), block: connector.block, abort: connector.abort };
@@ -158,6 +160,7 @@ async function runConnect(spec, { probe, signal, control } = {}) {
   try {
     const { totals, blocks, blockUnits } = await runBlocks(lanes, {
       measure: toAmount(spec.measure), warmup: toAmount(spec.warmup), minUnits: MIN_PER_LOOP * spec.depth, blockMs: spec.blockMs, probe, signal, control, name: 'connect',
+      onPlan: warnOfPlan(spec, context, { units: 'connections', floor: `${MIN_PER_LOOP} × --depth ${spec.depth}` }),
     });
     const names = { count: 'connections', rate: 'conns_per_s', per: 'conn' };
     return {

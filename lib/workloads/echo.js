@@ -19,7 +19,7 @@ import { createPipeline, readGreeting } from '../client/pipeline.js';
 import { createMessagePipeline } from '../client/message-pipeline.js';
 import { getTransport } from '../transports/index.js';
 import { connect } from '../client/transport.js';
-import { HISTOGRAM, mechanismColumns, mechanismSummary, rttFigures, toAmount, trialDeadline, unitFigures } from './common.js';
+import { HISTOGRAM, mechanismColumns, mechanismSummary, rttFigures, toAmount, trialDeadline, unitFigures, warnOfPlan } from './common.js';
 
 /** A block holds at least this many pipelines-full of packets. */
 export const FILL_FACTOR = 100;
@@ -77,7 +77,8 @@ function oneWayLines(summary) {
  * @param {import('./workload.js').TrialContext} [context]
  * @returns {Promise<import('./workload.js').TrialResult>}
  */
-async function runEcho(spec, { probe, signal, control } = {}) {
+async function runEcho(spec, context = {}) {
+  const { probe, signal, control } = context;
   const { size, depth } = spec;
   const payloads = createPayloads(size, spec.seed, depth); // outside anything timed
   /** @type {(import('../client/blocks.js').Lane & { socket?: import('node:net').Socket, pipeline: import('../client/pipeline.js').Pipeline, histogram: import('node:perf_hooks').RecordableHistogram })[]} */
@@ -123,6 +124,7 @@ async function runEcho(spec, { probe, signal, control } = {}) {
     const { totals, blocks, blockUnits } = await runBlocks(lanes, {
       measure: toAmount(spec.measure), warmup: toAmount(spec.warmup),
       minUnits: FILL_FACTOR * depth, blockMs: spec.blockMs, probe, signal, control, name: 'echo',
+      onPlan: warnOfPlan(spec, context, { units: 'packets', floor: `${FILL_FACTOR} × --depth ${depth}` }),
     });
     for (const lane of lanes) lane.pipeline.close();
     const names = { count: 'packets', rate: 'msgs_per_s', per: 'msg' };

@@ -15,7 +15,7 @@ import { createHistogram } from 'node:perf_hooks';
 import { runBlocks } from '../client/blocks.js';
 import { RunError } from '../core/errors.js';
 import { MAX_BODY } from '../fixture/handlers.js';
-import { HISTOGRAM, mechanismColumns, mechanismSummary, rttFigures, toAmount, trialDeadline, unitFigures } from './common.js';
+import { HISTOGRAM, mechanismColumns, mechanismSummary, rttFigures, toAmount, trialDeadline, unitFigures, warnOfPlan } from './common.js';
 
 /** A block holds at least this many requests per request slot (connections × pipelining). */
 export const FILL_FACTOR = 20;
@@ -52,6 +52,7 @@ export const httpWorkload = {
   primary: 'req_per_s',
   summary: { ...SUMMARY, ...mechanismSummary('req', 'request') },
   fixture: { server: 'http', proxy: false },
+  connections: (depth) => depth,
   needs: 'stream',
   run: (spec, context) => runHttp(spec, context, false),
 };
@@ -74,6 +75,7 @@ export const proxyWorkload = {
     ...mechanismSummary('req', 'request', { proxy: true }),
   },
   fixture: { server: 'http', proxy: true },
+  connections: (depth) => depth, // nginx's upstream connections: one per client connection with a request in flight
   needs: 'upstream',
   run: (spec, context) => runHttp(spec, context, true),
 };
@@ -84,7 +86,8 @@ export const proxyWorkload = {
  * @param {boolean} proxy
  * @returns {Promise<import('./workload.js').TrialResult>}
  */
-async function runHttp(spec, { probe, signal, control }, proxy) {
+async function runHttp(spec, context, proxy) {
+  const { probe, signal, control } = context;
   const pipelining = spec.pipelining ?? 1;
   // undici loads only in the trials that use it: every other trial process starts faster
   const { createHttpLoad } = await import('../client/http-load.js');
@@ -104,6 +107,7 @@ async function runHttp(spec, { probe, signal, control }, proxy) {
   try {
     const { totals, blocks, blockUnits } = await runBlocks(lanes, {
       measure: toAmount(spec.measure), warmup: toAmount(spec.warmup), minUnits: FILL_FACTOR * spec.depth * pipelining, blockMs: spec.blockMs, probe, signal, control, name: proxy ? 'proxy' : 'http',
+      onPlan: warnOfPlan(spec, context, { units: 'requests', floor: `${FILL_FACTOR} × --connections ${spec.depth} × --pipelining ${pipelining}` }),
     });
     if (connects > 0) throw new RunError(`${connects} connection(s) were opened again during measured blocks (the server or nginx closed keep-alive connections): those blocks timed connection setup`, 'ERR_RECONNECT');
     const names = { count: 'requests', rate: 'req_per_s', per: 'req' };

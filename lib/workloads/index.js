@@ -46,6 +46,16 @@ export function depthLabel(workload, depth) {
   return `${workloadOf(workload).axes.depth.short} ${depth}`;
 }
 
+/**
+ * The most connections a trial of this workload opens at once to one listener
+ * at this depth: what the server's listen backlog must hold.
+ * @param {import('./workload.js').Workload} workload
+ * @param {number} depth
+ */
+export function connectionsAt(workload, depth) {
+  return workload.connections?.(depth) ?? 1;
+}
+
 /** The common columns of a trial row, around the workload's figures: node_version is the Node the trial ran on (v20.20.2). */
 const HEAD_COLUMNS = /** @type {const} */ (['workload', 'node_version', 'transport', 'size_bytes', 'depth']);
 const TAIL_COLUMNS = /** @type {const} */ (['client_cpus', 'server_cpus', 'same_cpu_share', 'lane_check', 'status', 'error']);

@@ -14,8 +14,9 @@ import { runBlocks } from '../client/blocks.js';
 import { RunError } from '../core/errors.js';
 import { SINK_HEADER_BYTES, SINK_REPLY_BYTES } from '../fixture/handlers.js';
 import { MAX_SIZE } from '../core/limits.js';
+import { formatSize } from '../core/units.js';
 import { connect } from '../client/transport.js';
-import { mechanismColumns, mechanismFigures, mechanismSummary, placementFigures, toAmount, trialDeadline } from './common.js';
+import { mechanismColumns, mechanismFigures, mechanismSummary, placementFigures, toAmount, trialDeadline, warnOfPlan } from './common.js';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -140,7 +141,8 @@ function createSender(socket, chunk, timeoutMs) {
  * @param {import('./workload.js').TrialContext} [context]
  * @returns {Promise<import('./workload.js').TrialResult>}
  */
-async function runStream(spec, { probe, signal, control } = {}) {
+async function runStream(spec, context = {}) {
+  const { probe, signal, control } = context;
   const chunk = randomFillSync(Buffer.allocUnsafe(spec.size)); // outside anything timed
   /** @type {(import('../client/blocks.js').Lane & { socket: import('node:net').Socket })[]} */
   const lanes = [];
@@ -155,6 +157,7 @@ async function runStream(spec, { probe, signal, control } = {}) {
     const minUnits = Math.max(MIN_CHUNKS, Math.ceil(MIN_BLOCK_BYTES / spec.size));
     const { totals, blocks, blockUnits } = await runBlocks(lanes, {
       measure: toAmount(spec.measure), warmup: toAmount(spec.warmup), minUnits, blockMs: spec.blockMs, probe, signal, control, name: 'stream',
+      onPlan: warnOfPlan(spec, context, { units: 'chunks', floor: `${formatSize(MIN_BLOCK_BYTES)} and ${MIN_CHUNKS} chunks at least` }),
     });
     const gb = (/** @type {number} */ bytes) => bytes / 1e9;
     const perGb = (/** @type {number | null} */ us, /** @type {number} */ units) => (us === null ? null : us / 1000 / gb(units * spec.size));

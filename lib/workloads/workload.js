@@ -54,6 +54,8 @@
  * @property {import('../client/blocks.js').ServerProbe} [probe] the shared server's snapshots
  * @property {AbortSignal} [signal]
  * @property {import('../client/blocks.js').BlockControl} [control] this process holds one lane of a trial whose blocks another process schedules
+ * @property {(line: string) => void} [warn] says a line to the person running it, at once: here, that --duration
+ *   cannot hold the trial's fewest blocks (lib/client/block-plan.js); a trial or lane process sends it to its parent
  */
 
 /**
@@ -91,6 +93,8 @@
  * @property {string} primary the figure the UDS/TCP verdict is about
  * @property {Record<string, Figure>} summary figures summarised in summary.csv, the primary first
  * @property {{ server: 'echo' | 'sink' | 'greeter' | 'http', proxy: boolean }} fixture which server answers; proxy: nginx in front of it
+ * @property {(depth: number) => number} [connections] the most connections a trial opens at once to one listener at
+ *   this depth (default 1: one per transport); the server's listen backlog follows them (lib/core/backlog.js)
  * @property {import('../transports/transport.js').Capability} needs what a transport must carry for this workload
  *   (lib/transports/): `messages` (echo), `stream` (a byte stream: stream, connect, http), `upstream` (nginx forwards to it: proxy)
  * @property {{ name: string, value: (trial: Record<string, any>) => number }} [wide] runs-wide.csv's first header cell and value of a trial row (default: the primary figure, its unit in the cell)

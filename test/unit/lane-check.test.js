@@ -3,7 +3,13 @@ import { LANE_BOUNDS, checkLanes, laneDifference } from '../../lib/trial/lane-ch
 import { laneWarnings } from '../../lib/stats/summarize.js';
 import { processorOf } from '../../lib/core/placement.js';
 
-/** A lane's record as a trial writes it, with what the check reads. */
+/**
+ * A lane's record as a trial writes it, with what the check reads.
+ * @param {string} transport
+ * @param {number} sameCpuShare
+ * @param {number} ivcsw client preemptions per message
+ * @param {string[]} [cpus] the client's and the server's
+ */
 const lane = (transport, sameCpuShare, ivcsw, cpus = ['1', '0']) => ({
   transport, status: 'ok', same_cpu_share: sameCpuShare, client_ivcsw_per_msg: ivcsw, client_cpus: cpus[0], server_cpus: cpus[1], lane_check: null,
 });

@@ -1,0 +1,50 @@
+/**
+ * The listen backlog: how many connections a listener's accept queue holds
+ * before the server takes them. When it is full, a Unix socket's connect()
+ * fails at once with EAGAIN, where loopback TCP drops the SYN and the client
+ * sends it again a second later (docs/regimes.md#a-connection-burst-beyond-the-backlog).
+ * So the server's backlog follows the most connections a trial opens at once,
+ * never below Node's own default; the kernel caps it at net.core.somaxconn, which
+ * is read here and said when it caps below what a trial opens.
+ */
+import { readFileSync } from 'node:fs';
+
+/** Node's backlog when listen() is given none. */
+export const NODE_BACKLOG = 511;
+
+/**
+ * The backlog a server listens with for a trial that opens `connections` at once per listener.
+ * @param {number} [connections]
+ * @returns {number}
+ */
+export function listenBacklog(connections = 0) {
+  return Math.max(NODE_BACKLOG, Math.ceil(connections));
+}
+
+/**
+ * net.core.somaxconn, the kernel's cap on any listen backlog (Linux; null elsewhere or unreadable).
+ * @param {string} [path]
+ * @returns {number | null}
+ */
+export function readSomaxconn(path = '/proc/sys/net/core/somaxconn') {
+  try {
+    const text = readFileSync(path, 'utf8').trim();
+    return /^\d+$/.test(text) ? Number(text) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Why a trial's connection burst may overflow the accept queue, or null:
+ * somaxconn caps the backlog below the connections a trial opens at once.
+ * @param {object} options
+ * @param {number} options.connections the most a trial opens at once to one listener
+ * @param {number | null | undefined} options.somaxconn
+ * @param {string} options.flag what asked for them, e.g. `--connections 1024`
+ * @returns {string | null}
+ */
+export function backlogWarning({ connections, somaxconn, flag }) {
+  if (typeof somaxconn !== 'number' || !Number.isFinite(somaxconn) || somaxconn >= connections) return null;
+  return `net.core.somaxconn ${somaxconn} caps the server's listen backlog below the ${connections} connections a trial opens at once (${flag}): past ${somaxconn} waiting, a UDS connect fails at once (EAGAIN) where TCP's waits for a SYN retry; raise it (sudo sysctl -w net.core.somaxconn=${listenBacklog(connections)}) to measure the transports, not the queue (docs/regimes.md)`;
+}
