@@ -3,7 +3,7 @@
  * found on PATH. Before one is used it is asked what it is (`<it> -p
  * 'JSON.stringify(process.versions)'`, no shell, a short timeout): a program
  * that does not answer with Node's versions is refused, as is a Node older
- * than package.json's `engines`. Every refusal is a UsageError naming the flag.
+ * than package.json's `engines` (a pre-release of the minimum is older). Every refusal is a UsageError naming the flag.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -45,15 +45,37 @@ export function enginesMinimum() {
 }
 
 /**
- * Compare two versions `v20.20.2` (or without the v): negative, zero or positive.
+ * A version's numbers and pre-release tag: `v20.19.0-pre` → [20, 19, 0], 'pre'.
+ * @param {string} v
+ */
+function parseVersion(v) {
+  const [core, ...tag] = v.replace(/^v/, '').split('-');
+  const numbers = core.split('.').slice(0, 3).map(Number);
+  return { numbers, pre: tag.length ? tag.join('-') : null };
+}
+
+/**
+ * Compare two versions `v20.20.2` (or without the v): negative, zero or
+ * positive. As semver orders them, a pre-release comes before its release
+ * (`20.19.0-pre` < `20.19.0`); two pre-releases of one version by their tags.
  * @param {string} a
  * @param {string} b
  */
 export function compareVersions(a, b) {
-  const parts = (/** @type {string} */ v) => v.replace(/^v/, '').split(/[.-]/).slice(0, 3).map(Number);
-  const [x, y] = [parts(a), parts(b)];
-  for (let i = 0; i < 3; i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) - (y[i] ?? 0);
-  return 0;
+  const [x, y] = [parseVersion(a), parseVersion(b)];
+  for (let i = 0; i < 3; i++) if ((x.numbers[i] ?? 0) !== (y.numbers[i] ?? 0)) return (x.numbers[i] ?? 0) - (y.numbers[i] ?? 0);
+  if (x.pre === y.pre) return 0;
+  if (x.pre === null) return 1;
+  if (y.pre === null) return -1;
+  return x.pre < y.pre ? -1 : 1;
+}
+
+/**
+ * Whether a version meets package.json's `engines` (a pre-release of the minimum does not).
+ * @param {string} version `v20.19.0`
+ */
+export function meetsEngines(version) {
+  return compareVersions(version, enginesMinimum().min.join('.')) >= 0;
 }
 
 /**
@@ -119,8 +141,8 @@ export function findNode(given, flag = '--node', { timeoutMs = PROBE_TIMEOUT_MS 
     throw new UsageError(`${flag} ${given}: not Node: \`${path} -p '${ASK}'\` gave no Node versions (${why || 'it printed something else'})`, 'ERR_NODE');
   }
   const engines = enginesMinimum();
-  if (compareVersions(version, engines.min.join('.')) < 0) {
-    throw new UsageError(`${flag} ${given} is Node ${version}; udsvstcp needs Node ${engines.text} (package.json engines)`, 'ERR_NODE');
+  if (!meetsEngines(version)) {
+    throw new UsageError(`${flag} ${given} is Node ${version}; udsvstcp needs Node ${engines.text} (package.json engines${version.includes('-') ? '; a pre-release comes before its release' : ''})`, 'ERR_NODE');
   }
   return { given, path, version, v8: String(versions.v8).slice(0, 100), libuv: String(versions.uv).slice(0, 100) };
 }
