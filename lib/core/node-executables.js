@@ -130,15 +130,16 @@ export function findNode(given, flag = '--node', { timeoutMs = PROBE_TIMEOUT_MS 
     : result.signal ? `killed by ${result.signal}` : result.status !== 0 ? `exit code ${result.status}` : '';
   /** @type {Record<string, unknown> | null} */
   let versions = null;
+  const stdout = String(result.stdout ?? '').trim();
   try {
-    const parsed = JSON.parse(String(result.stdout ?? '').trim());
+    const parsed = JSON.parse(stdout);
     if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) versions = parsed;
   } catch {
     // not JSON: not Node
   }
   const version = typeof versions?.node === 'string' ? `v${versions.node}` : '';
   if (why || !versions || !VERSION_PATTERN.test(version) || typeof versions.v8 !== 'string' || typeof versions.uv !== 'string') {
-    throw new UsageError(`${flag} ${given}: not Node: \`${path} -p '${ASK}'\` gave no Node versions (${why || 'it printed something else'})`, 'ERR_NODE');
+    throw new UsageError(`${flag} ${given}: not Node: \`${path} -p '${ASK}'\` gave no Node versions (${why || (stdout === '' ? 'it printed nothing' : 'it printed something else')})`, 'ERR_NODE');
   }
   const engines = enginesMinimum();
   if (!meetsEngines(version)) {

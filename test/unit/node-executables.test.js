@@ -51,6 +51,11 @@ describe('findNode', () => {
     expect(findNode(process.execPath)).toEqual({ given: process.execPath, path: process.execPath, version: process.version, v8: process.versions.v8, libuv: process.versions.uv });
   });
 
+  it('says a program that prints nothing printed nothing', () => {
+    expect(refusal('/bin/true')).toMatch(/^--node \/bin\/true: not Node: .* \(it printed nothing\)$/);
+    expect(refusal(files['silent-ok.sh'])).toMatch(/\(it printed nothing\)$/);
+  });
+
   it('refuses a pre-release of the minimum version: it comes before the release engines asks for', () => {
     const { text, min } = enginesMinimum();
     expect(refusal(files['fake-node-pre.sh'])).toBe(`--node ${files['fake-node-pre.sh']} is Node v${min.join('.')}-pre; udsvstcp needs Node ${text} (package.json engines; a pre-release comes before its release)`);
