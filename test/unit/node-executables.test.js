@@ -51,9 +51,13 @@ describe('findNode', () => {
     expect(findNode(process.execPath)).toEqual({ given: process.execPath, path: process.execPath, version: process.version, v8: process.versions.v8, libuv: process.versions.uv });
   });
 
+  it('refuses a program that prints Node-like versions but runs no JavaScript', () => {
+    expect(refusal(files['fake-node-26.sh'])).toMatch(/^--node \S+fake-node-26\.sh: not Node: `\S+ -e <a line of JavaScript>` printed Node-like versions but not what the line computes: it does not run JavaScript$/);
+  });
+
   it('says a program that prints nothing printed nothing', () => {
-    expect(refusal('/bin/true')).toMatch(/^--node \/bin\/true: not Node: .* \(it printed nothing\)$/);
-    expect(refusal(files['silent-ok.sh'])).toMatch(/\(it printed nothing\)$/);
+    expect(refusal('/bin/true')).toMatch(/^--node \/bin\/true: not Node: `\/bin\/true -e <a line of JavaScript>` printed nothing$/);
+    expect(refusal(files['silent-ok.sh'])).toMatch(/printed nothing$/);
   });
 
   it('refuses a pre-release of the minimum version: it comes before the release engines asks for', () => {
