@@ -175,6 +175,12 @@ export async function sweep(preset, opts, { stdout, stderr, chalk }) {
       for (const server of servers) server.kill();
     },
   });
+  /**
+   * The command that continues this sweep: with --node where the sweep or this session was given it
+   * (a resume never reads its executables from meta.json), naming this session's executables.
+   * @param {ReturnType<typeof openSession>} session
+   */
+  const resumeWith = (session) => resumeCommand(dir, session.spec.node !== null || request.nodeList ? session.nodes : null);
   try {
     const note = (/** @type {string} */ text) => say(chalk.yellow(`note: ${printable(text)}\n`));
     const session = openSession(request, note);
@@ -184,12 +190,12 @@ export async function sweep(preset, opts, { stdout, stderr, chalk }) {
         const strays = removeStrayNetworks(session.executables.ip.path);
         if (strays.length) note(`removed what a killed udsvstcp left: ${strays.join(', ')}`);
       }
-      return await measure(session);
+      return await measure(session, resumeWith(session));
     } catch (error) {
       const err = error instanceof Error ? error : new Error(String(error));
       const unmarked = session.fail(err);
       // printed under the one-line message (lib/core/errors.js)
-      /** @type {Error & { hint?: string }} */ (err).hint = `  what was measured is kept in ${dir} (meta.json status: ${unmarked ? `not marked failed: ${unmarked.message}` : 'failed'}); after fixing the cause, continue with:\n  ${resumeCommand(dir)}`;
+      /** @type {Error & { hint?: string }} */ (err).hint = `  what was measured is kept in ${dir} (meta.json status: ${unmarked ? `not marked failed: ${unmarked.message}` : 'failed'}); after fixing the cause, continue with:\n  ${resumeWith(session)}`;
       throw err;
     } finally {
       session.release();
@@ -198,8 +204,11 @@ export async function sweep(preset, opts, { stdout, stderr, chalk }) {
     interrupts.dispose();
   }
 
-  /** @param {ReturnType<typeof openSession>} session */
-  async function measure({ spec, previous, executables, nodes, begin, end, recordReplacement }) {
+  /**
+   * @param {ReturnType<typeof openSession>} session
+   * @param {string} resume the command that continues the sweep
+   */
+  async function measure({ spec, previous, executables, nodes, begin, end, recordReplacement }, resume) {
     const pinning = resolvePinning(spec.pin);
     const environment = collectEnvironment();
     say(chalk.dim(`${printable(describeEnvironment(environment))}\n`));
@@ -291,7 +300,7 @@ export async function sweep(preset, opts, { stdout, stderr, chalk }) {
     const code = interrupts.exitCode();
     if (code !== null) {
       const what = result.interrupted ? 'Resume with' : 'Every trial was measured before it; the files are complete. Rewrite the summary with';
-      stderr.write(`interrupted (${interrupts.received()}): what was measured is kept. ${what}:\n  ${printable(resumeCommand(dir))}\n`);
+      stderr.write(`interrupted (${interrupts.received()}): what was measured is kept. ${what}:\n  ${printable(resume)}\n`);
       return code;
     }
     return failed ? 1 : 0;

@@ -21,6 +21,8 @@ import { stealWarning } from './cpu-time.js';
 import { sendBufferWarning } from './send-buffer.js';
 import { wakeupWarning } from './machine.js';
 import { versionFindings } from './versions.js';
+import { resumeCommand } from '../core/shell.js';
+import { resumeNodesOf } from '../results/meta.js';
 
 /** A coefficient of variation (sd / mean) above this deserves a warning. */
 const CV_WARN = 0.05;
@@ -224,7 +226,7 @@ export function buildFindings({ trials: all, meta, notes = [], dir }, options = 
   }
 
   const warnings = [...notes];
-  const resume = dir ? `npx udsvstcp sweep --resume ${dir}` : 'udsvstcp sweep --resume DIR';
+  const resume = resumeCommand(dir ?? 'DIR', resumeNodesOf(meta)); // with --node where the sweep had it, as the sweep prints it
   if (status === 'interrupted') warnings.push(`the sweep was interrupted: ${trials.length}${planned ? ` of ${planned}` : ''} trial rows recorded; complete it with: ${resume}`);
   if (status === 'unfinished') warnings.push(`meta.json says the sweep is still running, or it was killed before it finished: ${trials.length}${planned ? ` of ${planned}` : ''} trial rows recorded; complete it with: ${resume}`);
   if (trials.length === 0) warnings.push('no trials recorded: nothing to report');
