@@ -64,7 +64,7 @@ function describeDesign(spec) {
     measured_time_per_transport_ms: 'ms' in spec.measure ? spec.measure.ms : null,
     node_axis: spec.node === null
       ? 'one Node version: the one running udsvstcp (meta.json nodes)'
-      : 'each Node version (meta.json nodes; the first is the baseline) has its own server, started with that Node once and warmed, and its own trial processes; every run measures every group under every version in one seeded random order, so versions are interleaved in time; a version against the baseline: per run log(UDS/TCP of the version) − log(UDS/TCP of the baseline), and per transport log(figure) − log(baseline figure), Student-t 95 % interval over runs, exp() back',
+      : 'each Node version (meta.json nodes; the first is the baseline) has its own server, started with that Node once and warmed, and its own trial processes; every run measures every group under every version in one seeded random order, so versions are interleaved in time; a version against the baseline, for every transport of the sweep: per run log(its ratio to TCP under the version) − log(that under the baseline), and log(figure) − log(baseline figure), Student-t 95 % interval over runs, exp() back',
     ratio_interval: `Student-t 95 % interval of the mean per-run log(UDS/TCP), exp() back: runs (fresh processes) are the replicates; ${spec.intervals === 'own' ? 'each group on its own' : 'variances moderated across groups (docs/method.md)'}`,
     precision: spec.precision,
     max_time_ms: spec.maxTimeMs,

@@ -94,7 +94,8 @@ describe('sweep quick --test --node <node>,<node2>', () => {
     expect(labels).toContain(`${v2}/${v1}`);
     const json = JSON.parse(result.stdout);
     expect(json.versions).toEqual([expect.objectContaining({ workload: 'echo', node: v2, base: v1, primary: 'msgs_per_s', line: expect.stringMatching(new RegExp(`^Node ${v2} against ${v1}: `)) })]);
-    expect(json.versions[0].groups).toEqual([expect.objectContaining({ size_bytes: 64, depth: 1, ratio: expect.objectContaining({ n: 2 }), tcp: expect.any(Object), uds: expect.any(Object) })]);
+    expect(json.versions[0]).toMatchObject({ ratios: ['uds/tcp'], transports: ['tcp', 'uds'] });
+    expect(json.versions[0].groups).toEqual([{ size_bytes: 64, depth: 1, ratios: { 'uds/tcp': expect.objectContaining({ n: 2 }) }, transports: { tcp: expect.any(Object), uds: expect.any(Object) } }]);
     expect(json.sections.map((/** @type {any} */ s) => s.node)).toEqual([v1, v2]);
     expect(json.nodes.map((/** @type {any} */ n) => n.version)).toEqual([v1, v2]);
   });
