@@ -202,7 +202,8 @@ failed trials in a row or a ${MAX_REPLACEMENTS + 1}th replacement, and --precisi
 run to a group whose last trial failed.
 
 Keys and defaults of presets: sweeps/README.md. Ctrl-C (or SIGTERM, SIGHUP)
-keeps what was measured and prints the --resume command (exit 130, 143, 129);
+keeps what was measured and prints the --resume command, with the --node list
+of a --node sweep (exit 130, 143, 129);
 a second one kills the server at once. One sweep at a time per
 directory (DIR/sweep.lock). On resume, a last trials.csv row cut short is cut
 back, and flags must equal those recorded in DIR/meta.json. A results

@@ -72,6 +72,7 @@ export async function reportSweep(dir, { stderr, chalk, quiet = false, allowShar
     if (!quiet) stderr.write(`\n${toVerdictText(findings, { chalk })}`);
     // what the machine set is a warning: printed even with --quiet
     for (const w of findings.machineWarnings) stderr.write(chalk.yellow(`warning: ${printable(w)}\n`));
+    if (!quiet) for (const n of findings.machineNotes) stderr.write(chalk.dim(`note: ${printable(n)}\n`));
     if (!quiet) stderr.write(files.map((f) => `  ${printable(f)}\n`).join(''));
     return { findings, files };
   } catch (error) {

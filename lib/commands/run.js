@@ -23,7 +23,7 @@ import { describeTarget } from '../client/transport.js';
 import { formatSize } from '../core/units.js';
 import { printable } from '../core/text.js';
 import { collectMachineFacts } from '../machine/facts.js';
-import { describeWakeup, sharesOf, warnOfShares } from '../report/machine.js';
+import { describeWakeup, wakeupFinding } from '../report/machine.js';
 import { resolvePinning } from '../sweep/pinning.js';
 
 /**
@@ -119,10 +119,10 @@ export async function run(options, { stdout, stderr, chalk }) {
         const mine = rows.filter((r) => r.transport === transport && r.status === 'ok' && typeof r.rtt_mean_us === 'number');
         return { transport, size_bytes: options.size, rtt_us: mine.reduce((a, r) => a + r.rtt_mean_us, 0) / mine.length };
       });
-      const shares = sharesOf(rtts, machine);
+      const { shares, warning, note } = wakeupFinding(rtts, machine, pinning.applied); // with both ends on one CPU (--pin same), no cross-CPU wake-up is paid
       if (shares.length) stderr.write(`wake-up share of the mean round trip: ${shares.map((s) => `${s.transport.toUpperCase()} ${Math.round(s.share * 100)} %`).join(', ')}\n`);
-      const warning = warnOfShares(shares, machine);
       if (warning) stderr.write(chalk.yellow(`warning: ${warning}\n`));
+      if (note) stderr.write(chalk.dim(`note: ${note}\n`));
     }
     const failed = rows.filter((r) => r.status !== 'ok');
     for (const r of failed) stderr.write(`udsvstcp: ${r.transport} trial failed: ${printable(r.error)}\n`);

@@ -66,7 +66,7 @@ function describeDesign(spec) {
     measured_time_per_transport_ms: 'ms' in spec.measure ? spec.measure.ms : null,
     node_axis: spec.node === null
       ? 'one Node version: the one running udsvstcp (meta.json nodes)'
-      : 'each Node version (meta.json nodes; the first is the baseline) has its own server, started with that Node once and warmed, and its own trial processes; every run measures every group under every version in one seeded random order, so versions are interleaved in time; a version against the baseline: per run log(UDS/TCP of the version) − log(UDS/TCP of the baseline), and per transport log(figure) − log(baseline figure), Student-t 95 % interval over runs, exp() back',
+      : 'each Node version (meta.json nodes; the first is the baseline) has its own server, started with that Node once and warmed, and its own trial processes; every run measures every group under every version in one seeded random order, so versions are interleaved in time; a version against the baseline, for every transport of the sweep: per run log(its ratio to TCP under the version) − log(that under the baseline), and log(figure) − log(baseline figure), Student-t 95 % interval over runs, exp() back',
     ratio_interval: `Student-t 95 % interval of the mean per-run log(UDS/TCP), exp() back: runs (fresh processes) are the replicates; ${spec.intervals === 'own' ? 'each group on its own' : 'variances moderated across groups (docs/method.md)'}`,
     precision: spec.precision,
     max_time_ms: spec.maxTimeMs,
@@ -177,6 +177,12 @@ export async function sweep(preset, opts, { stdout, stderr, chalk }) {
       for (const server of servers) server.kill();
     },
   });
+  /**
+   * The command that continues this sweep: with --node where the sweep or this session was given it
+   * (a resume never reads its executables from meta.json), naming this session's executables.
+   * @param {ReturnType<typeof openSession>} session
+   */
+  const resumeWith = (session) => resumeCommand(dir, session.spec.node !== null || request.nodeList ? session.nodes : null);
   try {
     const note = (/** @type {string} */ text) => say(chalk.yellow(`note: ${printable(text)}\n`));
     const session = openSession(request, note);
@@ -186,12 +192,12 @@ export async function sweep(preset, opts, { stdout, stderr, chalk }) {
         const strays = removeStrayNetworks(session.executables.ip.path);
         if (strays.length) note(`removed what a killed udsvstcp left: ${strays.join(', ')}`);
       }
-      return await measure(session);
+      return await measure(session, resumeWith(session));
     } catch (error) {
       const err = error instanceof Error ? error : new Error(String(error));
       const unmarked = session.fail(err);
       // printed under the one-line message (lib/core/errors.js)
-      /** @type {Error & { hint?: string }} */ (err).hint = `  what was measured is kept in ${dir} (meta.json status: ${unmarked ? `not marked failed: ${unmarked.message}` : 'failed'}); after fixing the cause, continue with:\n  ${resumeCommand(dir)}`;
+      /** @type {Error & { hint?: string }} */ (err).hint = `  what was measured is kept in ${dir} (meta.json status: ${unmarked ? `not marked failed: ${unmarked.message}` : 'failed'}); after fixing the cause, continue with:\n  ${resumeWith(session)}`;
       throw err;
     } finally {
       session.release();
@@ -200,8 +206,11 @@ export async function sweep(preset, opts, { stdout, stderr, chalk }) {
     interrupts.dispose();
   }
 
-  /** @param {ReturnType<typeof openSession>} session */
-  async function measure({ spec, previous, executables, nodes, begin, end, recordReplacement }) {
+  /**
+   * @param {ReturnType<typeof openSession>} session
+   * @param {string} resume the command that continues the sweep
+   */
+  async function measure({ spec, previous, executables, nodes, begin, end, recordReplacement }, resume) {
     const pinning = resolvePinning(spec.pin);
     const environment = collectEnvironment();
     say(chalk.dim(`${printable(describeEnvironment(environment))}\n`));
@@ -301,12 +310,12 @@ export async function sweep(preset, opts, { stdout, stderr, chalk }) {
     const report = await reportSweep(dir, { stderr, chalk, quiet, allowShared: request.allowShared, summary });
     // data on stdout, whatever --quiet says: the summary as JSON, or where the results are
     stdout.write(opts.json
-      ? reportJson(dir, report ?? { findings: { status: result.interrupted ? 'interrupted' : 'complete', trials: { recorded: rows.length, ok: rows.length - failed, failed, planned: result.planned }, sections: [], versions: [], warnings: ['the report could not be made (see stderr)'], machineWarnings: [], summary, centre: 'geometric mean', meta: null }, files: [] })
+      ? reportJson(dir, report ?? { findings: { status: result.interrupted ? 'interrupted' : 'complete', trials: { recorded: rows.length, ok: rows.length - failed, failed, planned: result.planned }, sections: [], versions: [], warnings: ['the report could not be made (see stderr)'], machineWarnings: [], machineNotes: [], summary, centre: 'geometric mean', meta: null }, files: [] })
       : `${resolve(dir)}\n`);
     const code = interrupts.exitCode();
     if (code !== null) {
       const what = result.interrupted ? 'Resume with' : 'Every trial was measured before it; the files are complete. Rewrite the summary with';
-      stderr.write(`interrupted (${interrupts.received()}): what was measured is kept. ${what}:\n  ${printable(resumeCommand(dir))}\n`);
+      stderr.write(`interrupted (${interrupts.received()}): what was measured is kept. ${what}:\n  ${printable(resume)}\n`);
       return code;
     }
     return failed ? 1 : 0;

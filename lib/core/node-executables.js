@@ -1,11 +1,14 @@
 /**
  * Node executables to run servers and trials with: each a path, or a name
- * found on PATH. Before one is used it is asked what it is (`<it> -p
- * 'JSON.stringify(process.versions)'`, no shell, a short timeout): a program
- * that does not answer with Node's versions is refused, as is a Node older
- * than package.json's `engines`. Every refusal is a UsageError naming the flag.
+ * found on PATH. Before one is used it is asked what it is: it must run a
+ * line of JavaScript (`<it> -e '…' NONCE`, no shell, a short timeout) that
+ * prints its versions and the nonce reversed, so a program that only prints
+ * Node-like versions is refused, as is a Node older than package.json's
+ * `engines` (a pre-release of the minimum is older). Every refusal is a
+ * UsageError naming the flag.
  */
 import { spawnSync } from 'node:child_process';
+import { randomInt } from 'node:crypto';
 import fs from 'node:fs';
 import { readFileSync } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
@@ -16,7 +19,8 @@ import { isExecutableFile } from './programs.js';
 export const PROBE_TIMEOUT_MS = 10_000;
 /** Most Node versions in one sweep. */
 export const MAX_NODES = 8;
-const ASK = 'JSON.stringify(process.versions)';
+/** The line of JavaScript an executable must run: its versions, and the nonce it was given reversed. */
+const ASK = "process.stdout.write(JSON.stringify({ versions: process.versions, answer: process.argv[1].split('').reverse().join('') }))";
 
 /**
  * @typedef {object} NodeExecutable
@@ -45,15 +49,37 @@ export function enginesMinimum() {
 }
 
 /**
- * Compare two versions `v20.20.2` (or without the v): negative, zero or positive.
+ * A version's numbers and pre-release tag: `v20.19.0-pre` → [20, 19, 0], 'pre'.
+ * @param {string} v
+ */
+function parseVersion(v) {
+  const [core, ...tag] = v.replace(/^v/, '').split('-');
+  const numbers = core.split('.').slice(0, 3).map(Number);
+  return { numbers, pre: tag.length ? tag.join('-') : null };
+}
+
+/**
+ * Compare two versions `v20.20.2` (or without the v): negative, zero or
+ * positive. As semver orders them, a pre-release comes before its release
+ * (`20.19.0-pre` < `20.19.0`); two pre-releases of one version by their tags.
  * @param {string} a
  * @param {string} b
  */
 export function compareVersions(a, b) {
-  const parts = (/** @type {string} */ v) => v.replace(/^v/, '').split(/[.-]/).slice(0, 3).map(Number);
-  const [x, y] = [parts(a), parts(b)];
-  for (let i = 0; i < 3; i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) - (y[i] ?? 0);
-  return 0;
+  const [x, y] = [parseVersion(a), parseVersion(b)];
+  for (let i = 0; i < 3; i++) if ((x.numbers[i] ?? 0) !== (y.numbers[i] ?? 0)) return (x.numbers[i] ?? 0) - (y.numbers[i] ?? 0);
+  if (x.pre === y.pre) return 0;
+  if (x.pre === null) return 1;
+  if (y.pre === null) return -1;
+  return x.pre < y.pre ? -1 : 1;
+}
+
+/**
+ * Whether a version meets package.json's `engines` (a pre-release of the minimum does not).
+ * @param {string} version `v20.19.0`
+ */
+export function meetsEngines(version) {
+  return compareVersions(version, enginesMinimum().min.join('.')) >= 0;
 }
 
 /**
@@ -103,24 +129,35 @@ function locate(given, flag) {
 export function findNode(given, flag = '--node', { timeoutMs = PROBE_TIMEOUT_MS } = {}) {
   if (typeof given !== 'string' || given.trim() === '') throw new UsageError(`${flag} must name a Node executable (a path or a name on PATH); got ${JSON.stringify(given)}`, 'ERR_NODE');
   const path = locate(given, flag);
-  const result = spawnSync(path, ['-p', ASK], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: timeoutMs, maxBuffer: 64 * 1024, shell: false });
-  const why = result.error ? (/** @type {NodeJS.ErrnoException} */ (result.error).code === 'ETIMEDOUT' ? `no answer within ${timeoutMs / 1000} s` : result.error.message)
-    : result.signal ? `killed by ${result.signal}` : result.status !== 0 ? `exit code ${result.status}` : '';
-  /** @type {Record<string, unknown> | null} */
-  let versions = null;
+  const nonce = String(randomInt(1e9, 1e12));
+  const result = spawnSync(path, ['-e', ASK, nonce], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: timeoutMs, maxBuffer: 64 * 1024, shell: false });
+  const stdout = String(result.stdout ?? '').trim();
+  /** @type {Record<string, any> | null} */
+  let answer = null;
   try {
-    const parsed = JSON.parse(String(result.stdout ?? '').trim());
-    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) versions = parsed;
+    const parsed = JSON.parse(stdout);
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) answer = parsed;
   } catch {
     // not JSON: not Node
   }
+  const versions = answer?.versions && typeof answer.versions === 'object' ? answer.versions : answer; // a program that prints process.versions alone
   const version = typeof versions?.node === 'string' ? `v${versions.node}` : '';
-  if (why || !versions || !VERSION_PATTERN.test(version) || typeof versions.v8 !== 'string' || typeof versions.uv !== 'string') {
-    throw new UsageError(`${flag} ${given}: not Node: \`${path} -p '${ASK}'\` gave no Node versions (${why || 'it printed something else'})`, 'ERR_NODE');
-  }
+  const looksLikeNode = VERSION_PATTERN.test(version) && typeof versions?.v8 === 'string' && typeof versions?.uv === 'string';
+  const what = result.error
+    ? (/** @type {NodeJS.ErrnoException} */ (result.error).code === 'ETIMEDOUT' ? `gave no answer within ${timeoutMs / 1000} s` : `could not be run (${result.error.message})`)
+    : result.signal ? `was killed by ${result.signal}`
+      : result.status !== 0 ? `exited with code ${result.status}`
+        : stdout === '' ? 'printed nothing'
+          : !looksLikeNode ? `printed something else (${JSON.stringify(stdout.slice(0, 60))}${stdout.length > 60 ? '…' : ''})`
+            : '';
+  const asked = `\`${path} -e <a line of JavaScript>\``;
+  if (what) throw new UsageError(`${flag} ${given}: not Node: ${asked} ${what}`, 'ERR_NODE');
   const engines = enginesMinimum();
-  if (compareVersions(version, engines.min.join('.')) < 0) {
-    throw new UsageError(`${flag} ${given} is Node ${version}; udsvstcp needs Node ${engines.text} (package.json engines)`, 'ERR_NODE');
+  if (!meetsEngines(version)) {
+    throw new UsageError(`${flag} ${given} is Node ${version}; udsvstcp needs Node ${engines.text} (package.json engines${version.includes('-') ? '; a pre-release comes before its release' : ''})`, 'ERR_NODE');
+  }
+  if (answer?.answer !== [...nonce].reverse().join('')) {
+    throw new UsageError(`${flag} ${given}: not Node: ${asked} printed Node-like versions but not what the line computes: it does not run JavaScript`, 'ERR_NODE');
   }
   return { given, path, version, v8: String(versions.v8).slice(0, 100), libuv: String(versions.uv).slice(0, 100) };
 }

@@ -12,9 +12,28 @@ export function shellQuote(arg) {
 }
 
 /**
- * The command that continues a sweep in `dir`.
- * @param {string} dir
+ * How a printed command names a Node executable in --node: a name found on
+ * PATH as it was given, a path absolute (so the command works from any
+ * directory); a placeholder where neither is known.
+ * @param {{ given?: unknown, path?: unknown, version?: unknown }} node
  */
-export function resumeCommand(dir) {
-  return `npx udsvstcp sweep --resume ${shellQuote(dir)}`;
+function nodeArgument({ given, path, version }) {
+  const usable = (/** @type {unknown} */ v) => typeof v === 'string' && v !== '' && !v.includes(',');
+  if (usable(given) && !String(given).includes('/')) return String(given);
+  if (usable(path) && String(path).startsWith('/')) return String(path);
+  if (usable(given)) return String(given);
+  return `<a Node ${typeof version === 'string' ? version : 'executable'}>`;
+}
+
+/**
+ * The command that continues a sweep in `dir`. A sweep run with --node is
+ * resumed with --node too: its executables are never read back from
+ * meta.json, so the command names them (each a name on PATH or a path).
+ * @param {string} dir
+ * @param {{ given?: unknown, path?: unknown, version?: unknown }[] | null} [nodes] the Node executables, the
+ *   baseline first; null or none: the sweep runs the Node running udsvstcp, and the command names none
+ */
+export function resumeCommand(dir, nodes = null) {
+  const node = nodes?.length ? ` --node ${shellQuote(nodes.map(nodeArgument).join(','))}` : '';
+  return `npx udsvstcp sweep --resume ${shellQuote(dir)}${node}`;
 }

@@ -20,8 +20,10 @@ import { formatRatio, toVerdict } from './verdict.js';
 import { stealWarning } from './cpu-time.js';
 import { sendBufferWarning } from './send-buffer.js';
 import { somaxconnWarning } from './backlog.js';
-import { wakeupWarning } from './machine.js';
+import { wakeupOfSections } from './machine.js';
 import { versionFindings } from './versions.js';
+import { resumeCommand } from '../core/shell.js';
+import { resumeNodesOf } from '../results/meta.js';
 
 /** A coefficient of variation (sd / mean) above this deserves a warning. */
 const CV_WARN = 0.05;
@@ -65,6 +67,8 @@ export const WIDE_CI = 0.05;
  * @property {Section[]} sections
  * @property {string[]} warnings
  * @property {string[]} machineWarnings those of the warnings that say what the machine set: wake-ups, UDS's send buffer, somaxconn, steal
+ * @property {string[]} machineNotes what the machine set that is no cause for a warning: with both ends on one CPU
+ *   (--pin same), that no cross-CPU wake-up was paid (said instead of the wake-up warning and share)
  * @property {import('./versions.js').VersionFinding[]} versions each Node version against the first (none with one version)
  * @property {Record<string, any>[]} summary the rows of summarize()
  * @property {'geometric mean' | 'mean'} centre what the per-transport values are
@@ -239,7 +243,7 @@ export function buildFindings({ trials: all, meta, notes = [], dir }, options = 
   }
 
   const warnings = [...notes];
-  const resume = dir ? `npx udsvstcp sweep --resume ${dir}` : 'udsvstcp sweep --resume DIR';
+  const resume = resumeCommand(dir ?? 'DIR', resumeNodesOf(meta)); // with --node where the sweep had it, as the sweep prints it
   if (status === 'interrupted') warnings.push(`the sweep was interrupted: ${trials.length}${planned ? ` of ${planned}` : ''} trial rows recorded; complete it with: ${resume}`);
   if (status === 'unfinished') warnings.push(`meta.json says the sweep is still running, or it was killed before it finished: ${trials.length}${planned ? ` of ${planned}` : ''} trial rows recorded; complete it with: ${resume}`);
   if (trials.length === 0) warnings.push('no trials recorded: nothing to report');
@@ -247,8 +251,10 @@ export function buildFindings({ trials: all, meta, notes = [], dir }, options = 
   else if (failed.length) warnings.push(`${failed.length} of ${trials.length} trials failed (status=error in trials.csv): ${describeFailures(failed)}`);
 
   // what the machine set (docs/regimes.md) and lanes under unequal conditions: a sweep prints these under its verdicts too
-  const machineWarnings = /** @type {string[]} */ ([wakeupWarning(sections, meta?.machine), sendBufferWarning(sections, meta?.machine), somaxconnWarning(sections, meta), stealWarning(meta?.sessions), ...laneWarnings(trials)].filter(Boolean));
+  const wakeup = wakeupOfSections(sections, meta?.machine, meta?.pinning); // with both ends on one CPU, a note instead of a warning
+  const machineWarnings = /** @type {string[]} */ ([wakeup.warning, sendBufferWarning(sections, meta?.machine), somaxconnWarning(sections, meta), stealWarning(meta?.sessions), ...laneWarnings(trials)].filter(Boolean));
   warnings.push(...machineWarnings);
+  const machineNotes = wakeup.note ? [wakeup.note] : [];
 
   /** a section's Node version, for people, where there are several @param {Section} s */
   const where = (s) => (s.node ? `Node ${s.node} ` : '');
@@ -285,5 +291,5 @@ export function buildFindings({ trials: all, meta, notes = [], dir }, options = 
 
   const versions = versionFindings(summary, (workload) => options.primary ?? primaryFigure(workload));
   const centre = summary.some((r) => typeof r.geomean === 'number') ? 'geometric mean' : 'mean';
-  return { status, centre, trials: { recorded: trials.length, ok: ok.length, failed: failed.length, planned }, sections, versions, warnings, machineWarnings, summary, meta };
+  return { status, centre, trials: { recorded: trials.length, ok: ok.length, failed: failed.length, planned }, sections, versions, warnings, machineWarnings, machineNotes, summary, meta };
 }

@@ -115,7 +115,7 @@ export function toHtml(findings, charts, { title = 'udsvstcp: UDS vs TCP', files
   parts.push('<h2>Environment</h2>');
   if (meta?.environment) parts.push(definitionList(meta.environment));
   else parts.push('<p>Unknown: the results directory has no meta.json.</p>');
-  const machine = [...machineRows(meta?.machine, findings.sections), ...cpuTimeRows(meta?.sessions)];
+  const machine = [...machineRows(meta?.machine, findings.sections, meta?.pinning), ...cpuTimeRows(meta?.sessions)];
   if (machine.length) parts.push('<h2>Machine</h2>', rowsList(machine));
   if (Array.isArray(meta?.nodes) && meta.nodes.length) {
     // the Nodes measured: a line per version, the first the baseline

@@ -3,7 +3,9 @@
  * wake-up probe, lib/machine/wakeup-probe.js) for people: rows for the
  * report's environment section, one line about the probe, and the share of
  * the depth-1 round trip that waking an idle CPU takes, with a warning when
- * it dominates. Pure.
+ * it dominates. The probe runs unpinned ends on two CPUs: where the round
+ * trips measured had both ends on one CPU (pinning `same`), none of that
+ * cost is theirs, and a note says so instead of any share. Pure.
  */
 import { formatSize } from '../core/units.js';
 import { labelOf, orderTransports } from '../transports/index.js';
@@ -42,6 +44,24 @@ export function describeWakeup(machine) {
 }
 
 /**
+ * Whether both ends of the round trips measured ran on one CPU, so that no
+ * cross-CPU wake-up was paid: a pinning of `same` (meta.json's `pinning`,
+ * `same: server and client cpu 0`, or a --pin value).
+ * @param {unknown} pinning
+ */
+function onOneCpu(pinning) {
+  return typeof pinning === 'string' && /^same\b/.test(pinning);
+}
+
+/**
+ * What is said instead of the wake-up share when both ends shared one CPU.
+ * @param {Record<string, any>} machine with a probe
+ */
+function oneCpuNote(machine) {
+  return `both ends of every round trip ran on one CPU (--pin same): no cross-CPU wake-up is paid, so the wake-up probe's cost (about ${micro(machine.wakeup.wake_cost_us)} with the ends on two CPUs) is not part of these round trips`;
+}
+
+/**
  * @typedef {object} Share
  * @property {string} transport
  * @property {number} size_bytes
@@ -55,7 +75,7 @@ export function describeWakeup(machine) {
  * @param {Record<string, any> | null | undefined} machine
  * @returns {Share[]}
  */
-export function sharesOf(rtts, machine) {
+function sharesOf(rtts, machine) {
   const cost = machine?.wakeup?.wake_cost_us;
   if (typeof cost !== 'number' || !Number.isFinite(cost) || cost <= 0) return [];
   if (wasBusy(machine?.wakeup)) return []; // its CPUs were seldom idle: the probe measured waiting for a CPU, not waking one
@@ -63,13 +83,11 @@ export function sharesOf(rtts, machine) {
 }
 
 /**
- * The wake-up cost's share of each transport's depth-1 mean round trip, size by size.
+ * Each transport's depth-1 mean round trip, size by size.
  * @param {import('./findings.js').Section[]} sections
- * @param {Record<string, any> | null | undefined} machine
  */
-export function wakeShares(sections, machine) {
-  const rtts = sections.filter((s) => s.depth === 1).flatMap((section) => section.sizes.flatMap((row) => (section.transports ?? ['tcp', 'uds']).map((transport) => ({ transport, size_bytes: row.size_bytes, rtt_us: Number(row.figures[RTT_METRIC] ? estimatesOf(row.figures[RTT_METRIC])[transport]?.value : NaN) }))));
-  return sharesOf(rtts, machine);
+function depthOneRtts(sections) {
+  return sections.filter((s) => s.depth === 1).flatMap((section) => section.sizes.flatMap((row) => (section.transports ?? ['tcp', 'uds']).map((transport) => ({ transport, size_bytes: row.size_bytes, rtt_us: Number(row.figures[RTT_METRIC] ? estimatesOf(row.figures[RTT_METRIC])[transport]?.value : NaN) }))));
 }
 
 /** @param {number[]} x */
@@ -87,13 +105,35 @@ function sharesByTransport(shares) {
 }
 
 /**
- * The warning when waking an idle CPU is most of a depth-1 round trip.
+ * @typedef {object} WakeupFinding what to say of the wake-up cost's share of depth-1 round trips
+ * @property {Share[]} shares each transport's and size's (none where both ends shared one CPU)
+ * @property {string | null} warning where waking an idle CPU is most of a round trip
+ * @property {string | null} note instead of both, where both ends shared one CPU: no cross-CPU wake-up was paid
+ */
+
+/**
+ * What to say of the wake-up cost's share of depth-1 mean round trips, given how the ends were pinned.
+ * @param {{ transport: string, size_bytes: number, rtt_us: number }[]} rtts
+ * @param {Record<string, any> | null | undefined} machine
+ * @param {unknown} pinning meta.json's `pinning` or a --pin value (`same`: both ends on one CPU); null: unpinned
+ * @returns {WakeupFinding}
+ */
+export function wakeupFinding(rtts, machine, pinning) {
+  const shares = sharesOf(rtts, machine);
+  if (!shares.length) return { shares, warning: null, note: null };
+  if (onOneCpu(pinning)) return { shares: [], warning: null, note: oneCpuNote(/** @type {Record<string, any>} */ (machine)) };
+  return { shares, warning: warnOfShares(shares, machine), note: null };
+}
+
+/**
+ * The same for a report's sections: their depth-1 groups' round trips.
  * @param {import('./findings.js').Section[]} sections
  * @param {Record<string, any> | null | undefined} machine
- * @returns {string | null}
+ * @param {unknown} pinning
+ * @returns {WakeupFinding}
  */
-export function wakeupWarning(sections, machine) {
-  return warnOfShares(wakeShares(sections, machine), machine);
+export function wakeupOfSections(sections, machine, pinning) {
+  return wakeupFinding(depthOneRtts(sections), machine, pinning);
 }
 
 /**
@@ -101,7 +141,7 @@ export function wakeupWarning(sections, machine) {
  * @param {Record<string, any> | null | undefined} machine
  * @returns {string | null}
  */
-export function warnOfShares(shares, machine) {
+function warnOfShares(shares, machine) {
   const by = sharesByTransport(shares);
   if (!by.some((s) => s.percent > WAKE_SHARE_DOMINATES * 100)) return null;
   const w = /** @type {Record<string, any>} */ (machine?.wakeup);
@@ -118,9 +158,10 @@ const text = (v) => (v === null || v === undefined ? 'unknown' : Array.isArray(v
  * everything else is text.
  * @param {Record<string, any> | null | undefined} machine
  * @param {import('./findings.js').Section[]} [sections] for the share of the depth-1 round trip
+ * @param {unknown} [pinning] meta.json's `pinning`: with both ends on one CPU the share row says none was paid
  * @returns {[string, string | number][]}
  */
-export function machineRows(machine, sections = []) {
+export function machineRows(machine, sections = [], pinning = null) {
   if (!machine) return [];
   /** @type {[string, string | number][]} */
   const rows = [];
@@ -140,7 +181,8 @@ export function machineRows(machine, sections = []) {
   const metrics = machine.tcp_metrics;
   if (metrics) rows.push(['tcp_metrics 127.0.0.1', metrics.loopback_entries === null ? 'unknown (no iproute2)' : `${metrics.loopback_entries} cached entr${metrics.loopback_entries === 1 ? 'y' : 'ies'}`]);
   rows.push(['wake-up probe', describeWakeup(machine).replace(/^wake-up probe: /, '')]);
-  const shares = wakeShares(sections, machine);
+  const { shares, note } = wakeupOfSections(sections, machine, pinning);
   if (shares.length) rows.push(['wake-up share of the depth-1 round trip', shares.map((s) => `${labelOf(s.transport)} ${formatSize(s.size_bytes)} ${Math.round(s.share * 100)} % of ${micro(s.rtt_us)}`).join('; ')]);
+  if (note) rows.push(['wake-up share of the depth-1 round trip', `none: ${note}`]);
   return rows;
 }

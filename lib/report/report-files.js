@@ -96,7 +96,7 @@ export async function writeReport(dir, { outDir = dir, primary, results = undefi
     ...findings.warnings.map((w) => /** @type {[string, string]} */ (['warning', w])),
     ...(Array.isArray(read.meta?.nodes) ? read.meta.nodes : []).map((/** @type {any} */ n, /** @type {number} */ i) => /** @type {[string, string]} */ ([`node ${i === 0 ? '(baseline) ' : ''}${n?.version}`, `V8 ${n?.v8}, libuv ${n?.libuv}: ${n?.path}`])),
     ...Object.entries(read.meta?.environment ?? {}).map(([k, v]) => /** @type {[string, string | number | null]} */ ([k, typeof v === 'object' && v !== null ? JSON.stringify(v) : v])),
-    ...machineRows(read.meta?.machine, findings.sections),
+    ...machineRows(read.meta?.machine, findings.sections, read.meta?.pinning),
     ...cpuTimeRows(read.meta?.sessions),
   ]);
   contents.push([REPORT_FILES.xlsx, await toXlsx({ trials: read.trials, trialColumns: read.columns, summary: summaryRows, summaryColumns, wide: toRunsWide(read.trials, wideSpec(read)), about })]);

@@ -76,6 +76,7 @@ export function toReportText(findings, { chalk = plain } = {}) {
     out.push(chalk.bold(printable(version.line)), '');
   }
   for (const w of findings.warnings) out.push(chalk.yellow(`warning: ${printable(w)}`));
+  for (const n of findings.machineNotes) out.push(chalk.dim(`note: ${printable(n)}`));
   return `${out.join('\n').replace(/\n+$/, '')}\n`;
 }
 
@@ -122,7 +123,7 @@ export function toMarkdown(findings, { title = 'udsvstcp: UDS vs TCP' } = {}) {
     for (const w of findings.warnings) out.push(`- ${md(w)}`);
     out.push('');
   }
-  const machine = [...machineRows(findings.meta?.machine, findings.sections), ...cpuTimeRows(findings.meta?.sessions)];
+  const machine = [...machineRows(findings.meta?.machine, findings.sections, findings.meta?.pinning), ...cpuTimeRows(findings.meta?.sessions)];
   if (machine.length) {
     out.push('## Machine', '');
     for (const [label, value] of machine) out.push(`- ${md(label)}: ${md(String(value))}`);

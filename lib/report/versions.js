@@ -1,18 +1,20 @@
 /**
  * What a report says of Node versions against each other: for each
  * workload and each version after the first (the baseline), a line in words
- * and a table of its groups (the ratio of UDS/TCP ratios and each
- * transport's primary figure, version / baseline, runs paired, with 95 %
- * CIs), from the comparison rows of summarize() (lib/stats/versions.js).
- * Pure: summary rows in, data and cells of text out.
+ * and a table of its groups (for every transport of the sweep: its ratio to
+ * TCP as a ratio of ratios, and its primary figure, version / baseline, runs
+ * paired, with 95 % CIs), from the comparison rows of summarize()
+ * (lib/stats/versions.js). The transports are read from the summary rows,
+ * in lib/transports/ order. Pure: summary rows in, data and cells of text out.
  */
 import { formatSize } from '../core/units.js';
 import { isVersionComparison } from '../stats/versions.js';
+import { labelOf, orderTransports, ratiosOf, ratioTransport } from '../transports/index.js';
 import { depthLabel } from '../workloads/index.js';
 import { formatRatio } from './verdict.js';
 
 /**
- * @typedef {object} VersionRatio version / baseline, or the ratio of UDS/TCP ratios
+ * @typedef {object} VersionRatio version / baseline, or a ratio of ratios to TCP
  * @property {number} value geometric mean of the per-run ratios
  * @property {number | null} low 95 % CI
  * @property {number | null} high
@@ -22,15 +24,18 @@ import { formatRatio } from './verdict.js';
  * @typedef {object} VersionGroup
  * @property {number} size_bytes
  * @property {number} depth
- * @property {VersionRatio | null} ratio the ratio of UDS/TCP ratios
- * @property {VersionRatio | null} tcp TCP's primary figure, version / baseline
- * @property {VersionRatio | null} uds
+ * @property {Record<string, VersionRatio | null>} ratios by ratio cell (`uds/tcp`, `worker/tcp` …): the ratio of the
+ *   two versions' ratios to TCP
+ * @property {Record<string, VersionRatio | null>} transports by transport (`tcp`, `uds`, `worker` …): its primary
+ *   figure, version / baseline
  *
  * @typedef {object} VersionFinding
  * @property {string} workload
  * @property {string} node the version
  * @property {string} base the baseline
  * @property {import('../workloads/figures.js').Figure} primary
+ * @property {string[]} ratios the ratio cells compared, the headline first (none without TCP)
+ * @property {string[]} transports the transports compared, in lib/transports/ order
  * @property {VersionGroup[]} groups by size, then depth
  * @property {string} line in words
  */
@@ -39,7 +44,7 @@ import { formatRatio } from './verdict.js';
  * @param {Record<string, any> | undefined} row
  * @returns {VersionRatio | null}
  */
-function ratioOf(row) {
+function estimateOf(row) {
   if (!row || typeof row.geomean !== 'number') return null;
   return { value: row.geomean, low: typeof row.ci95_low === 'number' ? row.ci95_low : null, high: typeof row.ci95_high === 'number' ? row.ci95_high : null, n: Number(row.n), significant: row.significant ?? null };
 }
@@ -69,6 +74,14 @@ function describe(what, found, workload, name = false) {
 }
 
 /**
+ * The transports a workload's summary rows measured, in lib/transports/ order.
+ * @param {Record<string, any>[]} rows summary rows of one workload
+ */
+function transportsOf(rows) {
+  return orderTransports(rows.map((r) => String(r.transport)).filter((t) => ratioTransport(t) === null));
+}
+
+/**
  * @param {Record<string, any>[]} summary rows of summarize()
  * @param {(workload: string) => import('../workloads/figures.js').Figure} primaryOf the figure verdicts are about
  * @returns {VersionFinding[]}
@@ -82,21 +95,28 @@ export function versionFindings(summary, primaryOf) {
     const [workload, label] = pair.split('|');
     const [node, base] = label.split('/');
     const primary = primaryOf(workload);
+    // every transport of the sweep: those measured (each version's own rows) and those compared
+    const transports = transportsOf(summary.filter((r) => String(r.workload) === workload));
+    const ratios = ratiosOf(transports);
     const mine = rows.filter((r) => String(r.workload) === workload && r.node_version === label && r.metric === primary.metric);
     const keys = [...new Set(mine.map((r) => `${r.size_bytes}|${r.depth}`))].map((k) => k.split('|').map(Number)).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
     const groups = keys.map(([size, depth]) => {
-      const pick = (/** @type {string} */ transport) => ratioOf(mine.find((r) => Number(r.size_bytes) === size && Number(r.depth) === depth && r.transport === transport));
-      return { size_bytes: size, depth, ratio: pick('uds/tcp'), tcp: pick('tcp'), uds: pick('uds') };
+      const pick = (/** @type {string} */ cell) => estimateOf(mine.find((r) => Number(r.size_bytes) === size && Number(r.depth) === depth && r.transport === cell));
+      return { size_bytes: size, depth, ratios: Object.fromEntries(ratios.map((c) => [c, pick(c)])), transports: Object.fromEntries(transports.map((t) => [t, pick(t)])) };
     });
-    const of = (/** @type {'ratio' | 'tcp' | 'uds'} */ key) => groups.flatMap((g) => (g[key] ? [{ g, r: /** @type {VersionRatio} */ (g[key]) }] : []));
-    const line = `Node ${node} against ${base}: ${describe(`UDS/TCP ${primary.short}`, of('ratio'), workload, true)}; ${describe(`TCP ${primary.short}`, of('tcp'), workload)}; ${describe(`UDS ${primary.short}`, of('uds'), workload)}.`;
-    out.push({ workload, node, base, primary, groups, line });
+    const of = (/** @type {'ratios' | 'transports'} */ kind, /** @type {string} */ cell) => groups.flatMap((g) => (g[kind][cell] ? [{ g, r: /** @type {VersionRatio} */ (g[kind][cell]) }] : []));
+    const parts = [
+      ...ratios.map((c) => describe(`${labelOf(c)} ${primary.short}`, of('ratios', c), workload, true)),
+      ...transports.map((t) => describe(`${labelOf(t)} ${primary.short}`, of('transports', t), workload)),
+    ];
+    out.push({ workload, node, base, primary, ratios, transports, groups, line: `Node ${node} against ${base}: ${parts.join('; ')}.` });
   }
   return out;
 }
 
 /**
- * The table of one version against the baseline, as cells of text (as ./depth-table.js gives a depth's).
+ * The table of one version against the baseline, as cells of text (as ./depth-table.js gives a depth's):
+ * per ratio to TCP its value, CI and whether the CI excludes 1, then per transport its value and CI.
  * @param {VersionFinding} finding
  * @returns {{ columns: import('./depth-table.js').Column[], rows: string[][] }}
  */
@@ -106,28 +126,29 @@ export function versionTable(finding) {
   const ci = (/** @type {VersionRatio | null} */ r) => (r && r.low !== null && r.high !== null ? `${formatRatio(r.low)}–${formatRatio(r.high)}` : '-');
   const sig = (/** @type {VersionRatio | null} */ r) => (r?.significant === 'yes' ? 'yes' : r?.significant === 'no' ? 'no' : '-');
   const who = `${finding.node}/${finding.base}`;
+  const interval = { title: '95 % CI', heading: '95 % CI (×)', numeric: false };
+  /** the runs paired of a group: its first estimate's @param {VersionGroup} g */
+  const runs = (g) => [...Object.values(g.ratios), ...Object.values(g.transports)].find((r) => r)?.n ?? 0;
   return {
     columns: [
       { title: 'size', heading: 'size', numeric: false },
       { title: 'depth', heading: 'depth', numeric: true },
-      { title: 'UDS/TCP ×', heading: `UDS/TCP ${p}, ${who} (×)`, numeric: true },
-      { title: '95 % CI', heading: '95 % CI (×)', numeric: false },
-      { title: 'sig', heading: 'CI excludes 1', numeric: false },
-      { title: `TCP ${p} ×`, heading: `TCP ${p}, ${who} (×)`, numeric: true },
-      { title: '95 % CI', heading: '95 % CI (×)', numeric: false },
-      { title: `UDS ${p} ×`, heading: `UDS ${p}, ${who} (×)`, numeric: true },
-      { title: '95 % CI', heading: '95 % CI (×)', numeric: false },
+      ...finding.ratios.flatMap((c) => [
+        { title: `${labelOf(c)} ×`, heading: `${labelOf(c)} ${p}, ${who} (×)`, numeric: true },
+        interval,
+        { title: 'sig', heading: 'CI excludes 1', numeric: false },
+      ]),
+      ...finding.transports.flatMap((t) => [{ title: `${labelOf(t)} ${p} ×`, heading: `${labelOf(t)} ${p}, ${who} (×)`, numeric: true }, interval]),
       { title: 'runs', heading: 'paired runs', numeric: true },
     ],
     rows: finding.groups.map((g) => [
       formatSize(g.size_bytes), String(g.depth),
-      ratio(g.ratio), ci(g.ratio), sig(g.ratio),
-      ratio(g.tcp), ci(g.tcp),
-      ratio(g.uds), ci(g.uds),
-      String(g.ratio?.n ?? g.tcp?.n ?? 0),
+      ...finding.ratios.flatMap((c) => [ratio(g.ratios[c]), ci(g.ratios[c]), sig(g.ratios[c])]),
+      ...finding.transports.flatMap((t) => [ratio(g.transports[t]), ci(g.transports[t])]),
+      String(runs(g)),
     ]),
   };
 }
 
 /** What the version tables hold, in one paragraph. */
-export const VERSION_TABLE_NOTE = 'Node versions: every run measured every group under every version, interleaved in time; each figure is version / baseline (the first version given), the geometric mean of the per-run ratios with a Student-t 95 % interval over runs; UDS/TCP × is the ratio of the two versions\' UDS/TCP ratios (above 1: UDS gains more over TCP under that version).';
+export const VERSION_TABLE_NOTE = 'Node versions: every run measured every group under every version, interleaved in time; each figure is version / baseline (the first version given), the geometric mean of the per-run ratios with a Student-t 95 % interval over runs; a ratio to TCP (UDS/TCP ×, Worker/TCP × …) is the ratio of the two versions\' ratios (above 1: that transport gains more over TCP under that version).';

@@ -14,7 +14,8 @@ export function toJsonLine(record) {
  * The report as one JSON document: state, per depth (and Node version) the
  * verdict and per size every figure (TCP, UDS, UDS/TCP with 95 % CIs, and
  * under `others` every other transport and its ratio to TCP), each
- * Node version against the first, warnings, the summary rows, the
+ * Node version against the first (per group every ratio to TCP and every
+ * transport's figure, version / baseline), warnings, the summary rows, the
  * environment and the Nodes measured.
  * @param {import('../report/findings.js').Findings} findings
  * @param {{ dir?: string, files?: string[] }} [options]
@@ -27,7 +28,7 @@ export function toReportJson(findings, { dir, files = [] } = {}) {
     primary: findings.sections[0]?.primary ?? null,
     verdicts: findings.sections.map((s) => s.verdict),
     sections: findings.sections.map((s) => ({ workload: s.workload, node: s.node, depth: s.depth, transports: s.transports, primary: s.primary.metric, verdict: s.verdict, sizes: s.sizes })),
-    versions: findings.versions.map((v) => ({ workload: v.workload, node: v.node, base: v.base, primary: v.primary.metric, line: v.line, groups: v.groups })),
+    versions: findings.versions.map((v) => ({ workload: v.workload, node: v.node, base: v.base, primary: v.primary.metric, line: v.line, ratios: v.ratios, transports: v.transports, groups: v.groups })),
     warnings: findings.warnings,
     summary: findings.summary,
     environment: findings.meta?.environment ?? null,

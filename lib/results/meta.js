@@ -203,3 +203,26 @@ export function describeStatus(meta) {
   if (meta.status === 'running') return 'running, or stopped without closing the directory: --resume tells which';
   return typeof meta.status === 'string' ? meta.status : 'of unknown status';
 }
+
+/**
+ * The Node executables a printed resume command names with --node (for
+ * people to paste: a resume itself never takes an executable from
+ * meta.json): where the sweep was given --node (spec.node) or measured
+ * several versions, those the last session that recorded them ran, in the
+ * recorded order (the baseline first); else null, and the command names
+ * none (the Node running udsvstcp resumes it).
+ * @param {Record<string, any> | null | undefined} meta
+ * @returns {{ given?: unknown, path?: unknown, version?: unknown }[] | null}
+ */
+export function resumeNodesOf(meta) {
+  const records = (/** @type {unknown} */ v) => (Array.isArray(v) && v.length > 0 && v.every((n) => n && typeof n === 'object') ? /** @type {Record<string, unknown>[]} */ (v) : null);
+  const recorded = records(meta?.nodes);
+  const given = Array.isArray(meta?.spec?.node) && meta.spec.node.length > 0;
+  if (!given && (recorded?.length ?? 0) < 2) return null;
+  const sessions = Array.isArray(meta?.sessions) ? meta.sessions : [];
+  const last = [...sessions].reverse().map((s) => records(s?.nodes)).find((n) => n !== null) ?? recorded;
+  if (!last) return given ? meta?.spec.node.map((/** @type {unknown} */ g) => ({ given: g })) : null;
+  // in the recorded order: the first is the baseline
+  const order = (recorded ?? last).map((n) => n.version);
+  return [...last].sort((a, b) => order.indexOf(a.version) - order.indexOf(b.version));
+}

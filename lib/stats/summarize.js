@@ -296,28 +296,34 @@ export function toSummaryText(summary, { precision = null } = {}) {
 }
 
 /**
- * Each Node version against the baseline, a line per group: the ratio of
- * UDS/TCP ratios and each transport's primary figure, with 95 % CIs.
+ * Each Node version against the baseline, a line per group: for every
+ * transport of the sweep (read from the rows) its ratio to TCP as a ratio of
+ * ratios (UDS/TCP, worker/TCP …), then its primary figure, with 95 % CIs.
  * @param {Record<string, any>[]} summary
  * @param {string} primary
  * @param {string} unit
  */
 function versionLines(summary, primary, unit) {
   const rows = summary.filter((r) => isVersionComparison(r) && r.metric === primary);
-  const ratioRows = rows.filter((r) => r.transport === 'uds/tcp');
-  if (!ratioRows.length) return [];
+  if (!rows.length) return [];
+  const cellsOf = (/** @type {boolean} */ ratio) => orderTransports(rows.map((r) => (ratio ? ratioTransport(r.transport) : ratioTransport(r.transport) === null ? String(r.transport) : null)).filter((t) => t !== null)).map((t) => (ratio ? ratioOf(t) : t));
+  const cells = [...cellsOf(true), ...cellsOf(false)]; // uds/tcp first, then each transport
   const fmt = (/** @type {number | null} */ v) => (v === null ? '   -  ' : v.toFixed(2).padStart(6));
   /** @param {Record<string, any> | undefined} r */
   const cell = (r) => (!r ? '       -                  ' : `×${fmt(r.mean)}${r.ci95_low === null ? ' (n=1, no CI)     ' : ` [${fmt(r.ci95_low)}, ${fmt(r.ci95_high)}]`}${r.significant === 'yes' ? ' *' : '  '}`);
-  const base = String(ratioRows[0].node_version).split('/')[1];
-  const labelOf = (/** @type {Record<string, any>} */ r) => `${r.node_version} ${formatSize(r.size_bytes)} ${depthLabel(r.workload, r.depth)}`;
-  const width = Math.max(...ratioRows.map((r) => labelOf(r).length)) + 2;
+  const base = String(rows[0].node_version).split('/')[1];
+  const groupOf = (/** @type {Record<string, any>} */ r) => `${r.node_version} ${formatSize(r.size_bytes)} ${depthLabel(r.workload, r.depth)}`;
+  /** @type {Map<string, Record<string, any>[]>} the rows of each (version, size, depth), in the summary's order */
+  const groups = new Map();
+  for (const r of rows) groups.set(groupOf(r), [...(groups.get(groupOf(r)) ?? []), r]);
+  const width = Math.max(...[...groups.keys()].map((g) => g.length)) + 2;
   const lines = ['', `Node versions against ${base} (the first given), runs paired (per run log difference), 95 % CI:`];
-  lines.push(`  ${''.padEnd(width)}${'UDS/TCP ratio'.padEnd(29)}${`TCP ${unit}`.padEnd(29)}UDS ${unit}`);
-  for (const r of ratioRows) {
-    const pick = (/** @type {string} */ transport) => rows.find((s) => s.node_version === r.node_version && s.size_bytes === r.size_bytes && s.depth === r.depth && s.transport === transport);
-    lines.push(`  ${labelOf(r).padEnd(width)}${cell(r)}   ${cell(pick('tcp'))}   ${cell(pick('uds'))}`.trimEnd());
+  lines.push(`  ${''.padEnd(width)}${cells.map((c, i) => { const title = ratioTransport(c) === null ? `${labelOf(c)} ${unit}` : `${labelOf(c)} ratio`; return i < cells.length - 1 ? title.padEnd(29) : title; }).join('')}`);
+  for (const [group, mine] of groups) {
+    lines.push(`  ${group.padEnd(width)}${cells.map((c) => cell(mine.find((r) => r.transport === c))).join('   ')}`.trimEnd());
   }
-  lines.push(`  ${rows.some((r) => r.significant === 'yes') ? '* the 95 % CI excludes 1. ' : ''}Above 1: higher under that version than under ${base} (UDS/TCP: UDS gains more over TCP there).`);
+  const ratios = cellsOf(true);
+  const meaning = ratios.length ? ` (${ratios.length === 1 ? `${labelOf(ratios[0])}: ${labelOf(ratioTransport(ratios[0]))}` : 'a ratio to TCP: that transport'} gains more over TCP there)` : '';
+  lines.push(`  ${rows.some((r) => r.significant === 'yes') ? '* the 95 % CI excludes 1. ' : ''}Above 1: higher under that version than under ${base}${meaning}.`);
   return lines;
 }

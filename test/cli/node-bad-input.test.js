@@ -1,7 +1,7 @@
 /**
  * --node (sweep and run) and the spec key `node`: every executable is found
  * and asked what it is before anything starts. What is not an executable,
- * not Node, older than package.json's engines, not found, or the same
+ * not Node (a script that only prints Node-like versions included), older than package.json's engines, not found, or the same
  * version twice is refused: exit 2, one line naming --node (or the key),
  * nothing started, nothing created.
  */
@@ -27,6 +27,7 @@ beforeAll(async () => {
   await make('not-node.sh', '#!/bin/sh\necho hello\n', 0o755);
   await make('old-node.sh', `#!/bin/sh\necho '${JSON.stringify({ node: '18.20.4', v8: '10.2.154.26-node.36', uv: '1.44.2' })}'\n`, 0o755);
   await make('silent.sh', '#!/bin/sh\nexit 3\n', 0o755);
+  await make('fake-node.sh', `#!/bin/sh\necho '${JSON.stringify({ node: '26.10.0', v8: '14.6.202.34-node.34', uv: '1.52.1' })}'\n`, 0o755);
   files.same = join(tmp.dir, 'same-node');
   await symlink(process.execPath, files.same);
 });
@@ -38,9 +39,10 @@ describe('sweep --node refuses before anything starts', () => {
   /** @type {[string, () => string, RegExp][]} */
   const cases = [
     ['a file that is not executable', () => files['readme.txt'], /^udsvstcp: error: --node \S+readme\.txt: not an executable file; give the path of a Node executable or a name on PATH/],
-    ['an executable text file', () => files['text-x'], /--node \S+text-x: not Node: `\S+ -p 'JSON\.stringify\(process\.versions\)'` gave no Node versions \(/],
-    ['a script that is not Node', () => files['not-node.sh'], /--node \S+not-node\.sh: not Node: .* gave no Node versions \(it printed something else\)/],
-    ['a program that fails', () => files['silent.sh'], /--node \S+silent\.sh: not Node: .* \(exit code 3\)/],
+    ['an executable text file', () => files['text-x'], /--node \S+text-x: not Node: `\S+ -e <a line of JavaScript>` (could not be run \(|exited with code \d+$)/m],
+    ['a script that is not Node', () => files['not-node.sh'], /--node \S+not-node\.sh: not Node: `\S+ -e <a line of JavaScript>` printed something else \("hello"\)$/m],
+    ['a script that prints Node-like versions', () => files['fake-node.sh'], /--node \S+fake-node\.sh: not Node: `\S+ -e <a line of JavaScript>` printed Node-like versions but not what the line computes: it does not run JavaScript$/m],
+    ['a program that fails', () => files['silent.sh'], /--node \S+silent\.sh: not Node: .* exited with code 3$/m],
     ['a Node older than package.json engines', () => files['old-node.sh'], /--node \S+old-node\.sh is Node v18\.20\.4; udsvstcp needs Node >=20\.19 \(package\.json engines\)/],
     ['a path that does not exist', () => join(tmp.dir, 'nowhere', 'node'), /--node \S+nowhere\/node: no such file/],
     ['a name not on PATH', () => 'udsvstcp-no-such-node', /--node udsvstcp-no-such-node: not found on PATH/],

@@ -5,14 +5,16 @@
  * figure, version / baseline) in every output. Needs a second Node:
  * UDSVSTCP_TEST_NODE2 (test/helpers/nodes.js).
  */
-import { readFile, readdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, readFile, readdir, symlink, writeFile } from 'node:fs/promises';
+import { delimiter, join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { expectOneLineUsageError, runCli } from '../helpers/cli.js';
+import { BIN, expectOneLineUsageError, runCli } from '../helpers/cli.js';
+import { shellQuote } from '../../lib/core/shell.js';
 import { readXlsx } from '../helpers/xlsx.js';
 import { secondNode } from '../helpers/nodes.js';
-import { readMetaJson, readTrialRows } from '../helpers/sweeps.js';
+import { readMetaJson, readTrialRows, startSweep, writeTinySpec } from '../helpers/sweeps.js';
+import { spawnSync } from 'node:child_process';
 import { copyResultsDir, useTempDir } from '../helpers/temp.js';
 
 const tmp = useTempDir();
@@ -92,7 +94,8 @@ describe('sweep quick --test --node <node>,<node2>', () => {
     expect(labels).toContain(`${v2}/${v1}`);
     const json = JSON.parse(result.stdout);
     expect(json.versions).toEqual([expect.objectContaining({ workload: 'echo', node: v2, base: v1, primary: 'msgs_per_s', line: expect.stringMatching(new RegExp(`^Node ${v2} against ${v1}: `)) })]);
-    expect(json.versions[0].groups).toEqual([expect.objectContaining({ size_bytes: 64, depth: 1, ratio: expect.objectContaining({ n: 2 }), tcp: expect.any(Object), uds: expect.any(Object) })]);
+    expect(json.versions[0]).toMatchObject({ ratios: ['uds/tcp'], transports: ['tcp', 'uds'] });
+    expect(json.versions[0].groups).toEqual([{ size_bytes: 64, depth: 1, ratios: { 'uds/tcp': expect.objectContaining({ n: 2 }) }, transports: { tcp: expect.any(Object), uds: expect.any(Object) } }]);
     expect(json.sections.map((/** @type {any} */ s) => s.node)).toEqual([v1, v2]);
     expect(json.nodes.map((/** @type {any} */ n) => n.version)).toEqual([v1, v2]);
   });
@@ -128,6 +131,43 @@ describe('sweep quick --test --node <node>,<node2>', () => {
     const after = await Promise.all((await readdir(dir)).sort().map(async (f) => [f, await readFile(join(dir, f))]));
     expect(after).toEqual(before);
   }, 90_000);
+});
+
+describe('Ctrl-C on a --node sweep', () => {
+  it('prints a resume command with the --node list, as report, summary.md and report.html do; that very command completes the sweep', async () => {
+    // the baseline by a name on PATH, the other by its path: the command names them as given
+    const bin = join(tmp.dir, 'bin');
+    await mkdir(bin);
+    await symlink(process.execPath, join(bin, 'node-base'));
+    const env = { PATH: `${bin}${delimiter}${process.env.PATH}` };
+    const out = join(tmp.dir, 'interrupted');
+    let sent = false;
+    const sweep = startSweep([await writeTinySpec(tmp.dir, { runs: 1 }), '--node', `node-base,${node2.path}`, '--out', out, '--no-probe'], {
+      env,
+      onStderr: (text, child) => {
+        if (!sent && text.includes('[1/4]')) {
+          sent = true;
+          child.kill('SIGINT');
+        }
+      },
+    });
+    const { code, stderr } = await sweep.done;
+    expect(code, stderr).toBe(130);
+    const command = `npx udsvstcp sweep --resume ${out} --node node-base,${node2.path}`;
+    expect(stderr).toContain(`Resume with:\n  ${command}\n`);
+    const report = await runCli(['report', out], { cwd: tmp.dir, env });
+    expect(report.code, report.stderr).toBe(0);
+    expect(report.stderr).toContain(`complete it with: ${command}\n`);
+    expect(await readFile(join(out, 'summary.md'), 'utf8')).toContain(`complete it with: ${command.replace(/_/g, '\\_')}\n`);
+    expect(await readFile(join(out, 'report.html'), 'utf8')).toContain(`complete it with: ${command}</li>`);
+    // the line as printed, pasted into a shell (npx udsvstcp being this checkout's binary)
+    const pasted = spawnSync('/bin/sh', ['-c', command.replace(/^npx udsvstcp /, `${shellQuote(process.execPath)} ${shellQuote(BIN)} `)], { cwd: tmp.dir, env: { ...process.env, ...env, NO_COLOR: '1' }, encoding: 'utf8', timeout: 120_000 });
+    expect(pasted.status, pasted.stderr).toBe(0);
+    const rows = await readTrialRows(out);
+    expect(rows).toHaveLength(2 * 2 * 2); // sizes × versions × transports
+    expect(rows.every((r) => r.status === 'ok')).toBe(true);
+    expect((await readMetaJson(out)).status).toBe('complete');
+  }, 180_000);
 });
 
 describe('run --node <node2>', () => {

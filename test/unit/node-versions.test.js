@@ -2,13 +2,18 @@
  * The Node-version axis in the pure layers: the schedule interleaves
  * versions within every run (and leaves a one-version plan as it was), and
  * the summary compares each version with the first, runs paired, against
- * worked values.
+ * worked values, for every transport of the sweep (the report's line,
+ * table, summary.md and --json alike).
  */
 import { describe, expect, it } from 'vitest';
 import { compareVersions, orderVersions } from '../../lib/core/node-executables.js';
 import { planTrials, rowKey } from '../../lib/sweep/schedule.js';
 import { SUMMARY_COLUMNS, summarize, toSummaryText } from '../../lib/stats/summarize.js';
 import { toRunsWide } from '../../lib/results/wide.js';
+import { buildFindings } from '../../lib/report/findings.js';
+import { versionTable } from '../../lib/report/versions.js';
+import { toMarkdown, toVerdictText } from '../../lib/report/report-text.js';
+import { toReportJson } from '../../lib/results/json.js';
 
 const plan = { sizes: [1, 64, 1024], depths: [1, 16], transports: /** @type {('tcp' | 'uds')[]} */ (['tcp', 'uds']), pairing: /** @type {const} */ ('blocks'), runs: 4, seed: 3 };
 
@@ -113,5 +118,61 @@ describe('the summary with Node versions', () => {
     const wide = toRunsWide(rows, { workload: 'echo', sizes: [64], depths: [1], transports: ['tcp', 'uds'], runs: 3, nodes: ['v20.20.2', 'v26.10.0'] });
     expect(wide.rows.map((r) => r[wide.columns[0]])).toEqual(['UDS Size 64 Node v20.20.2', 'TCP Size 64 Node v20.20.2', 'UDS Size 64 Node v26.10.0', 'TCP Size 64 Node v26.10.0']);
     expect(toRunsWide(rows.filter((r) => r.node_version === 'v20.20.2'), { workload: 'echo', sizes: [64], depths: [1], transports: ['tcp', 'uds'], runs: 3 }).rows.map((r) => r[wide.columns[0]])).toEqual(['UDS Size 64', 'TCP Size 64']);
+  });
+});
+
+describe('the comparison of versions covers every transport of the sweep', () => {
+  /**
+   * Trial rows of one group (64 B, depth 1), per version and run: msgs/s of each transport.
+   * @param {Record<string, Record<string, number>[]>} byVersion version → per run { transport: msgs/s }
+   */
+  const rowsOf = (byVersion) => Object.entries(byVersion).flatMap(([node_version, runs]) => runs.flatMap((figures, run) => Object.entries(figures).map(([transport, msgs]) => (
+    { run, workload: 'echo', node_version, transport, size_bytes: 64, depth: 1, msgs_per_s: msgs, rtt_mean_us: 1e6 / msgs, status: 'ok' }))));
+  const versions = ['v20.20.2', 'v22.1.0', 'v26.10.0'];
+  // per run, against v20: tcp ×1.1, uds ×1.2, worker ×1.5 under v22; ×1.2, ×1.2, ×2 under v26
+  const three = rowsOf({
+    'v20.20.2': [{ tcp: 100, uds: 150, worker: 80 }, { tcp: 110, uds: 160, worker: 90 }, { tcp: 105, uds: 155, worker: 85 }],
+    'v22.1.0': [{ tcp: 110, uds: 180, worker: 120 }, { tcp: 121, uds: 192, worker: 135 }, { tcp: 115.5, uds: 186, worker: 127.5 }],
+    'v26.10.0': [{ tcp: 120, uds: 180, worker: 160 }, { tcp: 132, uds: 192, worker: 180 }, { tcp: 126, uds: 186, worker: 170 }],
+  });
+  const meta = { status: 'complete', spec: { pin: 'none', node: versions }, nodes: versions.map((version) => ({ version })) };
+
+  it('tcp, uds and worker under three versions: worker in the table, the verdict lines, summary.md, the printed summary and --json versions', () => {
+    const summary = summarize(three, { moderate: false, nodes: versions });
+    expect(summary.filter((r) => r.node_version === 'v26.10.0/v20.20.2' && r.metric === 'msgs_per_s').map((r) => r.transport)).toEqual(['uds/tcp', 'worker/tcp', 'tcp', 'uds', 'worker']);
+    const findings = buildFindings({ trials: three, meta }, { summary });
+    expect(findings.versions.map((v) => [v.node, v.ratios, v.transports])).toEqual([
+      ['v22.1.0', ['uds/tcp', 'worker/tcp'], ['tcp', 'uds', 'worker']],
+      ['v26.10.0', ['uds/tcp', 'worker/tcp'], ['tcp', 'uds', 'worker']],
+    ]);
+    const [v22, v26] = findings.versions;
+    expect(v26.groups[0].transports.worker?.value).toBeCloseTo(2, 10);
+    expect(v26.groups[0].ratios['worker/tcp']?.value).toBeCloseTo(2 / 1.2, 10);
+    expect(v22.groups[0].ratios['uds/tcp']?.value).toBeCloseTo(1.2 / 1.1, 10);
+    expect(v26.line).toMatch(/^Node v26\.10\.0 against v20\.20\.2: UDS\/TCP msgs\/s ×1\.00 \(.*\); worker\/TCP msgs\/s ×1\.67 \(95 % CI excludes 1 at 1 of 1 group: 64 B depth 1 ×1\.67\); TCP msgs\/s ×1\.20 \(.*\); UDS msgs\/s ×1\.20 \(.*\); worker msgs\/s ×2\.00 \(.*\)\.$/);
+    const table = versionTable(v26);
+    expect(table.columns.map((c) => c.title)).toEqual(['size', 'depth', 'UDS/TCP ×', '95 % CI', 'sig', 'worker/TCP ×', '95 % CI', 'sig', 'TCP msgs/s ×', '95 % CI', 'UDS msgs/s ×', '95 % CI', 'worker msgs/s ×', '95 % CI', 'runs']);
+    expect(table.rows).toEqual([['64 B', '1', '1.00', '1.00–1.00', 'no', '1.67', '1.67–1.67', 'yes', '1.20', '1.20–1.20', '1.20', '1.20–1.20', '2.00', '2.00–2.00', '3']]);
+    expect(toVerdictText(findings)).toContain('; worker msgs/s ×2.00 (');
+    const md = toMarkdown(findings);
+    expect(md).toContain('| worker/TCP msgs/s, v26.10.0/v20.20.2 (×) |');
+    expect(md).toContain('| worker msgs/s, v22.1.0/v20.20.2 (×) |');
+    const json = JSON.parse(toReportJson(findings));
+    expect(json.versions[1]).toMatchObject({ node: 'v26.10.0', base: 'v20.20.2', ratios: ['uds/tcp', 'worker/tcp'], transports: ['tcp', 'uds', 'worker'] });
+    expect(json.versions[1].groups[0].transports.worker.value).toBeCloseTo(2, 10);
+    const text = toSummaryText(summary);
+    expect(text).toMatch(/^ {2}\s+UDS\/TCP ratio\s+worker\/TCP ratio\s+TCP msgs\/s\s+UDS msgs\/s\s+worker msgs\/s$/m);
+    expect(text).toMatch(/^ {2}v26\.10\.0\/v20\.20\.2 64 B depth 1 +× {2}1\.00 .*× {2}1\.67 .*× {2}1\.20 .*× {2}1\.20 .*× {2}2\.00 /m);
+  });
+
+  it('tcp and worker: worker against TCP and each transport, no UDS "not compared"', () => {
+    const two = three.filter((r) => r.transport !== 'uds' && r.node_version !== 'v22.1.0');
+    const nodes = ['v20.20.2', 'v26.10.0'];
+    const findings = buildFindings({ trials: two, meta: { ...meta, spec: { pin: 'none', node: nodes }, nodes: nodes.map((version) => ({ version })) } });
+    expect(findings.versions).toHaveLength(1);
+    expect(findings.versions[0].line).toMatch(/^Node v26\.10\.0 against v20\.20\.2: worker\/TCP msgs\/s ×1\.67 \(.*\); TCP msgs\/s ×1\.20 \(.*\); worker msgs\/s ×2\.00 \(.*\)\.$/);
+    expect(findings.versions[0].line).not.toMatch(/UDS|not compared/);
+    expect(versionTable(findings.versions[0]).columns.map((c) => c.title)).toEqual(['size', 'depth', 'worker/TCP ×', '95 % CI', 'sig', 'TCP msgs/s ×', '95 % CI', 'worker msgs/s ×', '95 % CI', 'runs']);
+    expect(toSummaryText(summarize(two, { nodes }))).toMatch(/^ {2}v26\.10\.0\/v20\.20\.2 64 B depth 1 +× {2}1\.67 .*× {2}1\.20 .*× {2}2\.00 /m);
   });
 });

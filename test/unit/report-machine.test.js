@@ -1,9 +1,15 @@
+import { Writable } from 'node:stream';
+import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
+import { reportSweep } from '../../lib/commands/report.js';
 import { buildFindings } from '../../lib/report/findings.js';
 import { toHtml } from '../../lib/report/html.js';
-import { describeWakeup, machineRows } from '../../lib/report/machine.js';
+import { describeWakeup, machineRows, wakeupFinding } from '../../lib/report/machine.js';
 import { toMarkdown, toReportText } from '../../lib/report/report-text.js';
-import { ENVIRONMENT, okRow } from '../helpers/results-fixture.js';
+import { ENVIRONMENT, okRow, writeResults } from '../helpers/results-fixture.js';
+import { useTempDir } from '../helpers/temp.js';
+
+const tmp = useTempDir({ each: true });
 
 // depth-1 mean round trips: TCP 1e6 / 12 500 = 80 µs, UDS 1e6 / 16 000 = 62.5 µs
 const trials = [okRow(0, 'tcp', 64, 1, 12500), okRow(0, 'uds', 64, 1, 16000), okRow(1, 'tcp', 64, 1, 12500), okRow(1, 'uds', 64, 1, 16000), okRow(0, 'tcp', 64, 16, 90000), okRow(0, 'uds', 64, 16, 150000)];
@@ -26,8 +32,12 @@ const MACHINE = {
 };
 const WARNING = "at depth 1, about 60 % (TCP) and 77 % (UDS) of a round trip here is waking an idle CPU (probe: same-CPU 12.0 µs, cross-CPU 60.0 µs); depth-1 ratios mostly measure this machine's wake-ups";
 
-/** @param {Record<string, any>} machine */
-const findingsWith = (machine) => buildFindings({ trials, meta: { status: 'complete', trials_planned: 6, environment: ENVIRONMENT, spec: { pin: 'none' }, machine } });
+/**
+ * @param {Record<string, any>} machine
+ * @param {string} [pin] the sweep's --pin
+ */
+const findingsWith = (machine, pin = 'none') => buildFindings({ trials, meta: { status: 'complete', trials_planned: 6, environment: ENVIRONMENT, spec: { pin }, pinning: pin === 'same' ? 'same: server and client cpu 0' : pin === 'split' ? 'split: server cpu 0, client cpu 1' : 'none', machine } });
+const ONE_CPU = "both ends of every round trip ran on one CPU (--pin same): no cross-CPU wake-up is paid, so the wake-up probe's cost (about 48.0 µs with the ends on two CPUs) is not part of these round trips";
 
 describe('the machine facts in the report', () => {
   it('warns when waking an idle CPU is most of a depth-1 round trip, with each transport\'s share', () => {
@@ -45,6 +55,46 @@ describe('the machine facts in the report', () => {
     const findings = findingsWith(busy);
     expect(findings.warnings.join('\n')).not.toMatch(/waking an idle CPU/);
     expect(machineRows(busy, findings.sections).map(([label]) => label)).not.toContain('wake-up share of the depth-1 round trip');
+  });
+
+  it('with --pin same gives no wake-up share and no warning, but says once that both ends share a CPU: in the sweep, report, summary.md and report.html', () => {
+    const findings = findingsWith(MACHINE, 'same');
+    expect(findings.warnings.join('\n')).not.toMatch(/waking an idle CPU/);
+    expect(findings.machineWarnings).toEqual([]);
+    expect(toReportText(findings)).not.toMatch(/waking an idle CPU/);
+    expect(findings.machineNotes).toEqual([ONE_CPU]); // what the sweep and report print under the verdicts
+    const text = toReportText(findings);
+    expect(text.split(ONE_CPU)).toHaveLength(2);
+    expect(text).toContain(`note: ${ONE_CPU}`);
+    const md = toMarkdown(findings);
+    expect(md).not.toMatch(/round trip here is waking an idle CPU|% of 80\.0 µs/); // neither the warning nor the shares
+    expect(md.split(ONE_CPU)).toHaveLength(2);
+    expect(md).toContain(`- wake-up share of the depth-1 round trip: none: ${ONE_CPU}\n`);
+    const html = toHtml(findings, []);
+    expect(html).not.toMatch(/round trip here is waking an idle CPU|% of 80\.0 µs/);
+    expect(html.split(ONE_CPU.replace(/'/g, '&#39;'))).toHaveLength(2);
+    expect(machineRows(MACHINE, findings.sections, 'same: server and client cpu 0').at(-1)).toEqual(['wake-up share of the depth-1 round trip', `none: ${ONE_CPU}`]);
+    // split and none are unpinned as far as a wake-up goes: the warning stands
+    expect(findingsWith(MACHINE, 'split').warnings).toContain(WARNING);
+    expect(findingsWith(MACHINE, 'split').machineNotes).toEqual([]);
+  });
+
+  it('a --pin same sweep ends with the note, once, and no wake-up warning (lib/commands/report.js reportSweep, on hand-made results)', async () => {
+    await writeResults(tmp.dir, trials, { status: 'complete', trials_planned: 6, environment: ENVIRONMENT, spec: { pin: 'same' }, pinning: 'same: server and client cpu 0', machine: MACHINE });
+    let stderr = '';
+    const stream = new Writable({ write: (chunk, _encoding, done) => { stderr += chunk; done(); } });
+    const report = await reportSweep(tmp.dir, { stderr: stream, chalk: new Chalk({ level: 0 }) });
+    expect(report?.findings.machineNotes).toEqual([ONE_CPU]);
+    expect(stderr.split(ONE_CPU)).toHaveLength(2);
+    expect(stderr).toContain(`note: ${ONE_CPU}\n`);
+    expect(stderr).not.toMatch(/waking an idle CPU/);
+  }, 60_000);
+
+  it('takes the pinning as an argument, for run as for the report', () => {
+    const rtts = [{ transport: 'tcp', size_bytes: 64, rtt_us: 80 }, { transport: 'uds', size_bytes: 64, rtt_us: 62.5 }];
+    expect(wakeupFinding(rtts, MACHINE, null)).toMatchObject({ warning: WARNING, note: null });
+    expect(wakeupFinding(rtts, MACHINE, 'same')).toEqual({ shares: [], warning: null, note: ONE_CPU });
+    expect(wakeupFinding(rtts, { ...MACHINE, wakeup: probe(40, 30) }, 'same')).toEqual({ shares: [], warning: null, note: null }); // no wake-up cost seen: nothing to say
   });
 
   it('lists the sysctls, virtualisation, idle settings, the probe and the shares as rows', () => {

@@ -1,0 +1,71 @@
+/**
+ * The resume command, built in one place (lib/core/shell.js) for the
+ * sweep's Ctrl-C and failure hints, `report`, summary.md and report.html:
+ * a sweep run with --node is resumed with --node (its executables are never
+ * read back from meta.json), so the command names them, names on PATH as
+ * given and paths absolute. From hand-written meta.json, in process.
+ */
+import { describe, expect, it } from 'vitest';
+import { resumeCommand } from '../../lib/core/shell.js';
+import { resumeNodesOf } from '../../lib/results/meta.js';
+import { buildFindings } from '../../lib/report/findings.js';
+import { toMarkdown, toReportText } from '../../lib/report/report-text.js';
+import { toHtml } from '../../lib/report/html.js';
+import { ENVIRONMENT, okRow } from '../helpers/results-fixture.js';
+
+const N26 = '/tmp/n26/node_modules/.bin/node';
+const node = (/** @type {string} */ version, /** @type {string} */ given, /** @type {string} */ path) => ({ version, v8: '1', libuv: '1', path, given });
+
+describe('resumeCommand', () => {
+  it('names no Node for a sweep of the running Node', () => {
+    expect(resumeCommand('r1')).toBe('npx udsvstcp sweep --resume r1');
+    expect(resumeCommand('r1', [])).toBe('npx udsvstcp sweep --resume r1');
+  });
+
+  it('names the --node list: names on PATH as given, paths absolute, the whole quoted for the shell', () => {
+    expect(resumeCommand('r1', [node('v20.20.2', 'node', '/usr/bin/node'), node('v26.10.0', N26, N26)])).toBe(`npx udsvstcp sweep --resume r1 --node node,${N26}`);
+    expect(resumeCommand('r1', [node('v20.20.2', './n20/bin/node', '/home/me/n20/bin/node'), node('v26.10.0', 'node26', '/opt/bin/node26')])).toBe('npx udsvstcp sweep --resume r1 --node /home/me/n20/bin/node,node26');
+    expect(resumeCommand("it's", [node('v20.20.2', '/my nodes/node', '/my nodes/node')])).toBe(`npx udsvstcp sweep --resume 'it'\\''s' --node '/my nodes/node'`);
+  });
+});
+
+describe('resumeNodesOf (meta.json, for the printed command only)', () => {
+  const nodes = [node('v20.20.2', 'node', '/usr/bin/node'), node('v26.10.0', N26, N26)];
+
+  it('names the last session\'s executables where the sweep was given --node, the baseline first', () => {
+    const resumedWith = [node('v20.20.2', '/opt/n20/node', '/opt/n20/node'), node('v26.10.0', 'node26', '/opt/bin/node26')];
+    expect(resumeNodesOf({ spec: { node: ['node', N26] }, nodes, sessions: [{ nodes }] })).toEqual(nodes);
+    expect(resumeNodesOf({ spec: { node: ['node', N26] }, nodes, sessions: [{ nodes }, { nodes: resumedWith }, { kind: 'resume' }] })).toEqual(resumedWith);
+  });
+
+  it('names none for a sweep of the running Node', () => {
+    const one = [node('v20.20.2', '/usr/bin/node', '/usr/bin/node')];
+    expect(resumeNodesOf({ spec: { node: null }, nodes: one, sessions: [{ nodes: one }] })).toBeNull();
+    expect(resumeNodesOf(null)).toBeNull();
+    expect(resumeNodesOf({ status: 'interrupted' })).toBeNull();
+  });
+});
+
+describe('the resume command in the report', () => {
+  const trials = ['v20.20.2', 'v26.10.0'].flatMap((v) => [okRow(0, 'tcp', 64, 1, 1000), okRow(0, 'uds', 64, 1, 1200)].map((r) => ({ ...r, node_version: v })));
+  const nodes = [node('v20.20.2', 'node', '/usr/bin/node'), node('v26.10.0', N26, N26)];
+  const meta = { status: 'interrupted', trials_planned: 8, environment: ENVIRONMENT, spec: { pin: 'none', node: ['node', N26] }, nodes, sessions: [{ nodes }] };
+  const command = `npx udsvstcp sweep --resume results/r1 --node node,${N26}`;
+
+  it('is the one that works: with the --node list, in report, summary.md and report.html alike', () => {
+    const findings = buildFindings({ trials, meta, dir: 'results/r1' });
+    expect(findings.warnings).toContain(`the sweep was interrupted: 4 of 8 trial rows recorded; complete it with: ${command}`);
+    expect(toReportText(findings)).toContain(`complete it with: ${command}\n`);
+    expect(toMarkdown(findings)).toContain(`complete it with: ${command.replace(/_/g, '\\_')}\n`); // Markdown's escape, shown as _
+    expect(toHtml(findings, [])).toContain(`complete it with: ${command}</li>`);
+    const unfinished = buildFindings({ trials, meta: { ...meta, status: 'running' }, dir: 'results/r1' });
+    expect(unfinished.warnings.join('\n')).toContain(`complete it with: ${command}`);
+  });
+
+  it('without --node, as before', () => {
+    const one = [node('v20.20.2', '/usr/bin/node', '/usr/bin/node')];
+    const findings = buildFindings({ trials: trials.filter((r) => r.node_version === 'v20.20.2'), meta: { ...meta, spec: { pin: 'none', node: null }, nodes: one, sessions: [{ nodes: one }] }, dir: 'results/r1' });
+    expect(findings.warnings.join('\n')).toContain('complete it with: npx udsvstcp sweep --resume results/r1\n'.trimEnd());
+    expect(findings.warnings.join('\n')).not.toContain('--node');
+  });
+});
