@@ -9,8 +9,11 @@
  * CPU and both event-loop utilisations cover exactly its units. Blocks
  * alternate between lanes, A B B A A B … (with three, A B C C B A A B C …,
  * so each lane's blocks sit next to every other's alike): paired blocks a few milliseconds
- * apart share the process's CPU placement, JIT state and the machine's
- * drift, which is what makes their ratio precise.
+ * apart share the machine's drift, which is what makes their ratio precise.
+ * The scheduler (scheduleBlocks) drives each lane through an executor: a
+ * lane of this process (laneExecutor), or, in a trial of several lanes, a
+ * lane process of its own (lib/trial/lanes.js) that runs the blocks it is
+ * asked for (`control`), so that no lane collects another's garbage.
  *
  * tinybench runs each phase: the warmup, then the measured blocks, each an
  * iteration loop with a budget of wall time (a duration) or of iterations (a
@@ -18,8 +21,10 @@
  * length: at least the workload's `minUnits` and at least `blockMs` at the
  * slower lane's warmup rate. A timed phase runs at least MIN_BLOCKS blocks
  * per lane. With one lane and a count (the 2014 preset), the measured phase
- * is one block. Server snapshots are taken at every block boundary, outside
- * the timed window; a missing one fails the trial. The client's counters
+ * is one block. Server snapshots are taken at both edges of every measured
+ * block, outside the timed window; a missing one fails the trial. Where the
+ * lane's client and server threads last ran (lib/core/placement.js) is read
+ * at both edges too, outside the counters' window. The client's counters
  * (context switches, read and write calls: lib/core/counters.js) are read
  * right before and after each block, like its CPU; the server's (and the
  * proxy's) come with its snapshots, so they also hold the control channel's

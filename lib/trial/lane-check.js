@@ -15,7 +15,7 @@ export const LANE_BOUNDS = Object.freeze({
   /** the shares of block edges at which a lane's ends were on one CPU differ by more than this */
   sameCpuShare: 0.25,
   /** client involuntary context switches per unit differ by more than this … */
-  preemptionsPerUnit: 0.1,
+  preemptionsPerUnit: 0.25,
   /** … and by more than this factor */
   preemptionsFactor: 2,
 });

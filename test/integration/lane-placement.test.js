@@ -47,7 +47,9 @@ describe('lanes under equal conditions', () => {
     const { records, laneProcesses } = await trialOn('split');
     expect(records.map((r) => [r.transport, r.status, r.error])).toEqual(TRANSPORTS.map((t) => [t, 'ok', '']));
     for (const r of records) {
-      expect([r.transport, r.client_cpus, r.server_cpus, r.same_cpu_share, r.lane_check]).toEqual([r.transport, '1', '0', 0, '']);
+      expect([r.transport, r.client_cpus, r.server_cpus, r.same_cpu_share]).toEqual([r.transport, '1', '0', 0]);
+      // never a placement difference; preemptions by other processes on a busy machine may still be named
+      expect(r.lane_check).not.toMatch(/on one CPU/);
     }
     // the trial process and one lane process per transport
     expect(laneProcesses.length).toBe(1 + TRANSPORTS.length);
