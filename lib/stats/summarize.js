@@ -217,7 +217,11 @@ export function laneWarnings(rows) {
   const byLane = new Map();
   for (const r of flagged) byLane.set(String(r.transport), (byLane.get(String(r.transport)) ?? 0) + 1);
   const lanes = [...byLane].map(([t, n]) => `${t} in ${n}`).join(', ');
-  return [`${flagged.length} trial lane(s) ran under unequal conditions against TCP's (placement or preemptions beyond the bounds of docs/method.md): ${lanes}; their ratios compare where the ends ran as well as the transports. First: ${flagged[0].transport}, ${flagged[0].lane_check}. --pin split (the default) or same places every lane alike`];
+  const placed = flagged.some((r) => /on one CPU/.test(r.lane_check));
+  const why = placed
+    ? 'where a lane\'s ends shared a CPU more or less often than TCP\'s, its ratio compares placements as well as transports: --pin split (the default) or same places every lane alike'
+    : 'the ends ran on CPUs of their own alike, so the client was preempted by its own threads (such as garbage collection) or by other processes: part of that transport\'s cost here, or a busy machine';
+  return [`${flagged.length} trial lane(s) ran under unequal conditions against TCP's (placement or preemptions beyond the bounds of docs/method.md): ${lanes}; ${why}. First: ${flagged[0].transport} at ${flagged[0].size_bytes} B depth ${flagged[0].depth}, ${flagged[0].lane_check}`];
 }
 
 /**

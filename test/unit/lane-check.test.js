@@ -49,7 +49,9 @@ describe('lane check', () => {
     ];
     const [warning, ...rest] = laneWarnings(rows);
     expect(rest).toEqual([]);
-    expect(warning).toMatch(/^3 trial lane\(s\) ran under unequal conditions .*: ipc-json in 2, worker in 1;/);
+    expect(warning).toMatch(/^3 trial lane\(s\) ran under unequal conditions .*: ipc-json in 2, worker in 1; the ends ran on CPUs of their own alike/);
+    const placed = laneWarnings([{ transport: 'ipc-json', status: 'ok', size_bytes: 1024, depth: 1, lane_check: 'unequal conditions: its ends on one CPU at 90 % of block edges, tcp\'s at 0 %' }]);
+    expect(placed[0]).toContain('compares placements as well as transports');
     expect(laneWarnings(rows.slice(0, 1))).toEqual([]);
   });
 });
