@@ -37,7 +37,7 @@ describe.runIf(process.platform === 'linux')('the independent echo scripts', () 
         const lines = stdout.trim().split('\n');
         expect(lines).toHaveLength(1);
         const report = JSON.parse(lines[0]);
-        expect(Object.keys(report).sort()).toEqual(['depth', 'msgs_per_s', 'packets', 'rtt_mean_us', 'size', 'transport']);
+        expect(Object.keys(report).sort()).toEqual(['client_ivcsw_per_msg', 'client_reads_per_msg', 'client_vcsw_per_msg', 'client_writes_per_msg', 'depth', 'msgs_per_s', 'packets', 'rtt_mean_us', 'size', 'transport']);
         expect(report).toMatchObject({ transport, size: 64, depth });
         expect(report.packets).toBeGreaterThan(0);
         expect(report.msgs_per_s).toBeGreaterThan(0);

@@ -17,6 +17,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 
@@ -206,6 +207,11 @@ export function echoLoop({ transport, options, send, finish }) {
   let lastEcho = 0;
   /** @type {NodeJS.Timeout | undefined} */
   let watchdog;
+  /** the client process's system calls and context switches when measuring began */
+  let calls0 = processCalls();
+
+  /** @type {Record<string, number>} */
+  let perMessage = {};
 
   function sendNext() {
     const packet = slots[seq % depth];
@@ -224,15 +230,21 @@ export function echoLoop({ transport, options, send, finish }) {
     if (phase === 'warmup' && now - began >= warmupMs) {
       phase = 'measure';
       measureFrom = now;
+      calls0 = processCalls();
     } else if (phase === 'measure') {
       packets++;
       rttSumMs += now - sentAt;
-      if (now - measureFrom >= durationMs) { phase = 'drain'; measureTo = now; }
+      if (now - measureFrom >= durationMs) {
+        phase = 'drain';
+        measureTo = now;
+        const calls = processCalls();
+        perMessage = Object.fromEntries(Object.entries(calls).map(([k, v]) => [`client_${k}_per_msg`, (v - /** @type {any} */ (calls0)[k]) / packets]));
+      }
     }
     if (phase !== 'drain') sendNext();
     else if (head === inFlight.length) {
       clearInterval(watchdog);
-      finish({ transport, size, depth, msgs_per_s: packets / ((measureTo - measureFrom) / 1000), rtt_mean_us: (rttSumMs / packets) * 1000, packets });
+      finish({ transport, size, depth, msgs_per_s: packets / ((measureTo - measureFrom) / 1000), rtt_mean_us: (rttSumMs / packets) * 1000, packets, ...perMessage });
     }
   }
 
@@ -278,6 +290,25 @@ export function echoLoop({ transport, options, send, finish }) {
       done();
     },
   };
+}
+
+/**
+ * This process's read and write system calls (Linux's /proc/self/io; -1 elsewhere) and context switches, so that a
+ * report says how its messages moved (compare udsvstcp's client_*_per_msg columns).
+ * @returns {{ reads: number, writes: number, vcsw: number, ivcsw: number }}
+ */
+function processCalls() {
+  const usage = process.resourceUsage();
+  let reads = -1;
+  let writes = -1;
+  try {
+    const io = readFileSync('/proc/self/io', 'latin1');
+    reads = Number(/syscr: (\d+)/.exec(io)?.[1] ?? -1);
+    writes = Number(/syscw: (\d+)/.exec(io)?.[1] ?? -1);
+  } catch {
+    // not Linux: no call counts
+  }
+  return { reads, writes, vcsw: usage.voluntaryContextSwitches, ivcsw: usage.involuntaryContextSwitches };
 }
 
 /**
