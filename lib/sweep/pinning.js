@@ -1,14 +1,41 @@
 /**
  * CPU pinning with taskset, for every lane of a trial alike: client and
  * server on different CPUs (split, the default: as a deployment would place
- * them on a machine of two or more) or on one CPU (same). The server
+ * them on a machine of two or more) or on one CPU (same), the first CPUs
+ * this process may use (cpu 0 and 1 on a whole machine). The server
  * fixture and the trial process start through taskset; a message
  * transport's echo, which the trial starts, goes on the server's CPUs
  * (lib/fixture/message-peer.js); lane processes inherit the trial's. Where
  * taskset is missing, or split has one CPU, runs unpinned and says so.
  */
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { findProgram } from '../core/programs.js';
+
+/**
+ * The CPUs this process may run on, in order: Linux's Cpus_allowed_list
+ * (a container's cpuset, taskset), else 0 … availableParallelism − 1.
+ * @param {string} [status] the text of /proc/self/status (tests)
+ * @returns {number[]}
+ */
+export function allowedCpus(status) {
+  try {
+    const text = status ?? readFileSync('/proc/self/status', 'latin1');
+    const list = /^Cpus_allowed_list:\s*(\S+)\s*$/m.exec(text)?.[1];
+    if (list) {
+      /** @type {number[]} */
+      const cpus = [];
+      for (const part of list.split(',')) {
+        const [from, to = from] = part.split('-').map(Number);
+        for (let cpu = from; cpu <= to && cpus.length < 4096; cpu++) cpus.push(cpu);
+      }
+      if (cpus.length && cpus.every(Number.isInteger)) return cpus;
+    }
+  } catch {
+    // not Linux: count them
+  }
+  return Array.from({ length: os.availableParallelism() }, (_, i) => i);
+}
 
 /**
  * @typedef {object} Pinning
@@ -28,12 +55,14 @@ export function resolvePinning(pin) {
   if (pin === 'none') return none(undefined);
   const taskset = findProgram('taskset');
   if (!taskset) return none(`--pin ${pin}: taskset not found (Linux util-linux); running unpinned`);
-  if (pin === 'split' && os.availableParallelism() < 2) return none('--pin split needs 2 CPUs; running unpinned');
-  const [server, client] = pin === 'split' ? ['0', '1'] : ['0', '0'];
+  const cpus = allowedCpus();
+  if (pin === 'split' && cpus.length < 2) return none('--pin split needs 2 CPUs; running unpinned');
+  // the first CPUs this process may use (a container's cpuset need not start at 0)
+  const [server, client] = (pin === 'split' ? [cpus[0], cpus[1]] : [cpus[0], cpus[0]]).map(String);
   return {
     server: [taskset, '-c', server],
     client: [taskset, '-c', client],
     placement: { server, client, mode: pin },
-    applied: pin === 'split' ? 'split: server cpu 0, client cpu 1' : 'same: server and client cpu 0',
+    applied: pin === 'split' ? `split: server cpu ${server}, client cpu ${client}` : `same: server and client cpu ${server}`,
   };
 }

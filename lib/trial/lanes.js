@@ -21,8 +21,12 @@ import { scheduleBlocks } from '../client/blocks.js';
 import { checkLanes } from './lane-check.js';
 
 const WORKER = fileURLToPath(new URL('./worker.js', import.meta.url));
-/** A lane process that has not ended this long after the trial is killed. */
-const STOP_GRACE_MS = 5000;
+/**
+ * A lane process that has not ended this long after the trial is killed:
+ * well within the trial process's own grace (lib/trial/trial-process.js), so
+ * that the trial still reports why it ended.
+ */
+const STOP_GRACE_MS = 2000;
 
 /**
  * @typedef {import('../workloads/workload.js').TrialSpec} TrialSpec
@@ -41,20 +45,24 @@ export async function runLanes(spec, { probe, signal, warn }) {
   const lanes = spec.targets.map((target) => startLane({ ...spec, targets: [target], maxMs }, probe, warn));
   /** @type {NodeJS.Timeout | undefined} */
   let timer;
+  /** @type {() => void} */
+  let onAbort = () => {};
   const failed = new Promise((_, reject) => {
     timer = setTimeout(() => reject(new RunError(`trial exceeded its limit of ${maxMs / 1000} s`, 'ERR_TIMEOUT')), maxMs);
-    const onAbort = () => reject(new RunError('trial aborted', 'ERR_ABORTED'));
+    onAbort = () => reject(new RunError('trial aborted', 'ERR_ABORTED'));
     if (signal?.aborted) onAbort();
     signal?.addEventListener('abort', onAbort, { once: true });
   });
   failed.catch(() => {});
+  // stops the scheduler once the trial has failed, so that it asks no lane for another block
+  const stopped = new AbortController();
   try {
     const run = async () => {
       const plans = await Promise.all(lanes.map((lane) => lane.planned));
       const plan = { ...plans[0], minUnits: Math.max(...plans.map((p) => p.minUnits)) };
       // the first lane turns every lane's first rate into its workload's words, where --duration cannot hold the blocks
       const onRates = (/** @type {number[]} */ rates) => lanes[0].send({ type: 'rates', rates });
-      const { blockUnits } = await scheduleBlocks(lanes.map((lane) => lane.executor), { ...plan, signal, onRates });
+      const { blockUnits } = await scheduleBlocks(lanes.map((lane) => lane.executor), { ...plan, signal: stopped.signal, onRates });
       for (const lane of lanes) lane.send({ type: 'end', blockUnits });
       const results = await Promise.all(lanes.map((lane) => lane.result));
       const failure = results.flatMap((r) => r.records).find((r) => r.status !== 'ok');
@@ -66,10 +74,12 @@ export async function runLanes(spec, { probe, signal, warn }) {
     };
     return await Promise.race([run(), failed]);
   } catch (error) {
+    stopped.abort();
     for (const lane of lanes) lane.send({ type: 'abort', reason: /** @type {Error} */ (error).message });
     throw error;
   } finally {
     clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort);
     await Promise.all(lanes.map((lane) => lane.stop()));
   }
 }
@@ -93,10 +103,13 @@ function startLane(spec, probe, warn) {
   let reported = () => {};
   /** @type {(error: Error) => void} */
   let gone = () => {};
+  /** @type {Error | undefined} why the lane ended, once it has: later requests fail at once */
+  let ended;
   /** @type {Promise<import('../client/blocks.js').BlockPlan>} */
   const plan = new Promise((resolve, reject) => {
     planned = resolve;
     gone = (error) => {
+      ended ??= error;
       reject(error);
       for (const waiter of waiting.values()) waiter.reject(error);
       waiting.clear();
@@ -129,7 +142,7 @@ function startLane(spec, probe, warn) {
     } else if (message?.type === 'warmed' || message?.type === 'measured') {
       const waiter = waiting.get(message.type);
       waiting.delete(message.type);
-      if (message.error) waiter?.reject(new RunError(message.error, 'ERR_LANE'));
+      if (message.error) waiter?.reject(new RunError(message.error, typeof message.code === 'string' ? message.code : 'ERR_LANE'));
       else waiter?.resolve(message.type === 'warmed' ? message.ms : message.block);
     } else if (message?.type === 'warn' && typeof message.line === 'string') {
       warn?.(message.line);
@@ -143,6 +156,10 @@ function startLane(spec, probe, warn) {
   });
   const send = (/** @type {Record<string, unknown>} */ message) => { if (child.connected) child.send(message, () => {}); };
   const ask = (/** @type {string} */ answer, /** @type {Record<string, unknown>} */ message) => new Promise((resolve, reject) => {
+    if (ended || !child.connected) {
+      reject(ended ?? new RunError(`${what} is gone`, 'ERR_CLOSED'));
+      return;
+    }
     waiting.set(answer, { resolve, reject });
     send(message);
   });

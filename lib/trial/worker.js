@@ -30,11 +30,17 @@ const probe = {
 
 /** @type {((message: any) => void) | undefined} */
 let onControl;
+/** Aborted when the scheduling parent gives up on the trial, even before this lane has planned. */
+const aborted = new AbortController();
 
 /** @type {import('../client/blocks.js').BlockControl} */
 const control = {
   serve(plan, executor, onRates) {
     return new Promise((resolve, reject) => {
+      if (aborted.signal.aborted) {
+        reject(new RunError(String(aborted.signal.reason), 'ERR_ABORTED'));
+        return;
+      }
       /** @type {import('../client/blocks.js').MeasuredBlock[]} */
       const blocks = [];
       const reply = (/** @type {Record<string, unknown>} */ message) => process.send?.(message);
@@ -56,7 +62,7 @@ const control = {
             });
           step.then(reply, (/** @type {Error} */ error) => {
             onControl = undefined;
-            reply({ type: message.type === 'warm' ? 'warmed' : 'measured', error: error.message });
+            reply({ type: message.type === 'warm' ? 'warmed' : 'measured', error: error.message, code: /** @type {NodeJS.ErrnoException} */ (error).code });
             reject(error);
           });
         }
@@ -74,9 +80,12 @@ process.on('message', async (/** @type {any} */ message) => {
     else waiter?.reject(new Error(message.error ?? 'no server stats'));
   } else if (message?.type === 'trial') {
     const warn = (/** @type {string} */ line) => process.send?.({ type: 'warn', line });
-    const result = await runTrial(message.spec, { probe: message.probe ? probe : undefined, control: message.lane ? control : undefined, warn });
+    const result = await runTrial(message.spec, { probe: message.probe ? probe : undefined, control: message.lane ? control : undefined, warn, signal: message.lane ? aborted.signal : undefined });
     process.send?.({ type: 'result', result }, () => process.disconnect());
+  } else if (message?.type === 'abort' && !onControl) {
+    aborted.abort(String(message.reason)); // not serving yet: the workload's deadline stops what it is setting up
   } else if (message && onControl) {
+    if (message.type === 'abort') aborted.abort(String(message.reason));
     onControl(message);
   }
 });

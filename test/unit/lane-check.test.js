@@ -65,3 +65,11 @@ describe('processorOf', () => {
     expect(processorOf('garbage')).toBe(null);
   });
 });
+
+describe('allowedCpus', () => {
+  it('reads the CPUs a process may use from Cpus_allowed_list, a container\'s cpuset need not start at 0', async () => {
+    const { allowedCpus } = await import('../../lib/sweep/pinning.js');
+    expect(allowedCpus('Name:\tnode\nCpus_allowed_list:\t2-3\n')).toEqual([2, 3]);
+    expect(allowedCpus('Cpus_allowed_list:\t0,4-5,7\n')).toEqual([0, 4, 5, 7]);
+  });
+});
