@@ -1,0 +1,53 @@
+/**
+ * A trial of several lanes when one lane fails: before it measures (its
+ * target refuses), or killed in the middle. The trial ends with a row per
+ * lane saying why, well before its time limit, and leaves no lane process.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer } from '../../lib/fixture/server.js';
+import { runTrial } from '../../lib/trial/trial.js';
+import { descendants } from '../helpers/processes.js';
+import { waitFor } from '../helpers/wait.js';
+
+/** @type {Awaited<ReturnType<typeof startServer>>} */
+let server;
+/** @type {string} */
+let dir;
+beforeAll(async () => {
+  server = await startServer();
+  dir = await mkdtemp(join(tmpdir(), 'udsvstcp-test-'));
+});
+afterAll(async () => {
+  await server.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const lanesOf = () => descendants(process.pid).filter((p) => p.cmdline.includes('trial/worker.js'));
+/** @param {Partial<import('../../lib/workloads/workload.js').TrialSpec>} spec */
+const trial = (spec) => ({ workload: 'echo', size: 64, depth: 1, seed: 1, noDelay: true, timeoutMs: 5000, warmup: { ms: 50 }, maxMs: 120_000, ...spec });
+
+describe('a lane that fails', () => {
+  it('before it measures: every row says why, the other lanes are stopped, nothing is left', async () => {
+    const targets = /** @type {any[]} */ ([{ transport: 'tcp', ...server.tcp }, { transport: 'ipc-json' }, { transport: 'uds', path: join(dir, 'nobody-listens.sock') }]);
+    const { records } = await runTrial(/** @type {any} */ (trial({ targets, measure: { ms: 60_000 } })), { probe: { snapshot: async () => server.stats() } });
+    expect(records.map((r) => [r.transport, r.status])).toEqual([['tcp', 'error'], ['ipc-json', 'error'], ['uds', 'error']]);
+    for (const r of records) expect(r.error).toMatch(/nobody-listens\.sock|ENOENT|ECONNREFUSED/);
+    expect(await waitFor(() => lanesOf().length === 0, { timeoutMs: 5000 })).toBe(true);
+    expect(await waitFor(() => descendants(process.pid).filter((p) => p.cmdline.includes('ipc-echo-main')).length === 0, { timeoutMs: 5000 })).toBe(true);
+  });
+
+  it('killed in the middle: the trial ends at once naming the signal, not at its time limit', async () => {
+    const targets = /** @type {any[]} */ ([{ transport: 'tcp', ...server.tcp }, { transport: 'uds', path: server.uds.path }]);
+    const running = runTrial(/** @type {any} */ (trial({ targets, measure: { ms: 60_000 } })), { probe: { snapshot: async () => server.stats() } });
+    expect(await waitFor(() => lanesOf().length === 2, { timeoutMs: 10_000 })).toBe(true);
+    const [, second] = lanesOf();
+    process.kill(second.pid, 'SIGKILL');
+    const { records } = await running;
+    expect(records.map((r) => r.status)).toEqual(['error', 'error']);
+    expect(records[0].error).toMatch(/lane's process was killed by SIGKILL/);
+    expect(await waitFor(() => lanesOf().length === 0, { timeoutMs: 5000 })).toBe(true);
+  }, 30_000);
+});
