@@ -4,11 +4,10 @@
  * files needed, the limit and the most connections that fit. The limit is
  * lowered for the child only (`ulimit -n` in a shell that then execs node).
  */
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BIN, expectOneLineUsageError, makeTempDir } from '../helpers/cli.js';
+import { BIN, expectOneLineUsageError, makeTempDir, runScript } from '../helpers/cli.js';
 
 /** @type {{ dir: string, remove: () => Promise<void> }} */
 let tmp;
@@ -24,17 +23,7 @@ afterEach(() => tmp.remove());
  * @returns {Promise<{ code: number | null, stdout: string, stderr: string }>}
  */
 function runLimited(files, args) {
-  return new Promise((resolve, reject) => {
-    const child = spawn('sh', ['-c', `ulimit -n ${files} && exec "$0" "$@"`, process.execPath, BIN, ...args], {
-      env: { ...process.env, NO_COLOR: '1', TMPDIR: tmp.dir }, stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (t) => { stdout += t; });
-    child.stderr.setEncoding('utf8').on('data', (t) => { stderr += t; });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runScript(BIN, args, { prefix: ['sh', '-c', `ulimit -n ${files} && exec "$0" "$@"`], env: { TMPDIR: tmp.dir } });
 }
 
 describe('proxy connections beyond the open-file limit', () => {

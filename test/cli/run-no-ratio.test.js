@@ -6,29 +6,13 @@
  * server it starts, and the `serve` given as a target, are real processes.
  */
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { main } from '../../lib/cli.js';
-import { makeTempDir, startServeCli } from '../helpers/cli.js';
+import { callMain, makeTempDir, startServeCli } from '../helpers/cli.js';
 
 /** @type {{ dir: string, remove: () => Promise<void> }} */
 let tmp;
 beforeEach(async () => { tmp = await makeTempDir(); });
 afterEach(() => tmp.remove());
-
-/**
- * main() in this process, with its output in strings.
- * @param {string[]} args
- */
-async function callMain(args) {
-  const [stdout, stderr] = [new PassThrough(), new PassThrough()];
-  let out = '';
-  let err = '';
-  stdout.setEncoding('utf8').on('data', (t) => { out += t; });
-  stderr.setEncoding('utf8').on('data', (t) => { err += t; });
-  const code = await main(args, { stdout, stderr, env: { NO_COLOR: '1' } });
-  return { code, stdout: out, stderr: err };
-}
 
 const short = ['--size', '1KiB', '--duration', '60ms', '--warmup', '10ms', '--json'];
 

@@ -6,10 +6,10 @@
  * touched. Needs root and util-linux's unshare: without them these tests
  * fail saying so.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN } from '../helpers/cli.js';
+import { BIN, runScript } from '../helpers/cli.js';
 import { useTempDir } from '../helpers/temp.js';
 
 const tmp = useTempDir();
@@ -24,18 +24,8 @@ function runWithSomaxconn(somaxconn, args) {
   if (process.getuid?.() !== 0 || spawnSync('unshare', ['--version']).status !== 0) {
     throw new Error(`these tests lower net.core.somaxconn in a network namespace of their own: run them as root with util-linux's unshare (CI does); here uid ${process.getuid?.()}`);
   }
-  return new Promise((resolve, reject) => {
-    const script = `ip link set lo up && echo ${somaxconn} > /proc/sys/net/core/somaxconn && exec "$0" "$@"`;
-    const child = spawn('unshare', ['--net', 'sh', '-c', script, process.execPath, BIN, ...args], {
-      env: { ...process.env, NO_COLOR: '1', TMPDIR: tmp.dir }, stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (t) => { stdout += t; });
-    child.stderr.setEncoding('utf8').on('data', (t) => { stderr += t; });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  const script = `ip link set lo up && echo ${somaxconn} > /proc/sys/net/core/somaxconn && exec "$0" "$@"`;
+  return runScript(BIN, args, { prefix: ['unshare', '--net', 'sh', '-c', script], env: { TMPDIR: tmp.dir } });
 }
 
 const WARNING = /^warning: net\.core\.somaxconn 16 caps the server's listen backlog below the 32 connections a trial opens at once \((--connections|--depths|connections) 32\): past 16 waiting, a UDS connect fails at once \(EAGAIN\) where TCP's waits for a SYN retry; raise it \(sudo sysctl -w net\.core\.somaxconn=511\)/m;

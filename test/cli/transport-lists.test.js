@@ -8,10 +8,8 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { main } from '../../lib/cli.js';
-import { expectOneLineUsageError, makeTempDir } from '../helpers/cli.js';
+import { callMain, expectOneLineUsageError, makeTempDir } from '../helpers/cli.js';
 
 /** @type {{ dir: string, remove: () => Promise<void> }} */
 let tmp;
@@ -29,20 +27,6 @@ afterEach(async () => {
   else process.env.TMPDIR = savedTmpdir;
   await tmp.remove();
 });
-
-/**
- * main() in this process, with its output in strings.
- * @param {string[]} args
- */
-async function callMain(args) {
-  const [stdout, stderr] = [new PassThrough(), new PassThrough()];
-  let out = '';
-  let err = '';
-  stdout.setEncoding('utf8').on('data', (t) => { out += t; });
-  stderr.setEncoding('utf8').on('data', (t) => { err += t; });
-  const code = await main(args, { stdout, stderr, env: { NO_COLOR: '1' } });
-  return { code, stdout: out, stderr: err };
-}
 
 const TWICE = /names (\S+) more than once: give each transport once \(of tcp, uds, uds-abstract, ipc-json, ipc-advanced, worker\); got /;
 const NO_TCP = /has no tcp: TCP is the baseline every ratio is against, so a list of two or more must include it/;

@@ -8,11 +8,9 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { main } from '../../lib/cli.js';
 import { WORKLOAD_NAMES } from '../../lib/workloads/index.js';
-import { makeTempDir, runCli, expectOneLineUsageError } from '../helpers/cli.js';
+import { callMain, makeTempDir, runCli, expectOneLineUsageError } from '../helpers/cli.js';
 
 /** @type {{ dir: string, remove: () => Promise<void> }} */
 let tmp;
@@ -30,20 +28,6 @@ afterEach(async () => {
   else process.env.TMPDIR = savedTmpdir;
   await tmp.remove();
 });
-
-/**
- * main() in this process, with its output in strings.
- * @param {string[]} args
- */
-async function callMain(args) {
-  const [stdout, stderr] = [new PassThrough(), new PassThrough()];
-  let out = '';
-  let err = '';
-  stdout.setEncoding('utf8').on('data', (t) => { out += t; });
-  stderr.setEncoding('utf8').on('data', (t) => { err += t; });
-  const code = await main(args, { stdout, stderr, env: { NO_COLOR: '1' } });
-  return { code, stdout: out, stderr: err };
-}
 
 /**
  * A usage error: exit 2, one line on stderr matching `message`, nothing on

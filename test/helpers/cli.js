@@ -3,7 +3,9 @@
  */
 import { expect } from 'vitest';
 import { spawn } from 'node:child_process';
+import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { main } from '../../lib/cli.js';
 
 export const BIN = fileURLToPath(new URL('../../bin/udsvstcp.js', import.meta.url));
 
@@ -11,12 +13,14 @@ export const BIN = fileURLToPath(new URL('../../bin/udsvstcp.js', import.meta.ur
  * Run a Node script of ours in a child process of this Node, collecting its output.
  * @param {string} script
  * @param {string[]} args
- * @param {{ timeoutMs?: number, env?: NodeJS.ProcessEnv, cwd?: string, uid?: number, gid?: number }} [options] uid, gid: run it as that user
+ * @param {{ timeoutMs?: number, env?: NodeJS.ProcessEnv, cwd?: string, uid?: number, gid?: number, prefix?: string[] }} [options] uid, gid: run it as
+ *   that user; prefix: a command that runs Node after it, e.g. `['sh', '-c', 'ulimit -n 64 && exec "$0" "$@"']`
  * @returns {Promise<{ code: number | null, signal: string | null, stdout: string, stderr: string }>}
  */
-export function runScript(script, args, { timeoutMs = 60_000, env = {}, cwd, uid, gid } = {}) {
+export function runScript(script, args, { timeoutMs = 60_000, env = {}, cwd, uid, gid, prefix = [] } = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, ...args], { env: { ...process.env, NO_COLOR: '1', ...env }, cwd, uid, gid, stdio: ['ignore', 'pipe', 'pipe'] });
+    const [command, ...rest] = [...prefix, process.execPath, script, ...args];
+    const child = spawn(command, rest, { env: { ...process.env, NO_COLOR: '1', ...env }, cwd, uid, gid, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (t) => { stdout += t; });
@@ -65,6 +69,21 @@ export function startServeCli(args = [], env = {}) {
 }
 
 export { makeTempDir } from './temp.js';
+
+/**
+ * main() in this process, with its output in strings: for what needs no
+ * child process (refusals, rules), where runCli would spawn the binary.
+ * @param {string[]} args
+ */
+export async function callMain(args) {
+  const [stdout, stderr] = [new PassThrough(), new PassThrough()];
+  let out = '';
+  let err = '';
+  stdout.setEncoding('utf8').on('data', (t) => { out += t; });
+  stderr.setEncoding('utf8').on('data', (t) => { err += t; });
+  const code = await main(args, { stdout, stderr, env: { NO_COLOR: '1' } });
+  return { code, stdout: out, stderr: err };
+}
 
 /**
  * Assert a usage error as the CLI gives it: exit 2, nothing on stdout, one
