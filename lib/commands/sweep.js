@@ -165,13 +165,7 @@ export async function sweep(preset, opts, { stdout, stderr, chalk }) {
   const { dir } = request;
   const quiet = Boolean(opts.quiet);
   const say = (/** @type {string} */ text) => { if (!quiet) stderr.write(text); };
-  // what a trial says at once (that --duration cannot hold its blocks), once per distinct line
-  const warned = new Set();
-  const warnOnce = (/** @type {string} */ line) => {
-    if (warned.has(line)) return;
-    warned.add(line);
-    stderr.write(chalk.yellow(`\nwarning: ${printable(line)}\n`));
-  };
+
   /** @type {Set<import('../fixture/fixture.js').Fixture>} one per Node version */
   const servers = new Set();
   // installed before anything is created, and kept until the last file is written
@@ -282,7 +276,7 @@ export async function sweep(preset, opts, { stdout, stderr, chalk }) {
         runTrial: async (trialSpec, s) => {
           const fixture = /** @type {import('../fixture/fixture.js').Fixture} */ (s);
           const mark = fixture.nginxLog?.mark();
-          const result = await runTrialProcess({ ...trialSpec, placement: pinning.placement }, { server: /** @type {any} */ (fixture), prefix: pinning.client, execPath: execPathOf(trialSpec.node_version), limitMs: spec.trialTimeoutMs, signal: interrupts.signal, warn: warnOnce });
+          const result = await runTrialProcess({ ...trialSpec, placement: pinning.placement }, { server: /** @type {any} */ (fixture), prefix: pinning.client, execPath: execPathOf(trialSpec.node_version), limitMs: spec.trialTimeoutMs, signal: interrupts.signal });
           return withNginxWords(result, fixture, mark);
         },
         onStart: progress.start,
