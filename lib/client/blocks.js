@@ -221,7 +221,7 @@ export async function scheduleBlocks(executors, { measure, warmup, minUnits, blo
  * @param {ServerProbe} [shared]
  * @returns {BlockExecutor}
  */
-export function laneExecutor(lane, shared) {
+function laneExecutor(lane, shared) {
   const from = lane.probe ?? shared;
   return {
     async warm(n) {
@@ -327,7 +327,7 @@ function toBlock(measured) {
  * @param {boolean} hasServer a probe answered for the lane
  * @returns {Totals}
  */
-export function sumBlocks(blocks, hasServer) {
+function sumBlocks(blocks, hasServer) {
   const all = (/** @type {(b: MeasuredBlock) => boolean} */ fn) => blocks.length > 0 && blocks.every(fn);
   const sum = (/** @type {(b: MeasuredBlock) => number} */ fn) => blocks.reduce((a, b) => a + fn(b), 0);
   const share = (/** @type {number} */ active, /** @type {number} */ idle) => (active + idle > 0 ? active / (active + idle) : 0);

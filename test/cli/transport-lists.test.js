@@ -6,27 +6,13 @@
  * main() runs in this process with streams passed in.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { callMain, expectOneLineUsageError, makeTempDir } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { usePrivateTmpdir } from '../helpers/temp.js';
+import { callMain, expectOneLineUsageError } from '../helpers/cli.js';
 
-/** @type {{ dir: string, remove: () => Promise<void> }} */
-let tmp;
-/** TMPDIR for whatever a command would start: empty afterwards, or something was started */
-let tmpdir = '';
-const savedTmpdir = process.env.TMPDIR;
-beforeEach(async () => {
-  tmp = await makeTempDir();
-  tmpdir = join(tmp.dir, 'tmp');
-  await mkdir(tmpdir);
-  process.env.TMPDIR = tmpdir;
-});
-afterEach(async () => {
-  if (savedTmpdir === undefined) delete process.env.TMPDIR;
-  else process.env.TMPDIR = savedTmpdir;
-  await tmp.remove();
-});
+const tmp = usePrivateTmpdir();
 
 const TWICE = /names (\S+) more than once: give each transport once \(of tcp, uds, uds-abstract, ipc-json, ipc-advanced, worker\); got /;
 const NO_TCP = /has no tcp: TCP is the baseline every ratio is against, so a list of two or more must include it/;
@@ -43,7 +29,7 @@ describe('transport lists refused before anything starts', () => {
     const out = join(tmp.dir, 'out');
     const result = await callMain(args[0] === 'sweep' ? [...args, '--no-probe', '--out', out] : [...args, '--packets', '10']);
     expectOneLineUsageError(result, message);
-    expect(await readdir(tmpdir)).toEqual([]);
+    expect(await readdir(tmp.tmpdir)).toEqual([]);
     expect(existsSync(out)).toBe(false);
   });
 

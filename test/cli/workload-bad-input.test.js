@@ -6,28 +6,14 @@
  * before it starts anything); a few go through the real binary in a child.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { WORKLOAD_NAMES } from '../../lib/workloads/index.js';
-import { callMain, makeTempDir, runCli, expectOneLineUsageError } from '../helpers/cli.js';
+import { usePrivateTmpdir } from '../helpers/temp.js';
+import { callMain, runCli, expectOneLineUsageError } from '../helpers/cli.js';
 
-/** @type {{ dir: string, remove: () => Promise<void> }} */
-let tmp;
-/** TMPDIR for whatever a command would start: empty afterwards, or something was started */
-let tmpdir = '';
-const savedTmpdir = process.env.TMPDIR;
-beforeEach(async () => {
-  tmp = await makeTempDir();
-  tmpdir = join(tmp.dir, 'tmp');
-  await mkdir(tmpdir);
-  process.env.TMPDIR = tmpdir; // os.tmpdir() of this process, and of any child it would start
-});
-afterEach(async () => {
-  if (savedTmpdir === undefined) delete process.env.TMPDIR;
-  else process.env.TMPDIR = savedTmpdir;
-  await tmp.remove();
-});
+const tmp = usePrivateTmpdir();
 
 /**
  * A usage error: exit 2, one line on stderr matching `message`, nothing on
@@ -37,9 +23,9 @@ afterEach(async () => {
  * @param {{ child?: boolean }} [options] child: through the real binary in a child process
  */
 async function expectUsageError(args, message, { child = false } = {}) {
-  const result = child ? await runCli(args, { env: { TMPDIR: tmpdir } }) : await callMain(args);
+  const result = child ? await runCli(args, { env: { TMPDIR: tmp.tmpdir } }) : await callMain(args);
   expectOneLineUsageError(result, message);
-  expect(await readdir(tmpdir)).toEqual([]);
+  expect(await readdir(tmp.tmpdir)).toEqual([]);
 }
 
 describe('run: an option its workload does not take', () => {

@@ -1,7 +1,7 @@
 /**
  * Fresh temporary directories for tests, and copies of results directories.
  */
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
@@ -34,6 +34,31 @@ export function useTempDir({ each = false, prefix } = {}) {
       if (!tmp) throw new Error('useTempDir: the directory exists only while the tests run');
       return tmp.dir;
     },
+  };
+}
+
+/**
+ * For each test, a fresh temporary directory and, inside it, an empty
+ * directory that is TMPDIR (os.tmpdir() of this process and of any child it
+ * starts) while the test runs: empty afterwards, or something was started.
+ * @returns {{ readonly dir: string, readonly tmpdir: string }}
+ */
+export function usePrivateTmpdir() {
+  const tmp = useTempDir({ each: true });
+  const saved = process.env.TMPDIR;
+  let tmpdir = '';
+  beforeEach(async () => {
+    tmpdir = join(tmp.dir, 'tmp');
+    await mkdir(tmpdir);
+    process.env.TMPDIR = tmpdir;
+  });
+  afterEach(() => {
+    if (saved === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = saved;
+  });
+  return {
+    get dir() { return tmp.dir; },
+    get tmpdir() { return tmpdir; },
   };
 }
 
