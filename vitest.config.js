@@ -8,5 +8,12 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    // npm run test:coverage: lines of lib/ run in the test processes (code run only in a spawned CLI is not counted)
+    coverage: {
+      provider: 'v8',
+      include: ['lib/**/*.js'],
+      reporter: ['text-summary', 'json-summary'],
+      reportsDirectory: 'coverage',
+    },
   },
 });
