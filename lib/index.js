@@ -13,7 +13,6 @@ export { connect, describeTarget, httpOrigin, TRANSPORTS } from './client/transp
 export { TRANSPORT_DECLARATIONS, BASELINE, getTransport, labelOf, ratioOf } from './transports/index.js';
 export { createPipeline } from './client/pipeline.js';
 export { createMessagePipeline } from './client/message-pipeline.js';
-export { MESSAGE_TRANSPORTS, isMessageTransport } from './client/message-transports.js';
 export { startIpcPeer, startWorkerPeer } from './fixture/message-peer.js';
 export { createHttpLoad } from './client/http-load.js';
 export { createPayloads } from './client/payload.js';

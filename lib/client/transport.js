@@ -11,11 +11,10 @@ export { TRANSPORTS } from '../transports/index.js';
 
 /**
  * @typedef {{ host: string, port: number }} Via a proxy on loopback TCP that forwards to the target (nginx)
- * @typedef {{ transport: 'tcp', host: string, port: number, via?: Via }} TcpTarget
- * @typedef {{ transport: 'uds', path: string, via?: Via }} UdsTarget
- * @typedef {{ transport: 'uds-abstract', path: string, via?: Via }} AbstractTarget path: `\0name`, a Linux abstract socket
- * @typedef {TcpTarget | UdsTarget | AbstractTarget} SocketTarget
- * @typedef {SocketTarget | import('./message-transports.js').MessageTarget} Target one per transport (lib/transports/): the fields
+ * @typedef {{ transport: string, host: string, port: number, via?: Via }} TcpTarget a transport reached at a host and port (TCP)
+ * @typedef {{ transport: string, path: string, via?: Via }} UdsTarget a transport reached at a path (a socket file, or `\0name`, a Linux abstract socket)
+ * @typedef {TcpTarget | UdsTarget} SocketTarget
+ * @typedef {SocketTarget | import('../transports/transport.js').MessageTarget} Target one per transport (lib/transports/): the fields
  *   its declaration reads; a message transport's has none (its trial starts its echo itself)
  */
 

@@ -4,7 +4,7 @@
  * paths: they are printable() (controls escaped). cli-progress is loaded only
  * when a bar is drawn.
  */
-import { labelOf } from '../transports/index.js';
+import { BASELINE, labelOf } from '../transports/index.js';
 import { createRequire } from 'node:module';
 import { formatSize } from '../core/units.js';
 import { printable } from '../core/text.js';
@@ -23,8 +23,8 @@ export function createProgress({ stream, quiet, chalk, workload, nodes = false }
     const failed = rows.find((r) => r.status !== 'ok');
     if (failed) return `error: ${printable(failed.error)}`;
     const text = rows.map((r) => `${r.transport} ${show(r[w.primary])} ${unit}`).join(', ');
-    const tcp = rows.find((r) => r.transport === 'tcp');
-    const others = rows.filter((r) => r.transport !== 'tcp');
+    const tcp = rows.find((r) => r.transport === BASELINE);
+    const others = rows.filter((r) => r.transport !== BASELINE);
     if (!tcp || !others.length) return text;
     return `${text} (${others.map((r) => `${labelOf(r.transport)} ×${(r[w.primary] / tcp[w.primary]).toFixed(2)}`).join(', ')}, ${others[0].blocks} blocks each)`;
   };

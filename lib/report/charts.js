@@ -15,7 +15,7 @@
  * workload's declaration.
  */
 import { workloadOf } from '../workloads/index.js';
-import { TRANSPORTS, labelOf, orderTransports } from '../transports/index.js';
+import { BASELINE, HEADLINE, PAIR, TRANSPORTS, labelOf, orderTransports, othersOf } from '../transports/index.js';
 import { estimatesOf, ratioEstimatesOf } from './estimates.js';
 import { logAxis, sizeAxis } from './chart-axes.js';
 import { loadChartLibraries } from './chart-libraries.js';
@@ -105,7 +105,7 @@ export function chartSpecs(findings) {
   const sizes = [...new Set(sections.flatMap((s) => s.sizes.map((r) => r.size_bytes)))].sort((a, b) => a - b);
   const x = sizeAxis(sizes, sizeName, WIDTH);
   const wideX = sizeAxis(sizes, sizeName, WIDTH * 1.5);
-  const measured = orderTransports(sections.flatMap((s) => s.transports ?? ['tcp', 'uds']));
+  const measured = orderTransports(sections.flatMap((s) => s.transports ?? PAIR));
   const named = measured.map(labelOf).join(', ').replace(/, ([^,]*)$/, ' and $1');
   const colour = { field: 'transport', type: 'nominal', title: 'transport', scale: transportScale(measured, COLOURS), legend: LEGEND };
   const shape = { field: 'transport', type: 'nominal', title: 'transport', scale: transportScale(measured, SHAPES), legend: LEGEND };
@@ -118,7 +118,7 @@ export function chartSpecs(findings) {
 
   // 1. the primary figure (a rate or a time on a linear axis from 0, so heights compare)
   /** a section's transports: TCP and UDS where an older findings object has none @param {import('./findings.js').Section} s */
-  const transportsOf = (s) => s.transports ?? ['tcp', 'uds'];
+  const transportsOf = (s) => s.transports ?? PAIR;
   const main = sections.flatMap((s) => s.sizes.flatMap((r) => transportsOf(s).flatMap((t) => {
     const e = /** @type {Record<string, any>} */ (estimatesOf(r.figures[primary.metric]))[t];
     if (!e || finite(e.value) === null) return [];
@@ -164,8 +164,8 @@ export function chartSpecs(findings) {
     };
   };
   // UDS/TCP always (the headline), then every other transport measured against TCP
-  const ratioCharts = ['uds', ...measured.filter((t) => t !== 'tcp' && t !== 'uds')].map((t) => ({
-    name: `chart-${t}-vs-tcp.svg`, title: `${labelOf(t)} relative to TCP, ${primary.short} (95 % CI; above 1: ${labelOf(t)} higher)`, spec: ratioChartOf(t),
+  const ratioCharts = [HEADLINE, ...othersOf(measured)].map((t) => ({
+    name: `chart-${t}-vs-${BASELINE}.svg`, title: `${labelOf(t)} relative to TCP, ${primary.short} (95 % CI; above 1: ${labelOf(t)} higher)`, spec: ratioChartOf(t),
   }));
 
   // 3. CPU per unit, client and server (and nginx): the workload's *_cpu_* figures

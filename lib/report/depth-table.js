@@ -10,7 +10,7 @@
  */
 import { formatSize } from '../core/units.js';
 import { workloadOf } from '../workloads/index.js';
-import { labelOf } from '../transports/index.js';
+import { HEADLINE, PAIR, labelOf, othersOf, ratioOf } from '../transports/index.js';
 import { estimatesOf } from './estimates.js';
 import { human } from './table.js';
 import { formatRatio } from './verdict.js';
@@ -38,8 +38,8 @@ export function depthTable(section) {
   const cpuMetrics = Object.keys(w.summary).filter((m) => /^(client|server|proxy)_cpu_/.test(m));
   // the mechanism figures shown: voluntary context switches and write calls, per side
   // (left out where no size has them: results written before they were measured)
-  const others = (section.transports ?? []).filter((t) => t !== 'tcp' && t !== 'uds');
-  const shown = ['tcp', 'uds', ...others];
+  const others = othersOf(section.transports ?? []);
+  const shown = [...PAIR, ...others];
   const measured = (/** @type {string} */ m) => section.sizes.some((row) => row.figures[m] && shown.some((t) => estimatesOf(row.figures[m])[t]));
   const mechanismMetrics = Object.keys(w.summary).filter((m) => w.summary[m].mechanism && /^[a-z]+_(vcsw|writes)_per_/.test(m) && measured(m));
   const sideOf = (/** @type {string} */ m) => ({ client: ['cli', 'client'], server: ['srv', 'server'], proxy: ['nginx', 'nginx'], nginx: ['nginx', 'nginx'] })[/** @type {'client' | 'server' | 'proxy' | 'nginx'} */ (m.split('_')[0])];
@@ -47,9 +47,8 @@ export function depthTable(section) {
   /** @type {Column[]} */
   const columns = [
     { title: 'size', heading: 'size', numeric: false },
-    { title: `TCP ${p.short}`, heading: `TCP ${p.short}`, numeric: true },
-    { title: `UDS ${p.short}`, heading: `UDS ${p.short}`, numeric: true },
-    { title: 'UDS/TCP', heading: 'UDS/TCP (×)', numeric: true },
+    ...PAIR.map((t) => ({ title: `${labelOf(t)} ${p.short}`, heading: `${labelOf(t)} ${p.short}`, numeric: true })),
+    { title: labelOf(ratioOf(HEADLINE)), heading: `${labelOf(ratioOf(HEADLINE))} (×)`, numeric: true },
     { title: '95 % CI', heading: '95 % CI (×)', numeric: false },
     { title: 'sig', heading: 'CI excludes 1', numeric: false },
     { title: 'runs', heading: 'paired runs', numeric: true },
@@ -77,8 +76,7 @@ export function depthTable(section) {
     const cpu = (/** @type {string} */ metric, /** @type {string} */ t) => num(row.figures[metric] ? estimatesOf(row.figures[metric])[t]?.value : undefined);
     return [
       formatSize(row.size_bytes),
-      num(f.tcp?.value),
-      num(f.uds?.value),
+      ...PAIR.map((t) => num(estimatesOf(f)[t]?.value)),
       ratio(r?.value),
       ci(r),
       sig(r),

@@ -13,8 +13,8 @@ import { FIGURES, primaryFigure } from '../workloads/figures.js';
 import { summarize, clientWarnings, counterWarnings, laneWarnings } from '../stats/summarize.js';
 import { isVersionComparison } from '../stats/versions.js';
 import { orderVersions } from '../core/node-executables.js';
-import { labelOf, orderTransports, ratioOf } from '../transports/index.js';
-import { againstTcp, ratioEstimatesOf, estimatesOf } from './estimates.js';
+import { BASELINE, HEADLINE, labelOf, orderTransports, othersOf, ratioOf } from '../transports/index.js';
+import { againstTcp, comparisonOf, ratioEstimatesOf, estimatesOf } from './estimates.js';
 import { mostDifferent } from './mechanism.js';
 import { formatRatio, toVerdict } from './verdict.js';
 import { stealWarning } from './cpu-time.js';
@@ -207,7 +207,7 @@ export function buildFindings({ trials: all, meta, notes = [], dir }, options = 
   for (const workload of workloads) {
     const primary = options.primary ?? primaryFigure(workload);
     const transports = orderTransports(trials.filter((r) => r.workload === workload).map((r) => String(r.transport)));
-    const others = transports.filter((t) => t !== 'tcp' && t !== 'uds');
+    const others = othersOf(transports);
     for (const node of many ? nodes : [null]) {
       const bySize = sizesByDepth.get(`${workload}|${versionKey(node)}`);
       if (!bySize) continue;
@@ -219,11 +219,8 @@ export function buildFindings({ trials: all, meta, notes = [], dir }, options = 
           /** @type {Record<string, Comparison>} */
           const figures = {};
           for (const metric of new Set([primary.metric, ...Object.keys(FIGURES)])) {
-            const ratioRow = pick('uds/tcp', metric);
-            figures[metric] = {
-              tcp: estimateOf(pick('tcp', metric)), uds: estimateOf(pick('uds', metric)), ratio: ratioEstimateOf(ratioRow),
-              others: Object.fromEntries(others.map((t) => [t, { value: estimateOf(pick(t, metric)), ratio: ratioEstimateOf(pick(ratioOf(t), metric)) }])),
-            };
+            figures[metric] = comparisonOf(estimateOf(pick(BASELINE, metric)), estimateOf(pick(HEADLINE, metric)), ratioEstimateOf(pick(ratioOf(HEADLINE), metric)),
+              Object.fromEntries(others.map((t) => [t, { value: estimateOf(pick(t, metric)), ratio: ratioEstimateOf(pick(ratioOf(t), metric)) }])));
           }
           return { size_bytes: size, figures };
         });
@@ -234,7 +231,7 @@ export function buildFindings({ trials: all, meta, notes = [], dir }, options = 
         const alone = transports.length === 1 ? { transport: transports[0], sizes: rows.map((r) => ({ size_bytes: r.size_bytes, measured: Boolean(estimatesOf(r.figures[primary.metric])[transports[0]]) })) } : undefined;
         section.verdict = toVerdict({
           workload, node, depth, alone,
-          sizes: transports.includes('uds') || !others.length ? verdictSizes('uds') : [],
+          sizes: transports.includes(HEADLINE) || !others.length ? verdictSizes(HEADLINE) : [],
           others: others.map((t) => ({ label: labelOf(t), sizes: verdictSizes(t) })),
         }, primary, { workloadLabel: workloads.length > 1 });
         sections.push(section);
@@ -269,7 +266,7 @@ export function buildFindings({ trials: all, meta, notes = [], dir }, options = 
   if (missing.length) warnings.push(`no comparison where a transport has no successful trial: ${missing.join('; ')}`);
 
   const primaryRatios = sections.flatMap((s) => s.sizes.flatMap((r) => ratioEstimatesOf(r.figures[s.primary.metric]).map(({ ratio }) => ({ s, r, ratio })))).filter((x) => x.ratio);
-  const ratioWords = sections.some((s) => s.transports.some((t) => t !== 'tcp' && t !== 'uds')) ? 'ratio' : 'UDS/TCP';
+  const ratioWords = sections.some((s) => othersOf(s.transports).length) ? 'ratio' : labelOf(ratioOf(HEADLINE));
   if (primaryRatios.length && primaryRatios.every((x) => x.ratio?.low === null)) warnings.push('one run per group: no confidence intervals and no verdicts on significance; run 2 or more (--runs), 10 or more for firm ones');
   const wide = primaryRatios.filter((x) => x.ratio && x.ratio.low !== null && x.ratio.high !== null && Math.max(x.ratio.high / x.ratio.value - 1, 1 - x.ratio.low / x.ratio.value) > WIDE_CI);
   if (wide.length) {

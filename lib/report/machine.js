@@ -8,7 +8,7 @@
  * cost is theirs, and a note says so instead of any share. Pure.
  */
 import { formatSize } from '../core/units.js';
-import { labelOf, orderTransports } from '../transports/index.js';
+import { PAIR, labelOf, orderTransports } from '../transports/index.js';
 import { estimatesOf } from './estimates.js';
 
 /** A wake-up share of the depth-1 round trip above this dominates it: the report says so. */
@@ -87,7 +87,7 @@ function sharesOf(rtts, machine) {
  * @param {import('./findings.js').Section[]} sections
  */
 function depthOneRtts(sections) {
-  return sections.filter((s) => s.depth === 1).flatMap((section) => section.sizes.flatMap((row) => (section.transports ?? ['tcp', 'uds']).map((transport) => ({ transport, size_bytes: row.size_bytes, rtt_us: Number(row.figures[RTT_METRIC] ? estimatesOf(row.figures[RTT_METRIC])[transport]?.value : NaN) }))));
+  return sections.filter((s) => s.depth === 1).flatMap((section) => section.sizes.flatMap((row) => (section.transports ?? PAIR).map((transport) => ({ transport, size_bytes: row.size_bytes, rtt_us: Number(row.figures[RTT_METRIC] ? estimatesOf(row.figures[RTT_METRIC])[transport]?.value : NaN) }))));
 }
 
 /** @param {number[]} x */

@@ -4,7 +4,7 @@
  * whole, through a temporary file and a rename). The sweep calls this at
  * its end; `udsvstcp report` calls it on any results directory.
  */
-import { ratioTransport } from '../transports/index.js';
+import { PAIR, ratioTransport } from '../transports/index.js';
 import { depthLabel } from '../workloads/index.js';
 import { accessSync, constants } from 'node:fs';
 import { writeFileAtomic } from '../core/files.js';
@@ -44,7 +44,7 @@ function wideSpec({ meta, workloads }) {
     workload: workloads[0],
     sizes: Array.isArray(spec.sizes) ? spec.sizes : [],
     depths: Array.isArray(spec.depths) ? spec.depths : [],
-    transports: Array.isArray(spec.transports) ? spec.transports : ['tcp', 'uds'],
+    transports: Array.isArray(spec.transports) ? spec.transports : [...PAIR],
     runs: typeof spec.runs === 'number' ? spec.runs : 0,
   };
 }

@@ -7,7 +7,7 @@ import { Chalk } from 'chalk';
 import { formatSize } from '../core/units.js';
 import { printable } from '../core/text.js';
 import { workloadOf } from '../workloads/index.js';
-import { labelOf, orderTransports } from '../transports/index.js';
+import { BASELINE, HEADLINE, labelOf, orderTransports } from '../transports/index.js';
 import { MIN_PER_UNIT } from './mechanism.js';
 import { aloneWords } from './verdict.js';
 
@@ -90,7 +90,7 @@ export function toComparison(records, { chalk = plain, ratio: headline, ratios =
     groups.set(key, [...(groups.get(key) ?? []), r]);
   }
   /** @type {Record<string, { interval: import('../stats/ratios.js').RatioInterval, basis: string }>} */
-  const intervals = { ...ratios, ...(headline ? { uds: headline } : {}) };
+  const intervals = { ...ratios, ...(headline ? { [HEADLINE]: headline } : {}) };
   const lines = [];
   for (const group of groups.values()) {
     const measured = orderTransports(group.map((r) => String(r.transport)));
@@ -100,9 +100,9 @@ export function toComparison(records, { chalk = plain, ratio: headline, ratios =
       if (Number.isFinite(meanOf(group, w.primary))) lines.push(`${formatSize(Number(group[0].size_bytes))} ${w.axes.depth.flag.slice(2)} ${printable(group[0].depth)}: ${labelOf(measured[0])} alone: ${aloneWords(measured[0], w.summary[w.primary])}`);
       continue;
     }
-    const tcp = group.filter((r) => r.transport === 'tcp');
-    for (const transport of orderTransports(group.map((r) => String(r.transport))).filter((t) => t !== 'tcp')) {
-      const line = comparisonLine(group, tcp, transport, intervals[transport], chalk);
+    const baseline = group.filter((r) => r.transport === BASELINE);
+    for (const transport of measured.filter((t) => t !== BASELINE)) {
+      const line = comparisonLine(group, baseline, transport, intervals[transport], chalk);
       if (line) lines.push(line);
     }
   }

@@ -12,7 +12,7 @@
 import { MAX_RUNS } from '../core/limits.js';
 import { workloadOf } from '../workloads/index.js';
 import { orderVersions } from '../core/node-executables.js';
-import { orderTransports } from '../transports/index.js';
+import { BASELINE, HEADLINE, orderTransports } from '../transports/index.js';
 
 /**
  * The first header cell (the 2014 `NAME`, with the unit of every value in
@@ -42,7 +42,7 @@ function layoutOf(workload) {
 export function toRunsWide(rows, spec) {
   const layout = layoutOf(spec.workload);
   // 2014's order, UDS then TCP, then any other transport in the registry's order
-  const transports = ['uds', 'tcp', ...orderTransports(spec.transports)].filter((t, i, all) => spec.transports.includes(t) && all.indexOf(t) === i);
+  const transports = [HEADLINE, BASELINE, ...orderTransports(spec.transports)].filter((t, i, all) => spec.transports.includes(t) && all.indexOf(t) === i);
   const planned = Number.isSafeInteger(spec.runs) ? Math.min(Math.max(spec.runs, 0), MAX_RUNS) : 0;
   /** @type {Set<number>} */
   const runs = new Set(Array.from({ length: planned }, (_, i) => i));

@@ -23,6 +23,7 @@ import { describe } from './describe.js';
 import { NO_PRIOR, fitPrior, moderate } from './moderation.js';
 import { tCritical } from './welch.js';
 import { orderVersions } from '../core/node-executables.js';
+import { BASELINE, HEADLINE } from '../transports/index.js';
 
 export { orderVersions } from '../core/node-executables.js';
 
@@ -77,11 +78,11 @@ export function ratioIntervals(logsByGroup, { moderate = true } = {}) {
  * @param {string} metric
  * @param {string} [transport] the numerator (uds-abstract …); TCP is always the denominator
  */
-export function pairedLogRatios(rows, metric, transport = 'uds') {
+export function pairedLogRatios(rows, metric, transport = HEADLINE) {
   /** @type {Map<number, Record<string, any>>} */
   const tcpByRun = new Map();
   for (const r of rows) {
-    if (r.transport === 'tcp' && r.status === 'ok' && !tcpByRun.has(Number(r.run))) tcpByRun.set(Number(r.run), r);
+    if (r.transport === BASELINE && r.status === 'ok' && !tcpByRun.has(Number(r.run))) tcpByRun.set(Number(r.run), r);
   }
   const logs = [];
   for (const u of rows) {
@@ -140,12 +141,12 @@ export function nextHalfWidth(halfWidth, n, df = n - 1) {
  */
 export function groupsShortOfPrecision(rows, precision, metric, { moderate = true } = {}) {
   const groups = groupRows(rows); // each Node version's groups apart
-  const numerators = [...new Set(rows.map((r) => String(r.transport)))].filter((t) => t !== 'tcp').sort();
+  const numerators = [...new Set(rows.map((r) => String(r.transport)))].filter((t) => t !== BASELINE).sort();
   /** @type {{ halfWidth: number | null, gain: number }[][]} */
   const byGroup = groups.map(() => []);
-  for (const transport of numerators.length ? numerators : ['uds']) {
+  for (const transport of numerators.length ? numerators : [HEADLINE]) {
     const logs = groups.map((g) => pairedLogRatios(g.rows, metric, transport));
-    if (!logs.some((l) => l.length) && transport !== 'uds') continue; // a transport measured alone (pairing trials without TCP)
+    if (!logs.some((l) => l.length) && transport !== HEADLINE) continue; // a transport measured alone (pairing trials without TCP)
     const { intervals } = ratioIntervals(logs, { moderate });
     groups.forEach((g, i) => {
       // nothing paired succeeded: more runs would not help
@@ -171,13 +172,13 @@ export function groupsShortOfPrecision(rows, precision, metric, { moderate = tru
  * @param {string} metric
  * @param {string} [transport]
  */
-export function blockPairLogRatios(blocks, metric, transport = 'uds') {
+export function blockPairLogRatios(blocks, metric, transport = HEADLINE) {
   const logs = [];
   const lanes = Math.max(2, new Set(blocks.map((b) => b.transport)).size);
   for (let k = 0; k + lanes - 1 < blocks.length; k += lanes) {
     const pair = blocks.slice(k, k + lanes);
     const u = pair.find((b) => b.transport === transport);
-    const t = pair.find((b) => b.transport === 'tcp');
+    const t = pair.find((b) => b.transport === BASELINE);
     if (u && t && u[metric] > 0 && t[metric] > 0) logs.push(Math.log(u[metric] / t[metric]));
   }
   return logs;

@@ -17,7 +17,7 @@ import { groupRows, orderVersions, pairedLogRatios, ratioIntervals } from './rat
 import { compareNodeVersions, isVersionComparison, versionPairLabel } from './versions.js';
 import { describe, quantile } from './describe.js';
 import { formatPercent, formatSize } from '../core/units.js';
-import { labelOf, orderTransports, ratioOf, ratioTransport, ratiosOf } from '../transports/index.js';
+import { BASELINE, HEADLINE, labelOf, orderTransports, ratioOf, ratioTransport, ratiosOf } from '../transports/index.js';
 
 import { depthLabel, workloadOf } from '../workloads/index.js';
 
@@ -257,14 +257,14 @@ export function toSummaryText(summary, { precision = null } = {}) {
   const alone = orderTransports(/** @type {string[]} */ (own.map((r) => r.transport).filter((t) => ratioTransport(t) === null)));
   if (!cells.length && alone.length === 1) {
     const [transport] = alone;
-    lines.push(`${labelOf(transport)} ${unit}, measured alone (geometric mean of runs, 95 % CI); nothing compared: ${transport === 'tcp' ? 'TCP is the baseline, and no other transport was measured' : 'there is no TCP baseline'}`);
+    lines.push(`${labelOf(transport)} ${unit}, measured alone (geometric mean of runs, 95 % CI); nothing compared: ${transport === BASELINE ? 'TCP is the baseline, and no other transport was measured' : 'there is no TCP baseline'}`);
     for (const r of own.filter((x) => x.transport === transport && x.metric === primary)) {
       const num = (/** @type {number} */ g) => String(g >= 100 ? Math.round(g) : +g.toPrecision(3));
       lines.push(`  ${groupLabel(r).padEnd(labelWidth)} ${num(r.geomean ?? r.mean).padStart(10)}${r.ci95_low === null ? ' (n=1, no CI)' : ` [${num(r.ci95_low)}, ${num(r.ci95_high)}] n=${r.n}`}`);
     }
   }
   // a block of lines per transport against TCP, UDS/TCP first
-  (cells.length ? cells : alone.length === 1 ? [] : ['uds/tcp']).forEach((cell, k) => {
+  (cells.length ? cells : alone.length === 1 ? [] : [ratioOf(HEADLINE)]).forEach((cell, k) => {
     const transport = /** @type {string} */ (ratioTransport(cell));
     const label = labelOf(transport);
     if (k > 0) lines.push('');
@@ -277,7 +277,7 @@ export function toSummaryText(summary, { precision = null } = {}) {
       const short = r.precision_met === 'no' ? '!' : ' ';
       const rtt = pick(cell, second);
       const mean = (/** @type {string} */ t) => { const g = pick(t, primary)?.geomean ?? 0; return String(g >= 100 ? Math.round(g) : +g.toPrecision(3)).padStart(10); };
-      lines.push(`  ${group} ×${fmt(r.mean)}${ci}${star}${short}  ${mean('tcp')}   ${mean(transport).padStart(label.length + unit.length + 1)}   ×${fmt(rtt?.mean ?? null)}`);
+      lines.push(`  ${group} ×${fmt(r.mean)}${ci}${star}${short}  ${mean(BASELINE)}   ${mean(transport).padStart(label.length + unit.length + 1)}   ×${fmt(rtt?.mean ?? null)}`);
     }
   });
   if (isModerated(ratios)) lines.push(`  CIs: Student t over runs, each group's variance moderated across the ${ratios.filter((r) => r.transport === cells[0]).length} groups (empirical Bayes; degrees of freedom in summary.csv ci95_df).`);

@@ -15,7 +15,7 @@
  * to (lib/stats/ratios.js). Pure: trial rows in, intervals out.
  */
 import { orderVersions, ratioIntervals } from './ratios.js';
-import { orderTransports, ratioTransport, ratiosOf } from '../transports/index.js';
+import { BASELINE, orderTransports, ratioTransport, ratiosOf } from '../transports/index.js';
 
 /**
  * What is compared for the transports a sweep measured: every ratio to TCP (UDS/TCP first), then every transport's figure.
@@ -61,11 +61,11 @@ function logsByRun(rows, transport, metric) {
 function perRun(rows, transport, metric) {
   const over = ratioTransport(transport);
   if (over === null) return logsByRun(rows, transport, metric);
-  const [uds, tcp] = [logsByRun(rows, over, metric), logsByRun(rows, 'tcp', metric)];
+  const [numerator, baseline] = [logsByRun(rows, over, metric), logsByRun(rows, BASELINE, metric)];
   /** @type {Map<number, number>} */
   const ratios = new Map();
-  for (const [run, u] of uds) {
-    const t = tcp.get(run);
+  for (const [run, u] of numerator) {
+    const t = baseline.get(run);
     if (t !== undefined) ratios.set(run, u - t);
   }
   return ratios;

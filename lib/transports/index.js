@@ -21,8 +21,16 @@ export const TRANSPORTS = /** @type {readonly string[]} */ (Object.freeze(Object
 
 /** The transport every ratio is against. */
 export const BASELINE = 'tcp';
-/** The transport of the headline ratio (UDS/TCP). */
-export const HEADLINE = 'uds';
+/** The transport of the headline ratio (UDS/TCP): the one declared `headline`. */
+export const HEADLINE = /** @type {string} */ (TRANSPORTS.find((name) => TRANSPORT_DECLARATIONS[name].headline));
+/** The baseline and the headline: what a sweep measures unless told (`both`), and what results that name no transports measured. */
+export const PAIR = /** @type {readonly string[]} */ (Object.freeze([BASELINE, HEADLINE]));
+
+/**
+ * The transports of a list beyond the baseline and the headline, in the list's order: a comparison's `others`.
+ * @param {Iterable<string>} names
+ */
+export const othersOf = (names) => [...names].filter((t) => t !== BASELINE && t !== HEADLINE);
 
 /** @param {unknown} name */
 export const isTransport = (name) => typeof name === 'string' && Object.hasOwn(TRANSPORT_DECLARATIONS, name);
@@ -66,8 +74,9 @@ export const ratioOf = (name) => `${name}/${BASELINE}`;
  * @param {unknown} cell
  */
 export function ratioTransport(cell) {
-  const m = /^(.+)\/tcp$/.exec(String(cell));
-  return m ? m[1] : null;
+  const text = String(cell);
+  const suffix = `/${BASELINE}`;
+  return text.length > suffix.length && text.endsWith(suffix) ? text.slice(0, -suffix.length) : null;
 }
 
 /**
@@ -103,8 +112,8 @@ export function ratiosOf(names) {
 /**
  * The targets of the message transports, by name: `{ transport: NAME }`, no
  * address, since each trial starts its own echo peer (lib/fixture/message-peer.js).
- * @returns {Record<string, import('../client/message-transports.js').MessageTarget>}
+ * @returns {Record<string, import('./transport.js').MessageTarget>}
  */
 export function channelTargets() {
-  return Object.fromEntries(TRANSPORTS.filter((name) => TRANSPORT_DECLARATIONS[name].channel).map((name) => [name, { transport: /** @type {any} */ (name) }]));
+  return Object.fromEntries(TRANSPORTS.filter((name) => TRANSPORT_DECLARATIONS[name].channel).map((name) => [name, { transport: name }]));
 }

@@ -1,18 +1,25 @@
 /**
  * The child_process IPC channel with `serialization: 'advanced'` (V8's
- * serializer): a forked child echoes each message
- * (lib/client/message-transports.js). No socket: only echo runs over it.
+ * serializer): a forked child (lib/fixture/message-peer.js) echoes each
+ * message. A Buffer is sent as it is (the bytes of the view only) and
+ * arrives as a Buffer. No socket: only echo runs over it. Like ipc-json, it
+ * reads with recvmsg, which /proc/PID/io does not count.
  */
-import { MESSAGE_TRANSPORTS } from '../client/message-transports.js';
+import { startIpcPeer } from '../fixture/message-peer.js';
 
 /** @type {import('./transport.js').Transport} */
 export const ipcAdvanced = {
   name: 'ipc-advanced',
   label: 'IPC advanced',
-  what: MESSAGE_TRANSPORTS['ipc-advanced'].what,
+  what: 'a forked child echoes over the child_process IPC channel (serialization advanced; packets as Buffers)',
   carries: ['messages'],
   platforms: null,
   cpu: 'client: the trial process; server: the echo child the trial forks (its whole process)',
   describe: () => 'ipc-advanced (a forked child, V8 serializer)',
-  channel: MESSAGE_TRANSPORTS['ipc-advanced'],
+  channel: {
+    start: (options) => startIpcPeer({ ...options, serialization: 'advanced' }),
+    codec: (payloads) => ({ encode: (index) => payloads.packet(index), decode: (message) => (ArrayBuffer.isView(message) ? message : null) }),
+    sharesProcess: false,
+    countsReads: false,
+  },
 };

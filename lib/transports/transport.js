@@ -50,9 +50,24 @@
  * @property {(target: any, options: { noDelay: boolean }) => import('node:net').NetConnectOpts} [connectOptions]
  *   how net.connect reaches a target of a stream transport
  * @property {(target: any) => { origin: string, socketPath?: string }} [http] where an HTTP client sends a target's requests
- * @property {import('../client/message-transports.js').MessageTransportDeclaration} [channel] a message transport
- *   (no socket: ipc-json, ipc-advanced, worker): the echo peer each trial starts itself, the codec of its
- *   packets and how its CPU is charged; its target is `{ transport: NAME }`
+ * @property {Channel} [channel] a message transport (no socket: ipc-json, ipc-advanced, worker)
+ * @property {boolean} [headline] the transport of the headline ratio, UDS/TCP (one transport has it): its
+ *   ratio is a comparison's `ratio`, and its column, chart and verdict come first
  */
+
+/**
+ * A message transport: a channel Node gives between two of its own event
+ * loops, where a stream transport gives a byte stream between two
+ * processes. The echo at the far end is started by each trial
+ * (lib/fixture/message-peer.js); its target is `{ transport: NAME }`, no address.
+ * @typedef {object} Channel
+ * @property {(options: { execPath?: string, startTimeoutMs?: number, entry?: string, cpus?: string }) => Promise<import('../fixture/message-peer.js').Peer>} start
+ *   the echo peer, on `cpus` (a taskset list) where given
+ * @property {(payloads: import('../client/payload.js').Payloads) => import('../client/message-pipeline.js').Codec} codec what a packet travels as
+ * @property {boolean} sharesProcess the echo runs in the client's process: charge the client the process less the echo
+ * @property {boolean} countsReads whether /proc/PID/io counts the channel's read calls
+ */
+
+/** @typedef {{ transport: string, via?: undefined }} MessageTarget a message transport's target: no address, and no proxy in front */
 
 export {};

@@ -12,6 +12,7 @@ import { checkTempSocketPath, createPrivateDir, listenOwned, prepareSocketPath }
 export const uds = {
   name: 'uds',
   label: 'UDS',
+  headline: true,
   what: 'a Unix domain stream socket bound to a file path',
   carries: ['messages', 'stream', 'upstream'],
   platforms: null,

@@ -1,18 +1,31 @@
 /**
- * A worker thread's MessagePort: the trial starts a worker that echoes each
- * message (lib/client/message-transports.js). Both ends share the trial
- * process. No socket: only echo runs over it.
+ * A worker thread's MessagePort: the trial starts a worker
+ * (lib/fixture/message-peer.js) that echoes each message. postMessage
+ * copies (the structured clone); nothing is transferred, as a sender that
+ * keeps its data does. A structured clone of a view copies its whole
+ * ArrayBuffer, so each packet is sent as a Uint8Array of its own, made
+ * before anything is timed. Both ends share the trial process: the
+ * process's CPU and counters, less the worker thread's own, are the
+ * client's. No socket: only echo runs over it.
  */
-import { MESSAGE_TRANSPORTS } from '../client/message-transports.js';
+import { startWorkerPeer } from '../fixture/message-peer.js';
 
 /** @type {import('./transport.js').Transport} */
 export const worker = {
   name: 'worker',
   label: 'worker',
-  what: MESSAGE_TRANSPORTS.worker.what,
+  what: 'a worker thread echoes over its MessagePort (postMessage, copied)',
   carries: ['messages'],
   platforms: null,
   cpu: 'server: the worker thread alone (/proc/thread-self/schedstat, else process.threadCpuUsage); client: the trial process less that thread',
   describe: () => 'worker (a worker thread, postMessage)',
-  channel: MESSAGE_TRANSPORTS.worker,
+  channel: {
+    start: ({ startTimeoutMs, entry, cpus }) => startWorkerPeer({ startTimeoutMs, entry, cpus }),
+    codec: (payloads) => {
+      const copies = Array.from({ length: payloads.count }, (_, i) => Uint8Array.from(payloads.packet(i)));
+      return { encode: (index) => copies[index % payloads.count], decode: (message) => (ArrayBuffer.isView(message) ? message : null) };
+    },
+    sharesProcess: true,
+    countsReads: true,
+  },
 };

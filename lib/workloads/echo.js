@@ -5,7 +5,7 @@
  * in flight and ends when the last is back. Block length: at least
  * FILL_FACTOR × depth packets, so filling and draining the pipe (about one
  * round trip, the time of `depth` packets by Little's law) costs under 1 %
- * of a block. A message transport (lib/client/message-transports.js) has
+ * of a block. A message transport (its declaration's `channel`) has
  * its own echo peer, started here for the trial and stopped before it ends:
  * its lane is measured like a socket's, its packets one message each.
  */

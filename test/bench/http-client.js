@@ -153,7 +153,7 @@ const CLIENTS = {
 
   async 'node-http'({ target, body, ms }) {
     const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
-    const where = target.transport === 'tcp' ? { host: target.host, port: target.port } : { socketPath: target.path };
+    const where = 'path' in target ? { socketPath: target.path } : { host: target.host, port: target.port };
     const m = meter(ms);
     const once = () => new Promise((resolve, reject) => {
       http.get({ ...where, agent, path: `/${body}` }, (res) => {

@@ -1,11 +1,15 @@
 import { createHistogram } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
 import { createMessagePipeline } from '../../lib/client/message-pipeline.js';
-import { MESSAGE_TRANSPORTS, MESSAGE_TRANSPORT_NAMES } from '../../lib/client/message-transports.js';
 import { createPayloads } from '../../lib/client/payload.js';
 import { HISTOGRAM } from '../../lib/workloads/common.js';
+import { TRANSPORTS, getTransport } from '../../lib/transports/index.js';
 import { descendants } from '../helpers/processes.js';
 import { waitFor } from '../helpers/wait.js';
+
+/** The message transports, and the channel each declares. */
+const CHANNELS = TRANSPORTS.filter((name) => getTransport(name).channel);
+const channelOf = (/** @type {string} */ name) => /** @type {import('../../lib/transports/transport.js').Channel} */ (getTransport(name).channel);
 
 const SIZE = 1024;
 const DEPTH = 4;
@@ -14,9 +18,9 @@ const PACKETS = 200;
 /** Our children that run a message echo. */
 const echoChildren = () => descendants(process.pid).filter((p) => p.cmdline.includes('echo-main') || p.cmdline.includes('message-echo'));
 
-describe.each(MESSAGE_TRANSPORT_NAMES)('the %s echo', (name) => {
+describe.each(CHANNELS)('the %s echo', (name) => {
   it(`echoes ${PACKETS} packets of 1 KiB at depth 4, each timed and verified, reports its CPU, and leaves nothing running`, async () => {
-    const kind = MESSAGE_TRANSPORTS[name];
+    const kind = channelOf(name);
     const payloads = createPayloads(SIZE, 7, DEPTH);
     const peer = await kind.start({});
     try {
@@ -48,7 +52,7 @@ describe.each(MESSAGE_TRANSPORT_NAMES)('the %s echo', (name) => {
 
 describe('the worker thread', () => {
   it('counts its own thread: its CPU is a part of the process\'s', async () => {
-    const kind = MESSAGE_TRANSPORTS.worker;
+    const kind = channelOf('worker');
     const payloads = createPayloads(SIZE, 7, DEPTH);
     const peer = await kind.start({});
     try {

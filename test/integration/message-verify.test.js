@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMessagePipeline } from '../../lib/client/message-pipeline.js';
-import { MESSAGE_TRANSPORTS } from '../../lib/client/message-transports.js';
+import { getTransport } from '../../lib/transports/index.js';
 import { createPayloads } from '../../lib/client/payload.js';
 import { descendants } from '../helpers/processes.js';
 import { FLIP, FLIP_IPC, FLIP_WORKER, QUIT, QUIT_IPC } from '../helpers/message-echoes.js';
@@ -10,11 +10,11 @@ const payloads = createPayloads(1024, 11, 4);
 const helperChildren = () => descendants(process.pid).filter((p) => p.cmdline.includes('message-echo-'));
 
 /**
- * @param {import('../../lib/client/message-transports.js').MessageTransport} name
+ * @param {string} name a message transport
  * @param {string} entry
  */
 async function runAgainst(name, entry) {
-  const kind = MESSAGE_TRANSPORTS[name];
+  const kind = /** @type {import('../../lib/transports/transport.js').Channel} */ (getTransport(name).channel);
   const peer = await kind.start({ entry });
   try {
     const pipeline = createMessagePipeline(peer, { payloads, codec: kind.codec(payloads), depth: 4, timeoutMs: 5000 });
