@@ -17,7 +17,7 @@ import { clientWarnings, counterWarnings, laneWarnings } from '../stats/summariz
 import { toComparison, toTable } from '../report/table.js';
 import { runTrialProcess } from '../trial/trial-process.js';
 import { describeNodes } from '../core/node-executables.js';
-import { channelTargets } from '../transports/index.js';
+import { BASELINE, channelTargets } from '../transports/index.js';
 import { connectionsAt } from '../workloads/index.js';
 import { describeTarget } from '../client/transport.js';
 import { formatSize } from '../core/units.js';
@@ -105,7 +105,7 @@ export async function run(options, { stdout, stderr, chalk }) {
     for (const warning of [...clientWarnings(rows, 'the client_elu of each --json record'), ...counterWarnings(rows), ...laneWarnings(rows)]) stderr.write(chalk.yellow(`warning: ${printable(warning)}\n`));
     // each transport against TCP: over runs, or over the block rounds of the one run; none where
     // nothing pairs (no TCP measured, or every TCP trial or every one of the transport's failed)
-    const ratios = Object.fromEntries(options.transports.filter((t) => t !== 'tcp').flatMap((t) => {
+    const ratios = Object.fromEntries(options.transports.filter((t) => t !== BASELINE).flatMap((t) => {
       const logs = options.runs > 1 ? pairedLogRatios(rows, workload.primary, t) : blockPairLogRatios(blocksByRun[0], workload.primary, t);
       if (logs.length === 0) return [];
       return [[t, options.runs > 1

@@ -14,6 +14,7 @@ import { checkNginxConnections } from '../fixture/nginx.js';
 import { checkNetnsTransports, checkWorkloadTransports, resolveAmounts, resolveWorkloadOptions, DEFAULT_PIN, toAxisValue, toPin, toSeed, toStallTimeout, toTransportList } from '../options/rules.js';
 import { DEFAULT_WORKLOAD, getWorkload } from '../workloads/index.js';
 import { newSeed } from '../core/random.js';
+import { PAIR } from '../transports/index.js';
 import { MAX_NODES } from '../core/node-executables.js';
 import { checkSpecTypes } from './spec-types.js';
 import { MiB, formatSize, isPowerOfTwo, parseSize, toDuration, toInteger } from '../core/units.js';
@@ -29,7 +30,7 @@ export const DEFAULTS = Object.freeze({
   workload: DEFAULT_WORKLOAD,
   sizes: /** @type {unknown} */ (undefined),
   depths: [1],
-  transports: ['tcp', 'uds'],
+  transports: [...PAIR],
   runs: 5,
   packets: /** @type {unknown} */ (undefined),
   duration: '200ms',

@@ -37,6 +37,7 @@ export const tcp = {
   what: 'loopback TCP (127.0.0.1), TCP_NODELAY unless --nagle: the baseline of every ratio',
   carries: ['messages', 'stream', 'upstream'],
   platforms: null,
+  upstream: 'address',
   cpu: 'client: the trial process; server: the server process',
   listen: async (server, { host, port, backlog }) => ({ address: await listenTcp(server, host, port, backlog) }),
   describe: (t) => `tcp ${at(String(t.host), Number(t.port))}`,

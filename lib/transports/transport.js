@@ -51,6 +51,8 @@
  *   how net.connect reaches a target of a stream transport
  * @property {(target: any) => { origin: string, socketPath?: string }} [http] where an HTTP client sends a target's requests
  * @property {Channel} [channel] a message transport (no socket: ipc-json, ipc-advanced, worker)
+ * @property {'address' | 'unix'} [upstream] how nginx names it in an upstream block, where it carries `upstream`:
+ *   `host:port` (the target's host and port) or `unix:PATH` (its path)
  * @property {boolean} [headline] the transport of the headline ratio, UDS/TCP (one transport has it): its
  *   ratio is a comparison's `ratio`, and its column, chart and verdict come first
  */

@@ -16,6 +16,7 @@ export const uds = {
   what: 'a Unix domain stream socket bound to a file path',
   carries: ['messages', 'stream', 'upstream'],
   platforms: null,
+  upstream: 'unix',
   cpu: 'client: the trial process; server: the server process',
   async listen(server, { path, name, backlog }) {
     if (path !== undefined) {
