@@ -7,6 +7,14 @@ import { runServer } from '../fixture/server-main.js';
 import { printable } from '../core/text.js';
 import { checkTempDir } from '../fixture/socket-file.js';
 import { describeTarget } from '../client/transport.js';
+import { getTransport } from '../transports/index.js';
+
+/**
+ * A listener's address for people: host:port, or its path as its transport describes it (`@name` for an abstract socket).
+ * @param {string} transport
+ * @param {Record<string, any>} address
+ */
+const where = (transport, address) => ('port' in address ? `${address.host}:${address.port}` : printable(describeTarget(/** @type {any} */ ({ transport, ...address })).slice(transport.length + 1)));
 
 /**
  * @param {import('../fixture/server-main.js').ServerProcessOptions & { host: string, json: boolean }} options validated
@@ -16,9 +24,9 @@ import { describeTarget } from '../client/transport.js';
 export async function serve(options, { stdout, stderr }) {
   if (options.path === undefined) checkTempDir(); // the socket file goes there
   const { why, released } = await runServer(options, {
-    onListening: ({ tcp, uds, addresses }) => {
+    onListening: ({ addresses }) => {
       if (!isLoopback(options.host)) stderr.write(`udsvstcp: warning: --host ${printable(options.host)} is not a loopback address (--allow-remote); the server is reachable from elsewhere\n`);
-      stderr.write(`udsvstcp ${options.handler} server (pid ${process.pid})\n  tcp  ${tcp.host}:${tcp.port}${options.noDelay ? '' : ' (Nagle on)'}\n  uds  ${printable(uds.path)}\n${addresses['uds-abstract'] ? `  uds-abstract  ${printable(describeTarget(/** @type {import('../client/transport.js').Target} */ ({ transport: 'uds-abstract', ...addresses['uds-abstract'] })).replace(/^uds-abstract /, ''))}\n` : ''}${options.greeting ? '  greeting on\n' : ''}  stop with Ctrl-C\n`);
+      stderr.write(`udsvstcp ${options.handler} server (pid ${process.pid})\n${Object.entries(addresses).map(([t, a]) => `  ${t}  ${where(t, a)}${getTransport(t).nagle && !options.noDelay ? ' (Nagle on)' : ''}\n`).join('')}${options.greeting ? '  greeting on\n' : ''}  stop with Ctrl-C\n`);
       if (options.json) stdout.write(`${JSON.stringify(addresses)}\n`);
     },
   });

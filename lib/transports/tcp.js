@@ -38,6 +38,7 @@ export const tcp = {
   carries: ['messages', 'stream', 'upstream'],
   platforms: null,
   upstream: 'address',
+  nagle: true,
   cpu: 'client: the trial process; server: the server process',
   listen: async (server, { host, port, backlog }) => ({ address: await listenTcp(server, host, port, backlog) }),
   describe: (t) => `tcp ${at(String(t.host), Number(t.port))}`,
