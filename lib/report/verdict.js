@@ -19,7 +19,7 @@
  */
 import { depthLabel } from '../workloads/index.js';
 import { formatSize } from '../core/units.js';
-import { BASELINE, labelOf } from '../transports/index.js';
+import { BASELINE, HEADLINE, labelOf } from '../transports/index.js';
 
 /** An interval that includes 1 and stays within this of it is reported as "no difference larger than X %". */
 const SAME_WITHIN = 0.2;
@@ -149,7 +149,7 @@ function describeRun(run, verdict, figure, label) {
  * @param {{ label: string }} figure the primary figure
  * @param {string} [label] the transport against TCP, for people
  */
-export function verdictBody(sizes, figure, label = 'UDS') {
+export function verdictBody(sizes, figure, label = labelOf(HEADLINE)) {
   /** @type {{ verdict: Verdict, sizes: SizeVerdict[] }[]} */
   const runs = [];
   for (const size of sizes) {
