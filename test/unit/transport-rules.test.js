@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../lib/core/errors.js';
 import { checkWorkloadTransports, toTransportList } from '../../lib/options/rules.js';
 import { WORKLOADS } from '../../lib/workloads/index.js';
-import { labelOf, ratiosOf, ratioTransport } from '../../lib/transports/index.js';
+import { BASELINE, HEADLINE, PAIR, TRANSPORTS, TRANSPORT_DECLARATIONS, labelOf, othersOf, ratiosOf, ratioTransport } from '../../lib/transports/index.js';
 
 describe('transport lists', () => {
   it('takes any list of known transports with tcp among them, in the order given; both is tcp,uds', () => {
@@ -51,5 +51,15 @@ describe('ratio cells', () => {
     expect(ratioTransport('tcp')).toBeNull();
     expect(labelOf('uds-abstract/tcp')).toBe('UDS abstract/TCP');
     expect(labelOf('uds/tcp')).toBe('UDS/TCP');
+  });
+});
+
+describe('the baseline and the headline', () => {
+  it('are TCP and the one transport declared headline, UDS; the others are the rest, in the order given', () => {
+    expect(TRANSPORTS.filter((t) => TRANSPORT_DECLARATIONS[t].headline)).toEqual([HEADLINE]);
+    expect([BASELINE, HEADLINE, PAIR]).toEqual(['tcp', 'uds', ['tcp', 'uds']]);
+    expect(othersOf(['worker', 'tcp', 'uds-abstract', 'uds'])).toEqual(['worker', 'uds-abstract']);
+    expect(ratioTransport('tcp/tcp')).toBe('tcp');
+    expect(ratioTransport('/tcp')).toBeNull();
   });
 });
