@@ -10,12 +10,14 @@
  * held at 1.50-1.62 with it raised to 4 MiB. Pure.
  */
 import { formatSize } from '../core/units.js';
+import { PAIR, getTransport, isTransport } from '../transports/index.js';
 
 /** Workloads whose bytes in flight are the message or chunk size times the depth. */
 const STREAMING = new Set(['echo', 'stream']);
 
 /**
- * The groups with more bytes in flight than UDS's send buffer, and the warning.
+ * The groups with more bytes in flight than UDS's send buffer, and the warning (for sections that measured
+ * a transport whose send buffer never grows).
  * @param {import('./findings.js').Section[]} sections
  * @param {Record<string, any> | null | undefined} machine meta.json's machine
  * @returns {string | null}
@@ -24,7 +26,7 @@ export function sendBufferWarning(sections, machine) {
   const buffer = machine?.sysctl?.['net.core.wmem_default'];
   if (typeof buffer !== 'number' || !Number.isFinite(buffer) || buffer <= 0) return null;
   const over = sections
-    .filter((s) => STREAMING.has(s.workload))
+    .filter((s) => STREAMING.has(s.workload) && (s.transports ?? PAIR).some((t) => isTransport(t) && getTransport(t).fixedSendBuffer))
     .flatMap((s) => s.sizes.filter((row) => row.size_bytes * s.depth > buffer).map((row) => ({ s, row })));
   if (!over.length) return null;
   const groups = [...new Set(over.map(({ s, row }) => `${formatSize(row.size_bytes)}${s.workload === 'stream' ? ' chunks' : ` depth ${s.depth}`}`))];

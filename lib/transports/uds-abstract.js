@@ -39,6 +39,7 @@ export const udsAbstract = {
   what: 'a Linux abstract-namespace Unix domain stream socket (\\0udsvstcp-<random>): no file',
   carries: ['messages', 'stream'],
   platforms: ['linux'],
+  fixedSendBuffer: true,
   cpu: 'client: the trial process; server: the server process',
   async listen(server, { backlog }) {
     for (let attempt = 1; ; attempt++) {

@@ -13,6 +13,7 @@ export const uds = {
   name: 'uds',
   label: 'UDS',
   headline: true,
+  fixedSendBuffer: true,
   what: 'a Unix domain stream socket bound to a file path',
   carries: ['messages', 'stream', 'upstream'],
   platforms: null,

@@ -30,4 +30,10 @@ describe('the send-buffer warning', () => {
     expect(sendBufferWarning([section('echo', 16, [65536])], machine(null))).toBeNull();
     expect(sendBufferWarning([section('echo', 16, [65536])], null)).toBeNull();
   });
+
+  it('says nothing where no transport with a fixed send buffer was measured (TCP and a worker thread)', () => {
+    const measured = (/** @type {string[]} */ transports) => [{ ...section('echo', 16, [65536]), transports }];
+    expect(sendBufferWarning(measured(['tcp', 'worker']), machine(212992))).toBeNull();
+    expect(sendBufferWarning(measured(['tcp', 'uds-abstract']), machine(212992))).toMatch(/^at 64 KiB depth 16 more bytes/);
+  });
 });
