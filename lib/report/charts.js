@@ -105,7 +105,9 @@ export function chartSpecs(findings) {
   const sizes = [...new Set(sections.flatMap((s) => s.sizes.map((r) => r.size_bytes)))].sort((a, b) => a - b);
   const x = sizeAxis(sizes, sizeName, WIDTH);
   const wideX = sizeAxis(sizes, sizeName, WIDTH * 1.5);
-  const measured = orderTransports(sections.flatMap((s) => s.transports ?? PAIR));
+  /** a section's transports: TCP and UDS where an older findings object has none @param {import('./findings.js').Section} s */
+  const transportsOf = (s) => s.transports ?? PAIR;
+  const measured = orderTransports(sections.flatMap(transportsOf));
   const named = measured.map(labelOf).join(', ').replace(/, ([^,]*)$/, ' and $1');
   const colour = { field: 'transport', type: 'nominal', title: 'transport', scale: transportScale(measured, COLOURS), legend: LEGEND };
   const shape = { field: 'transport', type: 'nominal', title: 'transport', scale: transportScale(measured, SHAPES), legend: LEGEND };
@@ -117,8 +119,6 @@ export function chartSpecs(findings) {
   const where = (s) => ({ depth: s.node ? `${s.depth} · Node ${s.node}` : String(s.depth), depthNumber: s.depth * nodes.length + nodes.indexOf(s.node) });
 
   // 1. the primary figure (a rate or a time on a linear axis from 0, so heights compare)
-  /** a section's transports: TCP and UDS where an older findings object has none @param {import('./findings.js').Section} s */
-  const transportsOf = (s) => s.transports ?? PAIR;
   const main = sections.flatMap((s) => s.sizes.flatMap((r) => transportsOf(s).flatMap((t) => {
     const e = /** @type {Record<string, any>} */ (estimatesOf(r.figures[primary.metric]))[t];
     if (!e || finite(e.value) === null) return [];

@@ -44,6 +44,8 @@ export function depthTable(section) {
   const mechanismMetrics = Object.keys(w.summary).filter((m) => w.summary[m].mechanism && /^[a-z]+_(vcsw|writes)_per_/.test(m) && measured(m));
   const sideOf = (/** @type {string} */ m) => ({ client: ['cli', 'client'], server: ['srv', 'server'], proxy: ['nginx', 'nginx'], nginx: ['nginx', 'nginx'] })[/** @type {'client' | 'server' | 'proxy' | 'nginx'} */ (m.split('_')[0])];
   const unitOf = (/** @type {string} */ m) => w.summary[m].unit.replace(/^us/, 'µs');
+  /** a column per transport shown, the first titled in full @param {string} title @param {(label: string) => string} heading @returns {Column[]} */
+  const perTransport = (title, heading) => shown.map((t, i) => ({ title: i ? labelOf(t) : `${title} ${labelOf(t)}`, heading: heading(labelOf(t)), numeric: true }));
   /** @type {Column[]} */
   const columns = [
     { title: 'size', heading: 'size', numeric: false },
@@ -59,14 +61,8 @@ export function depthTable(section) {
       { title: '95 % CI', heading: `${labelOf(t)}/TCP 95 % CI (×)`, numeric: false },
       { title: 'sig', heading: `${labelOf(t)}/TCP CI excludes 1`, numeric: false },
     ]),
-    ...cpuMetrics.flatMap((m) => [
-      { title: `${sideOf(m)[0]} ${unitOf(m)} TCP`, heading: `${sideOf(m)[1]} CPU TCP (${unitOf(m)})`, numeric: true },
-      ...shown.slice(1).map((t) => ({ title: labelOf(t), heading: `${sideOf(m)[1]} CPU ${labelOf(t)} (${unitOf(m)})`, numeric: true })),
-    ]),
-    ...mechanismMetrics.flatMap((m) => [
-      { title: `${sideOf(m)[0]} ${m.split('_')[1]} TCP`, heading: `${sideOf(m)[1]} ${unitOf(m)} TCP`, numeric: true },
-      ...shown.slice(1).map((t) => ({ title: labelOf(t), heading: `${sideOf(m)[1]} ${unitOf(m)} ${labelOf(t)}`, numeric: true })),
-    ]),
+    ...cpuMetrics.flatMap((m) => perTransport(`${sideOf(m)[0]} ${unitOf(m)}`, (label) => `${sideOf(m)[1]} CPU ${label} (${unitOf(m)})`)),
+    ...mechanismMetrics.flatMap((m) => perTransport(`${sideOf(m)[0]} ${m.split('_')[1]}`, (label) => `${sideOf(m)[1]} ${unitOf(m)} ${label}`)),
   ];
   const ci = (/** @type {import('./findings.js').RatioEstimate | null | undefined} */ r) => (r && r.low !== null && r.high !== null ? `${ratio(r.low)}–${ratio(r.high)}` : '-');
   const sig = (/** @type {import('./findings.js').RatioEstimate | null | undefined} */ r) => (r?.significant === 'yes' ? 'yes' : r?.significant === 'no' ? 'no' : '-');

@@ -39,10 +39,8 @@ export function againstTcp(figures, transport) {
 
 /**
  * A comparison: the baseline's and the headline's estimates, the headline's ratio, the others'.
- * @param {import('./findings.js').Estimate | null} baseline
- * @param {import('./findings.js').Estimate | null} headline
- * @param {import('./findings.js').RatioEstimate | null} ratio
- * @param {Record<string, { value: import('./findings.js').Estimate | null, ratio: import('./findings.js').RatioEstimate | null }>} [others]
+ * @param {import('./findings.js').Estimate | null} baseline @param {import('./findings.js').Estimate | null} headline
+ * @param {import('./findings.js').RatioEstimate | null} ratio @param {import('./findings.js').Comparison['others']} [others]
  * @returns {import('./findings.js').Comparison}
  */
 export function comparisonOf(baseline, headline, ratio, others = {}) {
