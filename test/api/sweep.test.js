@@ -44,7 +44,7 @@ describe("sweep() through the package's exports", () => {
     const out = join(tmp.dir, 'never');
     await expect(sweep({ preset: 'quick', out, runs: 0 })).rejects.toThrow(UsageError);
     await expect(sweep({ preset: 'quick', out, runs: 0 })).rejects.toThrow(/--runs/);
-    await expect(sweep({ preset: 'quick', out, sizez: '64' })).rejects.toThrow(/unknown sweep option "sizez"/);
+    await expect(sweep(/** @type {any} */ ({ preset: 'quick', out, sizez: '64' }))).rejects.toThrow(/unknown sweep option "sizez"/);
     await expect(sweep({ preset: 'no-such-preset', out })).rejects.toThrow(/unknown preset/);
     await expect(sweep({ preset: { sizes: [64], colour: 'red' }, out })).rejects.toThrow(/unknown key "colour"/);
     expect(await readdir(tmp.dir)).toEqual(['tmp']);
