@@ -80,7 +80,7 @@ export const MESSAGE_TRANSPORT_NAMES = /** @type {MessageTransport[]} */ (Object
  * @param {unknown} name
  * @returns {name is MessageTransport}
  */
-export function isMessageTransport(name) {
+function isMessageTransport(name) {
   return typeof name === 'string' && Object.hasOwn(MESSAGE_TRANSPORTS, name);
 }
 

@@ -49,7 +49,7 @@ import { formatPercent, formatSize } from '../core/units.js';
  * @param {SweepServer} server
  * @returns {import('../trial/trial.js').TrialSpec}
  */
-export function trialSpec(spec, job, server) {
+function trialSpec(spec, job, server) {
   return {
     workload: spec.workload,
     targets: job.transports.map((t) => server.targets[t]),

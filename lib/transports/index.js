@@ -14,7 +14,7 @@ import { ipcAdvanced } from './ipc-advanced.js';
 import { worker } from './worker.js';
 
 /** @type {Record<string, import('./transport.js').Transport>} */
-export const TRANSPORT_DECLARATIONS = { tcp, uds, 'uds-abstract': udsAbstract, 'ipc-json': ipcJson, 'ipc-advanced': ipcAdvanced, worker };
+const TRANSPORT_DECLARATIONS = { tcp, uds, 'uds-abstract': udsAbstract, 'ipc-json': ipcJson, 'ipc-advanced': ipcAdvanced, worker };
 
 /** Every transport's name, in order. */
 export const TRANSPORTS = /** @type {readonly string[]} */ (Object.freeze(Object.keys(TRANSPORT_DECLARATIONS)));
