@@ -185,7 +185,7 @@ function ratiosToTcp(rows, blocksByRun, { workload, transports, runs }) {
 /**
  * At depth 1: how much of each transport's mean round trip is waking an idle CPU.
  * @param {Record<string, any>[]} rows
- * @param {Record<string, any>} machine
+ * @param {Awaited<ReturnType<typeof collectMachineFacts>>} machine
  * @param {import('../options/validate.js').RunOptions} options
  * @param {string} pinning
  */
@@ -194,5 +194,5 @@ function wakeupOf(rows, machine, { transports, size }, pinning) {
     const mine = rows.filter((r) => r.transport === transport && r.status === 'ok' && typeof r.rtt_mean_us === 'number');
     return { transport, size_bytes: size, rtt_us: mine.reduce((a, r) => a + r.rtt_mean_us, 0) / mine.length };
   });
-  return wakeupFinding(rtts, /** @type {any} */ (machine), pinning); // with both ends on one CPU (--pin same), no cross-CPU wake-up is paid
+  return wakeupFinding(rtts, machine, pinning); // with both ends on one CPU (--pin same), no cross-CPU wake-up is paid
 }
