@@ -15,7 +15,6 @@ import { PROBE_TIMEOUT_MS } from './fixture/probe.js';
 import { MAX_FAILED_IN_A_ROW, MAX_REPLACEMENTS } from './sweep/fixture-keeper.js';
 import { listPresets } from './sweep/spec.js';
 import { DEFAULT_WORKLOAD, WORKLOADS, WORKLOAD_NAMES } from './workloads/index.js';
-import { resolveRunOptions, resolveServeOptions } from './options/validate.js';
 
 /**
  * @typedef {object} Io
@@ -75,9 +74,8 @@ exit 0. Try it: nc -U <path>
 Example:
   udsvstcp serve --json`)
     .action(async (opts) => {
-      const options = resolveServeOptions(opts);
       const { serve } = await import('./commands/serve.js');
-      code = await serve(options, out);
+      code = await serve(opts, out);
     });
 
   program.command('run')
@@ -134,9 +132,8 @@ Examples:
   udsvstcp run --transport tcp,uds,uds-abstract --size 1KiB --depth 4
   udsvstcp run --tcp 127.0.0.1:5555 --uds /tmp/x/echo.sock --size 1k --depth 16 --packets 100000 --json`)
     .action(async (opts) => {
-      const options = resolveRunOptions(opts);
       const { run } = await import('./commands/run.js');
-      code = await run(options, out);
+      code = await run(opts, out);
     });
 
   program.command('sweep')

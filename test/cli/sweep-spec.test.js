@@ -123,14 +123,14 @@ describe('udsvstcp sweep refuses bad input before anything starts (exit 2, one l
 
 describe('sweep --workload NAME without a preset', () => {
   it("takes that workload's own defaults, not the default preset's echo sizes", async () => {
-    const { resolveSweep } = await import('../../lib/commands/sweep.js');
+    const { resolveSweep } = await import('../../lib/sweep/request.js');
     const tmp = await makeTempDir();
     try {
       for (const [name, size, depth] of /** @type {const} */ ([['stream', 1048576, 1], ['connect', 12, 1], ['http', 64, 10], ['proxy', 64, 10]])) {
-        const request = resolveSweep(undefined, { workload: name, test: true, out: join(tmp.dir, name) });
+        const request = resolveSweep({ workload: name, test: true, out: join(tmp.dir, name) });
         expect(request.spec).toMatchObject({ preset: name, workload: name, sizes: [size], depths: [depth], test: true, runs: 2 });
       }
-      expect(resolveSweep(undefined, { workload: 'echo', out: join(tmp.dir, 'e') }).spec).toMatchObject({ preset: 'default', workload: 'echo' });
+      expect(resolveSweep({ workload: 'echo', out: join(tmp.dir, 'e') }).spec).toMatchObject({ preset: 'default', workload: 'echo' });
     } finally {
       await tmp.remove();
     }
