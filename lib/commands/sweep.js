@@ -44,7 +44,7 @@ import { summaryOf } from '../report/findings.js';
 const SERVER_WARMUP_MS = 300;
 
 /** Flags that override spec keys. */
-const SPEC_FLAGS = ['workload', 'sizes', 'depths', 'transports', 'runs', 'packets', 'duration', 'warmup', 'seed', 'pin', 'trialTimeout', 'pairing', 'server', 'intervals', 'block', 'precision', 'maxTime', 'pipelining', 'keepalive', 'node', 'serverNetns', 'portProxy'];
+import { SPEC_FLAGS } from '../options/settings.js';
 
 /**
  * How the sweep measures, for meta.json.

@@ -11,10 +11,9 @@ import { checkSocketPath } from '../fixture/socket-file.js';
 import { toInteger } from '../core/units.js';
 import { findNode } from '../core/node-executables.js';
 import { DEFAULT_WORKLOAD, WORKLOADS, getWorkload } from '../workloads/index.js';
-import { checkNetnsTransports, checkWorkloadTransports, resolveAmounts, resolveWorkloadOptions, DEFAULT_PIN, toAxisValue, toPin, toSeed, toStallTimeout, toTransportList } from './rules.js';
+import { checkNetnsTransports, checkWorkloadTransports, resolveAmounts, resolveWorkloadOptions, toAxisValue, toTransportList } from './rules.js';
+import { defaultOf, parseSetting } from './settings.js';
 import { getTransport } from '../transports/index.js';
-
-export { checkWorkloadOptions, toAxisValue, toSeed } from './rules.js';
 
 /**
  * A loopback address, decided without any name lookup: an IPv4 address in
@@ -123,7 +122,7 @@ export function resolveRunOptions(raw) {
   const depth = toAxisValue(raw[depthAxis.flag.slice(2)] ?? depthAxis.fallback, depthAxis, depthAxis.flag);
   workload.check?.(size, depth, `--size × ${depthAxis.flag}`);
   if (workload.fixture.proxy) checkNginxConnections(depth, depthAxis.flag);
-  const { measure, warmup } = resolveAmounts(workload, { packets: raw.packets, duration: raw.duration, warmup: raw.warmup ?? '250ms' }, (key) => `--${key}`, '1s');
+  const { measure, warmup } = resolveAmounts(workload, { packets: raw.packets, duration: raw.duration, warmup: raw.warmup ?? defaultOf('warmup', 'run') }, (key) => `--${key}`, String(defaultOf('duration', 'run')));
 
   let transports = toTransportList(raw.transport ?? 'both', '--transport');
   checkWorkloadTransports(workload, transports, '--transport');
@@ -153,10 +152,10 @@ export function resolveRunOptions(raw) {
     depth,
     measure,
     warmup,
-    seed: raw.seed === undefined ? newSeed() : toSeed(raw.seed, '--seed'),
+    seed: raw.seed === undefined ? newSeed() : parseSetting('seed', raw.seed, '--seed'),
     noDelay: !raw.nagle,
-    timeoutMs: toStallTimeout(raw.timeout ?? '10s', '--timeout'),
-    runs: toInteger(raw.runs ?? '1', '--runs', { min: 1, max: 1000 }),
+    timeoutMs: parseSetting('timeout', raw.timeout ?? defaultOf('timeout', 'run'), '--timeout'),
+    runs: parseSetting('runs', raw.runs ?? defaultOf('runs', 'run'), '--runs'),
     greeting: extras.greeting,
     pipelining: extras.pipelining,
     keepalive: extras.keepalive,
@@ -164,7 +163,7 @@ export function resolveRunOptions(raw) {
     node: raw.node === undefined ? undefined : findNode(raw.node, '--node'), // found and asked last: it runs a program
     json: Boolean(raw.json),
     probe: Boolean(raw.probe),
-    pin: toPin(raw.pin ?? DEFAULT_PIN, '--pin'),
+    pin: parseSetting('pin', raw.pin ?? defaultOf('pin', 'run'), '--pin'),
     netns,
     portProxy: Boolean(raw.portProxy),
   };
