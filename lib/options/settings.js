@@ -105,8 +105,8 @@ const both = { sweep: {}, run: {} };
 const LIST = [
   // keys of a spec file (and the flags over them)
   { key: 'description', kind: 'other', json: ['string'], says: 'text', accepts: 'text', default: '', help: 'what the preset is for', cmd: {} },
-  { key: 'workload', arg: '<name>', kind: 'other', json: ['string'], says: 'a workload name such as "echo"', accepts: WORKLOAD_NAMES.join(', '), default: DEFAULT_WORKLOAD, help: 'what a trial does', doc: '([docs/workloads.md](../docs/workloads.md))',
-    cmd: { sweep: { shown: `the preset's, else ${DEFAULT_WORKLOAD}`, doc: "without a preset, --workload NAME takes that workload's defaults" }, run: { doc: '([workloads.md](workloads.md))' } } },
+  { key: 'workload', arg: '<name>', kind: 'other', json: ['string'], says: 'a workload name such as "echo"', accepts: WORKLOAD_NAMES.join(', '), default: DEFAULT_WORKLOAD, help: 'what a trial does', doc: '([workloads.md](docs/workloads.md))',
+    cmd: { sweep: { shown: `the preset's, else ${DEFAULT_WORKLOAD}`, doc: "Without a preset, --workload NAME takes that workload's defaults" }, run: {} } },
   { key: 'sizes', arg: '<list|range>', kind: 'other', json: ['list', 'string'], items: ['number', 'string'], says: 'a list of sizes ([1, 64, "1KiB"]) or a range string ("1..16384")', default: undefined,
     accepts: `powers of two, a list (1,64,1k) or a range A..B (every power of two: 1..16384, 64B..1MiB) or A..B*4 (×4 steps); ${axisRanges('size')}`,
     shown: `required (but ${who((w) => w.axes.size.min === w.axes.size.max)}: its one size)`, help: 'what a trial sends: its size axis',
@@ -115,21 +115,21 @@ const LIST = [
     accepts: `a list (1,16); ${axisRanges('depth')}; ${who((w) => Boolean(w.check))}: size × depth at most 256 MiB`, shown: axisDefaults('depth'), help: 'how much is in flight: the depth axis',
     cmd: { sweep: {}, run: { flag: '--depth <n>', accepts: `${axisRanges('depth', '--depth')}; ${who((w) => Boolean(w.check))}: size × depth at most 256 MiB`, shown: axisDefaults('depth', '--depth') } } },
   { key: 'transports', arg: '<list>', kind: 'other', json: ['list', 'string'], items: ['string'], says: `a list of transport names (${TRANSPORTS.slice(0, 3).map((t) => JSON.stringify(t)).join(', ')})`, default: [BASELINE, HEADLINE],
-    accepts: `a list of ${transportList()}`, help: `the transports, each measured against ${getTransport(BASELINE).label} in the same trials; each named once, ${BASELINE} among two or more (the baseline of every ratio); one alone is measured with nothing compared`, doc: '([transports.md](transports.md))',
+    accepts: `a list of ${transportList()}`, help: `the transports, each measured against ${getTransport(BASELINE).label} in the same trials; each named once, ${BASELINE} among two or more (the baseline of every ratio); one alone is measured with nothing compared`, doc: '([transports.md](docs/transports.md))',
     cmd: { sweep: {}, run: { flag: '--transport <list>', accepts: `a list of ${transportList()}, e.g. ${TRANSPORTS.slice(0, 3).join(',')}; both is ${BASELINE},${HEADLINE}`, shown: 'both, or those given as --tcp/--uds targets', doc: "uds-abstract needs a server of ours (no --tcp/--uds); the message transports' echo is the trial's own, so they run beside any target" } } },
   { key: 'runs', arg: '<n>', kind: 'integer', range: { min: 1, max: MAX_RUNS }, example: '3', default: 5, help: 'runs (at least, with --precision): every (size, depth) group once per run, in a seeded random order, each a fresh process',
     cmd: { sweep: {}, run: { help: 'trials, each measuring every transport; the transport that opens the blocks alternates', default: '1' } } },
   { key: 'packets', arg: '<n>', kind: 'integer', range: { min: 1, max: MAX_PACKETS }, nullable: true, example: '100000', default: undefined, applies: (w) => w.counts, resolved: 'measure', help: 'measured packets per transport per trial (instead of --duration)', cmd: both },
   { key: 'duration', arg: '<time>', kind: 'time', range: { min: 10, max: 3_600_000 }, nullable: true, example: '"500ms", "2s"', default: '200ms', resolved: 'measure', help: 'measured time per transport per trial (instead of --packets), e.g. 500ms, 2s, 1m; a bare number is seconds',
-    doc: "At least 8 blocks each, however short, of at least the workload's floor ([method.md](../docs/method.md#what-is-timed))",
-    cmd: { sweep: {}, run: { default: '1s', doc: "At least 8 blocks each, however short, of at least the workload's floor (echo: 100 × --depth packets; [method.md](method.md#what-is-timed)). When those blocks outlast it (echo at --depth 1024 and 500ms: 8 × 102 400 packets), the run says so on stderr once each transport has run a block, naming --duration, the blocks, about how long the trial will take and the --duration that would hold them, and measures those blocks (not said with --node, whose trial runs in a process of its own)" } } },
+    doc: "At least 8 blocks each, however short, of at least the workload's floor ([method.md](docs/method.md#what-is-timed))",
+    cmd: { sweep: {}, run: { default: '1s', doc: "At least 8 blocks each, however short, of at least the workload's floor (echo: 100 × --depth packets; [method.md](docs/method.md#what-is-timed)). When those blocks outlast it (echo at --depth 1024 and 500ms: 8 × 102 400 packets), the run says so on stderr once each transport has run a block, naming --duration, the blocks, about how long the trial will take and the --duration that would hold them, and measures those blocks (not said with --node, whose trial runs in a process of its own)" } } },
   { key: 'warmup', arg: '<n|time>', kind: 'other', json: ['number', 'string'], says: 'a packet count (1000) or a time ("50ms")', default: '50ms', help: 'warmup per transport per trial, not measured',
     accepts: `a packet count 0 to 10000000 (a bare number: 1000; ${who((w) => w.counts)} only) or a time up to 10 min (with a unit: 250ms)`, cmd: { sweep: {}, run: { default: '250ms' } } },
   { key: 'seed', arg: '<n>', kind: 'integer', range: { min: 0, max: 2 ** 32 - 1 }, nullable: true, example: '42', default: null, shown: "the preset's, else random (recorded)", help: 'seed of the trial order and the payloads',
     cmd: { sweep: {}, run: { help: 'seed of the random payloads', shown: 'random, printed' } } },
   { key: 'pin', arg: '<mode>', kind: 'choice', choices: ['none', 'split', 'same'], accepts: 'split, same or none', default: 'split',
     help: 'where client and server run, every lane alike, via taskset: split = servers on cpu 0, clients on cpu 1 (as a deployment on 2+ CPUs); same = both on cpu 0; none = the scheduler decides',
-    doc: '([method.md](../docs/method.md#equal-conditions-for-every-lane)). Recorded, with a note where taskset is missing or split has one CPU; with same the report gives no wake-up share or warning (no cross-CPU wake-up is paid) and says so once', cmd: both },
+    doc: '([method.md](docs/method.md#equal-conditions-for-every-lane)). Recorded, with a note where taskset is missing or split has one CPU; with same the report gives no wake-up share or warning (no cross-CPU wake-up is paid) and says so once', cmd: both },
   { key: 'noDelay', kind: 'boolean', default: true, help: 'TCP_NODELAY on both ends (false: Nagle on, as in 2014)', cmd: {} },
   { key: 'greeting', kind: 'boolean', default: false, applies: takes('greeting'), help: 'the server writes "start sending now!" on each connection first, and the client checks it (the 2014 server)', cmd: { run: {} } },
   { key: 'pipelining', arg: '<n>', kind: 'integer', range: { min: 1, max: 256 }, example: '1', default: 1, applies: takes('pipelining'), help: 'requests in flight per connection', cmd: both },
@@ -140,9 +140,9 @@ const LIST = [
   { key: 'pairing', arg: '<mode>', kind: 'choice', choices: ['blocks', 'trials'], accepts: 'blocks or trials', default: 'blocks',
     help: 'blocks: one trial process per (run, size, depth) holds a connection of each transport and alternates their blocks A B B A …, each lane in a process of its own; trials: one transport per trial process, as in 2014 (its ratios pair the trials of a run)', cmd: sweep },
   { key: 'server', arg: '<lifetime>', kind: 'choice', choices: ['sweep', 'round'], accepts: 'sweep (one server throughout) or round (a fresh one per run and per precision round)', default: 'sweep',
-    help: "the server's lifetime; round samples more than one server's conditions", doc: '(see [validation.md](../docs/validation.md#calibration))', cmd: sweep },
+    help: "the server's lifetime; round samples more than one server's conditions", doc: '(see [validation.md](docs/validation.md#calibration))', cmd: sweep },
   { key: 'intervals', arg: '<mode>', kind: 'choice', choices: ['moderated', 'own'], accepts: "moderated (each group's variance moderated across the sweep's groups) or own (each group's runs alone)", default: 'moderated',
-    help: 'UDS/TCP 95 % intervals (summary.csv, verdicts, the precision rule)', doc: '(moderated: empirical Bayes; [method.md](../docs/method.md#moderated-variances))', cmd: sweep },
+    help: 'UDS/TCP 95 % intervals (summary.csv, verdicts, the precision rule)', doc: '(moderated: empirical Bayes; [method.md](docs/method.md#moderated-variances))', cmd: sweep },
   { key: 'block', arg: '<time>', kind: 'time', range: { min: 1, max: 10_000 }, example: '"10ms"', default: '10ms', help: "length of a measured block to aim for, at the slower transport's warmup rate (at least the workload's minimum block whatever this says)", cmd: sweep },
   { key: 'precision', arg: '<pct>', kind: 'other', json: ['string', 'number', 'null'], says: 'a percentage ("3%") or a fraction (0.03), or null', accepts: '0.1% to 100% (3% or 0.03)', default: null, shown: 'none',
     help: 'after the planned runs, add runs to the groups whose UDS/TCP 95 % interval (as in summary.csv; see --intervals) is wider than ±this, round by round, until all meet it, a group has 1000 runs, or --max-time stops it',
@@ -161,7 +161,7 @@ const LIST = [
   { key: 'tcp', arg: '<host:port>', kind: 'other', accepts: 'a loopback address and port', shown: 'start a server', help: 'a TCP server to measure', cmd: { run: {} } },
   { key: 'uds', arg: '<path>', kind: 'other', accepts: 'a socket path', shown: 'start a server', help: 'a UDS server to measure', cmd: { run: {} } },
   { key: 'connections', arg: '<n>', kind: 'other', help: 'keep-alive connections per transport; the server\'s listen backlog is at least this (never below Node\'s 511), with a warning where net.core.somaxconn caps it lower',
-    accepts: `${axisRanges('depth', '--connections')}; ${who(isProxy)}: at most what nginx can hold within the open-file limit (ulimit -Hn)`, shown: axisDefaults('depth', '--connections'), cmd: { run: { doc: '([regimes.md](regimes.md#a-connection-burst-beyond-the-backlog))' } } },
+    accepts: `${axisRanges('depth', '--connections')}; ${who(isProxy)}: at most what nginx can hold within the open-file limit (ulimit -Hn)`, shown: axisDefaults('depth', '--connections'), cmd: { run: { doc: '([regimes.md](docs/regimes.md#a-connection-burst-beyond-the-backlog))' } } },
   { key: 'nagle', kind: 'other', help: 'Nagle on instead of TCP_NODELAY, on client and server sockets (the server started here follows); printed in the header line', shown: 'noDelay', cmd: { run: {} } },
   { key: 'probe', kind: 'other', help: 'the wake-up probe (about 0.5 s: 1-byte round trips with both ends on one CPU and on two; meta.json machine.wakeup)',
     cmd: { run: { help: 'first run the wake-up probe (about 0.5 s: 1-byte round trips with both ends on one CPU and on two) and, at depth 1, say how much of a round trip is waking an idle CPU', shown: 'off' }, sweep: { flag: '--no-probe', help: 'skip the wake-up probe at the start (about 0.5 s before the server starts: 1-byte round trips with both ends on one CPU and on two; meta.json machine.wakeup)' } } },
@@ -171,8 +171,8 @@ const LIST = [
   { key: 'allowSharedDir', kind: 'other', help: 'use a results directory (or a file in it) that another user owns or that group or others may write; refused otherwise (exit 2, naming the path and why), as ssh refuses such a ~/.ssh', cmd: sweep },
   { key: 'quiet', kind: 'other', help: 'nothing on stderr but errors and warnings (no progress, summary or verdicts)', cmd: sweep },
   { key: 'progress', kind: 'other', help: 'no per-trial progress on stderr (the summary and verdicts still print)', cmd: { sweep: { flag: '--no-progress' } } },
-  { key: 'json', kind: 'other', help: 'print the summary as one JSON document on stdout (the same document, to the digit, as udsvstcp report --json on the results directory)',
-    cmd: { sweep: {}, run: { help: 'one JSON record per transport per trial, a line each, on stdout', doc: '([the record](results.md#the-result-record))', shown: 'off' } } },
+  { key: 'json', kind: 'other', help: 'print the summary as one JSON document on stdout (the same document, to the digit, as udsvstcp report --json on the results directory)', doc: 'Its dir is the results directory\'s absolute path',
+    cmd: { sweep: {}, run: { help: 'one JSON record per transport per trial, a line each, on stdout', doc: '([the record](docs/results.md#the-result-record))', shown: 'off' } } },
 ];
 
 /** Each option by key. */
@@ -240,7 +240,7 @@ export function parseSetting(key, value, name) {
  * @param {'sweep' | 'run'} command
  */
 export function viewOf(s, command) {
-  const view = /** @type {View} */ (s.cmd[command]);
+  const view = s.cmd[command] ?? {};
   const flag = view.flag ?? `--${s.key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}${s.arg ? ` ${s.arg}` : ''}`;
   const workloads = s.applies && who(s.applies) !== WORKLOAD_NAMES.join(', ') ? who(s.applies) : '';
   const value = 'default' in view ? view.default : s.default;
