@@ -6,9 +6,8 @@
  */
 import { UsageError } from '../core/errors.js';
 import { toInteger, toPacketSize, toWarmup } from '../core/units.js';
-import { parseSetting } from './settings.js';
+import { checkApplies, parseSetting } from './settings.js';
 import { BASELINE, TRANSPORTS, getTransport, isAvailable, isTransport } from '../transports/index.js';
-import { WORKLOADS } from '../workloads/index.js';
 
 /**
  * A value on a workload's axis: a power of two within its range, or (for a
@@ -26,29 +25,14 @@ export function toAxisValue(text, axis, flag) {
 }
 
 /**
- * Refuse options a workload does not take, naming the flag and who takes it.
- * @param {import('../workloads/workload.js').Workload} workload
- * @param {Record<string, unknown>} given option name → value (undefined: not given)
- * @param {(name: string) => string} name how to name an option in the message
- */
-export function checkWorkloadOptions(workload, given, name) {
-  for (const [key, value] of Object.entries(given)) {
-    if (value === undefined || workload.options.includes(/** @type {any} */ (key))) continue;
-    const takers = Object.values(WORKLOADS).filter((w) => w.options.includes(/** @type {any} */ (key))).map((w) => w.name);
-    throw new UsageError(`${name(key)} applies to the ${takers.join(' and ')} workload${takers.length === 1 ? '' : 's'}, not ${workload.name}`);
-  }
-}
-
-/**
  * The options only some workloads take (greeting, pipelining, keepalive,
  * nginx): refused for the others, then resolved with their bounds.
  * @param {import('../workloads/workload.js').Workload} workload
- * @param {{ greeting?: unknown, pipelining?: unknown, keepalive?: unknown, nginx?: unknown }} given undefined (or false for a switch): not given
+ * @param {Record<string, unknown>} given by key, undefined (or false for a switch): not given; any other setting given is checked too (lib/options/settings.js)
  * @param {(key: string) => string} name
  */
 export function resolveWorkloadOptions(workload, given, name) {
-  checkWorkloadOptions(workload, { greeting: given.greeting || undefined, pipelining: given.pipelining, keepalive: given.keepalive || undefined }, name);
-  if (given.nginx !== undefined && given.nginx !== null && !workload.fixture.proxy) throw new UsageError(`${name('nginx')} applies to the proxy workload, not ${workload.name}`);
+  checkApplies(workload, given, name);
   return {
     greeting: Boolean(given.greeting),
     pipelining: given.pipelining === undefined ? 1 : parseSetting('pipelining', given.pipelining, name('pipelining')),
@@ -69,7 +53,7 @@ export function resolveWorkloadOptions(workload, given, name) {
 export function resolveAmounts(workload, given, name, fallbackDuration) {
   const has = (/** @type {unknown} */ v) => v !== undefined && v !== null;
   if (has(given.packets) && has(given.duration)) throw new UsageError(`${name('packets')} and ${name('duration')} exclude each other: give one`);
-  if (has(given.packets) && !workload.counts) throw new UsageError(`${name('packets')} applies to the echo workload; ${workload.name} measures a duration`);
+  checkApplies(workload, { packets: given.packets }, name);
   const measure = has(given.packets)
     ? { packets: parseSetting('packets', given.packets, name('packets')) }
     : { ms: parseSetting('duration', given.duration ?? fallbackDuration, name('duration')) };

@@ -16,15 +16,7 @@ import { DEFAULT_WORKLOAD, WORKLOADS, WORKLOAD_NAMES } from '../workloads/index.
 
 /** @typedef {import('../workloads/workload.js').Workload} Workload */
 /** @typedef {'number' | 'string' | 'boolean' | 'null' | 'list'} JsonType */
-/**
- * @typedef {object} View how a command shows a setting (each field overrides the setting's)
- * @property {string} [flag] e.g. `--transport <list>`; default: `--kebab-key` and arg
- * @property {string} [help]
- * @property {unknown} [default]
- * @property {string} [shown] the default for people, where not the value itself
- * @property {string} [accepts]
- * @property {string} [doc] more for the docs (markdown)
- */
+/** @typedef {{ flag?: string, help?: string, default?: unknown, shown?: string, accepts?: string, doc?: string }} View how a command shows a setting: flag (default `--kebab-key <arg>`), and what it says otherwise than the setting */
 /**
  * @typedef {object} Setting
  * @property {string} key spec key and commander's name of the flag (camelCase of it)
@@ -41,6 +33,7 @@ import { DEFAULT_WORKLOAD, WORKLOADS, WORKLOAD_NAMES } from '../workloads/index.
  * @property {unknown} [default] the spec default
  * @property {string} [shown] the default for people, where not the value itself
  * @property {(w: Workload) => boolean} [applies] the workloads it applies to (default: all)
+ * @property {(w: Workload) => string} [otherwise] what a workload it does not apply to takes instead, for the message
  * @property {string} help one line
  * @property {string} [doc] more for the docs (markdown)
  * @property {string} [resolved] the resolved spec's key (default: key, or keyMs for a time)
@@ -50,10 +43,7 @@ import { DEFAULT_WORKLOAD, WORKLOADS, WORKLOAD_NAMES } from '../workloads/index.
 /** @param {number} ms */
 const showMs = (ms) => (ms % 3_600_000 === 0 ? `${ms / 3_600_000} h` : ms % 60_000 === 0 ? `${ms / 60_000} min` : ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`);
 
-/**
- * The workloads a predicate picks, by name.
- * @param {(w: Workload) => boolean} pick
- */
+/** The workloads a predicate picks, by name. @param {(w: Workload) => boolean} pick */
 const who = (pick) => WORKLOAD_NAMES.filter((n) => pick(WORKLOADS[n])).join(', ');
 
 /**
@@ -82,7 +72,7 @@ function axisDefaults(name, flag) {
     const text = name === 'size' ? formatSize(fallback) : String(fallback);
     by.set(text, [...(by.get(text) ?? []), n]);
   }
-  return [...by].map(([text, names]) => `${text} (${names.join(', ')})`).join(', ');
+  return by.size === 1 ? [...by.keys()][0] : [...by].map(([text, names]) => `${text} (${names.join(', ')})`).join(', ');
 }
 
 /** The transports, each with where it runs and which workloads take it: `tcp, uds, uds-abstract (linux; not proxy), …`. */
@@ -98,6 +88,8 @@ function transportList() {
 
 const takes = (/** @type {string} */ option) => (/** @type {Workload} */ w) => w.options.includes(/** @type {any} */ (option));
 const isProxy = (/** @type {Workload} */ w) => Boolean(w.fixture.proxy);
+const depthFlag = (/** @type {string} */ flag) => (/** @type {Workload} */ w) => w.axes.depth.flag === flag;
+const takesDepth = (/** @type {Workload} */ w) => `takes ${w.axes.depth.flag} (${w.axes.depth.label})`;
 const sweep = { sweep: {} };
 const both = { sweep: {}, run: {} };
 
@@ -105,74 +97,47 @@ const both = { sweep: {}, run: {} };
 const LIST = [
   // keys of a spec file (and the flags over them)
   { key: 'description', kind: 'other', json: ['string'], says: 'text', accepts: 'text', default: '', help: 'what the preset is for', cmd: {} },
-  { key: 'workload', arg: '<name>', kind: 'other', json: ['string'], says: 'a workload name such as "echo"', accepts: WORKLOAD_NAMES.join(', '), default: DEFAULT_WORKLOAD, help: 'what a trial does', doc: '([workloads.md](docs/workloads.md))',
-    cmd: { sweep: { shown: `the preset's, else ${DEFAULT_WORKLOAD}`, doc: "Without a preset, --workload NAME takes that workload's defaults" }, run: {} } },
-  { key: 'sizes', arg: '<list|range>', kind: 'other', json: ['list', 'string'], items: ['number', 'string'], says: 'a list of sizes ([1, 64, "1KiB"]) or a range string ("1..16384")', default: undefined,
-    accepts: `powers of two, a list (1,64,1k) or a range A..B (every power of two: 1..16384, 64B..1MiB) or A..B*4 (×4 steps); ${axisRanges('size')}`,
-    shown: `required (but ${who((w) => w.axes.size.min === w.axes.size.max)}: its one size)`, help: 'what a trial sends: its size axis',
-    cmd: { sweep: {}, run: { flag: '--size <bytes>', help: 'what a trial sends: its size axis, a power of two such as 64, 1k, 64KiB, 1MiB', accepts: axisRanges('size'), shown: axisDefaults('size') } } },
-  { key: 'depths', arg: '<list>', kind: 'other', json: ['list', 'string'], items: ['number', 'string'], says: 'a list of whole numbers ([1, 16])', default: [1],
-    accepts: `a list (1,16); ${axisRanges('depth')}; ${who((w) => Boolean(w.check))}: size × depth at most 256 MiB`, shown: axisDefaults('depth'), help: 'how much is in flight: the depth axis',
-    cmd: { sweep: {}, run: { flag: '--depth <n>', accepts: `${axisRanges('depth', '--depth')}; ${who((w) => Boolean(w.check))}: size × depth at most 256 MiB`, shown: axisDefaults('depth', '--depth') } } },
-  { key: 'transports', arg: '<list>', kind: 'other', json: ['list', 'string'], items: ['string'], says: `a list of transport names (${TRANSPORTS.slice(0, 3).map((t) => JSON.stringify(t)).join(', ')})`, default: [BASELINE, HEADLINE],
-    accepts: `a list of ${transportList()}`, help: `the transports, each measured against ${getTransport(BASELINE).label} in the same trials; each named once, ${BASELINE} among two or more (the baseline of every ratio); one alone is measured with nothing compared`, doc: '([transports.md](docs/transports.md))',
-    cmd: { sweep: {}, run: { flag: '--transport <list>', accepts: `a list of ${transportList()}, e.g. ${TRANSPORTS.slice(0, 3).join(',')}; both is ${BASELINE},${HEADLINE}`, shown: 'both, or those given as --tcp/--uds targets', doc: "uds-abstract needs a server of ours (no --tcp/--uds); the message transports' echo is the trial's own, so they run beside any target" } } },
-  { key: 'runs', arg: '<n>', kind: 'integer', range: { min: 1, max: MAX_RUNS }, example: '3', default: 5, help: 'runs (at least, with --precision): every (size, depth) group once per run, in a seeded random order, each a fresh process',
-    cmd: { sweep: {}, run: { help: 'trials, each measuring every transport; the transport that opens the blocks alternates', default: '1' } } },
-  { key: 'packets', arg: '<n>', kind: 'integer', range: { min: 1, max: MAX_PACKETS }, nullable: true, example: '100000', default: undefined, applies: (w) => w.counts, resolved: 'measure', help: 'measured packets per transport per trial (instead of --duration)', cmd: both },
-  { key: 'duration', arg: '<time>', kind: 'time', range: { min: 10, max: 3_600_000 }, nullable: true, example: '"500ms", "2s"', default: '200ms', resolved: 'measure', help: 'measured time per transport per trial (instead of --packets), e.g. 500ms, 2s, 1m; a bare number is seconds',
-    doc: "At least 8 blocks each, however short, of at least the workload's floor ([method.md](docs/method.md#what-is-timed))",
-    cmd: { sweep: {}, run: { default: '1s', doc: "At least 8 blocks each, however short, of at least the workload's floor (echo: 100 × --depth packets; [method.md](docs/method.md#what-is-timed)). When those blocks outlast it (echo at --depth 1024 and 500ms: 8 × 102 400 packets), the run says so on stderr once each transport has run a block, naming --duration, the blocks, about how long the trial will take and the --duration that would hold them, and measures those blocks (not said with --node, whose trial runs in a process of its own)" } } },
-  { key: 'warmup', arg: '<n|time>', kind: 'other', json: ['number', 'string'], says: 'a packet count (1000) or a time ("50ms")', default: '50ms', help: 'warmup per transport per trial, not measured',
-    accepts: `a packet count 0 to 10000000 (a bare number: 1000; ${who((w) => w.counts)} only) or a time up to 10 min (with a unit: 250ms)`, cmd: { sweep: {}, run: { default: '250ms' } } },
-  { key: 'seed', arg: '<n>', kind: 'integer', range: { min: 0, max: 2 ** 32 - 1 }, nullable: true, example: '42', default: null, shown: "the preset's, else random (recorded)", help: 'seed of the trial order and the payloads',
-    cmd: { sweep: {}, run: { help: 'seed of the random payloads', shown: 'random, printed' } } },
-  { key: 'pin', arg: '<mode>', kind: 'choice', choices: ['none', 'split', 'same'], accepts: 'split, same or none', default: 'split',
-    help: 'where client and server run, every lane alike, via taskset: split = servers on cpu 0, clients on cpu 1 (as a deployment on 2+ CPUs); same = both on cpu 0; none = the scheduler decides',
-    doc: '([method.md](docs/method.md#equal-conditions-for-every-lane)). Recorded, with a note where taskset is missing or split has one CPU; with same the report gives no wake-up share or warning (no cross-CPU wake-up is paid) and says so once', cmd: both },
+  { key: 'workload', arg: '<name>', kind: 'other', json: ['string'], says: 'a workload name such as "echo"', accepts: WORKLOAD_NAMES.join(', '), default: DEFAULT_WORKLOAD, help: 'what a trial does', doc: '([workloads.md](docs/workloads.md))', cmd: { sweep: { shown: `the preset's, else ${DEFAULT_WORKLOAD}`, doc: "Without a preset, --workload NAME takes that workload's defaults" }, run: {} } },
+  { key: 'sizes', arg: '<list|range>', kind: 'other', json: ['list', 'string'], items: ['number', 'string'], says: 'a list of sizes ([1, 64, "1KiB"]) or a range string ("1..16384")', default: undefined, accepts: `powers of two, a list (1,64,1k) or a range A..B (every power of two: 1..16384, 64B..1MiB) or A..B*4 (×4 steps); ${axisRanges('size')}`, shown: `required (but ${who((w) => w.axes.size.min === w.axes.size.max)}: its one size)`, help: 'what a trial sends: its size axis', cmd: { sweep: {}, run: { flag: '--size <bytes>', help: 'what a trial sends: its size axis, a power of two such as 64, 1k, 64KiB, 1MiB', accepts: axisRanges('size'), shown: axisDefaults('size') } } },
+  { key: 'depths', arg: '<list>', kind: 'other', json: ['list', 'string'], items: ['number', 'string'], says: 'a list of whole numbers ([1, 16])', default: [1], accepts: `a list (1,16); ${axisRanges('depth')}; ${who((w) => Boolean(w.check))}: size × depth at most 256 MiB`, shown: axisDefaults('depth'), help: 'how much is in flight: the depth axis', cmd: sweep },
+  { key: 'depth', arg: '<n>', kind: 'other', applies: depthFlag('--depth'), otherwise: takesDepth, help: 'how much is in flight: the depth axis', accepts: `${axisRanges('depth', '--depth')}; ${who((w) => Boolean(w.check))}: size × depth at most 256 MiB`, shown: axisDefaults('depth', '--depth'), cmd: { run: {} } },
+  { key: 'transports', arg: '<list>', kind: 'other', json: ['list', 'string'], items: ['string'], says: `a list of transport names (${TRANSPORTS.slice(0, 3).map((t) => JSON.stringify(t)).join(', ')})`, default: [BASELINE, HEADLINE], accepts: `a list of ${transportList()}`, help: `the transports, each measured against ${getTransport(BASELINE).label} in the same trials; each named once, ${BASELINE} among two or more (the baseline of every ratio); one alone is measured with nothing compared`, doc: '([transports.md](docs/transports.md))', cmd: { sweep: {}, run: { flag: '--transport <list>', accepts: `a list of ${transportList()}, e.g. ${TRANSPORTS.slice(0, 3).join(',')}; both is ${BASELINE},${HEADLINE}`, shown: 'both, or those given as --tcp/--uds targets', doc: "uds-abstract needs a server of ours (no --tcp/--uds); the message transports' echo is the trial's own, so they run beside any target" } } },
+  { key: 'runs', arg: '<n>', kind: 'integer', range: { min: 1, max: MAX_RUNS }, example: '3', default: 5, help: 'runs (at least, with --precision): every (size, depth) group once per run, in a seeded random order, each a fresh process', cmd: { sweep: {}, run: { help: 'trials, each measuring every transport; the transport that opens the blocks alternates', default: '1' } } },
+  { key: 'packets', arg: '<n>', kind: 'integer', range: { min: 1, max: MAX_PACKETS }, nullable: true, example: '100000', default: undefined, applies: (w) => w.counts, otherwise: () => 'measures a duration', resolved: 'measure', help: 'measured packets per transport per trial (instead of --duration)', cmd: both },
+  { key: 'duration', arg: '<time>', kind: 'time', range: { min: 10, max: 3_600_000 }, nullable: true, example: '"500ms", "2s"', default: '200ms', resolved: 'measure', help: 'measured time per transport per trial (instead of --packets), e.g. 500ms, 2s, 1m; a bare number is seconds', doc: "At least 8 blocks each, however short, of at least the workload's floor ([method.md](docs/method.md#what-is-timed))", cmd: { sweep: {}, run: { default: '1s', doc: "At least 8 blocks each, however short, of at least the workload's floor (echo: 100 × --depth packets; [method.md](docs/method.md#what-is-timed)). When those blocks outlast it (echo at --depth 1024 and 500ms: 8 × 102 400 packets), the run says so on stderr once each transport has run a block, naming --duration, the blocks, about how long the trial will take and the --duration that would hold them, and measures those blocks (not said with --node, whose trial runs in a process of its own)" } } },
+  { key: 'warmup', arg: '<n|time>', kind: 'other', json: ['number', 'string'], says: 'a packet count (1000) or a time ("50ms")', default: '50ms', help: 'warmup per transport per trial, not measured', accepts: `a packet count 0 to 10000000 (a bare number: 1000; ${who((w) => w.counts)} only) or a time up to 10 min (with a unit: 250ms)`, cmd: { sweep: {}, run: { default: '250ms' } } },
+  { key: 'seed', arg: '<n>', kind: 'integer', range: { min: 0, max: 2 ** 32 - 1 }, nullable: true, example: '42', default: null, shown: "the preset's, else random (recorded)", help: 'seed of the trial order and the payloads', cmd: { sweep: {}, run: { help: 'seed of the random payloads', shown: 'random, printed' } } },
+  { key: 'pin', arg: '<mode>', kind: 'choice', choices: ['none', 'split', 'same'], accepts: 'split, same or none', default: 'split', help: 'where client and server run, every lane alike, via taskset: split = servers on cpu 0, clients on cpu 1 (as a deployment on 2+ CPUs); same = both on cpu 0; none = the scheduler decides', doc: '([method.md](docs/method.md#equal-conditions-for-every-lane)). Recorded, with a note where taskset is missing or split has one CPU; with same the report gives no wake-up share or warning (no cross-CPU wake-up is paid) and says so once', cmd: both },
   { key: 'noDelay', kind: 'boolean', default: true, help: 'TCP_NODELAY on both ends (false: Nagle on, as in 2014)', cmd: {} },
   { key: 'greeting', kind: 'boolean', default: false, applies: takes('greeting'), help: 'the server writes "start sending now!" on each connection first, and the client checks it (the 2014 server)', cmd: { run: {} } },
   { key: 'pipelining', arg: '<n>', kind: 'integer', range: { min: 1, max: 256 }, example: '1', default: 1, applies: takes('pipelining'), help: 'requests in flight per connection', cmd: both },
   { key: 'keepalive', kind: 'boolean', default: false, applies: takes('keepalive'), help: "nginx keeps its upstream connections alive (HTTP/1.1, an idle pool of 32 per worker); off: a new one per request, as nginx does by default", cmd: both },
   { key: 'timeout', kind: 'time', arg: '<time>', range: { min: 10, max: 600_000 }, example: '"5s"', default: '5s', help: 'fail a trial when nothing is echoed for this long', cmd: { run: { default: '10s' } } },
-  { key: 'trialTimeout', arg: '<time>', kind: 'time', range: { min: 100, max: 7_200_000 }, nullable: true, example: '"10m"', default: null, shown: '(duration + warmup) × transports in a trial + 1 min',
-    help: 'hard limit of one trial, past which it fails (its process is killed if still there 5 s later); more than (duration + warmup) × transports in a trial', cmd: sweep },
-  { key: 'pairing', arg: '<mode>', kind: 'choice', choices: ['blocks', 'trials'], accepts: 'blocks or trials', default: 'blocks',
-    help: 'blocks: one trial process per (run, size, depth) holds a connection of each transport and alternates their blocks A B B A …, each lane in a process of its own; trials: one transport per trial process, as in 2014 (its ratios pair the trials of a run)', cmd: sweep },
-  { key: 'server', arg: '<lifetime>', kind: 'choice', choices: ['sweep', 'round'], accepts: 'sweep (one server throughout) or round (a fresh one per run and per precision round)', default: 'sweep',
-    help: "the server's lifetime; round samples more than one server's conditions", doc: '(see [validation.md](docs/validation.md#calibration))', cmd: sweep },
-  { key: 'intervals', arg: '<mode>', kind: 'choice', choices: ['moderated', 'own'], accepts: "moderated (each group's variance moderated across the sweep's groups) or own (each group's runs alone)", default: 'moderated',
-    help: 'UDS/TCP 95 % intervals (summary.csv, verdicts, the precision rule)', doc: '(moderated: empirical Bayes; [method.md](docs/method.md#moderated-variances))', cmd: sweep },
+  { key: 'trialTimeout', arg: '<time>', kind: 'time', range: { min: 100, max: 7_200_000 }, nullable: true, example: '"10m"', default: null, shown: '(duration + warmup) × transports in a trial + 1 min', help: 'hard limit of one trial, past which it fails (its process is killed if still there 5 s later); more than (duration + warmup) × transports in a trial', cmd: sweep },
+  { key: 'pairing', arg: '<mode>', kind: 'choice', choices: ['blocks', 'trials'], accepts: 'blocks or trials', default: 'blocks', help: 'blocks: one trial process per (run, size, depth) holds a connection of each transport and alternates their blocks A B B A …, each lane in a process of its own; trials: one transport per trial process, as in 2014 (its ratios pair the trials of a run)', cmd: sweep },
+  { key: 'server', arg: '<lifetime>', kind: 'choice', choices: ['sweep', 'round'], accepts: 'sweep (one server throughout) or round (a fresh one per run and per precision round)', default: 'sweep', help: "the server's lifetime; round samples more than one server's conditions", doc: '(see [validation.md](docs/validation.md#calibration))', cmd: sweep },
+  { key: 'intervals', arg: '<mode>', kind: 'choice', choices: ['moderated', 'own'], accepts: "moderated (each group's variance moderated across the sweep's groups) or own (each group's runs alone)", default: 'moderated', help: 'UDS/TCP 95 % intervals (summary.csv, verdicts, the precision rule)', doc: '(moderated: empirical Bayes; [method.md](docs/method.md#moderated-variances))', cmd: sweep },
   { key: 'block', arg: '<time>', kind: 'time', range: { min: 1, max: 10_000 }, example: '"10ms"', default: '10ms', help: "length of a measured block to aim for, at the slower transport's warmup rate (at least the workload's minimum block whatever this says)", cmd: sweep },
-  { key: 'precision', arg: '<pct>', kind: 'other', json: ['string', 'number', 'null'], says: 'a percentage ("3%") or a fraction (0.03), or null', accepts: '0.1% to 100% (3% or 0.03)', default: null, shown: 'none',
-    help: 'after the planned runs, add runs to the groups whose UDS/TCP 95 % interval (as in summary.csv; see --intervals) is wider than ±this, round by round, until all meet it, a group has 1000 runs, or --max-time stops it',
-    doc: 'Each round adds one run to the half of them that one more run is expected to bring closest to the target (the Student-t factor falls most at few degrees of freedom)', cmd: sweep },
+  { key: 'precision', arg: '<pct>', kind: 'other', json: ['string', 'number', 'null'], says: 'a percentage ("3%") or a fraction (0.03), or null', accepts: '0.1% to 100% (3% or 0.03)', default: null, shown: 'none', help: 'after the planned runs, add runs to the groups whose UDS/TCP 95 % interval (as in summary.csv; see --intervals) is wider than ±this, round by round, until all meet it, a group has 1000 runs, or --max-time stops it', doc: 'Each round adds one run to the half of them that one more run is expected to bring closest to the target (the Student-t factor falls most at few degrees of freedom)', cmd: sweep },
   { key: 'maxTime', arg: '<time>', kind: 'time', range: { min: 1000, max: 86_400_000 }, nullable: true, example: '"80s"', default: null, shown: 'no limit', help: 'start no extra run for --precision once the sweep (this invocation) would pass this; the planned runs always run', cmd: sweep },
-  { key: 'node', arg: '<list>', kind: 'other', json: [], accepts: `1 to ${MAX_NODES}, each a path or a name on PATH, comma-separated (node,/tmp/n26/node_modules/.bin/node)`, default: null, shown: 'the Node running udsvstcp',
-    help: 'Node executables to measure under, the first the baseline; never from a spec file, nor on --resume from meta.json', doc: 'See [Node versions](#node-versions)',
-    cmd: { sweep: {}, run: { flag: '--node <path>', help: 'the Node executable to run the server and the client trial on; checked as sweep --node checks it', accepts: 'a path or a name on PATH' } } },
-  { key: 'serverNetns', kind: 'boolean', default: false, help: "the server in a network namespace of its own on a bridge, as a container on a bridge network: TCP to its namespace address, UDS through a directory both sides see; needs root and iproute2's ip (docs/containers.md)",
-    cmd: { sweep: {}, run: { doc: 'Not with --tcp/--uds. A run killed by Ctrl-C leaves its namespace and bridge to the next --server-netns start, which removes them' } } },
+  { key: 'node', arg: '<list>', kind: 'other', json: [], accepts: `1 to ${MAX_NODES}, each a path or a name on PATH, comma-separated (node,/tmp/n26/node_modules/.bin/node)`, default: null, shown: 'the Node running udsvstcp', help: 'Node executables to measure under, the first the baseline; never from a spec file, nor on --resume from meta.json', doc: 'See [Node versions](#node-versions)', cmd: { sweep: {}, run: { flag: '--node <path>', help: 'the Node executable to run the server and the client trial on; checked as sweep --node checks it', accepts: 'a path or a name on PATH' } } },
+  { key: 'serverNetns', kind: 'boolean', default: false, help: "the server in a network namespace of its own on a bridge, as a container on a bridge network: TCP to its namespace address, UDS through a directory both sides see; needs root and iproute2's ip (docs/containers.md)", cmd: { sweep: {}, run: { doc: 'Not with --tcp/--uds. A run killed by Ctrl-C leaves its namespace and bridge to the next --server-netns start, which removes them' } } },
   { key: 'portProxy', kind: 'boolean', default: false, help: 'with --server-netns: TCP through a port forwarder on 127.0.0.1, as docker-proxy for a published port; its CPU is charged to the proxy side', cmd: both },
   { key: 'test', kind: 'other', json: [], accepts: 'an object of the keys above', help: "the preset's smallest settings (its \"test\" block), used by --test and by npm test", cmd: { sweep: { help: "run the preset's smallest settings (its \"test\" block)", accepts: '' } } },
   // flags only
-  { key: 'nginx', arg: '<path>', kind: 'other', applies: isProxy, help: 'the nginx binary; the one that runs is printed (path and nginx -v version)', shown: 'nginx on PATH, else /usr/sbin/nginx',
-    cmd: { sweep: { help: 'the nginx binary, never one a spec file or meta.json names; the one that runs is printed (path and nginx -v version) and recorded in meta.json' }, run: {} } },
+  { key: 'nginx', arg: '<path>', kind: 'other', applies: isProxy, help: 'the nginx binary; the one that runs is printed (path and nginx -v version)', shown: 'nginx on PATH, else /usr/sbin/nginx', cmd: { sweep: { help: 'the nginx binary, never one a spec file or meta.json names; the one that runs is printed (path and nginx -v version) and recorded in meta.json' }, run: {} } },
   { key: 'tcp', arg: '<host:port>', kind: 'other', accepts: 'a loopback address and port', shown: 'start a server', help: 'a TCP server to measure', cmd: { run: {} } },
   { key: 'uds', arg: '<path>', kind: 'other', accepts: 'a socket path', shown: 'start a server', help: 'a UDS server to measure', cmd: { run: {} } },
-  { key: 'connections', arg: '<n>', kind: 'other', help: 'keep-alive connections per transport; the server\'s listen backlog is at least this (never below Node\'s 511), with a warning where net.core.somaxconn caps it lower',
-    accepts: `${axisRanges('depth', '--connections')}; ${who(isProxy)}: at most what nginx can hold within the open-file limit (ulimit -Hn)`, shown: axisDefaults('depth', '--connections'), cmd: { run: { doc: '([regimes.md](docs/regimes.md#a-connection-burst-beyond-the-backlog))' } } },
+  { key: 'connections', arg: '<n>', kind: 'other', applies: depthFlag('--connections'), otherwise: takesDepth, help: 'keep-alive connections per transport; the server\'s listen backlog is at least this (never below Node\'s 511), with a warning where net.core.somaxconn caps it lower', accepts: `${axisRanges('depth', '--connections')}; ${who(isProxy)}: at most what nginx can hold within the open-file limit (ulimit -Hn)`, shown: axisDefaults('depth', '--connections'), cmd: { run: { doc: '([regimes.md](docs/regimes.md#a-connection-burst-beyond-the-backlog))' } } },
   { key: 'nagle', kind: 'other', help: 'Nagle on instead of TCP_NODELAY, on client and server sockets (the server started here follows); printed in the header line', shown: 'noDelay', cmd: { run: {} } },
-  { key: 'probe', kind: 'other', help: 'the wake-up probe (about 0.5 s: 1-byte round trips with both ends on one CPU and on two; meta.json machine.wakeup)',
-    cmd: { run: { help: 'first run the wake-up probe (about 0.5 s: 1-byte round trips with both ends on one CPU and on two) and, at depth 1, say how much of a round trip is waking an idle CPU', shown: 'off' }, sweep: { flag: '--no-probe', help: 'skip the wake-up probe at the start (about 0.5 s before the server starts: 1-byte round trips with both ends on one CPU and on two; meta.json machine.wakeup)' } } },
+  { key: 'probe', kind: 'other', help: 'the wake-up probe (about 0.5 s: 1-byte round trips with both ends on one CPU and on two; meta.json machine.wakeup)', cmd: { run: { help: 'first run the wake-up probe (about 0.5 s: 1-byte round trips with both ends on one CPU and on two) and, at depth 1, say how much of a round trip is waking an idle CPU', shown: 'off' }, sweep: { flag: '--no-probe', help: 'skip the wake-up probe at the start (about 0.5 s before the server starts: 1-byte round trips with both ends on one CPU and on two; meta.json machine.wakeup)' } } },
   { key: 'out', arg: '<dir>', kind: 'other', help: 'results directory', shown: './udsvstcp-results/<UTC time>-<preset>/', cmd: sweep },
   { key: 'resume', arg: '<dir>', kind: 'other', help: 'run only the trials missing from DIR/trials.csv, with the spec recorded there; flags given must equal it', cmd: sweep },
   { key: 'retryFailed', kind: 'other', help: 'with --resume: measure failed trials again (their old rows stay, marked superseded)', cmd: sweep },
   { key: 'allowSharedDir', kind: 'other', help: 'use a results directory (or a file in it) that another user owns or that group or others may write; refused otherwise (exit 2, naming the path and why), as ssh refuses such a ~/.ssh', cmd: sweep },
   { key: 'quiet', kind: 'other', help: 'nothing on stderr but errors and warnings (no progress, summary or verdicts)', cmd: sweep },
   { key: 'progress', kind: 'other', help: 'no per-trial progress on stderr (the summary and verdicts still print)', cmd: { sweep: { flag: '--no-progress' } } },
-  { key: 'json', kind: 'other', help: 'print the summary as one JSON document on stdout (the same document, to the digit, as udsvstcp report --json on the results directory)', doc: 'Its dir is the results directory\'s absolute path',
-    cmd: { sweep: {}, run: { help: 'one JSON record per transport per trial, a line each, on stdout', doc: '([the record](docs/results.md#the-result-record))', shown: 'off' } } },
+  { key: 'json', kind: 'other', help: 'print the summary as one JSON document on stdout (the same document, to the digit, as udsvstcp report --json on the results directory)', doc: 'Its dir is the results directory\'s absolute path', cmd: { sweep: {}, run: { help: 'one JSON record per transport per trial, a line each, on stdout', doc: '([the record](docs/results.md#the-result-record))', shown: 'off' } } },
 ];
 
 /** Each option by key. */
@@ -232,6 +197,20 @@ export function parseSetting(key, value, name) {
   if (s.kind === 'choice' && s.choices?.includes(String(value))) return String(value);
   if (s.kind === 'choice') throw new UsageError(`${name} must be ${s.accepts}; got ${JSON.stringify(value)}`);
   throw new TypeError(`setting ${key} is parsed by its own rule`);
+}
+
+/**
+ * Refuse a setting given for a workload it does not apply to, naming it and the workloads it applies to.
+ * @param {Workload} workload
+ * @param {Record<string, unknown>} given by key (undefined, null or false: not given)
+ * @param {(key: string) => string} name the flag or key, for the message
+ */
+export function checkApplies(workload, given, name) {
+  for (const { key, applies, otherwise } of LIST) {
+    if (!applies || given[key] === undefined || given[key] === null || given[key] === false || applies(workload)) continue;
+    const takers = WORKLOAD_NAMES.filter((n) => applies(WORKLOADS[n]));
+    throw new UsageError(`${name(key)} applies to the ${takers.join(' and ')} workload${takers.length === 1 ? '' : 's'}${otherwise ? `; ${workload.name} ${otherwise(workload)}` : `, not ${workload.name}`}`);
+  }
 }
 
 /**

@@ -10,7 +10,7 @@ import { checkNginxConnections } from '../fixture/nginx.js';
 import { checkSocketPath } from '../fixture/socket-file.js';
 import { toInteger } from '../core/units.js';
 import { findNode } from '../core/node-executables.js';
-import { DEFAULT_WORKLOAD, WORKLOADS, getWorkload } from '../workloads/index.js';
+import { DEFAULT_WORKLOAD, getWorkload } from '../workloads/index.js';
 import { checkNetnsTransports, checkWorkloadTransports, resolveAmounts, resolveWorkloadOptions, toAxisValue, toTransportList } from './rules.js';
 import { defaultOf, parseSetting } from './settings.js';
 import { getTransport } from '../transports/index.js';
@@ -99,9 +99,6 @@ function toTcpTarget(text) {
  * @property {boolean} portProxy --port-proxy: the server's TCP through a port forwarder on loopback
  */
 
-/** Flags of the depth axis, by workload: `--connections` for the HTTP ones, `--depth` otherwise. */
-const DEPTH_FLAGS = ['--depth', '--connections'];
-
 /**
  * `run` options.
  * @param {Record<string, any>} raw as commander parsed them (strings)
@@ -110,13 +107,6 @@ const DEPTH_FLAGS = ['--depth', '--connections'];
 export function resolveRunOptions(raw) {
   const workload = getWorkload(raw.workload ?? DEFAULT_WORKLOAD);
   const { size: sizeAxis, depth: depthAxis } = workload.axes;
-  for (const flag of DEPTH_FLAGS) {
-    const key = flag.slice(2);
-    if (raw[key] !== undefined && flag !== depthAxis.flag) {
-      const takers = Object.values(WORKLOADS).filter((w) => w.axes.depth.flag === flag).map((w) => w.name);
-      throw new UsageError(`${flag} applies to the ${takers.join(' and ')} workload${takers.length === 1 ? '' : 's'}; ${workload.name} takes ${depthAxis.flag} (${depthAxis.label})`);
-    }
-  }
   const extras = resolveWorkloadOptions(workload, raw, (key) => `--${key}`);
   const size = toAxisValue(raw.size ?? sizeAxis.fallback, sizeAxis, '--size');
   const depth = toAxisValue(raw[depthAxis.flag.slice(2)] ?? depthAxis.fallback, depthAxis, depthAxis.flag);
