@@ -93,8 +93,8 @@ const takesDepth = (/** @type {Workload} */ w) => `takes ${w.axes.depth.flag} ($
 const sweep = { sweep: {} };
 const both = { sweep: {}, run: {} };
 
-/** @type {Setting[]} */
-const LIST = [
+/** @type {Setting[]} every option, in the order of --help and the docs */
+export const LIST = [
   // keys of a spec file (and the flags over them)
   { key: 'description', kind: 'other', json: ['string'], says: 'text', accepts: 'text', default: '', help: 'what the preset is for', cmd: {} },
   { key: 'workload', arg: '<name>', kind: 'other', json: ['string'], says: 'a workload name such as "echo"', accepts: WORKLOAD_NAMES.join(', '), default: DEFAULT_WORKLOAD, help: 'what a trial does', doc: '([workloads.md](docs/workloads.md))', cmd: { sweep: { shown: `the preset's, else ${DEFAULT_WORKLOAD}`, doc: "Without a preset, --workload NAME takes that workload's defaults" }, run: {} } },
@@ -248,11 +248,3 @@ export function commandOptions(command) {
  * @param {'sweep' | 'run'} command
  */
 export const defaultOf = (key, command) => viewOf(SETTINGS[key], command).default;
-
-/**
- * Settings of the table, for the docs generator (test/helpers/settings-tables.js).
- * @param {'sweep' | 'run' | 'spec'} which
- */
-export function settingsOf(which) {
-  return which === 'spec' ? SPEC_KEYS.map((k) => SETTINGS[k]) : LIST.filter((s) => s.cmd[which]);
-}

@@ -103,7 +103,7 @@ export function loadSpec(nameOrFile) {
 export function toSizes(value, key, axis = getWorkload(DEFAULT_WORKLOAD).axes.size) {
   if (typeof value === 'string') {
     const match = /^\s*([^.]+)\.\.([^*]+?)(?:\*(\d+))?\s*$/.exec(value);
-    if (!match) return toSizes(value.split(','), key);
+    if (!match) return toSizes(value.split(','), key, axis);
     const [from, to] = [parseSize(match[1]), parseSize(match[2])];
     const step = Number(match[3] ?? 2);
     if (!isPowerOfTwo(from) || !isPowerOfTwo(to) || from > to || !isPowerOfTwo(step) || step < 2) {

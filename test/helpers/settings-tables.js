@@ -6,7 +6,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { SPEC_FLAGS, acceptsOf, settingsOf, viewOf } from '../../lib/options/settings.js';
+import { LIST, SETTINGS, SPEC_FLAGS, SPEC_KEYS, acceptsOf, viewOf } from '../../lib/options/settings.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -41,13 +41,13 @@ export function settingsTables() {
   const rows = (/** @type {string[]} */ head, /** @type {string[][]} */ body) => [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...body.map((r) => `| ${r.join(' | ')} |`)].join('\n');
   const byFlag = (/** @type {'sweep' | 'run'} */ command) => rows(
     command === 'sweep' ? ['flag', 'spec key', 'meaning', 'accepted', 'default'] : ['flag', 'meaning', 'accepted', 'default'],
-    settingsOf(command).map((s) => {
+    LIST.filter((s) => s.cmd[command]).map((s) => {
       const v = viewOf(s, command);
       const key = SPEC_FLAGS.includes(s.key) ? code(s.key) : '—';
       return [code(cell(v.flag)), ...(command === 'sweep' ? [key] : []), meaning(s, v, 'docs'), prose(v.accepts) || '—', prose(v.shown) || '—'];
     }),
   );
-  const keys = rows(['key', 'flag', 'meaning', 'accepted', 'default'], settingsOf('spec').map((s) => {
+  const keys = rows(['key', 'flag', 'meaning', 'accepted', 'default'], SPEC_KEYS.map((k) => SETTINGS[k]).map((s) => {
     const v = viewOf(s, 'sweep');
     const flag = s.cmd.sweep ? code(cell(v.flag)) : s.cmd.run ? `run ${code(cell(viewOf(s, 'run').flag))}` : '—';
     const shown = s.shown ?? (s.default === undefined ? '' : JSON.stringify(s.default));
