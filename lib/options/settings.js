@@ -155,15 +155,22 @@ export const DEFAULTS = Object.freeze(Object.fromEntries(SPEC_KEYS.filter((k) =>
 export const SPEC_FLAGS = SPEC_KEYS.filter((k) => SETTINGS[k].cmd.sweep && k !== 'test');
 
 /**
- * The JSON types a spec-file key takes, and how to say them; undefined for a key checked elsewhere.
- * @param {string} key
+ * The JSON types of a spec file's keys, checked before their values are parsed, so `"runs": [3]`
+ * is refused naming the key instead of being read through String(). Keys of kind other without
+ * `json` (node, test) are checked elsewhere.
+ * @param {Record<string, unknown>} layer keys of a spec file (or its test block)
+ * @param {(key: string) => string} name how to name a key in a message, e.g. `x.json "runs"`
  */
-export function jsonTypeOf(key) {
-  const s = SETTINGS[key];
-  const types = s?.json ?? JSON_TYPES[s?.kind];
-  if (!types?.length) return undefined;
-  const says = s.says ?? (s.kind === 'integer' ? `a whole number (${s.example})` : s.kind === 'time' ? `a time (${s.example})` : s.kind === 'boolean' ? 'true or false' : s.choices?.map((c) => JSON.stringify(c)).join(', ').replace(/, ([^,]*)$/, ' or $1'));
-  return { types: s.nullable ? [...types, 'null'] : types, items: s.items, says: s.nullable && s.default === null && !s.says ? `${says} or null` : String(says) };
+export function checkJsonTypes(layer, name) {
+  const typeOf = (/** @type {unknown} */ v) => (v === null ? 'null' : Array.isArray(v) ? 'list' : typeof v);
+  for (const [key, value] of Object.entries(layer)) {
+    const s = SETTINGS[key];
+    const types = /** @type {string[] | undefined} */ (s?.json ?? JSON_TYPES[s?.kind]);
+    if (!types?.length || value === undefined) continue;
+    if ((types.includes(typeOf(value)) || (s.nullable && value === null)) && (!Array.isArray(value) || value.every((v) => (/** @type {string[]} */ (s.items ?? [])).includes(typeOf(v))))) continue;
+    const says = s.says ?? (s.kind === 'integer' ? `a whole number (${s.example})` : s.kind === 'time' ? `a time (${s.example})` : s.kind === 'boolean' ? 'true or false' : s.choices?.map((c) => JSON.stringify(c)).join(', ').replace(/, ([^,]*)$/, ' or $1'));
+    throw new UsageError(`${name(key)} must be ${says}${s.nullable && s.default === null && !s.says ? ' or null' : ''}; got ${JSON.stringify(value)}`, 'ERR_SPEC_TYPE');
+  }
 }
 
 /**

@@ -12,7 +12,7 @@ import { errorCode, readRegularFile } from '../core/files.js';
 import { parseJson } from '../core/json-text.js';
 import { checkNginxConnections } from '../fixture/nginx.js';
 import { checkNetnsTransports, checkWorkloadTransports, resolveAmounts, resolveWorkloadOptions, toAxisValue, toTransportList } from '../options/rules.js';
-import { DEFAULTS, SPEC_KEYS, jsonTypeOf, parseSetting } from '../options/settings.js';
+import { DEFAULTS, SPEC_KEYS, checkJsonTypes, parseSetting } from '../options/settings.js';
 import { DEFAULT_WORKLOAD, getWorkload } from '../workloads/index.js';
 import { newSeed } from '../core/random.js';
 import { MAX_NODES } from '../core/node-executables.js';
@@ -128,24 +128,6 @@ function toDepths(value, key, axis) {
   return [...new Set(list.map((v) => toInteger(String(v), key, { min: axis.min, max: axis.max })))].sort((a, b) => a - b);
 }
 
-/** @param {unknown} value */
-const typeOf = (value) => (value === null ? 'null' : Array.isArray(value) ? 'list' : typeof value);
-
-/**
- * The JSON types of a spec file's keys (lib/options/settings.js), checked before their values are
- * parsed, so `"runs": [3]` is refused naming the key instead of being read through String().
- * @param {Record<string, unknown>} layer keys of a spec file (or its test block)
- * @param {(key: string) => string} name how to name a key in a message, e.g. `x.json "runs"`
- */
-function checkSpecTypes(layer, name) {
-  for (const [key, value] of Object.entries(layer)) {
-    const rule = jsonTypeOf(key);
-    if (!rule || value === undefined) continue;
-    const ok = (/** @type {readonly string[]} */ (rule.types)).includes(typeOf(value)) && (!Array.isArray(value) || value.every((v) => (/** @type {readonly string[]} */ (rule.items ?? [])).includes(typeOf(v))));
-    if (!ok) throw new UsageError(`${name(key)} must be ${rule.says}; got ${JSON.stringify(value)}`, 'ERR_SPEC_TYPE');
-  }
-}
-
 /**
  * Check a spec object's keys.
  * @param {Record<string, unknown>} raw
@@ -190,8 +172,8 @@ export function resolveSpec(loaded, { test = false, flags = {} } = {}) {
       if (key === 'duration') merged.packets = undefined;
     }
   };
-  checkSpecTypes(raw, (key) => `${source} "${key}"`);
-  checkSpecTypes(/** @type {Record<string, unknown>} */ (testBlock), (key) => `${source} "test.${key}"`);
+  checkJsonTypes(raw, (key) => `${source} "${key}"`);
+  checkJsonTypes(/** @type {Record<string, unknown>} */ (testBlock), (key) => `${source} "test.${key}"`);
   apply(raw, (key) => `${source} "${key}"`);
   if (test) apply(/** @type {Record<string, unknown>} */ (testBlock), (key) => `${source} "test.${key}"`);
   apply(flags, (key) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
