@@ -14,7 +14,7 @@ import { addResultsCommands } from './commands/results-cli.js';
 import { PROBE_TIMEOUT_MS } from './fixture/probe.js';
 import { MAX_FAILED_IN_A_ROW, MAX_REPLACEMENTS } from './sweep/fixture-keeper.js';
 import { listPresets } from './sweep/spec.js';
-import { DEFAULT_WORKLOAD, WORKLOADS, WORKLOAD_NAMES } from './workloads/index.js';
+import { WORKLOADS, WORKLOAD_NAMES } from './workloads/index.js';
 import { resolveRunOptions, resolveServeOptions } from './options/validate.js';
 import { commandOptions } from './options/settings.js';
 import { TRANSPORTS, getTransport } from './transports/index.js';
@@ -39,7 +39,7 @@ function chalkFor(io) {
 /**
  * Add a command's options from the settings table (lib/options/settings.js).
  * @param {Command} command
- * @param {'run' | 'sweep'} name
+ * @param {'run' | 'sweep' | 'serve'} name
  */
 function withOptions(command, name) {
   for (const { flags, description } of commandOptions(name)) command.option(flags, description);
@@ -74,16 +74,8 @@ export async function main(argv, io = { stdout: process.stdout, stderr: process.
       outputError: (text, write) => write(`udsvstcp: ${printable(text.trim().replace(/\s*\n\s*/g, ' '))}\n`), // one line
     });
 
-  program.command('serve')
+  withOptions(program.command('serve'), 'serve')
     .description('run a server (the echo server by default) on a TCP port and a Unix domain socket at once, until Ctrl-C')
-    .option('--workload <name>', `whose server: ${WORKLOAD_NAMES.filter((n) => !WORKLOADS[n].fixture.proxy).join(', ')} (${WORKLOAD_NAMES.filter((n) => WORKLOADS[n].fixture.proxy).join(', ')}: its app server's)`, DEFAULT_WORKLOAD)
-    .option('--host <addr>', 'TCP address to bind: a loopback address (127.0.0.0/8, ::1, localhost)', '127.0.0.1')
-    .option('--allow-remote', 'let --host be a non-loopback address (the server is then reachable from other machines)')
-    .option('--port <n>', 'TCP port, 0 to 65535 (0 = any free port)', '0')
-    .option('--uds <path>', 'socket path (default: <server>.sock in a fresh private 0700 directory under the temp dir)')
-    .option('--greeting', 'write "start sending now!" on each connection (the 2014 server)')
-    .option('--nagle', 'leave Nagle on for accepted TCP connections (default: noDelay)')
-    .option('--json', 'print {"tcp":{host,port},"uds":{path},"uds-abstract":{path}} on stdout once all listen (uds-abstract on Linux only; its path starts with a NUL byte, \\u0000 in JSON)')
     .addHelpText('after', `
 A stale socket file (nobody answers on it) is replaced; a live one, or a path
 that is not a socket, is refused and left untouched. SIGINT, SIGTERM and SIGHUP

@@ -37,7 +37,7 @@ import { DEFAULT_WORKLOAD, WORKLOADS, WORKLOAD_NAMES } from '../workloads/index.
  * @property {string} help one line
  * @property {string} [doc] more for the docs (markdown)
  * @property {string} [resolved] the resolved spec's key (default: key, or keyMs for a time)
- * @property {{ sweep?: View, run?: View }} cmd the commands that take it as a flag
+ * @property {{ sweep?: View, run?: View, serve?: View }} cmd the commands that take it as a flag
  */
 
 /** @param {number} ms */
@@ -97,7 +97,7 @@ const both = { sweep: {}, run: {} };
 export const LIST = [
   // keys of a spec file (and the flags over them)
   { key: 'description', kind: 'other', json: ['string'], says: 'text', accepts: 'text', default: '', help: 'what the preset is for', cmd: {} },
-  { key: 'workload', arg: '<name>', kind: 'other', json: ['string'], says: 'a workload name such as "echo"', accepts: WORKLOAD_NAMES.join(', '), default: DEFAULT_WORKLOAD, help: 'what a trial does', doc: '([workloads.md](docs/workloads.md))', cmd: { sweep: { shown: `the preset's, else ${DEFAULT_WORKLOAD}`, doc: "Without a preset, --workload NAME takes that workload's defaults" }, run: {} } },
+  { key: 'workload', arg: '<name>', kind: 'other', json: ['string'], says: 'a workload name such as "echo"', accepts: WORKLOAD_NAMES.join(', '), default: DEFAULT_WORKLOAD, help: 'what a trial does', doc: '([workloads.md](docs/workloads.md))', cmd: { sweep: { shown: `the preset's, else ${DEFAULT_WORKLOAD}`, doc: "Without a preset, --workload NAME takes that workload's defaults" }, run: {}, serve: { help: 'whose server', accepts: `${who((w) => !isProxy(w))} (${who(isProxy)}: its app server's)` } } },
   { key: 'sizes', arg: '<list|range>', kind: 'other', json: ['list', 'string'], items: ['number', 'string'], says: 'a list of sizes ([1, 64, "1KiB"]) or a range string ("1..16384")', default: undefined, accepts: `powers of two, a list (1,64,1k) or a range A..B (every power of two: 1..16384, 64B..1MiB) or A..B*4 (×4 steps); ${axisRanges('size')}`, shown: `required (but ${who((w) => w.axes.size.min === w.axes.size.max)}: its one size)`, help: 'what a trial sends: its size axis', cmd: { sweep: {}, run: { flag: '--size <bytes>', help: 'what a trial sends: its size axis, a power of two such as 64, 1k, 64KiB, 1MiB', accepts: axisRanges('size'), shown: axisDefaults('size') } } },
   { key: 'depths', arg: '<list>', kind: 'other', json: ['list', 'string'], items: ['number', 'string'], says: 'a list of whole numbers ([1, 16])', default: [1], accepts: `a list (1,16); ${axisRanges('depth')}; ${who((w) => Boolean(w.check))}: size × depth at most 256 MiB`, shown: axisDefaults('depth'), help: 'how much is in flight: the depth axis', cmd: sweep },
   { key: 'depth', arg: '<n>', kind: 'other', applies: depthFlag('--depth'), otherwise: takesDepth, help: 'how much is in flight: the depth axis', accepts: `${axisRanges('depth', '--depth')}; ${who((w) => Boolean(w.check))}: size × depth at most 256 MiB`, shown: axisDefaults('depth', '--depth'), cmd: { run: {} } },
@@ -109,7 +109,7 @@ export const LIST = [
   { key: 'seed', arg: '<n>', kind: 'integer', range: { min: 0, max: 2 ** 32 - 1 }, nullable: true, example: '42', default: null, shown: "the preset's, else random (recorded)", help: 'seed of the trial order and the payloads', cmd: { sweep: {}, run: { help: 'seed of the random payloads', shown: 'random, printed' } } },
   { key: 'pin', arg: '<mode>', kind: 'choice', choices: ['none', 'split', 'same'], accepts: 'split, same or none', default: 'split', help: 'where client and server run, every lane alike, via taskset: split = servers on cpu 0, clients on cpu 1 (as a deployment on 2+ CPUs); same = both on cpu 0; none = the scheduler decides', doc: '([method.md](docs/method.md#equal-conditions-for-every-lane)). Recorded, with a note where taskset is missing or split has one CPU; with same the report gives no wake-up share or warning (no cross-CPU wake-up is paid) and says so once', cmd: both },
   { key: 'noDelay', kind: 'boolean', default: true, help: 'TCP_NODELAY on both ends (false: Nagle on, as in 2014)', cmd: {} },
-  { key: 'greeting', kind: 'boolean', default: false, applies: takes('greeting'), help: 'the server writes "start sending now!" on each connection first, and the client checks it (the 2014 server)', cmd: { run: {} } },
+  { key: 'greeting', kind: 'boolean', default: false, applies: takes('greeting'), help: 'the server writes "start sending now!" on each connection first, and the client checks it (the 2014 server)', cmd: { run: {}, serve: { help: 'write "start sending now!" on each connection (the 2014 server)' } } },
   { key: 'pipelining', arg: '<n>', kind: 'integer', range: { min: 1, max: 256 }, example: '1', default: 1, applies: takes('pipelining'), help: 'requests in flight per connection', cmd: both },
   { key: 'keepalive', kind: 'boolean', default: false, applies: takes('keepalive'), help: "nginx keeps its upstream connections alive (HTTP/1.1, an idle pool of 32 per worker); off: a new one per request, as nginx does by default", cmd: both },
   { key: 'timeout', kind: 'time', arg: '<time>', range: { min: 10, max: 600_000 }, example: '"5s"', default: '5s', help: 'fail a trial when nothing is echoed for this long', cmd: { run: { default: '10s' } } },
@@ -127,9 +127,12 @@ export const LIST = [
   // flags only
   { key: 'nginx', arg: '<path>', kind: 'other', applies: isProxy, help: 'the nginx binary; the one that runs is printed (path and nginx -v version)', shown: 'nginx on PATH, else /usr/sbin/nginx', cmd: { sweep: { help: 'the nginx binary, never one a spec file or meta.json names; the one that runs is printed (path and nginx -v version) and recorded in meta.json' }, run: {} } },
   { key: 'tcp', arg: '<host:port>', kind: 'other', accepts: 'a loopback address and port', shown: 'start a server', help: 'a TCP server to measure', cmd: { run: {} } },
-  { key: 'uds', arg: '<path>', kind: 'other', accepts: 'a socket path', shown: 'start a server', help: 'a UDS server to measure', cmd: { run: {} } },
+  { key: 'uds', arg: '<path>', kind: 'other', accepts: 'a socket path', shown: 'start a server', help: 'a UDS server to measure', cmd: { run: {}, serve: { help: 'socket path', accepts: '', shown: '<server>.sock in a fresh private 0700 directory under the temp dir' } } },
   { key: 'connections', arg: '<n>', kind: 'other', applies: depthFlag('--connections'), otherwise: takesDepth, help: 'keep-alive connections per transport; the server\'s listen backlog is at least this (never below Node\'s 511), with a warning where net.core.somaxconn caps it lower', accepts: `${axisRanges('depth', '--connections')}; ${who(isProxy)}: at most what nginx can hold within the open-file limit (ulimit -Hn)`, shown: axisDefaults('depth', '--connections'), cmd: { run: { doc: '([regimes.md](docs/regimes.md#a-connection-burst-beyond-the-backlog))' } } },
-  { key: 'nagle', kind: 'other', help: 'Nagle on instead of TCP_NODELAY, on client and server sockets (the server started here follows); printed in the header line', shown: 'noDelay', cmd: { run: {} } },
+  { key: 'host', arg: '<addr>', kind: 'other', default: '127.0.0.1', help: 'TCP address to bind', accepts: 'a loopback address (127.0.0.0/8, ::1, localhost)', cmd: { serve: {} } },
+  { key: 'allowRemote', kind: 'other', help: 'let --host be a non-loopback address (the server is then reachable from other machines)', cmd: { serve: {} } },
+  { key: 'port', arg: '<n>', kind: 'other', default: 0, help: 'TCP port (0: any free port)', accepts: '0 to 65535', cmd: { serve: {} } },
+  { key: 'nagle', kind: 'other', help: 'Nagle on instead of TCP_NODELAY, on client and server sockets (the server started here follows); printed in the header line', shown: 'noDelay', cmd: { run: {}, serve: { help: 'leave Nagle on for accepted TCP connections' } } },
   { key: 'probe', kind: 'other', help: 'the wake-up probe (about 0.5 s: 1-byte round trips with both ends on one CPU and on two; meta.json machine.wakeup)', cmd: { run: { help: 'first run the wake-up probe (about 0.5 s: 1-byte round trips with both ends on one CPU and on two) and, at depth 1, say how much of a round trip is waking an idle CPU', shown: 'off' }, sweep: { flag: '--no-probe', help: 'skip the wake-up probe at the start (about 0.5 s before the server starts: 1-byte round trips with both ends on one CPU and on two; meta.json machine.wakeup)' } } },
   { key: 'out', arg: '<dir>', kind: 'other', help: 'results directory', shown: './udsvstcp-results/<UTC time>-<preset>/', cmd: sweep },
   { key: 'resume', arg: '<dir>', kind: 'other', help: 'run only the trials missing from DIR/trials.csv, with the spec recorded there; flags given must equal it', cmd: sweep },
@@ -137,7 +140,7 @@ export const LIST = [
   { key: 'allowSharedDir', kind: 'other', help: 'use a results directory (or a file in it) that another user owns or that group or others may write; refused otherwise (exit 2, naming the path and why), as ssh refuses such a ~/.ssh', cmd: sweep },
   { key: 'quiet', kind: 'other', help: 'nothing on stderr but errors and warnings (no progress, summary or verdicts)', cmd: sweep },
   { key: 'progress', kind: 'other', help: 'no per-trial progress on stderr (the summary and verdicts still print)', cmd: { sweep: { flag: '--no-progress' } } },
-  { key: 'json', kind: 'other', help: 'print the summary as one JSON document on stdout (the same document, to the digit, as udsvstcp report --json on the results directory)', doc: 'Its dir is the results directory\'s absolute path', cmd: { sweep: {}, run: { help: 'one JSON record per transport per trial, a line each, on stdout', doc: '([the record](docs/results.md#the-result-record))', shown: 'off' } } },
+  { key: 'json', kind: 'other', help: 'print the summary as one JSON document on stdout (the same document, to the digit, as udsvstcp report --json on the results directory)', cmd: { sweep: { doc: 'Its dir is the results directory\'s absolute path' }, run: { help: 'one JSON record per transport per trial, a line each, on stdout', doc: '([the record](docs/results.md#the-result-record))', shown: 'off' }, serve: { help: 'print {"tcp":{host,port},"uds":{path},"uds-abstract":{path}} on stdout once all listen (uds-abstract on Linux only; its path starts with a NUL byte, \\u0000 in JSON)', shown: '' } } },
 ];
 
 /** Each option by key. */
@@ -223,7 +226,7 @@ export function checkApplies(workload, given, name) {
 /**
  * A setting as a command shows it: flag, help (workloads first), accepted values, default.
  * @param {Setting} s
- * @param {'sweep' | 'run'} command
+ * @param {'sweep' | 'run' | 'serve'} command
  */
 export function viewOf(s, command) {
   const view = s.cmd[command] ?? {};
@@ -237,7 +240,7 @@ export function viewOf(s, command) {
 
 /**
  * The commander options of a command, in the table's order.
- * @param {'sweep' | 'run'} command
+ * @param {'sweep' | 'run' | 'serve'} command
  * @returns {{ flags: string, description: string }[]}
  */
 export function commandOptions(command) {
@@ -252,6 +255,6 @@ export function commandOptions(command) {
 /**
  * A setting's default as a command takes it.
  * @param {string} key
- * @param {'sweep' | 'run'} command
+ * @param {'sweep' | 'run' | 'serve'} command
  */
 export const defaultOf = (key, command) => viewOf(SETTINGS[key], command).default;

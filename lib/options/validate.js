@@ -43,7 +43,7 @@ function toPort(text, flag) {
 export function resolveServeOptions(raw) {
   const workload = getWorkload(raw.workload ?? DEFAULT_WORKLOAD);
   if (raw.greeting && !workload.options.includes('greeting')) throw new UsageError(`--greeting applies to the echo server, not the ${workload.fixture.server} server of --workload ${workload.name}`);
-  const host = raw.host ?? '127.0.0.1';
+  const host = raw.host ?? String(defaultOf('host', 'serve'));
   if (host.length === 0) throw new UsageError('--host must be an address to bind, e.g. 127.0.0.1');
   if (!isLoopback(host) && !raw.allowRemote) {
     throw new UsageError(`--host must be a loopback address (${LOOPBACK_RANGE}); got ${JSON.stringify(host)}. Add --allow-remote to bind it anyway: the echo server would be reachable from other machines`);
@@ -51,7 +51,7 @@ export function resolveServeOptions(raw) {
   return {
     handler: workload.fixture.server,
     host,
-    port: toPort(raw.port ?? 0, '--port'),
+    port: toPort(raw.port ?? Number(defaultOf('port', 'serve')), '--port'),
     path: raw.uds === undefined ? undefined : checkSocketPath(raw.uds, '--uds'),
     greeting: Boolean(raw.greeting),
     noDelay: !raw.nagle,

@@ -34,12 +34,12 @@ function meaning(s, v, from) {
 }
 
 /**
- * The tables, by name: `sweep` and `run` (docs/cli.md, by flag), `keys` (sweeps/README.md, by spec key).
+ * The tables, by name: `sweep`, `run` and `serve` (docs/cli.md, by flag), `keys` (sweeps/README.md, by spec key).
  * @returns {Record<string, string>}
  */
 export function settingsTables() {
   const rows = (/** @type {string[]} */ head, /** @type {string[][]} */ body) => [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...body.map((r) => `| ${r.join(' | ')} |`)].join('\n');
-  const byFlag = (/** @type {'sweep' | 'run'} */ command) => rows(
+  const byFlag = (/** @type {'sweep' | 'run' | 'serve'} */ command) => rows(
     command === 'sweep' ? ['flag', 'spec key', 'meaning', 'accepted', 'default'] : ['flag', 'meaning', 'accepted', 'default'],
     LIST.filter((s) => s.cmd[command]).map((s) => {
       const v = viewOf(s, command);
@@ -53,11 +53,11 @@ export function settingsTables() {
     const shown = s.shown ?? (s.default === undefined ? '' : JSON.stringify(s.default));
     return [code(s.key), flag, meaning(s, { ...v, help: s.help, doc: s.doc ?? '' }, 'sweeps'), prose(acceptsOf(s) || (s.kind === 'boolean' ? 'true or false' : '')) || '—', shown && s.shown === undefined ? code(shown) : prose(shown) || '—'];
   }));
-  return { sweep: byFlag('sweep'), run: byFlag('run'), keys };
+  return { sweep: byFlag('sweep'), run: byFlag('run'), serve: byFlag('serve'), keys };
 }
 
 /** The documents and the tables each holds. */
-export const DOCUMENTS = { 'docs/cli.md': ['sweep', 'run'], 'sweeps/README.md': ['keys'] };
+export const DOCUMENTS = { 'docs/cli.md': ['sweep', 'run', 'serve'], 'sweeps/README.md': ['keys'] };
 
 /**
  * A document with its tables made anew.
