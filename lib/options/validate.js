@@ -12,7 +12,7 @@ import { toInteger } from '../core/units.js';
 import { findNode } from '../core/node-executables.js';
 import { DEFAULT_WORKLOAD, getWorkload } from '../workloads/index.js';
 import { checkNetnsTransports, checkWorkloadTransports, resolveAmounts, resolveWorkloadOptions, toAxisValue, toTransportList } from './rules.js';
-import { defaultOf, parseSetting } from './settings.js';
+import { checkApplies, defaultOf, parseSetting } from './settings.js';
 import { getTransport } from '../transports/index.js';
 
 /**
@@ -42,7 +42,7 @@ function toPort(text, flag) {
  */
 export function resolveServeOptions(raw) {
   const workload = getWorkload(raw.workload ?? DEFAULT_WORKLOAD);
-  if (raw.greeting && !workload.options.includes('greeting')) throw new UsageError(`--greeting applies to the echo server, not the ${workload.fixture.server} server of --workload ${workload.name}`);
+  checkApplies(workload, { greeting: raw.greeting }, (key) => `--${key}`);
   const host = raw.host ?? String(defaultOf('host', 'serve'));
   if (host.length === 0) throw new UsageError('--host must be an address to bind, e.g. 127.0.0.1');
   if (!isLoopback(host) && !raw.allowRemote) {
