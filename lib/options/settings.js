@@ -47,32 +47,18 @@ const showMs = (ms) => (ms % 3_600_000 === 0 ? `${ms / 3_600_000} h` : ms % 60_0
 const who = (pick) => WORKLOAD_NAMES.filter((n) => pick(WORKLOADS[n])).join(', ');
 
 /**
- * An axis over the workloads (those whose flag is `flag`): `echo: packet size 1 B to 64 MiB; …`.
+ * An axis over the workloads (those whose flag is `flag`): each one's range (`echo: packet size 1 B to 64 MiB; …`),
+ * or with `defaults` their defaults (`64 B (echo, http, proxy), 1 MiB (stream), …`; one value alone where all agree).
  * @param {'size' | 'depth'} name
  * @param {string} [flag]
+ * @param {boolean} [defaults]
  */
-function axisRanges(name, flag) {
+function axisText(name, flag, defaults = false) {
   const show = (/** @type {number} */ n) => (name === 'size' ? formatSize(n) : String(n));
-  return WORKLOAD_NAMES.filter((n) => !flag || WORKLOADS[n].axes[name].flag === flag).map((n) => {
-    const a = WORKLOADS[n].axes[name];
-    return `${n}: ${a.label} ${a.min === a.max ? show(a.min) : `${show(a.min)} to ${show(a.max)}`}`;
-  }).join('; ');
-}
-
-/**
- * Each workload's default on an axis: `64 B (echo, http, proxy), 1 MiB (stream), …`.
- * @param {'size' | 'depth'} name
- * @param {string} [flag]
- */
-function axisDefaults(name, flag) {
-  /** @type {Map<string, string[]>} */
-  const by = new Map();
-  for (const n of WORKLOAD_NAMES.filter((w) => !flag || WORKLOADS[w].axes[name].flag === flag)) {
-    const { fallback } = WORKLOADS[n].axes[name];
-    const text = name === 'size' ? formatSize(fallback) : String(fallback);
-    by.set(text, [...(by.get(text) ?? []), n]);
-  }
-  return by.size === 1 ? [...by.keys()][0] : [...by].map(([text, names]) => `${text} (${names.join(', ')})`).join(', ');
+  const axes = WORKLOAD_NAMES.filter((n) => !flag || WORKLOADS[n].axes[name].flag === flag).map((n) => ({ n, a: WORKLOADS[n].axes[name] }));
+  if (!defaults) return axes.map(({ n, a }) => `${n}: ${a.label} ${a.min === a.max ? show(a.min) : `${show(a.min)} to ${show(a.max)}`}`).join('; ');
+  const values = [...new Set(axes.map(({ a }) => show(a.fallback)))];
+  return values.length === 1 ? values[0] : values.map((v) => `${v} (${axes.filter(({ a }) => show(a.fallback) === v).map(({ n }) => n).join(', ')})`).join(', ');
 }
 
 /** The transports, each with where it runs and which workloads take it: `tcp, uds, uds-abstract (linux; not proxy), …`. */
@@ -98,9 +84,9 @@ export const LIST = [
   // keys of a spec file (and the flags over them)
   { key: 'description', kind: 'other', json: ['string'], says: 'text', accepts: 'text', default: '', help: 'what the preset is for', cmd: {} },
   { key: 'workload', arg: '<name>', kind: 'other', json: ['string'], says: 'a workload name such as "echo"', accepts: WORKLOAD_NAMES.join(', '), default: DEFAULT_WORKLOAD, help: 'what a trial does', doc: '([workloads.md](docs/workloads.md))', cmd: { sweep: { shown: `the preset's, else ${DEFAULT_WORKLOAD}`, doc: "Without a preset, --workload NAME takes that workload's defaults" }, run: {}, serve: { help: 'whose server', accepts: `${who((w) => !isProxy(w))} (${who(isProxy)}: its app server's)` } } },
-  { key: 'sizes', arg: '<list|range>', kind: 'other', json: ['list', 'string'], items: ['number', 'string'], says: 'a list of sizes ([1, 64, "1KiB"]) or a range string ("1..16384")', default: undefined, accepts: `powers of two, a list (1,64,1k) or a range A..B (every power of two: 1..16384, 64B..1MiB) or A..B*4 (×4 steps); ${axisRanges('size')}`, shown: `required (but ${who((w) => w.axes.size.min === w.axes.size.max)}: its one size)`, help: 'what a trial sends: its size axis', cmd: { sweep: {}, run: { flag: '--size <bytes>', help: 'what a trial sends: its size axis, a power of two such as 64, 1k, 64KiB, 1MiB', accepts: axisRanges('size'), shown: axisDefaults('size') } } },
-  { key: 'depths', arg: '<list>', kind: 'other', json: ['list', 'string'], items: ['number', 'string'], says: 'a list of whole numbers ([1, 16])', default: [1], accepts: `a list (1,16); ${axisRanges('depth')}; ${who((w) => Boolean(w.check))}: size × depth at most 256 MiB`, shown: axisDefaults('depth'), help: 'how much is in flight: the depth axis', cmd: sweep },
-  { key: 'depth', arg: '<n>', kind: 'other', applies: depthFlag('--depth'), otherwise: takesDepth, help: 'how much is in flight: the depth axis', accepts: `${axisRanges('depth', '--depth')}; ${who((w) => Boolean(w.check))}: size × depth at most 256 MiB`, shown: axisDefaults('depth', '--depth'), cmd: { run: {} } },
+  { key: 'sizes', arg: '<list|range>', kind: 'other', json: ['list', 'string'], items: ['number', 'string'], says: 'a list of sizes ([1, 64, "1KiB"]) or a range string ("1..16384")', default: undefined, accepts: `powers of two, a list (1,64,1k) or a range A..B (every power of two: 1..16384, 64B..1MiB) or A..B*4 (×4 steps); ${axisText('size')}`, shown: `required (but ${who((w) => w.axes.size.min === w.axes.size.max)}: its one size)`, help: 'what a trial sends: its size axis', cmd: { sweep: {}, run: { flag: '--size <bytes>', help: 'what a trial sends: its size axis, a power of two such as 64, 1k, 64KiB, 1MiB', accepts: axisText('size'), shown: axisText('size', undefined, true) } } },
+  { key: 'depths', arg: '<list>', kind: 'other', json: ['list', 'string'], items: ['number', 'string'], says: 'a list of whole numbers ([1, 16])', default: [1], accepts: `a list (1,16); ${axisText('depth')}; ${who((w) => Boolean(w.check))}: size × depth at most 256 MiB`, shown: axisText('depth', undefined, true), help: 'how much is in flight: the depth axis', cmd: sweep },
+  { key: 'depth', arg: '<n>', kind: 'other', applies: depthFlag('--depth'), otherwise: takesDepth, help: 'how much is in flight: the depth axis', accepts: `${axisText('depth', '--depth')}; ${who((w) => Boolean(w.check))}: size × depth at most 256 MiB`, shown: axisText('depth', '--depth', true), cmd: { run: {} } },
   { key: 'transports', arg: '<list>', kind: 'other', json: ['list', 'string'], items: ['string'], says: `a list of transport names (${TRANSPORTS.slice(0, 3).map((t) => JSON.stringify(t)).join(', ')})`, default: [BASELINE, HEADLINE], accepts: `a list of ${transportList()}`, help: `the transports, each measured against ${getTransport(BASELINE).label} in the same trials; each named once, ${BASELINE} among two or more (the baseline of every ratio); one alone is measured with nothing compared`, doc: '([transports.md](docs/transports.md))', cmd: { sweep: {}, run: { flag: '--transport <list>', accepts: `a list of ${transportList()}, e.g. ${TRANSPORTS.slice(0, 3).join(',')}; both is ${BASELINE},${HEADLINE}`, shown: 'both, or those given as --tcp/--uds targets', doc: "uds-abstract needs a server of ours (no --tcp/--uds); the message transports' echo is the trial's own, so they run beside any target" } } },
   { key: 'runs', arg: '<n>', kind: 'integer', range: { min: 1, max: MAX_RUNS }, example: '3', default: 5, help: 'runs (at least, with --precision): every (size, depth) group once per run, in a seeded random order, each a fresh process', cmd: { sweep: {}, run: { help: 'trials, each measuring every transport; the transport that opens the blocks alternates', default: '1' } } },
   { key: 'packets', arg: '<n>', kind: 'integer', range: { min: 1, max: MAX_PACKETS }, nullable: true, example: '100000', default: undefined, applies: (w) => w.counts, otherwise: () => 'measures a duration', resolved: 'measure', help: 'measured packets per transport per trial (instead of --duration)', cmd: both },
@@ -128,7 +114,7 @@ export const LIST = [
   { key: 'nginx', arg: '<path>', kind: 'other', applies: isProxy, help: 'the nginx binary; the one that runs is printed (path and nginx -v version)', shown: 'nginx on PATH, else /usr/sbin/nginx', cmd: { sweep: { help: 'the nginx binary, never one a spec file or meta.json names; the one that runs is printed (path and nginx -v version) and recorded in meta.json' }, run: {} } },
   { key: 'tcp', arg: '<host:port>', kind: 'other', accepts: 'a loopback address and port', shown: 'start a server', help: 'a TCP server to measure', cmd: { run: {} } },
   { key: 'uds', arg: '<path>', kind: 'other', accepts: 'a socket path', shown: 'start a server', help: 'a UDS server to measure', cmd: { run: {}, serve: { help: 'socket path', accepts: '', shown: '<server>.sock in a fresh private 0700 directory under the temp dir' } } },
-  { key: 'connections', arg: '<n>', kind: 'other', applies: depthFlag('--connections'), otherwise: takesDepth, help: 'keep-alive connections per transport; the server\'s listen backlog is at least this (never below Node\'s 511), with a warning where net.core.somaxconn caps it lower', accepts: `${axisRanges('depth', '--connections')}; ${who(isProxy)}: at most what nginx can hold within the open-file limit (ulimit -Hn)`, shown: axisDefaults('depth', '--connections'), cmd: { run: { doc: '([regimes.md](docs/regimes.md#a-connection-burst-beyond-the-backlog))' } } },
+  { key: 'connections', arg: '<n>', kind: 'other', applies: depthFlag('--connections'), otherwise: takesDepth, help: 'keep-alive connections per transport; the server\'s listen backlog is at least this (never below Node\'s 511), with a warning where net.core.somaxconn caps it lower', accepts: `${axisText('depth', '--connections')}; ${who(isProxy)}: at most what nginx can hold within the open-file limit (ulimit -Hn)`, shown: axisText('depth', '--connections', true), cmd: { run: { doc: '([regimes.md](docs/regimes.md#a-connection-burst-beyond-the-backlog))' } } },
   { key: 'host', arg: '<addr>', kind: 'other', default: '127.0.0.1', help: 'TCP address to bind', accepts: 'a loopback address (127.0.0.0/8, ::1, localhost)', cmd: { serve: {} } },
   { key: 'allowRemote', kind: 'other', help: 'let --host be a non-loopback address (the server is then reachable from other machines)', cmd: { serve: {} } },
   { key: 'port', arg: '<n>', kind: 'other', default: 0, help: 'TCP port (0: any free port)', accepts: '0 to 65535', cmd: { serve: {} } },

@@ -24,7 +24,6 @@ const MAX_SPEC_BYTES = MiB;
 /** Deepest nesting of objects and lists in a spec file: a spec needs 3 (its test block's lists). */
 const MAX_SPEC_DEPTH = 16;
 
-export { DEFAULTS };
 const KEYS = new Set(SPEC_KEYS);
 
 /**

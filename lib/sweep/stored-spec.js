@@ -8,8 +8,8 @@
  * lib/sweep/node-axis.js finds each session's Nodes).
  */
 import { UsageError } from '../core/errors.js';
-import { SETTINGS, SPEC_KEYS, viewOf } from '../options/settings.js';
-import { DEFAULTS, resolveSpec, toNodeList } from './spec.js';
+import { DEFAULTS, SETTINGS, SPEC_KEYS, viewOf } from '../options/settings.js';
+import { resolveSpec, toNodeList } from './spec.js';
 
 /** Resolved keys in milliseconds (`blockMs`), each with the spec-file key (a time) it comes from. */
 const MS_KEYS = Object.fromEntries(SPEC_KEYS.filter((k) => SETTINGS[k].kind === 'time' && !SETTINGS[k].resolved).map((k) => [`${k}Ms`, k]));
