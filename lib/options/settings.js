@@ -26,6 +26,7 @@ import { DEFAULT_WORKLOAD, WORKLOADS, WORKLOAD_NAMES } from '../workloads/index.
  * @property {string[]} [choices]
  * @property {boolean} [nullable] a spec file may give null (not set)
  * @property {JsonType[]} [json] the JSON types a spec file may give (default: by kind); none: not a spec-file key
+ * @property {false} [spec] not a spec-file key, though of a kind that would be
  * @property {('number' | 'string')[]} [items] of a list
  * @property {string} [example] for the JSON type in words
  * @property {string} [says] the JSON types in words, where kind and example do not say it
@@ -117,7 +118,7 @@ export const LIST = [
   { key: 'connections', arg: '<n>', kind: 'other', applies: depthFlag('--connections'), otherwise: takesDepth, help: 'keep-alive connections per transport; the server\'s listen backlog is at least this (never below Node\'s 511), with a warning where net.core.somaxconn caps it lower', accepts: `${axisText('depth', '--connections')}; ${who(isProxy)}: at most what nginx can hold within the open-file limit (ulimit -Hn)`, shown: axisText('depth', '--connections', true), cmd: { run: { doc: '([regimes.md](docs/regimes.md#a-connection-burst-beyond-the-backlog))' } } },
   { key: 'host', arg: '<addr>', kind: 'other', default: '127.0.0.1', help: 'TCP address to bind', accepts: 'a loopback address (127.0.0.0/8, ::1, localhost)', cmd: { serve: {} } },
   { key: 'allowRemote', kind: 'other', help: 'let --host be a non-loopback address (the server is then reachable from other machines)', cmd: { serve: {} } },
-  { key: 'port', arg: '<n>', kind: 'other', default: 0, help: 'TCP port (0: any free port)', accepts: '0 to 65535', cmd: { serve: {} } },
+  { key: 'port', arg: '<n>', kind: 'integer', range: { min: 0, max: 65535 }, spec: false, default: 0, help: 'TCP port (0: any free port)', cmd: { serve: {} } },
   { key: 'nagle', kind: 'other', help: 'Nagle on instead of TCP_NODELAY, on client and server sockets (the server started here follows); printed in the header line', shown: 'noDelay', cmd: { run: {}, serve: { help: 'leave Nagle on for accepted TCP connections' } } },
   { key: 'probe', kind: 'other', help: 'the wake-up probe (about 0.5 s: 1-byte round trips with both ends on one CPU and on two; meta.json machine.wakeup)', cmd: { run: { help: 'first run the wake-up probe (about 0.5 s: 1-byte round trips with both ends on one CPU and on two) and, at depth 1, say how much of a round trip is waking an idle CPU', shown: 'off' }, sweep: { flag: '--no-probe', help: 'skip the wake-up probe at the start (about 0.5 s before the server starts: 1-byte round trips with both ends on one CPU and on two; meta.json machine.wakeup)' } } },
   { key: 'out', arg: '<dir>', kind: 'other', help: 'results directory', shown: './udsvstcp-results/<UTC time>-<preset>/', cmd: sweep },
@@ -135,7 +136,7 @@ export const SETTINGS = /** @type {Record<string, Setting>} */ (Object.freeze(Ob
 const JSON_TYPES = /** @type {Record<Setting['kind'], JsonType[]>} */ ({ integer: ['number'], time: ['string', 'number'], choice: ['string'], boolean: ['boolean'], other: [] });
 
 /** Keys a spec file may hold, in order (`node` is recorded in meta.json, never read from a spec file). */
-export const SPEC_KEYS = LIST.filter((s) => s.json || s.kind !== 'other').map((s) => s.key);
+export const SPEC_KEYS = LIST.filter((s) => s.spec !== false && (s.json || s.kind !== 'other')).map((s) => s.key);
 
 /** The defaults of the spec keys that have one (not description and test). */
 export const DEFAULTS = Object.freeze(Object.fromEntries(SPEC_KEYS.filter((k) => k !== 'description' && k !== 'test').map((k) => [k, SETTINGS[k].default])));

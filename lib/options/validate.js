@@ -29,14 +29,6 @@ export function isLoopback(host) {
 const LOOPBACK_RANGE = 'an IPv4 address in 127.0.0.0/8, ::1 or localhost';
 
 /**
- * @param {string | number | undefined} text
- * @param {string} flag
- */
-function toPort(text, flag) {
-  return toInteger(text ?? '', flag, { min: 0, max: 65535 });
-}
-
-/**
  * `serve` options.
  * @param {{ workload?: string, host?: string, port?: string, uds?: string, greeting?: boolean, nagle?: boolean, json?: boolean, allowRemote?: boolean }} raw
  */
@@ -51,7 +43,7 @@ export function resolveServeOptions(raw) {
   return {
     handler: workload.fixture.server,
     host,
-    port: toPort(raw.port ?? Number(defaultOf('port', 'serve')), '--port'),
+    port: parseSetting('port', raw.port ?? defaultOf('port', 'serve'), '--port'),
     path: raw.uds === undefined ? undefined : checkSocketPath(raw.uds, '--uds'),
     greeting: Boolean(raw.greeting),
     noDelay: !raw.nagle,
