@@ -50,7 +50,7 @@ function withOptions(command, name) {
 function catalogue() {
   const line = (/** @type {string} */ name, /** @type {string} */ what) => `  ${name.padEnd(13)}${what}`;
   return ['Transports:', ...TRANSPORTS.map((t) => line(t, getTransport(t).what)), '', 'Workloads:',
-    ...WORKLOAD_NAMES.map((n) => line(n, `${WORKLOADS[n].what} (${WORKLOADS[n].summary[WORKLOADS[n].primary].short})`))].join('\n');
+    ...WORKLOAD_NAMES.map((n) => line(n, `${WORKLOADS[n].what} (${Object.values(WORKLOADS[n].summary).filter((f) => !f.mechanism).map((f) => f.short).join(', ')})`))].join('\n');
 }
 
 /**
