@@ -21,6 +21,7 @@ import { BASELINE, channelTargets } from '../transports/index.js';
 import { connectionsAt } from '../workloads/index.js';
 import { collectMachineFacts } from '../machine/facts.js';
 import { resolveRunOptions } from '../options/validate.js';
+import { optionKeys } from '../options/settings.js';
 import { batchMeansInterval, blockPairLogRatios, pairedLogRatios, ratioInterval } from '../stats/ratios.js';
 import { clientWarnings, counterWarnings, laneWarnings } from '../stats/summarize.js';
 import { resolvePinning } from '../sweep/pinning.js';
@@ -70,7 +71,7 @@ import { describeWakeup, wakeupFinding } from '../report/machine.js';
  * @property {boolean} interrupted the signal stopped it before every trial ran
  */
 
-const KEYS = ['workload', 'transport', 'tcp', 'uds', 'size', 'depth', 'connections', 'pipelining', 'keepalive', 'nginx', 'serverNetns', 'portProxy', 'node', 'packets', 'duration', 'warmup', 'seed', 'nagle', 'timeout', 'runs', 'greeting', 'json', 'pin', 'probe'];
+const KEYS = optionKeys('run');
 
 /**
  * @param {RunOptions} [raw]

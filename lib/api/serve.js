@@ -8,6 +8,7 @@ import { HANDLERS } from '../fixture/handlers.js';
 import { startServer } from '../fixture/server.js';
 import { checkTempDir } from '../fixture/socket-file.js';
 import { resolveServeOptions } from '../options/validate.js';
+import { optionKeys } from '../options/settings.js';
 
 /**
  * @typedef {object} ServeOptions `udsvstcp serve`'s flags, camelCased
@@ -32,7 +33,7 @@ import { resolveServeOptions } from '../options/validate.js';
  *   socket file if it is still the one this server created, and its private directory
  */
 
-const KEYS = ['workload', 'host', 'allowRemote', 'port', 'uds', 'greeting', 'nagle'];
+const KEYS = optionKeys('serve').filter((k) => k !== 'json');
 
 /**
  * Start a server; resolves once every listener listens.

@@ -15,8 +15,10 @@ import { checkNewOutDir } from './session.js';
 import { loadSpec, resolveSpec, toNodeList } from './spec.js';
 import { nodesForSweep } from './node-axis.js';
 
-/** Flags (options of `sweep()`) that override spec keys. */
-export const SPEC_FLAGS = ['workload', 'sizes', 'depths', 'transports', 'runs', 'packets', 'duration', 'warmup', 'seed', 'pin', 'trialTimeout', 'pairing', 'server', 'intervals', 'block', 'precision', 'maxTime', 'pipelining', 'keepalive', 'node', 'serverNetns', 'portProxy'];
+import { SPEC_FLAGS } from '../options/settings.js';
+
+/** Flags (options of `sweep()`) that override spec keys: the settings table's (lib/options/settings.js). */
+export { SPEC_FLAGS };
 
 /** The other options of `sweep()`: what to run and where, beside the spec keys. */
 export const SWEEP_OPTIONS = ['preset', 'test', 'out', 'resume', 'retryFailed', 'allowSharedDir', 'nginx', 'probe'];

@@ -40,6 +40,10 @@ describe('sweep specs', () => {
     expect(toSizes('1k,64', 'sizes')).toEqual([64, 1024]);
   });
 
+  it('hold a comma-separated list to the workload\'s own size axis', () => {
+    expect(() => resolveRaw({ workload: 'stream', sizes: '512,1KiB' })).toThrow(/x\.json "sizes" must be a power of two from 1 KiB to 64 MiB/);
+  });
+
   it('let flags override the preset, and --packets replace its duration', () => {
     const spec = resolveRaw({ sizes: [64], duration: '1s' }, { flags: { sizes: '1..4', packets: '500', runs: '2' } });
     expect(spec).toMatchObject({ sizes: [1, 2, 4], runs: 2, measure: { packets: 500 } });

@@ -30,8 +30,6 @@ const NOT_YET = {
   'sweep/spec-types.js': 1,
   'fixture/container.js': 4,
   'fixture/fixture.js': 2,
-  'api/run.js': 2, // the --tcp and --uds option keys, until the settings table gives them
-  'api/serve.js': 1, // the --uds option key, likewise
 };
 
 const escape = (/** @type {string} */ s) => s.replace(/[-/\\^$*+?.()|[\]{}]/g, '\\$&');
