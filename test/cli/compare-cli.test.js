@@ -15,7 +15,7 @@ describe('udsvstcp compare on two real sweeps', () => {
     const a = join(tmp.dir, 'a');
     const b = join(tmp.dir, 'b');
     for (const [dir, seed] of [[a, '1'], [b, '2']]) {
-      const sweep = await runCli(['sweep', 'quick', '--test', '--seed', seed, '--out', dir, '--quiet']);
+      const sweep = await runCli(['sweep', 'quick', '--test', '--seed', seed, '--no-probe', '--out', dir, '--quiet']);
       expect(sweep.code, sweep.stderr).toBe(0);
     }
     const result = await runCli(['compare', a, b, '--json']);

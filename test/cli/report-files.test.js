@@ -2,7 +2,7 @@ import { mkdir, readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeTempDir, runCli } from '../helpers/cli.js';
+import { callMain, makeTempDir, runCli } from '../helpers/cli.js';
 import { keyPaths, readSchemaFixture } from '../helpers/schema.js';
 import { readXlsx } from '../helpers/xlsx.js';
 
@@ -16,7 +16,7 @@ const CHARTS = ['chart-msgs_per_s.svg', 'chart-uds-vs-tcp.svg', 'chart-cpu.svg',
 beforeAll(async () => {
   tmp = await makeTempDir();
   // a real sweep, small: 2 sizes × 2 depths × 2 transports × 2 runs
-  sweep = await runCli(['sweep', 'quick', '--test', '--sizes', '64,1k', '--depths', '1,16', '--runs', '2', '--seed', '3', '--out', out()], { cwd: tmp.dir });
+  sweep = await runCli(['sweep', 'quick', '--test', '--sizes', '64,1k', '--depths', '1,16', '--runs', '2', '--seed', '3', '--no-probe', '--out', out()], { cwd: tmp.dir });
 }, 60_000);
 afterAll(() => tmp.remove());
 
@@ -116,7 +116,7 @@ describe('the report a sweep writes at its end', () => {
   it('gives the findings as JSON on stdout with --json, with the keys test/fixtures/schema pins, and writes where --out says', async () => {
     const elsewhere = join(tmp.dir, 'elsewhere');
     await mkdir(elsewhere);
-    const result = await runCli(['report', out(), '--json', '--out', elsewhere]);
+    const result = await callMain(['report', out(), '--json', '--out', elsewhere]);
     expect(result.code, result.stderr).toBe(0);
     const json = JSON.parse(result.stdout);
     expect(json.status).toBe('complete');
@@ -135,7 +135,7 @@ describe('the report a sweep writes at its end', () => {
   it('makes another figure the one the verdicts are about with --figure', async () => {
     const elsewhere = join(tmp.dir, 'by-rtt');
     await mkdir(elsewhere);
-    const result = await runCli(['report', out(), '--json', '--figure', 'rtt_p50_us', '--out', elsewhere]);
+    const result = await callMain(['report', out(), '--json', '--figure', 'rtt_p50_us', '--out', elsewhere]);
     expect(result.code, result.stderr).toBe(0);
     const json = JSON.parse(result.stdout);
     expect(json.primary.metric).toBe('rtt_p50_us');

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { getWorkload } from '../../lib/workloads/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listFigures } from '../../lib/workloads/figures.js';
-import { expectOneLineUsageError, makeTempDir, runCli } from '../helpers/cli.js';
+import { callMain, expectOneLineUsageError, makeTempDir, runCli } from '../helpers/cli.js';
 import { copyResults, editMetaJson, editTrialsCsv, snapshotFiles } from '../helpers/results-fixture.js';
 
 /** @type {{ dir: string, remove: () => Promise<void> }} */
@@ -13,7 +13,7 @@ let base = '';
 beforeAll(async () => {
   tmp = await makeTempDir();
   base = join(tmp.dir, 'base');
-  const sweep = await runCli(['sweep', 'quick', '--test', '--seed', '1', '--out', base, '--quiet'], { cwd: tmp.dir });
+  const sweep = await runCli(['sweep', 'quick', '--test', '--seed', '1', '--no-probe', '--out', base, '--quiet'], { cwd: tmp.dir });
   expect(sweep.code, sweep.stderr).toBe(0);
 }, 60_000);
 afterAll(() => tmp.remove());
@@ -55,7 +55,7 @@ const col = (records, column) => records[0].indexOf(column) + 1;
 async function expectReportRefused(dir, message, args = []) {
   const before = await snapshotFiles(dir);
   expect(Object.keys(before)).toEqual(expect.arrayContaining(['report.html', 'summary.md', 'results.xlsx']));
-  const result = await runCli(['report', dir, ...args]);
+  const result = await callMain(['report', dir, ...args]);
   expectOneLineUsageError(result, message);
   expect(await snapshotFiles(dir)).toEqual(before);
 }
@@ -68,7 +68,7 @@ async function expectReportRefused(dir, message, args = []) {
  * @param {string[]} [args]
  */
 async function expectCompareRefused(a, b, message, args = []) {
-  const result = await runCli(['compare', a, b, ...args]);
+  const result = await callMain(['compare', a, b, ...args]);
   expectOneLineUsageError(result, message);
 }
 

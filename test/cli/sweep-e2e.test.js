@@ -9,6 +9,8 @@ import { makeTempDir, runCli } from '../helpers/cli.js';
 import { expectPinnedHeaders } from '../helpers/schema.js';
 import { readXlsx } from '../helpers/xlsx.js';
 
+const KEYS = JSON.parse(await readFile(new URL('../fixtures/machine-keys.json', import.meta.url), 'utf8'));
+
 /** @type {{ dir: string, remove: () => Promise<void> }} */
 let tmp;
 beforeAll(async () => {
@@ -196,6 +198,17 @@ describe('sweep --pin (on the presets swept above)', () => {
   it('with taskset, records where server and client ran', async () => {
     expect(swept('nicmcd-2014').code).toBe(0);
     expect(JSON.parse(await readFile(join(sweptDir('nicmcd-2014'), 'meta.json'), 'utf8')).sessions[0].pinning).toBe('same: server and client cpu 0');
+  });
+});
+
+describe('sweep --no-probe (on the default sweep above)', () => {
+  it('skips the probe and says so', async () => {
+    const { code, stderr } = swept('default');
+    expect(code, stderr).toBe(0);
+    const { machine } = JSON.parse(await readFile(join(sweptDir('default'), 'meta.json'), 'utf8'));
+    expect(machine).toMatchObject({ wakeup: null, wakeup_note: 'not run (--no-probe)' });
+    expect(Object.keys(machine.sysctl).sort()).toEqual(KEYS.sysctl);
+    expect(stderr).toContain('wake-up probe: none (not run (--no-probe))');
   });
 });
 

@@ -26,7 +26,7 @@ afterEach(() => tmp.remove());
  */
 async function interrupt(out, when, signal, { twice = false } = {}) {
   let sent = 0;
-  const sweep = startSweep([await writeTinySpec(tmp.dir, { runs: 1 }), '--out', out], {
+  const sweep = startSweep([await writeTinySpec(tmp.dir, { runs: 1 }), '--no-probe', '--out', out], {
     env: { TMPDIR: serverTmp },
     onStderr: (text, child) => {
       if (sent === 0 && text.includes(when)) {
@@ -50,7 +50,7 @@ async function expectResumable(out) {
   expect(await readdir(out)).not.toContain('sweep.lock');
   expect(await readdir(serverTmp)).toEqual([]);
   expect((await readMetaJson(out)).status).not.toBe('running');
-  const resumed = await runCli(['sweep', '--resume', out, '--quiet'], { env: { TMPDIR: serverTmp } });
+  const resumed = await runCli(['sweep', '--resume', out, '--no-probe', '--quiet'], { env: { TMPDIR: serverTmp } });
   expect(resumed.code, resumed.stderr).toBe(0);
   const rows = await readTrialRows(out);
   expect(rows).toHaveLength(4);

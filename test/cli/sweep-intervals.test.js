@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeTempDir, runCli } from '../helpers/cli.js';
+import { callMain, makeTempDir, runCli } from '../helpers/cli.js';
 import { readMetaJson, writeTinySpec } from '../helpers/sweeps.js';
 
 /** @type {{ dir: string, remove: () => Promise<void> }} */
@@ -20,7 +20,7 @@ afterEach(() => tmp.remove());
 async function sweep(name, flags) {
   const spec = await writeTinySpec(tmp.dir, { sizes: [1, 64, 1024], runs: 2, packets: 200 });
   const out = join(tmp.dir, name);
-  const { code, stderr } = await runCli(['sweep', spec, '--out', out, ...flags]);
+  const { code, stderr } = await runCli(['sweep', spec, '--no-probe', '--out', out, ...flags]);
   expect(code, stderr).toBe(0);
   /** @type {Record<string, string>[]} */
   const summary = parse(await readFile(join(out, 'summary.csv'), 'utf8'), { columns: true });
@@ -50,7 +50,7 @@ describe('sweep --intervals: moderated across the groups (the default) or each g
 
   it('refuses another mode: exit 2, one line naming the flag and the modes, nothing written', async () => {
     const spec = await writeTinySpec(tmp.dir);
-    const { code, stdout, stderr } = await runCli(['sweep', spec, '--out', join(tmp.dir, 'never'), '--intervals', 'pooled']);
+    const { code, stdout, stderr } = await callMain(['sweep', spec, '--out', join(tmp.dir, 'never'), '--intervals', 'pooled']);
     expect(code).toBe(2);
     expect(stdout).toBe('');
     expect(stderr.trimEnd().split('\n')).toHaveLength(1);
