@@ -210,6 +210,13 @@ describe('sweep --no-probe (on the default sweep above)', () => {
     expect(Object.keys(machine.sysctl).sort()).toEqual(KEYS.sysctl);
     expect(stderr).toContain('wake-up probe: none (not run (--no-probe))');
   });
+
+  it('prints a verdict for each depth after the summary', () => {
+    const { code, stderr } = swept('default');
+    expect(code, stderr).toBe(0);
+    expect(stderr).toMatch(/^depth 1: .+\.$/m);
+    expect(stderr).toMatch(/^depth 4: .+\.$/m);
+  });
 });
 
 describe('sweep --precision (on the quick sweep above)', () => {
