@@ -37,7 +37,7 @@ describe('sweep --intervals: moderated across the groups (the default) or each g
     expect(meta.design.ratio_interval).toContain('moderated across groups');
     expect(stderr).toContain("each group's variance moderated across the 3 groups");
     expect(md).toContain('moderated across the groups');
-  });
+  }, 60_000); // a sweep of 12 trials: slow on a loaded 2-core machine
 
   it('with --intervals own, gives each group its runs alone: n − 1 degrees of freedom, and no word of moderation', async () => {
     const { ratios, stderr, meta, md } = await sweep('own', ['--intervals', 'own']);
@@ -46,7 +46,7 @@ describe('sweep --intervals: moderated across the groups (the default) or each g
     expect(meta.design.ratio_interval).toContain('each group on its own');
     expect(stderr).not.toContain('moderated');
     expect(md).not.toContain('moderated');
-  });
+  }, 60_000); // a sweep of 12 trials: slow on a loaded 2-core machine
 
   it('refuses another mode: exit 2, one line naming the flag and the modes, nothing written', async () => {
     const spec = await writeTinySpec(tmp.dir);
