@@ -1,7 +1,9 @@
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WORKLOADS } from '../../lib/workloads/index.js';
 import { makeTempDir, runCli } from '../helpers/cli.js';
+import { editMetaJson, okRow, sweepMeta, writeResults } from '../helpers/results-fixture.js';
 
 /** @type {{ dir: string, remove: () => Promise<void> }} */
 let tmp;
@@ -10,13 +12,18 @@ beforeAll(async () => {
 });
 afterAll(() => tmp.remove());
 
-describe('udsvstcp compare on two real sweeps', () => {
+describe('udsvstcp compare on two results directories', () => {
   it('puts the shared groups side by side with B/A and its CI, table on stderr, rows as JSON on stdout', async () => {
     const a = join(tmp.dir, 'a');
     const b = join(tmp.dir, 'b');
-    for (const [dir, seed] of [[a, '1'], [b, '2']]) {
-      const sweep = await runCli(['sweep', 'quick', '--test', '--seed', seed, '--out', dir, '--quiet']);
-      expect(sweep.code, sweep.stderr).toBe(0);
+    // two results directories as sweeps of seeds 1 and 2 leave them, made by hand: 64 B depth 1, 2 runs
+    for (const [dir, seed, tcp, uds] of /** @type {const} */ ([[a, 1, [10000, 10600], [13000, 13500]], [b, 2, [10300, 10900], [12400, 13300]]])) {
+      await mkdir(dir);
+      const rows = [0, 1].flatMap((run) => [okRow(run, 'tcp', 64, 1, tcp[run]), okRow(run, 'uds', 64, 1, uds[run])]);
+      // every figure of the workload a number, as a sweep records them
+      const complete = rows.map((row, k) => ({ ...Object.fromEntries(Object.keys(WORKLOADS.echo.summary).map((m) => [m, 1 + k / 10])), ...Object.fromEntries(Object.entries(row).filter(([, v]) => v !== null && v !== undefined)), node_version: process.version }));
+      await writeResults(dir, complete, sweepMeta({ sizes: [64], depths: [1], runs: 2 }, { seed }));
+      await editMetaJson(dir, (meta) => { meta.spec.seed = seed; });
     }
     const result = await runCli(['compare', a, b, '--json']);
     expect(result.code, result.stderr).toBe(0);

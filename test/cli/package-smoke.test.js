@@ -19,15 +19,16 @@ afterAll(() => tmp.remove());
 
 describe('the published package', () => {
   it('installs from its tarball and runs `udsvstcp sweep quick --test` with the files it ships', async () => {
-    const { stdout } = await run(npm, ['pack', '--silent', '--pack-destination', tmp.dir], { cwd: ROOT });
-    const tarball = join(tmp.dir, stdout.trim().split('\n').pop() ?? '');
+    // one pack: its --json says the tarball's name and every file it ships
+    const [packed] = JSON.parse((await run(npm, ['pack', '--json', '--pack-destination', tmp.dir], { cwd: ROOT })).stdout);
+    const tarball = join(tmp.dir, packed.filename);
     const app = join(tmp.dir, 'app');
     await import('node:fs/promises').then((fs) => fs.mkdir(app));
     await writeFile(join(app, 'package.json'), JSON.stringify({ name: 'smoke', version: '1.0.0', private: true }));
     await run(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', tarball], { cwd: app, timeout: 120_000 });
     const bin = join(app, 'node_modules', '.bin', 'udsvstcp');
     const out = join(app, 'results');
-    const { stderr } = await run(bin, ['sweep', 'quick', '--test', '--out', out], { cwd: app, env: { ...process.env, NO_COLOR: '1' }, timeout: 60_000 });
+    const { stderr } = await run(bin, ['sweep', 'quick', '--test', '--no-probe', '--out', out], { cwd: app, env: { ...process.env, NO_COLOR: '1' }, timeout: 60_000 });
     expect(stderr).toContain('UDS/TCP msgs/s');
     const trials = await readFile(join(out, 'trials.csv'), 'utf8');
     expect(trials.trim().split('\n')).toHaveLength(1 + 2 * 2); // header + 2 runs × 2 transports
@@ -37,8 +38,7 @@ describe('the published package', () => {
     // what `npx udsvstcp` downloads stays light: at most 150 packages (460 with ExcelJS and @stdlib)
     const installed = (await run(npm, ['ls', '--all', '--parseable', '--omit=dev'], { cwd: app })).stdout.trim().split('\n').slice(1);
     expect(installed.length).toBeLessThanOrEqual(150);
-    const files = (await run(npm, ['pack', '--dry-run', '--json'], { cwd: ROOT })).stdout;
-    const shipped = JSON.parse(files)[0].files.map((/** @type {{ path: string }} */ f) => f.path);
+    const shipped = packed.files.map((/** @type {{ path: string }} */ f) => f.path);
     expect(shipped).toEqual(expect.arrayContaining(['bin/udsvstcp.js', 'lib/trial/worker.js', 'sweeps/default.json', 'sweeps/quick.json', 'sweeps/nicmcd-2014.json', 'sweeps/README.md', 'README.md', 'docs/cli.md', 'docs/results.md', 'LICENSE', 'package.json']));
     expect(shipped.some((/** @type {string} */ p) => p.startsWith('test/'))).toBe(false);
     // the licence package.json names is the one LICENSE holds

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listFigures } from '../../lib/workloads/figures.js';
 import { readResultsDir } from '../../lib/results/reader.js';
-import { makeTempDir, runCli } from '../helpers/cli.js';
+import { callMain, makeTempDir } from '../helpers/cli.js';
 import { okRow, writeResults } from '../helpers/results-fixture.js';
 
 /** @type {{ dir: string, remove: () => Promise<void> }} */
@@ -68,7 +68,7 @@ describe('report and compare refuse what is not a results directory', () => {
     /** @type {Record<string, string>} */
     const stderr = {};
     for (const args of [['report', join(tmp.dir, 'nope')], ['report', foreign], ['compare', good, foreign], ['compare', join(tmp.dir, 'nope'), good], ['report', good, '--figure', 'speed'], ['report', good, '--out', join(tmp.dir, 'nope')]]) {
-      const result = await runCli(args);
+      const result = await callMain(args);
       expect(result.code, args.join(' ')).toBe(2);
       expect(result.stderr.trim().split('\n'), result.stderr).toHaveLength(1);
       expect(result.stdout).toBe('');

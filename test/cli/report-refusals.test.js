@@ -1,20 +1,24 @@
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { getWorkload } from '../../lib/workloads/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listFigures } from '../../lib/workloads/figures.js';
-import { expectOneLineUsageError, makeTempDir, runCli } from '../helpers/cli.js';
-import { copyResults, editMetaJson, editTrialsCsv, snapshotFiles } from '../helpers/results-fixture.js';
+import { callMain, expectOneLineUsageError, makeTempDir } from '../helpers/cli.js';
+import { copyResults, editMetaJson, editTrialsCsv, okRow, snapshotFiles, sweepMeta, writeResults } from '../helpers/results-fixture.js';
 
 /** @type {{ dir: string, remove: () => Promise<void> }} */
 let tmp;
-/** a real sweep's results directory, report files included: 1 group × 2 runs × TCP and UDS */
+/** a results directory as a sweep leaves it, report files included: 1 group × 2 runs × TCP and UDS, made by hand */
 let base = '';
 
 beforeAll(async () => {
   tmp = await makeTempDir();
   base = join(tmp.dir, 'base');
-  const sweep = await runCli(['sweep', 'quick', '--test', '--seed', '1', '--out', base, '--quiet'], { cwd: tmp.dir });
-  expect(sweep.code, sweep.stderr).toBe(0);
+  await mkdir(base);
+  const rows = [okRow(0, 'tcp', 64, 1, 10000), okRow(0, 'uds', 64, 1, 13000), okRow(1, 'tcp', 64, 1, 10400), okRow(1, 'uds', 64, 1, 13900)];
+  await writeResults(base, rows.map((row) => ({ ...row, node_version: process.version })), sweepMeta({ sizes: [64], depths: [1], runs: 2 }));
+  const report = await callMain(['report', base, '--quiet']);
+  expect(report.code, report.stderr).toBe(0);
 }, 60_000);
 afterAll(() => tmp.remove());
 
@@ -55,7 +59,7 @@ const col = (records, column) => records[0].indexOf(column) + 1;
 async function expectReportRefused(dir, message, args = []) {
   const before = await snapshotFiles(dir);
   expect(Object.keys(before)).toEqual(expect.arrayContaining(['report.html', 'summary.md', 'results.xlsx']));
-  const result = await runCli(['report', dir, ...args]);
+  const result = await callMain(['report', dir, ...args]);
   expectOneLineUsageError(result, message);
   expect(await snapshotFiles(dir)).toEqual(before);
 }
@@ -68,7 +72,7 @@ async function expectReportRefused(dir, message, args = []) {
  * @param {string[]} [args]
  */
 async function expectCompareRefused(a, b, message, args = []) {
-  const result = await runCli(['compare', a, b, ...args]);
+  const result = await callMain(['compare', a, b, ...args]);
   expectOneLineUsageError(result, message);
 }
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeReport } from '../../lib/report/report-files.js';
 import { xmlSafeText } from '../../lib/report/xlsx.js';
-import { runCli } from '../helpers/cli.js';
+import { callMain } from '../helpers/cli.js';
 import { useTempDir } from '../helpers/temp.js';
 import { ENVIRONMENT, errorRow, okRow, writeResults } from '../helpers/results-fixture.js';
 import { readXlsx } from '../helpers/xlsx.js';
@@ -21,7 +21,7 @@ describe('results.xlsx from text XML 1.0 cannot hold', () => {
     rows.push(errorRow(2, 'tcp', 64, 1, '=HYPERLINK("http://example.invalid","x")'));
     await writeResults(dir, rows, { status: 'interrupted', environment: { ...ENVIRONMENT, cpu_model: 'CPU\uFFFF\u001b]0;title\u0007', os_release: '=1+1' } });
 
-    const result = await runCli(['report', dir]);
+    const result = await callMain(['report', dir]);
     expect(result.code, result.stderr).toBe(0);
     const workbook = await readXlsx(join(dir, 'results.xlsx')); // throws on a forbidden character or malformed XML
     expect(workbook.parts).toContain('xl/sharedStrings.xml');

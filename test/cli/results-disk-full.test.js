@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createRecord } from '../../lib/trial/record.js';
 import { layer } from '../../lib/core/files.js';
 import { TRIAL_COLUMNS, createTrialLog, openTrialLog } from '../../lib/results/writer.js';
-import { makeTempDir, runCli } from '../helpers/cli.js';
+import { callMain, makeTempDir, runCli } from '../helpers/cli.js';
 import { keyOf, readMetaJson, readTrialRows, writeTinySpec } from '../helpers/sweeps.js';
 
 /** @type {{ dir: string, remove: () => Promise<void> }} */
@@ -53,7 +53,7 @@ describe('a full disk loses nothing already recorded', () => {
       await writeFile(join(mount, 'filler'), Buffer.alloc(27 * 4096));
       const out = join(mount, 'res');
       const spec = await writeTinySpec(tmp.dir, { sizes: '1..512', runs: 1 });
-      const full = await runCli(['sweep', spec, '--out', out]);
+      const full = await runCli(['sweep', spec, '--no-probe', '--out', out]);
       expect(full.code, full.stderr).toBe(1);
       expect(full.stderr).toMatch(new RegExp(`udsvstcp: error: cannot write ${out}/\\S+: ENOSPC`));
       expect(full.stderr).toContain(`after fixing the cause, continue with:\n  npx udsvstcp sweep --resume ${out}\n`);
@@ -63,12 +63,12 @@ describe('a full disk loses nothing already recorded', () => {
       for (const cells of kept) expect(cells).toHaveLength(TRIAL_COLUMNS.length);
       expect(kept.length - 1).toBe((full.stderr.match(/^\[\d+\/20\]/gm) ?? []).length); // every row reported recorded is there, whole
 
-      const again = await runCli(['sweep', spec, '--out', out]);
+      const again = await callMain(['sweep', spec, '--out', out]);
       expect(again.code).toBe(2);
       expect(again.stderr).toMatch(/already holds results; use --resume .* \(its sweep is failed: cannot write .*ENOSPC/);
 
       await rm(join(mount, 'filler'));
-      const resumed = await runCli(['sweep', '--resume', out]);
+      const resumed = await runCli(['sweep', '--resume', out, '--no-probe']);
       expect(resumed.code, resumed.stderr).toBe(0);
       expect(resumed.stderr).toContain('note: the last session failed (cannot write');
       const rows = await readTrialRows(out);
@@ -79,5 +79,5 @@ describe('a full disk loses nothing already recorded', () => {
       execFileSync('umount', [mount]);
     }
     expect(fs.readdirSync(tmp.dir).sort()).toEqual(['small', 'tiny.json']);
-  });
+  }, 120_000); // a sweep of 20 trials and its resume: a test cut short by its timeout would leave the tmpfs mounted
 });

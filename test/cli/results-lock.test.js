@@ -2,9 +2,10 @@ import os from 'node:os';
 import { spawn } from 'node:child_process';
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { processStart } from '../../lib/results/lock.js';
-import { makeTempDir, runCli } from '../helpers/cli.js';
+import { callMain, makeTempDir, runCli } from '../helpers/cli.js';
+import { copyResultsDir } from '../helpers/temp.js';
 import { keyOf, readMetaJson, readTrialRows, startSweep, writeTinySpec } from '../helpers/sweeps.js';
 
 /** @type {{ dir: string, remove: () => Promise<void> }} */
@@ -14,46 +15,52 @@ beforeEach(async () => {
 });
 afterEach(() => tmp.remove());
 
-/**
- * A directory whose sweep of 4 × `runs` trials was interrupted after its first trial.
- * @param {number} runs
- */
-async function interruptedSweep(runs) {
-  const out = join(tmp.dir, 'out');
-  const sweep = startSweep([await writeTinySpec(tmp.dir, { runs }), '--out', out], {
-    onStderr: (text, child) => { if (text.includes(`[1/${2 * runs}]`) && !child.killed) child.kill('SIGINT'); },
+/** @type {{ dir: string, remove: () => Promise<void> }} */
+let shared;
+/** a tiny sweep of 4 trials interrupted after its first 2, made once: each test resumes a copy */
+let interrupted = '';
+beforeAll(async () => {
+  shared = await makeTempDir();
+  interrupted = join(shared.dir, 'out');
+  const sweep = startSweep([await writeTinySpec(shared.dir, { runs: 1 }), '--no-probe', '--out', interrupted], {
+    onStderr: (text, child) => { if (text.includes('[1/2]') && !child.killed) child.kill('SIGINT'); },
   });
-  expect((await sweep.done).code).toBe(130);
-  return out;
-}
+  const { code, stderr } = await sweep.done;
+  expect(code, stderr).toBe(130);
+}, 60_000);
+afterAll(() => shared.remove());
+
+/** A copy of the interrupted sweep, for one test. */
+const interruptedSweep = () => copyResultsDir(interrupted, tmp.dir, 'out');
 
 /** @param {number} pid */
 const lockOf = (pid, start = processStart(pid)) => JSON.stringify({ pid, host: os.hostname(), process_start: start, started_at: '2026-01-01T00:00:00.000Z', argv: ['sweep', '--resume', 'x'], token: 'feedc0de' });
 
 describe('one sweep at a time per results directory', () => {
   it('a second --resume while one runs exits 2 naming the holder; no trial is measured twice', async () => {
-    const out = await interruptedSweep(3);
-    /** @type {Promise<Awaited<ReturnType<typeof runCli>>> | undefined} */
+    const out = await interruptedSweep();
+    /** @type {Promise<Awaited<ReturnType<typeof callMain>>> | undefined} */
     let second;
-    const first = startSweep(['--resume', out], {
-      onStderr: (text) => { if (!second && text.includes('results:')) second = runCli(['sweep', '--resume', out]); },
+    // the second in this process: it asks for the lock the moment the first has it
+    const first = startSweep(['--resume', out, '--no-probe'], {
+      onStderr: (text) => { if (!second && text.includes('results:')) second = callMain(['sweep', '--resume', out]); },
     });
     const done = await first.done;
     expect(done.code, done.stderr).toBe(0);
     const other = await /** @type {Promise<any>} */ (second);
     expect(other.code).toBe(2);
-    expect(other.stderr).toMatch(new RegExp(`^udsvstcp: error: --resume ${out} is in use by udsvstcp pid ${first.child.pid} \\(since .*: udsvstcp sweep --resume ${out}\\); wait for it to finish or stop it`));
+    expect(other.stderr).toMatch(new RegExp(`^udsvstcp: error: --resume ${out} is in use by udsvstcp pid ${first.child.pid} \\(since .*: udsvstcp sweep --resume ${out} --no-probe\\); wait for it to finish or stop it`));
     const rows = await readTrialRows(out);
-    expect(rows).toHaveLength(12);
-    expect(new Set(rows.map(keyOf)).size).toBe(12);
+    expect(rows).toHaveLength(4);
+    expect(new Set(rows.map(keyOf)).size).toBe(4);
     expect(await readdir(out)).not.toContain('sweep.lock');
   });
 
   it('a lock held by a live process is respected, and nothing in the directory changes', async () => {
-    const out = await interruptedSweep(1);
+    const out = await interruptedSweep();
     await writeFile(join(out, 'sweep.lock'), lockOf(process.pid));
     const before = await readFile(join(out, 'trials.csv'), 'utf8');
-    const { code, stderr } = await runCli(['sweep', '--resume', out]);
+    const { code, stderr } = await callMain(['sweep', '--resume', out]);
     expect(code).toBe(2);
     expect(stderr).toContain(`is in use by udsvstcp pid ${process.pid}`);
     expect(await readFile(join(out, 'trials.csv'), 'utf8')).toBe(before);
@@ -62,13 +69,13 @@ describe('one sweep at a time per results directory', () => {
 
   it('a sweep killed outright leaves meta.json running and its lock; --resume takes over and goes on', async () => {
     const out = join(tmp.dir, 'killed');
-    const sweep = startSweep([await writeTinySpec(tmp.dir), '--out', out], {
+    const sweep = startSweep([await writeTinySpec(tmp.dir), '--no-probe', '--out', out], {
       onStderr: (text, child) => { if (text.includes("[2/4]") && !child.killed) child.kill('SIGKILL'); },
     });
     const killed = await sweep.done;
     expect(killed.signal).toBe('SIGKILL');
     expect(await readdir(out)).toContain('sweep.lock');
-    const { code, stderr } = await runCli(['sweep', '--resume', out]);
+    const { code, stderr } = await runCli(['sweep', '--resume', out, '--no-probe']);
     expect(code, stderr).toBe(0);
     expect(stderr).toContain(`note: took over sweep.lock left by udsvstcp pid ${sweep.child.pid}`);
     expect(stderr).toContain(`note: the last session (pid ${sweep.child.pid}) ended without closing the directory`);
@@ -78,12 +85,12 @@ describe('one sweep at a time per results directory', () => {
   });
 
   it('a stale lock of a dead pid is taken over, and said so', async () => {
-    const out = await interruptedSweep(1);
+    const out = await interruptedSweep();
     const gone = spawn(process.execPath, ['-e', '']);
     const pid = /** @type {number} */ (gone.pid);
     await new Promise((resolve) => gone.on('exit', resolve));
     await writeFile(join(out, 'sweep.lock'), lockOf(pid, '1'));
-    const { code, stderr } = await runCli(['sweep', '--resume', out]);
+    const { code, stderr } = await runCli(['sweep', '--resume', out, '--no-probe']);
     expect(code, stderr).toBe(0);
     expect(stderr).toContain(`note: took over sweep.lock left by udsvstcp pid ${pid}`);
     expect(await readTrialRows(out)).toHaveLength(4);

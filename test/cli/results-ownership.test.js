@@ -13,7 +13,7 @@ import { chmod, chown, mkdir, readFile, readdir, rm, stat } from 'node:fs/promis
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BIN, expectOneLineUsageError, runCli } from '../helpers/cli.js';
+import { BIN, callMain, expectOneLineUsageError, runCli } from '../helpers/cli.js';
 import { copyResultsDir, useTempDir } from '../helpers/temp.js';
 import { writeTinySpec } from '../helpers/sweeps.js';
 
@@ -28,7 +28,7 @@ beforeAll(async () => {
   spec = await writeTinySpec(tmp.dir, { runs: 1 });
   sweepDir = join(tmp.dir, 'made', 'under', 'umask0');
   // umask 0: what the sweep creates has only the modes it asks for
-  await promisify(execFile)('sh', ['-c', 'umask 0 && exec "$@"', 'sh', process.execPath, BIN, 'sweep', spec, '--out', sweepDir, '--quiet'], { env: { ...process.env, NO_COLOR: '1' } });
+  await promisify(execFile)('sh', ['-c', 'umask 0 && exec "$@"', 'sh', process.execPath, BIN, 'sweep', spec, '--no-probe', '--out', sweepDir, '--quiet'], { env: { ...process.env, NO_COLOR: '1' } });
 }, 60_000);
 
 /**
@@ -49,7 +49,7 @@ describe('what a sweep makes is private', () => {
 
   it('and it is accepted as it is by --resume and report', async () => {
     const dir = await copySweep('private');
-    const resumed = await runCli(['sweep', '--resume', dir, '--quiet']);
+    const resumed = await runCli(['sweep', '--resume', dir, '--no-probe', '--quiet']);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(existsSync(join(dir, 'report.html'))).toBe(true);
   });
@@ -64,7 +64,7 @@ describe('sweep --out refuses a directory others may write', () => {
     const out = join(tmp.dir, `out-${mode}`);
     await mkdir(out);
     await chmod(out, parseInt(mode, 8));
-    const result = await runCli(['sweep', spec, '--out', out]);
+    const result = await callMain(['sweep', spec, '--out', out]);
     expectOneLineUsageError(result, `udsvstcp: error: --out ${out}: `);
     expect(result.stderr).toMatch(reason);
     expect(result.stderr).toContain(SHARED);
@@ -76,7 +76,7 @@ describe('sweep --out refuses a directory others may write', () => {
     await mkdir(parent);
     await chmod(parent, 0o1777);
     const out = join(parent, 'mine');
-    const { code, stderr } = await runCli(['sweep', spec, '--out', out, '--quiet']);
+    const { code, stderr } = await runCli(['sweep', spec, '--no-probe', '--out', out, '--quiet']);
     expect(code, stderr).toBe(0);
     expect((await stat(out)).mode & 0o022).toBe(0);
   });
@@ -87,7 +87,7 @@ describe('sweep --resume refuses a directory or file others may write, and chang
     const dir = await copySweep('resume-777');
     await chmod(dir, 0o777);
     const meta = await readFile(join(dir, 'meta.json'), 'utf8');
-    const result = await runCli(['sweep', '--resume', dir]);
+    const result = await callMain(['sweep', '--resume', dir]);
     expectOneLineUsageError(result, `udsvstcp: error: --resume ${dir}: others may write it (mode 0777); ${SHARED}`);
     expect(await readdir(dir)).not.toContain('sweep.lock');
     expect(await readFile(join(dir, 'meta.json'), 'utf8')).toBe(meta);
@@ -97,7 +97,7 @@ describe('sweep --resume refuses a directory or file others may write, and chang
     const dir = await copySweep(`resume-g+w-${name}`);
     await chmod(join(dir, name), 0o664);
     const trials = await readFile(join(dir, 'trials.csv'), 'utf8');
-    expectOneLineUsageError(await runCli(['sweep', '--resume', dir]), `udsvstcp: error: ${join(dir, name)}: its group may write it (mode 0664); ${SHARED}`);
+    expectOneLineUsageError(await callMain(['sweep', '--resume', dir]), `udsvstcp: error: ${join(dir, name)}: its group may write it (mode 0664); ${SHARED}`);
     expect(await readdir(dir)).not.toContain('sweep.lock');
     expect(await readFile(join(dir, 'trials.csv'), 'utf8')).toBe(trials);
   });
@@ -105,7 +105,7 @@ describe('sweep --resume refuses a directory or file others may write, and chang
   it('--allow-shared-dir resumes it all the same', async () => {
     const dir = await copySweep('resume-allowed');
     await chmod(dir, 0o777);
-    const { code, stderr } = await runCli(['sweep', '--resume', dir, '--allow-shared-dir', '--quiet']);
+    const { code, stderr } = await runCli(['sweep', '--resume', dir, '--allow-shared-dir', '--no-probe', '--quiet']);
     expect(code, stderr).toBe(0);
     expect(existsSync(join(dir, 'report.html'))).toBe(true);
   });
@@ -115,9 +115,9 @@ describe('report and compare refuse what others may write', () => {
   it('report of a directory of mode 0777: exit 2, no report written; with --allow-shared-dir: written', async () => {
     const dir = await copySweep('report-777');
     await chmod(dir, 0o777);
-    expectOneLineUsageError(await runCli(['report', dir]), `udsvstcp: error: ${dir}: others may write it (mode 0777); ${SHARED}`);
+    expectOneLineUsageError(await callMain(['report', dir]), `udsvstcp: error: ${dir}: others may write it (mode 0777); ${SHARED}`);
     expect(existsSync(join(dir, 'report.html'))).toBe(false);
-    const { code, stderr } = await runCli(['report', dir, '--allow-shared-dir', '--quiet']);
+    const { code, stderr } = await callMain(['report', dir, '--allow-shared-dir', '--quiet']);
     expect(code, stderr).toBe(0);
     expect(existsSync(join(dir, 'report.html'))).toBe(true);
   });
@@ -125,7 +125,7 @@ describe('report and compare refuse what others may write', () => {
   it('report of a world-writable trials.csv: exit 2 naming the file, no report written', async () => {
     const dir = await copySweep('report-o+w');
     await chmod(join(dir, 'trials.csv'), 0o646);
-    expectOneLineUsageError(await runCli(['report', dir]), `udsvstcp: error: ${join(dir, 'trials.csv')}: others may write it (mode 0646); ${SHARED}`);
+    expectOneLineUsageError(await callMain(['report', dir]), `udsvstcp: error: ${join(dir, 'trials.csv')}: others may write it (mode 0646); ${SHARED}`);
     expect(existsSync(join(dir, 'report.html'))).toBe(false);
   });
 
@@ -134,23 +134,23 @@ describe('report and compare refuse what others may write', () => {
     const out = join(tmp.dir, 'report-out-777');
     await mkdir(out);
     await chmod(out, 0o777);
-    expectOneLineUsageError(await runCli(['report', dir, '--out', out]), `udsvstcp: error: --out ${out}: others may write it (mode 0777); ${SHARED}`);
+    expectOneLineUsageError(await callMain(['report', dir, '--out', out]), `udsvstcp: error: --out ${out}: others may write it (mode 0777); ${SHARED}`);
     expect(await readdir(out)).toEqual([]);
   });
 
   it('compare with a group-writable meta.json in the second directory: exit 2 naming it', async () => {
     const dir = await copySweep('compare-g+w');
     await chmod(join(dir, 'meta.json'), 0o664);
-    expectOneLineUsageError(await runCli(['compare', sweepDir, dir]), `udsvstcp: error: ${join(dir, 'meta.json')}: its group may write it (mode 0664); ${SHARED}`);
+    expectOneLineUsageError(await callMain(['compare', sweepDir, dir]), `udsvstcp: error: ${join(dir, 'meta.json')}: its group may write it (mode 0664); ${SHARED}`);
   });
 
   it.skipIf(!isRoot)('(needs root, for chown) report, compare and --resume of a directory owned by nobody (uid 65534): exit 2 naming the owner', async () => {
     const dir = await copySweep('owned-by-nobody');
     await chown(dir, 65534, 65534);
     const reason = `${dir}: owned by uid 65534, not by you (uid 0) or root; ${SHARED}`;
-    expectOneLineUsageError(await runCli(['report', dir]), `udsvstcp: error: ${reason}`);
-    expectOneLineUsageError(await runCli(['compare', sweepDir, dir]), `udsvstcp: error: ${reason}`);
-    expectOneLineUsageError(await runCli(['sweep', '--resume', dir]), `udsvstcp: error: --resume ${reason}`);
+    expectOneLineUsageError(await callMain(['report', dir]), `udsvstcp: error: ${reason}`);
+    expectOneLineUsageError(await callMain(['compare', sweepDir, dir]), `udsvstcp: error: ${reason}`);
+    expectOneLineUsageError(await callMain(['sweep', '--resume', dir]), `udsvstcp: error: --resume ${reason}`);
     expect(await readdir(dir)).not.toContain('sweep.lock');
     expect(existsSync(join(dir, 'report.html'))).toBe(false);
   });

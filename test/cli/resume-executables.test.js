@@ -12,7 +12,7 @@ import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { findNginx } from '../../lib/fixture/nginx.js';
-import { expectOneLineUsageError, runCli } from '../helpers/cli.js';
+import { callMain, expectOneLineUsageError, runCli } from '../helpers/cli.js';
 import { copyResultsDir, useTempDir } from '../helpers/temp.js';
 import { readMetaJson, readTrialRows } from '../helpers/sweeps.js';
 
@@ -27,7 +27,7 @@ beforeAll(async () => {
   nginx = findNginx();
   sweepDir = join(tmp.dir, 'proxy');
   // a relative --out: nginx, run in its own directory, is given the config's absolute path
-  first = await runCli(['sweep', '--workload', 'proxy', '--test', '--runs', '1', '--out', 'proxy'], { cwd: tmp.dir });
+  first = await runCli(['sweep', '--workload', 'proxy', '--test', '--runs', '1', '--no-probe', '--out', 'proxy'], { cwd: tmp.dir });
   expect(first.code, first.stderr).toBe(0);
 }, 90_000);
 
@@ -61,7 +61,7 @@ describe('which nginx runs', () => {
     await writeFile(join(dir, 'meta.json'), JSON.stringify(meta, null, 2));
     for (const name of ['trials.csv', 'blocks.csv']) await writeFile(join(dir, name), (await readFile(join(dir, name), 'utf8')).split('\n')[0] + '\n');
 
-    const { code, stderr } = await runCli(['sweep', '--resume', dir]);
+    const { code, stderr } = await runCli(['sweep', '--resume', dir, '--no-probe']);
     expect(code, stderr).toBe(0);
     expect(existsSync(mark)).toBe(false);
     expect(stderr).toMatch(new RegExp(`^note: nginx: meta\\.json records ${script} \\(nginx/[\\d.]+\\); this session runs ${nginx} \\(nginx/[\\d.]+\\) from PATH; a results directory never names what runs$`, 'm'));
@@ -78,7 +78,7 @@ describe('which nginx runs', () => {
   it('--resume DIR --nginx PATH runs that nginx, though another was recorded (the flag is not a recorded setting)', async () => {
     const dir = await copyResultsDir(sweepDir, tmp.dir, 'flagged');
     const { script, mark } = await plantScript('flagged');
-    const { code, stderr } = await runCli(['sweep', '--resume', dir, '--nginx', script]);
+    const { code, stderr } = await runCli(['sweep', '--resume', dir, '--nginx', script, '--no-probe']);
     expect(code, stderr).toBe(0);
     expect(stderr).toContain(`; this session runs ${script} (nginx/`);
     expect(stderr).toMatch(new RegExp(`^nginx: ${script} \\(nginx/[\\d.]+; from --nginx\\)$`, 'm'));
@@ -92,7 +92,7 @@ describe('a spec file cannot name an executable', () => {
     const spec = join(tmp.dir, 'with-nginx.json');
     await writeFile(spec, JSON.stringify({ workload: 'proxy', nginx: script, test: { runs: 1, duration: '40ms', warmup: '10ms' } }));
     const out = join(tmp.dir, 'spec-out');
-    expectOneLineUsageError(await runCli(['sweep', spec, '--test', '--out', out]), `udsvstcp: error: ${spec}: "nginx" is not read from a spec file: the nginx binary comes only from --nginx or PATH`);
+    expectOneLineUsageError(await callMain(['sweep', spec, '--test', '--out', out]), `udsvstcp: error: ${spec}: "nginx" is not read from a spec file: the nginx binary comes only from --nginx or PATH`);
     expect(existsSync(mark)).toBe(false);
     expect(existsSync(out)).toBe(false);
   });
@@ -104,7 +104,7 @@ describe('a spec file cannot name an executable', () => {
       await writeFile(spec, JSON.stringify({ workload: 'echo', ...body }));
       const out = join(tmp.dir, `spec-node-out-${name}`);
       const where = name === 'top' ? spec : `${spec} "test"`;
-      expectOneLineUsageError(await runCli(['sweep', spec, '--test', '--out', out]), `udsvstcp: error: ${where}: "node" is not read from a spec file: Node executables come only from --node`);
+      expectOneLineUsageError(await callMain(['sweep', spec, '--test', '--out', out]), `udsvstcp: error: ${where}: "node" is not read from a spec file: Node executables come only from --node`);
       expect(existsSync(out)).toBe(false);
     }
     expect(existsSync(mark)).toBe(false);

@@ -2,7 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { version } from '../../lib/core/environment.js';
-import { runCli } from '../helpers/cli.js';
+import { callMain, runCli } from '../helpers/cli.js';
 import { readMetaJson, readTrialRows, startSweep, writeTinySpec } from '../helpers/sweeps.js';
 import { copyResultsDir, useTempDir } from '../helpers/temp.js';
 
@@ -11,11 +11,11 @@ const tmp = useTempDir();
 let base;
 beforeAll(async () => {
   base = join(tmp.dir, 'base');
-  const sweep = startSweep([await writeTinySpec(tmp.dir), '--out', base], {
+  const sweep = startSweep([await writeTinySpec(tmp.dir), '--no-probe', '--out', base], {
     onStderr: (text, child) => { if (text.includes('[1/4]') && !child.killed) child.kill('SIGINT'); },
   });
   expect((await sweep.done).code).toBe(130);
-}, 30_000);
+}, 60_000);
 
 /**
  * A copy of the interrupted sweep, its meta.json edited.
@@ -37,7 +37,7 @@ async function copy(name, edit) {
  * @param {RegExp | string} message
  */
 async function expectRefused(args, message) {
-  const { code, stdout, stderr } = await runCli(args);
+  const { code, stdout, stderr } = await callMain(args);
   expect(code, stderr).toBe(2);
   expect(stdout).toBe('');
   expect(stderr.trimEnd().split('\n')).toHaveLength(1);
@@ -72,7 +72,7 @@ describe('--resume checks meta.json as strictly as a spec file', () => {
 
   it('accepts flags equal to the recorded ones, and keeps every session\'s environment', async () => {
     const dir = await copy('equal', (m) => { m.environment.node = 'first-run'; m.sessions[0].environment.node = 'first-run'; });
-    const { code, stderr } = await runCli(['sweep', 'tiny', '--resume', dir, '--runs', '2', '--packets', '100', '--sizes', '64,1', '--seed', '9', '--warmup', '0', '--quiet']);
+    const { code, stderr } = await runCli(['sweep', 'tiny', '--resume', dir, '--runs', '2', '--packets', '100', '--sizes', '64,1', '--seed', '9', '--warmup', '0', '--no-probe', '--quiet']);
     expect(code, stderr).toBe(0);
     expect(await readTrialRows(dir)).toHaveLength(8);
     const meta = await readMetaJson(dir);

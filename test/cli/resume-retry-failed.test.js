@@ -2,9 +2,10 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TRIAL_COLUMNS } from '../../lib/results/writer.js';
-import { makeTempDir, runCli } from '../helpers/cli.js';
+import { callMain, makeTempDir, runCli } from '../helpers/cli.js';
+import { copyResultsDir } from '../helpers/temp.js';
 import { keyOf, readMetaJson, readTrialRows, writeTinySpec } from '../helpers/sweeps.js';
 
 /** @type {{ dir: string, remove: () => Promise<void> }} */
@@ -14,15 +15,25 @@ beforeEach(async () => {
 });
 afterEach(() => tmp.remove());
 
+/** @type {{ dir: string, remove: () => Promise<void> }} */
+let shared;
+/** a complete tiny sweep, made once and copied for each test */
+let complete = '';
+beforeAll(async () => {
+  shared = await makeTempDir();
+  complete = join(shared.dir, 'out');
+  const { code, stderr } = await runCli(['sweep', await writeTinySpec(shared.dir), '--no-probe', '--out', complete, '--quiet']);
+  expect(code, stderr).toBe(0);
+}, 60_000);
+afterAll(() => shared.remove());
+
 /**
  * A complete sweep of 4 paired trials (8 rows) in which the first and the last
  * trial (rows 1–2 and 7–8, both transports of each) are made failed trials.
  * @returns {Promise<{ out: string, lines: string[] }>}
  */
 async function sweepWithFailures() {
-  const out = join(tmp.dir, 'out');
-  const { code, stderr } = await runCli(['sweep', await writeTinySpec(tmp.dir), '--out', out, '--quiet']);
-  expect(code, stderr).toBe(0);
+  const out = await copyResultsDir(complete, tmp.dir, 'out');
   const lines = (await readFile(join(out, 'trials.csv'), 'utf8')).trimEnd().split('\n');
   for (const at of [1, 2, 7, 8]) {
     const cells = parse(lines[at])[0];
@@ -37,7 +48,7 @@ async function sweepWithFailures() {
 describe('--retry-failed measures failed trials again, keeping their old rows marked superseded', () => {
   it('without it, --resume keeps failed trials as they are and says how to retry them', async () => {
     const { out, lines } = await sweepWithFailures();
-    const { code, stderr } = await runCli(['sweep', '--resume', out]);
+    const { code, stderr } = await runCli(['sweep', '--resume', out, '--no-probe']);
     expect(code).toBe(1);
     expect(stderr).toContain('note: 2 trial(s) recorded as failed are kept as they are; --retry-failed measures them again');
     expect(await readFile(join(out, 'trials.csv'), 'utf8')).toBe(`${lines.join('\n')}\n`);
@@ -45,7 +56,7 @@ describe('--retry-failed measures failed trials again, keeping their old rows ma
 
   it('with it, the old rows stay (status superseded, error kept), new rows are appended, and the summary counts only live rows', async () => {
     const { out, lines } = await sweepWithFailures();
-    const { code, stderr } = await runCli(['sweep', '--resume', out, '--retry-failed']);
+    const { code, stderr } = await runCli(['sweep', '--resume', out, '--retry-failed', '--no-probe']);
     expect(code, stderr).toBe(0);
     expect(stderr).toContain('--retry-failed: 4 failed trial row(s) marked superseded (kept in trials.csv); their trials are measured again');
     const text = (await readFile(join(out, 'trials.csv'), 'utf8')).trimEnd().split('\n');
@@ -68,7 +79,7 @@ describe('--retry-failed measures failed trials again, keeping their old rows ma
   });
 
   it('is refused without --resume', async () => {
-    const { code, stderr } = await runCli(['sweep', 'quick', '--retry-failed']);
+    const { code, stderr } = await callMain(['sweep', 'quick', '--retry-failed']);
     expect(code).toBe(2);
     expect(stderr).toMatch(/^udsvstcp: error: --retry-failed needs --resume DIR/);
   });

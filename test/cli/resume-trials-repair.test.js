@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { toCsvHeader } from '../../lib/results/csv.js';
 import { inspectTrialLog } from '../../lib/results/recovery.js';
 import { TRIAL_COLUMNS } from '../../lib/results/writer.js';
-import { runCli } from '../helpers/cli.js';
+import { callMain, runCli } from '../helpers/cli.js';
 import { keyOf, readMetaJson, readTrialRows, writeTinySpec } from '../helpers/sweeps.js';
 import { copyResultsDir, useTempDir } from '../helpers/temp.js';
 
@@ -16,10 +16,10 @@ let base;
 let original;
 beforeAll(async () => {
   base = join(tmp.dir, 'base');
-  const { code, stderr } = await runCli(['sweep', await writeTinySpec(tmp.dir), '--out', base, '--quiet']);
+  const { code, stderr } = await runCli(['sweep', await writeTinySpec(tmp.dir), '--no-probe', '--out', base, '--quiet']);
   expect(code, stderr).toBe(0);
   original = await readFile(join(base, 'trials.csv'), 'utf8');
-}, 30_000);
+}, 60_000);
 
 /**
  * A copy of the base sweep with trials.csv replaced.
@@ -37,7 +37,7 @@ const lines = () => original.trimEnd().split('\n');
 describe('--resume repairs a trials.csv left by a sweep that stopped mid-write', () => {
   it('cuts a last row cut short back to the complete rows, says so, and measures that trial again', async () => {
     const dir = await damaged('cut', (text) => text.slice(0, -40));
-    const { code, stderr } = await runCli(['sweep', '--resume', dir]);
+    const { code, stderr } = await runCli(['sweep', '--resume', dir, '--no-probe']);
     expect(code, stderr).toBe(0);
     // the cut row is the second of its trial's two rows: the first goes too, and the trial is measured again
     expect(stderr).toMatch(new RegExp(`trials\\.csv line 9 was cut back with the 1 row\\(s\\) of the same trial before it: \\d+ cells where there are ${TRIAL_COLUMNS.length} columns .*the 6 complete rows before it are kept`));
@@ -52,7 +52,7 @@ describe('--resume repairs a trials.csv left by a sweep that stopped mid-write',
 
   it('cuts a garbled last row', async () => {
     const dir = await damaged('garbled', () => `${lines().slice(0, 8).join('\n')}\n\u0000\u0001#garbage,"unterminated\n`);
-    const { code, stderr } = await runCli(['sweep', '--resume', dir]);
+    const { code, stderr } = await runCli(['sweep', '--resume', dir, '--no-probe']);
     expect(code, stderr).toBe(0);
     expect(stderr).toMatch(/trials\.csv line 9 was cut back with the 1 row\(s\) of the same trial before it: not valid CSV/);
     const rows = await readTrialRows(dir);
@@ -62,20 +62,20 @@ describe('--resume repairs a trials.csv left by a sweep that stopped mid-write',
 
   it('adds a missing final newline before appending, so the next resume still reads the file', async () => {
     const dir = await damaged('no-newline', () => `${lines().slice(0, 7).join('\n')}`); // 3 whole trials, no final newline
-    const first = await runCli(['sweep', '--resume', dir]);
+    const first = await runCli(['sweep', '--resume', dir, '--no-probe']);
     expect(first.code, first.stderr).toBe(0);
     expect(first.stderr).toContain('trials.csv had no final newline; added one before appending');
     const cells = parse(await readFile(join(dir, 'trials.csv'), 'utf8'));
     expect(cells).toHaveLength(9);
     for (const row of cells) expect(row).toHaveLength(TRIAL_COLUMNS.length);
-    const second = await runCli(['sweep', '--resume', dir]);
+    const second = await runCli(['sweep', '--resume', dir, '--no-probe']);
     expect(second.code, second.stderr).toBe(0);
     expect(second.stderr).toContain('8 trial rows recorded (8 planned)');
   });
 
   it('cuts back the rows of a trial whose other rows were never written, and measures it again', async () => {
     const dir = await damaged('orphan', () => `${lines().slice(0, 8).join('\n')}\n`); // trial 4 has one of its two rows
-    const { code, stderr } = await runCli(['sweep', '--resume', dir]);
+    const { code, stderr } = await runCli(['sweep', '--resume', dir, '--no-probe']);
     expect(code, stderr).toBe(0);
     expect(stderr).toContain("trials.csv line 8: the last trial's rows were not all written (a sweep stopped mid-write); its 1 row(s) were cut back, and that trial is measured again");
     const rows = await readTrialRows(dir);
@@ -87,7 +87,7 @@ describe('--resume repairs a trials.csv left by a sweep that stopped mid-write',
     const dir = await damaged('blocks', (text) => text);
     const blocks = await readFile(join(dir, 'blocks.csv'), 'utf8');
     await writeFile(join(dir, 'blocks.csv'), blocks.slice(0, -20));
-    const { code, stderr } = await runCli(['sweep', '--resume', dir]);
+    const { code, stderr } = await runCli(['sweep', '--resume', dir, '--no-probe']);
     expect(code, stderr).toBe(0);
     const lineCount = blocks.trimEnd().split('\n').length;
     expect(stderr).toContain(`blocks.csv line ${lineCount} was cut back`);
@@ -101,7 +101,7 @@ describe('--resume repairs a trials.csv left by a sweep that stopped mid-write',
     const before = await readFile(join(dir, 'trials.csv'), 'utf8');
     const metaBefore = await readFile(join(dir, 'meta.json'), 'utf8');
     const filesBefore = (await readdir(dir)).sort();
-    const { code, stdout, stderr } = await runCli(['sweep', '--resume', dir]);
+    const { code, stdout, stderr } = await callMain(['sweep', '--resume', dir]);
     expect(code).toBe(2);
     expect(stdout).toBe('');
     expect(stderr.trimEnd().split('\n')).toHaveLength(1);

@@ -22,7 +22,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { createNetwork, listNetworks, removeStrayNetworks } from '../../lib/fixture/netns.js';
-import { BIN, expectOneLineUsageError, makeTempDir, runCli, runScript } from '../helpers/cli.js';
+import { BIN, callMain, expectOneLineUsageError, makeTempDir, runCli, runScript } from '../helpers/cli.js';
 import { needRootAndIp, networksOf } from '../helpers/netns.js';
 import { expectPinnedHeaders } from '../helpers/schema.js';
 import { readMetaJson, readTrialRows } from '../helpers/sweeps.js';
@@ -188,16 +188,16 @@ describe('sweep --server-netns without root', () => {
   it('--port-proxy without --server-netns is refused naming both', async () => {
     const dir = join(tmp.dir, 'refused');
     await mkdir(dir);
-    const result = await runCli(['sweep', 'myhro-2017-nginx', '--test', '--port-proxy', '--out', join(dir, 'out')]);
+    const result = await callMain(['sweep', 'myhro-2017-nginx', '--test', '--port-proxy', '--out', join(dir, 'out')]);
     expectOneLineUsageError(result, /--port-proxy needs serverNetns \(--server-netns\)/);
     expect(existsSync(join(dir, 'out'))).toBe(false);
   });
 
   it('transports other than tcp and uds with --server-netns are refused, sweep and run: an abstract socket stays in its namespace, the message transports have no server', async () => {
     const out = join(tmp.dir, 'abstract-out');
-    expectOneLineUsageError(await runCli(['sweep', 'quick', '--test', '--server-netns', '--transports', 'tcp,uds-abstract', '--out', out]), /--transports uds-abstract cannot reach a server in a network namespace/);
+    expectOneLineUsageError(await callMain(['sweep', 'quick', '--test', '--server-netns', '--transports', 'tcp,uds-abstract', '--out', out]), /--transports uds-abstract cannot reach a server in a network namespace/);
     expect(existsSync(out)).toBe(false);
-    expectOneLineUsageError(await runCli(['run', '--server-netns', '--transport', 'tcp,uds-abstract', '--packets', '10']), /--transport uds-abstract cannot reach a server in a network namespace/);
-    expectOneLineUsageError(await runCli(['run', '--server-netns', '--transport', 'tcp,ipc-json,worker', '--packets', '10']), /--transport ipc-json,worker cannot reach a server in a network namespace \(--server-netns\): .*; use tcp and uds/);
+    expectOneLineUsageError(await callMain(['run', '--server-netns', '--transport', 'tcp,uds-abstract', '--packets', '10']), /--transport uds-abstract cannot reach a server in a network namespace/);
+    expectOneLineUsageError(await callMain(['run', '--server-netns', '--transport', 'tcp,ipc-json,worker', '--packets', '10']), /--transport ipc-json,worker cannot reach a server in a network namespace \(--server-netns\): .*; use tcp and uds/);
   });
 });

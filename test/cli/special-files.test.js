@@ -10,11 +10,16 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, readdir, rm, symlink, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { expectOneLineUsageError, runCli } from '../helpers/cli.js';
+import { callMain, expectOneLineUsageError, runCli } from '../helpers/cli.js';
 import { copyResultsDir, useTempDir } from '../helpers/temp.js';
 import { writeTinySpec } from '../helpers/sweeps.js';
 
-/** A command that would block or read without end before, given this long to answer. */
+/**
+ * A command that would block or read without end before, given this long to
+ * answer: these run as a child process, so that a FIFO opened or /dev/zero
+ * read by mistake fails the test rather than hanging the test process. The
+ * other refusals run main() in this process.
+ */
 const PROMPTLY = { timeoutMs: 20_000 };
 
 const tmp = useTempDir();
@@ -22,7 +27,7 @@ const tmp = useTempDir();
 let sweepDir = '';
 beforeAll(async () => {
   sweepDir = join(tmp.dir, 'sweep');
-  const { code, stderr } = await runCli(['sweep', await writeTinySpec(tmp.dir, { runs: 1 }), '--out', sweepDir, '--quiet']);
+  const { code, stderr } = await runCli(['sweep', await writeTinySpec(tmp.dir, { runs: 1 }), '--no-probe', '--out', sweepDir, '--quiet']);
   expect(code, stderr).toBe(0);
 }, 60_000);
 
@@ -56,14 +61,14 @@ describe('a spec file that is not a regular file, or too large, or too deep', ()
   it('a directory as the spec file: exit 2 naming it', async () => {
     const dir = join(tmp.dir, 'spec-dir.json');
     await mkdir(dir);
-    expectOneLineUsageError(await runCli(['sweep', dir], PROMPTLY), `${dir} is a directory, not a regular file`);
+    expectOneLineUsageError(await callMain(['sweep', dir]), `${dir} is a directory, not a regular file`);
   });
 
   it('a spec file over 1 MiB: exit 2 naming the file and the cap', async () => {
     const big = join(tmp.dir, 'big.json');
     const text = '{"sizes": [64], "unknownKey": 1}'; // refused before, for its unknown key, after reading it all
     await writeFile(big, text.padEnd(2 * 1024 * 1024));
-    expectOneLineUsageError(await runCli(['sweep', big], PROMPTLY), `${big} is 2 MiB; udsvstcp reads at most 1 MiB of a sweep spec`);
+    expectOneLineUsageError(await callMain(['sweep', big]), `${big} is 2 MiB; udsvstcp reads at most 1 MiB of a sweep spec`);
   });
 
   it.each([
@@ -72,7 +77,7 @@ describe('a spec file that is not a regular file, or too large, or too deep', ()
   ])('a spec nested 100 000 %s deep: exit 2 naming the file, not a stack overflow (exit 1)', async (what, text) => {
     const deep = join(tmp.dir, `deep-${what}.json`);
     await writeFile(deep, text(100_000));
-    expectOneLineUsageError(await runCli(['sweep', deep], PROMPTLY), `udsvstcp: error: ${deep}: nested more than 16 objects or lists deep`);
+    expectOneLineUsageError(await callMain(['sweep', deep]), `udsvstcp: error: ${deep}: nested more than 16 objects or lists deep`);
   });
 });
 
@@ -84,14 +89,15 @@ describe('report and compare read only regular files', () => {
   ])('report with trials.csv %s: exit 2 at once naming it, no report written', async (what, plant, message) => {
     const dir = await sweepWith(`report-${what.replace(/\W+/g, '-')}`, 'trials.csv', plant);
     await rm(join(dir, 'report.html'));
-    expectOneLineUsageError(await runCli(['report', dir], PROMPTLY), `${join(dir, 'trials.csv')} ${message}`);
+    const argv = ['report', dir];
+    expectOneLineUsageError(await (what === 'a directory' ? callMain(argv) : runCli(argv, PROMPTLY)), `${join(dir, 'trials.csv')} ${message}`);
     expect(existsSync(join(dir, 'report.html'))).toBe(false);
   });
 
   it('report with a trials.csv over 256 MiB: exit 2 naming the file and the cap, without reading it', async () => {
     const dir = await sweepWith('report-huge', 'trials.csv', (path) => writeFile(path, ''));
     await truncate(join(dir, 'trials.csv'), 300 * 1024 * 1024); // sparse: nothing is written to disk
-    expectOneLineUsageError(await runCli(['report', dir], PROMPTLY), `${join(dir, 'trials.csv')} is 300 MiB; udsvstcp reads at most 256 MiB of a trials file`);
+    expectOneLineUsageError(await callMain(['report', dir]), `${join(dir, 'trials.csv')} is 300 MiB; udsvstcp reads at most 256 MiB of a trials file`);
   });
 
   it('compare with a FIFO meta.json: exit 2 at once naming it', async () => {
@@ -128,6 +134,6 @@ describe('sweep --resume reads only regular files, and changes nothing when one 
       const meta = JSON.parse(await readFile(join(sweepDir, 'meta.json'), 'utf8'));
       await writeFile(path, JSON.stringify(meta).replace(/}$/, `, "deep": ${'['.repeat(100_000)}${']'.repeat(100_000)}}`));
     });
-    expectOneLineUsageError(await runCli(['sweep', '--resume', dir], PROMPTLY), `--resume ${dir}: cannot read meta.json: nested more than 64 objects or lists deep`);
+    expectOneLineUsageError(await callMain(['sweep', '--resume', dir]), `--resume ${dir}: cannot read meta.json: nested more than 64 objects or lists deep`);
   });
 });

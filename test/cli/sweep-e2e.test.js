@@ -9,6 +9,8 @@ import { makeTempDir, runCli } from '../helpers/cli.js';
 import { expectPinnedHeaders } from '../helpers/schema.js';
 import { readXlsx } from '../helpers/xlsx.js';
 
+const KEYS = JSON.parse(await readFile(new URL('../fixtures/machine-keys.json', import.meta.url), 'utf8'));
+
 /** @type {{ dir: string, remove: () => Promise<void> }} */
 let tmp;
 beforeAll(async () => {
@@ -30,13 +32,43 @@ const workloadOf = (preset) => getWorkload(resolveSpec(loadSpec(preset), { test:
  */
 const PRESETS = listPresets().filter((preset) => !loadSpec(preset).raw.serverNetns);
 
+/**
+ * How each preset's one sweep runs. All skip the wake-up probe (sweep-machine
+ * tests it) but the one without taskset, where it cannot run and says why.
+ * Three presets also carry a behaviour of their own, asserted below the
+ * per-preset tests, so that no extra sweep is needed for it: quick asks for a
+ * precision it cannot reach before --max-time, nicmcd-2014 pins both ends to
+ * one CPU, and eliben-2019-latency asks for --pin split on a PATH without
+ * taskset.
+ */
+const SPLIT = 'split: server cpu 0, client cpu 1';
+/** @type {Record<string, { args: string[], seed: number, pinning: string, env?: NodeJS.ProcessEnv }>} */
+const RUNS = Object.fromEntries(PRESETS.map((preset) => [preset, { args: ['--no-probe'], seed: 11, pinning: SPLIT }]));
+Object.assign(RUNS, {
+  quick: { args: ['--no-probe', '--precision', '0.1%', '--max-time', '20s'], seed: 4, pinning: SPLIT },
+  'nicmcd-2014': { args: ['--no-probe', '--pin', 'same'], seed: 11, pinning: 'same: server and client cpu 0' },
+  'eliben-2019-latency': { args: ['--pin', 'split'], seed: 11, pinning: 'none', env: { PATH: '/nonexistent-udsvstcp-test' } },
+});
+/** @type {Map<string, Awaited<ReturnType<typeof runCli>>>} each preset's sweep, for the tests of its own behaviour */
+const SWEPT = new Map();
+/** @param {string} preset */
+const sweptDir = (preset) => join(tmp.dir, preset);
+/** @param {string} preset */
+function swept(preset) {
+  const result = SWEPT.get(preset);
+  if (!result) throw new Error(`the ${preset} sweep did not run (its describe block was skipped)`);
+  return result;
+}
+
 describe.each(PRESETS)('sweep %s --test, end to end with real processes', (preset) => {
-  const out = () => join(tmp.dir, preset);
+  const out = () => sweptDir(preset);
+  const { args, seed, pinning, env } = RUNS[preset];
   /** @type {Awaited<ReturnType<typeof runCli>>} */
   let result;
   beforeAll(async () => {
-    result = await runCli(['sweep', preset, '--test', '--seed', '11', '--out', out()], { cwd: tmp.dir });
-  }, 60_000);
+    result = await runCli(['sweep', preset, '--test', '--seed', String(seed), ...args, '--out', out()], { cwd: tmp.dir, env });
+    SWEPT.set(preset, result);
+  }, 90_000);
 
   it('exits 0 and prints the summary, the verdicts and every file it wrote on stderr, only the results directory on stdout', () => {
     expect(result.code, result.stderr).toBe(0);
@@ -142,7 +174,8 @@ describe.each(PRESETS)('sweep %s --test, end to end with real processes', (prese
   it('writes meta.json with the spec, seed, design, times and environment', async () => {
     const meta = JSON.parse(await readFile(join(out(), 'meta.json'), 'utf8'));
     expect(meta.design).toMatchObject({ block_ms_target: 10, pairing: expect.any(String), ratio_interval: expect.stringMatching(/Student-t/) });
-    expect(meta).toMatchObject({ status: 'complete', seed: 11, spec: { preset, test: true, seed: 11 }, no_delay: expect.any(Boolean), pinning: 'split: server cpu 0, client cpu 1' });
+    expect(meta).toMatchObject({ status: 'complete', seed, spec: { preset, test: true, seed }, no_delay: expect.any(Boolean), pinning });
+    expect(meta.sessions[0].pinning).toBe(pinning);
     expect(meta.environment).toMatchObject({ node: process.versions.node, libuv: process.versions.uv, cpu_count: expect.any(Number), os_release: expect.any(String) });
     expect(Date.parse(meta.ended_at)).toBeGreaterThanOrEqual(Date.parse(meta.started_at));
     expect(meta.loadavg_start).toHaveLength(3);
@@ -150,31 +183,46 @@ describe.each(PRESETS)('sweep %s --test, end to end with real processes', (prese
   });
 });
 
-describe('sweep --pin', () => {
+describe('sweep --pin (on the presets swept above)', () => {
   it('without taskset, runs unpinned, says so, and records it (and no wake-up probe, with the reason)', async () => {
-    const out = join(tmp.dir, 'pinned');
-    const { code, stderr } = await runCli(['sweep', 'quick', '--test', '--pin', 'split', '--out', out], { env: { PATH: join(tmp.dir, 'no-such-dir') } });
+    const { code, stderr } = swept('eliben-2019-latency');
     expect(code, stderr).toBe(0);
     expect(stderr).toContain('note: --pin split: taskset not found (Linux util-linux); running unpinned');
-    const meta = JSON.parse(await readFile(join(out, 'meta.json'), 'utf8'));
+    const meta = JSON.parse(await readFile(join(sweptDir('eliben-2019-latency'), 'meta.json'), 'utf8'));
     expect(meta.sessions[0].pinning).toBe('none');
     expect(meta.machine).toMatchObject({ wakeup: null, wakeup_note: 'taskset not found (Linux util-linux): no pinning, so no wake-up probe' });
     expect(meta.machine.virtualisation.vm).toBeNull(); // systemd-detect-virt is not on that PATH either
     expect(stderr).toContain('wake-up probe: none (taskset not found (Linux util-linux): no pinning, so no wake-up probe)');
-  }, 30_000);
+  });
 
   it('with taskset, records where server and client ran', async () => {
-    const out = join(tmp.dir, 'pinned-same');
-    const { code, stderr } = await runCli(['sweep', 'quick', '--test', '--pin', 'same', '--out', out]);
-    expect(code, stderr).toBe(0);
-    expect(JSON.parse(await readFile(join(out, 'meta.json'), 'utf8')).sessions[0].pinning).toBe('same: server and client cpu 0');
-  }, 30_000);
+    expect(swept('nicmcd-2014').code).toBe(0);
+    expect(JSON.parse(await readFile(join(sweptDir('nicmcd-2014'), 'meta.json'), 'utf8')).sessions[0].pinning).toBe('same: server and client cpu 0');
+  });
 });
 
-describe('sweep --precision', () => {
+describe('sweep --no-probe (on the default sweep above)', () => {
+  it('skips the probe and says so', async () => {
+    const { code, stderr } = swept('default');
+    expect(code, stderr).toBe(0);
+    const { machine } = JSON.parse(await readFile(join(sweptDir('default'), 'meta.json'), 'utf8'));
+    expect(machine).toMatchObject({ wakeup: null, wakeup_note: 'not run (--no-probe)' });
+    expect(Object.keys(machine.sysctl).sort()).toEqual(KEYS.sysctl);
+    expect(stderr).toContain('wake-up probe: none (not run (--no-probe))');
+  });
+
+  it('prints a verdict for each depth after the summary', () => {
+    const { code, stderr } = swept('default');
+    expect(code, stderr).toBe(0);
+    expect(stderr).toMatch(/^depth 1: .+\.$/m);
+    expect(stderr).toMatch(/^depth 4: .+\.$/m);
+  });
+});
+
+describe('sweep --precision (on the quick sweep above)', () => {
   it('adds runs to the groups whose UDS/TCP interval is wider than asked, stops at --max-time, and marks them', async () => {
-    const out = join(tmp.dir, 'precise');
-    const { code, stderr } = await runCli(['sweep', 'quick', '--test', '--precision', '0.1%', '--max-time', '20s', '--no-probe', '--seed', '4', '--out', out]);
+    const out = sweptDir('quick');
+    const { code, stderr } = swept('quick');
     expect(code, stderr).toBe(0);
     expect(stderr).toMatch(/precision round 1: 1 group\(s\) wider than ±0\.1 %, widest 64 B depth 1 ±[\d.]+ %; one more run for the 1 that gain most from one/);
     expect(stderr).toMatch(/--max-time 20 s reached: 1 group\(s\) short of ±0\.1 %/);
@@ -190,7 +238,7 @@ describe('sweep --precision', () => {
     const header = (await readFile(join(out, 'runs-wide.csv'), 'utf8')).split('\n')[0].split(',');
     expect(header).toHaveLength(1 + 2 + meta.extra_trial_rows / 2);
     expect(stderr).toMatch(/! short of the target: 1 of 1 UDS\/TCP intervals are wider than ±0\.1 %/);
-  }, 60_000);
+  });
 });
 
 describe('sweep faults', () => {
@@ -198,7 +246,7 @@ describe('sweep faults', () => {
     const out = join(tmp.dir, 'slow');
     const spec = join(tmp.dir, 'slow.json');
     await import('node:fs/promises').then((fs) => fs.writeFile(spec, JSON.stringify({ sizes: [65536, 64], depths: [1], transports: ['uds'], runs: 1, packets: 20000000, warmup: 0, trialTimeout: '400ms', seed: 3, test: {} })));
-    const { code, stderr } = await runCli(['sweep', spec, '--out', out]);
+    const { code, stderr } = await runCli(['sweep', spec, '--no-probe', '--out', out]);
     expect(code, stderr).toBe(1);
     const rows = parseCsv(await readFile(join(out, 'trials.csv'), 'utf8'));
     expect(rows).toHaveLength(2);
@@ -213,7 +261,7 @@ describe('sweep faults', () => {
     const out = join(tmp.dir, 'interrupted');
     const { spawn } = await import('node:child_process');
     const { BIN } = await import('../helpers/cli.js');
-    const args = ['sweep', 'quick', '--sizes', '64,1024', '--depths', '1', '--runs', '3', '--packets', '3000', '--warmup', '0', '--seed', '5', '--out', out];
+    const args = ['sweep', 'quick', '--sizes', '64,1024', '--depths', '1', '--runs', '3', '--packets', '1000', '--warmup', '0', '--seed', '5', '--no-probe', '--out', out];
     const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (t) => {
@@ -233,7 +281,7 @@ describe('sweep faults', () => {
     expect(sockets.length).toBeGreaterThanOrEqual(1);
     for (const socket of sockets) await expect(lstat(socket.slice(4))).rejects.toThrow(/ENOENT/);
 
-    const resumed = await runCli(['sweep', '--resume', out]);
+    const resumed = await runCli(['sweep', '--resume', out, '--no-probe']);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stderr).toContain(`resuming: ${partial.length} trial rows already there`);
     const rows = parseCsv(await readFile(join(out, 'trials.csv'), 'utf8'));
@@ -241,5 +289,5 @@ describe('sweep faults', () => {
     expect(new Set(rows.map((/** @type {any} */ r) => `${r.run}|${r.size_bytes}|${r.transport}`)).size).toBe(12);
     expect(rows.slice(0, partial.length)).toEqual(partial);
     expect(JSON.parse(await readFile(join(out, 'meta.json'), 'utf8')).status).toBe('complete');
-  }, 60_000);
+  }, 90_000);
 });

@@ -26,7 +26,7 @@ afterEach(() => tmp.remove());
  */
 async function interrupt(out, when, signal, { twice = false } = {}) {
   let sent = 0;
-  const sweep = startSweep([await writeTinySpec(tmp.dir, { runs: 1 }), '--out', out], {
+  const sweep = startSweep([await writeTinySpec(tmp.dir, { runs: 1 }), '--no-probe', '--out', out], {
     env: { TMPDIR: serverTmp },
     onStderr: (text, child) => {
       if (sent === 0 && text.includes(when)) {
@@ -50,7 +50,7 @@ async function expectResumable(out) {
   expect(await readdir(out)).not.toContain('sweep.lock');
   expect(await readdir(serverTmp)).toEqual([]);
   expect((await readMetaJson(out)).status).not.toBe('running');
-  const resumed = await runCli(['sweep', '--resume', out, '--quiet'], { env: { TMPDIR: serverTmp } });
+  const resumed = await runCli(['sweep', '--resume', out, '--no-probe', '--quiet'], { env: { TMPDIR: serverTmp } });
   expect(resumed.code, resumed.stderr).toBe(0);
   const rows = await readTrialRows(out);
   expect(rows).toHaveLength(4);
@@ -68,7 +68,7 @@ describe('a sweep stopped by a signal at any moment stays resumable', () => {
     expect(stderr).toContain(`interrupted (SIGINT): what was measured is kept. Resume with:\n  npx udsvstcp sweep --resume ${out}\n`);
     expect((await readMetaJson(out)).status).toBe('interrupted');
     await expectResumable(out);
-  });
+  }, 60_000); // a sweep and its resume: slow on a loaded 2-core machine
 
   it('Ctrl-C twice after the last trial (while the server stops and the summary is written): the files are complete', async () => {
     const out = join(tmp.dir, 'at-end');
@@ -82,7 +82,7 @@ describe('a sweep stopped by a signal at any moment stays resumable', () => {
     expect(names.filter((n) => n.endsWith('.tmp') || n === 'sweep.lock')).toEqual([]); // nothing half-written, no lock left
     expect((await readMetaJson(out)).status).toBe('complete');
     await expectResumable(out);
-  });
+  }, 60_000); // a sweep and its resume: slow on a loaded 2-core machine
 
   it('SIGTERM exits 143 and quotes the directory in the resume command', async () => {
     const out = join(tmp.dir, "it's mine");
@@ -90,14 +90,14 @@ describe('a sweep stopped by a signal at any moment stays resumable', () => {
     expect(code, stderr).toBe(143);
     expect(stderr).toContain(`npx udsvstcp sweep --resume '${tmp.dir}/it'\\''s mine'\n`);
     await expectResumable(out);
-  });
+  }, 60_000); // a sweep and its resume: slow on a loaded 2-core machine
 
   it('SIGHUP (the terminal closed) exits 129', async () => {
     const out = join(tmp.dir, 'hup');
     const { code, stderr } = await interrupt(out, '[1/2]', 'SIGHUP');
     expect(code, stderr).toBe(129);
     await expectResumable(out);
-  });
+  }, 60_000); // a sweep and its resume: slow on a loaded 2-core machine
 });
 
 describe('shellQuote', () => {

@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeTempDir, runCli } from '../helpers/cli.js';
+import { callMain, makeTempDir, runCli } from '../helpers/cli.js';
 import { readMetaJson, writeTinySpec } from '../helpers/sweeps.js';
 
 /** @type {{ dir: string, remove: () => Promise<void> }} */
@@ -20,7 +20,7 @@ afterEach(() => tmp.remove());
 async function sweep(name, flags) {
   const spec = await writeTinySpec(tmp.dir, { sizes: [1, 64, 1024], runs: 2, packets: 200 });
   const out = join(tmp.dir, name);
-  const { code, stderr } = await runCli(['sweep', spec, '--out', out, ...flags]);
+  const { code, stderr } = await runCli(['sweep', spec, '--no-probe', '--out', out, ...flags]);
   expect(code, stderr).toBe(0);
   /** @type {Record<string, string>[]} */
   const summary = parse(await readFile(join(out, 'summary.csv'), 'utf8'), { columns: true });
@@ -37,7 +37,7 @@ describe('sweep --intervals: moderated across the groups (the default) or each g
     expect(meta.design.ratio_interval).toContain('moderated across groups');
     expect(stderr).toContain("each group's variance moderated across the 3 groups");
     expect(md).toContain('moderated across the groups');
-  });
+  }, 60_000); // a sweep of 12 trials: slow on a loaded 2-core machine
 
   it('with --intervals own, gives each group its runs alone: n − 1 degrees of freedom, and no word of moderation', async () => {
     const { ratios, stderr, meta, md } = await sweep('own', ['--intervals', 'own']);
@@ -46,11 +46,11 @@ describe('sweep --intervals: moderated across the groups (the default) or each g
     expect(meta.design.ratio_interval).toContain('each group on its own');
     expect(stderr).not.toContain('moderated');
     expect(md).not.toContain('moderated');
-  });
+  }, 60_000); // a sweep of 12 trials: slow on a loaded 2-core machine
 
   it('refuses another mode: exit 2, one line naming the flag and the modes, nothing written', async () => {
     const spec = await writeTinySpec(tmp.dir);
-    const { code, stdout, stderr } = await runCli(['sweep', spec, '--out', join(tmp.dir, 'never'), '--intervals', 'pooled']);
+    const { code, stdout, stderr } = await callMain(['sweep', spec, '--out', join(tmp.dir, 'never'), '--intervals', 'pooled']);
     expect(code).toBe(2);
     expect(stdout).toBe('');
     expect(stderr.trimEnd().split('\n')).toHaveLength(1);

@@ -73,16 +73,7 @@ describe.runIf(process.platform === 'linux')('sweep records the machine facts th
     expect(html).toMatch(/<dt>wake-up probe<\/dt><dd>same-CPU [\d.]+ µs, cross-CPU [\d.]+ µs/);
     expect(await readFile(join(out(), 'summary.md'), 'utf8')).toMatch(/## Machine\n\n- virtualisation: .*\n(- .*\n)*- wake-up probe: same-CPU/);
   });
-
-  it('--no-probe skips the probe and says so', async () => {
-    const dir = join(tmp.dir, 'no-probe');
-    const { code, stderr } = await runCli(['sweep', 'quick', '--test', '--no-probe', '--out', dir]);
-    expect(code, stderr).toBe(0);
-    const { machine } = JSON.parse(await readFile(join(dir, 'meta.json'), 'utf8'));
-    expect(machine).toMatchObject({ wakeup: null, wakeup_note: 'not run (--no-probe)' });
-    expect(Object.keys(machine.sysctl).sort()).toEqual(KEYS.sysctl);
-    expect(stderr).toContain('wake-up probe: none (not run (--no-probe))');
-  }, 60_000);
+  // --no-probe: on the presets' sweeps in sweep-e2e.test.js
 });
 
 describe.runIf(process.platform === 'linux')('a sweep prints what the machine set under its verdicts, even with --quiet', () => {

@@ -18,7 +18,7 @@ describe('a sweep removes what an echo server it lost left behind', () => {
     const out = join(tmp.dir, 'out');
     /** @type {string[]} */
     const killed = [];
-    const sweep = startSweep([await writeTinySpec(tmp.dir, { runs: 3 }), '--out', out], {
+    const sweep = startSweep([await writeTinySpec(tmp.dir, { runs: 3 }), '--no-probe', '--out', out], {
       env: { TMPDIR: serverTmp },
       onStderr: (text) => {
         const pid = /echo server pid (\d+)/.exec(text)?.[1];

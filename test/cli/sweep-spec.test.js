@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UsageError } from '../../lib/core/errors.js';
 import { listPresets, loadSpec, resolveSpec, toSizes } from '../../lib/sweep/spec.js';
-import { makeTempDir, runCli } from '../helpers/cli.js';
+import { callMain, makeTempDir } from '../helpers/cli.js';
 
 /** @type {{ dir: string, remove: () => Promise<void> }} */
 let tmp;
@@ -86,7 +86,7 @@ describe('udsvstcp sweep refuses bad input before anything starts (exit 2, one l
    * @param {RegExp} message
    */
   async function expectUsageError(args, message) {
-    const { code, stdout, stderr } = await runCli(['sweep', ...args], { cwd: tmp.dir });
+    const { code, stdout, stderr } = await callMain(['sweep', ...args]);
     expect(code, stderr).toBe(2);
     expect(stdout).toBe('');
     expect(stderr.trimEnd().split('\n')).toHaveLength(1);

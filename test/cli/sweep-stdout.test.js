@@ -1,7 +1,8 @@
 /**
  * What a script gets from `sweep` on stdout: the results directory alone on a
  * line (also with --quiet), or with --json the summary as one JSON document;
- * --no-progress drops the per-trial lines but keeps the summary.
+ * --no-progress drops the per-trial lines but keeps the summary. Two sweeps:
+ * one --quiet, one --json --no-progress into a relative --out.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -11,25 +12,32 @@ import { makeTempDir, runCli } from '../helpers/cli.js';
 
 /** @type {{ dir: string, remove: () => Promise<void> }} */
 let tmp;
-beforeAll(async () => { tmp = await makeTempDir(); });
+const tiny = ['quick', '--test', '--sizes', '64', '--depths', '1', '--runs', '2', '--seed', '3', '--no-probe'];
+/** @type {Awaited<ReturnType<typeof runCli>>} */
+let quiet;
+/** @type {Awaited<ReturnType<typeof runCli>>} `sweep --json --no-progress --out same`, run in tmp.dir */
+let json;
+/** @type {Awaited<ReturnType<typeof runCli>>} `report same --json` after it */
+let report;
+beforeAll(async () => {
+  tmp = await makeTempDir();
+  quiet = await runCli(['sweep', ...tiny, '--quiet', '--out', join(tmp.dir, 'quiet')]);
+  json = await runCli(['sweep', ...tiny, '--json', '--no-progress', '--out', 'same'], { cwd: tmp.dir });
+  report = await runCli(['report', 'same', '--json', '--quiet'], { cwd: tmp.dir });
+}, 90_000);
 afterAll(() => tmp.remove());
-
-const tiny = ['quick', '--test', '--sizes', '64', '--depths', '1', '--runs', '2', '--seed', '3'];
 
 describe('sweep output for scripts', () => {
   it('--quiet: stdout is the results directory alone, stderr holds no progress or summary', async () => {
-    const out = join(tmp.dir, 'quiet');
-    const r = await runCli(['sweep', ...tiny, '--quiet', '--out', out]);
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toBe(`${out}\n`);
-    expect(r.stderr).not.toMatch(/UDS\/TCP|\[1\/\d+\]/);
+    expect(quiet.code, quiet.stderr).toBe(0);
+    expect(quiet.stdout).toBe(`${join(tmp.dir, 'quiet')}\n`);
+    expect(quiet.stderr).not.toMatch(/UDS\/TCP|\[1\/\d+\]/);
   });
 
   it('--json: stdout is one JSON document with the summary rows of summary.csv and the directory', async () => {
-    const out = join(tmp.dir, 'json');
-    const r = await runCli(['sweep', ...tiny, '--json', '--out', out]);
-    expect(r.code, r.stderr).toBe(0);
-    const doc = JSON.parse(r.stdout);
+    expect(json.code, json.stderr).toBe(0);
+    const out = join(tmp.dir, 'same');
+    const doc = JSON.parse(json.stdout);
     expect(doc.dir).toBe(out);
     expect(doc.status).toBe('complete');
     const csv = /** @type {Record<string, any>[]} */ (parse(await readFile(join(out, 'summary.csv'), 'utf8'), { columns: true, cast: true }));
@@ -42,23 +50,18 @@ describe('sweep output for scripts', () => {
   });
 
   it('--json is the same document as `report --json` on the directory it wrote, given as the same relative path', async () => {
-    const r = await runCli(['sweep', ...tiny, '--json', '--no-probe', '--quiet', '--out', 'same'], { cwd: tmp.dir });
-    expect(r.code, r.stderr).toBe(0);
-    const report = await runCli(['report', 'same', '--json', '--quiet'], { cwd: tmp.dir });
+    expect(json.code, json.stderr).toBe(0);
     expect(report.code, report.stderr).toBe(0);
-    const [fromSweep, fromReport] = [JSON.parse(r.stdout), JSON.parse(report.stdout)];
+    const [fromSweep, fromReport] = [JSON.parse(json.stdout), JSON.parse(report.stdout)];
     expect(fromSweep.dir).toBe(join(tmp.dir, 'same'));
     expect(fromSweep.summary.length).toBeGreaterThan(0);
     expect(fromSweep).toEqual(fromReport); // every figure, interval and warning to the digit
-    expect(r.stdout).toBe(report.stdout);
+    expect(json.stdout).toBe(report.stdout);
   });
 
   it('--no-progress: no per-trial lines, the summary still on stderr', async () => {
-    const out = join(tmp.dir, 'noprogress');
-    const r = await runCli(['sweep', ...tiny, '--no-progress', '--out', out]);
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toBe(`${out}\n`);
-    expect(r.stderr).not.toMatch(/\[1\/\d+\]/);
-    expect(r.stderr).toContain('UDS/TCP msgs/s');
+    expect(json.code, json.stderr).toBe(0);
+    expect(json.stderr).not.toMatch(/\[1\/\d+\]/);
+    expect(json.stderr).toContain('UDS/TCP msgs/s');
   });
 });

@@ -105,3 +105,26 @@ export async function snapshotFiles(dir) {
   }
   return files;
 }
+
+/**
+ * meta.json as a complete echo sweep of this Node writes it, for results
+ * made by hand from literal rows: the spec, environment and nodes keys a real
+ * sweep records (test/fixtures/schema pins what `report --json` takes from
+ * them), the sizes, depths and runs given.
+ * @param {{ sizes: number[], depths: number[], runs: number }} plan
+ * @param {Record<string, any>} [overrides] top-level keys to add or replace
+ */
+export function sweepMeta({ sizes, depths, runs }, overrides = {}) {
+  const spec = {
+    preset: 'quick', description: 'results written by a test', test: true, workload: 'echo', sizes, depths, transports: ['tcp', 'uds'], runs,
+    measure: { packets: 100 }, warmup: { packets: 10 }, seed: 3, pin: 'split', noDelay: true, greeting: false, pipelining: 1, keepalive: false,
+    timeoutMs: 5000, trialTimeoutMs: 60000, pairing: 'blocks', server: 'sweep', intervals: 'moderated', blockMs: 10, precision: null, maxTimeMs: null,
+    maxRuns: 1000, node: null, serverNetns: false, portProxy: false,
+  };
+  const environment = {
+    ...ENVIRONMENT, node: process.versions.node, v8: process.versions.v8, libuv: process.versions.uv, cpu_governor: null, total_memory_bytes: 8589934592,
+    loadavg: [0.5, 0.4, 0.3], stream_high_water_mark_bytes: 16384, net: { ip_local_port_range: '32768-60999', tcp_tw_reuse: '2', somaxconn: '4096' },
+  };
+  const nodes = [{ version: process.version, v8: process.versions.v8, libuv: process.versions.uv, path: process.execPath, given: process.execPath }];
+  return { status: 'complete', seed: 3, spec, environment, nodes, trials_planned: sizes.length * depths.length * runs * 2, ...overrides };
+}
