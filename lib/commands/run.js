@@ -9,7 +9,7 @@ import { describeEnvironment, collectEnvironment } from '../core/environment.js'
 import { backlogWarning, readSomaxconn } from '../core/backlog.js';
 import { startFixture, withNginxWords } from '../fixture/fixture.js';
 import { describeNginx, findNginx } from '../fixture/nginx.js';
-import { removeStrayNetworks } from '../fixture/netns.js';
+import { endLeftovers } from '../fixture/leftovers.js';
 import { checkTempDir } from '../fixture/socket-file.js';
 import { batchMeansInterval, blockPairLogRatios, pairedLogRatios, ratioInterval } from '../stats/ratios.js';
 import { toJsonLine } from '../results/json.js';
@@ -41,7 +41,7 @@ export async function run(options, { stdout, stderr, chalk }) {
   if (machine) stderr.write(chalk.dim(`${printable(describeWakeup(machine))}\n`));
   const node = options.node; // --node: the server and the client trial run on it
   if (options.netns) {
-    const strays = removeStrayNetworks(options.netns);
+    const { strays } = await endLeftovers({ ip: options.netns });
     if (strays.length) stderr.write(chalk.yellow(`note: removed what a killed udsvstcp left: ${printable(strays.join(', '))}\n`));
   }
   const pinning = resolvePinning(options.pin);

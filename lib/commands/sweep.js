@@ -14,9 +14,9 @@ import { toCsv } from '../results/csv.js';
 import { SUMMARY_COLUMNS, clientWarnings, counterWarnings, summarize, toSummaryText } from '../stats/summarize.js';
 import { toRunsWide } from '../results/wide.js';
 import { startFixture, withNginxWords } from '../fixture/fixture.js';
-import { removeLeftovers } from '../fixture/leftovers.js';
+import { createSessionRecord, endLeftovers } from '../fixture/leftovers.js';
 import { describeNginx, findNginx } from '../fixture/nginx.js';
-import { removeStrayNetworks, requireNetns } from '../fixture/netns.js';
+import { requireNetns } from '../fixture/netns.js';
 import { readFixtureRecord, writeFixtureRecord } from '../results/fixture-record.js';
 import { resolveWorkloadOptions } from '../options/rules.js';
 import { checkTempDir } from '../fixture/socket-file.js';
@@ -139,19 +139,22 @@ export function resolveSweep(preset, opts) {
 }
 
 /**
- * On --resume: end what fixture.json says an earlier session left running
- * (it was killed together with nginx's guard), and say so in one line.
+ * End what killed sessions left (lib/fixture/leftovers.js endLeftovers): on
+ * --resume what fixture.json says an earlier session left running (it was
+ * killed together with nginx's guard), with --server-netns the networks of
+ * any killed udsvstcp; and say so, a line for each.
  * @param {string} dir
+ * @param {{ resume: boolean, ip: string | null }} what
  * @param {(note: string) => void} note
  */
-async function removeRecordedLeftovers(dir, note) {
-  const { record, problem } = readFixtureRecord(dir);
+async function endRecordedLeftovers(dir, { resume, ip }, note) {
+  const { record, problem } = resume ? readFixtureRecord(dir) : { record: null };
   if (problem) note(`${problem}; ignored it`);
-  if (!record) return;
-  const { killed, removed, left } = await removeLeftovers(record);
+  const { killed, removed, left, strays } = await endLeftovers({ record, ip });
   const done = [killed.length ? `killed ${killed.join(', ')}` : '', removed.length ? `removed ${removed.join(', ')}` : ''].filter(Boolean);
   if (done.length) note(`ended what an earlier session of this sweep left behind (${FILES.fixture}): ${done.join('; ')}`);
   if (left.length) note(`${FILES.fixture} names ${left.join(', ')}, still run by a live process; left alone`);
+  if (strays.length) note(`removed what a killed udsvstcp left: ${strays.join(', ')}`);
 }
 
 /**
@@ -188,11 +191,7 @@ export async function sweep(preset, opts, { stdout, stderr, chalk }) {
     const note = (/** @type {string} */ text) => say(chalk.yellow(`note: ${printable(text)}\n`));
     const session = openSession(request, note);
     try {
-      if (request.resume) await removeRecordedLeftovers(dir, note);
-      if (session.executables.ip) {
-        const strays = removeStrayNetworks(session.executables.ip.path);
-        if (strays.length) note(`removed what a killed udsvstcp left: ${strays.join(', ')}`);
-      }
+      await endRecordedLeftovers(dir, { resume: request.resume, ip: session.executables.ip?.path ?? null }, note);
       return await measure(session, resumeWith(session));
     } catch (error) {
       const err = error instanceof Error ? error : new Error(String(error));
@@ -237,20 +236,15 @@ export async function sweep(preset, opts, { stdout, stderr, chalk }) {
 
     const progress = createProgress({ stream: stderr, quiet: quiet || opts.progress === false, chalk, workload: spec.workload, nodes: nodes.length > 1 });
     let recordFailed = false;
-    /** what each running fixture (one per Node version) started */
-    const records = new Map();
     /** fixture.json: what runs now, for a --resume after a kill that took nginx's guard too (a safety net: a failed write is said once, and measuring goes on) */
-    const keepRecord = (/** @type {import('../fixture/fixture.js').Fixture} */ fixture, /** @type {import('../fixture/leftovers.js').FixtureRecord | null} */ record) => {
-      if (record) records.set(fixture, record);
-      else records.delete(fixture);
-      const all = [...records.values()];
+    const record = createSessionRecord((what) => {
       try {
-        writeFixtureRecord(dir, all.length === 0 ? null : all.length === 1 ? all[0] : { boot_id: all[0].boot_id, processes: all.flatMap((r) => r.processes), dirs: all.flatMap((r) => r.dirs), sockets: all.flatMap((r) => r.sockets), networks: all.flatMap((r) => r.networks ?? []) });
+        writeFixtureRecord(dir, what);
       } catch (error) {
         if (!recordFailed) progress.note(`note: cannot write ${FILES.fixture}: ${/** @type {Error} */ (error).message}`);
         recordFailed = true;
       }
-    };
+    });
     let result;
     try {
       result = interrupts.signal.aborted ? { rows: [], interrupted: true, planned: planTrials({ ...spec, nodes: versions }).reduce((n, job) => n + job.transports.length, 0), extra: 0, timeUp: false } : await runSweep(spec, {
@@ -260,12 +254,11 @@ export async function sweep(preset, opts, { stdout, stderr, chalk }) {
         previous: live,
         signal: interrupts.signal,
         startServer: async (version) => {
-          const fixture = await startFixture(workload, { greeting: spec.greeting, noDelay: spec.noDelay, prefix: pinning.server, nginx: executables.nginx?.path, keepalive: spec.keepalive, configDir: resolve(dir), connections, configName: versions.length > 1 ? `nginx-${version}.conf` : undefined, execPath: execPathOf(version), netns: executables.ip?.path ?? null, portProxy: spec.portProxy });
+          const fixture = await startFixture(workload, { greeting: spec.greeting, noDelay: spec.noDelay, prefix: pinning.server, nginx: executables.nginx?.path, keepalive: spec.keepalive, configDir: resolve(dir), connections, configName: versions.length > 1 ? `nginx-${version}.conf` : undefined, execPath: execPathOf(version), netns: executables.ip?.path ?? null, portProxy: spec.portProxy, session: record });
           servers.add(fixture);
           if (interrupts.hurried()) fixture.kill();
           progress.note(fixture.describe, { dim: true });
-          keepRecord(fixture, fixture.record());
-          return { ...fixture, stop: (options) => fixture.stop(options).finally(() => keepRecord(fixture, null)) };
+          return fixture;
         },
         warmServer: async (s, version) => {
           // its result is not recorded; a server that cannot echo fails the first measured trial instead
@@ -273,10 +266,9 @@ export async function sweep(preset, opts, { stdout, stderr, chalk }) {
           const warm = { ...trialSpec(spec, { ...first, transports: spec.transports }, s), measure: { ms: SERVER_WARMUP_MS }, warmup: { ms: 0 }, placement: pinning.placement };
           await runTrialProcess(warm, { prefix: pinning.client, execPath: execPathOf(version), limitMs: spec.trialTimeoutMs, signal: interrupts.signal }).catch(() => undefined); // rejects only on a signal, which the sweep sees next
         },
-        runTrial: async (trialSpec, s) => {
-          const fixture = /** @type {import('../fixture/fixture.js').Fixture} */ (s);
+        runTrial: async (trialSpec, fixture) => {
           const mark = fixture.nginxLog?.mark();
-          const result = await runTrialProcess({ ...trialSpec, placement: pinning.placement }, { server: /** @type {any} */ (fixture), prefix: pinning.client, execPath: execPathOf(trialSpec.node_version), limitMs: spec.trialTimeoutMs, signal: interrupts.signal });
+          const result = await runTrialProcess({ ...trialSpec, placement: pinning.placement }, { server: fixture, prefix: pinning.client, execPath: execPathOf(trialSpec.node_version), limitMs: spec.trialTimeoutMs, signal: interrupts.signal });
           return withNginxWords(result, fixture, mark);
         },
         onStart: progress.start,

@@ -273,3 +273,23 @@ export function parentChannel({ key, what = 'the parent' } = {}) {
 export function onParentGone(fn = () => process.exit(0)) {
   if (process.send) process.once('disconnect', fn);
 }
+
+/** @type {Set<() => void>} what this process started and must end if it exits first */
+const atExit = new Set();
+const endAll = () => { for (const end of atExit) end(); };
+
+/**
+ * Run `end` if this process exits (an uncaught error too) before the
+ * returned function is called: what it started must not outlive it. On exit
+ * only synchronous calls run (a SIGKILL runs nothing: a guard or the
+ * session's record covers that).
+ * @param {() => void} end synchronous
+ * @returns {() => void} forget it: it has ended otherwise
+ */
+export function endOnExit(end) {
+  if (atExit.size === 0) process.once('exit', endAll);
+  atExit.add(end);
+  return () => {
+    if (atExit.delete(end) && atExit.size === 0) process.off('exit', endAll);
+  };
+}
