@@ -14,10 +14,9 @@ import { toCsv } from '../results/csv.js';
 import { SUMMARY_COLUMNS, clientWarnings, counterWarnings, summarize, toSummaryText } from '../stats/summarize.js';
 import { toRunsWide } from '../results/wide.js';
 import { startFixture, withNginxWords } from '../fixture/fixture.js';
-import { createSessionRecord, endLeftovers } from '../fixture/leftovers.js';
 import { describeNginx, findNginx } from '../fixture/nginx.js';
 import { requireNetns } from '../fixture/netns.js';
-import { readFixtureRecord, writeFixtureRecord } from '../results/fixture-record.js';
+import { endSessionLeftovers, recordSession } from '../results/fixture-record.js';
 import { resolveWorkloadOptions } from '../options/rules.js';
 import { checkTempDir } from '../fixture/socket-file.js';
 import { MIN_BLOCKS } from '../client/blocks.js';
@@ -139,25 +138,6 @@ export function resolveSweep(preset, opts) {
 }
 
 /**
- * End what killed sessions left (lib/fixture/leftovers.js endLeftovers): on
- * --resume what fixture.json says an earlier session left running (it was
- * killed together with nginx's guard), with --server-netns the networks of
- * any killed udsvstcp; and say so, a line for each.
- * @param {string} dir
- * @param {{ resume: boolean, ip: string | null }} what
- * @param {(note: string) => void} note
- */
-async function endRecordedLeftovers(dir, { resume, ip }, note) {
-  const { record, problem } = resume ? readFixtureRecord(dir) : { record: null };
-  if (problem) note(`${problem}; ignored it`);
-  const { killed, removed, left, strays } = await endLeftovers({ record, ip });
-  const done = [killed.length ? `killed ${killed.join(', ')}` : '', removed.length ? `removed ${removed.join(', ')}` : ''].filter(Boolean);
-  if (done.length) note(`ended what an earlier session of this sweep left behind (${FILES.fixture}): ${done.join('; ')}`);
-  if (left.length) note(`${FILES.fixture} names ${left.join(', ')}, still run by a live process; left alone`);
-  if (strays.length) note(`removed what a killed udsvstcp left: ${strays.join(', ')}`);
-}
-
-/**
  * @param {string | undefined} preset
  * @param {Record<string, any>} opts raw options from commander
  * @param {{ stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream & { isTTY?: boolean }, chalk: import('chalk').ChalkInstance }} io
@@ -191,7 +171,7 @@ export async function sweep(preset, opts, { stdout, stderr, chalk }) {
     const note = (/** @type {string} */ text) => say(chalk.yellow(`note: ${printable(text)}\n`));
     const session = openSession(request, note);
     try {
-      await endRecordedLeftovers(dir, { resume: request.resume, ip: session.executables.ip?.path ?? null }, note);
+      await endSessionLeftovers(dir, { resume: request.resume, ip: session.executables.ip?.path ?? null }, note);
       return await measure(session, resumeWith(session));
     } catch (error) {
       const err = error instanceof Error ? error : new Error(String(error));
@@ -235,16 +215,8 @@ export async function sweep(preset, opts, { stdout, stderr, chalk }) {
     say(`results: ${printable(resolve(dir))}${request.resume ? ` (resuming: ${live.length} trial rows already there)` : ''}\n`);
 
     const progress = createProgress({ stream: stderr, quiet: quiet || opts.progress === false, chalk, workload: spec.workload, nodes: nodes.length > 1 });
-    let recordFailed = false;
-    /** fixture.json: what runs now, for a --resume after a kill that took nginx's guard too (a safety net: a failed write is said once, and measuring goes on) */
-    const record = createSessionRecord((what) => {
-      try {
-        writeFixtureRecord(dir, what);
-      } catch (error) {
-        if (!recordFailed) progress.note(`note: cannot write ${FILES.fixture}: ${/** @type {Error} */ (error).message}`);
-        recordFailed = true;
-      }
-    });
+    /** fixture.json: what runs now, for a --resume after a kill that took nginx's guard too */
+    const record = recordSession(dir, (text) => progress.note(`note: ${text}`));
     let result;
     try {
       result = interrupts.signal.aborted ? { rows: [], interrupted: true, planned: planTrials({ ...spec, nodes: versions }).reduce((n, job) => n + job.transports.length, 0), extra: 0, timeUp: false } : await runSweep(spec, {
