@@ -196,12 +196,15 @@ export function startChild({ what, argv, prefix = [], env, serialization, stdout
   /** @type {Child['kill']} */
   const kill = (signal = 'SIGKILL') => {
     if (!running) return;
-    try {
-      if (signal !== 'SIGKILL') throw new Error('to the child alone');
-      process.kill(-(/** @type {number} */ (child.pid)), signal); // its workers, or what it runs under, too
-    } catch {
-      child.kill(signal);
+    if (signal === 'SIGKILL') {
+      try {
+        process.kill(-(/** @type {number} */ (child.pid)), signal); // what it runs under, or started, too
+        return;
+      } catch {
+        // not a group leader (yet): the child alone
+      }
     }
+    child.kill(signal);
   };
   return {
     pid: child.pid ?? 0,
