@@ -14,8 +14,9 @@ import { addResultsCommands } from './commands/results-cli.js';
 import { PROBE_TIMEOUT_MS } from './fixture/probe.js';
 import { MAX_FAILED_IN_A_ROW, MAX_REPLACEMENTS } from './sweep/fixture-keeper.js';
 import { listPresets } from './sweep/spec.js';
-import { DEFAULT_WORKLOAD, WORKLOADS, WORKLOAD_NAMES } from './workloads/index.js';
-import { resolveRunOptions, resolveServeOptions } from './options/validate.js';
+import { WORKLOADS, WORKLOAD_NAMES } from './workloads/index.js';
+import { commandOptions } from './options/settings.js';
+import { TRANSPORTS, getTransport } from './transports/index.js';
 
 /**
  * @typedef {object} Io
@@ -32,6 +33,23 @@ function chalkFor(io) {
   if ('NO_COLOR' in io.env && io.env.NO_COLOR !== '') return new Chalk({ level: 0 });
   if ('FORCE_COLOR' in io.env) return new Chalk({ level: chalkStderr.level });
   return new Chalk({ level: io.stderr.isTTY ? chalkStderr.level || 1 : 0 });
+}
+
+/**
+ * Add a command's options from the settings table (lib/options/settings.js).
+ * @param {Command} command
+ * @param {'run' | 'sweep' | 'serve'} name
+ */
+function withOptions(command, name) {
+  for (const { flags, description } of commandOptions(name)) command.option(flags, description);
+  return command;
+}
+
+/** The transports and workloads, from their registries, a line each. */
+function catalogue() {
+  const line = (/** @type {string} */ name, /** @type {string} */ what) => `  ${name.padEnd(13)}${what}`;
+  return ['Transports:', ...TRANSPORTS.map((t) => line(t, getTransport(t).what)), '', 'Workloads:',
+    ...WORKLOAD_NAMES.map((n) => line(n, `${WORKLOADS[n].what} (${Object.values(WORKLOADS[n].summary).filter((f) => !f.mechanism).map((f) => f.short).join(', ')})`))].join('\n');
 }
 
 /**
@@ -55,16 +73,8 @@ export async function main(argv, io = { stdout: process.stdout, stderr: process.
       outputError: (text, write) => write(`udsvstcp: ${printable(text.trim().replace(/\s*\n\s*/g, ' '))}\n`), // one line
     });
 
-  program.command('serve')
+  withOptions(program.command('serve'), 'serve')
     .description('run a server (the echo server by default) on a TCP port and a Unix domain socket at once, until Ctrl-C')
-    .option('--workload <name>', `whose server: ${WORKLOAD_NAMES.filter((n) => !WORKLOADS[n].fixture.proxy).join(', ')} (${WORKLOAD_NAMES.filter((n) => WORKLOADS[n].fixture.proxy).join(', ')}: its app server's)`, DEFAULT_WORKLOAD)
-    .option('--host <addr>', 'TCP address to bind: a loopback address (127.0.0.0/8, ::1, localhost)', '127.0.0.1')
-    .option('--allow-remote', 'let --host be a non-loopback address (the server is then reachable from other machines)')
-    .option('--port <n>', 'TCP port, 0 to 65535 (0 = any free port)', '0')
-    .option('--uds <path>', 'socket path (default: <server>.sock in a fresh private 0700 directory under the temp dir)')
-    .option('--greeting', 'write "start sending now!" on each connection (the 2014 server)')
-    .option('--nagle', 'leave Nagle on for accepted TCP connections (default: noDelay)')
-    .option('--json', 'print {"tcp":{host,port},"uds":{path},"uds-abstract":{path}} on stdout once all listen (uds-abstract on Linux only; its path starts with a NUL byte, \\u0000 in JSON)')
     .addHelpText('after', `
 A stale socket file (nobody answers on it) is replaced; a live one, or a path
 that is not a socket, is refused and left untouched. SIGINT, SIGTERM and SIGHUP
@@ -75,37 +85,12 @@ exit 0. Try it: nc -U <path>
 Example:
   udsvstcp serve --json`)
     .action(async (opts) => {
-      const options = resolveServeOptions(opts);
       const { serve } = await import('./commands/serve.js');
-      code = await serve(options, out);
+      code = await serve(opts, out);
     });
 
-  program.command('run')
+  withOptions(program.command('run'), 'run')
     .description('measure one workload over TCP and UDS, both transports in alternating blocks of one trial (default: echo round trips, pipelined and verified)')
-    .option('--workload <name>', `${WORKLOAD_NAMES.join(', ')} (default echo)`)
-    .option('--tcp <host:port>', 'TCP server to measure (loopback only)')
-    .option('--uds <path>', 'UDS server to measure')
-    .option('--transport <list>', 'a list of transports: tcp, uds, uds-abstract (Linux), ipc-json, ipc-advanced, worker (echo only) — e.g. tcp,uds,uds-abstract; both is tcp,uds (default: both, or those given). Each is measured against TCP, so two or more include tcp; each named once; one alone is measured with nothing compared')
-    .option('--size <bytes>', 'echo packet size (default 64), stream chunk size (default 1MiB), http body size (default 64): a power of two, e.g. 64, 1k, 64KiB, 1MiB')
-    .option('--depth <n>', 'echo: packets in flight, 1 (ping-pong) to 65536, size × depth at most 256 MiB (default 1); connect: connections at once')
-    .option('--connections <n>', 'http, proxy: keep-alive connections, 1 to 1024 (default 10, as the 2017 wrk run); proxy: at most what nginx can hold within the open-file limit (ulimit -Hn)')
-    .option('--pipelining <n>', 'http, proxy: requests in flight per connection, 1 to 256 (default 1)')
-    .option('--keepalive', 'proxy: nginx keeps its upstream connections alive (default: a new one per request, as nginx does by default)')
-    .option('--nginx <path>', 'proxy: the nginx binary (default: nginx on PATH or in /usr/sbin)')
-    .option('--server-netns', 'run the server in a network namespace of its own on a bridge, as a container on a bridge network (needs root and iproute2\'s ip; docs/containers.md)')
-    .option('--port-proxy', 'with --server-netns: TCP through a port forwarder on 127.0.0.1, as docker-proxy for a published port')
-    .option('--node <path>', 'the Node executable (a path or a name on PATH) to run the server and the client trial on (default: the Node running udsvstcp)')
-    .option('--packets <n>', 'measured packets per transport per trial, 1 to 20000000 (instead of --duration)')
-    .option('--duration <time>', 'measured time per transport per trial: 500ms, 2s, 1m (default 1s)')
-    .option('--warmup <n|time>', 'warmup per transport before measuring: a packet count (1000) or a time (250ms)', '250ms')
-    .option('--seed <n>', 'seed of the random payloads, 0 to 4294967295 (default: random, printed)')
-    .option('--nagle', 'leave Nagle on (default: TCP_NODELAY on client and server sockets; the server started here follows)')
-    .option('--timeout <time>', 'fail a trial when nothing is echoed for this long', '10s')
-    .option('--runs <n>', 'trials, each measuring every transport; the transport that opens the blocks alternates, 1 to 1000', '1')
-    .option('--greeting', 'expect the 2014 greeting before echoing (the server started here sends it)')
-    .option('--json', 'one JSON object per transport per trial, a line each, on stdout')
-    .option('--pin <mode>', 'where client and server run, every lane alike: split (server cpu 0, client cpu 1; the default, as a deployment on 2+ CPUs), same (both cpu 0) or none (the scheduler decides), via taskset', 'split')
-    .option('--probe', 'first run the wake-up probe (about 0.5 s: 1-byte round trips with both ends on one CPU and on two) and, at depth 1, say how much of a round trip is waking an idle CPU')
     .addHelpText('after', `
 With neither --tcp nor --uds, the workload's server is started in a child
 process (and nginx in front of it for proxy) and stopped afterwards, and its
@@ -114,15 +99,10 @@ blocks A B B A … between a TCP and a UDS connection (A B C C B A … with thre
 and the last lines give each transport against TCP, UDS/TCP first, with a 95 %
 interval (across trials with --runs 2 or more; from one trial's blocks otherwise).
 The server listens on TCP, UDS and (Linux) an abstract socket at once.
-Transports: tcp, uds, uds-abstract (Linux; proxy takes tcp and uds only); echo also takes
-ipc-json, ipc-advanced (a forked child on the child_process IPC channel) and worker (a worker thread).
 
-Workloads: echo (every echoed byte checked; msgs/s, RTT, CPU µs per message),
-stream (one-way chunks counted at the receiver; GB/s, CPU ms per GB), connect
-(connect, read "Hello there!", close; conns/s, connect time), http (keep-alive
-GETs of a --size body; req/s, latency), proxy (http through a real nginx whose
-upstream is TCP or UDS; nginx's CPU per request too). A flag of another
-workload is refused, naming it (exit 2).
+${catalogue()}
+
+A flag of another workload is refused, naming it (exit 2).
 
 Exit codes: 0 every trial ok; 1 a trial failed; 2 bad input (nothing started);
 130, 143, 129 interrupted by SIGINT (Ctrl-C), SIGTERM or SIGHUP: the run ends
@@ -134,49 +114,16 @@ Examples:
   udsvstcp run --transport tcp,uds,uds-abstract --size 1KiB --depth 4
   udsvstcp run --tcp 127.0.0.1:5555 --uds /tmp/x/echo.sock --size 1k --depth 16 --packets 100000 --json`)
     .action(async (opts) => {
-      const options = resolveRunOptions(opts);
       const { run } = await import('./commands/run.js');
-      code = await run(options, out);
+      code = await run(opts, out);
     });
 
-  program.command('sweep')
+  withOptions(program.command('sweep'), 'sweep')
     .description('the main job: repeated trials in separate processes, TCP and UDS in alternating blocks, into CSV, charts and a report (default preset: default)')
     .argument('[preset]', `a preset in sweeps/ (${listPresets().join(', ')}) or a path to a .json spec`)
-    .option('--sizes <list|range>', 'packet sizes: 1,64,1k or a range of powers of two 1..16384, 64B..1MiB, 1..64KiB*4')
-    .option('--depths <list>', 'packets in flight, each 1 to 65536, e.g. 1,16')
-    .option('--transports <list>', 'tcp,uds (default), or any list of tcp, uds, uds-abstract (Linux), ipc-json, ipc-advanced, worker (echo only): each against TCP, in the same trials, so two or more include tcp; each named once; one alone is measured with nothing compared')
-    .option('--runs <n>', 'runs (at least); every (size, depth) group once per run, 1 to 1000')
-    .option('--precision <pct>', 'add runs to groups whose UDS/TCP 95 % interval (as in summary.csv; see --intervals) is wider than ±pct (0.1% to 100%, e.g. 3%)')
-    .option('--max-time <time>', 'start no extra run for --precision once the sweep would pass this (e.g. 80s, 10m)')
-    .option('--pairing <mode>', 'blocks (the transports alternate in one trial, each lane in a process of its own) or trials (one transport per trial, as in 2014)')
-    .option('--workload <name>', `${WORKLOAD_NAMES.join(', ')} (default: the preset's, echo)`)
-    .option('--pipelining <n>', 'http, proxy: requests in flight per connection, 1 to 256')
-    .option('--keepalive', 'proxy: nginx keeps its upstream connections alive')
-    .option('--nginx <path>', 'proxy: the nginx binary (default: nginx on PATH or in /usr/sbin; never one a spec file or meta.json names)')
-    .option('--node <list>', 'Node executables to measure under, each a path or a name on PATH, the first the baseline (e.g. node,/tmp/n26/node_modules/.bin/node); default: the Node running udsvstcp; on --resume, never one meta.json names')
-    .option('--server <lifetime>', 'sweep (one server throughout) or round (a fresh one for each run and each precision round)')
-    .option('--server-netns', 'run the server in a network namespace of its own on a bridge, as a container on a bridge network (needs root and iproute2\'s ip): TCP to its namespace address, UDS through a directory both sides see; docs/containers.md')
-    .option('--port-proxy', 'with --server-netns: TCP through a port forwarder on 127.0.0.1, as docker-proxy for a published port')
-    .option('--intervals <mode>', 'UDS/TCP intervals: moderated (each group\'s variance moderated across the sweep\'s groups; the default) or own (each group\'s runs alone)')
-    .option('--block <time>', 'length of a measured block to aim for, 1ms to 10s (default 10ms)')
-    .option('--packets <n>', 'measured packets per transport per trial (instead of --duration)')
-    .option('--duration <time>', 'measured time per transport per trial (instead of --packets)')
-    .option('--warmup <n|time>', 'warmup per transport per trial: packets or time')
-    .option('--seed <n>', "seed of the trial order and payloads (default: the preset's, else random; recorded)")
-    .option('--pin <mode>', 'where client and server run, every lane alike: split (server cpu 0, client cpu 1; the default), same (both cpu 0) or none, via taskset')
-    .option('--trial-timeout <time>', 'hard limit of one trial, past which it fails (its process is killed if still there 5 s later; default: (duration + warmup) × transports in a trial + 1 min)')
-    .option('--out <dir>', 'results directory (default ./udsvstcp-results/<UTC time>-<preset>/)')
-    .option('--resume <dir>', 'run only the trials missing from DIR/trials.csv, with the spec recorded there')
-    .option('--retry-failed', 'with --resume: measure failed trials again (their old rows stay, marked superseded)')
-    .option('--allow-shared-dir', 'use a results directory (or files in it) that another user owns or that group or others may write; refused otherwise, as ssh refuses such a ~/.ssh')
-    .option('--test', "run the preset's smallest settings (its \"test\" block)")
-    .option('--no-probe', 'skip the wake-up probe at the start (about 0.5 s: 1-byte round trips with both ends on one CPU and on two; meta.json machine.wakeup)')
-    .option('--quiet', 'nothing on stderr but errors and warnings (no progress, summary or verdicts)')
-    .option('--no-progress', 'no per-trial progress on stderr (the summary and verdicts still print)')
-    .option('--json', 'print the summary as one JSON document on stdout (the same document as `udsvstcp report --json`)')
     .addHelpText('after', `
 Each trial process measures one (size, depth) group of one workload (--workload,
-or the preset's: echo, stream, connect, http or proxy; without a preset,
+or the preset's: ${WORKLOAD_NAMES.join(', ')}; without a preset,
 --workload NAME takes that workload's defaults): it holds a TCP and a UDS
 connection (or pool) to the same server and alternates measured blocks A B B A …,
 each starting and ending with nothing in flight. Runs are fresh processes;

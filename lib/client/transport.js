@@ -7,8 +7,6 @@ import net from 'node:net';
 import { RunError } from '../core/errors.js';
 import { getTransport } from '../transports/index.js';
 
-export { TRANSPORTS } from '../transports/index.js';
-
 /**
  * @typedef {{ host: string, port: number }} Via a proxy on loopback TCP that forwards to the target (nginx)
  * @typedef {{ transport: string, host: string, port: number, via?: Via }} TcpTarget a transport reached at a host and port (TCP)

@@ -5,42 +5,9 @@
  * UsageError naming the flag or key and the accepted range.
  */
 import { UsageError } from '../core/errors.js';
-import { MAX_PACKETS } from '../core/limits.js';
-import { toDuration, toInteger, toPacketSize, toWarmup } from '../core/units.js';
+import { toInteger, toPacketSize, toWarmup } from '../core/units.js';
+import { checkApplies, parseSetting } from './settings.js';
 import { BASELINE, TRANSPORTS, getTransport, isAvailable, isTransport } from '../transports/index.js';
-import { WORKLOADS } from '../workloads/index.js';
-
-/** Bounds shared by `run` and `sweep`. */
-export const BOUNDS = Object.freeze({
-  durationMs: { min: 10, max: 3_600_000 },
-  timeoutMs: { min: 10, max: 600_000 },
-  pipelining: { min: 1, max: 256 },
-  seed: { min: 0, max: 2 ** 32 - 1 },
-});
-
-/**
- * @param {string | number} text
- * @param {string} flag
- */
-export function toSeed(text, flag) {
-  return toInteger(text, flag, BOUNDS.seed);
-}
-
-/** --pin's modes: the default puts client and server on CPUs of their own, as a deployment would on a machine of two or more. */
-export const PINS = /** @type {const} */ (['split', 'same', 'none']);
-export const DEFAULT_PIN = 'split';
-
-/**
- * A --pin mode (flag or spec key).
- * @param {unknown} value
- * @param {string} name the flag or key, for the message
- * @returns {'none' | 'split' | 'same'}
- */
-export function toPin(value, name) {
-  const pin = String(value);
-  if (!(/** @type {readonly string[]} */ (PINS)).includes(pin)) throw new UsageError(`${name} must be split, same or none; got ${JSON.stringify(value)}`);
-  return /** @type {'none' | 'split' | 'same'} */ (pin);
-}
 
 /**
  * A value on a workload's axis: a power of two within its range, or (for a
@@ -58,32 +25,17 @@ export function toAxisValue(text, axis, flag) {
 }
 
 /**
- * Refuse options a workload does not take, naming the flag and who takes it.
- * @param {import('../workloads/workload.js').Workload} workload
- * @param {Record<string, unknown>} given option name → value (undefined: not given)
- * @param {(name: string) => string} name how to name an option in the message
- */
-export function checkWorkloadOptions(workload, given, name) {
-  for (const [key, value] of Object.entries(given)) {
-    if (value === undefined || workload.options.includes(/** @type {any} */ (key))) continue;
-    const takers = Object.values(WORKLOADS).filter((w) => w.options.includes(/** @type {any} */ (key))).map((w) => w.name);
-    throw new UsageError(`${name(key)} applies to the ${takers.join(' and ')} workload${takers.length === 1 ? '' : 's'}, not ${workload.name}`);
-  }
-}
-
-/**
  * The options only some workloads take (greeting, pipelining, keepalive,
  * nginx): refused for the others, then resolved with their bounds.
  * @param {import('../workloads/workload.js').Workload} workload
- * @param {{ greeting?: unknown, pipelining?: unknown, keepalive?: unknown, nginx?: unknown }} given undefined (or false for a switch): not given
+ * @param {Record<string, unknown>} given by key, undefined (or false for a switch): not given; any other setting given is checked too (lib/options/settings.js)
  * @param {(key: string) => string} name
  */
 export function resolveWorkloadOptions(workload, given, name) {
-  checkWorkloadOptions(workload, { greeting: given.greeting || undefined, pipelining: given.pipelining, keepalive: given.keepalive || undefined }, name);
-  if (given.nginx !== undefined && given.nginx !== null && !workload.fixture.proxy) throw new UsageError(`${name('nginx')} applies to the proxy workload, not ${workload.name}`);
+  checkApplies(workload, given, name);
   return {
     greeting: Boolean(given.greeting),
-    pipelining: given.pipelining === undefined ? 1 : toInteger(String(given.pipelining), name('pipelining'), BOUNDS.pipelining),
+    pipelining: given.pipelining === undefined ? 1 : parseSetting('pipelining', given.pipelining, name('pipelining')),
     keepalive: Boolean(given.keepalive),
     nginx: given.nginx === undefined || given.nginx === null ? null : String(given.nginx),
   };
@@ -101,22 +53,13 @@ export function resolveWorkloadOptions(workload, given, name) {
 export function resolveAmounts(workload, given, name, fallbackDuration) {
   const has = (/** @type {unknown} */ v) => v !== undefined && v !== null;
   if (has(given.packets) && has(given.duration)) throw new UsageError(`${name('packets')} and ${name('duration')} exclude each other: give one`);
-  if (has(given.packets) && !workload.counts) throw new UsageError(`${name('packets')} applies to the echo workload; ${workload.name} measures a duration`);
+  checkApplies(workload, { packets: given.packets }, name);
   const measure = has(given.packets)
-    ? { packets: toInteger(String(given.packets), name('packets'), { min: 1, max: MAX_PACKETS }) }
-    : { ms: toDuration(String(given.duration ?? fallbackDuration), name('duration'), BOUNDS.durationMs) };
+    ? { packets: parseSetting('packets', given.packets, name('packets')) }
+    : { ms: parseSetting('duration', given.duration ?? fallbackDuration, name('duration')) };
   const warmup = toWarmup(String(given.warmup), name('warmup'));
   if ('packets' in warmup && warmup.packets > 0 && !workload.counts) throw new UsageError(`${name('warmup')} must be a time (e.g. 250ms) for the ${workload.name} workload, not a count; got ${JSON.stringify(given.warmup)}`);
   return { measure, warmup };
-}
-
-/**
- * The stall timeout inside a trial.
- * @param {unknown} value
- * @param {string} key
- */
-export function toStallTimeout(value, key) {
-  return toDuration(String(value), key, BOUNDS.timeoutMs);
 }
 
 /**

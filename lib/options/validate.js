@@ -10,11 +10,10 @@ import { checkNginxConnections } from '../fixture/nginx.js';
 import { checkSocketPath } from '../fixture/socket-file.js';
 import { toInteger } from '../core/units.js';
 import { findNode } from '../core/node-executables.js';
-import { DEFAULT_WORKLOAD, WORKLOADS, getWorkload } from '../workloads/index.js';
-import { checkNetnsTransports, checkWorkloadTransports, resolveAmounts, resolveWorkloadOptions, DEFAULT_PIN, toAxisValue, toPin, toSeed, toStallTimeout, toTransportList } from './rules.js';
+import { DEFAULT_WORKLOAD, getWorkload } from '../workloads/index.js';
+import { checkNetnsTransports, checkWorkloadTransports, resolveAmounts, resolveWorkloadOptions, toAxisValue, toTransportList } from './rules.js';
+import { checkApplies, defaultOf, parseSetting } from './settings.js';
 import { getTransport } from '../transports/index.js';
-
-export { checkWorkloadOptions, toAxisValue, toSeed } from './rules.js';
 
 /**
  * A loopback address, decided without any name lookup: an IPv4 address in
@@ -30,21 +29,13 @@ export function isLoopback(host) {
 const LOOPBACK_RANGE = 'an IPv4 address in 127.0.0.0/8, ::1 or localhost';
 
 /**
- * @param {string | number | undefined} text
- * @param {string} flag
- */
-function toPort(text, flag) {
-  return toInteger(text ?? '', flag, { min: 0, max: 65535 });
-}
-
-/**
  * `serve` options.
  * @param {{ workload?: string, host?: string, port?: string, uds?: string, greeting?: boolean, nagle?: boolean, json?: boolean, allowRemote?: boolean }} raw
  */
 export function resolveServeOptions(raw) {
   const workload = getWorkload(raw.workload ?? DEFAULT_WORKLOAD);
-  if (raw.greeting && !workload.options.includes('greeting')) throw new UsageError(`--greeting applies to the echo server, not the ${workload.fixture.server} server of --workload ${workload.name}`);
-  const host = raw.host ?? '127.0.0.1';
+  checkApplies(workload, { greeting: raw.greeting }, (key) => `--${key}`);
+  const host = raw.host ?? String(defaultOf('host', 'serve'));
   if (host.length === 0) throw new UsageError('--host must be an address to bind, e.g. 127.0.0.1');
   if (!isLoopback(host) && !raw.allowRemote) {
     throw new UsageError(`--host must be a loopback address (${LOOPBACK_RANGE}); got ${JSON.stringify(host)}. Add --allow-remote to bind it anyway: the echo server would be reachable from other machines`);
@@ -52,7 +43,7 @@ export function resolveServeOptions(raw) {
   return {
     handler: workload.fixture.server,
     host,
-    port: toPort(raw.port ?? 0, '--port'),
+    port: parseSetting('port', raw.port ?? defaultOf('port', 'serve'), '--port'),
     path: raw.uds === undefined ? undefined : checkSocketPath(raw.uds, '--uds'),
     greeting: Boolean(raw.greeting),
     noDelay: !raw.nagle,
@@ -100,9 +91,6 @@ function toTcpTarget(text) {
  * @property {boolean} portProxy --port-proxy: the server's TCP through a port forwarder on loopback
  */
 
-/** Flags of the depth axis, by workload: `--connections` for the HTTP ones, `--depth` otherwise. */
-const DEPTH_FLAGS = ['--depth', '--connections'];
-
 /**
  * `run` options.
  * @param {Record<string, any>} raw as commander parsed them (strings)
@@ -111,19 +99,12 @@ const DEPTH_FLAGS = ['--depth', '--connections'];
 export function resolveRunOptions(raw) {
   const workload = getWorkload(raw.workload ?? DEFAULT_WORKLOAD);
   const { size: sizeAxis, depth: depthAxis } = workload.axes;
-  for (const flag of DEPTH_FLAGS) {
-    const key = flag.slice(2);
-    if (raw[key] !== undefined && flag !== depthAxis.flag) {
-      const takers = Object.values(WORKLOADS).filter((w) => w.axes.depth.flag === flag).map((w) => w.name);
-      throw new UsageError(`${flag} applies to the ${takers.join(' and ')} workload${takers.length === 1 ? '' : 's'}; ${workload.name} takes ${depthAxis.flag} (${depthAxis.label})`);
-    }
-  }
   const extras = resolveWorkloadOptions(workload, raw, (key) => `--${key}`);
   const size = toAxisValue(raw.size ?? sizeAxis.fallback, sizeAxis, '--size');
   const depth = toAxisValue(raw[depthAxis.flag.slice(2)] ?? depthAxis.fallback, depthAxis, depthAxis.flag);
   workload.check?.(size, depth, `--size × ${depthAxis.flag}`);
   if (workload.fixture.proxy) checkNginxConnections(depth, depthAxis.flag);
-  const { measure, warmup } = resolveAmounts(workload, { packets: raw.packets, duration: raw.duration, warmup: raw.warmup ?? '250ms' }, (key) => `--${key}`, '1s');
+  const { measure, warmup } = resolveAmounts(workload, { packets: raw.packets, duration: raw.duration, warmup: raw.warmup ?? defaultOf('warmup', 'run') }, (key) => `--${key}`, String(defaultOf('duration', 'run')));
 
   let transports = toTransportList(raw.transport ?? 'both', '--transport');
   checkWorkloadTransports(workload, transports, '--transport');
@@ -153,10 +134,10 @@ export function resolveRunOptions(raw) {
     depth,
     measure,
     warmup,
-    seed: raw.seed === undefined ? newSeed() : toSeed(raw.seed, '--seed'),
+    seed: raw.seed === undefined ? newSeed() : parseSetting('seed', raw.seed, '--seed'),
     noDelay: !raw.nagle,
-    timeoutMs: toStallTimeout(raw.timeout ?? '10s', '--timeout'),
-    runs: toInteger(raw.runs ?? '1', '--runs', { min: 1, max: 1000 }),
+    timeoutMs: parseSetting('timeout', raw.timeout ?? defaultOf('timeout', 'run'), '--timeout'),
+    runs: parseSetting('runs', raw.runs ?? defaultOf('runs', 'run'), '--runs'),
     greeting: extras.greeting,
     pipelining: extras.pipelining,
     keepalive: extras.keepalive,
@@ -164,7 +145,7 @@ export function resolveRunOptions(raw) {
     node: raw.node === undefined ? undefined : findNode(raw.node, '--node'), // found and asked last: it runs a program
     json: Boolean(raw.json),
     probe: Boolean(raw.probe),
-    pin: toPin(raw.pin ?? DEFAULT_PIN, '--pin'),
+    pin: parseSetting('pin', raw.pin ?? defaultOf('pin', 'run'), '--pin'),
     netns,
     portProxy: Boolean(raw.portProxy),
   };

@@ -19,8 +19,9 @@ export function toJsonLine(record) {
  * environment and the Nodes measured.
  * @param {import('../report/findings.js').Findings} findings
  * @param {{ dir?: string, files?: string[] }} [options]
+ * @returns {Record<string, any>} plain JSON data: a figure that is not finite is null
  */
-export function toReportJson(findings, { dir, files = [] } = {}) {
+export function toReportDocument(findings, { dir, files = [] } = {}) {
   const document = {
     dir: dir ?? null,
     status: findings.status,
@@ -36,5 +37,13 @@ export function toReportJson(findings, { dir, files = [] } = {}) {
     spec: findings.meta?.spec ?? null,
     files,
   };
-  return `${JSON.stringify(document, (_, v) => (typeof v === 'number' && !Number.isFinite(v) ? null : v), 2)}\n`;
+  return JSON.parse(JSON.stringify(document, (_, v) => (typeof v === 'number' && !Number.isFinite(v) ? null : v)));
+}
+
+/**
+ * A report document (toReportDocument) as the text `report --json` and `sweep --json` print.
+ * @param {Record<string, any>} document
+ */
+export function toJsonText(document) {
+  return `${JSON.stringify(document, null, 2)}\n`;
 }

@@ -22,7 +22,8 @@ import { formatPercent, formatSize } from '../core/units.js';
 /**
  * @typedef {object} SweepDeps
  * @property {(node: string) => Promise<Fixture>} startServer the server of one Node version
- * @property {(server: Fixture, node: string) => Promise<void>} [warmServer] run unrecorded traffic through a new server
+ * @property {(server: Fixture, node: string, trial: import('../trial/trial.js').TrialSpec) => Promise<void>} [warmServer] run unrecorded
+ *   traffic through a new server: `trial` is the plan's first group under that Node version, every transport of the sweep
  * @property {string[]} [nodes] the Node versions (the axis), the baseline first; default: the Node running this process
  * @property {(spec: import('../trial/trial.js').TrialSpec, server: Fixture) => Promise<import('../trial/trial.js').TrialResult>} runTrial rejects only when aborted
  * @property {{ appendAll: (rows: Record<string, unknown>[]) => void }} log trial rows (a trial's rows in one write)
@@ -42,7 +43,7 @@ import { formatPercent, formatSize } from '../core/units.js';
  * @param {Fixture} server
  * @returns {import('../trial/trial.js').TrialSpec}
  */
-export function trialSpec(spec, job, server) {
+function trialSpec(spec, job, server) {
   return {
     workload: spec.workload,
     targets: job.transports.map((t) => server.targets[t]),
@@ -102,7 +103,11 @@ export async function runSweep(spec, deps) {
   const keyOf = (/** @type {import('./schedule.js').Job} */ job) => (nodes.length > 1 ? job.node : '');
   const keeper = createFixtureKeeper({
     startServer: (key) => startServer(key || nodes[0]),
-    warmServer: warmServer && ((server, key) => warmServer(server, key || nodes[0])),
+    warmServer: warmServer && ((server, key) => {
+      const node = key || nodes[0];
+      const first = plan.find((job) => job.node === node) ?? plan[0];
+      return warmServer(server, node, trialSpec(spec, { ...first, node, transports: spec.transports }, server));
+    }),
     onNote, onReplace, signal,
   });
   /** @type {number[]} */

@@ -11,13 +11,12 @@ import { MAX_RUNS } from '../core/limits.js';
 import { errorCode, readRegularFile } from '../core/files.js';
 import { parseJson } from '../core/json-text.js';
 import { checkNginxConnections } from '../fixture/nginx.js';
-import { checkNetnsTransports, checkWorkloadTransports, resolveAmounts, resolveWorkloadOptions, DEFAULT_PIN, toAxisValue, toPin, toSeed, toStallTimeout, toTransportList } from '../options/rules.js';
+import { checkNetnsTransports, checkWorkloadTransports, resolveAmounts, resolveWorkloadOptions, toAxisValue, toTransportList } from '../options/rules.js';
+import { DEFAULTS, SPEC_KEYS, checkJsonTypes, parseSetting } from '../options/settings.js';
 import { DEFAULT_WORKLOAD, getWorkload } from '../workloads/index.js';
 import { newSeed } from '../core/random.js';
-import { PAIR } from '../transports/index.js';
 import { MAX_NODES } from '../core/node-executables.js';
-import { checkSpecTypes } from './spec-types.js';
-import { MiB, formatSize, isPowerOfTwo, parseSize, toDuration, toInteger } from '../core/units.js';
+import { MiB, formatSize, isPowerOfTwo, parseSize, toInteger } from '../core/units.js';
 
 const PRESET_DIR = fileURLToPath(new URL('../../sweeps/', import.meta.url));
 /** Largest spec file read: presets are a few KiB. */
@@ -25,38 +24,7 @@ const MAX_SPEC_BYTES = MiB;
 /** Deepest nesting of objects and lists in a spec file: a spec needs 3 (its test block's lists). */
 const MAX_SPEC_DEPTH = 16;
 
-/** Keys a spec may hold (besides `description` and `test`), with their defaults. */
-export const DEFAULTS = Object.freeze({
-  workload: DEFAULT_WORKLOAD,
-  sizes: /** @type {unknown} */ (undefined),
-  depths: [1],
-  transports: [...PAIR],
-  runs: 5,
-  packets: /** @type {unknown} */ (undefined),
-  duration: '200ms',
-  warmup: '50ms',
-  seed: /** @type {unknown} */ (null),
-  pin: DEFAULT_PIN,
-  noDelay: true,
-  greeting: false,
-  pipelining: 1,
-  keepalive: false,
-  timeout: '5s',
-  trialTimeout: /** @type {unknown} */ (null),
-  pairing: 'blocks',
-  server: 'sweep',
-  intervals: 'moderated',
-  block: '10ms',
-  precision: /** @type {unknown} */ (null),
-  maxTime: /** @type {unknown} */ (null),
-  node: /** @type {unknown} */ (null),
-  serverNetns: false,
-  portProxy: false,
-});
-const PAIRINGS = ['blocks', 'trials'];
-const SERVER_LIFETIMES = ['sweep', 'round'];
-const INTERVAL_MODES = ['moderated', 'own'];
-const KEYS = new Set([...Object.keys(DEFAULTS), 'description', 'test']);
+const KEYS = new Set(SPEC_KEYS);
 
 /**
  * @typedef {object} SweepSpec
@@ -134,7 +102,7 @@ export function loadSpec(nameOrFile) {
 export function toSizes(value, key, axis = getWorkload(DEFAULT_WORKLOAD).axes.size) {
   if (typeof value === 'string') {
     const match = /^\s*([^.]+)\.\.([^*]+?)(?:\*(\d+))?\s*$/.exec(value);
-    if (!match) return toSizes(value.split(','), key);
+    if (!match) return toSizes(value.split(','), key, axis);
     const [from, to] = [parseSize(match[1]), parseSize(match[2])];
     const step = Number(match[3] ?? 2);
     if (!isPowerOfTwo(from) || !isPowerOfTwo(to) || from > to || !isPowerOfTwo(step) || step < 2) {
@@ -157,15 +125,6 @@ function toDepths(value, key, axis) {
   const list = typeof value === 'string' ? value.split(',') : value;
   if (!Array.isArray(list) || list.length === 0) throw new UsageError(`${key} must be a non-empty list of whole numbers from ${axis.min} to ${axis.max} (${axis.label}); got ${JSON.stringify(value)}`);
   return [...new Set(list.map((v) => toInteger(String(v), key, { min: axis.min, max: axis.max })))].sort((a, b) => a - b);
-}
-
-/**
- * @param {unknown} value
- * @param {string} key
- */
-function toBoolean(value, key) {
-  if (typeof value !== 'boolean') throw new UsageError(`${key} must be true or false; got ${JSON.stringify(value)}`);
-  return value;
 }
 
 /**
@@ -212,8 +171,8 @@ export function resolveSpec(loaded, { test = false, flags = {} } = {}) {
       if (key === 'duration') merged.packets = undefined;
     }
   };
-  checkSpecTypes(raw, (key) => `${source} "${key}"`);
-  checkSpecTypes(/** @type {Record<string, unknown>} */ (testBlock), (key) => `${source} "test.${key}"`);
+  checkJsonTypes(raw, (key) => `${source} "${key}"`);
+  checkJsonTypes(/** @type {Record<string, unknown>} */ (testBlock), (key) => `${source} "test.${key}"`);
   apply(raw, (key) => `${source} "${key}"`);
   if (test) apply(/** @type {Record<string, unknown>} */ (testBlock), (key) => `${source} "test.${key}"`);
   apply(flags, (key) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
@@ -222,7 +181,7 @@ export function resolveSpec(loaded, { test = false, flags = {} } = {}) {
   const workload = getWorkload(merged.workload, name('workload'));
   // options the workload does not take first: a preset's axes written for another workload must not hide them
   const given = (/** @type {string} */ key) => (merged[key] === DEFAULTS[/** @type {keyof typeof DEFAULTS} */ (key)] ? undefined : merged[key]);
-  for (const key of ['greeting', 'keepalive', 'serverNetns', 'portProxy']) toBoolean(merged[key], name(key));
+  for (const key of ['greeting', 'keepalive', 'serverNetns', 'portProxy']) parseSetting(key, merged[key], name(key));
   if (merged.portProxy && !merged.serverNetns) throw new UsageError(`${name('portProxy')} needs serverNetns (--server-netns): the port proxy forwards from host loopback to the server's address in its network namespace`);
   const extras = resolveWorkloadOptions(workload, { greeting: given('greeting'), pipelining: given('pipelining'), keepalive: given('keepalive') }, name);
   const { measure, warmup } = resolveAmounts(workload, { packets: merged.packets, duration: merged.duration, warmup: merged.warmup }, name, String(DEFAULTS.duration));
@@ -234,15 +193,9 @@ export function resolveSpec(loaded, { test = false, flags = {} } = {}) {
   const depths = toDepths(merged.depths, name('depths'), depthAxis);
   for (const size of sizes) workload.check?.(size, depths[depths.length - 1], `${name('sizes')} × ${name('depths')}`);
   if (workload.fixture.proxy) checkNginxConnections(Math.max(...depths), name('depths'));
-  const pin = toPin(merged.pin, name('pin'));
   if (merged.description !== undefined && typeof merged.description !== 'string') throw new UsageError(`${name('description')} must be a string`);
 
-  const pairing = String(merged.pairing);
-  if (!PAIRINGS.includes(pairing)) throw new UsageError(`${name('pairing')} must be blocks or trials; got ${JSON.stringify(merged.pairing)}`);
-  const server = String(merged.server);
-  if (!SERVER_LIFETIMES.includes(server)) throw new UsageError(`${name('server')} must be sweep (one server throughout) or round (a fresh one per run and per precision round); got ${JSON.stringify(merged.server)}`);
-  const intervals = String(merged.intervals);
-  if (!INTERVAL_MODES.includes(intervals)) throw new UsageError(`${name('intervals')} must be moderated (each group's variance moderated across the sweep's groups) or own (each group's runs alone); got ${JSON.stringify(merged.intervals)}`);
+  const pairing = parseSetting('pairing', merged.pairing, name('pairing'));
   const transports = toTransportList(merged.transports, name('transports'));
   checkWorkloadTransports(workload, transports, name('transports'));
   if (merged.serverNetns) checkNetnsTransports(transports, name('transports'), 'serverNetns, --server-netns');
@@ -251,7 +204,7 @@ export function resolveSpec(loaded, { test = false, flags = {} } = {}) {
   const timed = (('ms' in measure ? measure.ms : 0) + ('ms' in warmup ? warmup.ms : 0)) * perTrial;
   let trialTimeoutMs = timed + 60_000; // default: the times asked for plus a minute
   if (merged.trialTimeout !== null && merged.trialTimeout !== undefined) {
-    trialTimeoutMs = toDuration(String(merged.trialTimeout), name('trialTimeout'), { min: 100, max: 7_200_000 });
+    trialTimeoutMs = parseSetting('trialTimeout', merged.trialTimeout, name('trialTimeout'));
     if (trialTimeoutMs <= timed) throw new UsageError(`${name('trialTimeout')} must exceed (duration + warmup) × transports per trial (${timed / 1000} s); got ${trialTimeoutMs / 1000} s`);
   }
   return {
@@ -262,23 +215,23 @@ export function resolveSpec(loaded, { test = false, flags = {} } = {}) {
     sizes,
     depths,
     transports,
-    runs: toInteger(String(merged.runs), name('runs'), { min: 1, max: MAX_RUNS }),
+    runs: parseSetting('runs', merged.runs, name('runs')),
     measure,
     warmup,
-    seed: merged.seed === null || merged.seed === undefined ? newSeed() : toSeed(String(merged.seed), name('seed')),
-    pin,
-    noDelay: toBoolean(merged.noDelay, name('noDelay')),
+    seed: merged.seed === null || merged.seed === undefined ? newSeed() : parseSetting('seed', merged.seed, name('seed')),
+    pin: parseSetting('pin', merged.pin, name('pin')),
+    noDelay: parseSetting('noDelay', merged.noDelay, name('noDelay')),
     greeting: extras.greeting,
     pipelining: extras.pipelining,
     keepalive: extras.keepalive,
-    timeoutMs: toStallTimeout(merged.timeout, name('timeout')),
+    timeoutMs: parseSetting('timeout', merged.timeout, name('timeout')),
     trialTimeoutMs,
-    pairing: /** @type {'blocks' | 'trials'} */ (pairing),
-    server: /** @type {'sweep' | 'round'} */ (server),
-    intervals: /** @type {'moderated' | 'own'} */ (intervals),
-    blockMs: toDuration(String(merged.block), name('block'), { min: 1, max: 10_000 }),
+    pairing,
+    server: parseSetting('server', merged.server, name('server')),
+    intervals: parseSetting('intervals', merged.intervals, name('intervals')),
+    blockMs: parseSetting('block', merged.block, name('block')),
     precision: merged.precision === null || merged.precision === undefined ? null : toPrecision(merged.precision, name('precision')),
-    maxTimeMs: merged.maxTime === null || merged.maxTime === undefined ? null : toDuration(String(merged.maxTime), name('maxTime'), { min: 1000, max: 86_400_000 }),
+    maxTimeMs: merged.maxTime === null || merged.maxTime === undefined ? null : parseSetting('maxTime', merged.maxTime, name('maxTime')),
     maxRuns: MAX_RUNS,
     node: toNodeList(merged.node, name('node')),
     serverNetns: /** @type {boolean} */ (merged.serverNetns),

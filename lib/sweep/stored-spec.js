@@ -8,15 +8,11 @@
  * lib/sweep/node-axis.js finds each session's Nodes).
  */
 import { UsageError } from '../core/errors.js';
-import { DEFAULTS, resolveSpec, toNodeList } from './spec.js';
+import { DEFAULTS, SETTINGS, SPEC_KEYS, viewOf } from '../options/settings.js';
+import { resolveSpec, toNodeList } from './spec.js';
 
-/** Resolved keys in milliseconds, and the spec-file key each comes from (null allowed where the key may be null). */
-const MS_KEYS = /** @type {Record<string, { key: string, nullable: boolean }>} */ ({
-  timeoutMs: { key: 'timeout', nullable: false },
-  trialTimeoutMs: { key: 'trialTimeout', nullable: false },
-  blockMs: { key: 'block', nullable: false },
-  maxTimeMs: { key: 'maxTime', nullable: true },
-});
+/** Resolved keys in milliseconds (`blockMs`), each with the spec-file key (a time) it comes from. */
+const MS_KEYS = Object.fromEntries(SPEC_KEYS.filter((k) => SETTINGS[k].kind === 'time' && !SETTINGS[k].resolved).map((k) => [`${k}Ms`, k]));
 
 /** Keys of a resolved spec that are not spec-file keys: mapped back by toRawSpec, or derived (maxRuns). */
 const RESOLVED_ONLY = new Set(['preset', 'test', 'measure', 'warmup', 'maxRuns', ...Object.keys(MS_KEYS)]);
@@ -30,8 +26,15 @@ const RECORDS = new Set(['nginx', 'node']);
  */
 const settingsOf = (spec) => Object.fromEntries(Object.entries(spec).filter(([key]) => !RECORDS.has(key)));
 
-/** The flag that sets each resolved key, for messages. */
-const FLAG_OF = /** @type {Record<string, string>} */ ({ measure: '--packets/--duration', warmup: '--warmup', trialTimeoutMs: '--trial-timeout', timeoutMs: 'timeout', blockMs: '--block', maxTimeMs: '--max-time' });
+/**
+ * The flags that set a resolved key (`--packets/--duration` for measure), or the spec key where no flag does.
+ * @param {string} resolved
+ */
+function flagOf(resolved) {
+  const keys = SPEC_KEYS.filter((k) => (SETTINGS[k].resolved ?? (SETTINGS[k].kind === 'time' ? `${k}Ms` : k)) === resolved);
+  const flags = keys.filter((k) => SETTINGS[k].cmd.sweep).map((k) => viewOf(SETTINGS[k], 'sweep').flag.replace(/ .*/, ''));
+  return flags.length ? flags.join('/') : keys[0] ?? resolved;
+}
 
 /**
  * @param {unknown} value
@@ -82,9 +85,9 @@ function toRawSpec(spec, where) {
   else raw.duration = `${measure.ms}ms`;
   const warmup = toAmount(s.warmup, `${where} "warmup"`);
   raw.warmup = 'packets' in warmup ? warmup.packets : `${warmup.ms}ms`;
-  for (const [key, { key: rawKey, nullable }] of Object.entries(MS_KEYS)) {
+  for (const [key, rawKey] of Object.entries(MS_KEYS)) {
     if (!(key in s) && key !== 'timeoutMs' && key !== 'trialTimeoutMs') continue; // keys of later versions
-    raw[rawKey] = nullable && s[key] === null ? null : toMs(s[key], `${where} "${key}"`);
+    raw[rawKey] = s[key] === null ? null : toMs(s[key], `${where} "${key}"`);
   }
   return { preset: s.preset, test: s.test, raw };
 }
@@ -142,8 +145,7 @@ export function checkResumeFlags(stored, { preset, test, flags }, dir) {
   const { raw } = toRawSpec(stored, `${dir} meta.json "spec"`);
   const given = { ...resolveSpec({ name: stored.preset, source: `${dir} meta.json "spec"`, raw }, { flags }), test: stored.test };
   for (const key of differingKeys(settingsOf(stored), settingsOf(given))) {
-    const flag = FLAG_OF[key] ?? `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
-    problems.push(`${flag} ${show(/** @type {any} */ (given)[key])} (recorded: ${show(/** @type {any} */ (stored)[key])})`);
+    problems.push(`${flagOf(key)} ${show(/** @type {any} */ (given)[key])} (recorded: ${show(/** @type {any} */ (stored)[key])})`);
   }
   if (problems.length) {
     throw new UsageError(`--resume ${dir}: ${problems.join('; ')} differ from what meta.json records; give only flags equal to the recorded spec, or --resume DIR alone`);

@@ -20,9 +20,6 @@ import { WORKLOADS, workloadOf } from './index.js';
 /** Every workload's summarised figures, by column. */
 export const FIGURES = /** @type {Record<string, Figure>} */ (Object.fromEntries(Object.values(WORKLOADS).flatMap((w) => Object.entries(w.summary).map(([metric, f]) => [metric, { metric, ...f }]))));
 
-/** The primary figure of each workload. */
-export const PRIMARY = /** @type {Record<string, string>} */ (Object.fromEntries(Object.values(WORKLOADS).map((w) => [w.name, w.primary])));
-
 /**
  * The figures, by workload, for an error message: `echo: msgs_per_s, …; stream: gb_per_s, …`.
  */

@@ -40,6 +40,10 @@ describe('sweep specs', () => {
     expect(toSizes('1k,64', 'sizes')).toEqual([64, 1024]);
   });
 
+  it('hold a comma-separated list to the workload\'s own size axis', () => {
+    expect(() => resolveRaw({ workload: 'stream', sizes: '512,1KiB' })).toThrow(/x\.json "sizes" must be a power of two from 1 KiB to 64 MiB/);
+  });
+
   it('let flags override the preset, and --packets replace its duration', () => {
     const spec = resolveRaw({ sizes: [64], duration: '1s' }, { flags: { sizes: '1..4', packets: '500', runs: '2' } });
     expect(spec).toMatchObject({ sizes: [1, 2, 4], runs: 2, measure: { packets: 500 } });
@@ -123,14 +127,14 @@ describe('udsvstcp sweep refuses bad input before anything starts (exit 2, one l
 
 describe('sweep --workload NAME without a preset', () => {
   it("takes that workload's own defaults, not the default preset's echo sizes", async () => {
-    const { resolveSweep } = await import('../../lib/commands/sweep.js');
+    const { resolveSweep } = await import('../../lib/sweep/request.js');
     const tmp = await makeTempDir();
     try {
       for (const [name, size, depth] of /** @type {const} */ ([['stream', 1048576, 1], ['connect', 12, 1], ['http', 64, 10], ['proxy', 64, 10]])) {
-        const request = resolveSweep(undefined, { workload: name, test: true, out: join(tmp.dir, name) });
+        const request = resolveSweep({ workload: name, test: true, out: join(tmp.dir, name) });
         expect(request.spec).toMatchObject({ preset: name, workload: name, sizes: [size], depths: [depth], test: true, runs: 2 });
       }
-      expect(resolveSweep(undefined, { workload: 'echo', out: join(tmp.dir, 'e') }).spec).toMatchObject({ preset: 'default', workload: 'echo' });
+      expect(resolveSweep({ workload: 'echo', out: join(tmp.dir, 'e') }).spec).toMatchObject({ preset: 'default', workload: 'echo' });
     } finally {
       await tmp.remove();
     }

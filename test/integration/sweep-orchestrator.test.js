@@ -65,6 +65,20 @@ describe('sweep orchestration', () => {
     expect(other.map((j) => jobKeys(j).join())).not.toEqual(plan.map((j) => jobKeys(j).join()));
   });
 
+  it('warms a new server with the first planned group of its Node version, every transport, from the plan it runs', async () => {
+    const f = fakes();
+    /** @type {{ node: string, trial: import('../../lib/trial/trial.js').TrialSpec }[]} */
+    const warmed = [];
+    await runSweep({ ...spec, pairing: 'trials' }, { ...f, nodes: ['v20.0.0', 'v22.0.0'], warmServer: async (_server, node, trial) => { warmed.push({ node, trial }); } });
+    const plan = planTrials({ ...spec, pairing: 'trials', nodes: ['v20.0.0', 'v22.0.0'] });
+    expect(warmed.map((w) => w.node).sort()).toEqual(['v20.0.0', 'v22.0.0']);
+    for (const { node, trial } of warmed) {
+      const first = plan.find((job) => job.node === node);
+      expect(trial).toMatchObject({ node_version: node, size: first?.size, depth: first?.depth });
+      expect(trial.targets.map((t) => t.transport)).toEqual(spec.transports); // one transport per trial, yet all warmed
+    }
+  });
+
   it('with pairing "trials" plans one transport per trial, as in 2014', () => {
     const plan = planTrials({ ...spec, pairing: 'trials' });
     expect(plan).toHaveLength(3 * 2 * 2 * 3);

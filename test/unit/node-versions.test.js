@@ -13,7 +13,7 @@ import { toRunsWide } from '../../lib/results/wide.js';
 import { buildFindings } from '../../lib/report/findings.js';
 import { versionTable } from '../../lib/report/versions.js';
 import { toMarkdown, toVerdictText } from '../../lib/report/report-text.js';
-import { toReportJson } from '../../lib/results/json.js';
+import { toReportDocument } from '../../lib/results/json.js';
 
 const plan = { sizes: [1, 64, 1024], depths: [1, 16], transports: /** @type {('tcp' | 'uds')[]} */ (['tcp', 'uds']), pairing: /** @type {const} */ ('blocks'), runs: 4, seed: 3 };
 
@@ -157,7 +157,7 @@ describe('the comparison of versions covers every transport of the sweep', () =>
     const md = toMarkdown(findings);
     expect(md).toContain('| worker/TCP msgs/s, v26.10.0/v20.20.2 (×) |');
     expect(md).toContain('| worker msgs/s, v22.1.0/v20.20.2 (×) |');
-    const json = JSON.parse(toReportJson(findings));
+    const json = toReportDocument(findings);
     expect(json.versions[1]).toMatchObject({ node: 'v26.10.0', base: 'v20.20.2', ratios: ['uds/tcp', 'worker/tcp'], transports: ['tcp', 'uds', 'worker'] });
     expect(json.versions[1].groups[0].transports.worker.value).toBeCloseTo(2, 10);
     const text = toSummaryText(summary);

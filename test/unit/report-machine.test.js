@@ -1,7 +1,8 @@
 import { Writable } from 'node:stream';
 import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
-import { reportSweep } from '../../lib/commands/report.js';
+import { printSweepReport } from '../../lib/commands/report.js';
+import { writeReport } from '../../lib/report/report-files.js';
 import { buildFindings } from '../../lib/report/findings.js';
 import { toHtml } from '../../lib/report/html.js';
 import { describeWakeup, machineRows, wakeupFinding } from '../../lib/report/machine.js';
@@ -79,12 +80,13 @@ describe('the machine facts in the report', () => {
     expect(findingsWith(MACHINE, 'split').machineNotes).toEqual([]);
   });
 
-  it('a --pin same sweep ends with the note, once, and no wake-up warning (lib/commands/report.js reportSweep, on hand-made results)', async () => {
+  it('a --pin same sweep ends with the note, once, and no wake-up warning (lib/commands/report.js printSweepReport, on hand-made results)', async () => {
     await writeResults(tmp.dir, trials, { status: 'complete', trials_planned: 6, environment: ENVIRONMENT, spec: { pin: 'same' }, pinning: 'same: server and client cpu 0', machine: MACHINE });
     let stderr = '';
     const stream = new Writable({ write: (chunk, _encoding, done) => { stderr += chunk; done(); } });
-    const report = await reportSweep(tmp.dir, { stderr: stream, chalk: new Chalk({ level: 0 }) });
-    expect(report?.findings.machineNotes).toEqual([ONE_CPU]);
+    const report = await writeReport(tmp.dir);
+    printSweepReport(report, { stderr: stream, chalk: new Chalk({ level: 0 }) });
+    expect(report.findings.machineNotes).toEqual([ONE_CPU]);
     expect(stderr.split(ONE_CPU)).toHaveLength(2);
     expect(stderr).toContain(`note: ${ONE_CPU}\n`);
     expect(stderr).not.toMatch(/waking an idle CPU/);

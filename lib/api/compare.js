@@ -1,0 +1,50 @@
+/**
+ * `compare()`: the groups two sweeps share, side by side, with B/A of each
+ * figure and its 95 % CI (Welch, log scale), as one document (`compare --json`).
+ */
+import { UsageError } from '../core/errors.js';
+import { COMPARE_STATISTIC, compareSweeps, describeDifferences } from '../report/compare.js';
+import { primaryFigure, resolveFigure } from '../workloads/figures.js';
+import { readResultsDir } from '../results/reader.js';
+
+/**
+ * @typedef {object} CompareOptions `udsvstcp compare`'s flags, camelCased
+ * @property {string} [figure] the figure the table shows (default: the workload's primary; the document holds all)
+ * @property {boolean} [allowSharedDir] read directories other users could change
+ */
+
+const KEYS = ['figure', 'allowSharedDir'];
+
+/**
+ * Compare two results directories; resolves to the document `compare --json` prints.
+ * @param {string} dirA the baseline sweep
+ * @param {string} dirB the sweep compared with it
+ * @param {CompareOptions} [options]
+ * @returns {Promise<Record<string, any>>}
+ */
+export async function compare(dirA, dirB, options = {}) {
+  return compareOutcome(dirA, dirB, options).document;
+}
+
+/**
+ * @param {string} dirA
+ * @param {string} dirB
+ * @param {CompareOptions} [options]
+ */
+export function compareOutcome(dirA, dirB, options = {}) {
+  for (const key of Object.keys(options)) if (!KEYS.includes(key)) throw new UsageError(`unknown compare option "${key}"; options: ${KEYS.join(', ')}`);
+  const { figure } = options;
+  if (figure !== undefined) resolveFigure(String(figure), { flag: '--figure' });
+  const allowShared = Boolean(options.allowSharedDir);
+  const a = readResultsDir(dirA, { allowShared });
+  const b = readResultsDir(dirB, { allowShared });
+  if (figure !== undefined) {
+    resolveFigure(String(figure), { flag: '--figure', workloads: a.workloads, source: dirA });
+    resolveFigure(String(figure), { flag: '--figure', workloads: b.workloads, source: dirB });
+  }
+  const metric = figure === undefined ? primaryFigure(a.workloads[0]).metric : String(figure);
+  const comparison = compareSweeps(a, b);
+  const differences = describeDifferences(a.meta, b.meta);
+  const document = { a: dirA, b: dirB, statistic: COMPARE_STATISTIC, differences, rows: comparison.rows, only_a: comparison.onlyA, only_b: comparison.onlyB };
+  return { comparison, differences, metric, document };
+}

@@ -1,0 +1,52 @@
+/**
+ * `report()`: the report of a results directory (complete, interrupted or
+ * failed): summary.md, SVG charts, report.html and results.xlsx written into
+ * it (or `out`), and the findings as one document (`report --json`).
+ */
+import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { UsageError } from '../core/errors.js';
+import { checkPrivateDir } from '../core/ownership.js';
+import { resolveFigure } from '../workloads/figures.js';
+import { readResultsDir } from '../results/reader.js';
+import { toReportDocument } from '../results/json.js';
+import { writeReport } from '../report/report-files.js';
+
+/**
+ * @typedef {object} ReportOptions `udsvstcp report`'s flags, camelCased
+ * @property {string} [out] write the report files here instead of the results directory (an existing directory)
+ * @property {string} [figure] the figure verdicts and the first charts are about (default: the workload's primary)
+ * @property {boolean} [allowSharedDir] read (and write) directories other users could change
+ */
+
+const KEYS = ['out', 'figure', 'allowSharedDir'];
+
+/**
+ * Make the report of a results directory; resolves to its document (`report --json`).
+ * @param {string} dir
+ * @param {ReportOptions} [options]
+ * @returns {Promise<Record<string, any>>}
+ */
+export async function report(dir, options = {}) {
+  return (await reportOutcome(dir, options)).document;
+}
+
+/**
+ * @param {string} dir
+ * @param {ReportOptions} [options]
+ * @returns {Promise<{ findings: import('../report/findings.js').Findings, files: string[], document: Record<string, any> }>}
+ */
+export async function reportOutcome(dir, options = {}) {
+  for (const key of Object.keys(options)) if (!KEYS.includes(key)) throw new UsageError(`unknown report option "${key}"; options: ${KEYS.join(', ')}`);
+  const { out, figure } = options;
+  // checked before anything is read or written
+  if (figure !== undefined) resolveFigure(String(figure), { flag: '--figure' });
+  if (out !== undefined && (!existsSync(out) || !statSync(out).isDirectory())) throw new UsageError(`--out ${out}: not an existing directory`);
+  const allowShared = Boolean(options.allowSharedDir);
+  if (out !== undefined && !allowShared) checkPrivateDir(out, '--out');
+  const results = readResultsDir(dir, { allowShared });
+  // a figure of another workload than the directory's would give verdicts about nothing
+  if (figure !== undefined) resolveFigure(String(figure), { flag: '--figure', workloads: results.workloads, source: dir });
+  const { findings, files } = await writeReport(dir, { outDir: out, primary: figure === undefined ? undefined : String(figure), allowShared, results });
+  return { findings, files, document: toReportDocument(findings, { dir: resolve(dir), files }) };
+}

@@ -1,0 +1,199 @@
+/**
+ * `run()`: trials of one workload against a given server or a fixture
+ * started here (a server child process, and nginx for the proxy workload),
+ * as `udsvstcp run` measures them. With several transports, each trial
+ * alternates blocks between them (A B B A …, or A B C C B A … with three),
+ * and the order that opens the sequence is reversed trial by trial. Resolves
+ * to the records and each transport's ratio to TCP.
+ */
+import { UsageError } from '../core/errors.js';
+import { describeEnvironment, collectEnvironment } from '../core/environment.js';
+import { backlogWarning, readSomaxconn } from '../core/backlog.js';
+import { describeNodes } from '../core/node-executables.js';
+import { formatSize } from '../core/units.js';
+import { startFixture, withNginxWords } from '../fixture/fixture.js';
+import { describeNginx, findNginx } from '../fixture/nginx.js';
+import { endLeftovers } from '../fixture/leftovers.js';
+import { checkTempDir } from '../fixture/socket-file.js';
+import { describeTarget } from '../client/transport.js';
+import { runTrialProcess } from '../trial/trial-process.js';
+import { BASELINE, channelTargets } from '../transports/index.js';
+import { connectionsAt } from '../workloads/index.js';
+import { collectMachineFacts } from '../machine/facts.js';
+import { resolveRunOptions } from '../options/validate.js';
+import { optionKeys } from '../options/settings.js';
+import { batchMeansInterval, blockPairLogRatios, pairedLogRatios, ratioInterval } from '../stats/ratios.js';
+import { clientWarnings, counterWarnings, laneWarnings } from '../stats/summarize.js';
+import { resolvePinning } from '../sweep/pinning.js';
+import { describeWakeup, wakeupFinding } from '../report/machine.js';
+
+/**
+ * @typedef {object} RunOptions `udsvstcp run`'s flags, camelCased: values as typed on the command line
+ *   (strings such as '1KiB' or '500ms') or numbers
+ * @property {string} [workload] echo (default), stream, connect, http, proxy
+ * @property {string} [transport] a list: tcp,uds (default), uds-abstract, ipc-json, ipc-advanced, worker
+ * @property {string} [tcp] HOST:PORT of a server to measure (loopback only)
+ * @property {string} [uds] the socket path of a server to measure
+ * @property {string | number} [size]
+ * @property {string | number} [depth]
+ * @property {string | number} [connections] http, proxy: the depth axis
+ * @property {string | number} [pipelining]
+ * @property {boolean} [keepalive]
+ * @property {string} [nginx]
+ * @property {boolean} [serverNetns]
+ * @property {boolean} [portProxy]
+ * @property {string} [node] the Node executable of the server and the trial
+ * @property {string | number} [packets]
+ * @property {string | number} [duration] default 1s
+ * @property {string | number} [warmup] default 250ms
+ * @property {string | number} [seed]
+ * @property {boolean} [nagle]
+ * @property {string | number} [timeout]
+ * @property {string | number} [runs] default 1
+ * @property {boolean} [greeting]
+ * @property {string} [pin] split (default), same, none
+ * @property {boolean} [probe] the wake-up probe first
+ */
+
+/**
+ * @typedef {{ type: 'note', text: string }
+ *   | { type: 'info', text: string, dim?: boolean }
+ *   | { type: 'warning', text: string }
+ *   | { type: 'trial-end', run: number, records: import('../trial/record.js').TrialRecord[] }} RunEvent
+ */
+
+/**
+ * @typedef {object} RunResult
+ * @property {Record<string, any>[]} rows one record per transport per trial, with its `run`
+ * @property {Record<string, { interval: ReturnType<typeof ratioInterval>, basis: string }>} ratios each transport against TCP
+ * @property {string[]} warnings
+ * @property {ReturnType<typeof wakeupFinding> | null} wakeup at depth 1 after the probe: the wake-up share of a round trip
+ * @property {boolean} interrupted the signal stopped it before every trial ran
+ */
+
+const KEYS = optionKeys('run');
+
+/**
+ * @param {RunOptions} [raw]
+ * @param {{ onProgress?: (event: RunEvent) => void, signal?: AbortSignal }} [hooks]
+ * @returns {Promise<RunResult>}
+ */
+export async function run(raw = {}, { onProgress = () => {}, signal } = {}) {
+  for (const key of Object.keys(raw)) if (!KEYS.includes(key)) throw new UsageError(`unknown run option "${key}"; options: ${KEYS.filter((k) => k !== 'json').join(', ')}`);
+  const options = resolveRunOptions(raw);
+  const { workload } = options;
+  const info = (/** @type {string} */ text, dim = false) => onProgress({ type: 'info', text, dim });
+  const note = (/** @type {string} */ text) => onProgress({ type: 'note', text });
+  const warn = (/** @type {string} */ text) => onProgress({ type: 'warning', text });
+  if (!options.targets) checkTempDir(); // the server's socket file goes there
+  // the nginx that runs comes from --nginx or PATH; say which
+  const nginx = !options.targets && workload.fixture.proxy ? describeNginx(findNginx(options.nginx)) : undefined;
+  // before the server starts, so that the probe's processes have the machine to themselves
+  const machine = options.probe ? await collectMachineFacts({ probe: true, signal }) : null;
+  if (machine) info(describeWakeup(machine), true);
+  const node = options.node; // --node: the server and the client trial run on it
+  if (options.netns) {
+    const { strays } = await endLeftovers({ ip: options.netns });
+    if (strays.length) note(`removed what a killed udsvstcp left: ${strays.join(', ')}`);
+  }
+  const pinning = resolvePinning(options.pin);
+  if (pinning.note) note(pinning.note);
+  // the server's listen backlog holds the connections a trial opens at once; somaxconn may cap it
+  const connections = connectionsAt(workload, options.depth);
+  const backlog = options.targets ? null : backlogWarning({ connections, somaxconn: readSomaxconn(), flag: `${workload.axes.depth.flag} ${options.depth}` });
+  const fixture = options.targets ? undefined : await startFixture(workload, { greeting: options.greeting, noDelay: options.noDelay, prefix: pinning.server, nginx: nginx?.path, keepalive: options.keepalive, connections, execPath: node?.path, netns: options.netns, portProxy: options.portProxy });
+  // each trial runs in a child process (on --node's Node), placed as --pin says, within the times asked for plus ten
+  // minutes (an hour and ten when counted): the blocks' floors may take longer than --duration, and say so
+  const { measure, warmup, transports } = options;
+  const limitMs = ('ms' in measure && 'ms' in warmup ? (measure.ms + warmup.ms) * transports.length : 3_000_000) + 600_000;
+  try {
+    // a message transport's echo is the trial's own, whoever serves the others
+    const targets = { ...channelTargets(), ...(options.targets ?? /** @type {NonNullable<typeof fixture>} */ (fixture).targets) };
+    const amount = (/** @type {import('../workloads/workload.js').Amount} */ a) => ('packets' in a ? `${a.packets} ${workload.columns[0]}` : `${a.ms} ms`);
+    info(describeEnvironment(collectEnvironment()), true);
+    if (backlog) warn(backlog);
+    if (nginx) info(`nginx: ${nginx.path} (${nginx.version}; from ${options.nginx === undefined ? 'PATH' : '--nginx'})`);
+    if (node) info(`node: ${describeNodes([node])} runs ${fixture ? 'the server and ' : ''}the client, in a trial process of its own${fixture ? '' : ' (the server is not ours)'}`);
+    info(`pin ${pinning.applied}${transports.length > 1 ? ', each lane in a process of its own' : ''}`);
+    info(`${workload.name} ${workload.axes.size.label} ${formatSize(options.size)} × ${workload.axes.depth.label} ${options.depth}, ${amount(measure)} per transport after ${amount(warmup)} warmup${transports.length > 1 ? ', in alternating blocks' : ''}${workload.options.includes('pipelining') ? `, pipelining ${options.pipelining}` : ''}${workload.fixture.proxy ? `, nginx upstream ${options.keepalive ? 'keep-alive' : 'a new connection per request'}` : ''}, seed ${options.seed}, TCP noDelay ${options.noDelay}`);
+    info(`${transports.map((t) => describeTarget(/** @type {import('../client/transport.js').Target} */ (targets[t]))).join(', ')}${fixture ? ` (${fixture.describe})` : ' (server not ours: no server CPU)'}`);
+
+    /** @type {Record<string, any>[]} */
+    const rows = [];
+    /** @type {Record<string, any>[][]} */
+    const blocksByRun = [];
+    let interrupted = false;
+    for (let round = 0; round < options.runs && !interrupted; round++) {
+      // the order that opens A B B A … (A B C C B A …) is reversed run by run
+      const order = round % 2 === 0 ? transports : [...transports].reverse();
+      const mark = fixture?.nginxLog?.mark();
+      /** @type {import('../trial/trial.js').TrialSpec} */
+      const spec = {
+        workload: workload.name,
+        targets: order.map((t) => /** @type {import('../client/transport.js').Target} */ (targets[t])),
+        size: options.size,
+        depth: options.depth,
+        measure,
+        warmup,
+        seed: options.seed,
+        noDelay: options.noDelay,
+        timeoutMs: options.timeoutMs,
+        greeting: options.greeting,
+        pipelining: options.pipelining,
+        keepalive: options.keepalive,
+        maxMs: limitMs,
+        placement: pinning.placement,
+        ...(node ? { node_version: node.version } : {}),
+      };
+      // a trial says at once what --duration cannot hold (lib/client/block-plan.js)
+      const measured = await runTrialProcess(spec, { server: fixture, prefix: pinning.client, execPath: node?.path, limitMs, warn, signal }).catch((error) => {
+        if (signal?.aborted) return null;
+        throw error;
+      });
+      if (measured === null || signal?.aborted) {
+        interrupted = true;
+        break;
+      }
+      const result = withNginxWords(measured, fixture, mark);
+      blocksByRun.push(result.blocks);
+      rows.push(...result.records.map((record) => ({ run: round, ...record })));
+      onProgress({ type: 'trial-end', run: round, records: result.records });
+    }
+    const warnings = [...clientWarnings(rows, 'the client_elu of each --json record'), ...counterWarnings(rows), ...laneWarnings(rows)];
+    return { rows, ratios: ratiosToTcp(rows, blocksByRun, options), warnings, wakeup: machine && options.depth === 1 ? wakeupOf(rows, machine, options, pinning.applied) : null, interrupted };
+  } finally {
+    await fixture?.stop();
+  }
+}
+
+/**
+ * Each transport against TCP: over runs, or over the block rounds of the one run; none where
+ * nothing pairs (no TCP measured, or every TCP trial or every one of the transport's failed).
+ * @param {Record<string, any>[]} rows
+ * @param {Record<string, any>[][]} blocksByRun
+ * @param {import('../options/validate.js').RunOptions} options
+ */
+function ratiosToTcp(rows, blocksByRun, { workload, transports, runs }) {
+  return Object.fromEntries(transports.filter((t) => t !== BASELINE).flatMap((t) => {
+    const logs = runs > 1 ? pairedLogRatios(rows, workload.primary, t) : blocksByRun.length ? blockPairLogRatios(blocksByRun[0], workload.primary, t) : [];
+    if (logs.length === 0) return [];
+    return [[t, runs > 1
+      ? { interval: ratioInterval(logs), basis: `${runs} runs` }
+      : { interval: batchMeansInterval(logs), basis: `the block ${transports.length > 2 ? 'rounds' : 'pairs'} of one process (batch means); --runs 3 or a sweep for an interval across processes` }]];
+  }));
+}
+
+/**
+ * At depth 1: how much of each transport's mean round trip is waking an idle CPU.
+ * @param {Record<string, any>[]} rows
+ * @param {Awaited<ReturnType<typeof collectMachineFacts>>} machine
+ * @param {import('../options/validate.js').RunOptions} options
+ * @param {string} pinning
+ */
+function wakeupOf(rows, machine, { transports, size }, pinning) {
+  const rtts = transports.map((transport) => {
+    const mine = rows.filter((r) => r.transport === transport && r.status === 'ok' && typeof r.rtt_mean_us === 'number');
+    return { transport, size_bytes: size, rtt_us: mine.reduce((a, r) => a + r.rtt_mean_us, 0) / mine.length };
+  });
+  return wakeupFinding(rtts, machine, pinning); // with both ends on one CPU (--pin same), no cross-CPU wake-up is paid
+}

@@ -1,0 +1,214 @@
+/**
+ * `sweep()`: the whole sweep `udsvstcp sweep` runs, as a library call:
+ * resolve and check the options, take the results directory, record the
+ * machine, start each Node version's server and warm it, run the planned
+ * trials and the precision rounds, write the summary files and the report.
+ * It says what it does through `onProgress` and resolves to the summary
+ * document (`sweep --json`, `report --json`). `signal` stops it keeping what
+ * was measured; `hurry` kills the servers at once.
+ */
+import { join, resolve } from 'node:path';
+import { collectEnvironment, describeEnvironment } from '../core/environment.js';
+import { backlogWarning, readSomaxconn } from '../core/backlog.js';
+import { describeNodes } from '../core/node-executables.js';
+import { resumeCommand } from '../core/shell.js';
+import { describeResourceError } from '../core/resources.js';
+import { collectMachineFacts } from '../machine/facts.js';
+import { startFixture, withNginxWords } from '../fixture/fixture.js';
+import { runTrialProcess } from '../trial/trial-process.js';
+import { connectionsAt, getWorkload } from '../workloads/index.js';
+import { toCsv } from '../results/csv.js';
+import { toReportDocument } from '../results/json.js';
+import { endSessionLeftovers, recordSession } from '../results/fixture-record.js';
+import { readResultsDir } from '../results/reader.js';
+import { FILES, writeFileAtomic } from '../results/writer.js';
+import { toRunsWide } from '../results/wide.js';
+import { SUMMARY_COLUMNS, clientWarnings, counterWarnings, summarize, toSummaryText } from '../stats/summarize.js';
+import { SERVER_WARMUP_MS, describeDesign } from '../sweep/design.js';
+import { runSweep } from '../sweep/orchestrator.js';
+import { resolvePinning } from '../sweep/pinning.js';
+import { resolveSweep } from '../sweep/request.js';
+import { planTrials } from '../sweep/schedule.js';
+import { openSession } from '../sweep/session.js';
+import { describeSpec } from '../sweep/spec.js';
+import { summaryOf } from '../report/findings.js';
+import { describeWakeup } from '../report/machine.js';
+import { writeReport } from '../report/report-files.js';
+
+/**
+ * @typedef {{ type: 'note', text: string }
+ *   | { type: 'info', text: string, dim?: boolean }
+ *   | { type: 'warning', text: string }
+ *   | { type: 'status', text: string, dim?: boolean }
+ *   | { type: 'start', workload: string, nodes: string[] }
+ *   | { type: 'trial-start', job: import('../sweep/schedule.js').Job, index: number, total: number }
+ *   | { type: 'trial-end', job: import('../sweep/schedule.js').Job, rows: Record<string, any>[], index: number, total: number }
+ *   | { type: 'summary', text: string }
+ *   | { type: 'recorded', rows: number, planned: number, extra: number, failed: number, files: string[] }} SweepEvent
+ *   note: something found or done (a repair, a leftover removed); info: what the sweep is about to do
+ *   (dim: detail); start: the trials begin (the workload, the Node versions); status: said between trials (a server started, a precision round); trial-start and
+ *   trial-end: each trial (index of total in the current list: the planned runs, then each precision round);
+ *   summary: the summary table as text; recorded: the counts and the files written, before the report
+ */
+
+/**
+ * @typedef {object} SweepHooks
+ * @property {(event: SweepEvent) => void} [onProgress]
+ * @property {AbortSignal} [signal] aborted: stop, keep what was measured, write the files (status interrupted)
+ * @property {AbortSignal} [hurry] aborted (with signal): kill the servers at once
+ */
+
+/**
+ * @typedef {object} SweepOutcome what `udsvstcp sweep` prints from
+ * @property {string} dir the results directory
+ * @property {Record<string, any>} document the summary document (`sweep --json`)
+ * @property {{ findings: import('../report/findings.js').Findings, files: string[] } | null} report null: it could not be made
+ * @property {Error | null} reportError why the report could not be made
+ * @property {boolean} interrupted trials were left unmeasured (signal)
+ * @property {number} failed trial rows with status error
+ * @property {string} resume the command that continues this sweep
+ */
+
+/**
+ * Run a sweep; resolves to the summary document that `sweep --json` prints.
+ * @param {import('../sweep/request.js').SweepOptions} [options]
+ * @param {SweepHooks} [hooks]
+ * @returns {Promise<Record<string, any>>}
+ */
+export async function sweep(options = {}, hooks = {}) {
+  return (await sweepOutcome(options, hooks)).document;
+}
+
+/**
+ * @param {import('../sweep/request.js').SweepOptions} options
+ * @param {SweepHooks} [hooks]
+ * @returns {Promise<SweepOutcome>}
+ */
+export async function sweepOutcome(options, { onProgress = () => {}, signal = new AbortController().signal, hurry } = {}) {
+  const request = resolveSweep(options);
+  const { dir } = request;
+  const note = (/** @type {string} */ text) => onProgress({ type: 'note', text });
+  const session = openSession(request, note);
+  // with --node where the sweep or this session was given it (a resume never reads its executables from meta.json)
+  const resume = resumeCommand(dir, session.spec.node !== null || request.nodeList ? session.nodes : null);
+  try {
+    await endSessionLeftovers(dir, { resume: request.resume, ip: session.executables.ip?.path ?? null }, note);
+    return await measure(session, { request, probe: options.probe !== false, resume, onProgress, signal, hurry });
+  } catch (error) {
+    const err = error instanceof Error ? error : new Error(String(error));
+    const unmarked = session.fail(err);
+    // printed under the one-line message (lib/core/errors.js)
+    /** @type {Error & { hint?: string }} */ (err).hint = `  what was measured is kept in ${dir} (meta.json status: ${unmarked ? `not marked failed: ${unmarked.message}` : 'failed'}); after fixing the cause, continue with:\n  ${resume}`;
+    throw err;
+  } finally {
+    session.release();
+  }
+}
+
+/**
+ * @param {ReturnType<typeof openSession>} session
+ * @param {{ request: import('../sweep/session.js').SessionRequest, probe: boolean, resume: string, onProgress: (event: SweepEvent) => void, signal: AbortSignal, hurry?: AbortSignal }} context
+ * @returns {Promise<SweepOutcome>}
+ */
+async function measure({ dir, spec, previous, executables, nodes, begin, end, recordReplacement }, { request, probe, resume, onProgress, signal, hurry }) {
+  const info = (/** @type {string} */ text, dim = false) => onProgress({ type: 'info', text, dim });
+  const pinning = resolvePinning(spec.pin);
+  const environment = collectEnvironment();
+  info(describeEnvironment(environment), true);
+  // before the server starts: the probe's processes have the machine to themselves
+  const machine = await collectMachineFacts({ probe, test: spec.test, signal });
+  info(describeWakeup(machine), true);
+  const { log, blockLog } = begin({ environment, pinning: pinning.applied, design: describeDesign(spec), machine });
+  const live = previous.filter((r) => r.status !== 'superseded');
+
+  info(`sweep ${describeSpec(spec)}`);
+  // the server's listen backlog holds the most connections a trial opens at once; somaxconn may cap it
+  const workload = getWorkload(spec.workload);
+  const connections = Math.max(...spec.depths.map((depth) => connectionsAt(workload, depth)));
+  const backlog = backlogWarning({ connections, somaxconn: readSomaxconn(), flag: `--depths ${Math.max(...spec.depths)}` });
+  if (backlog) onProgress({ type: 'warning', text: backlog });
+  if (executables.nginx) info(`nginx: ${executables.nginx.path} (${executables.nginx.version}; from ${executables.nginx.from})`);
+  if (executables.ip) info(`ip: ${executables.ip.path} (iproute2 ${executables.ip.version}): the server in a network namespace${spec.portProxy ? ', TCP through a port proxy' : ', TCP over the bridge'}`);
+  info(`node: ${describeNodes(nodes)}${nodes.length > 1 ? `; ${nodes[0].version} is the baseline` : ''}`);
+  const versions = nodes.map((n) => n.version);
+  const execPathOf = (/** @type {string | undefined} */ version) => nodes.find((n) => n.version === version)?.path ?? nodes[0].path;
+  if (pinning.note) onProgress({ type: 'note', text: pinning.note });
+  info(`results: ${resolve(dir)}${request.resume ? ` (resuming: ${live.length} trial rows already there)` : ''}`);
+
+  onProgress({ type: 'start', workload: spec.workload, nodes: versions });
+  const status = (/** @type {string} */ text, dim = false) => onProgress({ type: 'status', text, dim });
+  /** fixture.json: what runs now, for a resume after a kill that took nginx's guard too */
+  const record = recordSession(dir, (text) => status(`note: ${text}`));
+  /** @type {Set<import('../fixture/fixture.js').Fixture>} one per Node version */
+  const servers = new Set();
+  const killAll = () => { for (const server of servers) server.kill(); };
+  hurry?.addEventListener('abort', killAll);
+  const trialOptions = { prefix: pinning.client, limitMs: spec.trialTimeoutMs, signal };
+  let result;
+  try {
+    result = signal.aborted ? { rows: [], interrupted: true, planned: planTrials({ ...spec, nodes: versions }).reduce((n, job) => n + job.transports.length, 0), extra: 0, timeUp: false } : await runSweep(spec, {
+      nodes: versions,
+      log,
+      blockLog,
+      previous: live,
+      signal,
+      startServer: async (version) => {
+        const fixture = await startFixture(workload, { greeting: spec.greeting, noDelay: spec.noDelay, prefix: pinning.server, nginx: executables.nginx?.path, keepalive: spec.keepalive, configDir: resolve(dir), connections, configName: versions.length > 1 ? `nginx-${version}.conf` : undefined, execPath: execPathOf(version), netns: executables.ip?.path ?? null, portProxy: spec.portProxy, session: record });
+        servers.add(fixture);
+        if (hurry?.aborted) fixture.kill();
+        status(fixture.describe, true);
+        return fixture;
+      },
+      // its result is not recorded; a server that cannot echo fails the first measured trial instead
+      warmServer: async (_server, version, trial) => {
+        const warm = { ...trial, measure: { ms: SERVER_WARMUP_MS }, warmup: { ms: 0 }, placement: pinning.placement };
+        await runTrialProcess(warm, { ...trialOptions, execPath: execPathOf(version) }).catch(() => undefined); // rejects only on a signal, which the sweep sees next
+      },
+      runTrial: async (trial, fixture) => {
+        const mark = fixture.nginxLog?.mark();
+        const measured = await runTrialProcess({ ...trial, placement: pinning.placement }, { ...trialOptions, server: fixture, execPath: execPathOf(trial.node_version) });
+        return withNginxWords(measured, fixture, mark);
+      },
+      onStart: (job, index, total) => onProgress({ type: 'trial-start', job, index, total }),
+      onEnd: (job, rows, index, total) => onProgress({ type: 'trial-end', job, rows, index, total }),
+      onNote: (text) => status(text),
+      onReplace: recordReplacement,
+    });
+  } finally {
+    hurry?.removeEventListener('abort', killAll);
+  }
+
+  const rows = [...live, ...result.rows];
+  // summarised from trials.csv as it reads back (its numbers as written), as `udsvstcp report DIR` does:
+  // summary.csv, the report and the document then say what report says of this directory, to the digit
+  let summary;
+  try {
+    const written = readResultsDir(dir, { allowShared: request.allowShared });
+    summary = summaryOf(written.trials, written.meta);
+  } catch {
+    summary = summarize(rows, { precision: spec.precision, moderate: spec.intervals === 'moderated', nodes: versions }); // unreadable: the report will say why
+  }
+  writeFileAtomic(join(dir, FILES.summary), toCsv(summary, SUMMARY_COLUMNS));
+  const wide = toRunsWide(rows, { ...spec, nodes: versions });
+  writeFileAtomic(join(dir, FILES.wide), toCsv(wide.rows, wide.columns));
+  const failed = rows.filter((r) => r.status === 'error').length;
+  end(result.interrupted ? 'interrupted' : 'complete', { trials_planned: result.planned, extra_trial_rows: rows.filter((r) => Number(r.run) >= spec.runs).length, max_time_reached: result.timeUp, trials_recorded: rows.length, trials_failed: failed, trials_superseded: previous.length - live.length });
+
+  onProgress({ type: 'summary', text: toSummaryText(summary, { precision: spec.precision }) });
+  for (const text of [...clientWarnings(rows), ...counterWarnings(rows)]) onProgress({ type: 'warning', text });
+  const files = [FILES.trials, FILES.blocks, FILES.summary, FILES.wide, FILES.meta].map((file) => join(resolve(dir), file));
+  onProgress({ type: 'recorded', rows: rows.length, planned: result.planned, extra: result.extra, failed, files });
+
+  // the report: one that fails does not fail the sweep
+  /** @type {SweepOutcome['report']} */
+  let report = null;
+  /** @type {Error | null} */
+  let reportError = null;
+  try {
+    report = await writeReport(dir, { allowShared: request.allowShared, summary });
+  } catch (error) {
+    reportError = new Error(describeResourceError(error) ?? /** @type {Error} */ (error).message);
+  }
+  const document = toReportDocument(report?.findings ?? { status: result.interrupted ? 'interrupted' : 'complete', trials: { recorded: rows.length, ok: rows.length - failed, failed, planned: result.planned }, sections: [], versions: [], warnings: ['the report could not be made (see stderr)'], machineWarnings: [], machineNotes: [], summary, centre: 'geometric mean', meta: null }, { dir: resolve(dir), files: report?.files ?? [] });
+  return { dir, document, report, reportError, interrupted: result.interrupted, failed, resume };
+}

@@ -1,0 +1,254 @@
+/**
+ * Every option of `run` and `sweep`, declared once: its flag, spec key,
+ * type, default, accepted range, the workloads it applies to and one line of
+ * help. The commander options (lib/cli.js), a spec file's keys, types and
+ * defaults (lib/sweep/spec.js), the flags that override them (SPEC_FLAGS),
+ * the resume check (lib/sweep/stored-spec.js) and the settings tables of
+ * docs/cli.md and sweeps/README.md (npm run docs:settings) are made from it.
+ * Transport and workload names come from their registries.
+ */
+import { UsageError } from '../core/errors.js';
+import { MAX_PACKETS, MAX_RUNS } from '../core/limits.js';
+import { MAX_NODES } from '../core/node-executables.js';
+import { formatSize, toDuration, toInteger } from '../core/units.js';
+import { BASELINE, HEADLINE, TRANSPORTS, getTransport } from '../transports/index.js';
+import { DEFAULT_WORKLOAD, WORKLOADS, WORKLOAD_NAMES } from '../workloads/index.js';
+
+/** @typedef {import('../workloads/workload.js').Workload} Workload */
+/** @typedef {'number' | 'string' | 'boolean' | 'null' | 'list'} JsonType */
+/** @typedef {{ flag?: string, help?: string, default?: unknown, shown?: string, accepts?: string, doc?: string }} View how a command shows a setting: flag (default `--kebab-key <arg>`), and what it says otherwise than the setting */
+/**
+ * @typedef {object} Setting
+ * @property {string} key spec key and commander's name of the flag (camelCase of it)
+ * @property {string} [arg] the flag's argument (`<n>`); none: a switch
+ * @property {'integer' | 'time' | 'choice' | 'boolean' | 'other'} kind integer, time and choice values are parsed here
+ * @property {{ min: number, max: number }} [range] of an integer, or of a time in ms
+ * @property {string[]} [choices]
+ * @property {boolean} [nullable] a spec file may give null (not set)
+ * @property {JsonType[]} [json] the JSON types a spec file may give (default: by kind); none: not a spec-file key
+ * @property {false} [spec] not a spec-file key, though of a kind that would be
+ * @property {('number' | 'string')[]} [items] of a list
+ * @property {string} [example] for the JSON type in words
+ * @property {string} [says] the JSON types in words, where kind and example do not say it
+ * @property {string} [accepts] the values accepted, for people (default: by kind)
+ * @property {unknown} [default] the spec default
+ * @property {string} [shown] the default for people, where not the value itself
+ * @property {(w: Workload) => boolean} [applies] the workloads it applies to (default: all)
+ * @property {(w: Workload) => string} [otherwise] what a workload it does not apply to takes instead, for the message
+ * @property {string} help one line
+ * @property {string} [doc] more for the docs (markdown)
+ * @property {string} [resolved] the resolved spec's key (default: key, or keyMs for a time)
+ * @property {{ sweep?: View, run?: View, serve?: View }} cmd the commands that take it as a flag
+ */
+
+/** @param {number} ms */
+const showMs = (ms) => (ms % 3_600_000 === 0 ? `${ms / 3_600_000} h` : ms % 60_000 === 0 ? `${ms / 60_000} min` : ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`);
+
+/** The workloads a predicate picks, by name. @param {(w: Workload) => boolean} pick */
+const who = (pick) => WORKLOAD_NAMES.filter((n) => pick(WORKLOADS[n])).join(', ');
+
+/**
+ * An axis over the workloads (those whose flag is `flag`): each one's range (`echo: packet size 1 B to 64 MiB; …`),
+ * or with `defaults` their defaults (`64 B (echo, http, proxy), 1 MiB (stream), …`; one value alone where all agree).
+ * @param {'size' | 'depth'} name
+ * @param {string} [flag]
+ * @param {boolean} [defaults]
+ */
+function axisText(name, flag, defaults = false) {
+  const show = (/** @type {number} */ n) => (name === 'size' ? formatSize(n) : String(n));
+  const axes = WORKLOAD_NAMES.filter((n) => !flag || WORKLOADS[n].axes[name].flag === flag).map((n) => ({ n, a: WORKLOADS[n].axes[name] }));
+  if (!defaults) return axes.map(({ n, a }) => `${n}: ${a.label} ${a.min === a.max ? show(a.min) : `${show(a.min)} to ${show(a.max)}`}`).join('; ');
+  const values = [...new Set(axes.map(({ a }) => show(a.fallback)))];
+  return values.length === 1 ? values[0] : values.map((v) => `${v} (${axes.filter(({ a }) => show(a.fallback) === v).map(({ n }) => n).join(', ')})`).join(', ');
+}
+
+/** The transports, each with where it runs and which workloads take it: `tcp, uds, uds-abstract (linux; not proxy), …`. */
+function transportList() {
+  return TRANSPORTS.map((name) => {
+    const t = getTransport(name);
+    const takers = WORKLOAD_NAMES.filter((n) => t.carries.includes(WORKLOADS[n].needs));
+    const others = WORKLOAD_NAMES.filter((n) => !takers.includes(n));
+    const notes = [...(t.platforms ?? []).map((p) => p[0].toUpperCase() + p.slice(1)), others.length === 0 ? '' : takers.length < others.length ? `${takers.join(', ')} only` : `not ${others.join(', ')}`].filter(Boolean);
+    return notes.length ? `${name} (${notes.join('; ')})` : name;
+  }).join(', ');
+}
+
+const takes = (/** @type {string} */ option) => (/** @type {Workload} */ w) => w.options.includes(/** @type {any} */ (option));
+const isProxy = (/** @type {Workload} */ w) => Boolean(w.fixture.proxy);
+const depthFlag = (/** @type {string} */ flag) => (/** @type {Workload} */ w) => w.axes.depth.flag === flag;
+const takesDepth = (/** @type {Workload} */ w) => `takes ${w.axes.depth.flag} (${w.axes.depth.label})`;
+const sweep = { sweep: {} };
+const both = { sweep: {}, run: {} };
+
+/** @type {Setting[]} every option, in the order of --help and the docs */
+export const LIST = [
+  // keys of a spec file (and the flags over them)
+  { key: 'description', kind: 'other', json: ['string'], says: 'text', accepts: 'text', default: '', help: 'what the preset is for', cmd: {} },
+  { key: 'workload', arg: '<name>', kind: 'other', json: ['string'], says: 'a workload name such as "echo"', accepts: WORKLOAD_NAMES.join(', '), default: DEFAULT_WORKLOAD, help: 'what a trial does', doc: '([workloads.md](docs/workloads.md))', cmd: { sweep: { shown: `the preset's, else ${DEFAULT_WORKLOAD}`, doc: "Without a preset, --workload NAME takes that workload's defaults" }, run: {}, serve: { help: 'whose server', accepts: `${who((w) => !isProxy(w))} (${who(isProxy)}: its app server's)` } } },
+  { key: 'sizes', arg: '<list|range>', kind: 'other', json: ['list', 'string'], items: ['number', 'string'], says: 'a list of sizes ([1, 64, "1KiB"]) or a range string ("1..16384")', default: undefined, accepts: `powers of two, a list (1,64,1k) or a range A..B (every power of two: 1..16384, 64B..1MiB) or A..B*4 (×4 steps); ${axisText('size')}`, shown: `required (but ${who((w) => w.axes.size.min === w.axes.size.max)}: its one size)`, help: 'what a trial sends: its size axis', cmd: { sweep: {}, run: { flag: '--size <bytes>', help: 'what a trial sends: its size axis, a power of two such as 64, 1k, 64KiB, 1MiB', accepts: axisText('size'), shown: axisText('size', undefined, true) } } },
+  { key: 'depths', arg: '<list>', kind: 'other', json: ['list', 'string'], items: ['number', 'string'], says: 'a list of whole numbers ([1, 16])', default: [1], accepts: `a list (1,16); ${axisText('depth')}; ${who((w) => Boolean(w.check))}: size × depth at most 256 MiB`, shown: axisText('depth', undefined, true), help: 'how much is in flight: the depth axis', cmd: sweep },
+  { key: 'depth', arg: '<n>', kind: 'other', applies: depthFlag('--depth'), otherwise: takesDepth, help: 'how much is in flight: the depth axis (1: ping-pong)', accepts: `${axisText('depth', '--depth')}; ${who((w) => Boolean(w.check))}: size × depth at most 256 MiB`, shown: axisText('depth', '--depth', true), cmd: { run: {} } },
+  { key: 'transports', arg: '<list>', kind: 'other', json: ['list', 'string'], items: ['string'], says: `a list of transport names (${TRANSPORTS.slice(0, 3).map((t) => JSON.stringify(t)).join(', ')})`, default: [BASELINE, HEADLINE], accepts: `a list of ${transportList()}`, help: `the transports, each measured against ${getTransport(BASELINE).label} in the same trials; each named once, ${BASELINE} among two or more (the baseline of every ratio); one alone is measured with nothing compared`, doc: '([transports.md](docs/transports.md))', cmd: { sweep: {}, run: { flag: '--transport <list>', accepts: `a list of ${transportList()}, e.g. ${TRANSPORTS.slice(0, 3).join(',')}; both is ${BASELINE},${HEADLINE}`, shown: 'both, or those given as --tcp/--uds targets', doc: "uds-abstract needs a server of ours (no --tcp/--uds); the message transports' echo is the trial's own, so they run beside any target" } } },
+  { key: 'runs', arg: '<n>', kind: 'integer', range: { min: 1, max: MAX_RUNS }, example: '3', default: 5, help: 'runs (at least, with --precision): every (size, depth) group once per run, in a seeded random order, each a fresh process', cmd: { sweep: {}, run: { help: 'trials, each measuring every transport; the transport that opens the blocks alternates', default: '1' } } },
+  { key: 'packets', arg: '<n>', kind: 'integer', range: { min: 1, max: MAX_PACKETS }, nullable: true, example: '100000', default: undefined, applies: (w) => w.counts, otherwise: () => 'measures a duration', resolved: 'measure', help: 'measured packets per transport per trial (instead of --duration)', cmd: both },
+  { key: 'duration', arg: '<time>', kind: 'time', range: { min: 10, max: 3_600_000 }, nullable: true, example: '"500ms", "2s"', default: '200ms', resolved: 'measure', help: 'measured time per transport per trial (instead of --packets), e.g. 500ms, 2s, 1m; a bare number is seconds', doc: "At least 8 blocks each, however short, of at least the workload's floor ([method.md](docs/method.md#what-is-timed))", cmd: { sweep: {}, run: { default: '1s', doc: "At least 8 blocks each, however short, of at least the workload's floor (echo: 100 × --depth packets; [method.md](docs/method.md#what-is-timed)). When those blocks outlast it (echo at --depth 1024 and 500ms: 8 × 102 400 packets), the run says so on stderr once each transport has run a block, naming --duration, the blocks, about how long the trial will take and the --duration that would hold them, and measures those blocks (not said with --node, whose trial runs in a process of its own)" } } },
+  { key: 'warmup', arg: '<n|time>', kind: 'other', json: ['number', 'string'], says: 'a packet count (1000) or a time ("50ms")', default: '50ms', help: 'warmup per transport per trial, not measured', accepts: `a packet count 0 to 10000000 (a bare number: 1000; ${who((w) => w.counts)} only) or a time up to 10 min (with a unit: 250ms)`, cmd: { sweep: {}, run: { default: '250ms' } } },
+  { key: 'seed', arg: '<n>', kind: 'integer', range: { min: 0, max: 2 ** 32 - 1 }, nullable: true, example: '42', default: null, shown: "the preset's, else random (recorded)", help: 'seed of the trial order and the payloads', cmd: { sweep: {}, run: { help: 'seed of the random payloads', shown: 'random, printed' } } },
+  { key: 'pin', arg: '<mode>', kind: 'choice', choices: ['none', 'split', 'same'], accepts: 'split, same or none', default: 'split', help: 'where client and server run, every lane alike, via taskset: split = servers on cpu 0, clients on cpu 1 (as a deployment on 2+ CPUs); same = both on cpu 0; none = the scheduler decides', doc: '([method.md](docs/method.md#equal-conditions-for-every-lane)). Recorded, with a note where taskset is missing or split has one CPU; with same the report gives no wake-up share or warning (no cross-CPU wake-up is paid) and says so once', cmd: both },
+  { key: 'noDelay', kind: 'boolean', default: true, help: 'TCP_NODELAY on both ends (false: Nagle on, as in 2014)', cmd: {} },
+  { key: 'greeting', kind: 'boolean', default: false, applies: takes('greeting'), help: 'the server writes "start sending now!" on each connection first, and the client checks it (the 2014 server)', cmd: { run: {}, serve: { help: 'write "start sending now!" on each connection (the 2014 server)' } } },
+  { key: 'pipelining', arg: '<n>', kind: 'integer', range: { min: 1, max: 256 }, example: '1', default: 1, applies: takes('pipelining'), help: 'requests in flight per connection', cmd: both },
+  { key: 'keepalive', kind: 'boolean', default: false, applies: takes('keepalive'), help: "nginx keeps its upstream connections alive (HTTP/1.1, an idle pool of 32 per worker); off: a new one per request, as nginx does by default", cmd: both },
+  { key: 'timeout', kind: 'time', arg: '<time>', range: { min: 10, max: 600_000 }, example: '"5s"', default: '5s', help: 'fail a trial when nothing is echoed for this long', cmd: { run: { default: '10s' } } },
+  { key: 'trialTimeout', arg: '<time>', kind: 'time', range: { min: 100, max: 7_200_000 }, nullable: true, example: '"10m"', default: null, shown: '(duration + warmup) × transports in a trial + 1 min', help: 'hard limit of one trial, past which it fails (its process is killed if still there 5 s later); more than (duration + warmup) × transports in a trial', cmd: sweep },
+  { key: 'pairing', arg: '<mode>', kind: 'choice', choices: ['blocks', 'trials'], accepts: 'blocks or trials', default: 'blocks', help: 'blocks: one trial process per (run, size, depth) holds a connection of each transport and alternates their blocks A B B A …, each lane in a process of its own; trials: one transport per trial process, as in 2014 (its ratios pair the trials of a run)', cmd: sweep },
+  { key: 'server', arg: '<lifetime>', kind: 'choice', choices: ['sweep', 'round'], accepts: 'sweep (one server throughout) or round (a fresh one per run and per precision round)', default: 'sweep', help: "the server's lifetime; round samples more than one server's conditions", doc: '(see [validation.md](docs/validation.md#calibration))', cmd: sweep },
+  { key: 'intervals', arg: '<mode>', kind: 'choice', choices: ['moderated', 'own'], accepts: "moderated (each group's variance moderated across the sweep's groups) or own (each group's runs alone)", default: 'moderated', help: 'UDS/TCP 95 % intervals (summary.csv, verdicts, the precision rule)', doc: '(moderated: empirical Bayes; [method.md](docs/method.md#moderated-variances))', cmd: sweep },
+  { key: 'block', arg: '<time>', kind: 'time', range: { min: 1, max: 10_000 }, example: '"10ms"', default: '10ms', help: "length of a measured block to aim for, at the slower transport's warmup rate (at least the workload's minimum block whatever this says)", cmd: sweep },
+  { key: 'precision', arg: '<pct>', kind: 'other', json: ['string', 'number', 'null'], says: 'a percentage ("3%") or a fraction (0.03), or null', accepts: '0.1% to 100% (3% or 0.03)', default: null, shown: 'none', help: 'after the planned runs, add runs to the groups whose UDS/TCP 95 % interval (as in summary.csv; see --intervals) is wider than ±this, round by round, until all meet it, a group has 1000 runs, or --max-time stops it', doc: 'Each round adds one run to the half of them that one more run is expected to bring closest to the target (the Student-t factor falls most at few degrees of freedom)', cmd: sweep },
+  { key: 'maxTime', arg: '<time>', kind: 'time', range: { min: 1000, max: 86_400_000 }, nullable: true, example: '"80s"', default: null, shown: 'no limit', help: 'start no extra run for --precision once the sweep (this invocation) would pass this, e.g. 80s, 10m; the planned runs always run', cmd: sweep },
+  { key: 'node', arg: '<list>', kind: 'other', json: [], accepts: `1 to ${MAX_NODES}, each a path or a name on PATH, comma-separated (node,/tmp/n26/node_modules/.bin/node)`, default: null, shown: 'the Node running udsvstcp', help: 'Node executables to measure under, the first the baseline; never from a spec file, nor on --resume from meta.json', doc: 'See [Node versions](#node-versions)', cmd: { sweep: {}, run: { flag: '--node <path>', help: 'the Node executable to run the server and the client trial on; checked as sweep --node checks it', accepts: 'a path or a name on PATH' } } },
+  { key: 'serverNetns', kind: 'boolean', default: false, help: "the server in a network namespace of its own on a bridge, as a container on a bridge network: TCP to its namespace address, UDS through a directory both sides see; needs root and iproute2's ip (docs/containers.md)", cmd: { sweep: {}, run: { doc: 'Not with --tcp/--uds. A run killed by Ctrl-C leaves its namespace and bridge to the next --server-netns start, which removes them' } } },
+  { key: 'portProxy', kind: 'boolean', default: false, help: 'with --server-netns: TCP through a port forwarder on 127.0.0.1, as docker-proxy for a published port; its CPU is charged to the proxy side', cmd: both },
+  { key: 'test', kind: 'other', json: [], accepts: 'an object of the keys above', help: "the preset's smallest settings (its \"test\" block), used by --test and by npm test", cmd: { sweep: { help: "run the preset's smallest settings (its \"test\" block)", accepts: '' } } },
+  // flags only
+  { key: 'nginx', arg: '<path>', kind: 'other', applies: isProxy, help: 'the nginx binary; the one that runs is printed (path and nginx -v version)', shown: 'nginx on PATH, else /usr/sbin/nginx', cmd: { sweep: { help: 'the nginx binary, never one a spec file or meta.json names; the one that runs is printed (path and nginx -v version) and recorded in meta.json' }, run: {} } },
+  { key: 'tcp', arg: '<host:port>', kind: 'other', accepts: 'a loopback address and port', shown: 'start a server', help: 'a TCP server to measure', cmd: { run: {} } },
+  { key: 'uds', arg: '<path>', kind: 'other', accepts: 'a socket path', shown: 'start a server', help: 'a UDS server to measure', cmd: { run: {}, serve: { help: 'socket path', accepts: '', shown: '<server>.sock in a fresh private 0700 directory under the temp dir' } } },
+  { key: 'connections', arg: '<n>', kind: 'other', applies: depthFlag('--connections'), otherwise: takesDepth, help: 'keep-alive connections per transport (the 2017 wrk run had 10); the server\'s listen backlog is at least this (never below Node\'s 511), with a warning where net.core.somaxconn caps it lower', accepts: `${axisText('depth', '--connections')}; ${who(isProxy)}: at most what nginx can hold within the open-file limit (ulimit -Hn)`, shown: axisText('depth', '--connections', true), cmd: { run: { doc: '([regimes.md](docs/regimes.md#a-connection-burst-beyond-the-backlog))' } } },
+  { key: 'host', arg: '<addr>', kind: 'other', default: '127.0.0.1', help: 'TCP address to bind', accepts: 'a loopback address (127.0.0.0/8, ::1, localhost)', cmd: { serve: {} } },
+  { key: 'allowRemote', kind: 'other', help: 'let --host be a non-loopback address (the server is then reachable from other machines)', cmd: { serve: {} } },
+  { key: 'port', arg: '<n>', kind: 'integer', range: { min: 0, max: 65535 }, spec: false, default: 0, help: 'TCP port (0: any free port)', cmd: { serve: {} } },
+  { key: 'nagle', kind: 'other', help: 'Nagle on instead of TCP_NODELAY, on client and server sockets (the server started here follows); printed in the header line', shown: 'noDelay', cmd: { run: {}, serve: { help: 'leave Nagle on for accepted TCP connections' } } },
+  { key: 'probe', kind: 'other', help: 'the wake-up probe (about 0.5 s: 1-byte round trips with both ends on one CPU and on two; meta.json machine.wakeup)', cmd: { run: { help: 'first run the wake-up probe (about 0.5 s: 1-byte round trips with both ends on one CPU and on two) and, at depth 1, say how much of a round trip is waking an idle CPU', shown: 'off' }, sweep: { flag: '--no-probe', help: 'skip the wake-up probe at the start (about 0.5 s before the server starts: 1-byte round trips with both ends on one CPU and on two; meta.json machine.wakeup)' } } },
+  { key: 'out', arg: '<dir>', kind: 'other', help: 'results directory', shown: './udsvstcp-results/<UTC time>-<preset>/', cmd: sweep },
+  { key: 'resume', arg: '<dir>', kind: 'other', help: 'run only the trials missing from DIR/trials.csv, with the spec recorded there; flags given must equal it', cmd: sweep },
+  { key: 'retryFailed', kind: 'other', help: 'with --resume: measure failed trials again (their old rows stay, marked superseded)', cmd: sweep },
+  { key: 'allowSharedDir', kind: 'other', help: 'use a results directory (or a file in it) that another user owns or that group or others may write; refused otherwise (exit 2, naming the path and why), as ssh refuses such a ~/.ssh', cmd: sweep },
+  { key: 'quiet', kind: 'other', help: 'nothing on stderr but errors and warnings (no progress, summary or verdicts)', cmd: sweep },
+  { key: 'progress', kind: 'other', help: 'no per-trial progress on stderr (the summary and verdicts still print)', cmd: { sweep: { flag: '--no-progress' } } },
+  { key: 'json', kind: 'other', help: 'print the summary as one JSON document on stdout (the same document, to the digit, as udsvstcp report --json on the results directory)', cmd: { sweep: { doc: 'Its dir is the results directory\'s absolute path' }, run: { help: 'one JSON record per transport per trial, a line each, on stdout', doc: '([the record](docs/results.md#the-result-record))', shown: 'off' }, serve: { help: 'print {"tcp":{host,port},"uds":{path},"uds-abstract":{path}} on stdout once all listen (uds-abstract on Linux only; its path starts with a NUL byte, \\u0000 in JSON)', shown: '' } } },
+];
+
+/** Each option by key. */
+export const SETTINGS = /** @type {Record<string, Setting>} */ (Object.freeze(Object.fromEntries(LIST.map((s) => [s.key, s]))));
+
+const JSON_TYPES = /** @type {Record<Setting['kind'], JsonType[]>} */ ({ integer: ['number'], time: ['string', 'number'], choice: ['string'], boolean: ['boolean'], other: [] });
+
+/** Keys a spec file may hold, in order (`node` is recorded in meta.json, never read from a spec file). */
+export const SPEC_KEYS = LIST.filter((s) => s.spec !== false && (s.json || s.kind !== 'other')).map((s) => s.key);
+
+/** The defaults of the spec keys that have one (not description and test). */
+export const DEFAULTS = Object.freeze(Object.fromEntries(SPEC_KEYS.filter((k) => k !== 'description' && k !== 'test').map((k) => [k, SETTINGS[k].default])));
+
+/** The sweep flags that override spec keys (commander's names: the keys). */
+export const SPEC_FLAGS = SPEC_KEYS.filter((k) => SETTINGS[k].cmd.sweep && k !== 'test');
+
+/**
+ * The JSON types of a spec file's keys, checked before their values are parsed, so `"runs": [3]`
+ * is refused naming the key instead of being read through String(). Keys of kind other without
+ * `json` (node, test) are checked elsewhere.
+ * @param {Record<string, unknown>} layer keys of a spec file (or its test block)
+ * @param {(key: string) => string} name how to name a key in a message, e.g. `x.json "runs"`
+ */
+export function checkJsonTypes(layer, name) {
+  const typeOf = (/** @type {unknown} */ v) => (v === null ? 'null' : Array.isArray(v) ? 'list' : typeof v);
+  for (const [key, value] of Object.entries(layer)) {
+    const s = SETTINGS[key];
+    const types = /** @type {string[] | undefined} */ (s?.json ?? JSON_TYPES[s?.kind]);
+    if (!types?.length || value === undefined) continue;
+    if ((types.includes(typeOf(value)) || (s.nullable && value === null)) && (!Array.isArray(value) || value.every((v) => (/** @type {string[]} */ (s.items ?? [])).includes(typeOf(v))))) continue;
+    const says = s.says ?? (s.kind === 'integer' ? `a whole number (${s.example})` : s.kind === 'time' ? `a time (${s.example})` : s.kind === 'boolean' ? 'true or false' : s.choices?.map((c) => JSON.stringify(c)).join(', ').replace(/, ([^,]*)$/, ' or $1'));
+    throw new UsageError(`${name(key)} must be ${says}${s.nullable && s.default === null && !s.says ? ' or null' : ''}; got ${JSON.stringify(value)}`, 'ERR_SPEC_TYPE');
+  }
+}
+
+/**
+ * The accepted values of a setting, for people: `1 to 1000`, `1 ms to 10 s`.
+ * @param {Setting} s
+ * @param {View} [view]
+ */
+export function acceptsOf(s, view = {}) {
+  if (view.accepts !== undefined) return view.accepts;
+  if (s.accepts !== undefined) return s.accepts;
+  if (s.kind === 'integer' && s.range) return `${s.range.min} to ${s.range.max}`;
+  if (s.kind === 'time' && s.range) return `${showMs(s.range.min)} to ${showMs(s.range.max)}`;
+  return '';
+}
+
+/**
+ * A value of an integer, time, choice or boolean setting, or a UsageError naming it and the accepted range.
+ * @param {string} key
+ * @param {unknown} value
+ * @param {string} name the flag or key, for the message
+ * @returns {any}
+ */
+export function parseSetting(key, value, name) {
+  const s = SETTINGS[key];
+  if (s.kind === 'integer') return toInteger(String(value), name, s.range);
+  if (s.kind === 'time') return toDuration(String(value), name, s.range);
+  if (s.kind === 'boolean') {
+    if (typeof value !== 'boolean') throw new UsageError(`${name} must be true or false; got ${JSON.stringify(value)}`);
+    return value;
+  }
+  if (s.kind === 'choice' && s.choices?.includes(String(value))) return String(value);
+  if (s.kind === 'choice') throw new UsageError(`${name} must be ${s.accepts}; got ${JSON.stringify(value)}`);
+  throw new TypeError(`setting ${key} is parsed by its own rule`);
+}
+
+/**
+ * Refuse a setting given for a workload it does not apply to, naming it and the workloads it applies to.
+ * @param {Workload} workload
+ * @param {Record<string, unknown>} given by key (undefined, null or false: not given)
+ * @param {(key: string) => string} name the flag or key, for the message
+ */
+export function checkApplies(workload, given, name) {
+  for (const { key, applies, otherwise } of LIST) {
+    if (!applies || given[key] === undefined || given[key] === null || given[key] === false || applies(workload)) continue;
+    const takers = WORKLOAD_NAMES.filter((n) => applies(WORKLOADS[n]));
+    throw new UsageError(`${name(key)} applies to the ${takers.join(' and ')} workload${takers.length === 1 ? '' : 's'}${otherwise ? `; ${workload.name} ${otherwise(workload)}` : `, not ${workload.name}`}`);
+  }
+}
+
+/**
+ * A setting as a command shows it: flag, help (workloads first), accepted values, default.
+ * @param {Setting} s
+ * @param {'sweep' | 'run' | 'serve'} command
+ */
+export function viewOf(s, command) {
+  const view = s.cmd[command] ?? {};
+  const flag = view.flag ?? `--${s.key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}${s.arg ? ` ${s.arg}` : ''}`;
+  const workloads = s.applies && who(s.applies) !== WORKLOAD_NAMES.join(', ') ? who(s.applies) : '';
+  const value = 'default' in view ? view.default : s.default;
+  const fmt = (/** @type {unknown} */ v) => (v === undefined || v === null || v === '' ? '' : Array.isArray(v) ? v.join(',') : String(v));
+  const shown = view.shown ?? ('default' in view ? fmt(value) : s.shown ?? (s.arg ? fmt(value) : ''));
+  return { flag, help: view.help ?? s.help, workloads, accepts: acceptsOf(s, view), shown: flag.startsWith('--no-') ? '' : shown, doc: view.doc ?? s.doc ?? '', default: value };
+}
+
+/**
+ * The commander options of a command, in the table's order.
+ * @param {'sweep' | 'run' | 'serve'} command
+ * @returns {{ flags: string, description: string }[]}
+ */
+export function commandOptions(command) {
+  return LIST.filter((s) => s.cmd[command]).map((s) => {
+    const v = viewOf(s, command);
+    const key = command === 'sweep' && SPEC_FLAGS.includes(s.key) && s.key !== 'node' ? `spec key ${s.key}` : '';
+    const tail = [key, v.shown ? `default ${v.shown}` : ''].filter(Boolean).join(', ');
+    return { flags: v.flag, description: `${v.workloads ? `${v.workloads}: ` : ''}${v.help}${v.accepts ? `; ${v.accepts}` : ''}${tail ? ` (${tail})` : ''}` };
+  });
+}
+
+/**
+ * A setting's default as a command takes it.
+ * @param {string} key
+ * @param {'sweep' | 'run' | 'serve'} command
+ */
+export const defaultOf = (key, command) => viewOf(SETTINGS[key], command).default;
+
+/**
+ * The option keys of a command as commander names them (`--server-netns` → serverNetns, `--no-probe` → probe):
+ * the keys its library call takes.
+ * @param {'sweep' | 'run' | 'serve'} command
+ */
+export const optionKeys = (command) => commandOptions(command).map(({ flags }) => flags.split(' ')[0].replace(/^--(no-)?/, '').replace(/-([a-z])/g, (_, c) => c.toUpperCase()));

@@ -1,0 +1,124 @@
+/**
+ * What a sweep is asked to do, resolved and checked before anything starts:
+ * a preset (or spec file, or spec object) with keys over it, or --resume of
+ * a results directory. Changes nothing on disk; bad input is a UsageError
+ * naming the flag or key.
+ */
+import { UsageError } from '../core/errors.js';
+import { resolveWorkloadOptions } from '../options/rules.js';
+import { checkTempDir } from '../fixture/socket-file.js';
+import { describeNginx, findNginx } from '../fixture/nginx.js';
+import { requireNetns } from '../fixture/netns.js';
+import { DEFAULT_WORKLOAD, getWorkload } from '../workloads/index.js';
+import { defaultOutDir } from '../results/writer.js';
+import { checkNewOutDir } from './session.js';
+import { loadSpec, resolveSpec, toNodeList } from './spec.js';
+import { nodesForSweep } from './node-axis.js';
+
+import { SPEC_FLAGS } from '../options/settings.js';
+
+/** Flags (options of `sweep()`) that override spec keys: the settings table's (lib/options/settings.js). */
+export { SPEC_FLAGS };
+
+/** The other options of `sweep()`: what to run and where, beside the spec keys. */
+export const SWEEP_OPTIONS = ['preset', 'test', 'out', 'resume', 'retryFailed', 'allowSharedDir', 'nginx', 'probe'];
+
+/**
+ * @typedef {object} SweepOptions the options of `sweep()`: `udsvstcp sweep`'s flags, camelCased
+ * @property {string | Record<string, unknown>} [preset] a preset in sweeps/, a path to a .json spec, or a spec object
+ *   (the keys of a spec file, sweeps/README.md); default: the default preset
+ * @property {boolean} [test] the preset's "test" block (its smallest settings)
+ * @property {string} [out] the results directory (default ./udsvstcp-results/<UTC time>-<preset>/)
+ * @property {string} [resume] run only the trials missing from this results directory
+ * @property {boolean} [retryFailed] with resume: measure failed trials again
+ * @property {boolean} [allowSharedDir] take a results directory other users could change
+ * @property {string} [nginx] the nginx binary (proxy)
+ * @property {boolean} [probe] the wake-up probe at the start (default true)
+ * @property {string} [workload]
+ * @property {string | number[]} [sizes] 1,64,1k or a range 1..16384
+ * @property {string | number[]} [depths]
+ * @property {string | string[]} [transports]
+ * @property {string | number} [runs]
+ * @property {string | number} [packets]
+ * @property {string | number} [duration]
+ * @property {string | number} [warmup]
+ * @property {string | number} [seed]
+ * @property {string} [pin]
+ * @property {string} [trialTimeout]
+ * @property {string} [pairing]
+ * @property {string} [server]
+ * @property {string} [intervals]
+ * @property {string} [block]
+ * @property {string | number} [precision]
+ * @property {string} [maxTime]
+ * @property {string | number} [pipelining]
+ * @property {boolean} [keepalive]
+ * @property {string | string[]} [node]
+ * @property {boolean} [serverNetns]
+ * @property {boolean} [portProxy]
+ */
+
+/**
+ * The spec of `sweep --workload NAME` without a preset: that workload's own
+ * defaults (one size, one depth), 5 runs; flags add the rest.
+ * @param {string} name
+ */
+function workloadSpec(name) {
+  const w = getWorkload(name);
+  return {
+    name,
+    source: `--workload ${name}`,
+    raw: { description: `--workload ${name} with its defaults`, workload: name, sizes: [w.axes.size.fallback], depths: [w.axes.depth.fallback], test: { runs: 2, duration: '40ms', warmup: '10ms' } },
+  };
+}
+
+/**
+ * The executables a sweep of `spec` runs: from the command line (--nginx) or
+ * PATH, never from a spec file or meta.json.
+ * @param {import('./spec.js').SweepSpec} spec
+ * @param {string | undefined} nginx --nginx
+ * @returns {import('./session.js').Executables}
+ */
+function findExecutables(spec, nginx) {
+  const workload = getWorkload(spec.workload);
+  resolveWorkloadOptions(workload, { nginx }, (key) => `--${key}`); // --nginx only for the proxy workload
+  return {
+    ...(workload.fixture.proxy ? { nginx: { ...describeNginx(findNginx(nginx)), from: nginx === undefined ? 'PATH' : '--nginx' } } : {}),
+    ...(spec.serverNetns ? { ip: requireNetns(`sweep ${spec.preset}: serverNetns (--server-netns)`) } : {}),
+  };
+}
+
+/**
+ * Resolve what to do before anything starts; changes nothing on disk.
+ * @param {SweepOptions} opts
+ * @returns {import('./session.js').SessionRequest}
+ */
+export function resolveSweep(opts) {
+  for (const key of Object.keys(opts)) {
+    if (!SWEEP_OPTIONS.includes(key) && !SPEC_FLAGS.includes(key)) throw new UsageError(`unknown sweep option "${key}"; options: ${[...SWEEP_OPTIONS, ...SPEC_FLAGS].join(', ')}`);
+  }
+  const { preset } = opts;
+  if (preset !== undefined && (typeof preset !== 'object' || preset === null || Array.isArray(preset)) && typeof preset !== 'string') throw new UsageError(`preset must be a preset's name, a path to a .json spec or a spec object; got ${JSON.stringify(preset)}`);
+  if (opts.packets !== undefined && opts.duration !== undefined) throw new UsageError('--packets and --duration exclude each other: give one');
+  if (opts.retryFailed && opts.resume === undefined) throw new UsageError('--retry-failed needs --resume DIR: it measures again the failed trials recorded there');
+  checkTempDir(); // the server's socket and nginx's files go there
+  /** @type {Record<string, unknown>} */
+  const flags = Object.fromEntries(SPEC_FLAGS.map((k) => [k, /** @type {Record<string, unknown>} */ (opts)[k]]));
+  const allowShared = Boolean(opts.allowSharedDir);
+  const find = (/** @type {import('./spec.js').SweepSpec} */ spec) => findExecutables(spec, opts.nginx);
+  if (opts.resume !== undefined) {
+    if (opts.out !== undefined) throw new UsageError('--resume DIR and --out DIR exclude each other: the results go back into DIR');
+    if (typeof preset === 'object') throw new UsageError('--resume DIR takes the spec recorded in DIR: give a preset\'s name or none, not a spec object');
+    const anyGiven = preset !== undefined || opts.test || SPEC_FLAGS.some((k) => flags[k] !== undefined);
+    return { dir: opts.resume, flag: '--resume', resume: true, given: anyGiven ? { preset, test: Boolean(opts.test), flags } : null, retryFailed: Boolean(opts.retryFailed), allowShared, findExecutables: find, nodeList: toNodeList(opts.node, '--node') };
+  }
+  const loaded = typeof preset === 'object'
+    ? { name: 'spec', source: 'the spec object', raw: /** @type {Record<string, unknown>} */ (preset) }
+    : preset === undefined && opts.workload !== undefined && opts.workload !== DEFAULT_WORKLOAD ? workloadSpec(opts.workload) : loadSpec(preset ?? 'default');
+  const spec = resolveSpec(loaded, { test: Boolean(opts.test), flags });
+  const nodes = nodesForSweep(spec.node, '--node'); // not Node, too old, twice: exit 2 before any file exists
+  const dir = opts.out ?? defaultOutDir(spec.preset);
+  const flag = opts.out !== undefined ? '--out' : 'results directory';
+  checkNewOutDir(dir, flag, allowShared);
+  return { dir, flag, resume: false, spec, allowShared, findExecutables: find, nodes };
+}

@@ -1,0 +1,52 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { describe, expect, it } from 'vitest';
+import { UsageError, sweep } from 'udsvstcp';
+import { usePrivateTmpdir } from '../helpers/temp.js';
+
+const tmp = usePrivateTmpdir();
+
+describe("sweep() through the package's exports", () => {
+  it('runs quick --test: ok rows in trials.csv, the summary document, progress events, nothing left running', async () => {
+    const out = join(tmp.dir, 'quick');
+    /** @type {import('udsvstcp').SweepEvent[]} */
+    const events = [];
+    const summary = await sweep({ preset: 'quick', test: true, out, probe: false }, { onProgress: (event) => events.push(event) });
+    const rows = parse(await readFile(join(out, 'trials.csv'), 'utf8'), { columns: true });
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.every((/** @type {any} */ r) => r.status === 'ok')).toBe(true);
+    expect(summary).toMatchObject({ dir: out, status: 'complete', trials: { recorded: rows.length, ok: rows.length, failed: 0 }, primary: { metric: 'msgs_per_s' }, spec: { preset: 'quick', test: true } });
+    expect(summary.summary.length).toBeGreaterThan(0);
+    expect(summary.files).toEqual(expect.arrayContaining([join(out, 'report.html'), join(out, 'summary.md')]));
+    // what sweep --json prints of this directory is this document (report --json's)
+    expect(JSON.parse(await readFile(join(out, 'meta.json'), 'utf8')).status).toBe('complete');
+    const ends = events.filter((e) => e.type === 'trial-end');
+    expect(ends.flatMap((e) => (e.type === 'trial-end' ? e.rows : []))).toHaveLength(rows.length);
+    expect(events.findIndex((e) => e.type === 'start')).toBeLessThan(events.findIndex((e) => e.type === 'trial-start'));
+    expect(events.some((e) => e.type === 'summary' && e.text.includes('UDS/TCP msgs/s'))).toBe(true);
+    expect(await readdir(tmp.tmpdir)).toEqual([]); // the server's private directory is gone: it stopped
+  }, 60_000);
+
+  it('takes a spec object, and stops at its abort signal keeping what was measured', async () => {
+    const out = join(tmp.dir, 'spec');
+    const controller = new AbortController();
+    const summary = await sweep({ preset: { sizes: [64, 128], depths: [1], runs: 3, packets: 50, warmup: 0, seed: 3 }, out, probe: false }, {
+      signal: controller.signal,
+      onProgress: (event) => { if (event.type === 'trial-end') controller.abort(); },
+    });
+    expect(summary).toMatchObject({ status: 'interrupted', trials: { recorded: 2, planned: 12 }, spec: { preset: 'spec', sizes: [64, 128] } });
+    expect(JSON.parse(await readFile(join(out, 'meta.json'), 'utf8')).status).toBe('interrupted');
+    expect(await readdir(tmp.tmpdir)).toEqual([]);
+  }, 60_000);
+
+  it('refuses bad input with a UsageError before anything is written', async () => {
+    const out = join(tmp.dir, 'never');
+    await expect(sweep({ preset: 'quick', out, runs: 0 })).rejects.toThrow(UsageError);
+    await expect(sweep({ preset: 'quick', out, runs: 0 })).rejects.toThrow(/--runs/);
+    await expect(sweep(/** @type {any} */ ({ preset: 'quick', out, sizez: '64' }))).rejects.toThrow(/unknown sweep option "sizez"/);
+    await expect(sweep({ preset: 'no-such-preset', out })).rejects.toThrow(/unknown preset/);
+    await expect(sweep({ preset: { sizes: [64], colour: 'red' }, out })).rejects.toThrow(/unknown key "colour"/);
+    expect(await readdir(tmp.dir)).toEqual(['tmp']);
+  });
+});
