@@ -13,7 +13,7 @@ import { describeNodes } from '../core/node-executables.js';
 import { formatSize } from '../core/units.js';
 import { startFixture, withNginxWords } from '../fixture/fixture.js';
 import { describeNginx, findNginx } from '../fixture/nginx.js';
-import { removeStrayNetworks } from '../fixture/netns.js';
+import { endLeftovers } from '../fixture/leftovers.js';
 import { checkTempDir } from '../fixture/socket-file.js';
 import { describeTarget } from '../client/transport.js';
 import { runTrialProcess } from '../trial/trial-process.js';
@@ -93,7 +93,7 @@ export async function run(raw = {}, { onProgress = () => {}, signal } = {}) {
   if (machine) info(describeWakeup(machine), true);
   const node = options.node; // --node: the server and the client trial run on it
   if (options.netns) {
-    const strays = removeStrayNetworks(options.netns);
+    const { strays } = await endLeftovers({ ip: options.netns });
     if (strays.length) note(`removed what a killed udsvstcp left: ${strays.join(', ')}`);
   }
   const pinning = resolvePinning(options.pin);

@@ -15,13 +15,11 @@ import { resumeCommand } from '../core/shell.js';
 import { describeResourceError } from '../core/resources.js';
 import { collectMachineFacts } from '../machine/facts.js';
 import { startFixture, withNginxWords } from '../fixture/fixture.js';
-import { removeLeftovers } from '../fixture/leftovers.js';
-import { removeStrayNetworks } from '../fixture/netns.js';
 import { runTrialProcess } from '../trial/trial-process.js';
 import { connectionsAt, getWorkload } from '../workloads/index.js';
 import { toCsv } from '../results/csv.js';
 import { toReportDocument } from '../results/json.js';
-import { readFixtureRecord, writeFixtureRecord } from '../results/fixture-record.js';
+import { endSessionLeftovers, recordSession } from '../results/fixture-record.js';
 import { readResultsDir } from '../results/reader.js';
 import { FILES, writeFileAtomic } from '../results/writer.js';
 import { toRunsWide } from '../results/wide.js';
@@ -94,11 +92,7 @@ export async function sweepOutcome(options, { onProgress = () => {}, signal = ne
   // with --node where the sweep or this session was given it (a resume never reads its executables from meta.json)
   const resume = resumeCommand(dir, session.spec.node !== null || request.nodeList ? session.nodes : null);
   try {
-    if (request.resume) await removeRecordedLeftovers(dir, note);
-    if (session.executables.ip) {
-      const strays = removeStrayNetworks(session.executables.ip.path);
-      if (strays.length) note(`removed what a killed udsvstcp left: ${strays.join(', ')}`);
-    }
+    await endSessionLeftovers(dir, { resume: request.resume, ip: session.executables.ip?.path ?? null }, note);
     return await measure(session, { request, probe: options.probe !== false, resume, onProgress, signal, hurry });
   } catch (error) {
     const err = error instanceof Error ? error : new Error(String(error));
@@ -109,45 +103,6 @@ export async function sweepOutcome(options, { onProgress = () => {}, signal = ne
   } finally {
     session.release();
   }
-}
-
-/**
- * On resume: end what fixture.json says an earlier session left running
- * (it was killed together with nginx's guard), and say so in one line.
- * @param {string} dir
- * @param {(note: string) => void} note
- */
-async function removeRecordedLeftovers(dir, note) {
-  const { record, problem } = readFixtureRecord(dir);
-  if (problem) note(`${problem}; ignored it`);
-  if (!record) return;
-  const { killed, removed, left } = await removeLeftovers(record);
-  const done = [killed.length ? `killed ${killed.join(', ')}` : '', removed.length ? `removed ${removed.join(', ')}` : ''].filter(Boolean);
-  if (done.length) note(`ended what an earlier session of this sweep left behind (${FILES.fixture}): ${done.join('; ')}`);
-  if (left.length) note(`${FILES.fixture} names ${left.join(', ')}, still run by a live process; left alone`);
-}
-
-/**
- * fixture.json: what runs now, for a resume after a kill that took nginx's guard too (a safety net:
- * a failed write is said once, and measuring goes on).
- * @param {string} dir
- * @param {(text: string) => void} say
- */
-function createFixtureRecorder(dir, say) {
-  let failed = false;
-  /** what each running fixture (one per Node version) started */
-  const records = new Map();
-  return (/** @type {object} */ fixture, /** @type {import('../fixture/leftovers.js').FixtureRecord | null} */ record) => {
-    if (record) records.set(fixture, record);
-    else records.delete(fixture);
-    const all = [...records.values()];
-    try {
-      writeFixtureRecord(dir, all.length === 0 ? null : all.length === 1 ? all[0] : { boot_id: all[0].boot_id, processes: all.flatMap((r) => r.processes), dirs: all.flatMap((r) => r.dirs), sockets: all.flatMap((r) => r.sockets), networks: all.flatMap((r) => r.networks ?? []) });
-    } catch (error) {
-      if (!failed) say(`note: cannot write ${FILES.fixture}: ${/** @type {Error} */ (error).message}`);
-      failed = true;
-    }
-  };
 }
 
 /**
@@ -182,7 +137,8 @@ async function measure({ dir, spec, previous, executables, nodes, begin, end, re
 
   onProgress({ type: 'start', workload: spec.workload, nodes: versions });
   const status = (/** @type {string} */ text, dim = false) => onProgress({ type: 'status', text, dim });
-  const keepRecord = createFixtureRecorder(dir, status);
+  /** fixture.json: what runs now, for a resume after a kill that took nginx's guard too */
+  const record = recordSession(dir, (text) => status(`note: ${text}`));
   /** @type {Set<import('../fixture/fixture.js').Fixture>} one per Node version */
   const servers = new Set();
   const killAll = () => { for (const server of servers) server.kill(); };
@@ -197,22 +153,20 @@ async function measure({ dir, spec, previous, executables, nodes, begin, end, re
       previous: live,
       signal,
       startServer: async (version) => {
-        const fixture = await startFixture(workload, { greeting: spec.greeting, noDelay: spec.noDelay, prefix: pinning.server, nginx: executables.nginx?.path, keepalive: spec.keepalive, configDir: resolve(dir), connections, configName: versions.length > 1 ? `nginx-${version}.conf` : undefined, execPath: execPathOf(version), netns: executables.ip?.path ?? null, portProxy: spec.portProxy });
+        const fixture = await startFixture(workload, { greeting: spec.greeting, noDelay: spec.noDelay, prefix: pinning.server, nginx: executables.nginx?.path, keepalive: spec.keepalive, configDir: resolve(dir), connections, configName: versions.length > 1 ? `nginx-${version}.conf` : undefined, execPath: execPathOf(version), netns: executables.ip?.path ?? null, portProxy: spec.portProxy, session: record });
         servers.add(fixture);
         if (hurry?.aborted) fixture.kill();
         status(fixture.describe, true);
-        keepRecord(fixture, fixture.record());
-        return { ...fixture, stop: (options) => fixture.stop(options).finally(() => keepRecord(fixture, null)) };
+        return fixture;
       },
       // its result is not recorded; a server that cannot echo fails the first measured trial instead
       warmServer: async (_server, version, trial) => {
         const warm = { ...trial, measure: { ms: SERVER_WARMUP_MS }, warmup: { ms: 0 }, placement: pinning.placement };
         await runTrialProcess(warm, { ...trialOptions, execPath: execPathOf(version) }).catch(() => undefined); // rejects only on a signal, which the sweep sees next
       },
-      runTrial: async (trial, s) => {
-        const fixture = /** @type {import('../fixture/fixture.js').Fixture} */ (s);
+      runTrial: async (trial, fixture) => {
         const mark = fixture.nginxLog?.mark();
-        const measured = await runTrialProcess({ ...trial, placement: pinning.placement }, { ...trialOptions, server: /** @type {any} */ (fixture), execPath: execPathOf(trial.node_version) });
+        const measured = await runTrialProcess({ ...trial, placement: pinning.placement }, { ...trialOptions, server: fixture, execPath: execPathOf(trial.node_version) });
         return withNginxWords(measured, fixture, mark);
       },
       onStart: (job, index, total) => onProgress({ type: 'trial-start', job, index, total }),

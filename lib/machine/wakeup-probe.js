@@ -14,14 +14,17 @@
  * Never throws: where it cannot run (no taskset, one CPU, a peer that fails,
  * a signal), the result is null with a note saying why.
  */
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startChild } from '../core/child.js';
 import { findProgram } from '../core/programs.js';
 
 const PEER = fileURLToPath(new URL('./wakeup-peer.js', import.meta.url));
+/** The probe's processes say they are ready within this long (the whole probe's limit bounds it too). */
+const LIMIT_MS = 10_000;
 /** How long the busy baseline's spinners may take to start. */
 const SPINNER_START_MS = 1000;
 
@@ -82,61 +85,27 @@ export function describeRoundTrips(samples, cpus) {
  * @param {string} what for messages
  */
 function startProcess(argv, what) {
-  const [command, ...rest] = argv;
-  const child = spawn(command, rest, { stdio: ['ignore', 'pipe', 'pipe', 'ipc'], detached: true });
-  let stderr = '';
-  child.stderr?.setEncoding('utf8').on('data', (t) => { stderr = (stderr + t).slice(-2000); });
-  /** @type {Promise<void>} */
-  const exited = new Promise((resolve) => child.once('close', () => resolve()));
-  const failure = new Promise((_, reject) => {
-    child.once('error', (error) => reject(new Error(`cannot start ${command}: ${error.message}`)));
-    // 'close', not 'exit': after its stderr has been read to the end, so the message is its last line, never a race
-    child.once('close', (code, signal) => reject(new Error(stderr.trim().split('\n').pop() || `${what} exited (${signal ?? `code ${code}`})`)));
-  });
-  failure.catch(() => undefined);
-  /** @param {Promise<any>} promise */
-  const orFailure = (promise) => {
-    const answer = Promise.race([failure, promise]);
-    answer.catch(() => undefined); // whoever waits sees it; a process stopped while nobody waits is no error
-    return answer;
-  };
+  const child = startChild({ what, argv, stdout: true });
   return {
-    pid: /** @type {number} */ (child.pid),
-    /**
-     * Wait for an IPC message of that type (after sending one, if given).
-     * @param {string} type
-     * @param {Record<string, unknown>} [message]
-     * @returns {Promise<any>}
-     */
-    next: (type, message) => orFailure(new Promise((resolve) => {
-      child.on('message', function onMessage(/** @type {any} */ m) {
-        if (m?.type !== type) return;
-        child.off('message', onMessage);
-        resolve(m);
-      });
-      if (message && child.connected) child.send(message);
-    })),
+    pid: child.pid,
+    channel: child.channel,
+    /** its first message of this type */
+    ready: (/** @type {string} */ type) => child.ready(type, LIMIT_MS),
     /** the first line on stdout */
-    line: () => orFailure(new Promise((resolve) => {
-      let text = '';
-      child.stdout?.setEncoding('utf8').on('data', function onData(t) {
-        text += t;
-        if (!text.includes('\n')) return;
-        child.stdout?.off('data', onData);
-        resolve(text.split('\n')[0]);
-      });
-    })),
+    line: () => Promise.race([
+      new Promise((resolve) => {
+        let text = '';
+        child.process.stdout?.setEncoding('utf8').on('data', function onData(t) {
+          text += t;
+          if (!text.includes('\n')) return;
+          child.process.stdout?.off('data', onData);
+          resolve(text.split('\n')[0]);
+        });
+      }),
+      child.exited.then(({ code, signal, error }) => { throw new Error(error?.message ?? (child.stderr().trim().split('\n').pop() || `${what} exited (${signal ?? `code ${code}`})`)); }),
+    ]),
     /** SIGKILL to its process group, and wait until it is gone */
-    async stop() {
-      if (child.exitCode === null && child.signalCode === null) {
-        try {
-          process.kill(-(/** @type {number} */ (child.pid)), 'SIGKILL');
-        } catch {
-          child.kill('SIGKILL');
-        }
-      }
-      await exited;
-    },
+    stop: () => child.stop({ signal: 'SIGKILL' }),
   };
 }
 
@@ -199,15 +168,15 @@ export async function probeWakeup({ blockMs = 50, blocks = 2, busy = true, signa
       // two Node processes: the echo end stays on cpu 0, the ping end moves between cpu 0 and cpu 1
       const echo = start([taskset, '-c', '0', process.execPath, PEER, 'echo', path], 'the echo end');
       const ping = start([taskset, '-c', '0', process.execPath, PEER, 'ping', path], 'the ping end');
-      await Promise.all([echo.next('ready'), ping.next('ready')]); // both start at once
-      await ping.next('connected', { type: 'connect' });
+      await Promise.all([echo.ready('ready'), ping.ready('ready')]); // both start at once
+      await ping.channel.request('connect');
       let on = '0';
       /** @type {{ same: number[], cross: number[], busy: number[] }} */
       const samples = { same: [], cross: [], busy: [] };
       const block = async (/** @type {'0' | '1'} */ cpu, /** @type {number[]} */ into) => {
         if (on !== cpu) await pin(taskset, ping.pid, cpu);
         on = cpu;
-        const { rtt_us: rtt } = await ping.next('block', { type: 'run', ms: blockMs });
+        const rtt = await ping.channel.request('run', { ms: blockMs });
         for (const x of rtt) into.push(x);
       };
       for (let b = 0; b < blocks; b++) {

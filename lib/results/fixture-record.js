@@ -3,13 +3,15 @@
  * nginx's guard, master and workers, the port proxy) and the private
  * directories, socket and network namespace and links they made. It is rewritten when a fixture starts and when it stops, so
  * that a later `--resume` can end what a sweep killed together with its
- * helpers left behind (lib/fixture/leftovers.js). Read as data: entries of
+ * helpers left behind (lib/fixture/leftovers.js): recordSession writes it,
+ * endSessionLeftovers reads it and ends what it names. Read as data: entries of
  * the wrong shape are dropped, and a file that cannot be read is ignored
  * with a reason.
  */
 import fs from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../core/files.js';
+import { createSessionRecord, endLeftovers } from '../fixture/leftovers.js';
 import { FILES } from './writer.js';
 
 /** A record holds a few processes; more than this is not ours. */
@@ -83,4 +85,42 @@ export function readFixtureRecord(dir) {
       networks: list(data.networks).filter(isNetworkRecord),
     },
   };
+}
+
+/**
+ * A session's record of what it runs (lib/fixture/leftovers.js), written to
+ * fixture.json in `dir` at each change. A safety net: a write that fails is
+ * said once, and the session goes on.
+ * @param {string} dir
+ * @param {(text: string) => void} note
+ */
+export function recordSession(dir, note) {
+  let failed = false;
+  return createSessionRecord((record) => {
+    try {
+      writeFixtureRecord(dir, record);
+    } catch (error) {
+      if (!failed) note(`cannot write ${FILES.fixture}: ${/** @type {Error} */ (error).message}`);
+      failed = true;
+    }
+  });
+}
+
+/**
+ * End what killed sessions left (lib/fixture/leftovers.js endLeftovers): on
+ * --resume what fixture.json in `dir` says an earlier session left running
+ * (it was killed together with nginx's guard), given `ip` (--server-netns)
+ * the networks of any killed udsvstcp; and say so, a line for each.
+ * @param {string} dir
+ * @param {{ resume: boolean, ip: string | null }} what
+ * @param {(text: string) => void} note
+ */
+export async function endSessionLeftovers(dir, { resume, ip }, note) {
+  const { record, problem } = resume ? readFixtureRecord(dir) : { record: null };
+  if (problem) note(`${problem}; ignored it`);
+  const { killed, removed, left, strays } = await endLeftovers({ record, ip });
+  const done = [killed.length ? `killed ${killed.join(', ')}` : '', removed.length ? `removed ${removed.join(', ')}` : ''].filter(Boolean);
+  if (done.length) note(`ended what an earlier session of this sweep left behind (${FILES.fixture}): ${done.join('; ')}`);
+  if (left.length) note(`${FILES.fixture} names ${left.join(', ')}, still run by a live process; left alone`);
+  if (strays.length) note(`removed what a killed udsvstcp left: ${strays.join(', ')}`);
 }

@@ -29,14 +29,14 @@ export const MAX_FAILED_IN_A_ROW = 5;
  * The fixtures of a sweep, one per Node version (by the key given: a
  * version; '' when there is one), with bounds shared by all of them.
  * @param {object} deps
- * @param {(key: string) => Promise<import('./orchestrator.js').SweepServer>} deps.startServer
- * @param {(server: import('./orchestrator.js').SweepServer, key: string) => Promise<void>} [deps.warmServer]
+ * @param {(key: string) => Promise<import('../fixture/fixture.js').Fixture>} deps.startServer
+ * @param {(server: import('../fixture/fixture.js').Fixture, key: string) => Promise<void>} [deps.warmServer]
  * @param {(message: string) => void} [deps.onNote]
  * @param {(replacement: Replacement) => void} [deps.onReplace]
  * @param {AbortSignal} [deps.signal] once aborted, failures are not looked into (the sweep is stopping)
  */
 export function createFixtureKeeper({ startServer, warmServer, onNote, onReplace, signal }) {
-  /** @type {Map<string, import('./orchestrator.js').SweepServer>} */
+  /** @type {Map<string, import('../fixture/fixture.js').Fixture>} */
   const servers = new Map();
   /** the keys whose fixture failed its check: stop them with SIGKILL */
   const unhealthy = new Set();

@@ -17,21 +17,15 @@ import { groupsShortOfPrecision } from '../stats/ratios.js';
 import { depthLabel, getWorkload } from '../workloads/index.js';
 import { formatPercent, formatSize } from '../core/units.js';
 
-/**
- * @typedef {object} SweepServer the fixture: what the trials connect to
- * @property {Record<string, import('../client/transport.js').Target>} targets by transport
- * @property {() => boolean} alive
- * @property {() => Promise<string | null>} [check] health: why it is not usable, or null
- * @property {(options?: { force?: boolean }) => Promise<void>} stop force: kill at once (it failed its check)
- */
+/** @typedef {import('../fixture/fixture.js').Fixture} Fixture "the server": what the trials connect to */
 
 /**
  * @typedef {object} SweepDeps
- * @property {(node: string) => Promise<SweepServer>} startServer the server of one Node version
- * @property {(server: SweepServer, node: string, trial: import('../trial/trial.js').TrialSpec) => Promise<void>} [warmServer] run unrecorded
+ * @property {(node: string) => Promise<Fixture>} startServer the server of one Node version
+ * @property {(server: Fixture, node: string, trial: import('../trial/trial.js').TrialSpec) => Promise<void>} [warmServer] run unrecorded
  *   traffic through a new server: `trial` is the plan's first group under that Node version, every transport of the sweep
  * @property {string[]} [nodes] the Node versions (the axis), the baseline first; default: the Node running this process
- * @property {(spec: import('../trial/trial.js').TrialSpec, server: SweepServer) => Promise<import('../trial/trial.js').TrialResult>} runTrial rejects only when aborted
+ * @property {(spec: import('../trial/trial.js').TrialSpec, server: Fixture) => Promise<import('../trial/trial.js').TrialResult>} runTrial rejects only when aborted
  * @property {{ appendAll: (rows: Record<string, unknown>[]) => void }} log trial rows (a trial's rows in one write)
  * @property {{ appendAll: (rows: Record<string, unknown>[]) => void }} [blockLog] block rows
  * @property {Record<string, any>[]} [previous] trial rows already recorded (resume)
@@ -46,7 +40,7 @@ import { formatPercent, formatSize } from '../core/units.js';
 /**
  * @param {import('./spec.js').SweepSpec} spec
  * @param {import('./schedule.js').Job} job
- * @param {SweepServer} server
+ * @param {Fixture} server
  * @returns {import('../trial/trial.js').TrialSpec}
  */
 function trialSpec(spec, job, server) {

@@ -13,10 +13,9 @@
  * as one process's would; a lane process that outlives its parent exits
  * when its channel closes.
  */
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { startChild } from '../core/child.js';
 import { RunError } from '../core/errors.js';
-import { describeResourceCrash, keepOutput, lastMeaningfulLine } from '../core/resources.js';
 import { scheduleBlocks } from '../client/blocks.js';
 import { checkLanes } from './lane-check.js';
 
@@ -61,9 +60,9 @@ export async function runLanes(spec, { probe, signal, warn }) {
       const plans = await Promise.all(lanes.map((lane) => lane.planned));
       const plan = { ...plans[0], minUnits: Math.max(...plans.map((p) => p.minUnits)) };
       // the first lane turns every lane's first rate into its workload's words, where --duration cannot hold the blocks
-      const onRates = (/** @type {number[]} */ rates) => lanes[0].send({ type: 'rates', rates });
+      const onRates = (/** @type {number[]} */ rates) => lanes[0].send('rates', { rates });
       const { blockUnits } = await scheduleBlocks(lanes.map((lane) => lane.executor), { ...plan, signal: stopped.signal, onRates });
-      for (const lane of lanes) lane.send({ type: 'end', blockUnits });
+      for (const lane of lanes) lane.send('end', { blockUnits });
       const results = await Promise.all(lanes.map((lane) => lane.result));
       const failure = results.flatMap((r) => r.records).find((r) => r.status !== 'ok');
       if (failure) throw new Error(String(failure.error));
@@ -75,7 +74,7 @@ export async function runLanes(spec, { probe, signal, warn }) {
     return await Promise.race([run(), failed]);
   } catch (error) {
     stopped.abort();
-    for (const lane of lanes) lane.send({ type: 'abort', reason: /** @type {Error} */ (error).message });
+    for (const lane of lanes) lane.send('abort', { reason: /** @type {Error} */ (error).message });
     throw error;
   } finally {
     clearTimeout(timer);
@@ -93,93 +92,42 @@ export async function runLanes(spec, { probe, signal, warn }) {
 function startLane(spec, probe, warn) {
   const what = `the ${spec.targets[0].transport} lane's process`;
   // own process group, as a trial process: a terminal's Ctrl-C reaches the orchestrator only
-  const child = spawn(process.execPath, [WORKER], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], detached: true });
-  const stderr = keepOutput(child.stderr);
-  /** @type {Map<string, { resolve: (message: any) => void, reject: (error: Error) => void }>} */
-  const waiting = new Map();
-  /** @type {(plan: import('../client/blocks.js').BlockPlan) => void} */
-  let planned = () => {};
+  const child = startChild({ what, argv: [process.execPath, WORKER] });
+  const { channel } = child;
   /** @type {(result: TrialResult) => void} */
   let reported = () => {};
-  /** @type {(error: Error) => void} */
-  let gone = () => {};
-  /** @type {Error | undefined} why the lane ended, once it has: later requests fail at once */
-  let ended;
-  /** @type {Promise<import('../client/blocks.js').BlockPlan>} */
-  const plan = new Promise((resolve, reject) => {
-    planned = resolve;
-    gone = (error) => {
-      ended ??= error;
-      reject(error);
-      for (const waiter of waiting.values()) waiter.reject(error);
-      waiting.clear();
-    };
-  });
   /** @type {Promise<TrialResult>} */
   const result = new Promise((resolve) => { reported = resolve; });
-  plan.catch(() => {});
-  /** @type {TrialResult | undefined} */
-  let received;
-  const closed = new Promise((resolve) => {
-    child.on('close', (code, sig) => {
-      const text = stderr();
-      const last = lastMeaningfulLine(text);
-      const why = describeResourceCrash(text, what) ?? `${what} ${sig ? `was killed by ${sig}` : `exited with code ${code}`} before reporting${last ? `: ${last}` : ''}`;
-      gone(new RunError(why, 'ERR_CLOSED'));
-      if (!received) reported({ records: [{ transport: spec.targets[0].transport, status: 'error', error: why }], blocks: [] });
-      resolve(undefined);
-    });
-  });
-  child.on('error', () => {}); // 'close' follows, and says why
-  child.on('message', (/** @type {any} */ message) => {
-    if (message?.type === 'plan') planned(message.plan);
-    else if (message?.type === 'result') {
-      received = message.result;
+  /** @type {Promise<import('../client/blocks.js').BlockPlan>} */
+  const planned = Promise.race([
+    channel.next('plan').then((message) => message.plan),
+    channel.next('result').then((message) => {
       reported(message.result);
-      // a lane that failed before it planned: its records say why
+      // a lane that failed before it planned: its records say why; once it has reported, requests fail at once
       const failure = message.result.records.find((/** @type {any} */ r) => r.status !== 'ok');
-      gone(new RunError(failure ? String(failure.error) : `${what} ended before measuring`, 'ERR_CLOSED'));
-    } else if (message?.type === 'warmed' || message?.type === 'measured') {
-      const waiter = waiting.get(message.type);
-      waiting.delete(message.type);
-      if (message.error) waiter?.reject(new RunError(message.error, typeof message.code === 'string' ? message.code : 'ERR_LANE'));
-      else waiter?.resolve(message.type === 'warmed' ? message.ms : message.block);
-    } else if (message?.type === 'warn' && typeof message.line === 'string') {
-      warn?.(message.line);
-    } else if (message?.type === 'snapshot') {
-      if (!probe) return;
-      probe.snapshot().then(
-        (stats) => child.connected && child.send({ type: 'snapshot', id: message.id, stats }),
-        (error) => child.connected && child.send({ type: 'snapshot', id: message.id, error: error.message }),
-      );
-    }
-  });
-  const send = (/** @type {Record<string, unknown>} */ message) => { if (child.connected) child.send(message, () => {}); };
-  const ask = (/** @type {string} */ answer, /** @type {Record<string, unknown>} */ message) => new Promise((resolve, reject) => {
-    if (ended || !child.connected) {
-      reject(ended ?? new RunError(`${what} is gone`, 'ERR_CLOSED'));
-      return;
-    }
-    waiting.set(answer, { resolve, reject });
-    send(message);
-  });
-  send({ type: 'trial', spec, probe: Boolean(probe), lane: true });
+      const error = new RunError(failure ? String(failure.error) : `${what} ended before measuring`, 'ERR_CLOSED');
+      channel.end(error);
+      throw error;
+    }),
+    child.exited.then((exit) => {
+      const why = child.endWords(exit, ' before reporting');
+      reported({ records: [{ transport: spec.targets[0].transport, status: 'error', error: why }], blocks: [] });
+      throw new RunError(why, 'ERR_CLOSED');
+    }),
+  ]);
+  planned.catch(() => {});
+  channel.on('warn', (message) => { if (typeof message.line === 'string') warn?.(message.line); });
+  if (probe) channel.serve('snapshot', () => probe.snapshot());
+  channel.send('trial', { spec, probe: Boolean(probe), lane: true });
   return {
-    planned: plan,
+    planned,
     result,
-    send,
+    send: (/** @type {string} */ type, /** @type {Record<string, unknown>} */ body) => channel.send(type, body),
     /** @type {import('../client/blocks.js').BlockExecutor} */
     executor: {
-      warm: (units) => /** @type {Promise<number>} */ (ask('warmed', { type: 'warm', units })),
-      measure: (units, index) => /** @type {Promise<any>} */ (ask('measured', { type: 'measure', units, index })),
+      warm: (units) => channel.request('warm', { units }),
+      measure: (units, index) => channel.request('measure', { units, index }),
     },
-    async stop() {
-      if (child.exitCode === null && child.signalCode === null) {
-        const kill = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
-        await closed;
-        clearTimeout(kill);
-      }
-      await closed;
-    },
+    stop: () => child.stop({ signal: null, graceMs: STOP_GRACE_MS }),
   };
 }

@@ -3,10 +3,9 @@
  * order do not leak between trials. A crash, a kill or a trial that passes
  * its hard limit becomes an error record per target; an abort (Ctrl-C) rejects.
  */
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { startChild } from '../core/child.js';
 import { RunError } from '../core/errors.js';
-import { describeResourceCrash, keepOutput, lastMeaningfulLine } from '../core/resources.js';
 import { failedTrial } from './trial.js';
 
 const WORKER = fileURLToPath(new URL('./worker.js', import.meta.url));
@@ -32,48 +31,30 @@ export function runTrialProcess(spec, { server, prefix = [], execPath = process.
       reject(new RunError('aborted', 'ERR_ABORTED'));
       return;
     }
-    const [command, ...args] = [...prefix, execPath, WORKER];
     // own process group: a terminal's Ctrl-C reaches the orchestrator only, which decides
-    const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], detached: true });
-    const stderr = keepOutput(child.stderr);
+    const child = startChild({ what: 'the trial process', argv: [execPath, WORKER], prefix });
     /** @type {import('./trial.js').TrialResult | undefined} */
     let result;
     let why = '';
     const kill = (/** @type {string} */ reason) => {
       why = reason;
-      child.kill('SIGKILL');
+      child.kill();
     };
     const timer = setTimeout(() => kill(`trial exceeded its limit of ${limitMs / 1000} s (--trial-timeout) and its process had not ended ${graceMs / 1000} s later; it was killed`), limitMs + graceMs);
     const onAbort = () => kill('aborted');
     signal?.addEventListener('abort', onAbort, { once: true });
-
-    child.on('message', (/** @type {any} */ message) => {
-      if (message?.type === 'result') result = message.result;
-      if (message?.type === 'warn' && typeof message.line === 'string') warn?.(message.line);
-      if (message?.type === 'snapshot') {
-        if (!server) return;
-        server.snapshot().then(
-          (stats) => child.connected && child.send({ type: 'snapshot', id: message.id, stats }),
-          (error) => child.connected && child.send({ type: 'snapshot', id: message.id, error: error.message }),
-        );
-      }
-    });
-    child.on('error', (error) => { if (!why) kill(`cannot start the trial process: ${error.message}`); });
-    // 'close', not 'exit': it comes after the last IPC message and stderr, and also after a failed spawn
-    child.on('close', (code, sig) => {
+    child.channel.on('result', (message) => { result = message.result; });
+    child.channel.on('warn', (message) => { if (typeof message.line === 'string') warn?.(message.line); });
+    if (server) child.channel.serve('snapshot', () => server.snapshot());
+    // after the last IPC message and stderr, and also after a failed spawn
+    child.exited.then((exit) => {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
       if (why === 'aborted') reject(new RunError('aborted', 'ERR_ABORTED'));
       else if (result) resolve(result);
-      else {
-        // a native crash (V8 out of memory) or EMFILE while loading: one line naming the limit, not a stack frame
-        const text = stderr();
-        const crash = why ? null : describeResourceCrash(text, 'the trial process');
-        const last = lastMeaningfulLine(text);
-        resolve(failedTrial(spec, new Error(why || crash || `trial process ${sig ? `killed by ${sig}` : `exited with code ${code}`} before reporting${last ? `: ${last}` : ''}`)));
-      }
+      // a native crash (V8 out of memory) or EMFILE while loading: one line naming the limit, not a stack frame
+      else resolve(failedTrial(spec, new Error(why || child.endWords(exit, ' before reporting').replace(/^the trial process (?:was )?/, 'trial process '))));
     });
-    // with a callback, a failed send (the child never started) does not mask the spawn error
-    child.send({ type: 'trial', spec, probe: Boolean(server) }, () => {});
+    child.channel.send('trial', { spec, probe: Boolean(server) });
   });
 }

@@ -11,24 +11,15 @@
  * with the block's figures, and finishes the workload on `end`.
  */
 import { runTrial } from './trial.js';
+import { onParentGone, parentChannel } from '../core/child.js';
 import { RunError } from '../core/errors.js';
 
-let nextId = 0;
-/** @type {Map<number, { resolve: (stats: any) => void, reject: (error: Error) => void }>} */
-const pending = new Map();
+const parent = /** @type {import('../core/child.js').Channel} */ (parentChannel());
 
 /** @type {import('./trial.js').ServerProbe} */
-const probe = {
-  snapshot() {
-    const id = nextId++;
-    return new Promise((resolve, reject) => {
-      pending.set(id, { resolve, reject });
-      process.send?.({ type: 'snapshot', id });
-    });
-  },
-};
+const probe = { snapshot: () => parent.request('snapshot') };
 
-/** @type {((message: any) => void) | undefined} */
+/** @type {((message: any) => void) | undefined} ends the blocks being served: `end` or `abort` */
 let onControl;
 /** Aborted when the scheduling parent gives up on the trial, even before this lane has planned. */
 const aborted = new AbortController();
@@ -43,51 +34,38 @@ const control = {
       }
       /** @type {import('../client/blocks.js').MeasuredBlock[]} */
       const blocks = [];
-      const reply = (/** @type {Record<string, unknown>} */ message) => process.send?.(message);
+      /** @param {Promise<any>} step a failed block fails the lane */
+      const failing = (step) => step.catch((/** @type {Error} */ error) => {
+        onControl = undefined;
+        reject(error);
+        throw error;
+      });
+      parent.serve('warm', (message) => failing(executor.warm(message.units)));
+      parent.serve('measure', (message) => failing(executor.measure(message.units, message.index).then((block) => {
+        blocks.push(block);
+        return block;
+      })));
+      parent.on('rates', (message) => { if (onControl && Array.isArray(message.rates)) onRates(message.rates); });
       onControl = (message) => {
-        if (message.type === 'end') {
-          onControl = undefined;
-          resolve({ blocks, blockUnits: message.blockUnits });
-        } else if (message.type === 'rates' && Array.isArray(message.rates)) {
-          onRates(message.rates);
-        } else if (message.type === 'abort') {
-          onControl = undefined;
-          reject(new RunError(String(message.reason), 'ERR_ABORTED'));
-        } else if (message.type === 'warm' || message.type === 'measure') {
-          const step = message.type === 'warm'
-            ? executor.warm(message.units).then((ms) => ({ type: 'warmed', ms }))
-            : executor.measure(message.units, message.index).then((block) => {
-              blocks.push(block);
-              return { type: 'measured', block };
-            });
-          step.then(reply, (/** @type {Error} */ error) => {
-            onControl = undefined;
-            reply({ type: message.type === 'warm' ? 'warmed' : 'measured', error: error.message, code: /** @type {NodeJS.ErrnoException} */ (error).code });
-            reject(error);
-          });
-        }
+        onControl = undefined;
+        if (message.type === 'end') resolve({ blocks, blockUnits: message.blockUnits });
+        else reject(new RunError(String(message.reason), 'ERR_ABORTED'));
       };
-      reply({ type: 'plan', plan });
+      parent.send('plan', { plan });
     });
   },
 };
 
-process.on('message', async (/** @type {any} */ message) => {
-  if (message?.type === 'snapshot') {
-    const waiter = pending.get(message.id);
-    pending.delete(message.id);
-    if (message.stats) waiter?.resolve(message.stats);
-    else waiter?.reject(new Error(message.error ?? 'no server stats'));
-  } else if (message?.type === 'trial') {
-    const warn = (/** @type {string} */ line) => process.send?.({ type: 'warn', line });
-    const result = await runTrial(message.spec, { probe: message.probe ? probe : undefined, control: message.lane ? control : undefined, warn, signal: message.lane ? aborted.signal : undefined });
-    process.send?.({ type: 'result', result }, () => process.disconnect());
-  } else if (message?.type === 'abort' && !onControl) {
-    aborted.abort(String(message.reason)); // not serving yet: the workload's deadline stops what it is setting up
-  } else if (message && onControl) {
-    if (message.type === 'abort') aborted.abort(String(message.reason));
-    onControl(message);
-  }
+parent.on('trial', async (message) => {
+  const warn = (/** @type {string} */ line) => parent.send('warn', { line });
+  const result = await runTrial(message.spec, { probe: message.probe ? probe : undefined, control: message.lane ? control : undefined, warn, signal: message.lane ? aborted.signal : undefined });
+  parent.send('result', { result }, () => process.disconnect());
+});
+parent.on('end', (message) => onControl?.(message));
+// not serving yet: the workload's deadline stops what it is setting up
+parent.on('abort', (message) => {
+  aborted.abort(String(message.reason));
+  onControl?.(message);
 });
 // the parent went away: nothing to report to
-process.once('disconnect', () => process.exit(0));
+onParentGone();

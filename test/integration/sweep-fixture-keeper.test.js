@@ -26,6 +26,7 @@ function fakes({ breakAt = -1, brokenFromStart = false, failAlways = false }) {
   /** @type {string[]} */
   const notes = [];
   let warmed = 0;
+  /** @type {any} a fake fixture: what the orchestrator reads of one */
   const startServer = async () => {
     /** @type {State} */
     const state = { broken: brokenFromStart, stoppedWith: undefined, checks: 0 };

@@ -20,6 +20,7 @@ function fakes({ failAt = -1, dieAt = -1, ratio = () => 2, clock, trialMs = 1000
   const appended = [];
   /** @type {Record<string, unknown>[]} */
   const blocks = [];
+  /** @type {any} a fake fixture: what the orchestrator reads of one */
   const startServer = async () => {
     servers++;
     let alive = true;

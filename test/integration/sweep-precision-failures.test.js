@@ -27,6 +27,7 @@ function fakes(workload, primary, fails) {
   };
   return {
     deps: {
+      /** @type {any} a fake fixture: what the orchestrator reads of one */
       startServer: async () => server,
       /** @type {any} */
       runTrial: async (/** @type {import('../../lib/trial/trial.js').TrialSpec} */ trial) => {
