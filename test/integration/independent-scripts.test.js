@@ -6,7 +6,7 @@ import { makeTempDir, runScript } from '../helpers/cli.js';
 /** @param {string} transport */
 const script = (transport) => fileURLToPath(new URL(`../bench/independent/${transport}.js`, import.meta.url));
 const TRANSPORTS = ['tcp', 'uds', 'uds-abstract', 'ipc-json', 'ipc-advanced', 'worker'];
-const TINY = ['--size', '64', '--duration', '100ms', '--warmup', '50ms', '--pin', 'none', '--timeout', '5s'];
+const TINY = ['--size', '64', '--duration', '30ms', '--warmup', '10ms', '--pin', 'none', '--timeout', '5s'];
 
 /** @type {{ dir: string, remove: () => Promise<void> }} */
 let tmp;
