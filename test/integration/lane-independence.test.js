@@ -32,6 +32,8 @@ afterAll(() => fixture?.stop());
 
 /**
  * RUNS trials of these transports, the opening order alternating; their rows numbered by run.
+ * Each measures a count, two blocks of the floor (100 × depth) per lane: the
+ * interval is across the runs, so their blocks' number adds nothing to it.
  * @param {string[]} transports
  * @param {number} depth
  */
@@ -43,7 +45,7 @@ async function trials(transports, depth) {
     const order = run % 2 === 0 ? transports : [...transports].reverse();
     const { records } = await runTrialProcess({
       workload: 'echo', targets: order.map((t) => targets[t]), size: 64, depth, seed: run + 1, noDelay: true, timeoutMs: 5000,
-      measure: { ms: 120 }, warmup: { ms: 40 }, blockMs: 5, placement: pinning.placement,
+      measure: { packets: 3200 }, warmup: { packets: 1600 }, blockMs: 5, placement: pinning.placement,
     }, { server: fixture, prefix: pinning.client, limitMs: 60_000 });
     for (const r of records) {
       expect(r.status, String(r.error)).toBe('ok');

@@ -40,7 +40,7 @@ async function trialOn(pin, transports) {
           // gone already
         }
       }
-    }, 20);
+    }, 50); // a lane process lives as long as its trial: seen at this pace, with less /proc reading on a busy machine
     const result = await runTrialProcess({
       workload: 'echo', targets: transports.map((t) => /** @type {any} */ (targets)[t]), size: 64, depth: 1, seed: 3, noDelay: true, timeoutMs: 5000,
       measure: { packets: 500 }, warmup: { packets: 100 }, placement: pinning.placement,

@@ -18,11 +18,10 @@ const tmp = useTempDir();
 const short = ['--size', '1KiB', '--duration', '60ms', '--warmup', '10ms', '--json'];
 
 describe('run with several runs and no TCP to pair with', () => {
-  it.each([
-    [['--transport', 'uds', '--runs', '2'], 'uds', 2],
-    [['--transport', 'worker', '--runs', '2'], 'worker', 2],
-  ])('%j measures for the time asked, prints every row and exits 0', async (flags, transport, runs) => {
-    const r = await callMainLeavingNothing(['run', ...flags, ...short]);
+  // the cause (ratios of nothing at all) is the transport's no more than the runs': uds stands for worker, uds-abstract, --uds
+  it('--transport uds --runs 2 measures for the time asked, prints every row and exits 0', async () => {
+    const [transport, runs] = ['uds', 2];
+    const r = await callMainLeavingNothing(['run', '--transport', transport, '--runs', String(runs), ...short]);
     expect(r.code, r.stderr).toBe(0);
     const records = r.stdout.trim().split('\n').map((line) => JSON.parse(line));
     expect(records.map((x) => [x.transport, x.status])).toEqual(Array.from({ length: runs }, () => [transport, 'ok']));
