@@ -1,10 +1,12 @@
 /**
  * The proxy workload through the real CLI: `run --workload proxy` starts the
  * HTTP server and a real nginx in front of it, measures nginx's upstream
- * over TCP and over UDS, and leaves nothing running or on disk; a --nginx
- * that is not there is refused before anything starts. Each child gets a
- * fresh TMPDIR, so what it leaves behind is in plain sight. Needs nginx
- * (CI installs it).
+ * over TCP and over UDS, and leaves nothing running or on disk. Each child
+ * gets a fresh TMPDIR, so what it leaves behind is in plain sight. Without
+ * --keepalive (a new upstream connection per request), through the binary:
+ * test/cli/sigkill-leftovers; nginx's two configurations at work:
+ * test/integration/nginx-proxy; a --nginx that is not there:
+ * test/unit/bad-input. Needs nginx (CI installs it).
  */
 import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -44,52 +46,21 @@ async function expectNothingLeft(tmpdir) {
 }
 
 describe('udsvstcp run --workload proxy', () => {
-  it('exits 0 with an nginx CPU column for both upstreams, a new upstream connection per request, and stops nginx and the server', async () => {
-    const { code, stderr, tmpdir } = await runProxy('default', ['--connections', '2', '--duration', '50ms', '--warmup', '10ms']);
+  it('--keepalive --json: exits 0 with an nginx CPU column for both upstreams, nginx keeping its upstream connections, a record per transport with the keys test/fixtures/schema pins, and stops nginx and the server', async () => {
+    const { code, stdout, stderr, tmpdir } = await runProxy('keepalive', ['--keepalive', '--connections', '2', '--duration', '50ms', '--warmup', '10ms', '--json']);
     expect(code, stderr).toBe(0);
     expect(stderr).toMatch(/^nginx: \/\S+\/nginx \(nginx\/\d+\.\d+\.\d+; from PATH\)$/m); // which nginx ran
-    expect(stderr).toMatch(/nginx pid \d+ \(a new upstream connection per request\): 127\.0\.0\.1:\d+ → tcp 127\.0\.0\.1:\d+, 127\.0\.0\.1:\d+ → uds \S+\/http\.sock; http server pid \d+/);
+    expect(stderr).toMatch(/nginx pid \d+ \(keep-alive upstream connections\): 127\.0\.0\.1:\d+ → tcp 127\.0\.0\.1:\d+, 127\.0\.0\.1:\d+ → uds \S+\/http\.sock; http server pid \d+/);
     const header = stderr.split('\n').find((line) => line.startsWith('transport'));
     expect(header?.split(/\s{2,}/)).toContain('nginx');
     for (const transport of ['tcp', 'uds']) expect(stderr).toMatch(new RegExp(`^${transport} +64 B +2 .* ok$`, 'm'));
     expect(stderr).toMatch(/64 B connections 2: UDS ×\d+\.\d\d the req\/s of TCP .*nginx CPU µs\/req ×\d+\.\d\d/);
-    await expectNothingLeft(tmpdir);
-  });
-
-  it('--keepalive --json: nginx keeps its upstream connections, exits 0, a record per transport with the keys test/fixtures/schema pins, and nothing is left', async () => {
-    const { code, stdout, stderr, tmpdir } = await runProxy('keepalive', ['--keepalive', '--connections', '2', '--duration', '50ms', '--warmup', '10ms', '--json']);
-    expect(code, stderr).toBe(0);
     const records = stdout.trim().split('\n').map((line) => JSON.parse(line));
     expect(records.map((r) => r.transport).sort()).toEqual(['tcp', 'uds']);
     for (const r of records) {
       expectPinnedRunKeys(r, 'proxy');
       expectMechanismFigures(r);
     }
-    expect(stderr).toMatch(/nginx pid \d+ \(keep-alive upstream connections\)/);
-    await expectNothingLeft(tmpdir);
-  });
-
-  it('--nginx /nonexistent: exit 2, one line naming --nginx, nothing started or left', async () => {
-    const { code, stdout, stderr, tmpdir } = await runProxy('missing', ['--nginx', '/nonexistent', '--duration', '50ms', '--warmup', '10ms']);
-    expect(code, stderr).toBe(2);
-    expect(stdout).toBe('');
-    expect(stderr.trimEnd().split('\n'), stderr).toHaveLength(1);
-    expect(stderr).toMatch(/^udsvstcp: error: --nginx \/nonexistent: not an executable file/);
-    expect(stderr).not.toContain('server pid');
-    await expectNothingLeft(tmpdir);
-  });
-});
-
-describe('udsvstcp sweep of the proxy workload without nginx', () => {
-  it('--nginx /nonexistent: exit 2, one line, and no results directory made', async () => {
-    const tmpdir = join(tmp.dir, 'sweep-missing');
-    await mkdir(tmpdir);
-    const out = join(tmpdir, 'results');
-    const { code, stdout, stderr } = await runCli(['sweep', 'myhro-2017-nginx', '--test', '--nginx', '/nonexistent', '--out', out], { env: { TMPDIR: tmpdir } });
-    expect(code, stderr).toBe(2);
-    expect(stdout).toBe('');
-    expect(stderr.trimEnd().split('\n'), stderr).toHaveLength(1);
-    expect(stderr).toMatch(/^udsvstcp: error: --nginx \/nonexistent: not an executable file/);
     await expectNothingLeft(tmpdir);
   });
 });

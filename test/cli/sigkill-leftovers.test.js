@@ -18,9 +18,9 @@ const ctx = trackProcesses();
 
 /**
  * Start udsvstcp with a TMPDIR of its own; once `ready` holds for its
- * processes, note them all, SIGKILL it, and say what was running.
+ * processes (and what it wrote on stderr), note them all, SIGKILL it, and say what was running.
  * @param {string[]} args
- * @param {(processes: import('../helpers/processes.js').ProcessSeen[]) => boolean} ready
+ * @param {(processes: import('../helpers/processes.js').ProcessSeen[], stderr: string) => boolean} ready
  */
 async function killWhen(args, ready) {
   const tmpdir = join(ctx.tmp.dir, 'tmp');
@@ -30,7 +30,7 @@ async function killWhen(args, ready) {
   child.stderr.setEncoding('utf8').on('data', (text) => { stderr += text; });
   const exited = new Promise((resolve) => child.once('exit', resolve));
   const pid = /** @type {number} */ (child.pid);
-  const found = await waitFor(() => ready((ctx.seen = descendants(pid))), { timeoutMs: 60_000, everyMs: 20 });
+  const found = await waitFor(() => ready((ctx.seen = descendants(pid)), stderr), { timeoutMs: 60_000, everyMs: 20 });
   expect(found, stderr).toBe(true);
   child.kill('SIGKILL');
   await exited;
@@ -42,8 +42,11 @@ const has = (text) => (/** @type {import('../helpers/processes.js').ProcessSeen[
 
 describe('a SIGKILLed udsvstcp leaves nothing running', () => {
   it('run --workload proxy: nginx and its worker, its guard and the app server end, and TMPDIR is empty', async () => {
+    // measuring: once it has said which nginx runs, with a new upstream connection per request (without --keepalive)
     const { tmpdir } = await killWhen(['run', '--workload', 'proxy', '--connections', '2', '--duration', '60s', '--warmup', '10ms'],
-      (processes) => has('nginx: worker')(processes) && has('server-main.js')(processes));
+      (processes, stderr) => has('nginx: worker')(processes) && has('server-main.js')(processes)
+        && /^nginx: \/\S+\/nginx \(nginx\/\d+\.\d+\.\d+; from PATH\)$/m.test(stderr)
+        && /nginx pid \d+ \(a new upstream connection per request\): 127\.0\.0\.1:\d+ → tcp 127\.0\.0\.1:\d+, 127\.0\.0\.1:\d+ → uds \S+\/http\.sock; http server pid \d+/.test(stderr));
     expect(await waitFor(() => ctx.seen.every((p) => !isRunning(p)), { timeoutMs: 10_000, everyMs: 20 }), ctx.seen.filter(isRunning).map((p) => p.cmdline).join('\n')).toBe(true);
     expect(await waitFor(() => readdirSync(tmpdir).length === 0, { timeoutMs: 10_000, everyMs: 20 })).toBe(true);
     expect(await readdir(tmpdir)).toEqual([]);

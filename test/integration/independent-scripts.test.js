@@ -6,7 +6,7 @@ import { makeTempDir, runScript } from '../helpers/cli.js';
 /** @param {string} transport */
 const script = (transport) => fileURLToPath(new URL(`../bench/independent/${transport}.js`, import.meta.url));
 const TRANSPORTS = ['tcp', 'uds', 'uds-abstract', 'ipc-json', 'ipc-advanced', 'worker'];
-const TINY = ['--size', '64', '--duration', '100ms', '--warmup', '50ms', '--pin', 'none', '--timeout', '5s'];
+const TINY = ['--size', '64', '--duration', '30ms', '--warmup', '10ms', '--pin', 'none', '--timeout', '5s'];
 
 /** @type {{ dir: string, remove: () => Promise<void> }} */
 let tmp;
@@ -29,9 +29,10 @@ describe.runIf(process.platform === 'linux')('the independent echo scripts', () 
   });
 
   for (const transport of TRANSPORTS) {
-    it(`${transport}: one JSON line of figures at depth 1 and 4`, async () => {
-      const results = await Promise.all([1, 4].map((depth) => runIndependent(transport, [...TINY, '--depth', String(depth)])));
-      for (const [k, depth] of [1, 4].entries()) {
+    // a pipeline of 4: its ping-pong (depth 1) is the same loop with one in flight
+    it(`${transport}: one JSON line of figures at depth 4`, async () => {
+      const results = await Promise.all([4].map((depth) => runIndependent(transport, [...TINY, '--depth', String(depth)])));
+      for (const [k, depth] of [4].entries()) {
         const { code, stdout, stderr } = results[k];
         expect(code, stderr).toBe(0);
         const lines = stdout.trim().split('\n');

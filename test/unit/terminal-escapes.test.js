@@ -1,8 +1,15 @@
-import { spawn } from 'node:child_process';
+/**
+ * Text for the terminal has its controls escaped, whatever a results
+ * directory's name or cells or an argument hold; data outputs (--json, the
+ * results) keep them as they are. main() runs in this process, its output
+ * decoded as UTF-8 (so a control is a character here where the binary
+ * would write its bytes); nothing is left running.
+ */
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, makeTempDir } from '../helpers/cli.js';
+import { makeTempDir } from '../helpers/cli.js';
+import { callMainLeavingNothing, expectRefused } from '../helpers/in-process.js';
 import { ENVIRONMENT, errorRow, okRow, writeResults } from '../helpers/results-fixture.js';
 
 /** Terminal controls a hostile cell or path could carry: C0, DEL, C1, separators, bidi overrides and isolates. */
@@ -12,25 +19,6 @@ const CONTROLS = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u2
 const HOSTILE_DIR = 'sweep\u001b]0;pwned\u0007\u001b[2J\u202e';
 /** Red text, a C1 CSI, a line separator. */
 const HOSTILE_ERROR = 'connect \u001b[31mECONNREFUSED\u009b2J\u2028done';
-
-/**
- * Run the real binary, keeping stdout and stderr as bytes.
- * @param {string[]} args
- * @returns {Promise<{ code: number | null, stdout: Buffer, stderr: Buffer }>}
- */
-function runBytes(args) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    /** @type {Buffer[]} */
-    const out = [];
-    /** @type {Buffer[]} */
-    const err = [];
-    child.stdout.on('data', (b) => out.push(b));
-    child.stderr.on('data', (b) => err.push(b));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout: Buffer.concat(out), stderr: Buffer.concat(err) }));
-  });
-}
 
 /** @type {{ dir: string, remove: () => Promise<void> }} */
 let tmp;
@@ -47,17 +35,16 @@ describe('data shown on the terminal has its control characters escaped; data ou
     await writeResults(dir, [okRow(0, 'tcp', 64, 1, 10000), okRow(0, 'uds', 64, 1, 14000), okRow(1, 'tcp', 64, 1, 10500), errorRow(1, 'uds', 64, 1, HOSTILE_ERROR)], { status: 'complete', trials_planned: 4, environment: ENVIRONMENT, spec });
     const csvBefore = await readFile(join(dir, 'trials.csv'));
 
-    const { code, stdout, stderr } = await runBytes(['report', dir, '--json']);
-    const text = stderr.toString('utf8');
+    const { code, stdout, stderr: text } = await callMainLeavingNothing(['report', dir, '--json']);
     expect(code, text).toBe(0);
-    expect(stderr.includes(0x1b), text).toBe(false); // no raw ESC byte
-    expect(stderr.includes(0x07), text).toBe(false); // no raw BEL byte
+    expect(text.includes('\u001b'), text).toBe(false); // no raw ESC
+    expect(text.includes('\u0007'), text).toBe(false); // no raw BEL
     expect(text).not.toMatch(CONTROLS);
     expect(text).toContain('sweep\\x1b]0;pwned\\x07\\x1b[2J\\u202e'); // the path, escaped
     expect(text).toContain('connect \\x1b[31mECONNREFUSED\\x9b2J\\u2028done'); // the cell, escaped
 
     // JSON on stdout escapes itself and keeps the data as it is
-    const document = JSON.parse(stdout.toString('utf8'));
+    const document = JSON.parse(stdout);
     expect(document.dir).toBe(dir);
     expect(document.warnings.join('\n')).toContain(HOSTILE_ERROR);
     // the results are data: untouched
@@ -65,12 +52,7 @@ describe('data shown on the terminal has its control characters escaped; data ou
   });
 
   it('an error message quoting a hostile argument is one line with the controls escaped', async () => {
-    const { code, stdout, stderr } = await runBytes(['report', join(tmp.dir, 'missing\u001b[2J\nline')]);
-    const text = stderr.toString('utf8');
-    expect(code, text).toBe(2);
-    expect(stdout.length).toBe(0);
-    expect(stderr.includes(0x1b), text).toBe(false);
-    expect(text.trimEnd().split('\n'), text).toHaveLength(1);
-    expect(text).toContain('missing\\x1b[2J\\nline');
+    const { stderr: text } = await expectRefused(['report', join(tmp.dir, 'missing\u001b[2J\nline')], 'missing\\x1b[2J\\nline');
+    expect(text.includes('\u001b'), text).toBe(false);
   });
 });

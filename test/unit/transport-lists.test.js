@@ -10,7 +10,7 @@ import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { usePrivateTmpdir } from '../helpers/temp.js';
-import { callMain, expectOneLineUsageError } from '../helpers/cli.js';
+import { expectRefused } from '../helpers/in-process.js';
 
 const tmp = usePrivateTmpdir();
 
@@ -27,8 +27,7 @@ describe('transport lists refused before anything starts', () => {
     [['sweep', 'quick', '--test', '--transports', 'uds,uds-abstract,worker'], /^udsvstcp: error: --transports uds,uds-abstract,worker has no tcp: .*\(e\.g\. tcp,uds,uds-abstract,worker\); or give one transport to measure it alone$/m],
   ])('%j: exit 2, one line naming the flag', async (args, message) => {
     const out = join(tmp.dir, 'out');
-    const result = await callMain(args[0] === 'sweep' ? [...args, '--no-probe', '--out', out] : [...args, '--packets', '10']);
-    expectOneLineUsageError(result, message);
+    await expectRefused(args[0] === 'sweep' ? [...args, '--no-probe', '--out', out] : [...args, '--packets', '10'], message);
     expect(await readdir(tmp.tmpdir)).toEqual([]);
     expect(existsSync(out)).toBe(false);
   });
@@ -40,7 +39,7 @@ describe('transport lists refused before anything starts', () => {
     const spec = join(tmp.dir, 'tiny.json');
     await writeFile(spec, JSON.stringify({ sizes: [64], depths: [1], transports, runs: 1, packets: 10, warmup: 0 }));
     const out = join(tmp.dir, 'out');
-    expectOneLineUsageError(await callMain(['sweep', spec, '--no-probe', '--out', out]), message);
+    await expectRefused(['sweep', spec, '--no-probe', '--out', out], message);
     expect(existsSync(out)).toBe(false);
   });
 });

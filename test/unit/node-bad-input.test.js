@@ -3,13 +3,14 @@
  * and asked what it is before anything starts. What is not an executable,
  * not Node (a script that only prints Node-like versions included), older than package.json's engines, not found, or the same
  * version twice is refused: exit 2, one line naming --node (or the key),
- * nothing started, nothing created.
+ * nothing started, nothing created. main() runs in this process (the
+ * executables it asks are real processes); it leaves nothing running.
  */
 import { chmod, symlink, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { expectOneLineUsageError, runCli } from '../helpers/cli.js';
+import { expectRefused } from '../helpers/in-process.js';
 import { useTempDir } from '../helpers/temp.js';
 
 const tmp = useTempDir();
@@ -50,8 +51,7 @@ describe('sweep --node refuses before anything starts', () => {
   ];
   it.each(cases)('%s: exit 2, one line naming --node, no results directory', async (name, given, message) => {
     const out = outOf(name.replace(/\W+/g, '-'));
-    const result = await runCli(['sweep', 'quick', '--test', '--node', given(), '--out', out], { cwd: tmp.dir });
-    expectOneLineUsageError(result, message);
+    await expectRefused(['sweep', 'quick', '--test', '--node', given(), '--out', out], message);
     expect(existsSync(out)).toBe(false);
   });
 
@@ -60,21 +60,21 @@ describe('sweep --node refuses before anything starts', () => {
     const out = outOf('spec');
     for (const node of [[files['old-node.sh']], 20]) {
       await writeFile(spec, JSON.stringify({ sizes: [64], runs: 1, packets: 10, node }));
-      expectOneLineUsageError(await runCli(['sweep', spec, '--out', out], { cwd: tmp.dir }), /old\.json: "node" is not read from a spec file: Node executables come only from --node/);
+      await expectRefused(['sweep', spec, '--out', out], /old\.json: "node" is not read from a spec file: Node executables come only from --node/);
     }
     expect(existsSync(out)).toBe(false);
-  }, 60_000);
+  });
 
   it('refuses more than 8 executables', async () => {
     const out = outOf('many');
-    expectOneLineUsageError(await runCli(['sweep', 'quick', '--test', '--node', Array(9).fill('node').join(','), '--out', out], { cwd: tmp.dir }), /--node must be a list of 1 to 8 Node executables/);
+    await expectRefused(['sweep', 'quick', '--test', '--node', Array(9).fill('node').join(','), '--out', out], /--node must be a list of 1 to 8 Node executables/);
     expect(existsSync(out)).toBe(false);
   });
 });
 
 describe('run --node', () => {
   it('refuses what is not Node: exit 2, one line naming --node, no server started', async () => {
-    expectOneLineUsageError(await runCli(['run', '--node', files['not-node.sh'], '--duration', '20ms'], { cwd: tmp.dir }), /--node \S+not-node\.sh: not Node/);
-    expectOneLineUsageError(await runCli(['run', '--node', files['old-node.sh'], '--duration', '20ms'], { cwd: tmp.dir }), /is Node v18\.20\.4; udsvstcp needs Node >=20\.19/);
-  }, 60_000);
+    await expectRefused(['run', '--node', files['not-node.sh'], '--duration', '20ms'], /--node \S+not-node\.sh: not Node/);
+    await expectRefused(['run', '--node', files['old-node.sh'], '--duration', '20ms'], /is Node v18\.20\.4; udsvstcp needs Node >=20\.19/);
+  });
 });

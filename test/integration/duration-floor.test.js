@@ -4,21 +4,22 @@
  * nothing). The blocks keep their floor (100 × depth packets) and their
  * fewest count (8 per transport); the run says so on stderr once each
  * transport has run a block, naming --duration, and measures what it said.
- * Nothing here bounds how long the run takes.
+ * Nothing here bounds how long the run takes. main() runs in this process;
+ * the server and the trial process are real, and nothing is left running.
  */
 import { describe, expect, it } from 'vitest';
 import { MIN_BLOCKS } from '../../lib/client/blocks.js';
 import { FILL_FACTOR } from '../../lib/workloads/echo.js';
-import { runCli } from '../helpers/cli.js';
+import { callMainLeavingNothing } from '../helpers/in-process.js';
 
 describe('--duration shorter than the fewest blocks', () => {
   it('run says so on stderr, before its table, naming --duration and the blocks; the records measure those blocks', async () => {
-    const depth = 64;
-    const { code, stdout, stderr } = await runCli(['run', '--depth', String(depth), '--duration', '10ms', '--warmup', '10ms', '--json']);
+    const depth = 16;
+    const { code, stdout, stderr } = await callMainLeavingNothing(['run', '--depth', String(depth), '--duration', '10ms', '--warmup', '10ms', '--json']);
     expect(code, stderr).toBe(0);
     const warnings = stderr.split('\n').filter((line) => line.startsWith('warning: --duration'));
     expect(warnings, stderr).toHaveLength(1);
-    const said = /^warning: --duration 10 ms cannot hold the fewest blocks a trial measures, (\d+) per transport of at least ([\d ]+) packets \(100 × --depth 64\): at the first blocks' rate \([\d ]+ packets\/s, the slowest transport\) they take about [\d.]+ m?s per transport, and this trial about [\d.]+ m?s in all with its warmup; --duration [\d.]+ m?s or more would hold them$/.exec(warnings[0]);
+    const said = /^warning: --duration 10 ms cannot hold the fewest blocks a trial measures, (\d+) per transport of at least ([\d ]+) packets \(100 × --depth 16\): at the first blocks' rate \([\d ]+ packets\/s, the slowest transport\) they take about [\d.]+ m?s per transport, and this trial about [\d.]+ m?s in all with its warmup; --duration [\d.]+ m?s or more would hold them$/.exec(warnings[0]);
     expect(said, warnings[0]).not.toBeNull();
     const [blocks, blockPackets] = [Number(said?.[1]), Number(said?.[2].replace(/ /g, ''))];
     expect(blocks).toBe(MIN_BLOCKS);

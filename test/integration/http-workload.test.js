@@ -1,8 +1,9 @@
 /**
- * The http workload through the real CLI: `run --workload http` starts its
- * own HTTP server, measures both transports and compares their req/s;
- * `--pipelining` reaches the wire. And the server's handler on its own:
- * `GET /<n>` answers n bytes, anything else 400.
+ * The http workload through the CLI's main(), in this process: `run
+ * --workload http` starts its own HTTP server, measures every stream
+ * transport (the abstract socket on Linux) and compares their req/s against
+ * TCP's; `--pipelining` reaches the wire; nothing is left running. And the
+ * server's handler on its own: `GET /<n>` answers n bytes, anything else 400.
  */
 import http from 'node:http';
 import net from 'node:net';
@@ -10,20 +11,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HANDLERS } from '../../lib/fixture/handlers.js';
 import { FILL_FACTOR } from '../../lib/workloads/http.js';
 import { startServer } from '../../lib/fixture/server.js';
-import { runCli } from '../helpers/cli.js';
+import { callMainLeavingNothing } from '../helpers/in-process.js';
 import { expectMechanismFigures } from '../helpers/mechanism.js';
 import { expectPinnedRunKeys } from '../helpers/schema.js';
 import { response } from '../helpers/http-servers.js';
+
+const TRANSPORTS = process.platform === 'linux' ? ['tcp', 'uds', 'uds-abstract'] : ['tcp', 'uds'];
 
 /** @param {string} stdout */
 const jsonLines = (stdout) => stdout.trim().split('\n').map((line) => JSON.parse(line));
 
 describe('udsvstcp run --workload http', () => {
-  it('--connections 2 --pipelining 2: exits 0, one ok http record per transport, and the UDS/TCP req/s comparison', async () => {
-    const { code, stdout, stderr } = await runCli(['run', '--workload', 'http', '--duration', '50ms', '--warmup', '10ms', '--connections', '2', '--pipelining', '2', '--json']);
+  it(`--connections 2 --pipelining 2 over ${TRANSPORTS.join(', ')}: exits 0, one ok http record per transport, and the req/s comparison against TCP`, async () => {
+    const { code, stdout, stderr } = await callMainLeavingNothing(['run', '--workload', 'http', '--transport', TRANSPORTS.join(','), '--duration', '50ms', '--warmup', '10ms', '--connections', '2', '--pipelining', '2', '--json']);
     expect(code, stderr).toBe(0);
     const records = jsonLines(stdout);
-    expect(records.map((r) => r.transport).sort()).toEqual(['tcp', 'uds']);
+    expect(records.map((r) => r.transport).sort()).toEqual([...TRANSPORTS].sort());
     for (const r of records) {
       expectPinnedRunKeys(r, 'http');
       expectMechanismFigures(r);
@@ -35,12 +38,13 @@ describe('udsvstcp run --workload http', () => {
     }
     expect(stderr).toMatch(/http body size 64 B × connections 2, 50 ms per transport after 10 ms warmup, in alternating blocks, pipelining 2, seed \d+, TCP noDelay true\n/);
     expect(stderr).toMatch(/64 B connections 2: UDS ×\d+\.\d\d the req\/s of TCP \(95 % CI \d+\.\d\d–\d+\.\d\d/);
+    if (TRANSPORTS.includes('uds-abstract')) expect(stderr).toMatch(/64 B connections 2: UDS abstract ×\d+\.\d\d the req\/s of TCP/);
   });
 
   it('--pipelining 2 puts two requests in flight on each of its --connections, never more', async () => {
     const server = await startHoldingServer();
     try {
-      const { code, stderr } = await runCli(['run', '--workload', 'http', '--transport', 'tcp', '--tcp', `127.0.0.1:${server.port}`,
+      const { code, stderr } = await callMainLeavingNothing(['run', '--workload', 'http', '--transport', 'tcp', '--tcp', `127.0.0.1:${server.port}`,
         '--connections', '2', '--pipelining', '2', '--duration', '50ms', '--warmup', '10ms', '--timeout', '2s']);
       expect(code, stderr).toBe(0);
       expect(server.most()).toBe(2);

@@ -1,9 +1,9 @@
 /**
  * Options a workload does not take, and workloads that do not exist: one
  * line naming the flag (or spec key), exit 2, and nothing started — no
- * server, nothing in TMPDIR, no results directory. Most cases call the CLI's
- * main() in this process with streams passed in (it resolves and validates
- * before it starts anything); a few go through the real binary in a child.
+ * server, nothing in TMPDIR, no results directory. main() runs in this
+ * process with streams passed in (it resolves and validates before it
+ * starts anything); test/cli/bad-input.test.js checks the binary's wiring.
  */
 import { existsSync } from 'node:fs';
 import { readdir, writeFile } from 'node:fs/promises';
@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { WORKLOAD_NAMES } from '../../lib/workloads/index.js';
 import { usePrivateTmpdir } from '../helpers/temp.js';
-import { callMain, runCli, expectOneLineUsageError } from '../helpers/cli.js';
+import { expectRefused } from '../helpers/in-process.js';
 
 const tmp = usePrivateTmpdir();
 
@@ -20,11 +20,9 @@ const tmp = usePrivateTmpdir();
  * stdout, nothing started (no server line, TMPDIR left empty).
  * @param {string[]} args
  * @param {RegExp} message
- * @param {{ child?: boolean }} [options] child: through the real binary in a child process
  */
-async function expectUsageError(args, message, { child = false } = {}) {
-  const result = child ? await runCli(args, { env: { TMPDIR: tmp.tmpdir } }) : await callMain(args);
-  expectOneLineUsageError(result, message);
+async function expectUsageError(args, message) {
+  await expectRefused(args, message);
   expect(await readdir(tmp.tmpdir)).toEqual([]);
 }
 
@@ -45,20 +43,16 @@ describe('run: an option its workload does not take', () => {
     await expectUsageError(['run', ...flags], message);
   });
 
-  it('run --workload nope lists the workloads (the real binary)', async () => {
+  it('run --workload nope lists the workloads', async () => {
     expect(WORKLOAD_NAMES).toEqual(['echo', 'stream', 'connect', 'http', 'proxy']);
-    await expectUsageError(['run', '--workload', 'nope'], /^udsvstcp: error: --workload must be one of echo, stream, connect, http, proxy; got "nope"$/m, { child: true });
-  });
-
-  it('run --workload http --depth 4 (the real binary)', async () => {
-    await expectUsageError(['run', '--workload', 'http', '--depth', '4'], /^udsvstcp: error: --depth applies to .*; http takes --connections/, { child: true });
+    await expectUsageError(['run', '--workload', 'nope'], /^udsvstcp: error: --workload must be one of echo, stream, connect, http, proxy; got "nope"$/m);
   });
 });
 
 describe('sweep: an option or spec key its workload does not take', () => {
-  it('sweep --workload stream --sizes 64KiB --pipelining 2 names --pipelining, not the default preset\'s echo axes (the real binary)', async () => {
+  it('sweep --workload stream --sizes 64KiB --pipelining 2 names --pipelining, not the default preset\'s echo axes', async () => {
     const out = join(tmp.dir, 'out');
-    await expectUsageError(['sweep', '--workload', 'stream', '--sizes', '64KiB', '--pipelining', '2', '--out', out], /^udsvstcp: error: --pipelining applies to the http and proxy workloads, not stream$/m, { child: true });
+    await expectUsageError(['sweep', '--workload', 'stream', '--sizes', '64KiB', '--pipelining', '2', '--out', out], /^udsvstcp: error: --pipelining applies to the http and proxy workloads, not stream$/m);
     expect(existsSync(out)).toBe(false);
   });
 

@@ -1,0 +1,176 @@
+/**
+ * Bad flags of run, serve and sweep, and a bad TMPDIR: one line naming the
+ * flag (or key, or TMPDIR) and what it takes, exit 2, nothing on stdout and
+ * nothing started: no server, no child, nothing in TMPDIR, no results
+ * directory. main() runs in this process with streams passed in (it resolves
+ * and validates before it starts anything). What serve refuses once its
+ * server binds (a port in use, a path taken) is in
+ * test/integration/server-refusals.test.js, and test/cli/bad-input.test.js
+ * checks the binary's own wiring of both.
+ */
+import { existsSync } from 'node:fs';
+import { readdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isLoopback } from '../../lib/options/validate.js';
+import { callMain } from '../helpers/cli.js';
+import { expectRefused } from '../helpers/in-process.js';
+import { usePrivateTmpdir } from '../helpers/temp.js';
+
+const tmp = usePrivateTmpdir();
+
+/**
+ * Refused, and TMPDIR left empty.
+ * @param {string[]} args
+ * @param {RegExp | string} message
+ */
+async function expectUsageError(args, message) {
+  const result = await expectRefused(args, message);
+  expect(await readdir(tmp.tmpdir)).toEqual([]);
+  return result;
+}
+
+describe('run: one line naming the flag and its range', () => {
+  it.each(['0', '3', '-1', '1.5', 'abc', '128MiB'])('run --size=%s', async (size) => {
+    await expectUsageError(['run', `--size=${size}`], /--size must be a power of two from 1 B to 64 MiB/);
+  });
+
+  it.each(['0', '65537', 'x'])('run --depth=%s', async (depth) => {
+    await expectUsageError(['run', `--depth=${depth}`], /--depth must be a whole number from 1 to 65536/);
+  });
+
+  it('run: size × depth over 256 MiB in flight', async () => {
+    await expectUsageError(['run', '--size', '64MiB', '--depth', '8'], /size × depth must be at most 256 MiB in flight; got 64 MiB × 8 = 512 MiB/);
+  });
+
+  it('run --packets 0', async () => {
+    await expectUsageError(['run', '--packets', '0'], /--packets must be a whole number from 1 to 20000000/);
+  });
+
+  it('run with both --packets and --duration', async () => {
+    await expectUsageError(['run', '--packets', '10', '--duration', '1s'], /--packets and --duration exclude each other/);
+  });
+
+  it('--warmup with a time over the limit says that a bare number is packets', async () => {
+    await expectUsageError(['run', '--warmup', '11m'], '--warmup must be a packet count from 0 to 10000000 (a bare number: 1000) or a time up to 600 s (with a unit: 250ms, 1s, 10m); got "11m"');
+  });
+
+  it('an unknown option', async () => {
+    await expectUsageError(['run', '--sise', '64'], /unknown option '--sise'/);
+  });
+
+  it('prints a stack trace only with --debug', async () => {
+    const plain = await callMain(['run', '--size', '3']);
+    expect(plain.code).toBe(2);
+    expect(plain.stderr).not.toMatch(/\n\s+at /);
+    const { code, stderr } = await callMain(['--debug', 'run', '--size', '3']);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/\n\s+at /);
+  });
+});
+
+describe('run: targets and transports', () => {
+  it('run --transport udp', async () => {
+    await expectUsageError(['run', '--transport', 'udp'], /--transport must be one of tcp, uds, uds-abstract, ipc-json, ipc-advanced, worker, or a list of them \(tcp,uds,uds-abstract; both is tcp,uds\); got "udp"/);
+  });
+
+  it.each([
+    [['--transport', 'tcp,udp'], /^udsvstcp: error: --transport must be one of tcp, uds, uds-abstract/m],
+    [['--transport', 'tcp,,uds'], /--transport must be one of/],
+    [['--workload', 'proxy', '--transport', 'tcp,uds-abstract'], /--transport uds-abstract: the proxy workload needs/],
+    [['--tcp', '127.0.0.1:9', '--uds', '/tmp/nothing-here.sock', '--transport', 'tcp,uds,uds-abstract'], /--transport uds-abstract needs a server of ours/],
+    [['--workload', 'stream', '--transport', 'tcp,ipc-json'], /--transport ipc-json: the stream workload needs/],
+    [['--workload', 'http', '--transport', 'worker'], /--transport worker: the http workload needs/],
+  ])('run %j', async (flags, message) => {
+    await expectUsageError(['run', ...flags, '--duration', '10ms'], message);
+  });
+
+  it.each(['127.0.0.1:0', '127.0.0.1:70000', 'nohost', '10.0.0.1:80'])('run --tcp %s', async (target) => {
+    await expectUsageError(['run', '--tcp', target], /--tcp/);
+  });
+
+  it('--tcp 127.999.0.1 is not an IPv4 loopback address (decided without a name lookup)', async () => {
+    expect(isLoopback('127.999.0.1')).toBe(false);
+    expect(isLoopback('127.0.0.1')).toBe(true);
+    await expectUsageError(['run', '--tcp', '127.999.0.1:5555'], '--tcp host must be a loopback address (an IPv4 address in 127.0.0.0/8, ::1 or localhost): udsvstcp measures local transports only; got "127.999.0.1"');
+  });
+
+  it('run --uds with a path over the platform limit', async () => {
+    await expectUsageError(['run', '--uds', `/tmp/${'x'.repeat(120)}`], /--uds path is 125 bytes; the limit on \w+ is 10[37] bytes/);
+  });
+
+  it('run --transport tcp with only --uds given', async () => {
+    await expectUsageError(['run', '--transport', 'tcp', '--uds', join(tmp.dir, 'a.sock')], /--transport tcp needs --tcp HOST:PORT/);
+  });
+
+  it('run --workload proxy --nginx /nonexistent', async () => {
+    await expectUsageError(['run', '--workload', 'proxy', '--nginx', '/nonexistent', '--duration', '50ms', '--warmup', '10ms'], /^udsvstcp: error: --nginx \/nonexistent: not an executable file/);
+  });
+});
+
+describe('serve', () => {
+  it.each(['-1', '65536', 'http'])('serve --port=%s', async (port) => {
+    await expectUsageError(['serve', `--port=${port}`], /--port must be a whole number from 0 to 65535/);
+  });
+
+  it('serve --uds with a path over the platform limit', async () => {
+    await expectUsageError(['serve', '--uds', join(tmp.dir, 'y'.repeat(110))], /the limit on \w+ is 10[37] bytes/);
+  });
+
+  it('serve --host that is not a loopback address, without --allow-remote', async () => {
+    await expectUsageError(['serve', '--host', '8.8.8.8'], '--host must be a loopback address (an IPv4 address in 127.0.0.0/8, ::1 or localhost); got "8.8.8.8". Add --allow-remote to bind it anyway');
+  });
+
+});
+
+describe('sweep', () => {
+  /** @param {string} name */
+  const out = (name) => join(tmp.dir, name);
+
+  it.each([
+    [{ runs: [3] }, 'spec.json "runs" must be a whole number (3); got [3]'],
+    [{ pin: ['split'] }, 'spec.json "pin" must be "none", "split" or "same"; got ["split"]'],
+    [{ depths: [[1]] }, 'spec.json "depths" must be a list of whole numbers ([1, 16]); got [[1]]'],
+    [{ test: { packets: '100' } }, 'spec.json "test.packets" must be a whole number (100000); got "100"'],
+  ])('a spec value of the wrong type %j is refused naming the key', async (keys, message) => {
+    await writeFile(join(tmp.dir, 'spec.json'), JSON.stringify({ sizes: [64], ...keys }));
+    await expectUsageError(['sweep', join(tmp.dir, 'spec.json'), '--out', out('results')], message);
+    expect((await readdir(tmp.dir)).sort()).toEqual(['spec.json', 'tmp']);
+  });
+
+  it('sweep --packets with --duration, as run refuses them', async () => {
+    await expectUsageError(['sweep', 'quick', '--packets', '10', '--duration', '1s', '--out', out('results')], '--packets and --duration exclude each other: give one');
+    expect(existsSync(out('results'))).toBe(false);
+  });
+
+  it('a proxy sweep with --nginx /nonexistent makes no results directory', async () => {
+    await expectUsageError(['sweep', 'myhro-2017-nginx', '--test', '--nginx', '/nonexistent', '--out', out('results')], /^udsvstcp: error: --nginx \/nonexistent: not an executable file/);
+    expect(existsSync(out('results'))).toBe(false);
+  });
+});
+
+describe('a TMPDIR that is not an absolute path to a directory', () => {
+  /** @type {string | undefined} */
+  let saved;
+  beforeEach(() => { saved = process.env.TMPDIR; });
+  afterEach(() => { process.env.TMPDIR = saved; });
+
+  it('relative, with a proxy sweep: exit 2 naming TMPDIR, no results directory made', async () => {
+    process.env.TMPDIR = 'rel';
+    const out = join(tmp.dir, 'results');
+    await expectRefused(['sweep', 'myhro-2017-nginx', '--test', '--out', out], 'udsvstcp: error: TMPDIR "rel" is not an absolute path; the temp dir holds the server\'s socket file');
+    expect(existsSync(out)).toBe(false);
+    expect(existsSync('rel')).toBe(false);
+  });
+
+  it.each([
+    ['run', ['run', '--packets', '100']],
+    ['serve', ['serve']],
+    ['sweep --resume', ['sweep', '--resume', 'anything']],
+  ])('missing, with %s: exit 2 naming TMPDIR before anything starts', async (_, args) => {
+    const missing = join(tmp.dir, 'no-such-dir');
+    process.env.TMPDIR = missing;
+    await expectRefused(args, `udsvstcp: error: TMPDIR ${missing} does not exist`);
+    expect(existsSync(missing)).toBe(false);
+  });
+});
