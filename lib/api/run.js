@@ -1,10 +1,8 @@
 /**
  * `run()`: trials of one workload against a given server or a fixture
  * started here (a server child process, and nginx for the proxy workload),
- * as `udsvstcp run` measures them. With several transports, each trial
- * alternates blocks between them (A B B A …, or A B C C B A … with three),
- * and the order that opens the sequence is reversed trial by trial. Resolves
- * to the records and each transport's ratio to TCP.
+ * as `udsvstcp run` measures them, the order that opens each trial's
+ * alternating blocks reversed trial by trial.
  */
 import { describeEnvironment, collectEnvironment } from '../core/environment.js';
 import { backlogWarning, readSomaxconn } from '../core/backlog.js';
