@@ -23,14 +23,11 @@
  */
 import { performance } from 'node:perf_hooks';
 import { Bench } from 'tinybench';
-import { addCounters, diffCounters, readOwnCounters } from '../core/counters.js';
+import { diffCounters, readOwnCounters, sumCounters } from '../core/counters.js';
 import { RunError } from '../core/errors.js';
 import { diffServerStats } from '../fixture/server-stats.js';
 import { cpuOf } from '../core/placement.js';
 import { planMeasure, planTrial, watchFirstBlocks } from './block-plan.js';
-
-/** @type {import('../core/counters.js').Counters} */
-const ZERO = { vcsw: 0, ivcsw: 0, reads: 0, writes: 0 };
 
 /** Block length to aim for, at the slower lane's rate. */
 const DEFAULT_BLOCK_MS = 10;
@@ -307,7 +304,7 @@ function sumBlocks(blocks, hasServer) {
   const all = (/** @type {(b: MeasuredBlock) => boolean} */ fn) => blocks.length > 0 && blocks.every(fn);
   const sum = (/** @type {(b: MeasuredBlock) => number} */ fn) => blocks.reduce((a, b) => a + fn(b), 0);
   const share = (/** @type {number} */ active, /** @type {number} */ idle) => (active + idle > 0 ? active / (active + idle) : 0);
-  const counters = (/** @type {'client' | 'server' | 'proxy'} */ side) => blocks.reduce((/** @type {Counters} */ a, b) => addCounters(a, /** @type {Counters} */ (b.counters[side])), ZERO);
+  const counters = (/** @type {'client' | 'server' | 'proxy'} */ side) => sumCounters(blocks.map((b) => /** @type {Counters} */ (b.counters[side])));
   const proxied = blocks.filter((b) => b.proxyCpuUs !== null);
   const samples = sum((b) => b.placement.samples);
   const cpus = (/** @type {'clientCpus' | 'serverCpus'} */ side) => [...new Set(blocks.flatMap((b) => b.placement[side]))].sort((a, b) => a - b);
