@@ -30,7 +30,6 @@ import { SERVER_WARMUP_MS, describeDesign } from '../sweep/design.js';
 import { runSweep } from '../sweep/orchestrator.js';
 import { resolvePinning } from '../sweep/pinning.js';
 import { resolveSweep } from '../sweep/request.js';
-import { planTrials } from '../sweep/schedule.js';
 import { openSession } from '../sweep/session.js';
 import { describeSpec } from '../sweep/spec.js';
 import { summaryOf } from '../report/findings.js';
@@ -188,7 +187,7 @@ async function measure({ dir, spec, previous, executables, nodes, begin, end, re
   const trialOptions = { prefix: pinning.client, limitMs: spec.trialTimeoutMs, signal };
   let result;
   try {
-    result = signal.aborted ? { rows: [], interrupted: true, planned: planTrials({ ...spec, nodes: versions }).reduce((n, job) => n + job.transports.length, 0), extra: 0, timeUp: false } : await runSweep(spec, {
+    result = await runSweep(spec, {
       nodes: versions,
       log,
       blockLog,
