@@ -2,7 +2,7 @@
  * `compare()`: the groups two sweeps share, side by side, with B/A of each
  * figure and its 95 % CI (Welch, log scale), as one document (`compare --json`).
  */
-import { UsageError } from '../core/errors.js';
+import { checkOptionKeys } from '../options/settings.js';
 import { COMPARE_STATISTIC, compareSweeps, describeDifferences } from '../report/compare.js';
 import { primaryFigure, resolveFigure } from '../workloads/figures.js';
 import { readResultsDir } from '../results/reader.js';
@@ -32,7 +32,7 @@ export async function compare(dirA, dirB, options = {}) {
  * @param {CompareOptions} [options]
  */
 export function compareOutcome(dirA, dirB, options = {}) {
-  for (const key of Object.keys(options)) if (!KEYS.includes(key)) throw new UsageError(`unknown compare option "${key}"; options: ${KEYS.join(', ')}`);
+  checkOptionKeys('compare', options, KEYS);
   const { figure } = options;
   if (figure !== undefined) resolveFigure(String(figure), { flag: '--figure' });
   const allowShared = Boolean(options.allowSharedDir);

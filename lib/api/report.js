@@ -6,6 +6,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UsageError } from '../core/errors.js';
+import { checkOptionKeys } from '../options/settings.js';
 import { checkPrivateDir } from '../core/ownership.js';
 import { resolveFigure } from '../workloads/figures.js';
 import { readResultsDir } from '../results/reader.js';
@@ -37,7 +38,7 @@ export async function report(dir, options = {}) {
  * @returns {Promise<{ findings: import('../report/findings.js').Findings, files: string[], document: Record<string, any> }>}
  */
 export async function reportOutcome(dir, options = {}) {
-  for (const key of Object.keys(options)) if (!KEYS.includes(key)) throw new UsageError(`unknown report option "${key}"; options: ${KEYS.join(', ')}`);
+  checkOptionKeys('report', options, KEYS);
   const { out, figure } = options;
   // checked before anything is read or written
   if (figure !== undefined) resolveFigure(String(figure), { flag: '--figure' });

@@ -1,12 +1,9 @@
 /**
  * `run()`: trials of one workload against a given server or a fixture
  * started here (a server child process, and nginx for the proxy workload),
- * as `udsvstcp run` measures them. With several transports, each trial
- * alternates blocks between them (A B B A …, or A B C C B A … with three),
- * and the order that opens the sequence is reversed trial by trial. Resolves
- * to the records and each transport's ratio to TCP.
+ * as `udsvstcp run` measures them, the order that opens each trial's
+ * alternating blocks reversed trial by trial.
  */
-import { UsageError } from '../core/errors.js';
 import { describeEnvironment, collectEnvironment } from '../core/environment.js';
 import { backlogWarning, readSomaxconn } from '../core/backlog.js';
 import { describeNodes } from '../core/node-executables.js';
@@ -21,38 +18,15 @@ import { BASELINE, channelTargets } from '../transports/index.js';
 import { connectionsAt } from '../workloads/index.js';
 import { collectMachineFacts } from '../machine/facts.js';
 import { resolveRunOptions } from '../options/validate.js';
-import { optionKeys } from '../options/settings.js';
+import { checkOptionKeys, optionKeys } from '../options/settings.js';
 import { batchMeansInterval, blockPairLogRatios, pairedLogRatios, ratioInterval } from '../stats/ratios.js';
 import { clientWarnings, counterWarnings, laneWarnings } from '../stats/summarize.js';
 import { resolvePinning } from '../sweep/pinning.js';
 import { describeWakeup, wakeupFinding } from '../report/machine.js';
 
 /**
- * @typedef {object} RunOptions `udsvstcp run`'s flags, camelCased: values as typed on the command line
- *   (strings such as '1KiB' or '500ms') or numbers
- * @property {string} [workload] echo (default), stream, connect, http, proxy
- * @property {string} [transport] a list: tcp,uds (default), uds-abstract, ipc-json, ipc-advanced, worker
- * @property {string} [tcp] HOST:PORT of a server to measure (loopback only)
- * @property {string} [uds] the socket path of a server to measure
- * @property {string | number} [size]
- * @property {string | number} [depth]
- * @property {string | number} [connections] http, proxy: the depth axis
- * @property {string | number} [pipelining]
- * @property {boolean} [keepalive]
- * @property {string} [nginx]
- * @property {boolean} [serverNetns]
- * @property {boolean} [portProxy]
- * @property {string} [node] the Node executable of the server and the trial
- * @property {string | number} [packets]
- * @property {string | number} [duration] default 1s
- * @property {string | number} [warmup] default 250ms
- * @property {string | number} [seed]
- * @property {boolean} [nagle]
- * @property {string | number} [timeout]
- * @property {string | number} [runs] default 1
- * @property {boolean} [greeting]
- * @property {string} [pin] split (default), same, none
- * @property {boolean} [probe] the wake-up probe first
+ * @typedef {Record<string, string | number | boolean | undefined>} RunOptions `udsvstcp run`'s flags, camelCased
+ *   (the settings table, lib/options/settings.js, lists them): values as typed on the command line ('1KiB', '500ms') or numbers
  */
 
 /**
@@ -79,7 +53,7 @@ const KEYS = optionKeys('run');
  * @returns {Promise<RunResult>}
  */
 export async function run(raw = {}, { onProgress = () => {}, signal } = {}) {
-  for (const key of Object.keys(raw)) if (!KEYS.includes(key)) throw new UsageError(`unknown run option "${key}"; options: ${KEYS.filter((k) => k !== 'json').join(', ')}`);
+  checkOptionKeys('run', raw, KEYS, KEYS.filter((k) => k !== 'json')); // json is the command's: accepted, not listed
   const options = resolveRunOptions(raw);
   const { workload } = options;
   const info = (/** @type {string} */ text, dim = false) => onProgress({ type: 'info', text, dim });

@@ -3,22 +3,15 @@
  * TCP, a Unix domain socket and (Linux) an abstract socket at once, as
  * `udsvstcp serve` starts it, until `close()`.
  */
-import { UsageError } from '../core/errors.js';
 import { HANDLERS } from '../fixture/handlers.js';
 import { startServer } from '../fixture/server.js';
 import { checkTempDir } from '../fixture/socket-file.js';
 import { resolveServeOptions } from '../options/validate.js';
-import { optionKeys } from '../options/settings.js';
+import { checkOptionKeys, optionKeys } from '../options/settings.js';
 
 /**
- * @typedef {object} ServeOptions `udsvstcp serve`'s flags, camelCased
- * @property {string} [workload] whose server: echo (default), stream's sink, connect's greeter, http's
- * @property {string} [host] the TCP address: a loopback address (default 127.0.0.1)
- * @property {boolean} [allowRemote] let host be a non-loopback address
- * @property {string | number} [port] default 0: any free port
- * @property {string} [uds] the socket path (default: a fresh private 0700 directory under the temp dir)
- * @property {boolean} [greeting] the 2014 greeting on each connection (echo)
- * @property {boolean} [nagle] leave Nagle on for accepted TCP connections
+ * @typedef {Record<string, string | number | boolean | undefined>} ServeOptions `udsvstcp serve`'s flags, camelCased
+ *   (the settings table, lib/options/settings.js, lists them), but --json
  */
 
 /**
@@ -41,7 +34,7 @@ const KEYS = optionKeys('serve').filter((k) => k !== 'json');
  * @returns {Promise<Serving>}
  */
 export async function serve(raw = {}) {
-  for (const key of Object.keys(raw)) if (!KEYS.includes(key)) throw new UsageError(`unknown serve option "${key}"; options: ${KEYS.join(', ')}`);
+  checkOptionKeys('serve', raw, KEYS);
   const options = resolveServeOptions(/** @type {Record<string, any>} */ ({ ...raw, port: raw.port === undefined ? undefined : String(raw.port) }));
   if (options.path === undefined) checkTempDir(); // the socket file goes there
   const make = HANDLERS[options.handler];

@@ -28,7 +28,6 @@ import { SERVER_WARMUP_MS, describeDesign } from '../sweep/design.js';
 import { runSweep } from '../sweep/orchestrator.js';
 import { resolvePinning } from '../sweep/pinning.js';
 import { resolveSweep } from '../sweep/request.js';
-import { planTrials } from '../sweep/schedule.js';
 import { openSession } from '../sweep/session.js';
 import { describeSpec } from '../sweep/spec.js';
 import { summaryOf } from '../report/findings.js';
@@ -45,10 +44,9 @@ import { writeReport } from '../report/report-files.js';
  *   | { type: 'trial-end', job: import('../sweep/schedule.js').Job, rows: Record<string, any>[], index: number, total: number }
  *   | { type: 'summary', text: string }
  *   | { type: 'recorded', rows: number, planned: number, extra: number, failed: number, files: string[] }} SweepEvent
- *   note: something found or done (a repair, a leftover removed); info: what the sweep is about to do
- *   (dim: detail); start: the trials begin (the workload, the Node versions); status: said between trials (a server started, a precision round); trial-start and
- *   trial-end: each trial (index of total in the current list: the planned runs, then each precision round);
- *   summary: the summary table as text; recorded: the counts and the files written, before the report
+ *   note: something found or done (a repair, a leftover removed); info: what is about to be done (dim: detail); status: said
+ *   between trials (a server started, a precision round); trial-start, trial-end: index of total in the current list
+ *   (the planned runs, then each precision round); recorded: the counts and files written, before the report
  */
 
 /**
@@ -70,7 +68,6 @@ import { writeReport } from '../report/report-files.js';
  */
 
 /**
- * Run a sweep; resolves to the summary document that `sweep --json` prints.
  * @param {import('../sweep/request.js').SweepOptions} [options]
  * @param {SweepHooks} [hooks]
  * @returns {Promise<Record<string, any>>}
@@ -146,7 +143,7 @@ async function measure({ dir, spec, previous, executables, nodes, begin, end, re
   const trialOptions = { prefix: pinning.client, limitMs: spec.trialTimeoutMs, signal };
   let result;
   try {
-    result = signal.aborted ? { rows: [], interrupted: true, planned: planTrials({ ...spec, nodes: versions }).reduce((n, job) => n + job.transports.length, 0), extra: 0, timeUp: false } : await runSweep(spec, {
+    result = await runSweep(spec, {
       nodes: versions,
       log,
       blockLog,

@@ -10,36 +10,24 @@
  * alternate between lanes, A B B A A B … (with three, A B C C B A A B C …,
  * so each lane's blocks sit next to every other's alike): paired blocks a few milliseconds
  * apart share the machine's drift, which is what makes their ratio precise.
- * The scheduler (scheduleBlocks) drives each lane through an executor: a
- * lane of this process (laneExecutor), or, in a trial of several lanes, a
- * lane process of its own (lib/trial/lanes.js) that runs the blocks it is
- * asked for (`control`), so that no lane collects another's garbage.
+ * A lane in a trial of several runs in a lane process of its own
+ * (lib/trial/lanes.js), so that no lane collects another's garbage.
  *
- * tinybench runs each phase: the warmup, then the measured blocks, each an
- * iteration loop with a budget of wall time (a duration) or of iterations (a
- * count) and an abort signal; a failed block is its errored state. Block
- * length: at least the workload's `minUnits` and at least `blockMs` at the
- * slower lane's warmup rate. A timed phase runs at least MIN_BLOCKS blocks
- * per lane. With one lane and a count (the 2014 preset), the measured phase
- * is one block. Server snapshots are taken at both edges of every measured
- * block, outside the timed window; a missing one fails the trial. Where the
- * lane's client and server threads last ran (lib/core/placement.js) is read
- * at both edges too, outside the counters' window. The client's counters
- * (context switches, read and write calls: lib/core/counters.js) are read
- * right before and after each block, like its CPU; the server's (and the
- * proxy's) come with its snapshots, so they also hold the control channel's
- * exchange at each boundary: a wake-up and a write of the server's reply.
+ * tinybench runs each phase (warmup, then measured blocks) with a budget of
+ * wall time or of iterations; a failed block is its errored state. Block
+ * length: at least the workload's `minUnits` and `blockMs` at the slower
+ * lane's warmup rate; with one lane and a count (the 2014 preset), the
+ * measured phase is one block. The server's counters (and the proxy's) come
+ * with its snapshots, so they also hold the control channel's exchange at
+ * each boundary: a wake-up and a write of the server's reply.
  */
 import { performance } from 'node:perf_hooks';
 import { Bench } from 'tinybench';
-import { addCounters, diffCounters, readOwnCounters } from '../core/counters.js';
+import { diffCounters, readOwnCounters, sumCounters } from '../core/counters.js';
 import { RunError } from '../core/errors.js';
 import { diffServerStats } from '../fixture/server-stats.js';
 import { cpuOf } from '../core/placement.js';
 import { planMeasure, planTrial, watchFirstBlocks } from './block-plan.js';
-
-/** @type {import('../core/counters.js').Counters} */
-const ZERO = { vcsw: 0, ivcsw: 0, reads: 0, writes: 0 };
 
 /** Block length to aim for, at the slower lane's rate. */
 const DEFAULT_BLOCK_MS = 10;
@@ -96,18 +84,8 @@ export const MIN_WARMUP_BLOCKS = 3;
  * @property {number[]} clientCpus the CPUs the client was seen on at block edges
  * @property {number[]} serverCpus the CPUs the server was seen on
  *
- * @typedef {object} Block one measured block, before a workload names its columns
- * @property {string} transport tcp, uds, uds-abstract … (lib/transports/)
- * @property {number} block position among the trial's measured blocks, from 0
- * @property {number} units
- * @property {number} bytes
- * @property {number} elapsedMs
- * @property {number} cpuUs
- * @property {number | null} serverCpuUs
- * @property {number | null} proxyCpuUs
- * @property {number} elu
- * @property {number | null} serverElu
- * @property {Mechanism} counters
+ * @typedef {Omit<Totals, 'blocks' | 'sameCpuShare' | 'clientCpus' | 'serverCpus'> & { transport: string, block: number }} Block
+ *   one measured block, before a workload names its columns: its transport, and its position among the trial's measured blocks from 0
  */
 
 /**
@@ -214,9 +192,9 @@ export async function scheduleBlocks(executors, { measure, warmup, minUnits, blo
 /**
  * A lane of this process as the scheduler drives it. A measured block is
  * framed by server snapshots (the lane's own server's, else the shared
- * one's) and by the client's counters, CPU and event-loop readings, the
- * timed window innermost; where each end ran is read at both edges, outside
- * the counters' window.
+ * one's; a missing one fails the trial), then where each end ran
+ * (lib/core/placement.js), then the client's counters (lib/core/counters.js),
+ * CPU and event-loop readings, the timed window innermost.
  * @param {Lane} lane
  * @param {ServerProbe} [shared]
  * @returns {BlockExecutor}
@@ -270,10 +248,7 @@ function laneExecutor(lane, shared) {
   };
 }
 
-/**
- * A server snapshot at a block's edge; a missing one fails the trial.
- * @param {ServerProbe | undefined} from
- */
+/** @param {ServerProbe | undefined} from */
 async function snapshot(from) {
   if (!from) return undefined;
   try {
@@ -312,7 +287,6 @@ function placementOf(samples) {
 }
 
 /**
- * A measured block as a workload reports it.
  * @param {MeasuredBlock} measured
  * @returns {Block}
  */
@@ -322,7 +296,6 @@ function toBlock(measured) {
 }
 
 /**
- * A lane's measured blocks summed.
  * @param {MeasuredBlock[]} blocks
  * @param {boolean} hasServer a probe answered for the lane
  * @returns {Totals}
@@ -331,7 +304,7 @@ function sumBlocks(blocks, hasServer) {
   const all = (/** @type {(b: MeasuredBlock) => boolean} */ fn) => blocks.length > 0 && blocks.every(fn);
   const sum = (/** @type {(b: MeasuredBlock) => number} */ fn) => blocks.reduce((a, b) => a + fn(b), 0);
   const share = (/** @type {number} */ active, /** @type {number} */ idle) => (active + idle > 0 ? active / (active + idle) : 0);
-  const counters = (/** @type {'client' | 'server' | 'proxy'} */ side) => blocks.reduce((/** @type {Counters} */ a, b) => addCounters(a, /** @type {Counters} */ (b.counters[side])), ZERO);
+  const counters = (/** @type {'client' | 'server' | 'proxy'} */ side) => sumCounters(blocks.map((b) => /** @type {Counters} */ (b.counters[side])));
   const proxied = blocks.filter((b) => b.proxyCpuUs !== null);
   const samples = sum((b) => b.placement.samples);
   const cpus = (/** @type {'clientCpus' | 'serverCpus'} */ side) => [...new Set(blocks.flatMap((b) => b.placement[side]))].sort((a, b) => a - b);

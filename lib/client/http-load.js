@@ -2,28 +2,19 @@
  * A keep-alive HTTP/1.1 load client run in blocks, on undici.
  *
  * One undici Client per connection, so the server sees exactly
- * `connections` connections, each with up to `pipelining` requests in
- * flight. A block sends exactly `requests` GETs and ends when the last
- * response body has been read: every block starts and ends with nothing in
- * flight, so its wall time, and any CPU reading taken around it, cover
- * exactly its requests (as pipeline.js does for echoes). A finished request
- * is replaced at once on the same connection.
+ * `connections` connections. A block sends exactly `requests` GETs and ends
+ * when the last response body has been read: every block starts and ends
+ * with nothing in flight, so its wall time, and any CPU reading taken around
+ * it, cover exactly its requests (as pipeline.js does for echoes).
  *
  * The connections are opened before the first block, by one request on
- * each, and kept across blocks. A block's `connects` counts connections the
- * client had to open again during it (the server closed an idle keep-alive
- * connection, or one that had served its quota): that block also timed a
- * connection's setup.
+ * each, and kept across blocks; a block that had to open one again (the
+ * server closed it) also timed a connection's setup, and counts it.
  *
- * Every response must have status 200 and a body of `expectedBytes` bytes;
- * the first that does not fails the load (ERR_VERIFY). A request's latency
- * runs from its dispatch to the last byte of its body and goes into an HDR
- * histogram (ns) when the block is given one. A watchdog fails the load
- * (ERR_TIMEOUT) when requests are in flight and nothing arrives for
- * `timeoutMs` (it looks every quarter of that, at most every 250 ms, at a
- * counter the handlers bump: no clock read per chunk); undici's own
- * per-request timers are off, as they would cost a timer refresh per
- * request and fire no sooner.
+ * A request's latency runs from its dispatch to the last byte of its body.
+ * The watchdog looks at a counter the handlers bump (no clock read per
+ * chunk); undici's own per-request timers are off, as they would cost a
+ * timer refresh per request and fire no sooner.
  */
 import { performance } from 'node:perf_hooks';
 import { Client } from 'undici';
@@ -253,15 +244,14 @@ export function createHttpLoad(target, { connections, pipelining = 1, path = '/'
     opened = true;
   };
 
+  /** @type {HttpLoad['block']} */
+  const block = async (requests, recordTo) => {
+    await open();
+    return run(requests, recordTo, pipelining);
+  };
   return {
-    async warm(requests) {
-      await open();
-      return run(requests, undefined, pipelining);
-    },
-    async block(requests, recordTo) {
-      await open();
-      return run(requests, recordTo, pipelining);
-    },
+    warm: (requests) => block(requests),
+    block,
     async close() {
       if (closed) return;
       closed = true;

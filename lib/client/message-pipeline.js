@@ -1,16 +1,10 @@
 /**
  * A pipelined echo client on a message channel (lib/fixture/message-peer.js),
- * run in blocks: the message-channel twin of lib/client/pipeline.js.
- *
- * A block sends a given number of packets, one message each, with up to
- * `depth` in flight, and ends when the last is back: nothing is in flight at
- * its edges. Messages keep their order and their boundaries, so the k-th
- * message back is the echo of the k-th sent: each is decoded as a receiver
- * would (the codec of its transport) and every byte compared with the
- * packet sent. Each send is stamped with performance.now() in a ring of
- * `depth` slots; a packet's round trip runs from its send to the arrival of
- * its echo and goes into the block's HDR histogram. A completed packet is
- * replaced at once from the message handler.
+ * run in blocks (./block-driver.js): the message-channel twin of
+ * lib/client/pipeline.js, one message per packet. Messages keep their order
+ * and their boundaries, so the k-th message back is the echo of the k-th
+ * sent: each is decoded as a receiver would (the codec of its transport) and
+ * every byte compared with the packet sent.
  */
 import { performance } from 'node:perf_hooks';
 import { RunError } from '../core/errors.js';

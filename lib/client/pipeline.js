@@ -1,16 +1,9 @@
 /**
- * A pipelined echo client on one connected socket, run in blocks.
- *
- * A block sends a given number of packets with up to `depth` in flight and
- * ends when the last of them is back: every block starts and ends with
- * nothing in flight, so its wall time, and any CPU reading taken around it,
- * cover exactly its packets. Echoes are framed by byte count, never by
- * 'data' events (reads split and coalesce), and every echoed byte is
- * compared with the bytes sent. Each send is stamped with performance.now()
- * in a ring of `depth` slots; a packet's round-trip time runs from its write
- * to the arrival of its last byte and goes into an HDR histogram when the
- * block is given one, so memory does not grow with the packet count. A
- * completed packet is replaced at once from the data handler.
+ * A pipelined echo client on one connected socket, run in blocks (what
+ * blocks and round trips are: ./block-driver.js). Echoes are framed by byte
+ * count, never by 'data' events (reads split and coalesce), and every echoed
+ * byte is compared with the bytes sent; a round trip ends at the arrival of
+ * the packet's last byte.
  */
 import { performance } from 'node:perf_hooks';
 import { RunError } from '../core/errors.js';

@@ -7,7 +7,7 @@
  * never below Node's own default; the kernel caps it at net.core.somaxconn, which
  * is read here and said when it caps below what a trial opens.
  */
-import { readFileSync } from 'node:fs';
+import { readText } from './environment.js';
 
 /** Node's backlog when listen() is given none. */
 export const NODE_BACKLOG = 511;
@@ -27,12 +27,8 @@ export function listenBacklog(connections = 0) {
  * @returns {number | null}
  */
 export function readSomaxconn(path = '/proc/sys/net/core/somaxconn') {
-  try {
-    const text = readFileSync(path, 'utf8').trim();
-    return /^\d+$/.test(text) ? Number(text) : null;
-  } catch {
-    return null;
-  }
+  const text = readText(path);
+  return text !== null && /^\d+$/.test(text) ? Number(text) : null;
 }
 
 /**

@@ -74,12 +74,7 @@ function readOwnIo() {
   }
 }
 
-/**
- * This process's counters. The read calls of the readings themselves are
- * left out, so that the difference of two readings counts only what
- * happened between them.
- * @returns {Counters}
- */
+/** @returns {Counters} this process's */
 export function readOwnCounters() {
   const usage = process.resourceUsage();
   const io = readOwnIo();
@@ -122,7 +117,7 @@ export function readProcessCounters(pid) {
 }
 
 /**
- * Counters summed (the processes of nginx), null where any is unknown.
+ * Counters summed (the processes of nginx, a lane's blocks), null where any is unknown.
  * @param {Counters[]} list
  * @returns {Counters}
  */
@@ -140,14 +135,4 @@ export function sumCounters(list) {
 export function diffCounters(before, after) {
   const d = (/** @type {number | null} */ a, /** @type {number | null} */ b) => (a === null || b === null ? null : b - a);
   return { vcsw: after.vcsw - before.vcsw, ivcsw: after.ivcsw - before.ivcsw, reads: d(before.reads, after.reads), writes: d(before.writes, after.writes) };
-}
-
-/**
- * Two spans' counts added, null where either is unknown.
- * @param {Counters} a
- * @param {Counters} b
- * @returns {Counters}
- */
-export function addCounters(a, b) {
-  return sumCounters([a, b]);
 }

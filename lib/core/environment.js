@@ -11,10 +11,13 @@ export function version() {
   return pkg.version;
 }
 
-/** @param {string} path */
-function readText(path) {
+/**
+ * A /proc or /sys file's text, trimmed; null where it is unreadable or empty.
+ * @param {string} path
+ */
+export function readText(path) {
   try {
-    return readFileSync(path, 'utf8').trim();
+    return readFileSync(path, 'utf8').trim() || null;
   } catch {
     return null;
   }

@@ -7,8 +7,9 @@
  * what a system does not have is null, never an error. The wake-up probe,
  * which starts processes, is lib/machine/wakeup-probe.js.
  */
-import { readFileSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { readText } from './environment.js';
 import { readProgramOutput } from './programs.js';
 
 /** The sysctls recorded, by name; each read from /proc/sys/<name with / for .>. */
@@ -27,16 +28,6 @@ export const SYSCTLS = [
 
 /** Each spawned helper (systemd-detect-virt, ip) gets at most this long. */
 const PROGRAM_TIMEOUT_MS = 1000;
-
-/** @param {string} path */
-function readText(path) {
-  try {
-    const text = readFileSync(path, 'utf8').trim();
-    return text === '' ? null : text;
-  } catch {
-    return null;
-  }
-}
 
 /**
  * A sysctl's value: a number, a list of numbers ("4096 16384 4194304" →

@@ -33,13 +33,12 @@ export function createByteStream(seed, stream = 'bytes') {
  * @returns {() => number}
  */
 export function createRandom(seed, stream = 'random') {
-  const cipher = keystream(seed, stream);
-  const zeros = Buffer.alloc(4096);
-  let block = cipher.update(zeros);
+  const next = createByteStream(seed, stream);
+  let block = next(4096);
   let offset = 0;
   return () => {
     if (offset + 4 > block.length) {
-      block = cipher.update(zeros);
+      block = next(4096);
       offset = 0;
     }
     const value = block.readUInt32LE(offset) / 2 ** 32;

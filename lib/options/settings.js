@@ -252,3 +252,14 @@ export const defaultOf = (key, command) => viewOf(SETTINGS[key], command).defaul
  * @param {'sweep' | 'run' | 'serve'} command
  */
 export const optionKeys = (command) => commandOptions(command).map(({ flags }) => flags.split(' ')[0].replace(/^--(no-)?/, '').replace(/-([a-z])/g, (_, c) => c.toUpperCase()));
+
+/**
+ * Refuse a library call's option that its command does not take.
+ * @param {string} command
+ * @param {object} given
+ * @param {readonly string[]} keys
+ * @param {readonly string[]} [listed] the keys the message lists
+ */
+export function checkOptionKeys(command, given, keys, listed = keys) {
+  for (const key of Object.keys(given)) if (!keys.includes(key)) throw new UsageError(`unknown ${command} option "${key}"; options: ${listed.join(', ')}`);
+}

@@ -66,29 +66,20 @@ function toTcpTarget(text) {
 }
 
 /**
- * @typedef {object} RunOptions
+ * @typedef {Pick<import('../sweep/spec.js').SweepSpec, 'measure' | 'warmup' | 'seed' | 'noDelay' | 'timeoutMs' | 'runs' | 'greeting' | 'pipelining' | 'keepalive' | 'pin' | 'portProxy'> & RunOnly} RunOptions
+ *   `run`'s settings, resolved as a sweep's are, and:
+ * @typedef {object} RunOnly
  * @property {import('../workloads/workload.js').Workload} workload
  * @property {Record<string, import('../client/transport.js').Target> | undefined} targets by transport (tcp, uds); undefined: start our own server
  * @property {string[]} transports tcp, uds, uds-abstract … (lib/transports/), in the order given
  * @property {number} size
  * @property {number} depth
- * @property {import('../workloads/workload.js').Amount} measure
- * @property {import('../workloads/workload.js').Amount} warmup
- * @property {number} seed
- * @property {boolean} noDelay
- * @property {number} timeoutMs
- * @property {number} runs
- * @property {boolean} greeting
- * @property {number} pipelining
- * @property {boolean} keepalive
  * @property {string | undefined} nginx
  * @property {import('../core/node-executables.js').NodeExecutable | undefined} node --node: the server and the client trial
  *   run on it (the client in a child process); undefined: the server on this Node, the client in this process
  * @property {boolean} json
  * @property {boolean} probe run the wake-up probe first
- * @property {'none' | 'split' | 'same'} pin where client and server run (lib/sweep/pinning.js)
  * @property {string | null} netns --server-netns: iproute2's ip (lib/fixture/netns.js); null: the server on the host
- * @property {boolean} portProxy --port-proxy: the server's TCP through a port forwarder on loopback
  */
 
 /**

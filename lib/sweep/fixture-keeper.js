@@ -122,6 +122,5 @@ export function createFixtureKeeper({ startServer, warmServer, onNote, onReplace
     async stop() {
       await Promise.all([...servers.keys()].map(stopOne));
     },
-    replacements: () => replacements,
   };
 }

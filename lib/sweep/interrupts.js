@@ -15,9 +15,7 @@ export function watchSignals({ onFirst, onHurry } = {}) {
   const controller = new AbortController();
   /** @type {keyof typeof NUMBERS | null} */
   let first = null;
-  let count = 0;
   const handler = (/** @type {keyof typeof NUMBERS} */ signal) => {
-    count++;
     // the terminal may be gone (SIGHUP): never let a write to it take the process down
     if (signal === 'SIGHUP') process.stderr.on('error', () => {});
     if (first === null) {
@@ -34,7 +32,6 @@ export function watchSignals({ onFirst, onHurry } = {}) {
     signal: controller.signal,
     /** the first signal received, or null */
     received: () => first,
-    hurried: () => count > 1,
     /** 128 + the first signal's number (130 for SIGINT, 143 for SIGTERM, 129 for SIGHUP), or null */
     exitCode: () => (first === null ? null : 128 + NUMBERS[first]),
     dispose() {

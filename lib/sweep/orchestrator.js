@@ -96,7 +96,7 @@ export async function runSweep(spec, deps) {
   const todo = plan.filter((job) => !jobKeys(job).every((k) => done.has(k)));
   /** @type {Record<string, any>[]} */
   const rows = [];
-  let interrupted = false;
+  let interrupted = Boolean(signal?.aborted); // aborted before it began: nothing is started
   let timeUp = false;
   let extra = 0;
   // one fixture per Node version; with one, its key is '' (notes then name no version)

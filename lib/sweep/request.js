@@ -14,8 +14,7 @@ import { defaultOutDir } from '../results/writer.js';
 import { checkNewOutDir } from './session.js';
 import { loadSpec, resolveSpec, toNodeList } from './spec.js';
 import { nodesForSweep } from './node-axis.js';
-
-import { SPEC_FLAGS } from '../options/settings.js';
+import { SPEC_FLAGS, checkOptionKeys } from '../options/settings.js';
 
 /** Flags (options of `sweep()`) that override spec keys: the settings table's (lib/options/settings.js). */
 export { SPEC_FLAGS };
@@ -24,7 +23,12 @@ export { SPEC_FLAGS };
 export const SWEEP_OPTIONS = ['preset', 'test', 'out', 'resume', 'retryFailed', 'allowSharedDir', 'nginx', 'probe'];
 
 /**
- * @typedef {object} SweepOptions the options of `sweep()`: `udsvstcp sweep`'s flags, camelCased
+ * @typedef {SweepOwnOptions & Record<string, any>} SweepOptions the options of `sweep()`: `udsvstcp sweep`'s flags,
+ *   camelCased: these, and the spec keys a flag overrides (SPEC_FLAGS, from the settings table) as typed ('1k..64k', '2s') or as in a spec file
+ */
+
+/**
+ * @typedef {object} SweepOwnOptions
  * @property {string | Record<string, unknown>} [preset] a preset in sweeps/, a path to a .json spec, or a spec object
  *   (the keys of a spec file, sweeps/README.md); default: the default preset
  * @property {boolean} [test] the preset's "test" block (its smallest settings)
@@ -34,28 +38,6 @@ export const SWEEP_OPTIONS = ['preset', 'test', 'out', 'resume', 'retryFailed', 
  * @property {boolean} [allowSharedDir] take a results directory other users could change
  * @property {string} [nginx] the nginx binary (proxy)
  * @property {boolean} [probe] the wake-up probe at the start (default true)
- * @property {string} [workload]
- * @property {string | number[]} [sizes] 1,64,1k or a range 1..16384
- * @property {string | number[]} [depths]
- * @property {string | string[]} [transports]
- * @property {string | number} [runs]
- * @property {string | number} [packets]
- * @property {string | number} [duration]
- * @property {string | number} [warmup]
- * @property {string | number} [seed]
- * @property {string} [pin]
- * @property {string} [trialTimeout]
- * @property {string} [pairing]
- * @property {string} [server]
- * @property {string} [intervals]
- * @property {string} [block]
- * @property {string | number} [precision]
- * @property {string} [maxTime]
- * @property {string | number} [pipelining]
- * @property {boolean} [keepalive]
- * @property {string | string[]} [node]
- * @property {boolean} [serverNetns]
- * @property {boolean} [portProxy]
  */
 
 /**
@@ -94,9 +76,7 @@ function findExecutables(spec, nginx) {
  * @returns {import('./session.js').SessionRequest}
  */
 export function resolveSweep(opts) {
-  for (const key of Object.keys(opts)) {
-    if (!SWEEP_OPTIONS.includes(key) && !SPEC_FLAGS.includes(key)) throw new UsageError(`unknown sweep option "${key}"; options: ${[...SWEEP_OPTIONS, ...SPEC_FLAGS].join(', ')}`);
-  }
+  checkOptionKeys('sweep', opts, [...SWEEP_OPTIONS, ...SPEC_FLAGS]);
   const { preset } = opts;
   if (preset !== undefined && (typeof preset !== 'object' || preset === null || Array.isArray(preset)) && typeof preset !== 'string') throw new UsageError(`preset must be a preset's name, a path to a .json spec or a spec object; got ${JSON.stringify(preset)}`);
   if (opts.packets !== undefined && opts.duration !== undefined) throw new UsageError('--packets and --duration exclude each other: give one');

@@ -34,12 +34,20 @@ function statOrNull(path, follow = false) {
 }
 
 /**
- * A results file of a directory being resumed: a regular file of ours, at most `maxBytes`.
- * @param {string} path
- * @param {number} maxBytes
+ * A results file of a directory being resumed: a regular file of ours, at most MAX_READ_BYTES; null if there is none.
+ * @param {string} dir
+ * @param {'trials' | 'blocks'} file
  * @param {boolean} allowShared
  */
-const readResultsFile = (path, maxBytes, allowShared) => readRegularFile(path, { maxBytes, what: 'a results file', private: !allowShared });
+function readResultsFile(dir, file, allowShared) {
+  try {
+    return readRegularFile(join(dir, FILES[file]), { maxBytes: MAX_READ_BYTES[file], what: 'a results file', private: !allowShared });
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    if (errorCode(error) === 'ENOENT') return null;
+    throw new UsageError(`--resume ${dir}: cannot read ${FILES[file]}: ${/** @type {Error} */ (error).message}`);
+  }
+}
 
 /**
  * A new sweep's directory must hold nothing at the names of results files
@@ -129,10 +137,9 @@ export function openSession(request, note) {
 
 /**
  * @param {SessionRequest} request
- * @param {(note: string) => void} say says what was found, once every check has passed
+ * @param {(note: string) => void} say says what was found, once every check has passed: a refusal is one line
  */
 function openResume({ dir, given, retryFailed, allowShared = false, findExecutables, nodeList = null }, say) {
-  // what was found is said once every check has passed: a refusal is one line
   /** @type {string[]} */
   const found = [];
   const note = (/** @type {string} */ text) => found.push(text);
@@ -149,14 +156,7 @@ function openResume({ dir, given, retryFailed, allowShared = false, findExecutab
   if (meta.status === 'running') note(`the last session${last?.pid ? ` (pid ${last.pid})` : ''} ended without closing the directory (killed, or the machine stopped); continuing where it stopped`);
 
   const path = join(dir, FILES.trials);
-  /** @type {Buffer | null} */
-  let bytes = null;
-  try {
-    bytes = readResultsFile(path, MAX_READ_BYTES.trials, allowShared);
-  } catch (error) {
-    if (error instanceof UsageError) throw error;
-    if (errorCode(error) !== 'ENOENT') throw new UsageError(`--resume ${dir}: cannot read ${FILES.trials}: ${/** @type {Error} */ (error).message}`);
-  }
+  const bytes = readResultsFile(dir, 'trials', allowShared);
   const TRIAL_COLUMNS = trialColumns(spec.workload);
   const inspection = bytes ? inspectTrialLog(bytes, { columns: TRIAL_COLUMNS, file: path }) : null;
   // a trial's rows go in one write; a write cut short leaves its first rows without the rest: cut them back too
@@ -232,14 +232,8 @@ function openResume({ dir, given, retryFailed, allowShared = false, findExecutab
 function planBlockRepair(dir, workload, { note, recoveries, at, allowShared }) {
   const BLOCK_COLUMNS = blockColumns(workload);
   const path = join(dir, FILES.blocks);
-  let bytes;
-  try {
-    bytes = readResultsFile(path, MAX_READ_BYTES.blocks, allowShared);
-  } catch (error) {
-    if (error instanceof UsageError) throw error;
-    if (errorCode(error) !== 'ENOENT') throw new UsageError(`--resume ${dir}: cannot read ${FILES.blocks}: ${/** @type {Error} */ (error).message}`);
-    return () => createBlockLog(dir, workload);
-  }
+  const bytes = readResultsFile(dir, 'blocks', allowShared);
+  if (!bytes) return () => createBlockLog(dir, workload);
   const inspection = inspectTrialLog(bytes, { columns: BLOCK_COLUMNS, file: path });
   if (inspection.cut) {
     note(`${path} line ${inspection.cut.line} was cut back: ${inspection.cut.why}`);

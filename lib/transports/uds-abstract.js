@@ -5,6 +5,7 @@
  * only; nginx cannot forward to one, so the proxy workload does not take it.
  */
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 
 /** The name's prefix after the NUL byte; random hex digits follow. */
 export const ABSTRACT_PREFIX = 'udsvstcp-';
@@ -14,23 +15,6 @@ const ATTEMPTS = 3;
 
 /** @param {string | undefined} path `\0name` → `@name`, as ss(8) shows it */
 export const abstractName = (path) => `@${String(path).slice(1)}`;
-
-/**
- * @param {import('node:net').Server} server
- * @param {string} path
- * @param {number} [backlog]
- * @returns {Promise<void>}
- */
-function listenOn(server, path, backlog) {
-  return new Promise((resolve, reject) => {
-    const onError = (/** @type {Error} */ error) => reject(error);
-    server.once('error', onError);
-    server.listen({ path, backlog }, () => {
-      server.off('error', onError);
-      resolve();
-    });
-  });
-}
 
 /** @type {import('./transport.js').Transport} */
 export const udsAbstract = {
@@ -45,7 +29,7 @@ export const udsAbstract = {
     for (let attempt = 1; ; attempt++) {
       const path = `\0${ABSTRACT_PREFIX}${randomBytes(8).toString('hex')}`;
       try {
-        await listenOn(server, path, backlog);
+        await once(server.listen({ path, backlog }), 'listening'); // rejects on 'error'
         return { address: { path } };
       } catch (error) {
         if (/** @type {NodeJS.ErrnoException} */ (error).code !== 'EADDRINUSE' || attempt >= ATTEMPTS) throw error;
