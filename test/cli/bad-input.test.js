@@ -5,7 +5,7 @@
  * other refusal is checked in this process: test/unit/bad-input.test.js and
  * the other test/unit/*-bad-input files, test/integration/server-refusals.test.js.
  */
-import net from 'node:net';
+import { startTcpServer } from '../helpers/servers.js';
 import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -21,9 +21,8 @@ describe('bad input through the binary: exit 2, one line naming the flag, nothin
   });
 
   it('serve --port in use', async () => {
-    const blocker = net.createServer();
-    await new Promise((resolve) => blocker.listen(0, '127.0.0.1', () => resolve(undefined)));
-    const { port } = /** @type {net.AddressInfo} */ (blocker.address());
+    const blocker = await startTcpServer(() => {}); // holds the port
+    const { port } = blocker.target;
     const dir = join(tmp.dir, 'sockets');
     await mkdir(dir);
     try {
@@ -31,7 +30,7 @@ describe('bad input through the binary: exit 2, one line naming the flag, nothin
       expect(await readdir(dir)).toEqual([]);
       expect(await readdir(tmp.tmpdir)).toEqual([]);
     } finally {
-      await new Promise((resolve) => blocker.close(resolve));
+      await blocker.close();
     }
   });
 });

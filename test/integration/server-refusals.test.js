@@ -7,7 +7,7 @@
  * test/cli/server-socket-file.test.js; the binary's wiring of the same:
  * test/cli/bad-input.test.js.
  */
-import net from 'node:net';
+import { startTcpServer } from '../helpers/servers.js';
 import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -37,9 +37,8 @@ const noListener = () => waitFor(() => !process.getActiveResourcesInfo().some((t
 
 describe('the server refuses, naming the flag, and leaves nothing', () => {
   it('--port in use', async () => {
-    const blocker = net.createServer();
-    await new Promise((resolve) => blocker.listen(0, '127.0.0.1', () => resolve(undefined)));
-    const { port } = /** @type {net.AddressInfo} */ (blocker.address());
+    const blocker = await startTcpServer(() => {}); // holds the port
+    const { port } = blocker.target;
     const dir = join(tmp.dir, 'sockets');
     await mkdir(dir);
     try {
@@ -48,7 +47,7 @@ describe('the server refuses, naming the flag, and leaves nothing', () => {
       expect(error.message).toBe(`--port ${port} on 127.0.0.1 is in use (use another port, or 0 for any free port)`);
       expect(await readdir(dir)).toEqual([]);
     } finally {
-      await new Promise((resolve) => blocker.close(resolve));
+      await blocker.close();
     }
     expect(await noListener(), 'a listener was left open').toBe(true);
   });
