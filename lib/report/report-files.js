@@ -25,15 +25,6 @@ import { toXlsx } from './xlsx.js';
 export const REPORT_FILES = { markdown: 'summary.md', html: 'report.html', xlsx: 'results.xlsx' };
 
 /**
- * Through a unique temporary file, created exclusively, never through a symlink.
- * @param {string} path
- * @param {string | Uint8Array} data
- */
-function writeWhole(path, data) {
-  writeFileAtomic(path, typeof data === 'string' ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength));
-}
-
-/**
  * The spec of the 2014 layout: what meta.json planned (checked by the
  * reader); toRunsWide adds the groups and runs the trials hold.
  * @param {import('../results/reader.js').ResultsDir} results
@@ -78,7 +69,7 @@ export async function writeReport(dir, { outDir = dir, primary, results = undefi
     throw new UsageError(`${outDir}: not writable, so the report cannot be written there (give --out DIR)`, 'ERR_RESULTS');
   }
   const findings = buildFindings(read, { primary: primary ? figureOf(primary) : undefined, summary });
-  /** @type {[string, string | Uint8Array][]} */
+  /** @type {[string, string | Buffer][]} */
   const contents = [];
   const charts = [];
   for (const chart of chartSpecs(findings)) {
@@ -103,6 +94,6 @@ export async function writeReport(dir, { outDir = dir, primary, results = undefi
   const files = [...contents.map(([name]) => name), REPORT_FILES.html];
   contents.push([REPORT_FILES.html, toHtml(findings, charts, { files })]);
 
-  for (const [name, data] of contents) writeWhole(join(outDir, name), data);
+  for (const [name, data] of contents) writeFileAtomic(join(outDir, name), data); // through a temporary file, never a symlink
   return { findings, files: files.map((f) => join(resolve(outDir), f)) };
 }

@@ -72,9 +72,10 @@ export const formatRatio = (v) => (Math.abs(v) >= 0.1 || v === 0 ? v.toFixed(2) 
 const x = formatRatio;
 
 /**
+ * Ratios for people: `1.40`, or a range `1.21–1.25`.
  * @param {number[]} values
  */
-function span(values) {
+export function span(values) {
   const low = Math.min(...values);
   const high = Math.max(...values);
   return x(low) === x(high) ? x(low) : `${x(low)}–${x(high)}`;

@@ -11,7 +11,8 @@ import { formatSize } from '../core/units.js';
 import { isVersionComparison } from '../stats/versions.js';
 import { labelOf, orderTransports, ratiosOf, ratioTransport } from '../transports/index.js';
 import { depthLabel } from '../workloads/index.js';
-import { formatRatio } from './verdict.js';
+import { ciCell, sigCell } from './depth-table.js';
+import { formatRatio, span } from './verdict.js';
 
 /**
  * @typedef {object} VersionRatio version / baseline, or a ratio of ratios to TCP
@@ -47,12 +48,6 @@ import { formatRatio } from './verdict.js';
 function estimateOf(row) {
   if (!row || typeof row.geomean !== 'number') return null;
   return { value: row.geomean, low: typeof row.ci95_low === 'number' ? row.ci95_low : null, high: typeof row.ci95_high === 'number' ? row.ci95_high : null, n: Number(row.n), significant: row.significant ?? null };
-}
-
-/** @param {number[]} values */
-function span(values) {
-  const [low, high] = [Math.min(...values), Math.max(...values)];
-  return formatRatio(low) === formatRatio(high) ? formatRatio(low) : `${formatRatio(low)}–${formatRatio(high)}`;
 }
 
 /**
@@ -123,8 +118,6 @@ export function versionFindings(summary, primaryOf) {
 export function versionTable(finding) {
   const p = finding.primary.short;
   const ratio = (/** @type {VersionRatio | null} */ r) => (r ? formatRatio(r.value) : '-');
-  const ci = (/** @type {VersionRatio | null} */ r) => (r && r.low !== null && r.high !== null ? `${formatRatio(r.low)}–${formatRatio(r.high)}` : '-');
-  const sig = (/** @type {VersionRatio | null} */ r) => (r?.significant === 'yes' ? 'yes' : r?.significant === 'no' ? 'no' : '-');
   const who = `${finding.node}/${finding.base}`;
   const interval = { title: '95 % CI', heading: '95 % CI (×)', numeric: false };
   /** the runs paired of a group: its first estimate's @param {VersionGroup} g */
@@ -143,8 +136,8 @@ export function versionTable(finding) {
     ],
     rows: finding.groups.map((g) => [
       formatSize(g.size_bytes), String(g.depth),
-      ...finding.ratios.flatMap((c) => [ratio(g.ratios[c]), ci(g.ratios[c]), sig(g.ratios[c])]),
-      ...finding.transports.flatMap((t) => [ratio(g.transports[t]), ci(g.transports[t])]),
+      ...finding.ratios.flatMap((c) => [ratio(g.ratios[c]), ciCell(g.ratios[c]), sigCell(g.ratios[c])]),
+      ...finding.transports.flatMap((t) => [ratio(g.transports[t]), ciCell(g.transports[t])]),
       String(runs(g)),
     ]),
   };
