@@ -45,6 +45,15 @@ export function formatNumber(n) {
   return /^0(\.0*)?$/.test(text) ? '0' : sign + text;
 }
 
+/**
+ * A cell read back: empty as null, a number written by formatNumber (or any decimal) as a number, else the text.
+ * @param {string} text
+ */
+export function parseCell(text) {
+  if (text === '') return null;
+  return /^-?\d+(\.\d+)?(e[-+]?\d+)?$/i.test(text) ? Number(text) : text;
+}
+
 const options = {
   cast: {
     string: neutralise,
