@@ -171,10 +171,15 @@ export function chartSpecs(findings) {
   // 3. CPU per unit, client and server (and nginx): the workload's *_cpu_* figures
   const cpuMetrics = Object.keys(w.summary).filter((m) => /^(client|server|proxy)_cpu_/.test(m)).map((m) => [m === 'proxy_cpu_us_per_req' ? 'nginx' : m.split('_')[0], m]);
   const cpuTitle = `CPU ${w.summary[cpuMetrics[0][1]].unit.replace(/^us/, 'µs')}`;
-  const cpu = sections.flatMap((s) => s.sizes.flatMap((r) => transportsOf(s).flatMap((t) => cpuMetrics.flatMap(([side, metric]) => {
+  /**
+   * A point per transport, size and figure with a finite value (above 0 where `positive`), labelled `key: part`.
+   * @param {string[][]} metrics [part, metric] @param {string} key @param {boolean} [positive]
+   */
+  const pointsOf = (metrics, key, positive = false) => sections.flatMap((s) => s.sizes.flatMap((r) => transportsOf(s).flatMap((t) => metrics.flatMap(([part, metric]) => {
     const e = /** @type {Record<string, any>} */ (r.figures[metric] ? estimatesOf(r.figures[metric]) : {})[t];
-    return e && finite(e.value) !== null ? [{ ...where(s), size: r.size_bytes, transport: labelOf(t), side, series: `${labelOf(t)} ${side}`, value: e.value }] : [];
+    return e && finite(e.value) !== null && (!positive || e.value > 0) ? [{ ...where(s), size: r.size_bytes, transport: labelOf(t), [key]: part, series: `${labelOf(t)} ${part}`, value: e.value }] : [];
   }))));
+  const cpu = pointsOf(cpuMetrics, 'side');
   const sides = cpuMetrics.map(([side]) => side).join(', ');
   const cpuChart = faceted(cpu, [
     ...dashedLines(x, { field: 'value', type: 'quantitative', title: cpuTitle }, colour, shape, 'side'),
@@ -183,10 +188,7 @@ export function chartSpecs(findings) {
   // 4. p50 and p99 times: the workload's *_p50_us and *_p99_us figures, one log axis fitted to all panels
   const timeMetrics = Object.keys(w.summary).filter((m) => /_p(50|99)_us$/.test(m)).map((m) => [/** @type {string} */ (/_(p50|p99)_us$/.exec(m)?.[1]), m]);
   const timeName = timeMetrics.length ? w.summary[timeMetrics[0][1]].label.replace(/^(median|99th percentile) /, '') : '';
-  const rtt = sections.flatMap((s) => s.sizes.flatMap((r) => transportsOf(s).flatMap((t) => timeMetrics.flatMap(([percentile, metric]) => {
-    const e = /** @type {Record<string, any>} */ (r.figures[metric] ? estimatesOf(r.figures[metric]) : {})[t];
-    return e && finite(e.value) !== null && e.value > 0 ? [{ ...where(s), size: r.size_bytes, transport: labelOf(t), percentile, series: `${labelOf(t)} ${percentile}`, value: e.value }] : [];
-  }))));
+  const rtt = pointsOf(timeMetrics, 'percentile', true);
   const rttChart = faceted(rtt, [
     ...dashedLines(x, { field: 'value', type: 'quantitative', title: `${timeName} µs`, ...logAxis(rtt.map((r) => r.value)) }, colour, shape, 'percentile'),
   ], { description: `${timeName} p50 and p99 against ${sizeName}, ${named}`, title: title(`${timeName} p50 and p99 against ${sizeName}`, `µs, log axis; ${named}`), depthShort, independent: false });

@@ -82,9 +82,7 @@ function logsOf(rows, transport, metric) {
 /** @param {number[]} logs */
 const geomean = (logs) => (logs.length ? Math.exp(logs.reduce((a, b) => a + b, 0) / logs.length) : null);
 
-/**
- * @param {string[]} keys group keys
- */
+/** @param {string[]} keys group keys */
 function describeGroups(keys) {
   const parts = keys.map((k) => k.split('|')).sort((x, y) => Number(x[2]) - Number(y[2]) || Number(x[1]) - Number(y[1]));
   const shown = parts.slice(0, 6).map(([w, s, d, v]) => `${w} ${formatSize(Number(s))} depth ${d}${v ? ` Node ${v}` : ''}`);

@@ -124,9 +124,7 @@ function plannedOf(meta) {
   return null;
 }
 
-/**
- * @param {Record<string, any>[]} failed
- */
+/** @param {Record<string, any>[]} failed */
 function describeFailures(failed) {
   /** @type {Map<string, number>} */
   const counts = new Map();

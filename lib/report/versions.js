@@ -69,14 +69,6 @@ function describe(what, found, workload, name = false) {
 }
 
 /**
- * The transports a workload's summary rows measured, in lib/transports/ order.
- * @param {Record<string, any>[]} rows summary rows of one workload
- */
-function transportsOf(rows) {
-  return orderTransports(rows.map((r) => String(r.transport)).filter((t) => ratioTransport(t) === null));
-}
-
-/**
  * @param {Record<string, any>[]} summary rows of summarize()
  * @param {(workload: string) => import('../workloads/figures.js').Figure} primaryOf the figure verdicts are about
  * @returns {VersionFinding[]}
@@ -91,7 +83,7 @@ export function versionFindings(summary, primaryOf) {
     const [node, base] = label.split('/');
     const primary = primaryOf(workload);
     // every transport of the sweep: those measured (each version's own rows) and those compared
-    const transports = transportsOf(summary.filter((r) => String(r.workload) === workload));
+    const transports = orderTransports(summary.filter((r) => String(r.workload) === workload).map((r) => String(r.transport)).filter((t) => ratioTransport(t) === null));
     const ratios = ratiosOf(transports);
     const mine = rows.filter((r) => String(r.workload) === workload && r.node_version === label && r.metric === primary.metric);
     const keys = [...new Set(mine.map((r) => `${r.size_bytes}|${r.depth}`))].map((k) => k.split('|').map(Number)).sort((a, b) => a[0] - b[0] || a[1] - b[1]);

@@ -62,9 +62,7 @@ const options = {
   },
 };
 
-/**
- * @param {readonly string[]} columns
- */
+/** @param {readonly string[]} columns */
 export function toCsvHeader(columns) {
   return stringify([columns.map(String)], options);
 }

@@ -3,9 +3,7 @@
  */
 import { recordFields } from '../trial/record.js';
 
-/**
- * @param {import('../trial/record.js').TrialRecord} record
- */
+/** @param {import('../trial/record.js').TrialRecord} record */
 export function toJsonLine(record) {
   return `${JSON.stringify(record, recordFields(record.workload))}\n`;
 }

@@ -24,9 +24,7 @@ export function quantile(sorted, q) {
   return sorted[lower] + fraction * (sorted[lower + 1] - sorted[lower]);
 }
 
-/**
- * @typedef {import('tinybench').Statistics & { p90: number }} Description
- */
+/** @typedef {import('tinybench').Statistics & { p90: number }} Description */
 
 /**
  * tinybench statistics (mean, sd, sem, moe, rme, min, max, p50, p75, p99,

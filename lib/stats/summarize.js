@@ -37,9 +37,7 @@ export const SUMMARY_COLUMNS = ['workload', 'node_version', 'size_bytes', 'depth
 /** Without a target precision, a UDS/TCP interval wider than this (relative half-width) gets a warning. */
 export const WIDE_CI = 0.05;
 
-/**
- * @param {number[]} values
- */
+/** @param {number[]} values */
 function countOutliers(values) {
   if (values.length < 3) return 0;
   const median = quantile([...values].sort((x, y) => x - y), 0.5);
