@@ -4,7 +4,7 @@
  * whole, through a temporary file and a rename). The sweep calls this at
  * its end; `udsvstcp report` calls it on any results directory.
  */
-import { PAIR, ratioTransport } from '../transports/index.js';
+import { PAIR } from '../transports/index.js';
 import { depthLabel } from '../workloads/index.js';
 import { accessSync, constants } from 'node:fs';
 import { writeFileAtomic } from '../core/files.js';
@@ -41,17 +41,6 @@ function wideSpec({ meta, workloads }) {
 }
 
 /**
- * summary.csv's columns with a `unit` column (added after `metric` where this version has none).
- * @param {Record<string, any>[]} summary
- */
-function summaryWithUnits(summary) {
-  const columns = [...SUMMARY_COLUMNS];
-  if (columns.includes('unit')) return { columns, rows: summary };
-  columns.splice(columns.indexOf('metric') + 1, 0, 'unit');
-  return { columns, rows: summary.map((r) => ({ ...r, unit: ratioTransport(r.transport) !== null ? 'ratio' : figureOf(r.metric).unit })) };
-}
-
-/**
  * Make every file of the report in memory, then write them: a directory
  * that cannot be read right, or a report that cannot be made, leaves the
  * files of an earlier report as they were.
@@ -79,7 +68,6 @@ export async function writeReport(dir, { outDir = dir, primary, results = undefi
   }
   contents.push([REPORT_FILES.markdown, toMarkdown(findings)]);
 
-  const { columns: summaryColumns, rows: summaryRows } = summaryWithUnits(findings.summary);
   const about = /** @type {[string, string | number | null][]} */ ([
     ['status', findings.status],
     ...findings.sections.map((s) => /** @type {[string, string]} */ ([`verdict ${s.node ? `${s.node} ` : ''}${depthLabel(s.workload, s.depth)}`, s.verdict])),
@@ -90,7 +78,7 @@ export async function writeReport(dir, { outDir = dir, primary, results = undefi
     ...machineRows(read.meta?.machine, findings.sections, read.meta?.pinning),
     ...cpuTimeRows(read.meta?.sessions),
   ]);
-  contents.push([REPORT_FILES.xlsx, await toXlsx({ trials: read.trials, trialColumns: read.columns, summary: summaryRows, summaryColumns, wide: toRunsWide(read.trials, wideSpec(read)), about })]);
+  contents.push([REPORT_FILES.xlsx, await toXlsx({ trials: read.trials, trialColumns: read.columns, summary: findings.summary, summaryColumns: SUMMARY_COLUMNS, wide: toRunsWide(read.trials, wideSpec(read)), about })]);
   const files = [...contents.map(([name]) => name), REPORT_FILES.html];
   contents.push([REPORT_FILES.html, toHtml(findings, charts, { files })]);
 
