@@ -15,12 +15,7 @@ import { ciCell, sigCell } from './depth-table.js';
 import { formatRatio, span } from './verdict.js';
 
 /**
- * @typedef {object} VersionRatio version / baseline, or a ratio of ratios to TCP
- * @property {number} value geometric mean of the per-run ratios
- * @property {number | null} low 95 % CI
- * @property {number | null} high
- * @property {number} n runs paired
- * @property {string | null} significant yes: the CI excludes 1
+ * @typedef {import('./findings.js').RatioEstimate} VersionRatio version / baseline, or a ratio of ratios to TCP
  *
  * @typedef {object} VersionGroup
  * @property {number} size_bytes
