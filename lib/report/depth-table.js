@@ -1,12 +1,7 @@
 /**
- * The table of one depth, as cells of text: per size the primary figure of
- * each transport, UDS/TCP with its 95 % CI and significance (and every
- * other transport's figure and ratio to TCP after them), the CPU of
- * client and server (and nginx) on each transport, per the workload's unit
- * (µs per message, ms per GB, µs per connection or request), and beside it
- * their voluntary context switches and write calls per unit of work (the
- * mechanism figures; all of them are in summary.csv). The terminal and
- * Markdown formatters lay it out. Pure.
+ * The table of one depth, as cells of text, its columns listed in
+ * depthTable (a selection: every figure is in summary.csv). The terminal,
+ * Markdown and HTML formatters lay it out. Pure.
  */
 import { formatSize } from '../core/units.js';
 import { workloadOf } from '../workloads/index.js';

@@ -1,11 +1,8 @@
 /**
- * What a report says, as plain data: per (workload, depth) a row per size
- * with each figure for TCP, for UDS and UDS/TCP, and for every other
- * transport and its ratio to TCP (from summarize(), read by
- * column name), one verdict line (naming the mechanism figure that differs
- * most where a ratio is far from 1), and the warnings of the sweep as a whole.
- * Every formatter (terminal, Markdown, HTML, charts, xlsx, --json) reads
- * this. Pure: trial rows and meta.json in, findings out.
+ * What a report says, as plain data (Findings below, from summarize()'s rows
+ * read by column name): a section per (workload, depth) with its verdict, and
+ * the warnings of the sweep as a whole. Every formatter (terminal, Markdown,
+ * HTML, charts, xlsx, --json) reads this. Pure: trial rows and meta.json in.
  */
 import { depthLabel } from '../workloads/index.js';
 import { formatSize } from '../core/units.js';

@@ -1,11 +1,7 @@
 /**
- * What a report says of Node versions against each other: for each
- * workload and each version after the first (the baseline), a line in words
- * and a table of its groups (for every transport of the sweep: its ratio to
- * TCP as a ratio of ratios, and its primary figure, version / baseline, runs
- * paired, with 95 % CIs), from the comparison rows of summarize()
- * (lib/stats/versions.js). The transports are read from the summary rows,
- * in lib/transports/ order. Pure: summary rows in, data and cells of text out.
+ * What a report says of Node versions against each other (VersionFinding
+ * below: a line in words and a table per version after the baseline), from
+ * the comparison rows of summarize() (lib/stats/versions.js). Pure.
  */
 import { formatSize } from '../core/units.js';
 import { isVersionComparison } from '../stats/versions.js';
