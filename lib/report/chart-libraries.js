@@ -53,7 +53,4 @@ async function load() {
  * vega and vega-lite, loaded on the first call.
  * @returns {Promise<ChartLibraries>}
  */
-export function loadChartLibraries() {
-  loaded ??= load();
-  return loaded;
-}
+export const loadChartLibraries = () => (loaded ??= load());

@@ -5,14 +5,8 @@
  * size on a log₂ axis with every size labelled, and one panel per depth; TCP
  * and UDS keep the same colours and point shapes in every chart, so they stay
  * apart in greyscale; log axes are fitted to the data (./chart-axes.js).
- *  1. the primary figure against size, a line per transport with its 95 % CI band;
- *  2. UDS relative to TCP against size, with its CI band and a reference line at 1
- *     (the 2014 study's "relative" graph);
- *  3. CPU per unit of work against size: client and server (and nginx), per transport;
- *  4. the workload's p50 and p99 times against size, per transport (log axis):
- *     RTT for echo, connection time for connect, request latency for http.
- * Which figures, their units and the size axis's name come from the
- * workload's declaration.
+ * The four kinds of chart are numbered in chartSpecs; which figures, their
+ * units and the size axis's name come from the workload's declaration.
  */
 import { workloadOf } from '../workloads/index.js';
 import { BASELINE, HEADLINE, PAIR, TRANSPORTS, labelOf, orderTransports, othersOf } from '../transports/index.js';
@@ -22,8 +16,6 @@ import { loadChartLibraries } from './chart-libraries.js';
 
 /** @typedef {{ name: string, title: string, spec: Record<string, any> }} Chart */
 
-// TCP and UDS differ in colour, in lightness (for greyscale) and in the shape of their points;
-// depths in the ratio chart differ in colour, point shape and line dash
 /** Colours and shapes of the transports, in lib/transports/ order (Okabe–Ito colours: TCP blue, UDS vermilion, then green, purple, …). */
 const COLOURS = ['#0072b2', '#d55e00', '#009e73', '#cc79a7', '#e69f00', '#56b4e9', '#000000'];
 const SHAPES = ['circle', 'square', 'triangle-up', 'diamond', 'triangle-down', 'cross', 'triangle-left'];
@@ -118,7 +110,7 @@ export function chartSpecs(findings) {
   /** @param {import('./findings.js').Section} s */
   const where = (s) => ({ depth: s.node ? `${s.depth} · Node ${s.node}` : String(s.depth), depthNumber: s.depth * nodes.length + nodes.indexOf(s.node) });
 
-  // 1. the primary figure (a rate or a time on a linear axis from 0, so heights compare)
+  // 1. the primary figure, a line per transport with its 95 % CI band (a rate or a time on a linear axis from 0, so heights compare)
   const main = sections.flatMap((s) => s.sizes.flatMap((r) => transportsOf(s).flatMap((t) => {
     const e = /** @type {Record<string, any>} */ (estimatesOf(r.figures[primary.metric]))[t];
     if (!e || finite(e.value) === null) return [];
@@ -132,7 +124,8 @@ export function chartSpecs(findings) {
     { mark: { type: 'point', filled: true, size: 40 }, encoding: { x, y: primaryY, color: colour, shape } },
   ], { description: `${primary.short} against ${sizeName}, ${named}, 95 % CI bands`, title: title(`${primary.short} against ${sizeName}`, `${named}, ${findings.centre} of runs, 95 % CI`), depthShort });
 
-  // 2. each transport relative to TCP (UDS first), on a log axis fitted to the values and their intervals, 1 always in view
+  // 2. each transport relative to TCP (UDS first; the 2014 study's "relative" graph), on a log axis fitted to the values and their
+  // intervals, 1 always in view; depths differ in colour, point shape and line dash
   const depthLegend = { field: 'depth', type: 'nominal', title: depthShort, sort: { field: 'depthNumber' }, legend: LEGEND };
   const depthColour = { ...depthLegend, scale: { scheme: 'dark2' } };
   const depthShape = { ...depthLegend, scale: { range: DEPTH_SHAPES } };
@@ -171,22 +164,25 @@ export function chartSpecs(findings) {
   // 3. CPU per unit, client and server (and nginx): the workload's *_cpu_* figures
   const cpuMetrics = Object.keys(w.summary).filter((m) => /^(client|server|proxy)_cpu_/.test(m)).map((m) => [m === 'proxy_cpu_us_per_req' ? 'nginx' : m.split('_')[0], m]);
   const cpuTitle = `CPU ${w.summary[cpuMetrics[0][1]].unit.replace(/^us/, 'µs')}`;
-  const cpu = sections.flatMap((s) => s.sizes.flatMap((r) => transportsOf(s).flatMap((t) => cpuMetrics.flatMap(([side, metric]) => {
+  /**
+   * A point per transport, size and figure with a finite value (above 0 where `positive`), labelled `key: part`.
+   * @param {string[][]} metrics [part, metric] @param {string} key @param {boolean} [positive]
+   */
+  const pointsOf = (metrics, key, positive = false) => sections.flatMap((s) => s.sizes.flatMap((r) => transportsOf(s).flatMap((t) => metrics.flatMap(([part, metric]) => {
     const e = /** @type {Record<string, any>} */ (r.figures[metric] ? estimatesOf(r.figures[metric]) : {})[t];
-    return e && finite(e.value) !== null ? [{ ...where(s), size: r.size_bytes, transport: labelOf(t), side, series: `${labelOf(t)} ${side}`, value: e.value }] : [];
+    return e && finite(e.value) !== null && (!positive || e.value > 0) ? [{ ...where(s), size: r.size_bytes, transport: labelOf(t), [key]: part, series: `${labelOf(t)} ${part}`, value: e.value }] : [];
   }))));
+  const cpu = pointsOf(cpuMetrics, 'side');
   const sides = cpuMetrics.map(([side]) => side).join(', ');
   const cpuChart = faceted(cpu, [
     ...dashedLines(x, { field: 'value', type: 'quantitative', title: cpuTitle }, colour, shape, 'side'),
   ], { description: `${cpuTitle} against ${sizeName}: ${sides}; ${named}`, title: title(`${cpuTitle} against ${sizeName}`, `${sides}; ${named}`), depthShort });
 
-  // 4. p50 and p99 times: the workload's *_p50_us and *_p99_us figures, one log axis fitted to all panels
+  // 4. p50 and p99 times (RTT for echo, connection time for connect, request latency for http): the workload's *_p50_us
+  // and *_p99_us figures, one log axis fitted to all panels
   const timeMetrics = Object.keys(w.summary).filter((m) => /_p(50|99)_us$/.test(m)).map((m) => [/** @type {string} */ (/_(p50|p99)_us$/.exec(m)?.[1]), m]);
   const timeName = timeMetrics.length ? w.summary[timeMetrics[0][1]].label.replace(/^(median|99th percentile) /, '') : '';
-  const rtt = sections.flatMap((s) => s.sizes.flatMap((r) => transportsOf(s).flatMap((t) => timeMetrics.flatMap(([percentile, metric]) => {
-    const e = /** @type {Record<string, any>} */ (r.figures[metric] ? estimatesOf(r.figures[metric]) : {})[t];
-    return e && finite(e.value) !== null && e.value > 0 ? [{ ...where(s), size: r.size_bytes, transport: labelOf(t), percentile, series: `${labelOf(t)} ${percentile}`, value: e.value }] : [];
-  }))));
+  const rtt = pointsOf(timeMetrics, 'percentile', true);
   const rttChart = faceted(rtt, [
     ...dashedLines(x, { field: 'value', type: 'quantitative', title: `${timeName} µs`, ...logAxis(rtt.map((r) => r.value)) }, colour, shape, 'percentile'),
   ], { description: `${timeName} p50 and p99 against ${sizeName}, ${named}`, title: title(`${timeName} p50 and p99 against ${sizeName}`, `µs, log axis; ${named}`), depthShort, independent: false });

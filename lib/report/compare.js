@@ -82,9 +82,7 @@ function logsOf(rows, transport, metric) {
 /** @param {number[]} logs */
 const geomean = (logs) => (logs.length ? Math.exp(logs.reduce((a, b) => a + b, 0) / logs.length) : null);
 
-/**
- * @param {string[]} keys group keys
- */
+/** @param {string[]} keys group keys */
 function describeGroups(keys) {
   const parts = keys.map((k) => k.split('|')).sort((x, y) => Number(x[2]) - Number(y[2]) || Number(x[1]) - Number(y[1]));
   const shown = parts.slice(0, 6).map(([w, s, d, v]) => `${w} ${formatSize(Number(s))} depth ${d}${v ? ` Node ${v}` : ''}`);
@@ -168,14 +166,10 @@ const percent = (v) => (typeof v === 'number' && Number.isFinite(v) ? `${(v * 10
  */
 export function machineDifferences(metaA, metaB) {
   const [ma, mb] = [metaA?.machine, metaB?.machine];
-  const lines = [];
-  const differ = (/** @type {unknown} */ va, /** @type {unknown} */ vb) => (va !== undefined || vb !== undefined) && JSON.stringify(va ?? null) !== JSON.stringify(vb ?? null);
-  for (const name of [...new Set([...Object.keys(ma?.sysctl ?? {}), ...Object.keys(mb?.sysctl ?? {})])].sort()) {
-    const [va, vb] = [ma?.sysctl?.[name], mb?.sysctl?.[name]];
-    if (differ(va, vb)) lines.push(`${name}: A ${JSON.stringify(va ?? null)}, B ${JSON.stringify(vb ?? null)}`);
-  }
-  if (differ(ma?.virtualisation?.vm, mb?.virtualisation?.vm)) lines.push(`virtualisation: A ${JSON.stringify(ma?.virtualisation?.vm ?? null)}, B ${JSON.stringify(mb?.virtualisation?.vm ?? null)}`);
-  if (differ(ma?.idle?.cpuidle_driver, mb?.idle?.cpuidle_driver)) lines.push(`cpuidle driver: A ${JSON.stringify(ma?.idle?.cpuidle_driver ?? null)}, B ${JSON.stringify(mb?.idle?.cpuidle_driver ?? null)}`);
+  /** `name: A …, B …` where the two are not the same JSON @param {string} name @param {unknown} va @param {unknown} vb */
+  const differs = (name, va, vb) => ((va !== undefined || vb !== undefined) && JSON.stringify(va ?? null) !== JSON.stringify(vb ?? null) ? [`${name}: A ${JSON.stringify(va ?? null)}, B ${JSON.stringify(vb ?? null)}`] : []);
+  const lines = [...new Set([...Object.keys(ma?.sysctl ?? {}), ...Object.keys(mb?.sysctl ?? {})])].sort().flatMap((name) => differs(name, ma?.sysctl?.[name], mb?.sysctl?.[name]));
+  lines.push(...differs('virtualisation', ma?.virtualisation?.vm, mb?.virtualisation?.vm), ...differs('cpuidle driver', ma?.idle?.cpuidle_driver, mb?.idle?.cpuidle_driver));
   const wake = (/** @type {any} */ m) => (typeof m?.wakeup?.wake_cost_us === 'number' ? m.wakeup.wake_cost_us : null);
   if (wake(ma) !== null || wake(mb) !== null) lines.push(`wake-up cost per round trip (probe): A ${wake(ma) === null ? 'unknown' : `${wake(ma).toFixed(1)} µs`}, B ${wake(mb) === null ? 'unknown' : `${wake(mb).toFixed(1)} µs`}`);
   const steal = (/** @type {any} */ meta) => {

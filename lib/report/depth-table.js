@@ -1,12 +1,7 @@
 /**
- * The table of one depth, as cells of text: per size the primary figure of
- * each transport, UDS/TCP with its 95 % CI and significance (and every
- * other transport's figure and ratio to TCP after them), the CPU of
- * client and server (and nginx) on each transport, per the workload's unit
- * (µs per message, ms per GB, µs per connection or request), and beside it
- * their voluntary context switches and write calls per unit of work (the
- * mechanism figures; all of them are in summary.csv). The terminal and
- * Markdown formatters lay it out. Pure.
+ * The table of one depth, as cells of text, its columns listed in
+ * depthTable (a selection: every figure is in summary.csv). The terminal,
+ * Markdown and HTML formatters lay it out. Pure.
  */
 import { formatSize } from '../core/units.js';
 import { workloadOf } from '../workloads/index.js';
@@ -26,6 +21,10 @@ import { formatRatio } from './verdict.js';
 const num = (v) => (typeof v === 'number' && Number.isFinite(v) ? human(v) : '-');
 /** @param {number | null | undefined} v */
 const ratio = (v) => (typeof v === 'number' && Number.isFinite(v) ? formatRatio(v) : '-');
+/** A ratio's 95 % CI as a cell. @param {{ low: number | null, high: number | null } | null | undefined} r */
+export const ciCell = (r) => (r && r.low !== null && r.high !== null ? `${ratio(r.low)}–${ratio(r.high)}` : '-');
+/** Whether a ratio's CI excludes 1, as a cell. @param {{ significant: string | null } | null | undefined} r */
+export const sigCell = (r) => (r?.significant === 'yes' ? 'yes' : r?.significant === 'no' ? 'no' : '-');
 
 /**
  * @param {import('./findings.js').Section} section
@@ -64,8 +63,6 @@ export function depthTable(section) {
     ...cpuMetrics.flatMap((m) => perTransport(`${sideOf(m)[0]} ${unitOf(m)}`, (label) => `${sideOf(m)[1]} CPU ${label} (${unitOf(m)})`)),
     ...mechanismMetrics.flatMap((m) => perTransport(`${sideOf(m)[0]} ${m.split('_')[1]}`, (label) => `${sideOf(m)[1]} ${unitOf(m)} ${label}`)),
   ];
-  const ci = (/** @type {import('./findings.js').RatioEstimate | null | undefined} */ r) => (r && r.low !== null && r.high !== null ? `${ratio(r.low)}–${ratio(r.high)}` : '-');
-  const sig = (/** @type {import('./findings.js').RatioEstimate | null | undefined} */ r) => (r?.significant === 'yes' ? 'yes' : r?.significant === 'no' ? 'no' : '-');
   const rows = section.sizes.map((row) => {
     const f = row.figures[p.metric];
     const r = f.ratio;
@@ -74,10 +71,10 @@ export function depthTable(section) {
       formatSize(row.size_bytes),
       ...PAIR.map((t) => num(estimatesOf(f)[t]?.value)),
       ratio(r?.value),
-      ci(r),
-      sig(r),
+      ciCell(r),
+      sigCell(r),
       r ? String(r.n) : '0',
-      ...others.flatMap((t) => { const o = f.others?.[t]; return [num(o?.value?.value), ratio(o?.ratio?.value), ci(o?.ratio), sig(o?.ratio)]; }),
+      ...others.flatMap((t) => { const o = f.others?.[t]; return [num(o?.value?.value), ratio(o?.ratio?.value), ciCell(o?.ratio), sigCell(o?.ratio)]; }),
       ...[...cpuMetrics, ...mechanismMetrics].flatMap((m) => shown.map((t) => cpu(m, t))),
     ];
   });

@@ -1,16 +1,13 @@
 /**
- * What a report says, as plain data: per (workload, depth) a row per size
- * with each figure for TCP, for UDS and UDS/TCP, and for every other
- * transport and its ratio to TCP (from summarize(), read by
- * column name), one verdict line (naming the mechanism figure that differs
- * most where a ratio is far from 1), and the warnings of the sweep as a whole.
- * Every formatter (terminal, Markdown, HTML, charts, xlsx, --json) reads
- * this. Pure: trial rows and meta.json in, findings out.
+ * What a report says, as plain data (Findings below, from summarize()'s rows
+ * read by column name): a section per (workload, depth) with its verdict, and
+ * the warnings of the sweep as a whole. Every formatter (terminal, Markdown,
+ * HTML, charts, xlsx, --json) reads this. Pure: trial rows and meta.json in.
  */
 import { depthLabel } from '../workloads/index.js';
 import { formatSize } from '../core/units.js';
 import { FIGURES, primaryFigure } from '../workloads/figures.js';
-import { summarize, clientWarnings, counterWarnings, laneWarnings } from '../stats/summarize.js';
+import { WIDE_CI, summarize, clientWarnings, counterWarnings, laneWarnings } from '../stats/summarize.js';
 import { isVersionComparison } from '../stats/versions.js';
 import { orderVersions } from '../core/node-executables.js';
 import { BASELINE, HEADLINE, labelOf, orderTransports, othersOf, ratioOf } from '../transports/index.js';
@@ -27,8 +24,6 @@ import { resumeNodesOf } from '../results/meta.js';
 
 /** A coefficient of variation (sd / mean) above this deserves a warning. */
 const CV_WARN = 0.05;
-/** A UDS/TCP interval of the primary figure wider than this (relative half-width) deserves a warning. */
-export const WIDE_CI = 0.05;
 
 /**
  * @typedef {object} Estimate
@@ -109,10 +104,8 @@ function ratioEstimateOf(row) {
  */
 function statusOf(meta) {
   const status = meta?.status;
-  if (status === 'complete') return 'complete';
-  if (status === 'interrupted') return 'interrupted';
-  if (status === 'running') return 'unfinished';
-  return 'unknown';
+  if (status === 'complete' || status === 'interrupted') return status;
+  return status === 'running' ? 'unfinished' : 'unknown';
 }
 
 /**
@@ -128,9 +121,7 @@ function plannedOf(meta) {
   return null;
 }
 
-/**
- * @param {Record<string, any>[]} failed
- */
+/** @param {Record<string, any>[]} failed */
 function describeFailures(failed) {
   /** @type {Map<string, number>} */
   const counts = new Map();
@@ -241,8 +232,9 @@ export function buildFindings({ trials: all, meta, notes = [], dir }, options = 
 
   const warnings = [...notes];
   const resume = resumeCommand(dir ?? 'DIR', resumeNodesOf(meta)); // with --node where the sweep had it, as the sweep prints it
-  if (status === 'interrupted') warnings.push(`the sweep was interrupted: ${trials.length}${planned ? ` of ${planned}` : ''} trial rows recorded; complete it with: ${resume}`);
-  if (status === 'unfinished') warnings.push(`meta.json says the sweep is still running, or it was killed before it finished: ${trials.length}${planned ? ` of ${planned}` : ''} trial rows recorded; complete it with: ${resume}`);
+  const recorded = `${trials.length}${planned ? ` of ${planned}` : ''} trial rows recorded; complete it with: ${resume}`;
+  if (status === 'interrupted') warnings.push(`the sweep was interrupted: ${recorded}`);
+  if (status === 'unfinished') warnings.push(`meta.json says the sweep is still running, or it was killed before it finished: ${recorded}`);
   if (trials.length === 0) warnings.push('no trials recorded: nothing to report');
   else if (ok.length === 0) warnings.push(`every trial failed (${failed.length}): ${describeFailures(failed)}`);
   else if (failed.length) warnings.push(`${failed.length} of ${trials.length} trials failed (status=error in trials.csv): ${describeFailures(failed)}`);

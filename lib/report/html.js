@@ -41,16 +41,7 @@ dl { display: grid; grid-template-columns: max-content auto; gap: .1rem 1rem; } 
 .state { color: #555; }
 `;
 
-/**
- * @param {Record<string, any>} object
- */
-function definitionList(object) {
-  return rowsList(Object.entries(object));
-}
-
-/**
- * @param {[string, unknown][]} entries
- */
+/** @param {[string, unknown][]} entries */
 function rowsList(entries) {
   const items = entries.filter(([, v]) => v !== undefined);
   return `<dl>${items.map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${escapeHtml(typeof v === 'object' && v !== null ? JSON.stringify(v) : v)}</dd>`).join('')}</dl>`;
@@ -113,7 +104,7 @@ export function toHtml(findings, charts, { title = 'udsvstcp: UDS vs TCP', files
 
   const meta = findings.meta;
   parts.push('<h2>Environment</h2>');
-  if (meta?.environment) parts.push(definitionList(meta.environment));
+  if (meta?.environment) parts.push(rowsList(Object.entries(meta.environment)));
   else parts.push('<p>Unknown: the results directory has no meta.json.</p>');
   const machine = [...machineRows(meta?.machine, findings.sections, meta?.pinning), ...cpuTimeRows(meta?.sessions)];
   if (machine.length) parts.push('<h2>Machine</h2>', rowsList(machine));
@@ -121,7 +112,7 @@ export function toHtml(findings, charts, { title = 'udsvstcp: UDS vs TCP', files
     // the Nodes measured: a line per version, the first the baseline
     parts.push('<h2>Node versions measured</h2>', `<ul>${meta.nodes.map((/** @type {any} */ n, /** @type {number} */ i) => `<li>${escapeHtml(`${n?.version} (V8 ${n?.v8}, libuv ${n?.libuv}): ${n?.path}${meta.nodes.length > 1 && i === 0 ? ' — the baseline' : ''}`)}</li>`).join('')}</ul>`);
   }
-  if (meta?.spec) parts.push('<h2>Sweep</h2>', definitionList({ ...meta.spec, status: meta.status, started_at: meta.started_at, ended_at: meta.ended_at, pinning: meta.pinning }));
+  if (meta?.spec) parts.push('<h2>Sweep</h2>', rowsList(Object.entries({ ...meta.spec, status: meta.status, started_at: meta.started_at, ended_at: meta.ended_at, pinning: meta.pinning })));
   if (files.length) parts.push('<h2>Files</h2>', `<ul>${files.map((f) => `<li><code>${escapeHtml(f)}</code></li>`).join('')}</ul>`);
   parts.push('</body></html>', '');
   return parts.join('\n');

@@ -44,24 +44,6 @@ export function describeWakeup(machine) {
 }
 
 /**
- * Whether both ends of the round trips measured ran on one CPU, so that no
- * cross-CPU wake-up was paid: a pinning of `same` (meta.json's `pinning`,
- * `same: server and client cpu 0`, or a --pin value).
- * @param {unknown} pinning
- */
-function onOneCpu(pinning) {
-  return typeof pinning === 'string' && /^same\b/.test(pinning);
-}
-
-/**
- * What is said instead of the wake-up share when both ends shared one CPU.
- * @param {Record<string, any>} machine with a probe
- */
-function oneCpuNote(machine) {
-  return `both ends of every round trip ran on one CPU (--pin same): no cross-CPU wake-up is paid, so the wake-up probe's cost (about ${micro(machine.wakeup.wake_cost_us)} with the ends on two CPUs) is not part of these round trips`;
-}
-
-/**
  * @typedef {object} Share
  * @property {string} transport
  * @property {number} size_bytes
@@ -82,27 +64,8 @@ function sharesOf(rtts, machine) {
   return rtts.filter((r) => Number.isFinite(r.rtt_us) && r.rtt_us > 0).map((r) => ({ ...r, share: Math.min(1, cost / r.rtt_us) }));
 }
 
-/**
- * Each transport's depth-1 mean round trip, size by size.
- * @param {import('./findings.js').Section[]} sections
- */
-function depthOneRtts(sections) {
-  return sections.filter((s) => s.depth === 1).flatMap((section) => section.sizes.flatMap((row) => (section.transports ?? PAIR).map((transport) => ({ transport, size_bytes: row.size_bytes, rtt_us: Number(row.figures[RTT_METRIC] ? estimatesOf(row.figures[RTT_METRIC])[transport]?.value : NaN) }))));
-}
-
 /** @param {number[]} x */
 const median = (x) => { const s = [...x].sort((a, b) => a - b); return (s[(s.length - 1) >> 1] + s[s.length >> 1]) / 2; };
-
-/**
- * Each transport's median share over the depth-1 sizes, in whole percent.
- * @param {Share[]} shares
- */
-function sharesByTransport(shares) {
-  return orderTransports(shares.map((s) => s.transport)).flatMap((t) => {
-    const mine = shares.filter((s) => s.transport === t).map((s) => s.share);
-    return mine.length ? [{ transport: t, percent: Math.round(median(mine) * 100) }] : [];
-  });
-}
 
 /**
  * @typedef {object} WakeupFinding what to say of the wake-up cost's share of depth-1 round trips
@@ -121,19 +84,23 @@ function sharesByTransport(shares) {
 export function wakeupFinding(rtts, machine, pinning) {
   const shares = sharesOf(rtts, machine);
   if (!shares.length) return { shares, warning: null, note: null };
-  if (onOneCpu(pinning)) return { shares: [], warning: null, note: oneCpuNote(/** @type {Record<string, any>} */ (machine)) };
+  // both ends on one CPU (meta.json's `same: server and client cpu 0`, or --pin same): no cross-CPU wake-up was paid
+  if (typeof pinning === 'string' && /^same\b/.test(pinning)) {
+    return { shares: [], warning: null, note: `both ends of every round trip ran on one CPU (--pin same): no cross-CPU wake-up is paid, so the wake-up probe's cost (about ${micro(machine?.wakeup.wake_cost_us)} with the ends on two CPUs) is not part of these round trips` };
+  }
   return { shares, warning: warnOfShares(shares, machine), note: null };
 }
 
 /**
- * The same for a report's sections: their depth-1 groups' round trips.
+ * The same for a report's sections: each transport's depth-1 mean round trip, size by size.
  * @param {import('./findings.js').Section[]} sections
  * @param {Record<string, any> | null | undefined} machine
  * @param {unknown} pinning
  * @returns {WakeupFinding}
  */
 export function wakeupOfSections(sections, machine, pinning) {
-  return wakeupFinding(depthOneRtts(sections), machine, pinning);
+  const rtts = sections.filter((s) => s.depth === 1).flatMap((section) => section.sizes.flatMap((row) => (section.transports ?? PAIR).map((transport) => ({ transport, size_bytes: row.size_bytes, rtt_us: Number(row.figures[RTT_METRIC] ? estimatesOf(row.figures[RTT_METRIC])[transport]?.value : NaN) }))));
+  return wakeupFinding(rtts, machine, pinning);
 }
 
 /**
@@ -142,7 +109,8 @@ export function wakeupOfSections(sections, machine, pinning) {
  * @returns {string | null}
  */
 function warnOfShares(shares, machine) {
-  const by = sharesByTransport(shares);
+  // each transport's median share over the depth-1 sizes, in whole percent
+  const by = orderTransports(shares.map((s) => s.transport)).map((t) => ({ transport: t, percent: Math.round(median(shares.filter((s) => s.transport === t).map((s) => s.share)) * 100) }));
   if (!by.some((s) => s.percent > WAKE_SHARE_DOMINATES * 100)) return null;
   const w = /** @type {Record<string, any>} */ (machine?.wakeup);
   const percent = by.length > 1 && new Set(by.map((s) => s.percent)).size > 1 ? `${by.map((s) => `${s.percent} % (${labelOf(s.transport)})`).join(' and ')}` : `${by[0].percent} %`;

@@ -10,9 +10,7 @@
  */
 import { figureOf } from '../workloads/figures.js';
 
-/** The primary ratio is far from 1 outside 1 ± FAR. */
 export const FAR = 0.1;
-/** A mechanism figure counts if it happens this often per unit on either transport. */
 export const MIN_PER_UNIT = 0.05;
 
 /**

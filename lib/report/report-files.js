@@ -4,7 +4,7 @@
  * whole, through a temporary file and a rename). The sweep calls this at
  * its end; `udsvstcp report` calls it on any results directory.
  */
-import { PAIR, ratioTransport } from '../transports/index.js';
+import { PAIR } from '../transports/index.js';
 import { depthLabel } from '../workloads/index.js';
 import { accessSync, constants } from 'node:fs';
 import { writeFileAtomic } from '../core/files.js';
@@ -25,15 +25,6 @@ import { toXlsx } from './xlsx.js';
 export const REPORT_FILES = { markdown: 'summary.md', html: 'report.html', xlsx: 'results.xlsx' };
 
 /**
- * Through a unique temporary file, created exclusively, never through a symlink.
- * @param {string} path
- * @param {string | Uint8Array} data
- */
-function writeWhole(path, data) {
-  writeFileAtomic(path, typeof data === 'string' ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength));
-}
-
-/**
  * The spec of the 2014 layout: what meta.json planned (checked by the
  * reader); toRunsWide adds the groups and runs the trials hold.
  * @param {import('../results/reader.js').ResultsDir} results
@@ -47,17 +38,6 @@ function wideSpec({ meta, workloads }) {
     transports: Array.isArray(spec.transports) ? spec.transports : [...PAIR],
     runs: typeof spec.runs === 'number' ? spec.runs : 0,
   };
-}
-
-/**
- * summary.csv's columns with a `unit` column (added after `metric` where this version has none).
- * @param {Record<string, any>[]} summary
- */
-function summaryWithUnits(summary) {
-  const columns = [...SUMMARY_COLUMNS];
-  if (columns.includes('unit')) return { columns, rows: summary };
-  columns.splice(columns.indexOf('metric') + 1, 0, 'unit');
-  return { columns, rows: summary.map((r) => ({ ...r, unit: ratioTransport(r.transport) !== null ? 'ratio' : figureOf(r.metric).unit })) };
 }
 
 /**
@@ -78,7 +58,7 @@ export async function writeReport(dir, { outDir = dir, primary, results = undefi
     throw new UsageError(`${outDir}: not writable, so the report cannot be written there (give --out DIR)`, 'ERR_RESULTS');
   }
   const findings = buildFindings(read, { primary: primary ? figureOf(primary) : undefined, summary });
-  /** @type {[string, string | Uint8Array][]} */
+  /** @type {[string, string | Buffer][]} */
   const contents = [];
   const charts = [];
   for (const chart of chartSpecs(findings)) {
@@ -88,7 +68,6 @@ export async function writeReport(dir, { outDir = dir, primary, results = undefi
   }
   contents.push([REPORT_FILES.markdown, toMarkdown(findings)]);
 
-  const { columns: summaryColumns, rows: summaryRows } = summaryWithUnits(findings.summary);
   const about = /** @type {[string, string | number | null][]} */ ([
     ['status', findings.status],
     ...findings.sections.map((s) => /** @type {[string, string]} */ ([`verdict ${s.node ? `${s.node} ` : ''}${depthLabel(s.workload, s.depth)}`, s.verdict])),
@@ -99,10 +78,10 @@ export async function writeReport(dir, { outDir = dir, primary, results = undefi
     ...machineRows(read.meta?.machine, findings.sections, read.meta?.pinning),
     ...cpuTimeRows(read.meta?.sessions),
   ]);
-  contents.push([REPORT_FILES.xlsx, await toXlsx({ trials: read.trials, trialColumns: read.columns, summary: summaryRows, summaryColumns, wide: toRunsWide(read.trials, wideSpec(read)), about })]);
+  contents.push([REPORT_FILES.xlsx, await toXlsx({ trials: read.trials, trialColumns: read.columns, summary: findings.summary, summaryColumns: SUMMARY_COLUMNS, wide: toRunsWide(read.trials, wideSpec(read)), about })]);
   const files = [...contents.map(([name]) => name), REPORT_FILES.html];
   contents.push([REPORT_FILES.html, toHtml(findings, charts, { files })]);
 
-  for (const [name, data] of contents) writeWhole(join(outDir, name), data);
+  for (const [name, data] of contents) writeFileAtomic(join(outDir, name), data); // through a temporary file, never a symlink
   return { findings, files: files.map((f) => join(resolve(outDir), f)) };
 }

@@ -25,11 +25,7 @@ import { BASELINE, HEADLINE, labelOf } from '../transports/index.js';
 const SAME_WITHIN = 0.2;
 
 /**
- * @typedef {object} Ratio
- * @property {number} value geometric mean of the per-run UDS/TCP ratios
- * @property {number | null} low 95 % CI, null with one run
- * @property {number | null} high
- * @property {number} n runs paired
+ * @typedef {Pick<import('./findings.js').Estimate, 'value' | 'low' | 'high' | 'n'>} Ratio a ratio to TCP (low and high null with one run)
  *
  * @typedef {'above' | 'below' | 'same' | 'unclear' | 'single' | 'none'} Verdict
  *
@@ -72,9 +68,10 @@ export const formatRatio = (v) => (Math.abs(v) >= 0.1 || v === 0 ? v.toFixed(2) 
 const x = formatRatio;
 
 /**
+ * Ratios for people: `1.40`, or a range `1.21–1.25`.
  * @param {number[]} values
  */
-function span(values) {
+export function span(values) {
   const low = Math.min(...values);
   const high = Math.max(...values);
   return x(low) === x(high) ? x(low) : `${x(low)}–${x(high)}`;

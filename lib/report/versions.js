@@ -1,25 +1,17 @@
 /**
- * What a report says of Node versions against each other: for each
- * workload and each version after the first (the baseline), a line in words
- * and a table of its groups (for every transport of the sweep: its ratio to
- * TCP as a ratio of ratios, and its primary figure, version / baseline, runs
- * paired, with 95 % CIs), from the comparison rows of summarize()
- * (lib/stats/versions.js). The transports are read from the summary rows,
- * in lib/transports/ order. Pure: summary rows in, data and cells of text out.
+ * What a report says of Node versions against each other (VersionFinding
+ * below: a line in words and a table per version after the baseline), from
+ * the comparison rows of summarize() (lib/stats/versions.js). Pure.
  */
 import { formatSize } from '../core/units.js';
 import { isVersionComparison } from '../stats/versions.js';
 import { labelOf, orderTransports, ratiosOf, ratioTransport } from '../transports/index.js';
 import { depthLabel } from '../workloads/index.js';
-import { formatRatio } from './verdict.js';
+import { ciCell, sigCell } from './depth-table.js';
+import { formatRatio, span } from './verdict.js';
 
 /**
- * @typedef {object} VersionRatio version / baseline, or a ratio of ratios to TCP
- * @property {number} value geometric mean of the per-run ratios
- * @property {number | null} low 95 % CI
- * @property {number | null} high
- * @property {number} n runs paired
- * @property {string | null} significant yes: the CI excludes 1
+ * @typedef {import('./findings.js').RatioEstimate} VersionRatio version / baseline, or a ratio of ratios to TCP
  *
  * @typedef {object} VersionGroup
  * @property {number} size_bytes
@@ -49,12 +41,6 @@ function estimateOf(row) {
   return { value: row.geomean, low: typeof row.ci95_low === 'number' ? row.ci95_low : null, high: typeof row.ci95_high === 'number' ? row.ci95_high : null, n: Number(row.n), significant: row.significant ?? null };
 }
 
-/** @param {number[]} values */
-function span(values) {
-  const [low, high] = [Math.min(...values), Math.max(...values)];
-  return formatRatio(low) === formatRatio(high) ? formatRatio(low) : `${formatRatio(low)}–${formatRatio(high)}`;
-}
-
 /**
  * `TCP msgs/s ×1.21–1.25 (95 % CI excludes 1 at 2 of 2 groups)`
  * @param {string} what
@@ -74,14 +60,6 @@ function describe(what, found, workload, name = false) {
 }
 
 /**
- * The transports a workload's summary rows measured, in lib/transports/ order.
- * @param {Record<string, any>[]} rows summary rows of one workload
- */
-function transportsOf(rows) {
-  return orderTransports(rows.map((r) => String(r.transport)).filter((t) => ratioTransport(t) === null));
-}
-
-/**
  * @param {Record<string, any>[]} summary rows of summarize()
  * @param {(workload: string) => import('../workloads/figures.js').Figure} primaryOf the figure verdicts are about
  * @returns {VersionFinding[]}
@@ -96,7 +74,7 @@ export function versionFindings(summary, primaryOf) {
     const [node, base] = label.split('/');
     const primary = primaryOf(workload);
     // every transport of the sweep: those measured (each version's own rows) and those compared
-    const transports = transportsOf(summary.filter((r) => String(r.workload) === workload));
+    const transports = orderTransports(summary.filter((r) => String(r.workload) === workload).map((r) => String(r.transport)).filter((t) => ratioTransport(t) === null));
     const ratios = ratiosOf(transports);
     const mine = rows.filter((r) => String(r.workload) === workload && r.node_version === label && r.metric === primary.metric);
     const keys = [...new Set(mine.map((r) => `${r.size_bytes}|${r.depth}`))].map((k) => k.split('|').map(Number)).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
@@ -123,8 +101,6 @@ export function versionFindings(summary, primaryOf) {
 export function versionTable(finding) {
   const p = finding.primary.short;
   const ratio = (/** @type {VersionRatio | null} */ r) => (r ? formatRatio(r.value) : '-');
-  const ci = (/** @type {VersionRatio | null} */ r) => (r && r.low !== null && r.high !== null ? `${formatRatio(r.low)}–${formatRatio(r.high)}` : '-');
-  const sig = (/** @type {VersionRatio | null} */ r) => (r?.significant === 'yes' ? 'yes' : r?.significant === 'no' ? 'no' : '-');
   const who = `${finding.node}/${finding.base}`;
   const interval = { title: '95 % CI', heading: '95 % CI (×)', numeric: false };
   /** the runs paired of a group: its first estimate's @param {VersionGroup} g */
@@ -143,8 +119,8 @@ export function versionTable(finding) {
     ],
     rows: finding.groups.map((g) => [
       formatSize(g.size_bytes), String(g.depth),
-      ...finding.ratios.flatMap((c) => [ratio(g.ratios[c]), ci(g.ratios[c]), sig(g.ratios[c])]),
-      ...finding.transports.flatMap((t) => [ratio(g.transports[t]), ci(g.transports[t])]),
+      ...finding.ratios.flatMap((c) => [ratio(g.ratios[c]), ciCell(g.ratios[c]), sigCell(g.ratios[c])]),
+      ...finding.transports.flatMap((t) => [ratio(g.transports[t]), ciCell(g.transports[t])]),
       String(runs(g)),
     ]),
   };

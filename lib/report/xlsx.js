@@ -24,8 +24,7 @@ function trialFormat(column) {
   // counts of every workload: packets, chunks, bytes, connections, requests, and their blocks
   if (['run', 'order', 'size_bytes', 'depth', 'blocks', 'packets', 'chunks', 'bytes', 'connections', 'requests'].includes(column) || column.startsWith('block_')) return FORMATS.integer;
   if (['msgs_per_s', 'conns_per_s', 'req_per_s'].includes(column)) return FORMATS.rate;
-  if (column === 'gb_per_s') return FORMATS.milli;
-  if (column.endsWith('_ms')) return FORMATS.milli;
+  if (column === 'gb_per_s' || column.endsWith('_ms')) return FORMATS.milli;
   if (column.endsWith('_elu')) return FORMATS.fraction;
   return FORMATS.micro;
 }

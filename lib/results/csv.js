@@ -13,36 +13,30 @@ function neutralise(text) {
 
 /** Significant digits of a non-integer number in CSV: float noise goes, the figure stays. */
 const CSV_DIGITS = 9;
+/** Plain decimal notation, however large or small: `0.00000069134075`, never `6.9134075e-7`. */
+const PLAIN = new Intl.NumberFormat('en-US', { maximumSignificantDigits: CSV_DIGITS, useGrouping: false });
 
 /**
  * A number as a CSV cell: safe integers exactly, other numbers rounded to
- * CSV_DIGITS significant digits, always in plain decimal notation (`0.00000069134075`,
- * never `6.9134075e-7`, which comma-decimal spreadsheets read as text).
- * Non-finite numbers give an empty cell.
+ * CSV_DIGITS significant digits, always in plain decimal notation (an
+ * exponent is read as text by comma-decimal spreadsheets). Non-finite
+ * numbers give an empty cell.
  * @param {number} n
  */
 export function formatNumber(n) {
   if (!Number.isFinite(n)) return '';
   if (Number.isSafeInteger(n)) return String(n === 0 ? 0 : n);
-  const [mantissa, exponent] = n.toExponential(CSV_DIGITS - 1).split('e');
-  const sign = mantissa.startsWith('-') ? '-' : '';
-  const digits = mantissa.replace(/^-/, '').replace('.', '');
-  const e = Number(exponent);
-  let whole;
-  let fraction;
-  if (e < 0) {
-    whole = '0';
-    fraction = '0'.repeat(-e - 1) + digits;
-  } else if (e + 1 >= digits.length) {
-    whole = digits + '0'.repeat(e + 1 - digits.length);
-    fraction = '';
-  } else {
-    whole = digits.slice(0, e + 1);
-    fraction = digits.slice(e + 1);
-  }
-  fraction = fraction.replace(/0+$/, '');
-  const text = fraction ? `${whole}.${fraction}` : whole;
-  return /^0(\.0*)?$/.test(text) ? '0' : sign + text;
+  // rounded by toExponential, from the exact binary value (Intl would round the shortest decimal: 20.94696405 up)
+  return PLAIN.format(Number(n.toExponential(CSV_DIGITS - 1)));
+}
+
+/**
+ * A cell read back: empty as null, a number written by formatNumber (or any decimal) as a number, else the text.
+ * @param {string} text
+ */
+export function parseCell(text) {
+  if (text === '') return null;
+  return /^-?\d+(\.\d+)?(e[-+]?\d+)?$/i.test(text) ? Number(text) : text;
 }
 
 const options = {
@@ -53,9 +47,7 @@ const options = {
   },
 };
 
-/**
- * @param {readonly string[]} columns
- */
+/** @param {readonly string[]} columns */
 export function toCsvHeader(columns) {
   return stringify([columns.map(String)], options);
 }

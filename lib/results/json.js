@@ -3,20 +3,14 @@
  */
 import { recordFields } from '../trial/record.js';
 
-/**
- * @param {import('../trial/record.js').TrialRecord} record
- */
+/** @param {import('../trial/record.js').TrialRecord} record */
 export function toJsonLine(record) {
   return `${JSON.stringify(record, recordFields(record.workload))}\n`;
 }
 
 /**
- * The report as one JSON document: state, per depth (and Node version) the
- * verdict and per size every figure (TCP, UDS, UDS/TCP with 95 % CIs, and
- * under `others` every other transport and its ratio to TCP), each
- * Node version against the first (per group every ratio to TCP and every
- * transport's figure, version / baseline), warnings, the summary rows, the
- * environment and the Nodes measured.
+ * The report as one JSON document: the findings (their sections hold each size's figures, with every other
+ * transport and its ratio to TCP under `others`) and what meta.json says of the environment, spec and Nodes.
  * @param {import('../report/findings.js').Findings} findings
  * @param {{ dir?: string, files?: string[] }} [options]
  * @returns {Record<string, any>} plain JSON data: a figure that is not finite is null

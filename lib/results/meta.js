@@ -176,22 +176,19 @@ export function writeMeta(dir, meta) {
  * @returns {Error | null} why it could not be written at all
  */
 export function writeMetaBestEffort(dir, meta) {
-  try {
-    writeMeta(dir, meta);
-    return null;
-  } catch {
+  const path = join(dir, META_FILE);
+  // atomically; else in place; else in place without indentation, about a third shorter
+  const attempts = [() => writeMeta(dir, meta), () => overwriteInPlace(path, `${JSON.stringify(meta, null, 2)}\n`), () => overwriteInPlace(path, `${JSON.stringify(meta)}\n`)];
+  let failure = null;
+  for (const attempt of attempts) {
     try {
-      overwriteInPlace(join(dir, META_FILE), `${JSON.stringify(meta, null, 2)}\n`);
+      attempt();
       return null;
-    } catch {
-      try {
-        overwriteInPlace(join(dir, META_FILE), `${JSON.stringify(meta)}\n`); // without indentation it is about a third shorter
-        return null;
-      } catch (error) {
-        return /** @type {Error} */ (error);
-      }
+    } catch (error) {
+      failure = /** @type {Error} */ (error);
     }
   }
+  return failure;
 }
 
 /**

@@ -1,14 +1,11 @@
 /**
  * Read a results directory for a report or a comparison: trials.csv (read
  * by column name, so files of other udsvstcp versions with more or fewer
- * figures still read) and meta.json when there is one. Works on what a
- * partial, interrupted or killed sweep leaves: a torn last line of
- * trials.csv is set aside with a note. Anything else that is not a
- * udsvstcp results directory, or that a report could not read right (the
- * rules are in ./trial-rules.js), is a UsageError of one line naming the
- * file, and the line and column where there is one; so is a directory or
- * file another user could change (unless allowShared), a FIFO, device,
- * directory or symlink where a file belongs, and a file over its size cap.
+ * figures still read) and meta.json when there is one. A torn last line of
+ * trials.csv (a sweep killed while writing) is set aside with a note; what
+ * a report could not read right (./trial-rules.js), a directory or file
+ * another user could change (unless allowShared), and a special file,
+ * symlink or oversized file where a file belongs are one-line UsageErrors.
  */
 import { statSync } from 'node:fs';
 import { join } from 'node:path';

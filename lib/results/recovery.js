@@ -9,7 +9,7 @@
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { UsageError } from '../core/errors.js';
-import { toCsvHeader } from './csv.js';
+import { parseCell, toCsvHeader } from './csv.js';
 import { TRANSPORTS } from '../transports/index.js';
 
 const STATUSES = ['ok', 'error', 'superseded'];
@@ -105,11 +105,7 @@ export function inspectTrialLog(bytes, { columns, file }) {
  * @returns {Record<string, any>}
  */
 export function toRow(cells, columns) {
-  return Object.fromEntries(columns.map((name, i) => {
-    const value = cells[i];
-    if (value === '') return [name, null];
-    return [name, /^-?\d+(\.\d+)?(e[-+]?\d+)?$/i.test(value) ? Number(value) : value];
-  }));
+  return Object.fromEntries(columns.map((name, i) => [name, parseCell(cells[i])]));
 }
 
 /**

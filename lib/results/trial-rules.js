@@ -23,18 +23,13 @@ import { TRANSPORTS } from '../transports/index.js';
 import { WORKLOADS, WORKLOAD_NAMES, workloadOf } from '../workloads/index.js';
 import { FIGURES } from '../workloads/figures.js';
 import { VERSION_PATTERN } from '../core/node-executables.js';
+import { parseCell } from './csv.js';
 
 /** Columns every trials.csv of udsvstcp has, whatever its version. */
 export const REQUIRED_COLUMNS = ['run', 'workload', 'transport', 'size_bytes', 'depth', 'status'];
 /** Columns that hold text; every other cell is a number or empty. */
 const TEXT_COLUMNS = new Set(['workload', 'node_version', 'transport', 'status', 'error']);
 const STATUSES = ['ok', 'error', 'superseded'];
-
-/** @param {string} text */
-function cell(text) {
-  if (text === '') return null;
-  return /^-?\d+(\.\d+)?(e[-+]?\d+)?$/i.test(text) ? Number(text) : text;
-}
 
 /**
  * @param {string} path
@@ -94,7 +89,7 @@ export function createRowReader(path, columns) {
         row[name] = record[k] === '' ? null : record[k];
         continue;
       }
-      const value = cell(record[k]);
+      const value = parseCell(record[k]);
       if (typeof value === 'number' && !Number.isFinite(value)) throw new UsageError(`${at(path, line, k, name)}: ${record[k]} is not a finite number`, 'ERR_RESULTS');
       row[name] = value;
     }

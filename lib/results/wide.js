@@ -28,12 +28,10 @@ function layoutOf(workload) {
 
 /**
  * The 2014 layout of trial rows. Its columns are the run numbers the rows
- * hold, with the planned runs (`spec.runs`, at most MAX_RUNS) that have no
- * row yet, never every number from 0 to the largest; its rows are the
- * planned groups (spec sizes × depths) and the groups the rows hold, per
- * transport. One pass over the rows: the cost is linear in the rows plus
- * the layout's rows and columns. A run without a value is absent from its
- * row object (an empty cell).
+ * hold and the planned runs (at most MAX_RUNS), never every number from 0 to
+ * the largest; its rows are the planned groups (spec sizes × depths) and the
+ * groups the rows hold, per transport. A run without a value is absent from
+ * its row object (an empty cell).
  * @param {Record<string, any>[]} rows trial rows
  * @param {{ workload?: string, sizes: number[], depths: number[], transports: string[], runs: number, nodes?: string[] }} spec runs: the planned runs;
  *   nodes: the Node versions in order (default: those of the rows, oldest first)

@@ -24,9 +24,7 @@ export function quantile(sorted, q) {
   return sorted[lower] + fraction * (sorted[lower + 1] - sorted[lower]);
 }
 
-/**
- * @typedef {import('tinybench').Statistics & { p90: number }} Description
- */
+/** @typedef {import('tinybench').Statistics & { p90: number }} Description */
 
 /**
  * tinybench statistics (mean, sd, sem, moe, rme, min, max, p50, p75, p99,
@@ -48,19 +46,7 @@ export function describe(samples) {
   if (result.state !== 'completed') throw new Error(`statistics could not be computed (${result.state})`);
   const s = result.latency;
   const sorted = /** @type {import('tinybench').SortedSamples} */ (/** @type {number[]} */ (s.samples).map((v) => v + shift));
-  const mean = s.mean + shift;
-  return {
-    ...s,
-    samples: sorted,
-    mean,
-    min: s.min + shift,
-    max: s.max + shift,
-    p50: s.p50 + shift,
-    p75: s.p75 + shift,
-    p99: s.p99 + shift,
-    p995: s.p995 + shift,
-    p999: s.p999 + shift,
-    p90: quantile(sorted, 0.9),
-    rme: mean === 0 ? Infinity : (s.moe / Math.abs(mean)) * 100,
-  };
+  const located = Object.fromEntries(/** @type {const} */ (['mean', 'min', 'max', 'p50', 'p75', 'p99', 'p995', 'p999']).map((k) => [k, s[k] + shift]));
+  const mean = located.mean;
+  return { ...s, ...located, samples: sorted, p90: quantile(sorted, 0.9), rme: mean === 0 ? Infinity : (s.moe / Math.abs(mean)) * 100 };
 }

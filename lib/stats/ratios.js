@@ -70,10 +70,9 @@ export function ratioIntervals(logsByGroup, { moderate = true } = {}) {
 
 /**
  * Per-run log(X / TCP) of one figure, X being UDS unless another transport
- * is given, from the ok rows of one group, in the order of X's rows. Rows are paired by run number through a Map,
- * so a group of n rows costs O(n). A group holds one row per (run,
- * transport) (lib/results/reader.js refuses a file that does not); were
- * there more, the first of each would be used.
+ * is given, from the ok rows of one group, in the order of X's rows, paired by run number. A group holds one
+ * row per (run, transport) (lib/results/reader.js refuses a file that does not); were there more, the first
+ * TCP row of a run would be used.
  * @param {Record<string, any>[]} rows trial rows of one (size, depth) group
  * @param {string} metric
  * @param {string} [transport] the numerator (uds-abstract …); TCP is always the denominator

@@ -14,7 +14,7 @@
  * string for people) out.
  */
 import { groupRows, orderVersions, pairedLogRatios, ratioIntervals } from './ratios.js';
-import { compareNodeVersions, isVersionComparison, versionPairLabel } from './versions.js';
+import { compareNodeVersions, isVersionComparison } from './versions.js';
 import { describe, quantile } from './describe.js';
 import { formatPercent, formatSize } from '../core/units.js';
 import { BASELINE, HEADLINE, labelOf, orderTransports, ratioOf, ratioTransport, ratiosOf } from '../transports/index.js';
@@ -37,9 +37,7 @@ export const SUMMARY_COLUMNS = ['workload', 'node_version', 'size_bytes', 'depth
 /** Without a target precision, a UDS/TCP interval wider than this (relative half-width) gets a warning. */
 export const WIDE_CI = 0.05;
 
-/**
- * @param {number[]} values
- */
+/** @param {number[]} values */
 function countOutliers(values) {
   if (values.length < 3) return 0;
   const median = quantile([...values].sort((x, y) => x - y), 0.5);
@@ -122,7 +120,7 @@ export function summarize(rows, { precision = null, moderate = true, nodes } = {
   const order = orderVersions(groups.map((g) => g.node_version), nodes);
   comparisons.sort((a, b) => order.indexOf(a.node) - order.indexOf(b.node) || a.size_bytes - b.size_bytes || a.depth - b.depth);
   for (const c of comparisons) {
-    out.push(ratioRow({ workload: c.workload, node_version: versionPairLabel(c.node, c.base), size_bytes: c.size_bytes, depth: c.depth }, c.transport, c.metric, c.interval, null));
+    out.push(ratioRow({ workload: c.workload, node_version: `${c.node}/${c.base}`, size_bytes: c.size_bytes, depth: c.depth }, c.transport, c.metric, c.interval, null));
   }
   return out;
 }
@@ -224,6 +222,11 @@ export function laneWarnings(rows) {
   return [`${flagged.length} trial lane(s) ran under unequal conditions against TCP's (placement or preemptions beyond the bounds of docs/method.md): ${lanes}; ${why}. First: ${flagged[0].transport} at ${flagged[0].size_bytes} B depth ${flagged[0].depth}, ${flagged[0].lane_check}`];
 }
 
+/** A ratio in a column of six: `  1.40`. @param {number | null} v */
+const fmt = (v) => (v === null ? '   -  ' : v.toFixed(2).padStart(6));
+/** A figure for people: whole from 100, else 3 significant digits. @param {number} g */
+const num = (g) => String(g >= 100 ? Math.round(g) : +g.toPrecision(3));
+
 /**
  * The summary for people: one line per (size, depth), then warnings with remedies.
  * @param {Record<string, any>[]} summary rows from summarize()
@@ -240,7 +243,6 @@ export function toSummaryText(summary, { precision = null } = {}) {
   const ratios = own.filter((r) => cells.includes(r.transport) && r.metric === primary);
   const versions = [...new Set(own.map((r) => r.node_version ?? null))];
   const several = versions.length > 1;
-  const fmt = (/** @type {number | null} */ v) => (v === null ? '   -  ' : v.toFixed(2).padStart(6));
   const limit = precision ?? WIDE_CI;
   const pct = (/** @type {number | null} */ v) => (v === null ? '    -' : `±${formatPercent(v, limit * 100)}%`.padStart(6));
   const secondLabel = w.summary[second].short.replace(/ (µs|us|s)\b.*$/, '');
@@ -259,7 +261,6 @@ export function toSummaryText(summary, { precision = null } = {}) {
     const [transport] = alone;
     lines.push(`${labelOf(transport)} ${unit}, measured alone (geometric mean of runs, 95 % CI); nothing compared: ${transport === BASELINE ? 'TCP is the baseline, and no other transport was measured' : 'there is no TCP baseline'}`);
     for (const r of own.filter((x) => x.transport === transport && x.metric === primary)) {
-      const num = (/** @type {number} */ g) => String(g >= 100 ? Math.round(g) : +g.toPrecision(3));
       lines.push(`  ${groupLabel(r).padEnd(labelWidth)} ${num(r.geomean ?? r.mean).padStart(10)}${r.ci95_low === null ? ' (n=1, no CI)' : ` [${num(r.ci95_low)}, ${num(r.ci95_high)}] n=${r.n}`}`);
     }
   }
@@ -276,7 +277,7 @@ export function toSummaryText(summary, { precision = null } = {}) {
       const star = r.significant === 'yes' ? ' *' : '  ';
       const short = r.precision_met === 'no' ? '!' : ' ';
       const rtt = pick(cell, second);
-      const mean = (/** @type {string} */ t) => { const g = pick(t, primary)?.geomean ?? 0; return String(g >= 100 ? Math.round(g) : +g.toPrecision(3)).padStart(10); };
+      const mean = (/** @type {string} */ t) => num(pick(t, primary)?.geomean ?? 0).padStart(10);
       lines.push(`  ${group} ×${fmt(r.mean)}${ci}${star}${short}  ${mean(BASELINE)}   ${mean(transport).padStart(label.length + unit.length + 1)}   ×${fmt(rtt?.mean ?? null)}`);
     }
   });
@@ -312,7 +313,6 @@ function versionLines(summary, primary, unit) {
   if (!rows.length) return [];
   const cellsOf = (/** @type {boolean} */ ratio) => orderTransports(rows.map((r) => (ratio ? ratioTransport(r.transport) : ratioTransport(r.transport) === null ? String(r.transport) : null)).filter((t) => t !== null)).map((t) => (ratio ? ratioOf(t) : t));
   const cells = [...cellsOf(true), ...cellsOf(false)]; // uds/tcp first, then each transport
-  const fmt = (/** @type {number | null} */ v) => (v === null ? '   -  ' : v.toFixed(2).padStart(6));
   /** @param {Record<string, any> | undefined} r */
   const cell = (r) => (!r ? '       -                  ' : `×${fmt(r.mean)}${r.ci95_low === null ? ' (n=1, no CI)     ' : ` [${fmt(r.ci95_low)}, ${fmt(r.ci95_high)}]`}${r.significant === 'yes' ? ' *' : '  '}`);
   const base = String(rows[0].node_version).split('/')[1];

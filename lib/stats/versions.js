@@ -18,20 +18,7 @@ import { orderVersions, ratioIntervals } from './ratios.js';
 import { BASELINE, orderTransports, ratioTransport, ratiosOf } from '../transports/index.js';
 
 /**
- * What is compared for the transports a sweep measured: every ratio to TCP (UDS/TCP first), then every transport's figure.
- * @param {Iterable<string>} transports
- */
-export const comparedOf = (transports) => [...ratiosOf(transports), ...orderTransports(transports)];
-
-/**
- * The label of a version against the baseline, as summary.csv's node_version says it: `v26.10.0/v20.20.2`.
- * @param {string} node
- * @param {string} base
- */
-export const versionPairLabel = (node, base) => `${node}/${base}`;
-
-/**
- * Whether a summary row compares two Node versions (rather than describing one).
+ * Whether a summary row compares two Node versions (its node_version `v26.10.0/v20.20.2`) rather than describing one.
  * @param {Record<string, any>} row
  */
 export const isVersionComparison = (row) => typeof row.node_version === 'string' && row.node_version.includes('/');
@@ -102,7 +89,9 @@ export function compareNodeVersions(groups, { nodes, metrics, moderate = true })
       const pairs = mine.filter((g) => g.node_version === node)
         .map((g) => ({ g, b: mine.find((x) => x.node_version === base && x.size_bytes === g.size_bytes && x.depth === g.depth) }))
         .filter((p) => p.b !== undefined);
-      const compared = comparedOf(mine.flatMap((g) => g.rows.map((r) => String(r.transport))));
+      // every ratio to TCP (UDS/TCP first), then every transport's figure
+      const measured = mine.flatMap((g) => g.rows.map((r) => String(r.transport)));
+      const compared = [...ratiosOf(measured), ...orderTransports(measured)];
       for (const metric of metrics(workload)) {
         for (const transport of compared) {
           const logs = pairs.map(({ g, b }) => {
