@@ -47,7 +47,7 @@ async function expectNothingLeft(tmpdir) {
 
 describe('udsvstcp run --workload proxy', () => {
   it('--keepalive --json: exits 0 with an nginx CPU column for both upstreams, nginx keeping its upstream connections, a record per transport with the keys test/fixtures/schema pins, and stops nginx and the server', async () => {
-    const { code, stdout, stderr, tmpdir } = await runProxy('keepalive', ['--keepalive', '--connections', '2', '--duration', '50ms', '--warmup', '10ms', '--json']);
+    const { code, stdout, stderr, tmpdir } = await runProxy('keepalive', ['--keepalive', '--connections', '2', '--duration', '250ms', '--warmup', '10ms', '--json']); // nginx's CPU comes in 10 ms clock ticks: 250 ms gives each upstream some
     expect(code, stderr).toBe(0);
     expect(stderr).toMatch(/^nginx: \/\S+\/nginx \(nginx\/\d+\.\d+\.\d+; from PATH\)$/m); // which nginx ran
     expect(stderr).toMatch(/nginx pid \d+ \(keep-alive upstream connections\): 127\.0\.0\.1:\d+ → tcp 127\.0\.0\.1:\d+, 127\.0\.0\.1:\d+ → uds \S+\/http\.sock; http server pid \d+/);
