@@ -1,0 +1,24 @@
+/**
+ * The presets sweep-e2e.test.js does not sweep (and that need no network
+ * namespace: server-netns.test.js), each one real `sweep --test` with the
+ * tests every preset's sweep must pass. A new preset lands here.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { makeTempDir } from '../helpers/cli.js';
+import { OWN, PRESETS, describePresetSweeps } from '../helpers/preset-sweeps.js';
+
+/** @type {{ dir: string, remove: () => Promise<void> }} */
+let tmp;
+beforeAll(async () => {
+  tmp = await makeTempDir();
+});
+afterAll(() => tmp.remove());
+
+const MORE = PRESETS.filter((preset) => !(preset in OWN));
+
+it('sweeps every preset that sweep-e2e.test.js does not (and none twice)', () => {
+  expect([...MORE, ...Object.keys(OWN)].sort()).toEqual([...PRESETS].sort());
+  expect(MORE.length).toBeGreaterThan(0);
+});
+
+describePresetSweeps(MORE, { dir: () => tmp.dir });

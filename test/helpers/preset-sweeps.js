@@ -1,0 +1,192 @@
+/**
+ * One real `sweep PRESET --test` per preset, and the tests every preset's
+ * sweep must pass (exit, files, schemas, figures). Test files call
+ * describePresetSweeps with their share of the presets, so the sweeps run in
+ * two vitest workers at once.
+ */
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { getWorkload } from '../../lib/workloads/index.js';
+import { listPresets, loadSpec, resolveSpec } from '../../lib/sweep/spec.js';
+import { runCli } from './cli.js';
+import { expectPinnedHeaders } from './schema.js';
+import { readXlsx } from './xlsx.js';
+
+/** @param {string} text @returns {Record<string, any>[]} */
+const parseCsv = (text) => parse(text, { columns: true });
+
+/** @param {string} preset the preset's workload declaration */
+const workloadOf = (preset) => getWorkload(resolveSpec(loadSpec(preset), { test: true }).workload);
+
+/**
+ * The presets that put the server in a network namespace (serverNetns) run in
+ * test/cli/server-netns.test.js instead, one after another: every such sweep
+ * first removes the networks of any sweep that was killed, so run beside
+ * these it would remove the one that test kills before its --resume looks.
+ */
+export const PRESETS = listPresets().filter((preset) => !loadSpec(preset).raw.serverNetns);
+
+/** @typedef {{ args: string[], seed: number, pinning: string, env?: NodeJS.ProcessEnv }} PresetRun how a preset's one sweep runs */
+
+const SPLIT = 'split: server cpu 0, client cpu 1';
+
+/**
+ * The presets test/cli/sweep-e2e.test.js sweeps, each also carrying a
+ * behaviour asserted there; test/cli/sweep-e2e-more.test.js sweeps the rest.
+ * @type {Record<string, PresetRun>}
+ */
+export const OWN = {
+  default: { args: ['--no-probe'], seed: 11, pinning: SPLIT },
+  quick: { args: ['--no-probe', '--precision', '0.1%', '--max-time', '20s'], seed: 4, pinning: SPLIT },
+  'nicmcd-2014': { args: ['--no-probe', '--pin', 'same'], seed: 11, pinning: 'same: server and client cpu 0' },
+  'eliben-2019-latency': { args: ['--pin', 'split'], seed: 11, pinning: 'none', env: { PATH: '/nonexistent-udsvstcp-test' } },
+};
+
+/**
+ * @param {string[]} presets
+ * @param {{ dir: () => string, runs?: Record<string, PresetRun> }} options dir: where each preset's results go
+ *   (called once the temp dir exists); runs: presets swept otherwise than with --no-probe, seed 11, pinned split
+ * @returns {{ swept: (preset: string) => Awaited<ReturnType<typeof runCli>>, sweptDir: (preset: string) => string }}
+ */
+export function describePresetSweeps(presets, { dir, runs = {} }) {
+  /** @type {Map<string, Awaited<ReturnType<typeof runCli>>>} each preset's sweep, for the tests of its own behaviour */
+  const SWEPT = new Map();
+  const sweptDir = (/** @type {string} */ preset) => join(dir(), preset);
+  const RUNS = /** @type {Record<string, PresetRun>} */ (Object.fromEntries(presets.map((preset) => [preset, runs[preset] ?? { args: ['--no-probe'], seed: 11, pinning: SPLIT }])));
+  const tmp = { get dir() { return dir(); } };
+
+  describe.each(presets)('sweep %s --test, end to end with real processes', (preset) => {
+    const out = () => sweptDir(preset);
+    const { args, seed, pinning, env } = RUNS[preset];
+    /** @type {Awaited<ReturnType<typeof runCli>>} */
+    let result;
+    beforeAll(async () => {
+      result = await runCli(['sweep', preset, '--test', '--seed', String(seed), ...args, '--out', out()], { cwd: tmp.dir, env });
+      SWEPT.set(preset, result);
+    }, 90_000);
+
+    it('exits 0 and prints the summary, the verdicts and every file it wrote on stderr, only the results directory on stdout', () => {
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toBe(`${out()}\n`);
+      const w = workloadOf(preset);
+      expect(result.stderr).toContain(`UDS/TCP ${w.summary[w.primary].unit}`);
+      for (const file of ['trials.csv', 'blocks.csv', 'summary.csv', 'runs-wide.csv', 'meta.json', 'summary.md', 'report.html', 'results.xlsx', 'chart-uds-vs-tcp.svg']) expect(result.stderr).toContain(join(out(), file));
+      // the proxy workload writes its nginx config beside the results, and only it
+      expect(existsSync(join(out(), 'nginx.conf'))).toBe(w.fixture.proxy);
+    });
+
+    it("draws and tabulates the workload's own figures: CPU per its unit, and its p50/p99 times where it has them", async () => {
+      const w = workloadOf(preset);
+      const cpuUnit = Object.entries(w.summary).find(([m]) => m.startsWith('client_cpu_'))?.[1].unit.replace(/^us/, 'µs');
+      const cpuSvg = await readFile(join(out(), 'chart-cpu.svg'), 'utf8');
+      expect(cpuSvg).toContain(`CPU ${cpuUnit}`);
+      expect(cpuSvg).toContain(w.axes.size.label);
+      expect(cpuSvg).toMatch(/<path[^>]* d="M/); // lines drawn, not an empty panel
+      expect(await readFile(join(out(), 'summary.md'), 'utf8')).toContain(`| client CPU TCP (${cpuUnit}) |`);
+      // results.xlsx: the count and the primary figure are numbers, formatted for what they are
+      const sheet = (await readXlsx(join(out(), 'results.xlsx'))).sheet('trials');
+      const header = /** @type {string[]} */ (sheet.values(1));
+      const count = sheet.cell(2, header.indexOf(w.columns[0]) + 1);
+      const primary = sheet.cell(2, header.indexOf(w.primary) + 1);
+      expect([typeof count.value, count.numFmt]).toEqual(['number', '0']);
+      expect([typeof primary.value, primary.numFmt]).toEqual(['number', w.primary === 'gb_per_s' ? '0.000' : '#,##0']);
+      const times = Object.keys(w.summary).some((m) => m.endsWith('_p50_us'));
+      expect(existsSync(join(out(), 'chart-rtt.svg'))).toBe(times);
+    });
+
+    it('writes trials.csv, blocks.csv, summary.csv and runs-wide.csv with the header lines test/fixtures/schema pins', async () => {
+      await expectPinnedHeaders(out(), workloadOf(preset).name);
+    });
+
+    it('writes trials.csv: one row per planned trial, numeric cells', async () => {
+      const spec = resolveSpec(loadSpec(preset), { test: true });
+      const text = await readFile(join(out(), 'trials.csv'), 'utf8');
+      const rows = parseCsv(text);
+      const w = getWorkload(spec.workload);
+      const meta = JSON.parse(await readFile(join(out(), 'meta.json'), 'utf8'));
+      expect(rows).toHaveLength(spec.runs * spec.sizes.length * spec.depths.length * spec.transports.length + meta.extra_trial_rows);
+      expect(meta.trials_recorded).toBe(rows.length);
+      for (const row of rows) {
+        expect(row.status, row.error).toBe('ok');
+        for (const key of ['run', 'order', 'size_bytes', 'depth', ...w.columns]) {
+          if (key === 'proxy_cpu_us_per_req' && row[key] === '0') continue;
+          expect(row[key], key).toMatch(/^-?\d+(\.\d+)?$/); // never exponent notation
+        }
+      }
+    });
+
+    it('writes summary.csv with statistics per size, depth and transport, and UDS/TCP ratios', async () => {
+      const rows = parseCsv(await readFile(join(out(), 'summary.csv'), 'utf8'));
+      expect(rows.map((/** @type {any} */ r) => r.transport)).toEqual(expect.arrayContaining(['tcp', 'uds', 'uds/tcp']));
+      expect(rows.find((/** @type {any} */ r) => r.transport === 'uds/tcp' && r.metric === workloadOf(preset).primary)?.mean).toMatch(/^\d+(\.\d+)?$/);
+    });
+
+    it('writes runs-wide.csv in the 2014 layout (the primary figure for other workloads)', async () => {
+      const spec = resolveSpec(loadSpec(preset), { test: true });
+      const lines = (await readFile(join(out(), 'runs-wide.csv'), 'utf8')).trim().split('\n');
+      const runs = new Set(parseCsv(await readFile(join(out(), 'trials.csv'), 'utf8')).map((/** @type {any} */ r) => r.run)).size; // planned, and any added for the precision
+      expect(runs).toBeGreaterThanOrEqual(spec.runs);
+      expect(lines[0].split(',').slice(1)).toEqual(Array.from({ length: runs }, (_, i) => `RUN ${i}`)); // its NAME cell: the fixture's
+      const names = lines.slice(1).map((l) => l.split(',')[0]);
+      const suffix = spec.depths.length > 1 ? spec.depths.map((d) => ` Depth ${d}`) : [''];
+      const expected = ['UDS', 'TCP'].flatMap((t) => suffix.flatMap((d) => spec.sizes.map((s) => `${t} Size ${s}${d}`)));
+      expect(names).toEqual(expected);
+      // every planned run has a figure; a run added for the precision only where its group got one
+      for (const line of lines.slice(1)) {
+        const cells = line.split(',').slice(1);
+        for (const cell of cells.slice(0, spec.runs)) expect(Number(cell)).toBeGreaterThan(0);
+        for (const cell of cells.slice(spec.runs)) expect(cell === '' || Number(cell) > 0).toBe(true);
+      }
+    });
+
+    it('writes blocks.csv: every measured block of every trial, in pairs of both transports', async () => {
+      const spec = resolveSpec(loadSpec(preset), { test: true });
+      const trials = parseCsv(await readFile(join(out(), 'trials.csv'), 'utf8'));
+      const blocks = parseCsv(await readFile(join(out(), 'blocks.csv'), 'utf8'));
+      const w = getWorkload(spec.workload);
+      const units = w.blockColumns[0]; // packets, chunks, connections, requests: a trial row's first figure too
+      expect(w.columns[0]).toBe(units);
+      const serverCpu = /** @type {string} */ (w.blockColumns.find((c) => c.startsWith('server_cpu_')));
+      for (const trial of trials) {
+        const mine = blocks.filter((/** @type {any} */ b) => b.run === trial.run && b.size_bytes === trial.size_bytes && b.depth === trial.depth && b.transport === trial.transport);
+        expect(mine).toHaveLength(Number(trial.blocks));
+        expect(mine.reduce((n, /** @type {any} */ b) => n + Number(b[units]), 0)).toBe(Number(trial[units]));
+        // each cell holds 9 significant digits: the sum may differ by that rounding, no more
+        const elapsed = mine.reduce((n, /** @type {any} */ b) => n + Number(b.elapsed_ms), 0);
+        expect(Math.abs(elapsed - Number(trial.elapsed_ms))).toBeLessThanOrEqual(Number(trial.elapsed_ms) * 5e-9 * (mine.length + 1));
+        for (const b of mine) expect(Number(b[serverCpu]), 'server CPU of every block').toBeGreaterThan(0);
+      }
+      if (spec.pairing === 'blocks') {
+        /** @type {Map<string, any[]>} */
+        const byTrial = new Map();
+        for (const b of blocks) byTrial.set(`${b.run}|${b.size_bytes}|${b.depth}`, [...(byTrial.get(`${b.run}|${b.size_bytes}|${b.depth}`) ?? []), b]);
+        for (const list of byTrial.values()) {
+          for (let k = 0; k + 1 < list.length; k += 2) expect(new Set([list[k].transport, list[k + 1].transport]).size).toBe(2);
+        }
+      }
+    });
+
+    it('writes meta.json with the spec, seed, design, times and environment', async () => {
+      const meta = JSON.parse(await readFile(join(out(), 'meta.json'), 'utf8'));
+      expect(meta.design).toMatchObject({ block_ms_target: 10, pairing: expect.any(String), ratio_interval: expect.stringMatching(/Student-t/) });
+      expect(meta).toMatchObject({ status: 'complete', seed, spec: { preset, test: true, seed }, no_delay: expect.any(Boolean), pinning });
+      expect(meta.sessions[0].pinning).toBe(pinning);
+      expect(meta.environment).toMatchObject({ node: process.versions.node, libuv: process.versions.uv, cpu_count: expect.any(Number), os_release: expect.any(String) });
+      expect(Date.parse(meta.ended_at)).toBeGreaterThanOrEqual(Date.parse(meta.started_at));
+      expect(meta.loadavg_start).toHaveLength(3);
+      expect(meta.loadavg_end).toHaveLength(3);
+    });
+  });
+
+  return {
+    swept(preset) {
+      const result = SWEPT.get(preset);
+      if (!result) throw new Error(`the ${preset} sweep did not run (its describe block was skipped)`);
+      return result;
+    },
+    sweptDir,
+  };
+}
