@@ -7,7 +7,7 @@
 import { UsageError } from '../core/errors.js';
 import { toInteger, toPacketSize, toWarmup } from '../core/units.js';
 import { checkApplies, parseSetting } from './settings.js';
-import { BASELINE, TRANSPORTS, getTransport, isAvailable, isTransport } from '../transports/index.js';
+import { BASELINE, PAIR, TRANSPORTS, getTransport, isAvailable, isTransport } from '../transports/index.js';
 
 /**
  * A value on a workload's axis: a power of two within its range, or (for a
@@ -74,7 +74,7 @@ export function resolveAmounts(workload, given, name, fallbackDuration) {
  * @returns {string[]}
  */
 export function toTransportList(value, key, platform = process.platform) {
-  const list = value === 'both' ? ['tcp', 'uds'] : typeof value === 'string' ? value.split(',').map((t) => t.trim()) : value;
+  const list = value === 'both' ? [...PAIR] : typeof value === 'string' ? value.split(',').map((t) => t.trim()) : value;
   if (!Array.isArray(list) || list.length === 0 || list.some((t) => !isTransport(t))) {
     throw new UsageError(`${key} must be one of ${TRANSPORTS.join(', ')}, or a list of them (tcp,uds,uds-abstract; both is tcp,uds); got ${JSON.stringify(value)}`);
   }
