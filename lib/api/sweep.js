@@ -24,7 +24,7 @@ import { readResultsDir } from '../results/reader.js';
 import { FILES, writeFileAtomic } from '../results/writer.js';
 import { toRunsWide } from '../results/wide.js';
 import { SUMMARY_COLUMNS, clientWarnings, counterWarnings, summarize, toSummaryText } from '../stats/summarize.js';
-import { SERVER_WARMUP_MS, describeDesign } from '../sweep/design.js';
+import { describeDesign, serverWarmup } from '../sweep/design.js';
 import { runSweep } from '../sweep/orchestrator.js';
 import { resolvePinning } from '../sweep/pinning.js';
 import { resolveSweep } from '../sweep/request.js';
@@ -90,7 +90,7 @@ export async function sweepOutcome(options, { onProgress = () => {}, signal = ne
   const resume = resumeCommand(dir, session.spec.node !== null || request.nodeList ? session.nodes : null);
   try {
     await endSessionLeftovers(dir, { resume: request.resume, ip: session.executables.ip?.path ?? null }, note);
-    return await measure(session, { request, probe: options.probe !== false, resume, onProgress, signal, hurry });
+    return await measure(session, { request, probe: options.probe !== false, reportFiles: options.report !== false, resume, onProgress, signal, hurry });
   } catch (error) {
     const err = error instanceof Error ? error : new Error(String(error));
     const unmarked = session.fail(err);
@@ -104,10 +104,10 @@ export async function sweepOutcome(options, { onProgress = () => {}, signal = ne
 
 /**
  * @param {ReturnType<typeof openSession>} session
- * @param {{ request: import('../sweep/session.js').SessionRequest, probe: boolean, resume: string, onProgress: (event: SweepEvent) => void, signal: AbortSignal, hurry?: AbortSignal }} context
+ * @param {{ request: import('../sweep/session.js').SessionRequest, probe: boolean, reportFiles: boolean, resume: string, onProgress: (event: SweepEvent) => void, signal: AbortSignal, hurry?: AbortSignal }} context
  * @returns {Promise<SweepOutcome>}
  */
-async function measure({ dir, spec, previous, executables, nodes, begin, end, recordReplacement }, { request, probe, resume, onProgress, signal, hurry }) {
+async function measure({ dir, spec, previous, executables, nodes, begin, end, recordReplacement }, { request, probe, reportFiles, resume, onProgress, signal, hurry }) {
   const info = (/** @type {string} */ text, dim = false) => onProgress({ type: 'info', text, dim });
   const pinning = resolvePinning(spec.pin);
   const environment = collectEnvironment();
@@ -158,7 +158,7 @@ async function measure({ dir, spec, previous, executables, nodes, begin, end, re
       },
       // its result is not recorded; a server that cannot echo fails the first measured trial instead
       warmServer: async (_server, version, trial) => {
-        const warm = { ...trial, measure: { ms: SERVER_WARMUP_MS }, warmup: { ms: 0 }, placement: pinning.placement };
+        const warm = { ...trial, measure: serverWarmup(spec), warmup: { ms: 0 }, placement: pinning.placement };
         await runTrialProcess(warm, { ...trialOptions, execPath: execPathOf(version) }).catch(() => undefined); // rejects only on a signal, which the sweep sees next
       },
       runTrial: async (trial, fixture) => {
@@ -202,7 +202,7 @@ async function measure({ dir, spec, previous, executables, nodes, begin, end, re
   /** @type {Error | null} */
   let reportError = null;
   try {
-    report = await writeReport(dir, { allowShared: request.allowShared, summary });
+    report = await writeReport(dir, { allowShared: request.allowShared, summary, write: reportFiles });
   } catch (error) {
     reportError = new Error(describeResourceError(error) ?? /** @type {Error} */ (error).message);
   }

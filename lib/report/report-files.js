@@ -45,12 +45,12 @@ function wideSpec({ meta, workloads }) {
  * that cannot be read right, or a report that cannot be made, leaves the
  * files of an earlier report as they were.
  * @param {string} dir the results directory
- * @param {{ outDir?: string, primary?: string, results?: import('../results/reader.js').ResultsDir, summary?: Record<string, any>[], allowShared?: boolean }} [options]
+ * @param {{ outDir?: string, primary?: string, results?: import('../results/reader.js').ResultsDir, summary?: Record<string, any>[], allowShared?: boolean, write?: boolean }} [options]
  *   outDir: where to write (default dir); primary: the metric verdicts are about; results: dir, already read;
  *   summary: the rows of summarize() when the caller (the sweep) has them, so they are computed once;
- *   allowShared: read a directory other users could change (--allow-shared-dir)
+ *   allowShared: read a directory other users could change (--allow-shared-dir); write: false, the findings only (sweep --no-report)
  */
-export async function writeReport(dir, { outDir = dir, primary, results = undefined, summary = undefined, allowShared = false } = {}) {
+export async function writeReport(dir, { outDir = dir, primary, results = undefined, summary = undefined, allowShared = false, write = true } = {}) {
   const read = results ?? readResultsDir(dir, { allowShared });
   try {
     accessSync(outDir, constants.W_OK);
@@ -58,6 +58,7 @@ export async function writeReport(dir, { outDir = dir, primary, results = undefi
     throw new UsageError(`${outDir}: not writable, so the report cannot be written there (give --out DIR)`, 'ERR_RESULTS');
   }
   const findings = buildFindings(read, { primary: primary ? figureOf(primary) : undefined, summary });
+  if (!write) return { findings, files: [] };
   /** @type {[string, string | Buffer][]} */
   const contents = [];
   const charts = [];

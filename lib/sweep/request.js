@@ -20,7 +20,7 @@ import { SPEC_FLAGS, checkOptionKeys } from '../options/settings.js';
 export { SPEC_FLAGS };
 
 /** The other options of `sweep()`: what to run and where, beside the spec keys. */
-export const SWEEP_OPTIONS = ['preset', 'test', 'out', 'resume', 'retryFailed', 'allowSharedDir', 'nginx', 'probe'];
+export const SWEEP_OPTIONS = ['preset', 'test', 'out', 'resume', 'retryFailed', 'allowSharedDir', 'nginx', 'probe', 'report'];
 
 /**
  * @typedef {SweepOwnOptions & Record<string, any>} SweepOptions the options of `sweep()`: `udsvstcp sweep`'s flags,
@@ -38,6 +38,7 @@ export const SWEEP_OPTIONS = ['preset', 'test', 'out', 'resume', 'retryFailed', 
  * @property {boolean} [allowSharedDir] take a results directory other users could change
  * @property {string} [nginx] the nginx binary (proxy)
  * @property {boolean} [probe] the wake-up probe at the start (default true)
+ * @property {boolean} [report] write the report files: summary.md, the charts, results.xlsx, report.html (default true)
  */
 
 /**

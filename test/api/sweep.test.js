@@ -28,15 +28,18 @@ describe("sweep() through the package's exports", () => {
     expect(await readdir(tmp.tmpdir)).toEqual([]); // the server's private directory is gone: it stopped
   }, 60_000);
 
-  it('takes a spec object, and stops at its abort signal keeping what was measured', async () => {
+  it('takes a spec object, stops at its abort signal keeping what was measured, and with report: false writes no report files', async () => {
     const out = join(tmp.dir, 'spec');
     const controller = new AbortController();
-    const summary = await sweep({ preset: { sizes: [64, 128], depths: [1], runs: 3, packets: 50, warmup: 0, seed: 3 }, out, probe: false }, {
+    const summary = await sweep({ preset: { sizes: [64, 128], depths: [1], runs: 3, packets: 50, warmup: 0, seed: 3 }, out, probe: false, report: false }, {
       signal: controller.signal,
       onProgress: (event) => { if (event.type === 'trial-end') controller.abort(); },
     });
     expect(summary).toMatchObject({ status: 'interrupted', trials: { recorded: 2, planned: 12 }, spec: { preset: 'spec', sizes: [64, 128] } });
     expect(JSON.parse(await readFile(join(out, 'meta.json'), 'utf8')).status).toBe('interrupted');
+    expect(summary.files).toEqual([]);
+    expect(summary.summary.length).toBeGreaterThan(0); // the findings are made all the same
+    expect((await readdir(out)).sort()).toEqual(['blocks.csv', 'fixture.json', 'meta.json', 'runs-wide.csv', 'summary.csv', 'trials.csv']);
     expect(await readdir(tmp.tmpdir)).toEqual([]);
   }, 60_000);
 
