@@ -122,10 +122,10 @@ Examples:
     .description('the main job: repeated trials in separate processes, TCP and UDS in alternating blocks, into CSV, charts and a report (default preset: default)')
     .argument('[preset]', `a preset in sweeps/ (${listPresets().join(', ')}) or a path to a .json spec`)
     .addHelpText('after', `
-Each trial process measures one (size, depth) group of one workload (--workload,
+Each trial measures one (size, depth) group of one workload (--workload,
 or the preset's: ${WORKLOAD_NAMES.join(', ')}; without a preset,
 --workload NAME takes that workload's defaults): it holds a TCP and a UDS
-connection (or pool) to the same server and alternates measured blocks A B B A …,
+connection (or pool) to the same server, each in a fresh lane process, and alternates measured blocks A B B A …,
 each starting and ending with nothing in flight. Runs are fresh processes;
 the UDS/TCP interval of a group is taken across its runs, its variance
 moderated across the sweep's groups (empirical Bayes; summary.csv ci95_df;

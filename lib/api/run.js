@@ -13,7 +13,7 @@ import { describeNginx, findNginx } from '../fixture/nginx.js';
 import { endLeftovers } from '../fixture/leftovers.js';
 import { checkTempDir } from '../fixture/socket-file.js';
 import { describeTarget } from '../client/transport.js';
-import { runTrialProcess } from '../trial/trial-process.js';
+import { runLanes } from '../trial/lanes.js';
 import { BASELINE, channelTargets } from '../transports/index.js';
 import { connectionsAt } from '../workloads/index.js';
 import { collectMachineFacts } from '../machine/facts.js';
@@ -87,7 +87,7 @@ export async function run(raw = {}, { onProgress = () => {}, signal } = {}) {
     info(describeEnvironment(collectEnvironment()), true);
     if (backlog) warn(backlog);
     if (nginx) info(`nginx: ${nginx.path} (${nginx.version}; from ${options.nginx === undefined ? 'PATH' : '--nginx'})`);
-    if (node) info(`node: ${describeNodes([node])} runs ${fixture ? 'the server and ' : ''}the client, in a trial process of its own${fixture ? '' : ' (the server is not ours)'}`);
+    if (node) info(`node: ${describeNodes([node])} runs ${fixture ? 'the server and ' : ''}the client, in a lane process per transport${fixture ? '' : ' (the server is not ours)'}`);
     info(`pin ${pinning.applied}${transports.length > 1 ? ', each lane in a process of its own' : ''}`);
     info(`${workload.name} ${workload.axes.size.label} ${formatSize(options.size)} × ${workload.axes.depth.label} ${options.depth}, ${amount(measure)} per transport after ${amount(warmup)} warmup${transports.length > 1 ? ', in alternating blocks' : ''}${workload.options.includes('pipelining') ? `, pipelining ${options.pipelining}` : ''}${workload.fixture.proxy ? `, nginx upstream ${options.keepalive ? 'keep-alive' : 'a new connection per request'}` : ''}, seed ${options.seed}, TCP noDelay ${options.noDelay}`);
     info(`${transports.map((t) => describeTarget(/** @type {import('../client/transport.js').Target} */ (targets[t]))).join(', ')}${fixture ? ` (${fixture.describe})` : ' (server not ours: no server CPU)'}`);
@@ -120,7 +120,7 @@ export async function run(raw = {}, { onProgress = () => {}, signal } = {}) {
         ...(node ? { node_version: node.version } : {}),
       };
       // a trial says at once what --duration cannot hold (lib/client/block-plan.js)
-      const measured = await runTrialProcess(spec, { server: fixture, prefix: pinning.client, execPath: node?.path, limitMs, warn, signal }).catch((error) => {
+      const measured = await runLanes(spec, { server: fixture, prefix: pinning.client, execPath: node?.path, limitMs, warn, signal }).catch((error) => {
         if (signal?.aborted) return null;
         throw error;
       });

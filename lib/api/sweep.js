@@ -15,7 +15,7 @@ import { resumeCommand } from '../core/shell.js';
 import { describeResourceError } from '../core/resources.js';
 import { collectMachineFacts } from '../machine/facts.js';
 import { startFixture, withNginxWords } from '../fixture/fixture.js';
-import { runTrialProcess } from '../trial/trial-process.js';
+import { runLanes } from '../trial/lanes.js';
 import { connectionsAt, getWorkload } from '../workloads/index.js';
 import { toCsv } from '../results/csv.js';
 import { toReportDocument } from '../results/json.js';
@@ -159,11 +159,11 @@ async function measure({ dir, spec, previous, executables, nodes, begin, end, re
       // its result is not recorded; a server that cannot echo fails the first measured trial instead
       warmServer: async (_server, version, trial) => {
         const warm = { ...trial, measure: serverWarmup(spec), warmup: { ms: 0 }, placement: pinning.placement };
-        await runTrialProcess(warm, { ...trialOptions, execPath: execPathOf(version) }).catch(() => undefined); // rejects only on a signal, which the sweep sees next
+        await runLanes(warm, { ...trialOptions, execPath: execPathOf(version) }).catch(() => undefined); // rejects only on a signal, which the sweep sees next
       },
       runTrial: async (trial, fixture) => {
         const mark = fixture.nginxLog?.mark();
-        const measured = await runTrialProcess({ ...trial, placement: pinning.placement }, { ...trialOptions, server: fixture, execPath: execPathOf(trial.node_version) });
+        const measured = await runLanes({ ...trial, placement: pinning.placement }, { ...trialOptions, server: fixture, execPath: execPathOf(trial.node_version) });
         return withNginxWords(measured, fixture, mark);
       },
       onStart: (job, index, total) => onProgress({ type: 'trial-start', job, index, total }),

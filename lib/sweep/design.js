@@ -31,14 +31,14 @@ export function describeDesign(spec) {
     timed: workload.timed,
     primary: workload.primary,
     pairing: spec.pairing === 'blocks'
-      ? 'one trial process per (run, size, depth) holds a TCP and a UDS connection to the same server and alternates measured blocks A B B A …; every block starts and ends with nothing in flight'
-      : 'one trial process per (run, size, depth, transport), as in 2014',
+      ? 'one trial per (run, size, depth) holds a TCP and a UDS connection to the same server, each in a fresh lane process of its own, and alternates measured blocks A B B A …; every block starts and ends with nothing in flight'
+      : 'one trial, in a fresh process, per (run, size, depth, transport), as in 2014',
     block_ms_target: spec.blockMs,
     block_rule: `at least the workload's minimum block, and at least block_ms_target at the slower transport's warmup rate; a timed trial runs at least ${MIN_BLOCKS} blocks per transport; every block is in ${FILES.blocks}`,
     measured_time_per_transport_ms: 'ms' in spec.measure ? spec.measure.ms : null,
     node_axis: spec.node === null
       ? 'one Node version: the one running udsvstcp (meta.json nodes)'
-      : 'each Node version (meta.json nodes; the first is the baseline) has its own server, started with that Node once and warmed, and its own trial processes; every run measures every group under every version in one seeded random order, so versions are interleaved in time; a version against the baseline, for every transport of the sweep: per run log(its ratio to TCP under the version) − log(that under the baseline), and log(figure) − log(baseline figure), Student-t 95 % interval over runs, exp() back',
+      : 'each Node version (meta.json nodes; the first is the baseline) has its own server, started with that Node once and warmed, and its own lane processes; every run measures every group under every version in one seeded random order, so versions are interleaved in time; a version against the baseline, for every transport of the sweep: per run log(its ratio to TCP under the version) − log(that under the baseline), and log(figure) − log(baseline figure), Student-t 95 % interval over runs, exp() back',
     ratio_interval: `Student-t 95 % interval of the mean per-run log(UDS/TCP), exp() back: runs (fresh processes) are the replicates; ${spec.intervals === 'own' ? 'each group on its own' : 'variances moderated across groups (docs/method.md)'}`,
     precision: spec.precision,
     max_time_ms: spec.maxTimeMs,

@@ -3,7 +3,7 @@
  * server on different CPUs (split, the default: as a deployment would place
  * them on a machine of two or more) or on one CPU (same), the first CPUs
  * this process may use (cpu 0 and 1 on a whole machine). The server
- * fixture and the trial process start through taskset; a message
+ * fixture and the lane processes start through taskset; a message
  * transport's echo, which the trial starts, goes on the server's CPUs
  * (lib/fixture/message-peer.js); lane processes inherit the trial's. Where
  * taskset is missing, or split has one CPU, runs unpinned and says so.
@@ -40,7 +40,7 @@ export function allowedCpus(status) {
 /**
  * @typedef {object} Pinning
  * @property {string[]} server the server's command prefix
- * @property {string[]} client the trial process's command prefix
+ * @property {string[]} client the lane processes' command prefix
  * @property {{ server: string, client: string, mode: string } | undefined} placement the CPUs, for the trial (TrialSpec.placement)
  * @property {string} applied in words, recorded in meta.json
  * @property {string} [note] why it is not what was asked

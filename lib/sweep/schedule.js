@@ -1,5 +1,5 @@
 /**
- * The trial schedule. A job is one trial process: one (size, depth) group of
+ * The trial schedule. A job is one trial: one (size, depth) group of
  * one run under one Node version, measuring every chosen transport in
  * alternating blocks (pairing "blocks": A B B A with two, A B C C B A with
  * three), or one transport alone (pairing "trials", as in 2014). Every job
@@ -15,7 +15,7 @@ import { createRandom, shuffle } from '../core/random.js';
  * @typedef {object} Job
  * @property {number} run
  * @property {number} order position within its run, from 0
- * @property {string} node the Node version whose server and trial process it runs on (v20.20.2)
+ * @property {string} node the Node version whose server and lane processes it runs on (v20.20.2)
  * @property {number} size
  * @property {number} depth
  * @property {string[]} transports measured in this trial, the first opening the block sequence

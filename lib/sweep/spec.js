@@ -45,8 +45,8 @@ const KEYS = new Set(SPEC_KEYS);
  * @property {number} pipelining http, proxy: requests in flight per connection
  * @property {boolean} keepalive proxy: nginx keeps upstream connections alive
  * @property {number} timeoutMs stall timeout inside a trial
- * @property {number} trialTimeoutMs hard limit of a trial process
- * @property {'blocks' | 'trials'} pairing blocks: TCP and UDS alternate in one trial process; trials: one transport per process (2014)
+ * @property {number} trialTimeoutMs hard limit of a trial
+ * @property {'blocks' | 'trials'} pairing blocks: TCP and UDS alternate in one trial; trials: one transport per process (2014)
  * @property {'sweep' | 'round'} server one echo server for the whole sweep, or a fresh one for each planned run and each precision round
  * @property {'moderated' | 'own'} intervals UDS/TCP intervals with each group's variance moderated across the groups, or from each group's runs alone
  * @property {number} blockMs block length to aim for

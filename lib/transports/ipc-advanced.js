@@ -14,7 +14,7 @@ export const ipcAdvanced = {
   what: 'a forked child echoes over the child_process IPC channel (serialization advanced; packets as Buffers)',
   carries: ['messages'],
   platforms: null,
-  cpu: 'client: the trial process; server: the echo child the trial forks (its whole process)',
+  cpu: 'client: the lane process; server: the echo child the trial forks (its whole process)',
   describe: () => 'ipc-advanced (a forked child, V8 serializer)',
   channel: {
     start: (options) => startIpcPeer({ ...options, serialization: 'advanced' }),

@@ -18,7 +18,7 @@ export const ipcJson = {
   what: 'a forked child echoes over the child_process IPC channel (serialization json; packets as base64 strings)',
   carries: ['messages'],
   platforms: null,
-  cpu: 'client: the trial process; server: the echo child the trial forks (its whole process)',
+  cpu: 'client: the lane process; server: the echo child the trial forks (its whole process)',
   describe: () => 'ipc-json (a forked child, JSON)',
   channel: {
     start: (options) => startIpcPeer({ ...options, serialization: 'json' }),

@@ -39,7 +39,7 @@ export const tcp = {
   platforms: null,
   upstream: 'address',
   nagle: true,
-  cpu: 'client: the trial process; server: the server process',
+  cpu: 'client: the lane process; server: the server process',
   listen: async (server, { host, port, backlog }) => ({ address: await listenTcp(server, host, port, backlog) }),
   describe: (t) => `tcp ${at(String(t.host), Number(t.port))}`,
   connectOptions: (t, { noDelay }) => ({ host: t.host, port: t.port, noDelay }),

@@ -43,7 +43,7 @@
  * @property {string} what one line for help, docs and meta.json
  * @property {Capability[]} carries
  * @property {NodeJS.Platform[] | null} platforms where it exists (null: everywhere Node runs)
- * @property {string} cpu whose process pays for what: the client's CPU is the trial process's; the server's its own process's
+ * @property {string} cpu whose process pays for what: the client's CPU is the lane process's; the server's its own process's
  * @property {(server: import('node:net').Server, context: ListenContext) => Promise<Bound>} [listen] the server side of a stream
  *   transport: bind a fresh net (or http) server whose connections the workload's handler answers
  * @property {(target: { transport?: string, host?: string, port?: number, path?: string }) => string} describe a target for people (no control characters)

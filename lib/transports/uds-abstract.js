@@ -24,7 +24,7 @@ export const udsAbstract = {
   carries: ['messages', 'stream'],
   platforms: ['linux'],
   fixedSendBuffer: true,
-  cpu: 'client: the trial process; server: the server process',
+  cpu: 'client: the lane process; server: the server process',
   async listen(server, { backlog }) {
     for (let attempt = 1; ; attempt++) {
       const path = `\0${ABSTRACT_PREFIX}${randomBytes(8).toString('hex')}`;

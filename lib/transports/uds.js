@@ -18,7 +18,7 @@ export const uds = {
   carries: ['messages', 'stream', 'upstream'],
   platforms: null,
   upstream: 'unix',
-  cpu: 'client: the trial process; server: the server process',
+  cpu: 'client: the lane process; server: the server process',
   async listen(server, { path, name, backlog }) {
     if (path !== undefined) {
       await prepareSocketPath(path, '--uds');

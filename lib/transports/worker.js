@@ -4,7 +4,7 @@
  * copies (the structured clone); nothing is transferred, as a sender that
  * keeps its data does. A structured clone of a view copies its whole
  * ArrayBuffer, so each packet is sent as a Uint8Array of its own, made
- * before anything is timed. Both ends share the trial process: the
+ * before anything is timed. Both ends share the lane process: the
  * process's CPU and counters, less the worker thread's own, are the
  * client's. No socket: only echo runs over it.
  */
@@ -17,7 +17,7 @@ export const worker = {
   what: 'a worker thread echoes over its MessagePort (postMessage, copied)',
   carries: ['messages'],
   platforms: null,
-  cpu: 'server: the worker thread alone (/proc/thread-self/schedstat, else process.threadCpuUsage); client: the trial process less that thread',
+  cpu: 'server: the worker thread alone (/proc/thread-self/schedstat, else process.threadCpuUsage); client: the lane process less that thread',
   describe: () => 'worker (a worker thread, postMessage)',
   channel: {
     start: ({ startTimeoutMs, entry, cpus }) => startWorkerPeer({ startTimeoutMs, entry, cpus }),

@@ -1,30 +1,34 @@
 /**
- * A trial of several lanes, each in a process of its own. A lane's client
- * makes garbage that a lane sharing its heap would collect in its own timed
- * blocks (ipc-advanced's, collected during ipc-json's blocks, cost ipc-json
- * about 14 % of its rate here), so each lane runs in a lane process
- * (lib/trial/worker.js) that holds its connection or channel, its echo peer
- * and its histogram, and this process schedules their blocks: the same
- * paired order (A B B A …, A B C C B A …) and block length as one process
- * would (lib/client/blocks.js scheduleBlocks), one block at a time, so the
- * lanes never run at once. Lane processes inherit this process's CPU
- * affinity (the client's CPUs of --pin); server snapshots they ask for are
- * answered through this process's probe. Any lane's failure fails the trial,
- * as one process's would; a lane process that outlives its parent exits
- * when its channel closes.
+ * One trial: each of its lanes (targets) in a lane process of its own
+ * (lib/trial/worker.js), which holds the lane's connection or channel, its
+ * echo peer and its histogram, and this process schedules their blocks: the
+ * paired order (A B B A …, A B C C B A …) and block length of
+ * lib/client/blocks.js scheduleBlocks, one block at a time, so the lanes
+ * never run at once. A lane sharing another's heap would collect that
+ * lane's garbage in its own timed blocks (ipc-advanced's, collected during
+ * ipc-json's blocks, cost ipc-json about 14 % of its rate here), and a fresh
+ * process per trial keeps JIT state and order from leaking between trials.
+ * This process only schedules and is never measured: its work between
+ * blocks is outside every timed window.
+ *
+ * Lane processes start under the client's command prefix (taskset, for
+ * --pin) and on the trial's Node; server snapshots they ask for are answered
+ * through the probe. Any lane's failure, crash or kill fails the trial with
+ * one error record per target; a trial whose lanes have not reported by its
+ * limit and a grace is killed. An abort (Ctrl-C) rejects. A lane process
+ * that outlives this one exits when its channel closes.
  */
 import { fileURLToPath } from 'node:url';
 import { startChild } from '../core/child.js';
 import { RunError } from '../core/errors.js';
 import { scheduleBlocks } from '../client/blocks.js';
 import { checkLanes } from './lane-check.js';
+import { failedTrial } from './trial.js';
 
 const WORKER = fileURLToPath(new URL('./worker.js', import.meta.url));
-/**
- * A lane process that has not ended this long after the trial is killed:
- * well within the trial process's own grace (lib/trial/trial-process.js), so
- * that the trial still reports why it ended.
- */
+/** After its limit (each lane enforces it and reports), a trial's lane processes have this long to report before they are killed. */
+export const GRACE_MS = 5000;
+/** A lane process that has not ended this long after the trial ended or failed is killed. */
 const STOP_GRACE_MS = 2000;
 
 /**
@@ -34,27 +38,34 @@ const STOP_GRACE_MS = 2000;
  */
 
 /**
- * @param {TrialSpec} spec two or more targets
- * @param {import('../workloads/workload.js').TrialContext} context
- * @returns {Promise<TrialResult>}
+ * @param {TrialSpec} spec one target or more
+ * @param {object} context
+ * @param {ServerProbe} [context.server] answers the lanes' snapshots
+ * @param {string[]} [context.prefix] the client's command prefix, e.g. ['taskset', '-c', '1']
+ * @param {string} [context.execPath] the Node the lanes run on (default: this process's)
+ * @param {number} context.limitMs the trial's limit (--trial-timeout), unless the spec has its own maxMs
+ * @param {number} [context.graceMs] after the limit, how long the lanes have to report before they are killed
+ * @param {AbortSignal} [context.signal]
+ * @param {(line: string) => void} [context.warn] what a lane says to the person running it, at once
+ * @returns {Promise<TrialResult>} rejects only when aborted
  */
-export async function runLanes(spec, { probe, signal, warn }) {
-  const ms = (/** @type {any} */ a) => ('ms' in a ? a.ms : 0);
-  const maxMs = spec.maxMs ?? (ms(spec.measure) * 2 + ms(spec.warmup)) * spec.targets.length + 600_000;
-  const lanes = spec.targets.map((target) => startLane({ ...spec, targets: [target], maxMs }, probe, warn));
+export async function runLanes(spec, { server, prefix = [], execPath = process.execPath, limitMs, graceMs = GRACE_MS, signal, warn }) {
+  if (signal?.aborted) throw new RunError('aborted', 'ERR_ABORTED');
+  const maxMs = spec.maxMs ?? limitMs;
+  const lanes = spec.targets.map((target) => startLane({ ...spec, targets: [target], maxMs }, { server, prefix, execPath, warn }));
   /** @type {NodeJS.Timeout | undefined} */
   let timer;
   /** @type {() => void} */
   let onAbort = () => {};
   const failed = new Promise((_, reject) => {
-    timer = setTimeout(() => reject(new RunError(`trial exceeded its limit of ${maxMs / 1000} s`, 'ERR_TIMEOUT')), maxMs);
-    onAbort = () => reject(new RunError('trial aborted', 'ERR_ABORTED'));
-    if (signal?.aborted) onAbort();
+    timer = setTimeout(() => reject(new RunError(`trial exceeded its limit of ${maxMs / 1000} s (--trial-timeout) and its lane processes had not reported ${graceMs / 1000} s later; they were killed`, 'ERR_TIMEOUT')), maxMs + graceMs);
+    onAbort = () => reject(new RunError('aborted', 'ERR_ABORTED'));
     signal?.addEventListener('abort', onAbort, { once: true });
   });
   failed.catch(() => {});
   // stops the scheduler once the trial has failed, so that it asks no lane for another block
   const stopped = new AbortController();
+  let graceMsOnStop = STOP_GRACE_MS;
   try {
     const run = async () => {
       const plans = await Promise.all(lanes.map((lane) => lane.planned));
@@ -67,7 +78,7 @@ export async function runLanes(spec, { probe, signal, warn }) {
       const failure = results.flatMap((r) => r.records).find((r) => r.status !== 'ok');
       if (failure) throw new Error(String(failure.error));
       return {
-        records: checkLanes(results.map((r) => r.records[0])),
+        records: lanes.length > 1 ? checkLanes(results.map((r) => r.records[0])) : results[0].records,
         blocks: results.flatMap((r) => r.blocks).sort((a, b) => a.block - b.block),
       };
     };
@@ -75,24 +86,26 @@ export async function runLanes(spec, { probe, signal, warn }) {
   } catch (error) {
     stopped.abort();
     for (const lane of lanes) lane.send('abort', { reason: /** @type {Error} */ (error).message });
-    throw error;
+    if (signal?.aborted) throw new RunError('aborted', 'ERR_ABORTED');
+    if (/** @type {RunError} */ (error).code === 'ERR_TIMEOUT') graceMsOnStop = 0;
+    // a lane that failed before it planned said why in its record: that, rather than what the others saw of it
+    return failedTrial(spec, /** @type {Error} */ (error));
   } finally {
     clearTimeout(timer);
     signal?.removeEventListener('abort', onAbort);
-    await Promise.all(lanes.map((lane) => lane.stop()));
+    await Promise.all(lanes.map((lane) => lane.stop(graceMsOnStop)));
   }
 }
 
 /**
  * One lane process: its plan, its blocks on request, its result.
  * @param {TrialSpec} spec one target
- * @param {ServerProbe | undefined} probe
- * @param {((line: string) => void) | undefined} warn
+ * @param {{ server?: ServerProbe, prefix: string[], execPath: string, warn?: (line: string) => void }} context
  */
-function startLane(spec, probe, warn) {
+function startLane(spec, { server, prefix, execPath, warn }) {
   const what = `the ${spec.targets[0].transport} lane's process`;
-  // own process group, as a trial process: a terminal's Ctrl-C reaches the orchestrator only
-  const child = startChild({ what, argv: [process.execPath, WORKER] });
+  // own process group: a terminal's Ctrl-C reaches the orchestrator only, which decides
+  const child = startChild({ what, argv: [execPath, WORKER], prefix });
   const { channel } = child;
   /** @type {(result: TrialResult) => void} */
   let reported = () => {};
@@ -110,6 +123,7 @@ function startLane(spec, probe, warn) {
       throw error;
     }),
     child.exited.then((exit) => {
+      // a native crash (V8 out of memory) or EMFILE while loading: one line naming the limit, not a stack frame
       const why = child.endWords(exit, ' before reporting');
       reported({ records: [{ transport: spec.targets[0].transport, status: 'error', error: why }], blocks: [] });
       throw new RunError(why, 'ERR_CLOSED');
@@ -117,8 +131,8 @@ function startLane(spec, probe, warn) {
   ]);
   planned.catch(() => {});
   channel.on('warn', (message) => { if (typeof message.line === 'string') warn?.(message.line); });
-  if (probe) channel.serve('snapshot', () => probe.snapshot());
-  channel.send('trial', { spec, probe: Boolean(probe), lane: true });
+  if (server) channel.serve('snapshot', () => server.snapshot());
+  channel.send('trial', { spec, probe: Boolean(server) });
   return {
     planned,
     result,
@@ -128,6 +142,6 @@ function startLane(spec, probe, warn) {
       warm: (units) => channel.request('warm', { units }),
       measure: (units, index) => channel.request('measure', { units, index }),
     },
-    stop: () => child.stop({ signal: null, graceMs: STOP_GRACE_MS }),
+    stop: (/** @type {number} */ graceMs) => child.stop({ signal: null, graceMs }),
   };
 }

@@ -1,14 +1,13 @@
 /**
- * One trial: dispatch a spec to its workload's client and turn any failure
- * into one record with status=error per target, so callers always get rows.
- * A trial of several targets runs each lane in a process of its own
- * (lib/trial/lanes.js); one target runs here.
+ * A trial's client in this process: dispatch a spec to its workload's
+ * client and turn any failure into one record with status=error per target,
+ * so callers always get rows. A lane process (lib/trial/worker.js) runs its
+ * one lane so, its blocks scheduled by lib/trial/lanes.js.
  * Each record says which Node it ran on (node_version); a trial whose spec
  * names another Node than the one running it fails without measuring.
  */
 import { createRecord, errorRecord } from './record.js';
 import { getWorkload } from '../workloads/index.js';
-import { runLanes } from './lanes.js';
 
 /** @typedef {import('../workloads/workload.js').TrialSpec} TrialSpec */
 /** @typedef {import('../client/blocks.js').ServerProbe} ServerProbe */
@@ -35,10 +34,10 @@ export function failedTrial(spec, error) {
  */
 export async function runTrial(spec, context = {}) {
   if (spec.node_version !== undefined && spec.node_version !== process.version) {
-    return failedTrial(spec, new Error(`the trial process runs Node ${process.version}, not ${spec.node_version} as its job says`));
+    return failedTrial(spec, new Error(`the lane process runs Node ${process.version}, not ${spec.node_version} as its job says`));
   }
   try {
-    const result = spec.targets.length > 1 ? await runLanes(spec, context) : await getWorkload(spec.workload).run(spec, context);
+    const result = await getWorkload(spec.workload).run(spec, context);
     return { records: result.records.map((r) => createRecord({ ...r, node_version: process.version })), blocks: result.blocks };
   } catch (error) {
     return failedTrial(spec, /** @type {Error} */ (error));

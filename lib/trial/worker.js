@@ -1,14 +1,11 @@
 /**
- * Child-process entry for one trial, or for one lane of a trial: the parent
- * sends a trial spec over IPC, this process runs it and sends back its
- * records and blocks. Server snapshots are asked of the parent, which holds
- * the server's control channel (or asks its own parent). The orchestrator,
- * which draws progress, is never the process being measured.
- *
- * As a lane process (lib/trial/lanes.js), it holds the one lane of its spec
- * and runs the blocks the parent schedules: it says its plan when the
- * workload is ready to measure, answers each `warm` and `measure` request
- * with the block's figures, and finishes the workload on `end`.
+ * A lane process (lib/trial/lanes.js): the parent sends a spec of one
+ * target over IPC; this process holds that lane and runs the blocks the
+ * parent schedules: it says its plan when the workload is ready to measure,
+ * answers each `warm` and `measure` request with the block's figures,
+ * finishes the workload on `end`, and sends back its records and blocks.
+ * Server snapshots are asked of the parent, which holds the server's
+ * control channel.
  */
 import { runTrial } from './trial.js';
 import { onParentGone, parentChannel } from '../core/child.js';
@@ -58,7 +55,7 @@ const control = {
 
 parent.on('trial', async (message) => {
   const warn = (/** @type {string} */ line) => parent.send('warn', { line });
-  const result = await runTrial(message.spec, { probe: message.probe ? probe : undefined, control: message.lane ? control : undefined, warn, signal: message.lane ? aborted.signal : undefined });
+  const result = await runTrial(message.spec, { probe: message.probe ? probe : undefined, control, warn, signal: aborted.signal });
   parent.send('result', { result }, () => process.disconnect());
 });
 parent.on('end', (message) => onControl?.(message));

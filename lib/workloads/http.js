@@ -89,7 +89,7 @@ export const proxyWorkload = {
 async function runHttp(spec, context, proxy) {
   const { probe, signal, control } = context;
   const pipelining = spec.pipelining ?? 1;
-  // undici loads only in the trials that use it: every other trial process starts faster
+  // undici loads only in the trials that use it: every other lane process starts faster
   const { createHttpLoad } = await import('../client/http-load.js');
   const loads = spec.targets.map((target) => createHttpLoad(target, { connections: spec.depth, pipelining, path: `/${spec.size}`, expectedBytes: spec.size, timeoutMs: spec.timeoutMs }));
   let connects = 0;

@@ -29,7 +29,7 @@
  */
 
 /**
- * @typedef {object} TrialSpec what a trial process is asked to measure
+ * @typedef {object} TrialSpec what a trial (each of its lane processes) is asked to measure
  * @property {string} workload
  * @property {import('../client/transport.js').Target[]} targets one per transport measured; blocks start with targets[0] (A B C C B A …)
  * @property {number} size
@@ -46,7 +46,7 @@
  * @property {boolean} [keepalive] proxy: nginx keeps its upstream connections alive
  * @property {string} [node_version] the Node version the trial must run on (v20.20.2); default: whichever runs it
  * @property {{ server: string, client: string, mode: string }} [placement] the CPUs (taskset lists) of --pin: a
- *   message transport's echo peer, which the trial starts, goes on the server's; the trial process is already on the client's
+ *   message transport's echo peer, which the trial starts, goes on the server's; the lane process is already on the client's
  */
 
 /**
@@ -99,7 +99,7 @@
  *   (lib/transports/): `messages` (echo), `stream` (a byte stream: stream, connect, http), `upstream` (nginx forwards to it: proxy)
  * @property {{ name: string, value: (trial: Record<string, any>) => number }} [wide] runs-wide.csv's first header cell and value of a trial row (default: the primary figure, its unit in the cell)
  * @property {(summary: Record<string, any>[]) => string[]} [summaryLines] extra lines the printed summary ends with
- * @property {(spec: TrialSpec, context: TrialContext) => Promise<TrialResult>} run the client, in a trial process
+ * @property {(spec: TrialSpec, context: TrialContext) => Promise<TrialResult>} run the client, in a lane process
  */
 
 export {};

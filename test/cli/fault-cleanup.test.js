@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { spawnServer } from '../../lib/fixture/server-process.js';
-import { runTrialProcess } from '../../lib/trial/trial-process.js';
+import { runLanes } from '../../lib/trial/lanes.js';
 import { runTrial } from '../../lib/trial/trial.js';
 
 /** @param {import('../../lib/trial/trial.js').TrialSpec} spec the record of a one-target trial */
@@ -32,17 +32,17 @@ describe('faults clean up after themselves', () => {
     expect(performance.now() - started).toBeLessThan(5000);
   });
 
-  it('a trial process that cannot be spawned becomes an error row, not a hang', async () => {
-    const { records: [record] } = await runTrialProcess(greetingSpec({ transport: 'tcp', host: '127.0.0.1', port: 1 }), { prefix: [join(tmp.dir, 'no-such-command')], limitMs: 5000 });
+  it('a lane process that cannot be spawned becomes an error row, not a hang', async () => {
+    const { records: [record] } = await runLanes(greetingSpec({ transport: 'tcp', host: '127.0.0.1', port: 1 }), { prefix: [join(tmp.dir, 'no-such-command')], limitMs: 5000 });
     expect(record.status).toBe('error');
     expect(record.error).toMatch(/no-such-command|ENOENT/);
   });
 
-  it('a trial process still there after its limit is killed after a grace, and the error names the limit that was set', async () => {
-    // a "trial process" that never reports: sh execs sleep in its place
+  it('a lane process that has not reported by its limit is killed after a grace, and the error names the limit that was set', async () => {
+    // a lane process that never reports: sh execs sleep in its place
     const spec = { ...greetingSpec({ transport: 'tcp', host: '127.0.0.1', port: 1 }), maxMs: 200 };
-    const { records: [record] } = await runTrialProcess(spec, { prefix: ['sh', '-c', 'exec sleep 30', 'sh'], limitMs: 200, graceMs: 100 });
-    expect(record.error).toBe('trial exceeded its limit of 0.2 s (--trial-timeout) and its process had not ended 0.1 s later; it was killed');
+    const { records: [record] } = await runLanes(spec, { prefix: ['sh', '-c', 'exec sleep 30', 'sh'], limitMs: 200, graceMs: 100 });
+    expect(record.error).toBe('trial exceeded its limit of 0.2 s (--trial-timeout) and its lane processes had not reported 0.1 s later; they were killed');
   });
 
   it('a connection reset while waiting for the greeting is an error row and the socket is closed', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { spawnServer } from '../../lib/fixture/server-process.js';
-import { runTrialProcess } from '../../lib/trial/trial-process.js';
+import { runLanes } from '../../lib/trial/lanes.js';
 
 /** A native frame as V8 prints it under a fatal error: ` 11: 0x195e376 [/usr/bin/node]`. */
 const FRAME = /0x[0-9a-f]+ +\[/;
@@ -18,20 +18,20 @@ const spec = {
 const prefix = (limit) => ['bash', '-c', `${limit} && exec "$@"`, 'bash'];
 
 /** @param {string} limit */
-const underLimit = async (limit) => (await runTrialProcess(spec, { prefix: prefix(limit), limitMs: 60_000 })).records[0];
+const underLimit = async (limit) => (await runLanes(spec, { prefix: prefix(limit), limitMs: 60_000 })).records[0];
 
 describe('a child process that dies of a resource limit is one clear line', () => {
   it('V8 out of memory at start (ulimit -v) is said as such, not as a native stack frame', async () => {
     const record = await underLimit('ulimit -v 600000');
     expect(record.status).toBe('error');
-    expect(record.error).toMatch(/^out of memory in the trial process \(V8: [^)]+\)/);
+    expect(record.error).toMatch(/^out of memory in the tcp lane's process \(V8: [^)]+\)/);
     expect(record.error).not.toMatch(FRAME);
   });
 
   it('too few file descriptors to load the modules (ulimit -n) names ulimit -n', async () => {
     const record = await underLimit('ulimit -n 22');
     expect(record.status).toBe('error');
-    expect(record.error).toMatch(/^too many open files in the trial process; the open-file limit is ulimit -n \d+: raise it/);
+    expect(record.error).toMatch(/^too many open files in the tcp lane's process; the open-file limit is ulimit -n \d+: raise it/);
     expect(record.error).not.toMatch(/\n|node:internal|FileHandle/);
   });
 

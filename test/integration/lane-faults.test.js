@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer } from '../../lib/fixture/server.js';
-import { runTrial } from '../../lib/trial/trial.js';
+import { runLanes } from '../../lib/trial/lanes.js';
 import { descendants } from '../helpers/processes.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -32,7 +32,7 @@ const trial = (spec) => ({ workload: 'echo', size: 64, depth: 1, seed: 1, noDela
 describe('a lane that fails', () => {
   it('before it measures: every row says why, the other lanes are stopped, nothing is left', async () => {
     const targets = /** @type {any[]} */ ([{ transport: 'tcp', ...server.tcp }, { transport: 'ipc-json' }, { transport: 'uds', path: join(dir, 'nobody-listens.sock') }]);
-    const { records } = await runTrial(/** @type {any} */ (trial({ targets, measure: { ms: 60_000 } })), { probe: { snapshot: async () => server.stats() } });
+    const { records } = await runLanes(/** @type {any} */ (trial({ targets, measure: { ms: 60_000 } })), { server: { snapshot: async () => server.stats() }, limitMs: 120_000 });
     expect(records.map((r) => [r.transport, r.status])).toEqual([['tcp', 'error'], ['ipc-json', 'error'], ['uds', 'error']]);
     for (const r of records) expect(r.error).toMatch(/nobody-listens\.sock|ENOENT|ECONNREFUSED/);
     expect(await waitFor(() => lanesOf().length === 0, { timeoutMs: 5000 })).toBe(true);
@@ -41,7 +41,7 @@ describe('a lane that fails', () => {
 
   it('killed in the middle: the trial ends at once naming the signal, not at its time limit', async () => {
     const targets = /** @type {any[]} */ ([{ transport: 'tcp', ...server.tcp }, { transport: 'uds', path: server.uds.path }]);
-    const running = runTrial(/** @type {any} */ (trial({ targets, measure: { ms: 60_000 } })), { probe: { snapshot: async () => server.stats() } });
+    const running = runLanes(/** @type {any} */ (trial({ targets, measure: { ms: 60_000 } })), { server: { snapshot: async () => server.stats() }, limitMs: 120_000 });
     expect(await waitFor(() => lanesOf().length === 2, { timeoutMs: 10_000 })).toBe(true);
     const [, second] = lanesOf();
     process.kill(second.pid, 'SIGKILL');

@@ -15,7 +15,7 @@ import { startFixture } from '../../lib/fixture/fixture.js';
 import { channelTargets } from '../../lib/transports/index.js';
 import { getWorkload } from '../../lib/workloads/index.js';
 import { resolvePinning } from '../../lib/sweep/pinning.js';
-import { runTrialProcess } from '../../lib/trial/trial-process.js';
+import { runLanes } from '../../lib/trial/lanes.js';
 import { pairedLogRatios, ratioInterval } from '../../lib/stats/ratios.js';
 
 const AMONG = ['tcp', 'ipc-json', 'ipc-advanced', 'worker'];
@@ -43,7 +43,7 @@ async function trials(transports, depth) {
   const rows = [];
   for (let run = 0; run < RUNS; run++) {
     const order = run % 2 === 0 ? transports : [...transports].reverse();
-    const { records } = await runTrialProcess({
+    const { records } = await runLanes({
       workload: 'echo', targets: order.map((t) => targets[t]), size: 64, depth, seed: run + 1, noDelay: true, timeoutMs: 5000,
       measure: { packets: 3200 }, warmup: { packets: 1600 }, blockMs: 5, placement: pinning.placement,
     }, { server: fixture, prefix: pinning.client, limitMs: 60_000 });

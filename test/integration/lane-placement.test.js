@@ -11,7 +11,7 @@ import { startFixture } from '../../lib/fixture/fixture.js';
 import { channelTargets } from '../../lib/transports/index.js';
 import { getWorkload } from '../../lib/workloads/index.js';
 import { resolvePinning } from '../../lib/sweep/pinning.js';
-import { runTrialProcess } from '../../lib/trial/trial-process.js';
+import { runLanes } from '../../lib/trial/lanes.js';
 import { descendants } from '../helpers/processes.js';
 
 const TRANSPORTS = ['tcp', 'uds', 'ipc-json', 'ipc-advanced', 'worker'];
@@ -28,7 +28,7 @@ async function trialOn(pin, transports) {
   const fixture = await startFixture(getWorkload('echo'), { noDelay: true, prefix: pinning.server });
   try {
     const targets = { ...channelTargets(), ...fixture.targets };
-    /** @type {Map<number, number>} a trial or lane process seen, and its parent */
+    /** @type {Map<number, number>} a lane process seen, and its parent */
     const seen = new Map();
     const watching = setInterval(() => {
       for (const p of descendants(process.pid)) {
@@ -41,16 +41,13 @@ async function trialOn(pin, transports) {
         }
       }
     }, 50); // a lane process lives as long as its trial: seen at this pace, with less /proc reading on a busy machine
-    const result = await runTrialProcess({
+    const result = await runLanes({
       workload: 'echo', targets: transports.map((t) => /** @type {any} */ (targets)[t]), size: 64, depth: 1, seed: 3, noDelay: true, timeoutMs: 5000,
       measure: { packets: 500 }, warmup: { packets: 100 }, placement: pinning.placement,
     }, { server: fixture, prefix: pinning.client, limitMs: 60_000 });
     clearInterval(watching);
-    // lane processes by the trial process that started them
-    /** @type {Map<number, number>} */
-    const lanesOf = new Map();
-    for (const parent of seen.values()) if (seen.has(parent)) lanesOf.set(parent, (lanesOf.get(parent) ?? 0) + 1);
-    return { records: result.records, laneCounts: [...lanesOf.values()] };
+    // lane processes started by this one, the scheduler
+    return { records: result.records, lanes: [...seen.values()].filter((parent) => parent === process.pid).length, others: [...seen.values()].filter((parent) => parent !== process.pid).length };
   } finally {
     await fixture.stop();
   }
@@ -62,15 +59,15 @@ describe('lanes under equal conditions', () => {
   });
 
   it('--pin split: every lane\'s client on cpu 1 and its server on cpu 0, never one CPU, each lane in a process of its own', async () => {
-    const { records, laneCounts } = await trialOn('split', TRANSPORTS);
+    const { records, lanes, others } = await trialOn('split', TRANSPORTS);
     expect(records.map((r) => [r.transport, r.status, r.error])).toEqual(TRANSPORTS.map((t) => [t, 'ok', '']));
     for (const r of records) {
       expect([r.transport, r.client_cpus, r.server_cpus, r.same_cpu_share]).toEqual([r.transport, '1', '0', 0]);
       // never a placement difference; preemptions by other processes on a busy machine may still be named
       expect(r.lane_check).not.toMatch(/on one CPU/);
     }
-    // one trial process, and under it one lane process per transport
-    expect(laneCounts).toContain(TRANSPORTS.length);
+    // one lane process per transport, each started by the scheduling process, none by another lane
+    expect([lanes, others]).toEqual([TRANSPORTS.length, 0]);
   });
 
   it('--pin same: both ends of every lane on cpu 0, whatever serves it', async () => {
