@@ -71,9 +71,10 @@ export async function sweep(preset, opts, { stdout, stderr, chalk }) {
     interrupts.dispose();
   }
   const { dir, document, report, reportError, interrupted, failed, resume } = outcome;
-  if (report) printSweepReport(report, { stderr, chalk, quiet });
-  if (report && opts.report === false) say(chalk.dim(`no report files (--no-report); to write them: npx udsvstcp report ${printable(dir)}\n`));
-  else stderr.write(chalk.yellow(`warning: the report could not be made: ${printable(reportError?.message ?? '')} (try: npx udsvstcp report ${printable(dir)})\n`));
+  if (report) {
+    printSweepReport(report, { stderr, chalk, quiet });
+    if (opts.report === false) say(chalk.dim(`no report files (--no-report); to write them: npx udsvstcp report ${printable(dir)}\n`));
+  } else stderr.write(chalk.yellow(`warning: the report could not be made: ${printable(reportError?.message ?? '')} (try: npx udsvstcp report ${printable(dir)})\n`));
   // data on stdout, whatever --quiet says: the summary as JSON, or where the results are
   stdout.write(opts.json ? toJsonText(document) : `${document.dir}\n`);
   const code = interrupts.exitCode();
