@@ -14,10 +14,7 @@ import { BASELINE, HEADLINE, labelOf, orderTransports, othersOf, ratioOf } from 
 import { againstTcp, comparisonOf, ratioEstimatesOf, estimatesOf } from './estimates.js';
 import { mostDifferent } from './mechanism.js';
 import { formatRatio, toVerdict } from './verdict.js';
-import { stealWarning } from './cpu-time.js';
-import { sendBufferWarning } from './send-buffer.js';
-import { somaxconnWarning } from './backlog.js';
-import { wakeupOfSections } from './machine.js';
+import { sendBufferWarning, somaxconnWarning, stealWarning, wakeupOfSections } from './machine.js';
 import { versionFindings } from './versions.js';
 import { resumeCommand } from '../core/shell.js';
 import { resumeNodesOf } from '../results/meta.js';

@@ -7,8 +7,7 @@
 import { depthTable, describeTable } from './depth-table.js';
 import { isModerated } from '../stats/summarize.js';
 import { describeEnvironmentLine, describeState, sectionTitle } from './report-text.js';
-import { cpuTimeRows } from './cpu-time.js';
-import { machineRows } from './machine.js';
+import { cpuTimeRows, machineRows } from './machine.js';
 import { VERSION_TABLE_NOTE, versionTable } from './versions.js';
 
 /** @param {unknown} text */

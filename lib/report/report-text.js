@@ -10,8 +10,7 @@ import { Chalk } from 'chalk';
 import { depthTable, describeTable } from './depth-table.js';
 import { isModerated } from '../stats/summarize.js';
 import { printable } from '../core/text.js';
-import { cpuTimeRows } from './cpu-time.js';
-import { machineRows } from './machine.js';
+import { cpuTimeRows, machineRows } from './machine.js';
 import { VERSION_TABLE_NOTE, versionTable } from './versions.js';
 
 const plain = new Chalk({ level: 0 });
