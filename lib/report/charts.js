@@ -21,7 +21,7 @@ import { readFileSync } from 'node:fs';
 import { register } from 'node:module';
 import { workloadOf } from '../workloads/index.js';
 import { BASELINE, HEADLINE, PAIR, TRANSPORTS, labelOf, orderTransports, othersOf } from '../transports/index.js';
-import { estimatesOf, ratioEstimatesOf } from './estimates.js';
+import { estimatesOf, ratioAgainstTcp } from './estimates.js';
 import { logAxis, sizeAxis } from './chart-axes.js';
 
 /** @typedef {{ name: string, title: string, spec: Record<string, any> }} Chart */
@@ -126,7 +126,7 @@ export function chartSpecs(findings) {
   const ratioChartOf = (transport) => {
     const label = labelOf(transport);
     const ratios = sections.flatMap((s) => s.sizes.flatMap((r) => {
-      const e = ratioEstimatesOf(r.figures[primary.metric]).find((x) => x.transport === transport)?.ratio;
+      const e = ratioAgainstTcp(r.figures[primary.metric], transport);
       if (!e || finite(e.value) === null) return [];
       const band = finite(e.low) !== null && finite(e.high) !== null && /** @type {number} */ (e.low) > 0;
       return [{ ...where(s), size: r.size_bytes, value: e.value, low: band ? e.low : null, high: band ? e.high : null }];

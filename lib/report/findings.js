@@ -11,7 +11,7 @@ import { WIDE_CI, summarize, clientWarnings, counterWarnings, laneWarnings } fro
 import { isVersionComparison } from '../stats/versions.js';
 import { orderVersions } from '../core/node-executables.js';
 import { BASELINE, HEADLINE, labelOf, orderTransports, othersOf, ratioOf } from '../transports/index.js';
-import { againstTcp, comparisonOf, ratioEstimatesOf, estimatesOf } from './estimates.js';
+import { estimatesOf, ratioAgainstTcp, ratioEstimatesOf } from './estimates.js';
 import { mostDifferent } from './mechanism.js';
 import { formatRatio, toVerdict } from './verdict.js';
 import { sendBufferWarning, somaxconnWarning, stealWarning, wakeupOfSections } from './machine.js';
@@ -207,14 +207,14 @@ export function buildFindings({ trials: all, meta, notes = [], dir }, options = 
           /** @type {Record<string, Comparison>} */
           const figures = {};
           for (const metric of new Set([primary.metric, ...Object.keys(FIGURES)])) {
-            figures[metric] = comparisonOf(estimateOf(pick(BASELINE, metric)), estimateOf(pick(HEADLINE, metric)), ratioEstimateOf(pick(ratioOf(HEADLINE), metric)),
-              Object.fromEntries(others.map((t) => [t, { value: estimateOf(pick(t, metric)), ratio: ratioEstimateOf(pick(ratioOf(t), metric)) }])));
+            const byTransport = Object.fromEntries(others.map((t) => [t, { value: estimateOf(pick(t, metric)), ratio: ratioEstimateOf(pick(ratioOf(t), metric)) }]));
+            figures[metric] = /** @type {Comparison} */ ({ [BASELINE]: estimateOf(pick(BASELINE, metric)), [HEADLINE]: estimateOf(pick(HEADLINE, metric)), ratio: ratioEstimateOf(pick(ratioOf(HEADLINE), metric)), others: byTransport });
           }
           return { size_bytes: size, figures };
         });
         /** @type {Section} */
         const section = { workload, node, depth, transports, primary, sizes: rows, verdict: '' };
-        const verdictSizes = (/** @type {string} */ t) => rows.map((r) => { const view = againstTcp(r.figures, t); return { size_bytes: r.size_bytes, ratio: view[primary.metric].ratio, mechanism: mostDifferent(view, primary.metric) }; });
+        const verdictSizes = (/** @type {string} */ t) => rows.map((r) => ({ size_bytes: r.size_bytes, ratio: ratioAgainstTcp(r.figures[primary.metric], t), mechanism: mostDifferent(r.figures, primary.metric, t) }));
         // one transport measured alone: what it measured, nothing compared
         const alone = transports.length === 1 ? { transport: transports[0], sizes: rows.map((r) => ({ size_bytes: r.size_bytes, measured: Boolean(estimatesOf(r.figures[primary.metric])[transports[0]]) })) } : undefined;
         section.verdict = toVerdict({
