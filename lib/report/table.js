@@ -7,7 +7,7 @@ import { Chalk } from 'chalk';
 import { formatSize } from '../core/units.js';
 import { printable } from '../core/text.js';
 import { workloadOf } from '../workloads/index.js';
-import { BASELINE, HEADLINE, labelOf, orderTransports } from '../transports/index.js';
+import { BASELINE, labelOf, orderTransports } from '../transports/index.js';
 import { MIN_PER_UNIT } from './mechanism.js';
 import { aloneWords } from './verdict.js';
 
@@ -78,19 +78,16 @@ function meanOf(records, field) {
  * many times TCP's figures it gives, with the interval of the primary
  * figure's ratio when one is given.
  * @param {import('../trial/record.js').TrialRecord[]} records
- * @param {{ chalk?: import('chalk').ChalkInstance, ratio?: { interval: import('../stats/ratios.js').RatioInterval, basis: string },
- *   ratios?: Record<string, { interval: import('../stats/ratios.js').RatioInterval, basis: string }> }} [options]
- *   ratio: UDS/TCP's interval; ratios: any transport's, by name
+ * @param {{ chalk?: import('chalk').ChalkInstance, ratios?: Record<string, { interval: import('../stats/ratios.js').RatioInterval, basis: string }> }} [options]
+ *   ratios: each transport's interval against TCP, by name
  */
-export function toComparison(records, { chalk = plain, ratio: headline, ratios = {} } = {}) {
+export function toComparison(records, { chalk = plain, ratios = {} } = {}) {
   /** @type {Map<string, import('../trial/record.js').TrialRecord[]>} */
   const groups = new Map();
   for (const r of records) {
     const key = `${r.workload}|${r.size_bytes}|${r.depth}`;
     groups.set(key, [...(groups.get(key) ?? []), r]);
   }
-  /** @type {Record<string, { interval: import('../stats/ratios.js').RatioInterval, basis: string }>} */
-  const intervals = { ...ratios, ...(headline ? { [HEADLINE]: headline } : {}) };
   const lines = [];
   for (const group of groups.values()) {
     const measured = orderTransports(group.map((r) => String(r.transport)));
@@ -102,7 +99,7 @@ export function toComparison(records, { chalk = plain, ratio: headline, ratios =
     }
     const baseline = group.filter((r) => r.transport === BASELINE);
     for (const transport of measured.filter((t) => t !== BASELINE)) {
-      const line = comparisonLine(group, baseline, transport, intervals[transport], chalk);
+      const line = comparisonLine(group, baseline, transport, ratios[transport], chalk);
       if (line) lines.push(line);
     }
   }
