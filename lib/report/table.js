@@ -8,8 +8,7 @@ import { formatSize } from '../core/units.js';
 import { printable } from '../core/text.js';
 import { workloadOf } from '../workloads/index.js';
 import { BASELINE, labelOf, orderTransports } from '../transports/index.js';
-import { MIN_PER_UNIT } from './mechanism.js';
-import { aloneWords } from './verdict.js';
+import { MIN_PER_UNIT, aloneWords } from './verdict.js';
 
 const plain = new Chalk({ level: 0 });
 
