@@ -29,27 +29,19 @@ export function human(value) {
 }
 
 /**
- * The columns of a workload's table: who, then its `table` figures, then status.
- * @param {string} workload
- * @returns {[string, (r: import('../trial/record.js').TrialRecord) => string][]}
+ * @param {import('../trial/record.js').TrialRecord[]} records
+ * @param {{ chalk?: import('chalk').ChalkInstance }} [options]
  */
-function columnsOf(workload) {
-  const w = workloadOf(workload);
-  return [
+export function toTable(records, { chalk = plain } = {}) {
+  const w = workloadOf(records[0]?.workload);
+  /** @type {[string, (r: import('../trial/record.js').TrialRecord) => string][]} who, then the workload's `table` figures, then status */
+  const COLUMNS = [
     ['transport', (r) => String(r.transport)],
     ['size', (r) => (r.size_bytes === null ? '-' : formatSize(Number(r.size_bytes)))],
     [w.axes.depth.flag.slice(2), (r) => human(r.depth)],
     ...w.table.map(([title, column]) => /** @type {[string, (r: import('../trial/record.js').TrialRecord) => string]} */ ([title, (r) => human(r[column])])),
     ['status', (r) => String(r.status)],
   ];
-}
-
-/**
- * @param {import('../trial/record.js').TrialRecord[]} records
- * @param {{ chalk?: import('chalk').ChalkInstance }} [options]
- */
-export function toTable(records, { chalk = plain } = {}) {
-  const COLUMNS = columnsOf(workloadOf(records[0]?.workload).name);
   const rows = records.map((r) => COLUMNS.map(([, cell]) => printable(cell(r))));
   const widths = COLUMNS.map(([title], i) => Math.max(title.length, ...rows.map((row) => row[i].length)));
   const line = (/** @type {string[]} */ cells) => cells.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ').trimEnd();
