@@ -17,8 +17,8 @@
  * module hook (./module-throttle.js) first makes modules load a few at a
  * time. Node 22 and later read modules one at a time and need none.
  */
-import { readFileSync } from 'node:fs';
 import { register } from 'node:module';
+import { readLimits } from '../core/resources.js';
 import { workloadOf } from '../workloads/index.js';
 import { BASELINE, HEADLINE, PAIR, TRANSPORTS, labelOf, orderTransports, othersOf } from '../transports/index.js';
 import { estimatesOf, ratioAgainstTcp } from './estimates.js';
@@ -190,20 +190,9 @@ export function chartSpecs(findings) {
 /** A soft open-file limit below this, on Node before 22, loads the chart libraries through the throttle. */
 const THROTTLE_BELOW = 1024;
 
-/** The soft limit on open files, from Linux's /proc; undefined where unknown or unlimited. */
-function openFileLimit() {
-  try {
-    const line = readFileSync('/proc/self/limits', 'utf8').split('\n').find((l) => l.startsWith('Max open files'));
-    const soft = line?.split(/\s{2,}/)[1];
-    return soft && /^\d+$/.test(soft) ? Number(soft) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 async function loadChartLibraries() {
-  const limit = openFileLimit();
-  const low = limit !== undefined && limit < THROTTLE_BELOW;
+  const limit = readLimits().openFiles;
+  const low = limit !== null && limit < THROTTLE_BELOW;
   if (low && Number(process.versions.node.split('.')[0]) < 22) register('./module-throttle.js', import.meta.url);
   try {
     const [vega, vegaLite] = await Promise.all([import('vega'), import('vega-lite')]);
