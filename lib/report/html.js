@@ -5,7 +5,6 @@
  * tables, the warnings and the environment from meta.json. Pure.
  */
 import { depthTable, describeTable } from './depth-table.js';
-import { isModerated } from '../stats/summarize.js';
 import { describeEnvironmentLine, describeState, sectionTitle } from './report-text.js';
 import { cpuTimeRows, machineRows } from './machine.js';
 import { VERSION_TABLE_NOTE, versionTable } from './versions.js';
@@ -93,7 +92,7 @@ export function toHtml(findings, charts, { title = 'udsvstcp: UDS vs TCP', files
     parts.push(`<p class="verdict">${escapeHtml(section.verdict)}</p>`);
     htmlTable(table);
   }
-  if (findings.sections.length) parts.push(`<p>${escapeHtml(describeTable(findings.sections[0].primary, findings.centre, isModerated(findings.summary), mechanisms))}</p>`);
+  if (findings.sections.length) parts.push(`<p>${escapeHtml(describeTable(findings, mechanisms))}</p>`);
   for (const version of findings.versions) {
     parts.push(`<h2>Node ${escapeHtml(version.node)} against ${escapeHtml(version.base)}${findings.versions.some((v) => v.workload !== version.workload) ? ` (${escapeHtml(version.workload)})` : ''}</h2>`);
     parts.push(`<p class="verdict">${escapeHtml(version.line)}</p>`);

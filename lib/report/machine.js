@@ -12,6 +12,7 @@
  */
 import { formatSize } from '../core/units.js';
 import { backlogWarning } from '../core/backlog.js';
+import { quantile } from '../stats/describe.js';
 import { PAIR, getTransport, isTransport, labelOf, orderTransports } from '../transports/index.js';
 import { connectionsAt, depthLabel, workloadOf } from '../workloads/index.js';
 import { estimatesOf } from './estimates.js';
@@ -55,9 +56,6 @@ export function describeWakeup(machine) {
  * @property {number} rtt_us the depth-1 mean round trip
  * @property {number} share of it that the probe's wake-up cost is, at most 1
  */
-
-/** @param {number[]} x */
-const median = (x) => { const s = [...x].sort((a, b) => a - b); return (s[(s.length - 1) >> 1] + s[s.length >> 1]) / 2; };
 
 /**
  * @typedef {object} WakeupFinding what to say of the wake-up cost's share of depth-1 round trips
@@ -105,7 +103,7 @@ export function wakeupOfSections(sections, machine, pinning) {
  */
 function warnOfShares(shares, machine) {
   // each transport's median share over the depth-1 sizes, in whole percent
-  const by = orderTransports(shares.map((s) => s.transport)).map((t) => ({ transport: t, percent: Math.round(median(shares.filter((s) => s.transport === t).map((s) => s.share)) * 100) }));
+  const by = orderTransports(shares.map((s) => s.transport)).map((t) => ({ transport: t, percent: Math.round(quantile(shares.filter((s) => s.transport === t).map((s) => s.share).sort((a, b) => a - b), 0.5) * 100) }));
   if (!by.some((s) => s.percent > WAKE_SHARE_DOMINATES * 100)) return null;
   const w = /** @type {Record<string, any>} */ (machine?.wakeup);
   const percent = by.length > 1 && new Set(by.map((s) => s.percent)).size > 1 ? `${by.map((s) => `${s.percent} % (${labelOf(s.transport)})`).join(' and ')}` : `${by[0].percent} %`;

@@ -8,7 +8,6 @@
 import { depthLabel } from '../workloads/index.js';
 import { Chalk } from 'chalk';
 import { depthTable, describeTable } from './depth-table.js';
-import { isModerated } from '../stats/summarize.js';
 import { printable } from '../core/text.js';
 import { cpuTimeRows, machineRows } from './machine.js';
 import { VERSION_TABLE_NOTE, versionTable } from './versions.js';
@@ -106,7 +105,7 @@ export function toMarkdown(findings, { title = 'udsvstcp: UDS vs TCP' } = {}) {
     out.push(md(section.verdict), '');
     out.push(...mdTable(table));
   }
-  if (findings.sections.length) out.push(md(describeTable(findings.sections[0].primary, findings.centre, isModerated(findings.summary), mechanisms)), '');
+  if (findings.sections.length) out.push(md(describeTable(findings, mechanisms)), '');
   if (findings.versions.length) {
     out.push('## Node versions', '');
     for (const version of findings.versions) out.push(`- ${md(version.line)}`);
