@@ -5,7 +5,7 @@
  * tables, the warnings and the environment from meta.json. Pure.
  */
 import { depthTable, describeTable } from './depth-table.js';
-import { describeEnvironmentLine, describeState, sectionTitle } from './report-text.js';
+import { TITLE, describeEnvironmentLine, describeState, sectionTitle } from './report-text.js';
 import { cpuTimeRows, machineRows } from './machine.js';
 import { VERSION_TABLE_NOTE, versionTable } from './versions.js';
 
@@ -48,15 +48,15 @@ function rowsList(entries) {
 /**
  * @param {import('./findings.js').Findings} findings
  * @param {{ name: string, title: string, svg: string }[]} charts rendered charts, in order
- * @param {{ title?: string, files?: string[] }} [options]
+ * @param {{ files?: string[] }} [options]
  */
-export function toHtml(findings, charts, { title = 'udsvstcp: UDS vs TCP', files = [] } = {}) {
+export function toHtml(findings, charts, { files = [] } = {}) {
   const parts = [];
   parts.push('<!DOCTYPE html>', '<html lang="en"><head><meta charset="utf-8">',
     '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; style-src \'unsafe-inline\'">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body>`);
-  parts.push(`<h1>${escapeHtml(title)}</h1>`);
+    `<title>${escapeHtml(TITLE)}</title><style>${STYLE}</style></head><body>`);
+  parts.push(`<h1>${escapeHtml(TITLE)}</h1>`);
   parts.push(`<p class="state">${escapeHtml(describeState(findings))}</p>`);
   const env = describeEnvironmentLine(findings.meta);
   if (env) parts.push(`<p class="state">${escapeHtml(env)}</p>`);

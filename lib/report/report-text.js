@@ -81,13 +81,15 @@ export function toReportText(findings, { chalk = plain } = {}) {
 /** @param {string} text */
 const md = (text) => text.replace(/([\\|*_`[\]<>])/g, '\\$1');
 
+/** The title of summary.md and report.html. */
+export const TITLE = 'udsvstcp: UDS vs TCP';
+
 /**
  * summary.md
  * @param {import('./findings.js').Findings} findings
- * @param {{ title?: string }} [options]
  */
-export function toMarkdown(findings, { title = 'udsvstcp: UDS vs TCP' } = {}) {
-  const out = [`# ${md(title)}`, '', md(describeState(findings)) + '.', ''];
+export function toMarkdown(findings) {
+  const out = [`# ${md(TITLE)}`, '', md(describeState(findings)) + '.', ''];
   const env = describeEnvironmentLine(findings.meta);
   if (env) out.push(md(env), '');
   /** @param {{ columns: import('./depth-table.js').Column[], rows: string[][] }} table */
