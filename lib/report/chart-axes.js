@@ -78,7 +78,6 @@ export function logDomain(values, include = []) {
  * that gives at most 8 ticks (1 is among them when the domain holds it);
  * beyond that, every n-th power of ten.
  * @param {[number, number]} domain
- * @returns {number[]}
  */
 export function logTicks([lo, hi]) {
   const first = Math.floor(Math.log10(lo));

@@ -209,7 +209,6 @@ let loaded;
 /**
  * Render a Vega-Lite spec to SVG text in Node (vega-lite compiles, vega renders headless).
  * @param {Record<string, any>} spec
- * @returns {Promise<string>}
  */
 export async function renderSvg(spec) {
   const { vega, vegaLite } = await (loaded ??= loadChartLibraries());

@@ -99,7 +99,6 @@ export function wakeupOfSections(sections, machine, pinning) {
 /**
  * @param {Share[]} shares
  * @param {Record<string, any> | null | undefined} machine
- * @returns {string | null}
  */
 function warnOfShares(shares, machine) {
   // each transport's median share over the depth-1 sizes, in whole percent
@@ -182,7 +181,6 @@ export function cpuTimeRows(sessions) {
 /**
  * A warning when a session lost more than STEAL_WORTH_SAYING of its CPU time to the host.
  * @param {unknown} sessions
- * @returns {string | null}
  */
 export function stealWarning(sessions) {
   const worst = measured(sessions).reduce((a, b) => (a && a.cpu.steal >= b.cpu.steal ? a : b), /** @type {ReturnType<typeof measured>[number] | null} */ (null));
@@ -200,7 +198,6 @@ const STREAMING = new Set(['echo', 'stream']);
  * docs/regimes.md): at 64 KiB x 16 it swung 0.70-1.18 between rounds as it was, held at 1.50-1.62 raised to 4 MiB.
  * @param {import('./findings.js').Section[]} sections
  * @param {Record<string, any> | null | undefined} machine meta.json's machine
- * @returns {string | null}
  */
 export function sendBufferWarning(sections, machine) {
   const buffer = machine?.sysctl?.['net.core.wmem_default'];
@@ -218,7 +215,6 @@ export function sendBufferWarning(sections, machine) {
  * connect then fails at once (EAGAIN) where TCP's waits for a SYN retry (lib/core/backlog.js).
  * @param {import('./findings.js').Section[]} sections
  * @param {Record<string, any> | null | undefined} meta meta.json: its machine's sysctl, else its environment's
- * @returns {string | null}
  */
 export function somaxconnWarning(sections, meta) {
   const recorded = meta?.machine?.sysctl?.['net.core.somaxconn'] ?? meta?.environment?.net?.somaxconn;
