@@ -1,9 +1,8 @@
 /**
  * Verdicts in plain words: one line per depth about the primary figure's
- * UDS/TCP ratio (then a sentence per other transport against TCP), size
- * by size, with neighbouring sizes that say the same
- * thing merged. What each size says follows from its 95 % confidence
- * interval alone:
+ * UDS/TCP ratio (then a sentence per other transport against TCP), size by
+ * size, with neighbouring sizes that say the same thing merged. What each
+ * size says follows from its 95 % confidence interval alone:
  * - above / below: the interval excludes 1 ("UDS gives 1.40× the … of TCP");
  * - same: the interval includes 1 and lies within ±SAME_WITHIN of it, so the
  *   data rule out any difference larger than X %, X being the interval's
