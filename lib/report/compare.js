@@ -81,9 +81,15 @@ function logsOf(rows, transport, metric) {
 /** @param {number[]} logs */
 const geomean = (logs) => (logs.length ? Math.exp(logs.reduce((a, b) => a + b, 0) / logs.length) : null);
 
+/** Group keys in order: by depth, then size. @param {string} x @param {string} y */
+function byDepthThenSize(x, y) {
+  const [[, sx, dx], [, sy, dy]] = [x, y].map((k) => k.split('|').map(Number));
+  return dx - dy || sx - sy;
+}
+
 /** @param {string[]} keys group keys */
 function describeGroups(keys) {
-  const parts = keys.map((k) => k.split('|')).sort((x, y) => Number(x[2]) - Number(y[2]) || Number(x[1]) - Number(y[1]));
+  const parts = [...keys].sort(byDepthThenSize).map((k) => k.split('|'));
   const shown = parts.slice(0, 6).map(([w, s, d, v]) => `${w} ${formatSize(Number(s))} depth ${d}${v ? ` Node ${v}` : ''}`);
   return `${shown.join(', ')}${parts.length > 6 ? ` and ${parts.length - 6} more` : ''}`;
 }
@@ -104,11 +110,7 @@ export function compareSweeps(a, b, { metrics = Object.keys(FIGURES) } = {}) {
   if (shared.length === 0) {
     throw new UsageError(`${a.dir} and ${b.dir} share no (workload, size, depth) group: A has ${describeGroups([...groupsA.keys()])}; B has ${describeGroups([...groupsB.keys()])}`, 'ERR_COMPARE');
   }
-  shared.sort((x, y) => {
-    const [, sx, dx] = x.split('|').map(Number);
-    const [, sy, dy] = y.split('|').map(Number);
-    return dx - dy || sx - sy;
-  });
+  shared.sort(byDepthThenSize);
   /** @type {CompareRow[]} */
   const rows = [];
   for (const key of shared) {
