@@ -206,8 +206,12 @@ export function buildFindings({ trials: all, meta, notes = [], dir }, options = 
           /** @type {Record<string, Comparison>} */
           const figures = {};
           for (const metric of new Set([primary.metric, ...Object.keys(FIGURES)])) {
-            const byTransport = Object.fromEntries(others.map((t) => [t, { value: estimateOf(pick(t, metric)), ratio: ratioEstimateOf(pick(ratioOf(t), metric)) }]));
-            figures[metric] = /** @type {Comparison} */ ({ [BASELINE]: estimateOf(pick(BASELINE, metric)), [HEADLINE]: estimateOf(pick(HEADLINE, metric)), ratio: ratioEstimateOf(pick(ratioOf(HEADLINE), metric)), others: byTransport });
+            figures[metric] = /** @type {Comparison} */ ({
+              [BASELINE]: estimateOf(pick(BASELINE, metric)),
+              [HEADLINE]: estimateOf(pick(HEADLINE, metric)),
+              ratio: ratioEstimateOf(pick(ratioOf(HEADLINE), metric)),
+              others: Object.fromEntries(others.map((t) => [t, { value: estimateOf(pick(t, metric)), ratio: ratioEstimateOf(pick(ratioOf(t), metric)) }])),
+            });
           }
           return { size_bytes: size, figures };
         });
