@@ -16,7 +16,7 @@ import { describeTarget } from '../client/transport.js';
 import { runLanes } from '../trial/lanes.js';
 import { BASELINE, channelTargets } from '../transports/index.js';
 import { connectionsAt } from '../workloads/index.js';
-import { collectMachineFacts } from '../machine/facts.js';
+import { collectMachineFacts } from '../machine/wakeup-probe.js';
 import { resolveRunOptions } from '../options/validate.js';
 import { checkOptionKeys, optionKeys } from '../options/settings.js';
 import { batchMeansInterval, blockPairLogRatios, pairedLogRatios, ratioInterval } from '../stats/ratios.js';

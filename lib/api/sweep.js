@@ -13,7 +13,7 @@ import { backlogWarning, readSomaxconn } from '../core/backlog.js';
 import { describeNodes } from '../core/node-executables.js';
 import { resumeCommand } from '../core/shell.js';
 import { describeResourceError } from '../core/resources.js';
-import { collectMachineFacts } from '../machine/facts.js';
+import { collectMachineFacts } from '../machine/wakeup-probe.js';
 import { startFixture, withNginxWords } from '../fixture/fixture.js';
 import { runLanes } from '../trial/lanes.js';
 import { connectionsAt, getWorkload } from '../workloads/index.js';

@@ -1,4 +1,9 @@
 /**
+ * meta.json's `machine` for one session: the machine facts
+ * (lib/core/machine.js), then, unless turned off, the wake-up probe, one
+ * after the other so that the probe's round trips share the machine with
+ * nothing this tool started.
+ *
  * The wake-up probe: what waking an idle CPU costs a round trip on this
  * machine. Two Node processes ping-pong 1-byte messages over a Unix socket
  * (lib/machine/wakeup-peer.js), with the ends pinned by taskset once to one
@@ -19,11 +24,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { once } from 'node:events';
 import { startChild } from '../core/child.js';
+import { collectMachine } from '../core/machine.js';
 import { findProgram } from '../core/programs.js';
 
 const PEER = fileURLToPath(new URL('./wakeup-peer.js', import.meta.url));
-/** The probe's processes say they are ready within this long (the whole probe's limit bounds it too). */
+/** The whole probe, process starts included, ends within this long. */
 const LIMIT_MS = 10_000;
 /** How long the busy baseline's spinners may take to start. */
 const SPINNER_START_MS = 1000;
@@ -64,7 +71,7 @@ const round2 = (x) => Math.round(x * 100) / 100;
  * @param {string} cpus
  * @returns {RoundTrips}
  */
-export function describeRoundTrips(samples, cpus) {
+function describeRoundTrips(samples, cpus) {
   const sorted = Float64Array.from(samples).sort();
   const rank = (/** @type {number} */ p) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))];
   return {
@@ -78,35 +85,16 @@ export function describeRoundTrips(samples, cpus) {
 }
 
 /**
- * A process of the probe, in a process group of its own (a terminal's Ctrl-C
- * reaches the sweep, which ends the probe itself), stopped with its group.
- * A Node peer answers on its IPC channel; any process may say "ready" on stdout.
- * @param {string[]} argv
- * @param {string} what for messages
+ * Resolves once a process (a spinner) has printed something on stdout;
+ * rejects with its last line of stderr if it ends first.
+ * @param {import('../core/child.js').Child} child
+ * @param {string} what
  */
-function startProcess(argv, what) {
-  const child = startChild({ what, argv, stdout: true });
-  return {
-    pid: child.pid,
-    channel: child.channel,
-    /** its first message of this type */
-    ready: (/** @type {string} */ type) => child.ready(type, LIMIT_MS),
-    /** the first line on stdout */
-    line: () => Promise.race([
-      new Promise((resolve) => {
-        let text = '';
-        child.process.stdout?.setEncoding('utf8').on('data', function onData(t) {
-          text += t;
-          if (!text.includes('\n')) return;
-          child.process.stdout?.off('data', onData);
-          resolve(text.split('\n')[0]);
-        });
-      }),
-      child.exited.then(({ code, signal, error }) => { throw new Error(error?.message ?? (child.stderr().trim().split('\n').pop() || `${what} exited (${signal ?? `code ${code}`})`)); }),
-    ]),
-    /** SIGKILL to its process group, and wait until it is gone */
-    stop: () => child.stop({ signal: 'SIGKILL' }),
-  };
+function spoke(child, what) {
+  return Promise.race([
+    once(/** @type {import('node:stream').Readable} */ (child.process.stdout), 'data'),
+    child.exited.then(({ code, signal, error }) => { throw new Error(error?.message ?? (child.stderr().trim().split('\n').pop() || `${what} exited (${signal ?? `code ${code}`})`)); }),
+  ]);
 }
 
 /**
@@ -122,44 +110,40 @@ function pin(taskset, pid, cpu) {
 }
 
 /**
+ * A sweep's probe is 6 blocks of 50 ms (same, cross, cross, same, and two cross-CPU with both CPUs busy):
+ * about 0.3 s of round trips and 0.5 s in all on a quiet machine.
  * @param {object} [options]
- * @param {number} [options.blockMs] length of one block (default 50)
- * @param {number} [options.blocks] blocks per configuration (default 2: same, cross, cross, same)
- * @param {boolean} [options.busy] also measure cross-CPU with both CPUs kept busy (needs chrt and timeout)
+ * @param {number} [options.blockMs] length of one block
+ * @param {number} [options.blocks] blocks per configuration
  * @param {AbortSignal} [options.signal] ends the probe early (the result is then null)
- * @param {number} [options.limitMs] the whole probe, process starts included (default 10 s)
  * @returns {Promise<ProbeResult>}
  */
-export async function probeWakeup({ blockMs = 50, blocks = 2, busy = true, signal, limitMs = 10_000 } = {}) {
+export async function probeWakeup({ blockMs = 50, blocks = 2, signal } = {}) {
   const taskset = findProgram('taskset');
   if (!taskset) return { wakeup: null, note: 'taskset not found (Linux util-linux): no pinning, so no wake-up probe' };
   if (os.availableParallelism() < 2) return { wakeup: null, note: 'one CPU available: no cross-CPU round trip to compare with, so no wake-up probe' };
-  const chrt = busy ? findProgram('chrt') : undefined;
-  const timeout = busy ? findProgram('timeout') : undefined;
-  const busyNote = !busy ? 'not measured (turned off)' : !chrt ? 'chrt not found (Linux util-linux): no busy baseline' : !timeout ? 'timeout not found (coreutils): no busy baseline' : null;
+  const chrt = findProgram('chrt');
+  const timeout = findProgram('timeout');
+  const busyNote = !chrt ? 'chrt not found (Linux util-linux): no busy baseline' : !timeout ? 'timeout not found (coreutils): no busy baseline' : null;
 
   const started = performance.now();
   const [load] = os.loadavg();
   const dir = await mkdtemp(join(os.tmpdir(), 'udsvstcp-probe-'));
   const path = join(dir, 'p.sock');
-  /** @type {ReturnType<typeof startProcess>[]} */
+  /** @type {import('../core/child.js').Child[]} */
   const processes = [];
   let closed = false;
   const start = (/** @type {string[]} */ argv, /** @type {string} */ what) => {
     if (closed) throw new Error('interrupted'); // the probe has ended: start nothing more
-    const p = startProcess(argv, what);
-    processes.push(p);
-    return p;
+    const child = startChild({ what, argv, stdout: true });
+    processes.push(child);
+    return child;
   };
-  /** @type {NodeJS.Timeout | undefined} */
-  let timer;
-  /** @type {() => void} */
-  let onAbort = () => {};
+  const ended = AbortSignal.any([AbortSignal.timeout(LIMIT_MS), ...(signal ? [signal] : [])]);
   const stopped = new Promise((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`did not finish within ${limitMs} ms`)), limitMs);
-    onAbort = () => reject(new Error('interrupted'));
-    if (signal?.aborted) onAbort();
-    signal?.addEventListener('abort', onAbort, { once: true });
+    const stop = () => reject(new Error(signal?.aborted ? 'interrupted' : `did not finish within ${LIMIT_MS} ms`));
+    if (ended.aborted) stop();
+    else ended.addEventListener('abort', stop, { once: true });
   });
   stopped.catch(() => undefined);
 
@@ -168,7 +152,7 @@ export async function probeWakeup({ blockMs = 50, blocks = 2, busy = true, signa
       // two Node processes: the echo end stays on cpu 0, the ping end moves between cpu 0 and cpu 1
       const echo = start([taskset, '-c', '0', process.execPath, PEER, 'echo', path], 'the echo end');
       const ping = start([taskset, '-c', '0', process.execPath, PEER, 'ping', path], 'the ping end');
-      await Promise.all([echo.ready('ready'), ping.ready('ready')]); // both start at once
+      await Promise.all([echo.ready('ready', LIMIT_MS), ping.ready('ready', LIMIT_MS)]); // both start at once
       await ping.channel.request('connect');
       let on = '0';
       /** @type {{ same: number[], cross: number[], busy: number[] }} */
@@ -193,13 +177,13 @@ export async function probeWakeup({ blockMs = 50, blocks = 2, busy = true, signa
         let wait;
         // a SCHED_IDLE process runs only on a CPU with nothing else to do: on a busy machine it may never start
         const outcome = await Promise.race([
-          Promise.all(spinners.map((s) => s.line())).then(() => null, (error) => `a spinner failed (${error.message}): no busy baseline`),
+          Promise.all(spinners.map((s) => spoke(s, 'a spinner'))).then(() => null, (error) => `a spinner failed (${error.message}): no busy baseline`),
           new Promise((resolve) => { wait = setTimeout(resolve, SPINNER_START_MS, `the SCHED_IDLE spinners did not start within ${SPINNER_START_MS} ms (the CPUs were never idle): no busy baseline`); }),
         ]);
         clearTimeout(wait);
         if (outcome === null) for (let b = 0; b < blocks; b++) await block('1', samples.busy);
         else busyMissing = /** @type {string} */ (outcome);
-        await Promise.all(spinners.map((s) => s.stop()));
+        await Promise.all(spinners.map((s) => s.stop({ signal: 'SIGKILL' })));
       }
       const sameCpu = describeRoundTrips(samples.same, 'ping cpu 0, echo cpu 0');
       const crossCpu = describeRoundTrips(samples.cross, 'ping cpu 1, echo cpu 0');
@@ -222,14 +206,22 @@ export async function probeWakeup({ blockMs = 50, blocks = 2, busy = true, signa
       return wakeup;
     })()]);
     result.elapsed_ms = Math.round(performance.now() - started);
-    return { wakeup: result, note: busy ? result.busy_note : null };
+    return { wakeup: result, note: result.busy_note };
   } catch (error) {
     return { wakeup: null, note: `wake-up probe failed: ${/** @type {Error} */ (error).message}` };
   } finally {
     closed = true;
-    clearTimeout(timer);
-    signal?.removeEventListener('abort', onAbort);
-    await Promise.all(processes.map((p) => p.stop()));
+    await Promise.all(processes.map((p) => p.stop({ signal: 'SIGKILL' })));
     await rm(dir, { recursive: true, force: true }).catch(() => undefined);
   }
+}
+
+/**
+ * @param {{ probe: boolean, test?: boolean, signal?: AbortSignal }} options
+ *   probe: run the wake-up probe (false: `wakeup` is null and `wakeup_note` says it was turned off); test: blocks of 10 ms
+ */
+export async function collectMachineFacts({ probe, test = false, signal }) {
+  const facts = await collectMachine();
+  const result = probe ? await probeWakeup({ blockMs: test ? 10 : 50, signal }) : { wakeup: null, note: 'not run (--no-probe)' };
+  return { ...facts, wakeup: result.wakeup, wakeup_note: result.note };
 }

@@ -1,8 +1,6 @@
 /**
  * Axes of the report's charts, fitted to the data they show (pure): the size
- * axis (log₂, a labelled tick at every size, angled when the labels would not
- * fit side by side) and log axes for ratios and times (a domain that spans
- * the data with a little padding, and round tick values inside it).
+ * axis, and log axes for ratios and times.
  */
 
 /** How wide a size label is drawn, per character, at Vega's default 10 px label font (an estimate). */
@@ -78,7 +76,6 @@ export function logDomain(values, include = []) {
  * that gives at most 8 ticks (1 is among them when the domain holds it);
  * beyond that, every n-th power of ten.
  * @param {[number, number]} domain
- * @returns {number[]}
  */
 export function logTicks([lo, hi]) {
   const first = Math.floor(Math.log10(lo));

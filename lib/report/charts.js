@@ -7,12 +7,22 @@
  * apart in greyscale; log axes are fitted to the data (./chart-axes.js).
  * The four kinds of chart are numbered in chartSpecs; which figures, their
  * units and the size axis's name come from the workload's declaration.
+ *
+ * The chart libraries, vega and vega-lite, are loaded when the first chart
+ * is drawn and not before: they are some 380 modules in about 90 packages.
+ * Node 20 reads a module graph with its files open all at once: these take
+ * about 110 file descriptors, so under a low `ulimit -n` (64, say) the
+ * import failed after every trial had succeeded, and misleadingly ("Cannot
+ * find package"). Where the soft limit is below 1024 on Node before 22, a
+ * module hook (./module-throttle.js) first makes modules load a few at a
+ * time. Node 22 and later read modules one at a time and need none.
  */
+import { register } from 'node:module';
+import { readLimits } from '../core/resources.js';
 import { workloadOf } from '../workloads/index.js';
 import { BASELINE, HEADLINE, PAIR, TRANSPORTS, labelOf, orderTransports, othersOf } from '../transports/index.js';
-import { estimatesOf, ratioEstimatesOf } from './estimates.js';
+import { estimatesOf, ratioAgainstTcp } from './estimates.js';
 import { logAxis, sizeAxis } from './chart-axes.js';
-import { loadChartLibraries } from './chart-libraries.js';
 
 /** @typedef {{ name: string, title: string, spec: Record<string, any> }} Chart */
 
@@ -52,34 +62,6 @@ function faceted(values, layer, { description, title, depthShort, independent = 
 }
 
 /**
- * Lines coloured by transport and dashed by `dash`, with points shaped by
- * transport; the dash legend shows strokes (the points stay out of it).
- * @param {Record<string, any>} x
- * @param {Record<string, any>} y
- * @param {Record<string, any>} colour
- * @param {Record<string, any>} shape
- * @param {string} dash
- */
-function dashedLines(x, y, colour, shape, dash) {
-  return [
-    { mark: { type: 'line' }, encoding: { x, y, color: colour, strokeDash: { field: dash, type: 'nominal', title: dash, legend: { symbolType: 'stroke', symbolStrokeWidth: 2, symbolSize: 300 } }, detail: { field: 'series' } } },
-    { mark: { type: 'point', filled: true, size: 40 }, encoding: { x, y, color: colour, shape, detail: { field: 'series' } } },
-  ];
-}
-
-/**
- * A chart's title: the figure, the workload and the depths it shows.
- * @param {string} text what is drawn against what
- * @param {string[]} workloads
- * @param {string} depthShort
- * @param {number[]} depths
- * @param {string} [subtitle]
- */
-function titleOf(text, workloads, depthShort, depths, subtitle) {
-  return { text: `${text} · ${workloads.join(', ')} · ${depthShort} ${depths.join(', ')}`, ...(subtitle ? { subtitle } : {}), anchor: 'start', fontSize: 14, subtitleFontSize: 11, offset: 12 };
-}
-
-/**
  * @param {import('./findings.js').Findings} findings
  * @returns {Chart[]}
  */
@@ -92,8 +74,8 @@ export function chartSpecs(findings) {
   const depthShort = w.axes.depth.short;
   const workloads = [...new Set(sections.map((s) => s.workload))];
   const depths = [...new Set(sections.map((s) => s.depth))].sort((a, b) => a - b);
-  /** @param {string} text @param {string} [subtitle] */
-  const title = (text, subtitle) => titleOf(text, workloads, depthShort, depths, subtitle);
+  /** A chart's title: what is drawn against what, the workloads and the depths it shows. @param {string} text @param {string} [subtitle] */
+  const title = (text, subtitle) => ({ text: `${text} · ${workloads.join(', ')} · ${depthShort} ${depths.join(', ')}`, ...(subtitle ? { subtitle } : {}), anchor: 'start', fontSize: 14, subtitleFontSize: 11, offset: 12 });
   const sizes = [...new Set(sections.flatMap((s) => s.sizes.map((r) => r.size_bytes)))].sort((a, b) => a - b);
   const x = sizeAxis(sizes, sizeName, WIDTH);
   const wideX = sizeAxis(sizes, sizeName, WIDTH * 1.5);
@@ -103,6 +85,16 @@ export function chartSpecs(findings) {
   const named = measured.map(labelOf).join(', ').replace(/, ([^,]*)$/, ' and $1');
   const colour = { field: 'transport', type: 'nominal', title: 'transport', scale: transportScale(measured, COLOURS), legend: LEGEND };
   const shape = { field: 'transport', type: 'nominal', title: 'transport', scale: transportScale(measured, SHAPES), legend: LEGEND };
+  /**
+   * Lines coloured by transport and dashed by `dash`, with points shaped by transport; the dash legend shows
+   * strokes (the points stay out of it).
+   * @param {Record<string, any>} y
+   * @param {string} dash
+   */
+  const dashedLines = (y, dash) => [
+    { mark: { type: 'line' }, encoding: { x, y, color: colour, strokeDash: { field: dash, type: 'nominal', title: dash, legend: { symbolType: 'stroke', symbolStrokeWidth: 2, symbolSize: 300 } }, detail: { field: 'series' } } },
+    { mark: { type: 'point', filled: true, size: 40 }, encoding: { x, y, color: colour, shape, detail: { field: 'series' } } },
+  ];
   /** 95 % CI: a band through the sizes, or a bar where there is one size (a band of one point draws nothing) @param {number} opacity */
   const band = (opacity) => (sizes.length > 1 ? { type: 'errorband', opacity } : { type: 'errorbar', ticks: true, thickness: 2, opacity: 0.6 });
   // with several Node versions, a panel (and a ratio line) per version and depth
@@ -134,7 +126,7 @@ export function chartSpecs(findings) {
   const ratioChartOf = (transport) => {
     const label = labelOf(transport);
     const ratios = sections.flatMap((s) => s.sizes.flatMap((r) => {
-      const e = ratioEstimatesOf(r.figures[primary.metric]).find((x) => x.transport === transport)?.ratio;
+      const e = ratioAgainstTcp(r.figures[primary.metric], transport);
       if (!e || finite(e.value) === null) return [];
       const band = finite(e.low) !== null && finite(e.high) !== null && /** @type {number} */ (e.low) > 0;
       return [{ ...where(s), size: r.size_bytes, value: e.value, low: band ? e.low : null, high: band ? e.high : null }];
@@ -175,7 +167,7 @@ export function chartSpecs(findings) {
   const cpu = pointsOf(cpuMetrics, 'side');
   const sides = cpuMetrics.map(([side]) => side).join(', ');
   const cpuChart = faceted(cpu, [
-    ...dashedLines(x, { field: 'value', type: 'quantitative', title: cpuTitle }, colour, shape, 'side'),
+    ...dashedLines({ field: 'value', type: 'quantitative', title: cpuTitle }, 'side'),
   ], { description: `${cpuTitle} against ${sizeName}: ${sides}; ${named}`, title: title(`${cpuTitle} against ${sizeName}`, `${sides}; ${named}`), depthShort });
 
   // 4. p50 and p99 times (RTT for echo, connection time for connect, request latency for http): the workload's *_p50_us
@@ -184,7 +176,7 @@ export function chartSpecs(findings) {
   const timeName = timeMetrics.length ? w.summary[timeMetrics[0][1]].label.replace(/^(median|99th percentile) /, '') : '';
   const rtt = pointsOf(timeMetrics, 'percentile', true);
   const rttChart = faceted(rtt, [
-    ...dashedLines(x, { field: 'value', type: 'quantitative', title: `${timeName} µs`, ...logAxis(rtt.map((r) => r.value)) }, colour, shape, 'percentile'),
+    ...dashedLines({ field: 'value', type: 'quantitative', title: `${timeName} µs`, ...logAxis(rtt.map((r) => r.value)) }, 'percentile'),
   ], { description: `${timeName} p50 and p99 against ${sizeName}, ${named}`, title: title(`${timeName} p50 and p99 against ${sizeName}`, `µs, log axis; ${named}`), depthShort, independent: false });
 
   return [
@@ -195,13 +187,31 @@ export function chartSpecs(findings) {
   ];
 }
 
+/** A soft open-file limit below this, on Node before 22, loads the chart libraries through the throttle. */
+const THROTTLE_BELOW = 1024;
+
+async function loadChartLibraries() {
+  const limit = readLimits().openFiles;
+  const low = limit !== null && limit < THROTTLE_BELOW;
+  if (low && Number(process.versions.node.split('.')[0]) < 22) register('./module-throttle.js', import.meta.url);
+  try {
+    const [vega, vegaLite] = await Promise.all([import('vega'), import('vega-lite')]);
+    return { vega, vegaLite };
+  } catch (error) {
+    const message = String(/** @type {Error} */ (error).message).split('\n')[0];
+    throw new Error(`the chart library could not be loaded: ${message}${low ? ` (the open-file limit is ${limit}; raise it with ulimit -n)` : ''}`, { cause: error });
+  }
+}
+
+/** @type {ReturnType<typeof loadChartLibraries> | undefined} */
+let loaded;
+
 /**
  * Render a Vega-Lite spec to SVG text in Node (vega-lite compiles, vega renders headless).
  * @param {Record<string, any>} spec
- * @returns {Promise<string>}
  */
 export async function renderSvg(spec) {
-  const { vega, vegaLite } = await loadChartLibraries();
+  const { vega, vegaLite } = await (loaded ??= loadChartLibraries());
   const compiled = vegaLite.compile(/** @type {any} */ (spec), { logger: vega.logger(vega.Error) }).spec;
   const view = new vega.View(vega.parse(compiled), { renderer: 'none', logLevel: vega.Error });
   try {

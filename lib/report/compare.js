@@ -2,15 +2,14 @@
  * Two sweeps side by side (another Node version, another machine, a kernel
  * change, before/after a code change), as Node core's benchmark/compare.js
  * does for two binaries: for every (workload, size, depth) group both sweeps
- * hold, and every figure, B/A = the ratio of the geometric means over runs,
- * with a 95 % interval from Welch's t-test on the log values of the per-run
- * figures (lib/stats/welch.js). The UDS/TCP row (and every other transport's
- * row against TCP) compares the two sweeps' per-run log-ratios the same
- * way, so B/A of it says whether the gap between the transports changed. Two sweeps of one Node version each are compared
- * whatever their versions (that may be the point); where a sweep measured
- * several (sweep --node), groups are matched within each version. Pure:
- * trial rows in, rows and text out; in the text, what came from the results
- * directories is printable() (controls escaped).
+ * hold, and every figure, B/A as COMPARE_STATISTIC says (lib/stats/welch.js).
+ * The UDS/TCP row (and every other transport's row against TCP) compares the
+ * two sweeps' per-run log-ratios the same way, so B/A of it says whether the
+ * gap between the transports changed. Two sweeps of one Node version each
+ * are compared whatever their versions (that may be the point); where a
+ * sweep measured several (sweep --node), groups are matched within each
+ * version. Pure: trial rows in, rows and text out; in the text, what came
+ * from the results directories is printable() (controls escaped).
  */
 import { Chalk } from 'chalk';
 import { UsageError } from '../core/errors.js';
@@ -82,9 +81,15 @@ function logsOf(rows, transport, metric) {
 /** @param {number[]} logs */
 const geomean = (logs) => (logs.length ? Math.exp(logs.reduce((a, b) => a + b, 0) / logs.length) : null);
 
+/** Group keys in order: by depth, then size. @param {string} x @param {string} y */
+function byDepthThenSize(x, y) {
+  const [[, sx, dx], [, sy, dy]] = [x, y].map((k) => k.split('|').map(Number));
+  return dx - dy || sx - sy;
+}
+
 /** @param {string[]} keys group keys */
 function describeGroups(keys) {
-  const parts = keys.map((k) => k.split('|')).sort((x, y) => Number(x[2]) - Number(y[2]) || Number(x[1]) - Number(y[1]));
+  const parts = [...keys].sort(byDepthThenSize).map((k) => k.split('|'));
   const shown = parts.slice(0, 6).map(([w, s, d, v]) => `${w} ${formatSize(Number(s))} depth ${d}${v ? ` Node ${v}` : ''}`);
   return `${shown.join(', ')}${parts.length > 6 ? ` and ${parts.length - 6} more` : ''}`;
 }
@@ -105,11 +110,7 @@ export function compareSweeps(a, b, { metrics = Object.keys(FIGURES) } = {}) {
   if (shared.length === 0) {
     throw new UsageError(`${a.dir} and ${b.dir} share no (workload, size, depth) group: A has ${describeGroups([...groupsA.keys()])}; B has ${describeGroups([...groupsB.keys()])}`, 'ERR_COMPARE');
   }
-  shared.sort((x, y) => {
-    const [, sx, dx] = x.split('|').map(Number);
-    const [, sy, dy] = y.split('|').map(Number);
-    return dx - dy || sx - sy;
-  });
+  shared.sort(byDepthThenSize);
   /** @type {CompareRow[]} */
   const rows = [];
   for (const key of shared) {
@@ -132,25 +133,27 @@ export function compareSweeps(a, b, { metrics = Object.keys(FIGURES) } = {}) {
 }
 
 /**
- * What differs between the two sweeps' environments and specs, one line each.
+ * `name: A …, B …` where the two are not the same JSON (a value neither sweep recorded says nothing).
+ * @param {string} name
+ * @param {unknown} va
+ * @param {unknown} vb
+ */
+const differs = (name, va, vb) => ((va !== undefined || vb !== undefined) && JSON.stringify(va ?? null) !== JSON.stringify(vb ?? null) ? [`${name}: A ${JSON.stringify(va ?? null)}, B ${JSON.stringify(vb ?? null)}`] : []);
+
+/**
+ * What differs between the two sweeps' environments, specs, Nodes and machines, one line each.
  * @param {Record<string, any> | null} metaA
  * @param {Record<string, any> | null} metaB
  */
 export function describeDifferences(metaA, metaB) {
-  const lines = [];
-  for (const [section, keys] of /** @type {const} */ ([['environment', ['udsvstcp', 'node', 'v8', 'libuv', 'platform', 'os_release', 'arch', 'cpu_model', 'cpu_count', 'cpu_governor', 'stream_high_water_mark_bytes']], ['spec', ['measure', 'warmup', 'pin', 'noDelay', 'runs', 'sizes', 'depths', 'pairing', 'seed']]])) {
-    for (const key of keys) {
-      const va = metaA?.[section]?.[key];
-      const vb = metaB?.[section]?.[key];
-      if (va === undefined && vb === undefined) continue;
-      if (JSON.stringify(va) !== JSON.stringify(vb)) lines.push(`${key}: A ${JSON.stringify(va ?? null)}, B ${JSON.stringify(vb ?? null)}`);
-    }
-  }
+  const recorded = /** @type {const} */ ({
+    environment: ['udsvstcp', 'node', 'v8', 'libuv', 'platform', 'os_release', 'arch', 'cpu_model', 'cpu_count', 'cpu_governor', 'stream_high_water_mark_bytes'],
+    spec: ['measure', 'warmup', 'pin', 'noDelay', 'runs', 'sizes', 'depths', 'pairing', 'seed'],
+  });
+  const lines = Object.entries(recorded).flatMap(([section, keys]) => keys.flatMap((key) => differs(key, metaA?.[section]?.[key], metaB?.[section]?.[key])));
   // the Nodes measured (sweep --node), which need not be the one that ran udsvstcp
   const versions = (/** @type {Record<string, any> | null} */ meta) => (Array.isArray(meta?.nodes) ? meta.nodes.map((n) => n?.version ?? null) : null);
-  const [na, nb] = [versions(metaA), versions(metaB)];
-  if ((na || nb) && JSON.stringify(na) !== JSON.stringify(nb)) lines.push(`Node versions measured: A ${JSON.stringify(na)}, B ${JSON.stringify(nb)}`);
-  return [...lines, ...machineDifferences(metaA, metaB)];
+  return [...lines, ...differs('Node versions measured', versions(metaA), versions(metaB)), ...machineDifferences(metaA, metaB)];
 }
 
 /** A share, for people: 10.2 %. @param {unknown} v */
@@ -166,8 +169,6 @@ const percent = (v) => (typeof v === 'number' && Number.isFinite(v) ? `${(v * 10
  */
 export function machineDifferences(metaA, metaB) {
   const [ma, mb] = [metaA?.machine, metaB?.machine];
-  /** `name: A …, B …` where the two are not the same JSON @param {string} name @param {unknown} va @param {unknown} vb */
-  const differs = (name, va, vb) => ((va !== undefined || vb !== undefined) && JSON.stringify(va ?? null) !== JSON.stringify(vb ?? null) ? [`${name}: A ${JSON.stringify(va ?? null)}, B ${JSON.stringify(vb ?? null)}`] : []);
   const lines = [...new Set([...Object.keys(ma?.sysctl ?? {}), ...Object.keys(mb?.sysctl ?? {})])].sort().flatMap((name) => differs(name, ma?.sysctl?.[name], mb?.sysctl?.[name]));
   lines.push(...differs('virtualisation', ma?.virtualisation?.vm, mb?.virtualisation?.vm), ...differs('cpuidle driver', ma?.idle?.cpuidle_driver, mb?.idle?.cpuidle_driver));
   const wake = (/** @type {any} */ m) => (typeof m?.wakeup?.wake_cost_us === 'number' ? m.wakeup.wake_cost_us : null);

@@ -4,6 +4,7 @@
  * Markdown and HTML formatters lay it out. Pure.
  */
 import { formatSize } from '../core/units.js';
+import { isModerated } from '../stats/summarize.js';
 import { workloadOf } from '../workloads/index.js';
 import { HEADLINE, PAIR, labelOf, othersOf, ratioOf } from '../transports/index.js';
 import { estimatesOf } from './estimates.js';
@@ -82,13 +83,12 @@ export function depthTable(section) {
 }
 
 /**
- * What the figures in the tables are, in one paragraph.
- * @param {import('../workloads/figures.js').Figure} primary
- * @param {string} centre what the per-transport values are: 'geometric mean' or 'mean'
- * @param {boolean} [moderated] the UDS/TCP intervals' variances were moderated across the groups
- * @param {boolean} [mechanisms] the tables have mechanism columns
+ * What the figures in the tables of a report's sections are, in one paragraph.
+ * @param {import('./findings.js').Findings} findings with one section or more
+ * @param {boolean} mechanisms the tables have mechanism columns
  */
-export function describeTable(primary, centre, moderated = false, mechanisms = false) {
+export function describeTable({ sections: [{ primary }], centre, summary }, mechanisms) {
+  const moderated = isModerated(summary);
   const mechanism = ' vcsw: voluntary context switches (the process waited and was woken), writes: write system calls, '
     + 'each per unit of work (message, chunk, connection or request); involuntary switches and read calls are in summary.csv.';
   return `${primary.short}: ${centre} over runs. UDS/TCP: geometric mean of the per-run ratios (UDS and TCP of the same run), `

@@ -1,10 +1,9 @@
 /**
- * A size row's figures by transport: every transport's estimate, every
- * ratio against TCP, and one transport against TCP seen as UDS is (so the
- * verdicts and the mechanism finder, written for UDS/TCP, read any of them).
- * A comparison holds the baseline's and the headline's estimates under
- * their names (`tcp`, `uds`: the keys of `report --json`), the headline's
- * ratio as `ratio`, and every other transport in `others`. Pure.
+ * A size row's figures by transport: every transport's estimate, and every
+ * ratio against TCP. A comparison holds the baseline's and the headline's
+ * estimates under their names (`tcp`, `uds`: the keys of `report --json`),
+ * the headline's ratio as `ratio`, and every other transport in `others`.
+ * Pure.
  */
 import { BASELINE, HEADLINE } from '../transports/index.js';
 
@@ -27,22 +26,10 @@ export function ratioEstimatesOf(c) {
 }
 
 /**
- * A size row's figures seen as one transport against TCP: its estimate and ratio in the places of UDS's.
- * @param {Record<string, import('./findings.js').Comparison>} figures
+ * One transport's ratio against TCP of one figure (UDS's is the comparison's `ratio`).
+ * @param {import('./findings.js').Comparison} c
  * @param {string} transport
- * @returns {Record<string, import('./findings.js').Comparison>}
  */
-export function againstTcp(figures, transport) {
-  if (transport === HEADLINE) return figures;
-  return Object.fromEntries(Object.entries(figures).map(([m, c]) => [m, comparisonOf(estimatesOf(c)[BASELINE], c.others?.[transport]?.value ?? null, c.others?.[transport]?.ratio ?? null)]));
-}
-
-/**
- * A comparison: the baseline's and the headline's estimates, the headline's ratio, the others'.
- * @param {import('./findings.js').Estimate | null} baseline @param {import('./findings.js').Estimate | null} headline
- * @param {import('./findings.js').RatioEstimate | null} ratio @param {import('./findings.js').Comparison['others']} [others]
- * @returns {import('./findings.js').Comparison}
- */
-export function comparisonOf(baseline, headline, ratio, others = {}) {
-  return /** @type {import('./findings.js').Comparison} */ ({ [BASELINE]: baseline, [HEADLINE]: headline, ratio, others });
+export function ratioAgainstTcp(c, transport) {
+  return ratioEstimatesOf(c).find((x) => x.transport === transport)?.ratio ?? null;
 }

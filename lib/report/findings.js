@@ -11,13 +11,9 @@ import { WIDE_CI, summarize, clientWarnings, counterWarnings, laneWarnings } fro
 import { isVersionComparison } from '../stats/versions.js';
 import { orderVersions } from '../core/node-executables.js';
 import { BASELINE, HEADLINE, labelOf, orderTransports, othersOf, ratioOf } from '../transports/index.js';
-import { againstTcp, comparisonOf, ratioEstimatesOf, estimatesOf } from './estimates.js';
-import { mostDifferent } from './mechanism.js';
-import { formatRatio, toVerdict } from './verdict.js';
-import { stealWarning } from './cpu-time.js';
-import { sendBufferWarning } from './send-buffer.js';
-import { somaxconnWarning } from './backlog.js';
-import { wakeupOfSections } from './machine.js';
+import { estimatesOf, ratioAgainstTcp, ratioEstimatesOf } from './estimates.js';
+import { formatRatio, mostDifferent, toVerdict } from './verdict.js';
+import { sendBufferWarning, somaxconnWarning, stealWarning, wakeupOfSections } from './machine.js';
 import { versionFindings } from './versions.js';
 import { resumeCommand } from '../core/shell.js';
 import { resumeNodesOf } from '../results/meta.js';
@@ -210,14 +206,18 @@ export function buildFindings({ trials: all, meta, notes = [], dir }, options = 
           /** @type {Record<string, Comparison>} */
           const figures = {};
           for (const metric of new Set([primary.metric, ...Object.keys(FIGURES)])) {
-            figures[metric] = comparisonOf(estimateOf(pick(BASELINE, metric)), estimateOf(pick(HEADLINE, metric)), ratioEstimateOf(pick(ratioOf(HEADLINE), metric)),
-              Object.fromEntries(others.map((t) => [t, { value: estimateOf(pick(t, metric)), ratio: ratioEstimateOf(pick(ratioOf(t), metric)) }])));
+            figures[metric] = /** @type {Comparison} */ ({
+              [BASELINE]: estimateOf(pick(BASELINE, metric)),
+              [HEADLINE]: estimateOf(pick(HEADLINE, metric)),
+              ratio: ratioEstimateOf(pick(ratioOf(HEADLINE), metric)),
+              others: Object.fromEntries(others.map((t) => [t, { value: estimateOf(pick(t, metric)), ratio: ratioEstimateOf(pick(ratioOf(t), metric)) }])),
+            });
           }
           return { size_bytes: size, figures };
         });
         /** @type {Section} */
         const section = { workload, node, depth, transports, primary, sizes: rows, verdict: '' };
-        const verdictSizes = (/** @type {string} */ t) => rows.map((r) => { const view = againstTcp(r.figures, t); return { size_bytes: r.size_bytes, ratio: view[primary.metric].ratio, mechanism: mostDifferent(view, primary.metric) }; });
+        const verdictSizes = (/** @type {string} */ t) => rows.map((r) => ({ size_bytes: r.size_bytes, ratio: ratioAgainstTcp(r.figures[primary.metric], t), mechanism: mostDifferent(r.figures, primary.metric, t) }));
         // one transport measured alone: what it measured, nothing compared
         const alone = transports.length === 1 ? { transport: transports[0], sizes: rows.map((r) => ({ size_bytes: r.size_bytes, measured: Boolean(estimatesOf(r.figures[primary.metric])[transports[0]]) })) } : undefined;
         section.verdict = toVerdict({

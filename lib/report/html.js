@@ -5,10 +5,8 @@
  * tables, the warnings and the environment from meta.json. Pure.
  */
 import { depthTable, describeTable } from './depth-table.js';
-import { isModerated } from '../stats/summarize.js';
-import { describeEnvironmentLine, describeState, sectionTitle } from './report-text.js';
-import { cpuTimeRows } from './cpu-time.js';
-import { machineRows } from './machine.js';
+import { TITLE, describeEnvironmentLine, describeState, sectionTitle } from './report-text.js';
+import { cpuTimeRows, machineRows } from './machine.js';
 import { VERSION_TABLE_NOTE, versionTable } from './versions.js';
 
 /** @param {unknown} text */
@@ -50,15 +48,15 @@ function rowsList(entries) {
 /**
  * @param {import('./findings.js').Findings} findings
  * @param {{ name: string, title: string, svg: string }[]} charts rendered charts, in order
- * @param {{ title?: string, files?: string[] }} [options]
+ * @param {{ files?: string[] }} [options]
  */
-export function toHtml(findings, charts, { title = 'udsvstcp: UDS vs TCP', files = [] } = {}) {
+export function toHtml(findings, charts, { files = [] } = {}) {
   const parts = [];
   parts.push('<!DOCTYPE html>', '<html lang="en"><head><meta charset="utf-8">',
     '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; style-src \'unsafe-inline\'">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body>`);
-  parts.push(`<h1>${escapeHtml(title)}</h1>`);
+    `<title>${escapeHtml(TITLE)}</title><style>${STYLE}</style></head><body>`);
+  parts.push(`<h1>${escapeHtml(TITLE)}</h1>`);
   parts.push(`<p class="state">${escapeHtml(describeState(findings))}</p>`);
   const env = describeEnvironmentLine(findings.meta);
   if (env) parts.push(`<p class="state">${escapeHtml(env)}</p>`);
@@ -94,7 +92,7 @@ export function toHtml(findings, charts, { title = 'udsvstcp: UDS vs TCP', files
     parts.push(`<p class="verdict">${escapeHtml(section.verdict)}</p>`);
     htmlTable(table);
   }
-  if (findings.sections.length) parts.push(`<p>${escapeHtml(describeTable(findings.sections[0].primary, findings.centre, isModerated(findings.summary), mechanisms))}</p>`);
+  if (findings.sections.length) parts.push(`<p>${escapeHtml(describeTable(findings, mechanisms))}</p>`);
   for (const version of findings.versions) {
     parts.push(`<h2>Node ${escapeHtml(version.node)} against ${escapeHtml(version.base)}${findings.versions.some((v) => v.workload !== version.workload) ? ` (${escapeHtml(version.workload)})` : ''}</h2>`);
     parts.push(`<p class="verdict">${escapeHtml(version.line)}</p>`);

@@ -1,18 +1,24 @@
 /**
- * The machine facts of meta.json's `machine` (lib/core/machine.js and the
- * wake-up probe, lib/machine/wakeup-probe.js) for people: rows for the
- * report's environment section, one line about the probe, and the share of
- * the depth-1 round trip that waking an idle CPU takes, with a warning when
- * it dominates. The probe runs unpinned ends on two CPUs: where the round
- * trips measured had both ends on one CPU (pinning `same`), none of that
- * cost is theirs, and a note says so instead of any share. Pure.
+ * What the machine set, for people (docs/regimes.md): meta.json's `machine`
+ * (lib/core/machine.js, lib/machine/wakeup-probe.js) and its sessions' CPU
+ * time as rows for the report's environment section, and a warning wherever
+ * the machine, not the transport, may have set a result: waking idle CPUs,
+ * UDS's send buffer, somaxconn, the hypervisor's steal. Pure.
+ *
+ * The share of the depth-1 round trip that waking an idle CPU takes: the
+ * probe runs unpinned ends on two CPUs, so where the round trips measured
+ * had both ends on one CPU (pinning `same`), none of that cost is theirs,
+ * and a note says so instead of any share.
  */
 import { formatSize } from '../core/units.js';
-import { PAIR, labelOf, orderTransports } from '../transports/index.js';
+import { backlogWarning } from '../core/backlog.js';
+import { quantile } from '../stats/describe.js';
+import { PAIR, getTransport, isTransport, labelOf, orderTransports } from '../transports/index.js';
+import { connectionsAt, depthLabel, workloadOf } from '../workloads/index.js';
 import { estimatesOf } from './estimates.js';
 
 /** A wake-up share of the depth-1 round trip above this dominates it: the report says so. */
-export const WAKE_SHARE_DOMINATES = 0.5;
+const WAKE_SHARE_DOMINATES = 0.5;
 
 /** The figure a depth-1 round trip is read from (summary.csv metric). */
 const RTT_METRIC = 'rtt_mean_us';
@@ -52,22 +58,6 @@ export function describeWakeup(machine) {
  */
 
 /**
- * The wake-up cost's share of depth-1 mean round trips (none from a probe on a busy machine).
- * @param {{ transport: string, size_bytes: number, rtt_us: number }[]} rtts
- * @param {Record<string, any> | null | undefined} machine
- * @returns {Share[]}
- */
-function sharesOf(rtts, machine) {
-  const cost = machine?.wakeup?.wake_cost_us;
-  if (typeof cost !== 'number' || !Number.isFinite(cost) || cost <= 0) return [];
-  if (wasBusy(machine?.wakeup)) return []; // its CPUs were seldom idle: the probe measured waiting for a CPU, not waking one
-  return rtts.filter((r) => Number.isFinite(r.rtt_us) && r.rtt_us > 0).map((r) => ({ ...r, share: Math.min(1, cost / r.rtt_us) }));
-}
-
-/** @param {number[]} x */
-const median = (x) => { const s = [...x].sort((a, b) => a - b); return (s[(s.length - 1) >> 1] + s[s.length >> 1]) / 2; };
-
-/**
  * @typedef {object} WakeupFinding what to say of the wake-up cost's share of depth-1 round trips
  * @property {Share[]} shares each transport's and size's (none where both ends shared one CPU)
  * @property {string | null} warning where waking an idle CPU is most of a round trip
@@ -76,17 +66,20 @@ const median = (x) => { const s = [...x].sort((a, b) => a - b); return (s[(s.len
 
 /**
  * What to say of the wake-up cost's share of depth-1 mean round trips, given how the ends were pinned.
- * @param {{ transport: string, size_bytes: number, rtt_us: number }[]} rtts
+ * @param {Omit<Share, 'share'>[]} rtts
  * @param {Record<string, any> | null | undefined} machine
  * @param {unknown} pinning meta.json's `pinning` or a --pin value (`same`: both ends on one CPU); null: unpinned
  * @returns {WakeupFinding}
  */
 export function wakeupFinding(rtts, machine, pinning) {
-  const shares = sharesOf(rtts, machine);
+  const cost = machine?.wakeup?.wake_cost_us;
+  if (typeof cost !== 'number' || !Number.isFinite(cost) || cost <= 0) return { shares: [], warning: null, note: null };
+  // a probe on a busy machine, whose CPUs were seldom idle, measured waiting for a CPU, not waking one
+  if (wasBusy(machine?.wakeup)) return { shares: [], warning: null, note: null };
+  const shares = rtts.filter((r) => Number.isFinite(r.rtt_us) && r.rtt_us > 0).map((r) => ({ ...r, share: Math.min(1, cost / r.rtt_us) }));
   if (!shares.length) return { shares, warning: null, note: null };
-  // both ends on one CPU (meta.json's `same: server and client cpu 0`, or --pin same): no cross-CPU wake-up was paid
   if (typeof pinning === 'string' && /^same\b/.test(pinning)) {
-    return { shares: [], warning: null, note: `both ends of every round trip ran on one CPU (--pin same): no cross-CPU wake-up is paid, so the wake-up probe's cost (about ${micro(machine?.wakeup.wake_cost_us)} with the ends on two CPUs) is not part of these round trips` };
+    return { shares: [], warning: null, note: `both ends of every round trip ran on one CPU (--pin same): no cross-CPU wake-up is paid, so the wake-up probe's cost (about ${micro(cost)} with the ends on two CPUs) is not part of these round trips` };
   }
   return { shares, warning: warnOfShares(shares, machine), note: null };
 }
@@ -106,11 +99,10 @@ export function wakeupOfSections(sections, machine, pinning) {
 /**
  * @param {Share[]} shares
  * @param {Record<string, any> | null | undefined} machine
- * @returns {string | null}
  */
 function warnOfShares(shares, machine) {
   // each transport's median share over the depth-1 sizes, in whole percent
-  const by = orderTransports(shares.map((s) => s.transport)).map((t) => ({ transport: t, percent: Math.round(median(shares.filter((s) => s.transport === t).map((s) => s.share)) * 100) }));
+  const by = orderTransports(shares.map((s) => s.transport)).map((t) => ({ transport: t, percent: Math.round(quantile(shares.filter((s) => s.transport === t).map((s) => s.share).sort((a, b) => a - b), 0.5) * 100) }));
   if (!by.some((s) => s.percent > WAKE_SHARE_DOMINATES * 100)) return null;
   const w = /** @type {Record<string, any>} */ (machine?.wakeup);
   const percent = by.length > 1 && new Set(by.map((s) => s.percent)).size > 1 ? `${by.map((s) => `${s.percent} % (${labelOf(s.transport)})`).join(' and ')}` : `${by[0].percent} %`;
@@ -153,4 +145,84 @@ export function machineRows(machine, sections = [], pinning = null) {
   if (shares.length) rows.push(['wake-up share of the depth-1 round trip', shares.map((s) => `${labelOf(s.transport)} ${formatSize(s.size_bytes)} ${Math.round(s.share * 100)} % of ${micro(s.rtt_us)}`).join('; ')]);
   if (note) rows.push(['wake-up share of the depth-1 round trip', `none: ${note}`]);
   return rows;
+}
+
+/** A session whose vCPUs lost more than this share of their time to the host: the report says so. */
+const STEAL_WORTH_SAYING = 0.02;
+
+/** @param {number} share */
+const percent = (share) => `${(share * 100).toFixed(1)} %`;
+
+/**
+ * @param {unknown} sessions meta.json's sessions (their cpu: lib/core/cpu-times.js)
+ * @returns {{ index: number, cpu: { ticks: number, busy: number, idle: number, iowait: number, steal: number } }[]}
+ */
+function measured(sessions) {
+  if (!Array.isArray(sessions)) return [];
+  return sessions.flatMap((s, index) => {
+    const cpu = s?.cpu;
+    const ok = cpu && ['busy', 'idle', 'iowait', 'steal'].every((k) => typeof cpu[k] === 'number' && Number.isFinite(cpu[k]));
+    return ok ? [{ index, cpu }] : [];
+  });
+}
+
+/**
+ * The environment section's row: each session's busy, idle, iowait and steal shares.
+ * @param {unknown} sessions
+ * @returns {[string, string][]}
+ */
+export function cpuTimeRows(sessions) {
+  const all = measured(sessions);
+  if (!all.length) return [];
+  const one = (/** @type {(typeof all)[number]} */ { index, cpu }) => `${all.length > 1 ? `session ${index}: ` : ''}busy ${percent(cpu.busy)}, idle ${percent(cpu.idle)}, iowait ${percent(cpu.iowait)}, stolen by the hypervisor ${percent(cpu.steal)}`;
+  return [['CPU time during the sweep (/proc/stat, all CPUs)', all.map(one).join('; ')]];
+}
+
+/**
+ * A warning when a session lost more than STEAL_WORTH_SAYING of its CPU time to the host.
+ * @param {unknown} sessions
+ */
+export function stealWarning(sessions) {
+  const worst = measured(sessions).reduce((a, b) => (a && a.cpu.steal >= b.cpu.steal ? a : b), /** @type {ReturnType<typeof measured>[number] | null} */ (null));
+  if (!worst || worst.cpu.steal <= STEAL_WORTH_SAYING) return null;
+  return `the hypervisor took ${percent(worst.cpu.steal)} of this machine's CPU time during the sweep (steal in /proc/stat): its host was busy, so the figures are lower and the runs spread more than on a quiet host; sweeps made at other times can differ by more than their intervals`;
+}
+
+/** Workloads whose bytes in flight are the message or chunk size times the depth. */
+const STREAMING = new Set(['echo', 'stream']);
+
+/**
+ * Where more bytes were in flight than UDS's send buffer (net.core.wmem_default, which never grows) holds, in
+ * sections that measured such a transport: there the ratio follows how soon the receiver is woken, and moves
+ * between sweeps by more than a sweep's interval says. Measured by changing the cause (`sudo npm run bench:wmem`,
+ * docs/regimes.md): at 64 KiB x 16 it swung 0.70-1.18 between rounds as it was, held at 1.50-1.62 raised to 4 MiB.
+ * @param {import('./findings.js').Section[]} sections
+ * @param {Record<string, any> | null | undefined} machine meta.json's machine
+ */
+export function sendBufferWarning(sections, machine) {
+  const buffer = machine?.sysctl?.['net.core.wmem_default'];
+  if (typeof buffer !== 'number' || !Number.isFinite(buffer) || buffer <= 0) return null;
+  const over = sections
+    .filter((s) => STREAMING.has(s.workload) && (s.transports ?? PAIR).some((t) => isTransport(t) && getTransport(t).fixedSendBuffer))
+    .flatMap((s) => s.sizes.filter((row) => row.size_bytes * s.depth > buffer).map((row) => ({ s, row })));
+  if (!over.length) return null;
+  const groups = [...new Set(over.map(({ s, row }) => `${formatSize(row.size_bytes)}${s.workload === 'stream' ? ' chunks' : ` depth ${s.depth}`}`))];
+  return `at ${groups.join(', ')} more bytes are in flight than UDS's send buffer holds (net.core.wmem_default, ${buffer} B here; a Unix socket's never grows, TCP's does): the UDS sender waits for the receiver again and again, so these ratios follow how soon it is woken and can move between sweeps by more than their intervals; raise net.core.wmem_default to measure the transport instead (sudo npm run bench:wmem measures both; docs/regimes.md)`;
+}
+
+/**
+ * Where somaxconn capped the server's listen backlog below the connections a trial opened at once: a UDS
+ * connect then fails at once (EAGAIN) where TCP's waits for a SYN retry (lib/core/backlog.js).
+ * @param {import('./findings.js').Section[]} sections
+ * @param {Record<string, any> | null | undefined} meta meta.json: its machine's sysctl, else its environment's
+ */
+export function somaxconnWarning(sections, meta) {
+  const recorded = meta?.machine?.sysctl?.['net.core.somaxconn'] ?? meta?.environment?.net?.somaxconn;
+  const somaxconn = typeof recorded === 'string' && /^\d+$/.test(recorded) ? Number(recorded) : recorded;
+  if (typeof somaxconn !== 'number') return null;
+  const widest = sections
+    .map((s) => ({ s, connections: connectionsAt(workloadOf(s.workload), s.depth) }))
+    .reduce((a, b) => (b.connections > a.connections ? b : a), { s: /** @type {import('./findings.js').Section | null} */ (null), connections: 0 });
+  if (!widest.s) return null;
+  return backlogWarning({ connections: widest.connections, somaxconn, flag: depthLabel(widest.s.workload, widest.s.depth) });
 }

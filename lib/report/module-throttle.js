@@ -1,7 +1,7 @@
 /**
  * A module-loading hook that lets at most a few modules load at once, so a
  * large module graph never holds more than that many files open. Registered
- * by ./chart-libraries.js (module.register: it runs on Node's hooks thread)
+ * by ./charts.js (module.register: it runs on Node's hooks thread)
  * on Node before 22 under a low open-file limit; see there.
  */
 

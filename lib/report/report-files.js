@@ -18,8 +18,7 @@ import { toMarkdown } from './report-text.js';
 import { readResultsDir } from '../results/reader.js';
 import { SUMMARY_COLUMNS } from '../stats/summarize.js';
 import { toRunsWide } from '../results/wide.js';
-import { cpuTimeRows } from './cpu-time.js';
-import { machineRows } from './machine.js';
+import { cpuTimeRows, machineRows } from './machine.js';
 import { toXlsx } from './xlsx.js';
 
 export const REPORT_FILES = { markdown: 'summary.md', html: 'report.html', xlsx: 'results.xlsx' };

@@ -8,10 +8,8 @@
 import { depthLabel } from '../workloads/index.js';
 import { Chalk } from 'chalk';
 import { depthTable, describeTable } from './depth-table.js';
-import { isModerated } from '../stats/summarize.js';
 import { printable } from '../core/text.js';
-import { cpuTimeRows } from './cpu-time.js';
-import { machineRows } from './machine.js';
+import { cpuTimeRows, machineRows } from './machine.js';
 import { VERSION_TABLE_NOTE, versionTable } from './versions.js';
 
 const plain = new Chalk({ level: 0 });
@@ -83,13 +81,15 @@ export function toReportText(findings, { chalk = plain } = {}) {
 /** @param {string} text */
 const md = (text) => text.replace(/([\\|*_`[\]<>])/g, '\\$1');
 
+/** The title of summary.md and report.html. */
+export const TITLE = 'udsvstcp: UDS vs TCP';
+
 /**
  * summary.md
  * @param {import('./findings.js').Findings} findings
- * @param {{ title?: string }} [options]
  */
-export function toMarkdown(findings, { title = 'udsvstcp: UDS vs TCP' } = {}) {
-  const out = [`# ${md(title)}`, '', md(describeState(findings)) + '.', ''];
+export function toMarkdown(findings) {
+  const out = [`# ${md(TITLE)}`, '', md(describeState(findings)) + '.', ''];
   const env = describeEnvironmentLine(findings.meta);
   if (env) out.push(md(env), '');
   /** @param {{ columns: import('./depth-table.js').Column[], rows: string[][] }} table */
@@ -107,7 +107,7 @@ export function toMarkdown(findings, { title = 'udsvstcp: UDS vs TCP' } = {}) {
     out.push(md(section.verdict), '');
     out.push(...mdTable(table));
   }
-  if (findings.sections.length) out.push(md(describeTable(findings.sections[0].primary, findings.centre, isModerated(findings.summary), mechanisms)), '');
+  if (findings.sections.length) out.push(md(describeTable(findings, mechanisms)), '');
   if (findings.versions.length) {
     out.push('## Node versions', '');
     for (const version of findings.versions) out.push(`- ${md(version.line)}`);

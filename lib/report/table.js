@@ -7,9 +7,8 @@ import { Chalk } from 'chalk';
 import { formatSize } from '../core/units.js';
 import { printable } from '../core/text.js';
 import { workloadOf } from '../workloads/index.js';
-import { BASELINE, HEADLINE, labelOf, orderTransports } from '../transports/index.js';
-import { MIN_PER_UNIT } from './mechanism.js';
-import { aloneWords } from './verdict.js';
+import { BASELINE, labelOf, orderTransports } from '../transports/index.js';
+import { MIN_PER_UNIT, aloneWords } from './verdict.js';
 
 const plain = new Chalk({ level: 0 });
 
@@ -30,27 +29,19 @@ export function human(value) {
 }
 
 /**
- * The columns of a workload's table: who, then its `table` figures, then status.
- * @param {string} workload
- * @returns {[string, (r: import('../trial/record.js').TrialRecord) => string][]}
+ * @param {import('../trial/record.js').TrialRecord[]} records
+ * @param {{ chalk?: import('chalk').ChalkInstance }} [options]
  */
-function columnsOf(workload) {
-  const w = workloadOf(workload);
-  return [
+export function toTable(records, { chalk = plain } = {}) {
+  const w = workloadOf(records[0]?.workload);
+  /** @type {[string, (r: import('../trial/record.js').TrialRecord) => string][]} who, then the workload's `table` figures, then status */
+  const COLUMNS = [
     ['transport', (r) => String(r.transport)],
     ['size', (r) => (r.size_bytes === null ? '-' : formatSize(Number(r.size_bytes)))],
     [w.axes.depth.flag.slice(2), (r) => human(r.depth)],
     ...w.table.map(([title, column]) => /** @type {[string, (r: import('../trial/record.js').TrialRecord) => string]} */ ([title, (r) => human(r[column])])),
     ['status', (r) => String(r.status)],
   ];
-}
-
-/**
- * @param {import('../trial/record.js').TrialRecord[]} records
- * @param {{ chalk?: import('chalk').ChalkInstance }} [options]
- */
-export function toTable(records, { chalk = plain } = {}) {
-  const COLUMNS = columnsOf(workloadOf(records[0]?.workload).name);
   const rows = records.map((r) => COLUMNS.map(([, cell]) => printable(cell(r))));
   const widths = COLUMNS.map(([title], i) => Math.max(title.length, ...rows.map((row) => row[i].length)));
   const line = (/** @type {string[]} */ cells) => cells.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ').trimEnd();
@@ -78,19 +69,16 @@ function meanOf(records, field) {
  * many times TCP's figures it gives, with the interval of the primary
  * figure's ratio when one is given.
  * @param {import('../trial/record.js').TrialRecord[]} records
- * @param {{ chalk?: import('chalk').ChalkInstance, ratio?: { interval: import('../stats/ratios.js').RatioInterval, basis: string },
- *   ratios?: Record<string, { interval: import('../stats/ratios.js').RatioInterval, basis: string }> }} [options]
- *   ratio: UDS/TCP's interval; ratios: any transport's, by name
+ * @param {{ chalk?: import('chalk').ChalkInstance, ratios?: Record<string, { interval: import('../stats/ratios.js').RatioInterval, basis: string }> }} [options]
+ *   ratios: each transport's interval against TCP, by name
  */
-export function toComparison(records, { chalk = plain, ratio: headline, ratios = {} } = {}) {
+export function toComparison(records, { chalk = plain, ratios = {} } = {}) {
   /** @type {Map<string, import('../trial/record.js').TrialRecord[]>} */
   const groups = new Map();
   for (const r of records) {
     const key = `${r.workload}|${r.size_bytes}|${r.depth}`;
     groups.set(key, [...(groups.get(key) ?? []), r]);
   }
-  /** @type {Record<string, { interval: import('../stats/ratios.js').RatioInterval, basis: string }>} */
-  const intervals = { ...ratios, ...(headline ? { [HEADLINE]: headline } : {}) };
   const lines = [];
   for (const group of groups.values()) {
     const measured = orderTransports(group.map((r) => String(r.transport)));
@@ -102,7 +90,7 @@ export function toComparison(records, { chalk = plain, ratio: headline, ratios =
     }
     const baseline = group.filter((r) => r.transport === BASELINE);
     for (const transport of measured.filter((t) => t !== BASELINE)) {
-      const line = comparisonLine(group, baseline, transport, intervals[transport], chalk);
+      const line = comparisonLine(group, baseline, transport, ratios[transport], chalk);
       if (line) lines.push(line);
     }
   }

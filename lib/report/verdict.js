@@ -1,9 +1,8 @@
 /**
  * Verdicts in plain words: one line per depth about the primary figure's
- * UDS/TCP ratio (then a sentence per other transport against TCP), size
- * by size, with neighbouring sizes that say the same
- * thing merged. What each size says follows from its 95 % confidence
- * interval alone:
+ * UDS/TCP ratio (then a sentence per other transport against TCP), size by
+ * size, with neighbouring sizes that say the same thing merged. What each
+ * size says follows from its 95 % confidence interval alone:
  * - above / below: the interval excludes 1 ("UDS gives 1.40× the … of TCP");
  * - same: the interval includes 1 and lies within ±SAME_WITHIN of it, so the
  *   data rule out any difference larger than X %, X being the interval's
@@ -13,13 +12,53 @@
  * A sweep or run of one transport compares nothing: its line says what it
  * measured, and that there is nothing to compare it with.
  * Where the ratio is far from 1, the line says which mechanism figure
- * (context switches, read or write calls per unit) differs most between the
- * transports there (lib/report/mechanism.js).
+ * differs most between the transports there (mostDifferent): of the
+ * mechanism figures (context switches and read and write calls per unit of
+ * work, client, server and nginx), the one whose ratio to TCP is farthest
+ * from 1 on the log scale. Only where the primary figure's ratio is outside
+ * 1 ± FAR and its 95 % CI excludes 1, and only among mechanism ratios whose
+ * CI excludes 1 and that happen at least MIN_PER_UNIT times per unit on one
+ * transport: a difference in something that happens once in a hundred
+ * messages explains nothing.
  * Pure: rows in, strings out.
  */
 import { depthLabel } from '../workloads/index.js';
+import { figureOf } from '../workloads/figures.js';
 import { formatSize } from '../core/units.js';
 import { BASELINE, HEADLINE, labelOf } from '../transports/index.js';
+import { estimatesOf, ratioAgainstTcp } from './estimates.js';
+
+export const FAR = 0.1;
+export const MIN_PER_UNIT = 0.05;
+
+/**
+ * @typedef {object} Mechanism
+ * @property {string} metric e.g. client_writes_per_chunk
+ * @property {string} label in words: "client write calls per chunk"
+ * @property {number} ratio to TCP (geometric mean of paired runs)
+ */
+
+/**
+ * @param {Record<string, import('./findings.js').Comparison>} figures a size row's figures, by metric
+ * @param {string} primary the primary figure's metric
+ * @param {string} [transport] the one against TCP
+ * @returns {Mechanism | null}
+ */
+export function mostDifferent(figures, primary, transport = HEADLINE) {
+  const p = figures[primary] && ratioAgainstTcp(figures[primary], transport);
+  if (!p || p.significant !== 'yes' || Math.abs(p.value - 1) <= FAR) return null;
+  /** @type {Mechanism | null} */
+  let best = null;
+  for (const [metric, c] of Object.entries(figures)) {
+    const ratio = ratioAgainstTcp(c, transport);
+    const [tcp, other] = [estimatesOf(c)[BASELINE], estimatesOf(c)[transport]];
+    if (!figureOf(metric).mechanism || !ratio || ratio.significant !== 'yes' || !tcp || !other) continue;
+    if (Math.max(tcp.value, other.value) < MIN_PER_UNIT || !(ratio.value > 0)) continue;
+    if (best && Math.abs(Math.log(ratio.value)) <= Math.abs(Math.log(best.ratio))) continue;
+    best = { metric, label: figureOf(metric).label, ratio: ratio.value };
+  }
+  return best;
+}
 
 /** An interval that includes 1 and stays within this of it is reported as "no difference larger than X %". */
 const SAME_WITHIN = 0.2;
@@ -29,7 +68,7 @@ const SAME_WITHIN = 0.2;
  *
  * @typedef {'above' | 'below' | 'same' | 'unclear' | 'single' | 'none'} Verdict
  *
- * @typedef {{ size_bytes: number, ratio: Ratio | null, mechanism?: import('./mechanism.js').Mechanism | null }} SizeVerdict
+ * @typedef {{ size_bytes: number, ratio: Ratio | null, mechanism?: Mechanism | null }} SizeVerdict
  */
 
 /**

@@ -62,7 +62,6 @@ function describe(what, found, workload, name = false) {
 /**
  * @param {Record<string, any>[]} summary rows of summarize()
  * @param {(workload: string) => import('../workloads/figures.js').Figure} primaryOf the figure verdicts are about
- * @returns {VersionFinding[]}
  */
 export function versionFindings(summary, primaryOf) {
   const rows = summary.filter(isVersionComparison);

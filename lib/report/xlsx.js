@@ -53,9 +53,7 @@ function summaryFormat(column, unit) {
 const UNWRITABLE = /(?![\t\n\r])[\p{Cc}\p{Cs}\p{Noncharacter_Code_Point}\uFFFD]/gu;
 
 /**
- * Text as a workbook can hold it: every unwritable character as a visible
- * \uXXXX escape (\u{XXXXX} beyond the BMP), so nothing is lost without a
- * trace.
+ * Text as a workbook can hold it (the header's \uXXXX escape; \u{XXXXX} beyond the BMP).
  * @param {string} text
  */
 export function xmlSafeText(text) {
@@ -66,8 +64,8 @@ export function xmlSafeText(text) {
 }
 
 /**
- * A cell: a finite number as a number in its format, any other figure
- * empty, text as text (never a formula: the writer makes one only when told).
+ * A cell: a finite number as a number in its format, any other figure empty, text as text (the writer makes a
+ * formula only when told).
  * @param {unknown} v
  * @param {string | undefined} format
  * @returns {import('write-excel-file/node').Cell}

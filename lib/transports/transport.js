@@ -54,7 +54,7 @@
  * @property {'address' | 'unix'} [upstream] how nginx names it in an upstream block, where it carries `upstream`:
  *   `host:port` (the target's host and port) or `unix:PATH` (its path)
  * @property {boolean} [fixedSendBuffer] its send buffer is net.core.wmem_default and never grows (an AF_UNIX stream
- *   socket; loopback TCP's autotunes): with more bytes in flight, its sender waits for the receiver (lib/report/send-buffer.js)
+ *   socket; loopback TCP's autotunes): with more bytes in flight, its sender waits for the receiver (lib/report/machine.js)
  * @property {boolean} [nagle] Nagle's algorithm applies: TCP_NODELAY is set unless --nagle, and a server says when it is not
  * @property {boolean} [headline] the transport of the headline ratio, UDS/TCP (one transport has it): its
  *   ratio is a comparison's `ratio`, and its column, chart and verdict come first

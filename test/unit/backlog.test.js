@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { NODE_BACKLOG, backlogWarning, listenBacklog, readSomaxconn } from '../../lib/core/backlog.js';
-import { somaxconnWarning } from '../../lib/report/backlog.js';
+import { somaxconnWarning } from '../../lib/report/machine.js';
 import { connectionsAt, WORKLOADS } from '../../lib/workloads/index.js';
 import { useTempDir } from '../helpers/temp.js';
 

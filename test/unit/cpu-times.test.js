@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cpuShares, parseCpuTimes } from '../../lib/core/cpu-times.js';
-import { cpuTimeRows, stealWarning } from '../../lib/report/cpu-time.js';
+import { cpuTimeRows, stealWarning } from '../../lib/report/machine.js';
 
 // the first lines of a real /proc/stat (a 2-vCPU guest), and the same a few seconds later
 const BEFORE = 'cpu  1676098 2247 361713 186507 4210 0 18131 33086 0 0\ncpu0 838049 1123 180856 93253 2105 0 9065 16543 0 0\nintr 1 2 3\n';

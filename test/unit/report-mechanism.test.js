@@ -9,8 +9,7 @@ import { createRecord } from '../../lib/trial/record.js';
 import { buildFindings } from '../../lib/report/findings.js';
 import { depthTable } from '../../lib/report/depth-table.js';
 import { FIGURES } from '../../lib/workloads/figures.js';
-import { toVerdict } from '../../lib/report/verdict.js';
-import { FAR, MIN_PER_UNIT, mostDifferent } from '../../lib/report/mechanism.js';
+import { FAR, MIN_PER_UNIT, mostDifferent, toVerdict } from '../../lib/report/verdict.js';
 
 const KiB = 1024;
 const trials = ['tcp', 'uds'].map((transport) => ({ run: 0, order: 0, ...createRecord({ workload: 'stream', transport, size_bytes: 512 * KiB, depth: 1, gb_per_s: 1 }) }));

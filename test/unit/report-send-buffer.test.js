@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sendBufferWarning } from '../../lib/report/send-buffer.js';
+import { sendBufferWarning } from '../../lib/report/machine.js';
 
 /**
  * A report section with its sizes (figures do not matter here).
