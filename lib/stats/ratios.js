@@ -14,18 +14,14 @@
  * interval that is always positive. Runs, not blocks, are the replicates:
  * blocks of one process are correlated (they share its CPU placement and JIT
  * state), runs in fresh processes are not, so only their spread says how far
- * another run of the same sweep could land. Across the groups of a sweep,
- * each group's variance of those run log-ratios is moderated
- * (lib/stats/moderation.js): with a handful of runs per group, the groups' spreads
- * together say more about each than its own few runs do.
+ * another run of the same sweep could land. Each group's variance of those
+ * run log-ratios is moderated across the groups of a sweep (./moderation.js).
  */
 import { describe } from './describe.js';
 import { NO_PRIOR, fitPrior, moderate } from './moderation.js';
 import { tCritical } from './welch.js';
 import { orderVersions } from '../core/node-executables.js';
-import { BASELINE, HEADLINE } from '../transports/index.js';
-
-export { orderVersions } from '../core/node-executables.js';
+import { BASELINE, HEADLINE, ratioOf, ratioTransport } from '../transports/index.js';
 
 /**
  * @typedef {object} RatioInterval
@@ -69,27 +65,36 @@ export function ratioIntervals(logsByGroup, { moderate = true } = {}) {
 }
 
 /**
- * Per-run log(X / TCP) of one figure, X being UDS unless another transport
- * is given, from the ok rows of one group, in the order of X's rows, paired by run number. A group holds one
- * row per (run, transport) (lib/results/reader.js refuses a file that does not); were there more, the first
- * TCP row of a run would be used.
+ * Per run, of the ok rows of one group: the log of a transport's figure, or,
+ * for a ratio cell (`uds/tcp`), the log of the ratio of its transport's figure
+ * to TCP's in the same run. A group holds one row per (run, transport)
+ * (lib/results/reader.js refuses a file that does not); were there more, the last would count.
+ * @param {Record<string, any>[]} rows trial rows of one (size, depth) group
+ * @param {string} transport a transport, or a ratio cell
+ * @param {string} metric
+ * @returns {Map<number, number>} by run number, in the order of the rows
+ */
+export function logsByRun(rows, transport, metric) {
+  const over = ratioTransport(transport);
+  const figures = (/** @type {string} */ t) => new Map(rows.filter((r) => r.status === 'ok' && r.transport === t && typeof r[metric] === 'number' && r[metric] > 0).map((r) => [Number(r.run), r[metric]]));
+  const tcp = over === null ? null : figures(BASELINE);
+  /** @type {Map<number, number>} */
+  const logs = new Map();
+  for (const [run, value] of figures(over ?? transport)) {
+    const base = tcp === null ? 1 : tcp.get(run);
+    if (base !== undefined) logs.set(run, Math.log(value / base));
+  }
+  return logs;
+}
+
+/**
+ * Per-run log(X / TCP) of one figure, X being UDS unless another transport is given, paired by run number.
  * @param {Record<string, any>[]} rows trial rows of one (size, depth) group
  * @param {string} metric
  * @param {string} [transport] the numerator (uds-abstract …); TCP is always the denominator
  */
 export function pairedLogRatios(rows, metric, transport = HEADLINE) {
-  /** @type {Map<number, Record<string, any>>} */
-  const tcpByRun = new Map();
-  for (const r of rows) {
-    if (r.transport === BASELINE && r.status === 'ok' && !tcpByRun.has(Number(r.run))) tcpByRun.set(Number(r.run), r);
-  }
-  const logs = [];
-  for (const u of rows) {
-    if (u.transport !== transport || u.status !== 'ok') continue;
-    const t = tcpByRun.get(Number(u.run));
-    if (t && u[metric] > 0 && t[metric] > 0) logs.push(Math.log(u[metric] / t[metric]));
-  }
-  return logs;
+  return [...logsByRun(rows, ratioOf(transport), metric).values()];
 }
 
 /**

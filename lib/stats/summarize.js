@@ -2,37 +2,27 @@
  * Summary of a sweep's trial rows: per (Node version, size, depth, transport) the
  * distribution of each figure over runs, and per (size, depth) the ratio of
  * every other transport to TCP (`uds/tcp`, the headline, then `uds-abstract/tcp` …)
- * from the runs where both transports succeeded (paired: in one trial
- * process, alternating blocks of equal packet counts), as a geometric mean
- * of per-run ratios with a 95 % interval on the log scale whose variance is
- * moderated across the groups of the same workload (lib/stats/ratios.js). Intervals of these
- * positive figures are all on the log scale, so they never go below zero.
- * Statistics come from tinybench via describe(). Outliers are flagged by the
- * modified Z-score (median/MAD > 3.5), never dropped. With several Node
- * versions, each version against the first (./versions.js) follows, in rows
- * whose node_version is `v26.10.0/v20.20.2`. Pure: rows in, rows (and a
- * string for people) out.
+ * from the runs where both transports succeeded, with its interval
+ * (./ratios.js). Intervals of these positive figures are all on the log
+ * scale, so they never go below zero. Statistics come from tinybench via
+ * describe(). Outliers are flagged by the modified Z-score (median/MAD >
+ * 3.5), never dropped. With several Node versions, each version against the
+ * first (./versions.js) follows, in rows whose node_version is
+ * `v26.10.0/v20.20.2`. Pure: rows in, rows (and a string for people) out.
  */
-import { groupRows, orderVersions, pairedLogRatios, ratioIntervals } from './ratios.js';
+import { groupRows, pairedLogRatios, ratioIntervals } from './ratios.js';
 import { compareNodeVersions, isVersionComparison } from './versions.js';
 import { describe, quantile } from './describe.js';
+import { orderVersions } from '../core/node-executables.js';
 import { formatPercent, formatSize } from '../core/units.js';
 import { BASELINE, HEADLINE, labelOf, orderTransports, ratioOf, ratioTransport, ratiosOf } from '../transports/index.js';
-
 import { depthLabel, workloadOf } from '../workloads/index.js';
 
 /**
- * The figures summarised for a workload's rows, with their units, the primary first.
+ * The figures summarised for a workload's rows, the primary first.
  * @param {string} workload
- * @returns {Record<string, string>}
  */
-function summaryMetrics(workload) {
-  const w = workloadOf(workload);
-  return Object.fromEntries(Object.entries(w.summary).map(([metric, f]) => [metric, f.unit]));
-}
-
-/** @param {string} workload */
-const primaryOf = (workload) => workloadOf(workload).primary;
+const figuresOf = (workload) => Object.keys(workloadOf(workload).summary);
 export const SUMMARY_COLUMNS = ['workload', 'node_version', 'size_bytes', 'depth', 'transport', 'metric', 'unit', 'n', 'mean', 'geomean', 'median', 'sd', 'cv', 'min', 'max', 'ci95_low', 'ci95_high', 'ci95_half_width_pct', 'ci95_df', 'outliers', 'significant', 'precision_met'];
 /** Without a target precision, a UDS/TCP interval wider than this (relative half-width) gets a warning. */
 export const WIDE_CI = 0.05;
@@ -76,12 +66,13 @@ function ratioRow(base, transport, metric, r, precisionMet) {
 export function summarize(rows, { precision = null, moderate = true, nodes } = {}) {
   const out = [];
   const groups = groupRows(rows.filter((r) => r.status === 'ok'), nodes);
-  const ratios = ratioIntervalsByGroup(groups, moderate);
+  const ratioRows = ratioRowsByGroup(groups, { precision, moderate });
   for (const group of groups) {
-    const base = { workload: group.workload, node_version: group.node_version, size_bytes: group.size_bytes, depth: group.depth };
+    const base = baseOf(group);
+    const { summary } = workloadOf(group.workload);
     for (const transport of orderTransports(group.rows.map((r) => String(r.transport)))) {
       const trials = group.rows.filter((r) => r.transport === transport);
-      for (const [metric, unit] of Object.entries(summaryMetrics(group.workload))) {
+      for (const [metric, { unit }] of Object.entries(summary)) {
         const values = trials.map((r) => r[metric]).filter((v) => typeof v === 'number' && Number.isFinite(v));
         if (values.length === 0) continue;
         const s = describe(values);
@@ -107,16 +98,10 @@ export function summarize(rows, { precision = null, moderate = true, nodes } = {
         });
       }
     }
-    for (const [cell, byMetric] of ratios.get(group) ?? []) {
-      for (const metric of Object.keys(summaryMetrics(group.workload))) {
-        const r = byMetric.get(metric);
-        if (!r) continue;
-        out.push(ratioRow(base, cell, metric, r, precision === null || metric !== primaryOf(group.workload) ? null : (r.halfWidth !== null && r.halfWidth <= precision ? 'yes' : 'no')));
-      }
-    }
+    out.push(...(ratioRows.get(group) ?? []));
   }
   // each Node version against the baseline, by version, then group
-  const comparisons = compareNodeVersions(groups, { nodes, metrics: (workload) => Object.keys(summaryMetrics(workload)), moderate });
+  const comparisons = compareNodeVersions(groups, { nodes, metrics: figuresOf, moderate });
   const order = orderVersions(groups.map((g) => g.node_version), nodes);
   comparisons.sort((a, b) => order.indexOf(a.node) - order.indexOf(b.node) || a.size_bytes - b.size_bytes || a.depth - b.depth);
   for (const c of comparisons) {
@@ -125,30 +110,32 @@ export function summarize(rows, { precision = null, moderate = true, nodes } = {
   return out;
 }
 
+/** @param {ReturnType<typeof groupRows>[number]} g */
+const baseOf = (g) => ({ workload: g.workload, node_version: g.node_version, size_bytes: g.size_bytes, depth: g.depth });
+
 /**
- * The interval against TCP of every other transport, group and figure, each
- * (transport, figure)'s variances moderated across the groups of one workload.
+ * The ratio rows of each group: every other transport against TCP (uds/tcp
+ * first), each figure, each (transport, figure)'s variances moderated across
+ * the groups of one workload.
  * @param {ReturnType<typeof groupRows>} groups
- * @param {boolean} moderate false: each group on its own
- * @returns {Map<object, Map<string, Map<string, import('./ratios.js').RatioInterval>>>} by group, then ratio cell
- *   (uds/tcp first), then figure; groups with no paired run have none
+ * @param {{ precision: number | null, moderate: boolean }} options moderate false: each group on its own
+ * @returns {Map<object, Record<string, any>[]>} groups with no paired run have none
  */
-function ratioIntervalsByGroup(groups, moderate) {
-  /** @type {Map<object, Map<string, Map<string, import('./ratios.js').RatioInterval>>>} */
-  const byGroup = new Map(groups.map((g) => [g, new Map()]));
+function ratioRowsByGroup(groups, { precision, moderate }) {
+  /** @type {Map<object, Record<string, any>[]>} */
+  const byGroup = new Map(groups.map((g) => [g, []]));
   for (const workload of new Set(groups.map((g) => g.workload))) {
     const same = groups.filter((g) => g.workload === workload);
+    const { primary } = workloadOf(workload);
     for (const cell of ratiosOf(same.flatMap((g) => g.rows.map((r) => String(r.transport))))) {
       const transport = /** @type {string} */ (ratioTransport(cell));
-      for (const metric of Object.keys(summaryMetrics(workload))) {
-        const logs = same.map((g) => pairedLogRatios(g.rows, metric, transport));
-        const { intervals } = ratioIntervals(logs, { moderate });
+      for (const metric of figuresOf(workload)) {
+        const { intervals } = ratioIntervals(same.map((g) => pairedLogRatios(g.rows, metric, transport)), { moderate });
         same.forEach((g, i) => {
           const r = intervals[i];
           if (!r) return;
-          const cells = /** @type {Map<string, Map<string, import('./ratios.js').RatioInterval>>} */ (byGroup.get(g));
-          if (!cells.has(cell)) cells.set(cell, new Map());
-          cells.get(cell)?.set(metric, r);
+          const met = precision === null || metric !== primary ? null : (r.halfWidth !== null && r.halfWidth <= precision ? 'yes' : 'no');
+          byGroup.get(g)?.push(ratioRow(baseOf(g), cell, metric, r, met));
         });
       }
     }

@@ -9,54 +9,19 @@
  *    transports moved with the version;
  *  - each transport's figure: per run log(figure of the version) −
  *    log(figure of the baseline).
- * Runs are the replicates, as for UDS/TCP: a Student-t 95 % interval of the
- * mean per-run log difference, exp() back, the variances moderated across
- * the groups of one (workload, version, figure, transport) unless told not
- * to (lib/stats/ratios.js). Pure: trial rows in, intervals out.
+ * Runs are the replicates, and intervals are made as for UDS/TCP
+ * (./ratios.js), the variances moderated across the groups of one
+ * (workload, version, figure, transport). Pure: trial rows in, intervals out.
  */
-import { orderVersions, ratioIntervals } from './ratios.js';
-import { BASELINE, orderTransports, ratioTransport, ratiosOf } from '../transports/index.js';
+import { logsByRun, ratioIntervals } from './ratios.js';
+import { orderVersions } from '../core/node-executables.js';
+import { orderTransports, ratiosOf } from '../transports/index.js';
 
 /**
  * Whether a summary row compares two Node versions (its node_version `v26.10.0/v20.20.2`) rather than describing one.
  * @param {Record<string, any>} row
  */
 export const isVersionComparison = (row) => typeof row.node_version === 'string' && row.node_version.includes('/');
-
-/**
- * log(value) of one figure per run, of the ok rows of one transport.
- * @param {Record<string, any>[]} rows
- * @param {string} transport
- * @param {string} metric
- * @returns {Map<number, number>}
- */
-function logsByRun(rows, transport, metric) {
-  /** @type {Map<number, number>} */
-  const logs = new Map();
-  for (const r of rows) {
-    if (r.status === 'ok' && r.transport === transport && typeof r[metric] === 'number' && r[metric] > 0) logs.set(Number(r.run), Math.log(r[metric]));
-  }
-  return logs;
-}
-
-/**
- * Per run: the log of what is compared (a figure of one transport, or UDS/TCP).
- * @param {Record<string, any>[]} rows trial rows of one group under one version
- * @param {string} transport a transport, or a ratio to TCP (uds/tcp)
- * @param {string} metric
- */
-function perRun(rows, transport, metric) {
-  const over = ratioTransport(transport);
-  if (over === null) return logsByRun(rows, transport, metric);
-  const [numerator, baseline] = [logsByRun(rows, over, metric), logsByRun(rows, BASELINE, metric)];
-  /** @type {Map<number, number>} */
-  const ratios = new Map();
-  for (const [run, u] of numerator) {
-    const t = baseline.get(run);
-    if (t !== undefined) ratios.set(run, u - t);
-  }
-  return ratios;
-}
 
 /**
  * @typedef {object} VersionComparison
@@ -95,7 +60,7 @@ export function compareNodeVersions(groups, { nodes, metrics, moderate = true })
       for (const metric of metrics(workload)) {
         for (const transport of compared) {
           const logs = pairs.map(({ g, b }) => {
-            const [mineByRun, baseByRun] = [perRun(g.rows, transport, metric), perRun(/** @type {any} */ (b).rows, transport, metric)];
+            const [mineByRun, baseByRun] = [logsByRun(g.rows, transport, metric), logsByRun(/** @type {any} */ (b).rows, transport, metric)];
             return [...mineByRun].filter(([run]) => baseByRun.has(run)).sort((x, y) => x[0] - y[0]).map(([run, v]) => v - /** @type {number} */ (baseByRun.get(run)));
           });
           const { intervals } = ratioIntervals(logs, { moderate });

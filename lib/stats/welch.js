@@ -27,13 +27,6 @@ export function tCritical(df) {
   return value;
 }
 
-/** @param {number[]} v */
-function meanVar(v) {
-  const mean = v.reduce((a, b) => a + b, 0) / v.length;
-  const variance = v.length > 1 ? v.reduce((a, b) => a + (b - mean) ** 2, 0) / (v.length - 1) : NaN;
-  return { mean, variance };
-}
-
 /**
  * @typedef {object} WelchRatio
  * @property {number} ratio B/A
@@ -51,8 +44,7 @@ function meanVar(v) {
  */
 export function welchLogRatio(logsA, logsB) {
   if (logsA.length === 0 || logsB.length === 0) throw new RangeError('welchLogRatio needs values on both sides');
-  const a = meanVar(logsA);
-  const b = meanVar(logsB);
+  const [a, b] = [describe(logsA), describe(logsB)];
   const d = b.mean - a.mean;
   const ratio = Math.exp(d);
   if (logsA.length < 2 || logsB.length < 2) return { ratio, low: null, high: null, df: null, significant: null };
