@@ -11,7 +11,11 @@
  * readings counts only what happened between them. Where /proc/self/io
  * cannot be read (not Linux, no task I/O accounting), reads and writes are
  * null. Another process (nginx): /proc/PID/status and /proc/PID/io, null
- * where unreadable.
+ * where unreadable. One thread (the worker echo, which shares its process
+ * with the client): /proc/thread-self/status and io, read as our own
+ * process's io is, and its CPU time from /proc/thread-self/schedstat (on
+ * every Node version), else `process.threadCpuUsage()` (Node 23.9 and
+ * later), else unknown.
  *
  * What syscr and syscw count: read, readv, pread and write, writev, pwrite,
  * which is what libuv uses on TCP and Unix sockets alike; not recv, send,
@@ -43,32 +47,63 @@ export function parseProcFields(text) {
   return fields;
 }
 
-const IO_BYTES = 512; // /proc/PID/io is 7 lines of at most ~40 bytes
-/** @type {{ fd: number | null, buffer: Buffer, preads: number } | undefined} */
-let own;
+/**
+ * /proc files opened once and read with one pread each on their descriptor;
+ * `preads` counts the readings, each a read call that syscr counts once it has returned.
+ */
+function procReader() {
+  const buffer = Buffer.alloc(4096); // /proc/PID/status is ~1.5 KB; io and schedstat far less
+  const reader = {
+    preads: 0,
+    /** @param {string} path */
+    open(path) {
+      try {
+        return fs.openSync(path, 'r');
+      } catch {
+        return null;
+      }
+    },
+    /** @param {number} fd */
+    read(fd) {
+      const n = fs.readSync(fd, buffer, 0, buffer.length, 0);
+      reader.preads++;
+      return buffer.toString('latin1', 0, n);
+    },
+  };
+  return reader;
+}
 
 /**
- * syscr and syscw of this process, from one pread of /proc/self/io, less
- * the preads of earlier readings (each counted in syscr once it returned).
- * @returns {{ reads: number, writes: number } | null}
+ * Counters from the fields of a status file and an io file; null without the context switches.
+ * @param {Record<string, number>} status
+ * @param {Record<string, number>} io empty where unreadable
+ * @param {number} [preads] our own read calls, taken out of syscr
+ * @returns {Counters | null}
  */
+function toCounters(status, io, preads = 0) {
+  if (!Number.isFinite(status.voluntary_ctxt_switches) || !Number.isFinite(status.nonvoluntary_ctxt_switches)) return null;
+  return {
+    vcsw: status.voluntary_ctxt_switches,
+    ivcsw: status.nonvoluntary_ctxt_switches,
+    reads: Number.isFinite(io.syscr) ? io.syscr - preads : null,
+    writes: Number.isFinite(io.syscw) ? io.syscw : null,
+  };
+}
+
+/** @type {{ proc: ReturnType<typeof procReader>, fd: number | null } | undefined} /proc/self/io */
+let own;
+
+/** @returns {{ reads: number, writes: number } | null} syscr and syscw of this process */
 function readOwnIo() {
   if (!own) {
-    let fd = null;
-    try {
-      fd = fs.openSync('/proc/self/io', 'r');
-    } catch {
-      fd = null;
-    }
-    own = { fd, buffer: Buffer.alloc(IO_BYTES), preads: 0 };
+    const proc = procReader();
+    own = { proc, fd: proc.open('/proc/self/io') };
   }
   if (own.fd === null) return null;
   try {
-    const n = fs.readSync(own.fd, own.buffer, 0, IO_BYTES, 0);
-    const f = parseProcFields(own.buffer.toString('latin1', 0, n));
-    const io = Number.isFinite(f.syscr) && Number.isFinite(f.syscw) ? { reads: f.syscr - own.preads, writes: f.syscw } : null;
-    own.preads++;
-    return io;
+    const before = own.proc.preads;
+    const f = parseProcFields(own.proc.read(own.fd));
+    return Number.isFinite(f.syscr) && Number.isFinite(f.syscw) ? { reads: f.syscr - before, writes: f.syscw } : null;
   } catch {
     return null;
   }
@@ -94,25 +129,47 @@ export function readOwnCounters() {
  * @returns {Counters | null} null when the process is gone or there is no /proc
  */
 export function readProcessCounters(pid) {
-  let status;
-  try {
-    status = parseProcFields(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-  } catch {
-    return null;
-  }
-  if (!Number.isFinite(status.voluntary_ctxt_switches) || !Number.isFinite(status.nonvoluntary_ctxt_switches)) return null;
-  /** @type {Record<string, number>} */
-  let io = {};
-  try {
-    io = parseProcFields(fs.readFileSync(`/proc/${pid}/io`, 'utf8'));
-  } catch {
-    io = {};
-  }
+  const fields = (/** @type {string} */ file) => {
+    try {
+      return parseProcFields(fs.readFileSync(`/proc/${pid}/${file}`, 'utf8'));
+    } catch {
+      return null;
+    }
+  };
+  const status = fields('status');
+  return status && toCounters(status, fields('io') ?? {});
+}
+
+/**
+ * @typedef {object} ThreadUsage readings of the thread that created it
+ * @property {() => { user: number, system: number } | null} cpu µs since the thread started; user holds
+ *   all of it where only the sum is known (schedstat), null where unknown
+ * @property {() => Counters | null} counters since the thread started, null where unknown
+ */
+
+/**
+ * Readings of the calling thread; call it in the thread to be measured.
+ * @returns {ThreadUsage}
+ */
+export function createThreadUsage() {
+  const proc = procReader();
+  const [schedstat, status, io] = ['schedstat', 'status', 'io'].map((file) => proc.open(`/proc/thread-self/${file}`));
+  const threadCpu = /** @type {{ threadCpuUsage?: () => { user: number, system: number } }} */ (/** @type {unknown} */ (process)).threadCpuUsage;
   return {
-    vcsw: status.voluntary_ctxt_switches,
-    ivcsw: status.nonvoluntary_ctxt_switches,
-    reads: Number.isFinite(io.syscr) ? io.syscr : null,
-    writes: Number.isFinite(io.syscw) ? io.syscw : null,
+    cpu() {
+      if (schedstat !== null) {
+        const ns = Number(proc.read(schedstat).split(' ')[0]);
+        if (Number.isFinite(ns)) return { user: ns / 1000, system: 0 };
+      }
+      return typeof threadCpu === 'function' ? threadCpu.call(process) : null;
+    },
+    counters() {
+      if (status === null) return null;
+      // io first: its syscr holds every pread made before this reading, and not this reading's status pread
+      const before = proc.preads;
+      const ioFields = io === null ? {} : parseProcFields(proc.read(io));
+      return toCounters(parseProcFields(proc.read(status)), ioFields, before);
+    },
   };
 }
 
