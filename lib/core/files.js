@@ -26,19 +26,20 @@ export const layer = { writeSync: fs.writeSync };
 export const errorCode = (error) => /** @type {NodeJS.ErrnoException} */ (error)?.code;
 
 /**
- * Write all of `data` at the file's position. A short write goes on with the
+ * Write all of `data` at the file's position, or at `position`. A short write goes on with the
  * rest; an error, or a write that makes no progress, throws naming the file.
  * @param {number} fd
  * @param {string | Buffer} data
  * @param {string} path named in errors
+ * @param {number} [position]
  */
-export function writeAll(fd, data, path) {
+export function writeAll(fd, data, path, position) {
   const buffer = typeof data === 'string' ? Buffer.from(data) : data;
   let done = 0;
   while (done < buffer.length) { // bounded: every pass writes at least one byte or throws
     let written;
     try {
-      written = layer.writeSync(fd, buffer, done, buffer.length - done);
+      written = layer.writeSync(fd, buffer, done, buffer.length - done, position === undefined ? null : position + done);
     } catch (error) {
       throw new RunError(`cannot write ${path}: ${/** @type {Error} */ (error).message}`, errorCode(error) ?? 'ERR_WRITE');
     }
@@ -204,13 +205,7 @@ export function overwriteInPlace(path, text) {
     const body = Buffer.from(text);
     // growing the file needs space there may not be; a write cut short would leave old and new mixed
     if (body.length > size) throw new RunError(`cannot write ${path} in place: ${body.length} bytes where it holds ${size}`, 'ENOSPC');
-    const padded = body.length < size ? Buffer.concat([body, Buffer.alloc(size - body.length, 0x20)]) : body;
-    let done = 0;
-    while (done < padded.length) {
-      const written = layer.writeSync(fd, padded, done, padded.length - done, done);
-      if (!(written > 0)) throw new RunError(`cannot write ${path}: no space left`, 'ENOSPC');
-      done += written;
-    }
+    writeAll(fd, Buffer.concat([body, Buffer.alloc(size - body.length, 0x20)]), path, 0);
     fs.fsyncSync(fd);
   } finally {
     fs.closeSync(fd);

@@ -24,37 +24,25 @@ export function isExecutableFile(path) {
 /**
  * The executable of that name on PATH.
  * @param {string} name
- * @param {NodeJS.ProcessEnv} [env]
- * @returns {string | undefined}
  */
-export function findProgram(name, env = process.env) {
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (!dir) continue;
-    try {
-      accessSync(join(dir, name), constants.X_OK);
-      return join(dir, name);
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
+export function findProgram(name) {
+  return (process.env.PATH ?? '').split(delimiter).filter(Boolean).map((dir) => join(dir, name)).find(isExecutableFile);
 }
 
 /**
  * What a program printed on stdout, trimmed ('' for nothing), whatever its
  * exit code (as systemd-detect-virt prints "none" and exits 1); null when it
- * is not on PATH, cannot start, or passes the time limit (then it is killed).
+ * is not on PATH, cannot start, or runs past a second (then it is killed).
  * @param {string} name
  * @param {string[]} args
- * @param {{ timeoutMs?: number }} [options]
  * @returns {Promise<string | null>}
  */
-export function readProgramOutput(name, args, { timeoutMs = 1000 } = {}) {
+export function readProgramOutput(name, args) {
   const path = findProgram(name);
   if (!path) return Promise.resolve(null);
   return new Promise((resolve) => {
     try {
-      execFile(path, args, { timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 1 << 20, encoding: 'utf8', env: { ...process.env, LC_ALL: 'C' } }, (error, stdout) => {
+      execFile(path, args, { timeout: 1000, killSignal: 'SIGKILL', maxBuffer: 1 << 20, encoding: 'utf8', env: { ...process.env, LC_ALL: 'C' } }, (error, stdout) => {
         const text = String(stdout ?? '').trim();
         if (error && (/** @type {any} */ (error).killed || typeof (/** @type {any} */ (error).code) === 'string')) resolve(null); // timed out, or could not start
         else resolve(text);
