@@ -23,6 +23,7 @@
  * reads with recvmsg, and nginx reads its connections with recv.
  */
 import fs from 'node:fs';
+import { readText } from './environment.js';
 
 /**
  * @typedef {object} Counters since the process started
@@ -130,11 +131,8 @@ export function readOwnCounters() {
  */
 export function readProcessCounters(pid) {
   const fields = (/** @type {string} */ file) => {
-    try {
-      return parseProcFields(fs.readFileSync(`/proc/${pid}/${file}`, 'utf8'));
-    } catch {
-      return null;
-    }
+    const text = readText(`/proc/${pid}/${file}`);
+    return text === null ? null : parseProcFields(text);
   };
   const status = fields('status');
   return status && toCounters(status, fields('io') ?? {});

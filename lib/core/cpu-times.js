@@ -8,7 +8,7 @@
  * meta.json records the counters at each session's start and end, and the
  * shares between them; elsewhere they are null.
  */
-import { readFileSync } from 'node:fs';
+import { readText } from './environment.js';
 
 /** /proc/stat's columns on the `cpu` line, in order (clock ticks since boot, all CPUs). */
 const COLUMNS = /** @type {const} */ (['user', 'nice', 'system', 'idle', 'iowait', 'irq', 'softirq', 'steal']);
@@ -30,15 +30,11 @@ export function parseCpuTimes(text) {
 
 /**
  * The counters now; null off Linux or when /proc/stat cannot be read.
- * @param {string} [path]
  * @returns {CpuTimes | null}
  */
-export function readCpuTimes(path = '/proc/stat') {
-  try {
-    return parseCpuTimes(readFileSync(path, 'utf8'));
-  } catch {
-    return null;
-  }
+export function readCpuTimes() {
+  const text = readText('/proc/stat');
+  return text === null ? null : parseCpuTimes(text);
 }
 
 /**

@@ -8,6 +8,7 @@
  * thread is gone).
  */
 import fs from 'node:fs';
+import { readText } from './environment.js';
 
 /** The index of `processor` among the fields that follow the command name's closing parenthesis (field 3 is index 0). */
 const PROCESSOR = 39 - 3;
@@ -31,12 +32,8 @@ export function processorOf(text) {
  * @returns {number | null}
  */
 export function cpuOf(pid, tid) {
-  const path = pid === 'self' && tid === undefined ? '/proc/thread-self/stat' : `/proc/${pid}/task/${tid ?? pid}/stat`;
-  try {
-    return processorOf(fs.readFileSync(path, 'latin1'));
-  } catch {
-    return null;
-  }
+  const text = readText(pid === 'self' && tid === undefined ? '/proc/thread-self/stat' : `/proc/${pid}/task/${tid ?? pid}/stat`);
+  return text === null ? null : processorOf(text);
 }
 
 /**

@@ -11,6 +11,7 @@ import os from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { UsageError } from '../core/errors.js';
+import { readText } from '../core/environment.js';
 import { createExclusive, errorCode, readRegularFile, uniqueName, writeAll } from '../core/files.js';
 
 export const LOCK_FILE = 'sweep.lock';
@@ -35,12 +36,8 @@ const readLockText = (path) => readRegularFile(path, { maxBytes: MAX_LOCK_BYTES,
  * @param {number} pid
  */
 export function processStart(pid) {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null;
-  } catch {
-    return null;
-  }
+  const stat = readText(`/proc/${pid}/stat`);
+  return stat?.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null;
 }
 
 /** @param {LockHolder} holder */
