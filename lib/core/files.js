@@ -168,22 +168,32 @@ export function uniqueName(/** @type {string} */ path) {
 }
 
 /**
- * Replace `path` whole: write a unique temporary file (created exclusively),
- * flush it, rename it over `path`. A symlink at `path` is replaced, never
- * followed; a failed write leaves `path` as it was.
+ * A new file (created exclusively) holding `data`, flushed to disk.
+ * @param {string} path
+ * @param {string | Buffer} data
+ * @param {string} [name] the file named in errors
+ */
+export function writeNewFile(path, data, name = path) {
+  const fd = createExclusive(path);
+  try {
+    writeAll(fd, data, name);
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
+ * Replace `path` whole: write a unique temporary file (writeNewFile), rename
+ * it over `path`. A symlink at `path` is replaced, never followed; a failed
+ * write leaves `path` as it was.
  * @param {string} path
  * @param {string | Buffer} text
  */
 export function writeFileAtomic(path, text) {
   const temporary = uniqueName(path);
-  const fd = createExclusive(temporary);
   try {
-    try {
-      writeAll(fd, text, path);
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
+    writeNewFile(temporary, text, path);
     fs.renameSync(temporary, path);
   } catch (error) {
     fs.rmSync(temporary, { force: true });

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { RECORD_FIELDS, recordFields } from '../trial/record.js';
 import { DEFAULT_WORKLOAD, getWorkload } from '../workloads/index.js';
 import { toCsvHeader, toCsvRows } from './csv.js';
-import { createExclusive, openForAppend, writeAll } from '../core/files.js';
+import { openForAppend, writeAll, writeNewFile } from '../core/files.js';
 import { MiB } from '../core/units.js';
 
 export { writeFileAtomic } from '../core/files.js';
@@ -35,9 +35,6 @@ export const trialColumns = (workload) => ['run', 'order', ...recordFields(workl
  */
 export const blockColumns = (workload) => ['run', 'node_version', 'size_bytes', 'depth', 'transport', 'block', ...getWorkload(workload).blockColumns];
 
-/** blocks.csv of an echo sweep. */
-export const BLOCK_COLUMNS = blockColumns(DEFAULT_WORKLOAD);
-
 /**
  * ./udsvstcp-results/<UTC timestamp>-<preset>
  * @param {string} preset
@@ -46,21 +43,6 @@ export const BLOCK_COLUMNS = blockColumns(DEFAULT_WORKLOAD);
 export function defaultOutDir(preset, now = new Date()) {
   const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
   return join('udsvstcp-results', `${stamp}-${preset}`);
-}
-
-/**
- * A new CSV file holding its header; fails if anything (a symlink too) is at its path.
- * @param {string} path
- * @param {readonly string[]} columns
- */
-function createCsvLog(path, columns) {
-  const fd = createExclusive(path);
-  try {
-    writeAll(fd, toCsvHeader(columns), path);
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
 }
 
 /**
@@ -96,14 +78,14 @@ function openCsvLog(path, columns) {
   };
 }
 
-/** @param {string} dir @param {string} [workload] */
-export const createTrialLog = (dir, workload = DEFAULT_WORKLOAD) => createCsvLog(join(dir, FILES.trials), trialColumns(workload));
+/** A new trials.csv holding its header; fails if anything (a symlink too) is at its path. @param {string} dir @param {string} [workload] */
+export const createTrialLog = (dir, workload = DEFAULT_WORKLOAD) => writeNewFile(join(dir, FILES.trials), toCsvHeader(trialColumns(workload)));
 
 /** @param {string} dir @param {string} [workload] */
 export const openTrialLog = (dir, workload = DEFAULT_WORKLOAD) => openCsvLog(join(dir, FILES.trials), trialColumns(workload));
 
-/** @param {string} dir @param {string} [workload] */
-export const createBlockLog = (dir, workload = DEFAULT_WORKLOAD) => createCsvLog(join(dir, FILES.blocks), blockColumns(workload));
+/** A new blocks.csv, as createTrialLog. @param {string} dir @param {string} [workload] */
+export const createBlockLog = (dir, workload = DEFAULT_WORKLOAD) => writeNewFile(join(dir, FILES.blocks), toCsvHeader(blockColumns(workload)));
 
 /** @param {string} dir @param {string} [workload] */
 export const openBlockLog = (dir, workload = DEFAULT_WORKLOAD) => openCsvLog(join(dir, FILES.blocks), blockColumns(workload));
