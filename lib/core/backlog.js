@@ -14,8 +14,6 @@ export const NODE_BACKLOG = 511;
 
 /**
  * The backlog a server listens with for a trial that opens `connections` at once per listener.
- * @param {number} [connections]
- * @returns {number}
  */
 export function listenBacklog(connections = 0) {
   return Math.max(NODE_BACKLOG, Math.ceil(connections));
@@ -23,7 +21,6 @@ export function listenBacklog(connections = 0) {
 
 /**
  * net.core.somaxconn, the kernel's cap on any listen backlog (Linux; null elsewhere or unreadable).
- * @param {string} [path]
  * @returns {number | null}
  */
 export function readSomaxconn(path = '/proc/sys/net/core/somaxconn') {

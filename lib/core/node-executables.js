@@ -123,14 +123,13 @@ function locate(given, flag) {
  * Find and ask one Node executable what it is.
  * @param {string} given a path or a name on PATH
  * @param {string} [flag] how to name it in messages (--node, or a spec key)
- * @param {{ timeoutMs?: number }} [options]
  * @returns {NodeExecutable}
  */
-export function findNode(given, flag = '--node', { timeoutMs = PROBE_TIMEOUT_MS } = {}) {
+export function findNode(given, flag = '--node') {
   if (typeof given !== 'string' || given.trim() === '') throw new UsageError(`${flag} must name a Node executable (a path or a name on PATH); got ${JSON.stringify(given)}`, 'ERR_NODE');
   const path = locate(given, flag);
   const nonce = String(randomInt(1e9, 1e12));
-  const result = spawnSync(path, ['-e', ASK, nonce], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: timeoutMs, maxBuffer: 64 * 1024, shell: false });
+  const result = spawnSync(path, ['-e', ASK, nonce], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: PROBE_TIMEOUT_MS, maxBuffer: 64 * 1024, shell: false });
   const stdout = String(result.stdout ?? '').trim();
   /** @type {Record<string, any> | null} */
   let answer = null;
@@ -144,7 +143,7 @@ export function findNode(given, flag = '--node', { timeoutMs = PROBE_TIMEOUT_MS 
   const version = typeof versions?.node === 'string' ? `v${versions.node}` : '';
   const looksLikeNode = VERSION_PATTERN.test(version) && typeof versions?.v8 === 'string' && typeof versions?.uv === 'string';
   const what = result.error
-    ? (/** @type {NodeJS.ErrnoException} */ (result.error).code === 'ETIMEDOUT' ? `gave no answer within ${timeoutMs / 1000} s` : `could not be run (${result.error.message})`)
+    ? (/** @type {NodeJS.ErrnoException} */ (result.error).code === 'ETIMEDOUT' ? `gave no answer within ${PROBE_TIMEOUT_MS / 1000} s` : `could not be run (${result.error.message})`)
     : result.signal ? `was killed by ${result.signal}`
       : result.status !== 0 ? `exited with code ${result.status}`
         : stdout === '' ? 'printed nothing'
@@ -165,7 +164,6 @@ export function findNode(given, flag = '--node', { timeoutMs = PROBE_TIMEOUT_MS 
 /**
  * Find and ask several: each at most once by version.
  * @param {string[]} list paths or names on PATH, in the order given (the first is the baseline)
- * @param {string} [flag]
  * @returns {NodeExecutable[]}
  */
 export function findNodes(list, flag = '--node') {

@@ -18,7 +18,6 @@ function keystream(seed, stream) {
 /**
  * A seeded stream of random bytes: each call returns the next `length` bytes.
  * @param {number | string} seed
- * @param {string} [stream]
  * @returns {(length: number) => Buffer}
  */
 export function createByteStream(seed, stream = 'bytes') {
@@ -29,7 +28,6 @@ export function createByteStream(seed, stream = 'bytes') {
 /**
  * A seeded generator of floats in [0, 1).
  * @param {number | string} seed
- * @param {string} [stream]
  * @returns {() => number}
  */
 export function createRandom(seed, stream = 'random') {

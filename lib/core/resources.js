@@ -59,7 +59,6 @@ const OWN = readLimits();
 
 /**
  * Refuse an address-space limit too small for Node to run this program.
- * @param {Limits} [limits]
  * @returns {string | null} the one-line reason, or null when it is enough
  */
 export function checkAddressSpace(limits = OWN) {

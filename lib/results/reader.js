@@ -119,9 +119,8 @@ export function readResultsDir(dir, { allowShared = false } = {}) {
   const { columns, rows } = readTrialsText(trialsPath, text, notes);
 
   const metaPath = join(dir, 'meta.json');
-  /** @type {unknown} */
-  let meta = null;
-  let hasMeta = true;
+  /** @type {any} undefined: there is none */
+  let meta;
   try {
     meta = readMetaFile(metaPath, { private: !allowShared });
   } catch (error) {
@@ -130,13 +129,11 @@ export function readResultsDir(dir, { allowShared = false } = {}) {
       const { message } = /** @type {Error} */ (error);
       throw new UsageError(`${metaPath}: ${error instanceof SyntaxError ? `not valid JSON: ${message}` : error instanceof RangeError ? message : `cannot read: ${message}`}`, 'ERR_RESULTS');
     }
-    hasMeta = false;
     notes.push('no meta.json: the spec and environment of this sweep are unknown');
   }
-  if (hasMeta) {
+  if (meta !== undefined) {
     if (meta === null || typeof meta !== 'object' || Array.isArray(meta)) throw new UsageError(`${metaPath}: not a udsvstcp meta.json (expected an object)`, 'ERR_RESULTS');
-    checkMetaSpec(metaPath, /** @type {Record<string, any>} */ (meta));
+    checkMetaSpec(metaPath, meta);
   }
-  const found = /** @type {Record<string, any> | null} */ (meta);
-  return { dir, trials: rows, columns, meta: found, workloads: workloadsOf(rows, found), notes };
+  return { dir, trials: rows, columns, meta: meta ?? null, workloads: workloadsOf(rows, meta ?? null), notes };
 }

@@ -1,7 +1,7 @@
 /**
  * The results directory: trials.csv appended and flushed per trial,
  * summary.csv, runs-wide.csv and meta.json rewritten whole (atomically).
- * Files are opened through ./files.js: never through a symlink, new ones
+ * Files are opened through lib/core/files.js: never through a symlink, new ones
  * exclusively, every write checked.
  */
 import fs from 'node:fs';
@@ -38,7 +38,6 @@ export const blockColumns = (workload) => ['run', 'node_version', 'size_bytes', 
 /**
  * ./udsvstcp-results/<UTC timestamp>-<preset>
  * @param {string} preset
- * @param {Date} [now]
  */
 export function defaultOutDir(preset, now = new Date()) {
   const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');

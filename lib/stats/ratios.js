@@ -174,7 +174,6 @@ export function groupsShortOfPrecision(rows, precision, metric, { moderate = tru
  * with equal packet counts, and X's block is paired with TCP's of its round.
  * @param {Record<string, any>[]} blocks in measured order
  * @param {string} metric
- * @param {string} [transport]
  */
 export function blockPairLogRatios(blocks, metric, transport = HEADLINE) {
   const logs = [];
@@ -195,7 +194,6 @@ export function blockPairLogRatios(blocks, metric, transport = HEADLINE) {
  * neighbouring blocks better than treating every pair as independent. It
  * still cannot see what differs between processes: use runs for that.
  * @param {number[]} logs per-pair log-ratios in measured order
- * @param {number} [batches]
  * @returns {RatioInterval}
  */
 export function batchMeansInterval(logs, batches = 10) {
