@@ -15,18 +15,6 @@ import { orderVersions } from '../core/node-executables.js';
 import { BASELINE, HEADLINE, orderTransports } from '../transports/index.js';
 
 /**
- * The first header cell (the 2014 `NAME`, with the unit of every value in
- * the sheet) and the value of a trial row: the workload's own layout, or its
- * primary figure.
- * @param {string | undefined} workload
- * @returns {{ name: string, value: (trial: Record<string, any>) => number }}
- */
-function layoutOf(workload) {
-  const w = workloadOf(workload);
-  return w.wide ?? { name: `NAME (${w.summary[w.primary].unit})`, value: (t) => t[w.primary] };
-}
-
-/**
  * The 2014 layout of trial rows. Its columns are the run numbers the rows
  * hold and the planned runs (at most MAX_RUNS), never every number from 0 to
  * the largest; its rows are the planned groups (spec sizes × depths) and the
@@ -38,7 +26,9 @@ function layoutOf(workload) {
  * @returns {{ columns: string[], rows: Record<string, string | number | null>[] }}
  */
 export function toRunsWide(rows, spec) {
-  const layout = layoutOf(spec.workload);
+  const w = workloadOf(spec.workload);
+  /** @type {{ name: string, value: (trial: Record<string, any>) => number }} the first header cell and a trial row's value */
+  const layout = w.wide ?? { name: `NAME (${w.summary[w.primary].unit})`, value: (t) => t[w.primary] };
   // 2014's order, UDS then TCP, then any other transport in the registry's order
   const transports = [HEADLINE, BASELINE, ...orderTransports(spec.transports)].filter((t, i, all) => spec.transports.includes(t) && all.indexOf(t) === i);
   const planned = Number.isSafeInteger(spec.runs) ? Math.min(Math.max(spec.runs, 0), MAX_RUNS) : 0;
