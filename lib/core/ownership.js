@@ -9,8 +9,6 @@
 import fs from 'node:fs';
 import { UsageError } from './errors.js';
 
-export const ALLOW_SHARED_FLAG = '--allow-shared-dir';
-
 /**
  * Why another user could change what is at this stat, or null when no one but this user (or root) can.
  * @param {{ uid: number, mode: number }} stat
@@ -33,7 +31,7 @@ export function sharedReason(stat, uid = process.geteuid ? process.geteuid() : n
  */
 export function checkPrivate(what, stat) {
   const reason = sharedReason(stat);
-  if (reason) throw new UsageError(`${what}: ${reason}; another user could change what udsvstcp reads or writes there (give ${ALLOW_SHARED_FLAG} if you trust them)`, 'ERR_SHARED');
+  if (reason) throw new UsageError(`${what}: ${reason}; another user could change what udsvstcp reads or writes there (give --allow-shared-dir if you trust them)`, 'ERR_SHARED');
 }
 
 /**

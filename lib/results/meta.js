@@ -21,9 +21,9 @@ import { MiB } from '../core/units.js';
 
 const META_FILE = 'meta.json';
 /** Largest meta.json read: a sweep's is a few KiB, plus a few per session and recovery. */
-export const MAX_META_BYTES = 16 * MiB;
+const MAX_META_BYTES = 16 * MiB;
 /** Deepest nesting of objects and lists read in a meta.json: udsvstcp writes 4. */
-export const MAX_META_DEPTH = 64;
+const MAX_META_DEPTH = 64;
 
 /**
  * meta.json's text as an object: at most MAX_META_BYTES, nested at most MAX_META_DEPTH deep.

@@ -26,7 +26,7 @@ import { VERSION_PATTERN } from '../core/node-executables.js';
 import { parseCell } from './csv.js';
 
 /** Columns every trials.csv of udsvstcp has, whatever its version. */
-export const REQUIRED_COLUMNS = ['run', 'workload', 'transport', 'size_bytes', 'depth', 'status'];
+const REQUIRED_COLUMNS = ['run', 'workload', 'transport', 'size_bytes', 'depth', 'status'];
 /** Columns that hold text; every other cell is a number or empty. */
 const TEXT_COLUMNS = new Set(['workload', 'node_version', 'transport', 'status', 'error']);
 const STATUSES = ['ok', 'error', 'superseded'];
@@ -45,7 +45,7 @@ const at = (path, line, k, name) => `${path}: line ${line}, column ${k + 1} (${n
  * @param {string[]} columns
  * @returns {Map<string, number>} the index of each column
  */
-export function checkHeader(path, columns) {
+function checkHeader(path, columns) {
   /** @type {Map<string, number>} */
   const index = new Map();
   columns.forEach((name, k) => {

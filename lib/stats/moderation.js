@@ -19,7 +19,7 @@
 import { digamma, trigamma } from './polygamma.js';
 
 /** Fewer groups than this (with 2 or more runs each) give no prior: plain Student t. */
-export const MIN_GROUPS = 3;
+const MIN_GROUPS = 3;
 
 /**
  * @typedef {object} Prior
