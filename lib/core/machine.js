@@ -94,10 +94,7 @@ function readIdleStates() {
  */
 function readIdle() {
   const cpuidle = '/sys/devices/system/cpu/cpuidle';
-  const number = (/** @type {string} */ path) => {
-    const text = readText(path);
-    return text === null || !/^\d+$/.test(text) ? text : Number(text);
-  };
+  const number = (/** @type {string} */ path) => parseSysctl(readText(path));
   return {
     cpuidle_driver: readText(join(cpuidle, 'current_driver')),
     cpuidle_governor: readText(join(cpuidle, 'current_governor')) ?? readText(join(cpuidle, 'current_governor_ro')),

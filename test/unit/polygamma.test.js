@@ -1,7 +1,7 @@
 import stdlibDigamma from '@stdlib/math-base-special-digamma';
 import stdlibTrigamma from '@stdlib/math-base-special-trigamma';
 import { describe, expect, it } from 'vitest';
-import { digamma, trigamma } from '../../lib/stats/polygamma.js';
+import { digamma, trigamma } from '../../lib/stats/moderation.js';
 
 // log-spaced over the range the moderation's trigamma inversion searches, and every half integer to 2000
 const GRID = [

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NO_PRIOR, fitPrior, moderate, trigammaInverse } from '../../lib/stats/moderation.js';
-import { trigamma } from '../../lib/stats/polygamma.js';
+import { NO_PRIOR, fitPrior, moderate, trigamma, trigammaInverse } from '../../lib/stats/moderation.js';
 import { createRandom } from '../../lib/core/random.js';
 import { nextHalfWidth, ratioInterval, ratioIntervals } from '../../lib/stats/ratios.js';
 import { createRecord } from '../../lib/trial/record.js';
