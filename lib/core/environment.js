@@ -5,11 +5,11 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { getDefaultHighWaterMark } from 'node:stream';
 
-/** @returns {string} */
-export function version() {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
-  return pkg.version;
-}
+/** udsvstcp's package.json. */
+export const packageJson = () => JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+
+/** @returns {string} udsvstcp's version */
+export const version = () => packageJson().version;
 
 /**
  * A /proc or /sys file's text, trimmed; null where it is unreadable or empty.

@@ -10,9 +10,9 @@
 import { spawnSync } from 'node:child_process';
 import { randomInt } from 'node:crypto';
 import fs from 'node:fs';
-import { readFileSync } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import { UsageError } from './errors.js';
+import { packageJson } from './environment.js';
 import { isExecutableFile } from './programs.js';
 
 /** How long a Node may take to print its versions (a loaded machine starts Node slowly). */
@@ -41,8 +41,7 @@ export function currentNode() {
  * @returns {{ text: string, min: number[] }}
  */
 export function enginesMinimum() {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
-  const text = String(pkg.engines?.node ?? '');
+  const text = String(packageJson().engines?.node ?? '');
   const match = /^>=\s*(\d+)(?:\.(\d+))?(?:\.(\d+))?$/.exec(text.trim());
   if (!match) throw new Error(`package.json engines.node must be ">=MAJOR.MINOR"; it is ${JSON.stringify(text)}`);
   return { text, min: [Number(match[1]), Number(match[2] ?? 0), Number(match[3] ?? 0)] };
