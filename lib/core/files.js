@@ -142,21 +142,16 @@ export function readRegularFile(path, { maxBytes, what, follow = false, private:
     /** @type {Buffer[]} */
     const chunks = [];
     let total = 0;
-    let size = stat.size + 1; // one byte more: a file that grew since its stat is noticed
-    for (;;) { // bounded: each pass reads into a fresh chunk, and at most maxBytes + 1 bytes in all
-      const chunk = Buffer.allocUnsafe(size);
-      let filled = 0;
-      let got;
-      do {
-        got = fs.readSync(fd, chunk, filled, size - filled, null);
-        filled += got;
-      } while (got > 0 && filled < size);
-      chunks.push(chunk.subarray(0, filled));
-      total += filled;
+    let got = 1;
+    while (got > 0) { // bounded: it ends at the end of the file, or throws once past maxBytes
+      // first the size it had, one byte more: a file that grew since its stat is noticed
+      const chunk = Buffer.allocUnsafe(chunks.length === 0 ? stat.size + 1 : Math.min(READ_CHUNK, maxBytes + 1 - total));
+      got = fs.readSync(fd, chunk, 0, chunk.length, null);
+      if (got > 0) chunks.push(chunk.subarray(0, got));
+      total += got;
       if (total > maxBytes) throw tooLarge(`over ${formatSize(maxBytes)} (it grew while read)`);
-      if (filled < size) return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total);
-      size = Math.min(READ_CHUNK, maxBytes + 1 - total);
     }
+    return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total);
   } finally {
     fs.closeSync(fd);
   }
