@@ -86,16 +86,16 @@ function openFilesHint(limits) {
  * @param {Limits} [limits] default: this process's
  * @returns {string | null}
  */
-export function describeResourceError(error, limits) {
+export function describeResourceError(error, limits = OWN) {
   if (!(error instanceof Error)) return null;
   const { code } = /** @type {NodeJS.ErrnoException} */ (error);
   const [line, ...rest] = error.message.split('\n');
   if (/\bulimit -[nv]\b/.test(line)) return null; // said already (describeResourceCrash)
   const said = (/** @type {string} */ first) => [first, ...rest].join('\n');
-  if (code === 'EMFILE' || /\bEMFILE\b|too many open files/i.test(line)) return said(`${line} (${/too many open files/i.test(line) ? '' : 'too many open files: '}${openFilesHint(limits ?? OWN)})`);
+  if (code === 'EMFILE' || /\bEMFILE\b|too many open files/i.test(line)) return said(`${line} (${/too many open files/i.test(line) ? '' : 'too many open files: '}${openFilesHint(limits)})`);
   if (code === 'ENFILE' || /\bENFILE\b/.test(line)) return said(`${line} (the system's open-file table is full: see /proc/sys/fs/file-max)`);
   if (code === 'ENOMEM' || code === 'ERR_MEMORY_ALLOCATION_FAILED' || (error instanceof RangeError && /allocation failed/i.test(line))) {
-    const hint = addressSpaceHint(limits ?? OWN);
+    const hint = addressSpaceHint(limits);
     return said(`out of memory: ${line}${hint ? ` (${hint})` : ''}`);
   }
   return null;
@@ -110,17 +110,17 @@ export function describeResourceError(error, limits) {
  * @param {Limits} [limits] the limits the child inherited (default: ours)
  * @returns {string | null} null when stderr shows neither
  */
-export function describeResourceCrash(stderr, who, limits) {
+export function describeResourceCrash(stderr, who, limits = OWN) {
   // V8's words, most specific first: "Fatal process out of memory: Zone" (Node 20: "Fatal process OOM in …"), "FATAL ERROR: … heap out of memory"
   const fatal = stderr.match(/Fatal (?:process|JavaScript) (?:out of memory:|OOM in) *([^\n#]*)/) ?? stderr.match(/FATAL ERROR: *([^\n]*)/) ?? stderr.match(/Fatal error in[^\n]*\n#\s*([^\n]*)/);
   if (fatal) {
     const reason = fatal[1].trim();
-    const hint = addressSpaceHint(limits ?? OWN);
+    const hint = addressSpaceHint(limits);
     return `out of memory in ${who}${reason ? ` (V8: ${reason})` : ''}${hint ? `; ${hint}` : ''}`;
   }
-  if (/\bEMFILE\b|too many open files/i.test(stderr)) return `too many open files in ${who}; ${openFilesHint(limits ?? OWN)}`;
+  if (/\bEMFILE\b|too many open files/i.test(stderr)) return `too many open files in ${who}; ${openFilesHint(limits)}`;
   // libuv aborts when it cannot open the descriptors of its event loop
-  if (/uv_loop_init/.test(stderr)) return `too many open files in ${who} (no descriptor left for its event loop); ${openFilesHint(limits ?? OWN)}`;
+  if (/uv_loop_init/.test(stderr)) return `too many open files in ${who} (no descriptor left for its event loop); ${openFilesHint(limits)}`;
   return null;
 }
 

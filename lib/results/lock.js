@@ -18,9 +18,6 @@ export const LOCK_FILE = 'sweep.lock';
 /** Largest lock file read: udsvstcp writes a few hundred bytes. */
 const MAX_LOCK_BYTES = 64 * 1024;
 
-/** @param {string} path */
-const readLockText = (path) => readRegularFile(path, { maxBytes: MAX_LOCK_BYTES, what: 'a lock file' }).toString('utf8');
-
 /**
  * @typedef {object} LockHolder
  * @property {number} pid
@@ -59,7 +56,7 @@ function isRunning(holder) {
 function readHolder(path) {
   let text;
   try {
-    text = readLockText(path);
+    text = readRegularFile(path, { maxBytes: MAX_LOCK_BYTES, what: 'a lock file' }).toString('utf8');
   } catch (error) {
     if (errorCode(error) === 'ENOENT') return null;
     throw error;
@@ -150,8 +147,8 @@ export function acquireLock(dir, { flag }) {
  */
 function releaseLock(path, holder) {
   try {
-    if (JSON.parse(readLockText(path)).token === holder.token) fs.unlinkSync(path);
+    if (readHolder(path)?.token === holder.token) fs.unlinkSync(path);
   } catch {
-    // gone, or not ours: leave it
+    // not ours, or unreadable: leave it
   }
 }
