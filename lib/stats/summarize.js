@@ -130,7 +130,8 @@ function ratioRowsByGroup(groups, { precision, moderate }) {
     for (const cell of ratiosOf(same.flatMap((g) => g.rows.map((r) => String(r.transport))))) {
       const transport = /** @type {string} */ (ratioTransport(cell));
       for (const metric of figuresOf(workload)) {
-        const { intervals } = ratioIntervals(same.map((g) => pairedLogRatios(g.rows, metric, transport)), { moderate });
+        const logs = same.map((g) => pairedLogRatios(g.rows, metric, transport));
+        const { intervals } = ratioIntervals(logs, { moderate });
         same.forEach((g, i) => {
           const r = intervals[i];
           if (!r) return;
