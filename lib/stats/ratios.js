@@ -76,7 +76,9 @@ export function ratioIntervals(logsByGroup, { moderate = true } = {}) {
  */
 export function logsByRun(rows, transport, metric) {
   const over = ratioTransport(transport);
-  const figures = (/** @type {string} */ t) => new Map(rows.filter((r) => r.status === 'ok' && r.transport === t && typeof r[metric] === 'number' && r[metric] > 0).map((r) => [Number(r.run), r[metric]]));
+  const figures = (/** @type {string} */ t) => new Map(rows
+    .filter((r) => r.status === 'ok' && r.transport === t && typeof r[metric] === 'number' && r[metric] > 0)
+    .map((r) => [Number(r.run), r[metric]]));
   const tcp = over === null ? null : figures(BASELINE);
   /** @type {Map<number, number>} */
   const logs = new Map();
