@@ -12,11 +12,12 @@ import { copyResultsDir, useTempDir } from '../helpers/temp.js';
 const tmp = useTempDir();
 /** @type {string} */
 let base;
-/** @type {string} the complete trials.csv of the base sweep */
+/** @type {string} the complete trials.csv of the base sweep: a header and 4 rows */
 let original;
+// 2 trials of 2 rows (tcp and uds): each repair below leaves one trial, or a part of one, to measure again
 beforeAll(async () => {
   base = join(tmp.dir, 'base');
-  const { code, stderr } = await runCli(['sweep', await writeTinySpec(tmp.dir), '--no-probe', '--out', base, '--quiet']);
+  const { code, stderr } = await runCli(['sweep', await writeTinySpec(tmp.dir, { sizes: [1] }), '--no-probe', '--no-report', '--out', base, '--quiet']);
   expect(code, stderr).toBe(0);
   original = await readFile(join(base, 'trials.csv'), 'utf8');
 }, 60_000);
@@ -34,60 +35,63 @@ async function damaged(name, edit) {
 
 const lines = () => original.trimEnd().split('\n');
 
+/** --resume DIR, without the report files (what is checked here is trials.csv, blocks.csv and meta.json) */
+const resume = (/** @type {string} */ dir) => runCli(['sweep', '--resume', dir, '--no-probe', '--no-report']);
+
 describe('--resume repairs a trials.csv left by a sweep that stopped mid-write', () => {
   it('cuts a last row cut short back to the complete rows, says so, and measures that trial again', async () => {
     const dir = await damaged('cut', (text) => text.slice(0, -40));
-    const { code, stderr } = await runCli(['sweep', '--resume', dir, '--no-probe']);
+    const { code, stderr } = await resume(dir);
     expect(code, stderr).toBe(0);
     // the cut row is the second of its trial's two rows: the first goes too, and the trial is measured again
-    expect(stderr).toMatch(new RegExp(`trials\\.csv line 9 was cut back with the 1 row\\(s\\) of the same trial before it: \\d+ cells where there are ${TRIAL_COLUMNS.length} columns .*the 6 complete rows before it are kept`));
+    expect(stderr).toMatch(new RegExp(`trials\\.csv line 5 was cut back with the 1 row\\(s\\) of the same trial before it: \\d+ cells where there are ${TRIAL_COLUMNS.length} columns .*the 2 complete rows before it are kept`));
     const text = await readFile(join(dir, 'trials.csv'), 'utf8');
-    expect(text.startsWith(lines().slice(0, 7).join('\n') + '\n')).toBe(true); // header and 6 rows, byte for byte
+    expect(text.startsWith(lines().slice(0, 3).join('\n') + '\n')).toBe(true); // header and 2 rows, byte for byte
     const rows = await readTrialRows(dir);
-    expect(rows).toHaveLength(8);
-    expect(new Set(rows.map(keyOf)).size).toBe(8);
-    const last = lines()[8];
-    expect((await readMetaJson(dir)).recoveries).toEqual([expect.objectContaining({ file: 'trials.csv', line: 8, removed: `${lines()[7]}\n${last.slice(0, last.length - 39)}` })]);
+    expect(rows).toHaveLength(4);
+    expect(new Set(rows.map(keyOf)).size).toBe(4);
+    const last = lines()[4];
+    expect((await readMetaJson(dir)).recoveries).toEqual([expect.objectContaining({ file: 'trials.csv', line: 4, removed: `${lines()[3]}\n${last.slice(0, last.length - 39)}` })]);
   });
 
   it('cuts a garbled last row', async () => {
-    const dir = await damaged('garbled', () => `${lines().slice(0, 8).join('\n')}\n\u0000\u0001#garbage,"unterminated\n`);
-    const { code, stderr } = await runCli(['sweep', '--resume', dir, '--no-probe']);
+    const dir = await damaged('garbled', () => `${lines().slice(0, 4).join('\n')}\n\u0000\u0001#garbage,"unterminated\n`);
+    const { code, stderr } = await resume(dir);
     expect(code, stderr).toBe(0);
-    expect(stderr).toMatch(/trials\.csv line 9 was cut back with the 1 row\(s\) of the same trial before it: not valid CSV/);
+    expect(stderr).toMatch(/trials\.csv line 5 was cut back with the 1 row\(s\) of the same trial before it: not valid CSV/);
     const rows = await readTrialRows(dir);
-    expect(rows).toHaveLength(8);
-    expect(new Set(rows.map(keyOf)).size).toBe(8);
+    expect(rows).toHaveLength(4);
+    expect(new Set(rows.map(keyOf)).size).toBe(4);
   });
 
   it('adds a missing final newline before appending, so the next resume still reads the file', async () => {
-    const dir = await damaged('no-newline', () => `${lines().slice(0, 7).join('\n')}`); // 3 whole trials, no final newline
-    const first = await runCli(['sweep', '--resume', dir, '--no-probe']);
+    const dir = await damaged('no-newline', () => `${lines().slice(0, 3).join('\n')}`); // 1 whole trial, no final newline
+    const first = await resume(dir);
     expect(first.code, first.stderr).toBe(0);
     expect(first.stderr).toContain('trials.csv had no final newline; added one before appending');
     const cells = parse(await readFile(join(dir, 'trials.csv'), 'utf8'));
-    expect(cells).toHaveLength(9);
+    expect(cells).toHaveLength(5);
     for (const row of cells) expect(row).toHaveLength(TRIAL_COLUMNS.length);
-    const second = await runCli(['sweep', '--resume', dir, '--no-probe']);
+    const second = await resume(dir);
     expect(second.code, second.stderr).toBe(0);
-    expect(second.stderr).toContain('8 trial rows recorded (8 planned)');
+    expect(second.stderr).toContain('4 trial rows recorded (4 planned)');
   });
 
   it('cuts back the rows of a trial whose other rows were never written, and measures it again', async () => {
-    const dir = await damaged('orphan', () => `${lines().slice(0, 8).join('\n')}\n`); // trial 4 has one of its two rows
-    const { code, stderr } = await runCli(['sweep', '--resume', dir, '--no-probe']);
+    const dir = await damaged('orphan', () => `${lines().slice(0, 4).join('\n')}\n`); // trial 2 has one of its two rows
+    const { code, stderr } = await resume(dir);
     expect(code, stderr).toBe(0);
-    expect(stderr).toContain("trials.csv line 8: the last trial's rows were not all written (a sweep stopped mid-write); its 1 row(s) were cut back, and that trial is measured again");
+    expect(stderr).toContain("trials.csv line 4: the last trial's rows were not all written (a sweep stopped mid-write); its 1 row(s) were cut back, and that trial is measured again");
     const rows = await readTrialRows(dir);
-    expect(rows).toHaveLength(8);
-    expect(new Set(rows.map(keyOf)).size).toBe(8);
+    expect(rows).toHaveLength(4);
+    expect(new Set(rows.map(keyOf)).size).toBe(4);
   });
 
   it('cuts blocks.csv back the same way when its last row was cut short', async () => {
     const dir = await damaged('blocks', (text) => text);
     const blocks = await readFile(join(dir, 'blocks.csv'), 'utf8');
     await writeFile(join(dir, 'blocks.csv'), blocks.slice(0, -20));
-    const { code, stderr } = await runCli(['sweep', '--resume', dir, '--no-probe']);
+    const { code, stderr } = await resume(dir);
     expect(code, stderr).toBe(0);
     const lineCount = blocks.trimEnd().split('\n').length;
     expect(stderr).toContain(`blocks.csv line ${lineCount} was cut back`);
