@@ -17,12 +17,12 @@ afterEach(() => tmp.remove());
 
 /** @type {{ dir: string, remove: () => Promise<void> }} */
 let shared;
-/** a tiny sweep of 4 trials interrupted after its first 2, made once: each test resumes a copy */
+/** a tiny sweep of 2 trials interrupted after its first, made once: each test resumes a copy (no test here reads the report files) */
 let interrupted = '';
 beforeAll(async () => {
   shared = await makeTempDir();
   interrupted = join(shared.dir, 'out');
-  const sweep = startSweep([await writeTinySpec(shared.dir, { runs: 1 }), '--no-probe', '--out', interrupted], {
+  const sweep = startSweep([await writeTinySpec(shared.dir, { runs: 1 }), '--no-probe', '--no-report', '--out', interrupted], {
     onStderr: (text, child) => { if (text.includes('[1/2]') && !child.killed) child.kill('SIGINT'); },
   });
   const { code, stderr } = await sweep.done;
@@ -42,14 +42,14 @@ describe('one sweep at a time per results directory', () => {
     /** @type {Promise<Awaited<ReturnType<typeof callMain>>> | undefined} */
     let second;
     // the second in this process: it asks for the lock the moment the first has it
-    const first = startSweep(['--resume', out, '--no-probe'], {
+    const first = startSweep(['--resume', out, '--no-probe', '--no-report'], {
       onStderr: (text) => { if (!second && text.includes('results:')) second = callMain(['sweep', '--resume', out]); },
     });
     const done = await first.done;
     expect(done.code, done.stderr).toBe(0);
     const other = await /** @type {Promise<any>} */ (second);
     expect(other.code).toBe(2);
-    expect(other.stderr).toMatch(new RegExp(`^udsvstcp: error: --resume ${out} is in use by udsvstcp pid ${first.child.pid} \\(since .*: udsvstcp sweep --resume ${out} --no-probe\\); wait for it to finish or stop it`));
+    expect(other.stderr).toMatch(new RegExp(`^udsvstcp: error: --resume ${out} is in use by udsvstcp pid ${first.child.pid} \\(since .*: udsvstcp sweep --resume ${out} --no-probe --no-report\\); wait for it to finish or stop it`));
     const rows = await readTrialRows(out);
     expect(rows).toHaveLength(4);
     expect(new Set(rows.map(keyOf)).size).toBe(4);
@@ -69,18 +69,19 @@ describe('one sweep at a time per results directory', () => {
 
   it('a sweep killed outright leaves meta.json running and its lock; --resume takes over and goes on', async () => {
     const out = join(tmp.dir, 'killed');
-    const sweep = startSweep([await writeTinySpec(tmp.dir), '--no-probe', '--out', out], {
-      onStderr: (text, child) => { if (text.includes("[2/4]") && !child.killed) child.kill('SIGKILL'); },
+    // 2 trials: killed once the first is recorded
+    const sweep = startSweep([await writeTinySpec(tmp.dir, { runs: 1 }), '--no-probe', '--no-report', '--out', out], {
+      onStderr: (text, child) => { if (text.includes('[1/2]') && !child.killed) child.kill('SIGKILL'); },
     });
     const killed = await sweep.done;
     expect(killed.signal).toBe('SIGKILL');
     expect(await readdir(out)).toContain('sweep.lock');
-    const { code, stderr } = await runCli(['sweep', '--resume', out, '--no-probe']);
+    const { code, stderr } = await runCli(['sweep', '--resume', out, '--no-probe', '--no-report']);
     expect(code, stderr).toBe(0);
     expect(stderr).toContain(`note: took over sweep.lock left by udsvstcp pid ${sweep.child.pid}`);
     expect(stderr).toContain(`note: the last session (pid ${sweep.child.pid}) ended without closing the directory`);
     const rows = await readTrialRows(out);
-    expect(new Set(rows.map(keyOf)).size).toBe(8);
+    expect(new Set(rows.map(keyOf)).size).toBe(4);
     expect((await readMetaJson(out)).sessions.map((/** @type {any} */ s) => s.status)).toEqual(['lost', 'complete']);
   });
 
@@ -90,7 +91,7 @@ describe('one sweep at a time per results directory', () => {
     const pid = /** @type {number} */ (gone.pid);
     await new Promise((resolve) => gone.on('exit', resolve));
     await writeFile(join(out, 'sweep.lock'), lockOf(pid, '1'));
-    const { code, stderr } = await runCli(['sweep', '--resume', out, '--no-probe']);
+    const { code, stderr } = await runCli(['sweep', '--resume', out, '--no-probe', '--no-report']);
     expect(code, stderr).toBe(0);
     expect(stderr).toContain(`note: took over sweep.lock left by udsvstcp pid ${pid}`);
     expect(await readTrialRows(out)).toHaveLength(4);
