@@ -17,12 +17,12 @@ afterEach(() => tmp.remove());
 
 /** @type {{ dir: string, remove: () => Promise<void> }} */
 let shared;
-/** a complete tiny sweep, made once and copied for each test */
+/** a complete tiny sweep, made once and copied for each test; its report files are not needed (--resume --retry-failed below writes them) */
 let complete = '';
 beforeAll(async () => {
   shared = await makeTempDir();
   complete = join(shared.dir, 'out');
-  const { code, stderr } = await runCli(['sweep', await writeTinySpec(shared.dir), '--no-probe', '--out', complete, '--quiet']);
+  const { code, stderr } = await runCli(['sweep', await writeTinySpec(shared.dir), '--no-probe', '--no-report', '--out', complete, '--quiet']);
   expect(code, stderr).toBe(0);
 }, 60_000);
 afterAll(() => shared.remove());
@@ -48,7 +48,7 @@ async function sweepWithFailures() {
 describe('--retry-failed measures failed trials again, keeping their old rows marked superseded', () => {
   it('without it, --resume keeps failed trials as they are and says how to retry them', async () => {
     const { out, lines } = await sweepWithFailures();
-    const { code, stderr } = await runCli(['sweep', '--resume', out, '--no-probe']);
+    const { code, stderr } = await runCli(['sweep', '--resume', out, '--no-probe', '--no-report']);
     expect(code).toBe(1);
     expect(stderr).toContain('note: 2 trial(s) recorded as failed are kept as they are; --retry-failed measures them again');
     expect(await readFile(join(out, 'trials.csv'), 'utf8')).toBe(`${lines.join('\n')}\n`);
@@ -73,7 +73,7 @@ describe('--retry-failed measures failed trials again, keeping their old rows ma
     for (const row of summary.filter((r) => r.metric === 'msgs_per_s')) expect(row.n).toBe('2');
     const wide = (await readFile(join(out, 'runs-wide.csv'), 'utf8')).trimEnd().split('\n').slice(1);
     for (const line of wide) expect(line.split(',').slice(1).every((cell) => Number(cell) > 0)).toBe(true);
-    // the report counts live rows too: superseded rows are neither trials nor failures
+    // the report (written by this resume) counts live rows too: superseded rows are neither trials nor failures
     expect(await readFile(join(out, 'summary.md'), 'utf8')).toContain('8 trial rows of 8 planned, 8 ok, 0 failed');
     expect(await readMetaJson(out)).toMatchObject({ status: 'complete', trials_recorded: 8, trials_failed: 0, trials_superseded: 4, sessions: [expect.anything(), expect.objectContaining({ retry_failed: true })] });
   });
