@@ -15,17 +15,17 @@ import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BIN, callMain, expectOneLineUsageError, runCli } from '../helpers/cli.js';
 import { copyResultsDir, useTempDir } from '../helpers/temp.js';
-import { writeTinySpec } from '../helpers/sweeps.js';
+import { readMetaJson, writeTinySpec } from '../helpers/sweeps.js';
 
 const isRoot = process.getuid?.() === 0;
 const SHARED = 'another user could change what udsvstcp reads or writes there (give --allow-shared-dir if you trust them)';
 
 const tmp = useTempDir();
-/** a complete tiny sweep, made under umask 0, copied for each case */
+/** a complete tiny sweep of one trial, made under umask 0 with its report (every file it writes is checked), copied for each case */
 let sweepDir = '';
 let spec = '';
 beforeAll(async () => {
-  spec = await writeTinySpec(tmp.dir, { runs: 1 });
+  spec = await writeTinySpec(tmp.dir, { sizes: [64], runs: 1 });
   sweepDir = join(tmp.dir, 'made', 'under', 'umask0');
   // umask 0: what the sweep creates has only the modes it asks for
   await promisify(execFile)('sh', ['-c', 'umask 0 && exec "$@"', 'sh', process.execPath, BIN, 'sweep', spec, '--no-probe', '--out', sweepDir, '--quiet'], { env: { ...process.env, NO_COLOR: '1' } });
@@ -49,8 +49,12 @@ describe('what a sweep makes is private', () => {
 
   it('and it is accepted as it is by --resume and report', async () => {
     const dir = await copySweep('private');
-    const resumed = await runCli(['sweep', '--resume', dir, '--no-probe', '--quiet']);
+    const resumed = await runCli(['sweep', '--resume', dir, '--no-probe', '--no-report']);
     expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toContain(`no report files (--no-report); to write them: npx udsvstcp report ${dir}\n`);
+    expect(existsSync(join(dir, 'report.html'))).toBe(false);
+    const report = await callMain(['report', dir, '--quiet']);
+    expect(report.code, report.stderr).toBe(0);
     expect(existsSync(join(dir, 'report.html'))).toBe(true);
   });
 });
@@ -76,9 +80,10 @@ describe('sweep --out refuses a directory others may write', () => {
     await mkdir(parent);
     await chmod(parent, 0o1777);
     const out = join(parent, 'mine');
-    const { code, stderr } = await runCli(['sweep', spec, '--no-probe', '--out', out, '--quiet']);
+    const { code, stderr } = await runCli(['sweep', spec, '--no-probe', '--no-report', '--out', out, '--quiet']);
     expect(code, stderr).toBe(0);
     expect((await stat(out)).mode & 0o022).toBe(0);
+    expect((await readMetaJson(out)).status).toBe('complete');
   });
 });
 
@@ -105,9 +110,9 @@ describe('sweep --resume refuses a directory or file others may write, and chang
   it('--allow-shared-dir resumes it all the same', async () => {
     const dir = await copySweep('resume-allowed');
     await chmod(dir, 0o777);
-    const { code, stderr } = await runCli(['sweep', '--resume', dir, '--allow-shared-dir', '--no-probe', '--quiet']);
+    const { code, stderr } = await runCli(['sweep', '--resume', dir, '--allow-shared-dir', '--no-probe', '--no-report', '--quiet']);
     expect(code, stderr).toBe(0);
-    expect(existsSync(join(dir, 'report.html'))).toBe(true);
+    expect((await readMetaJson(dir)).sessions.map((/** @type {any} */ s) => [s.kind, s.status])).toEqual([['start', 'complete'], ['resume', 'complete']]);
   });
 });
 
