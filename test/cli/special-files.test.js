@@ -23,11 +23,11 @@ import { writeTinySpec } from '../helpers/sweeps.js';
 const PROMPTLY = { timeoutMs: 20_000 };
 
 const tmp = useTempDir();
-/** a complete tiny sweep, copied for each case */
+/** a complete tiny sweep of one trial, without report files (those checked here would be written after the refusal), copied for each case */
 let sweepDir = '';
 beforeAll(async () => {
   sweepDir = join(tmp.dir, 'sweep');
-  const { code, stderr } = await runCli(['sweep', await writeTinySpec(tmp.dir, { runs: 1 }), '--no-probe', '--out', sweepDir, '--quiet']);
+  const { code, stderr } = await runCli(['sweep', await writeTinySpec(tmp.dir, { sizes: [64], runs: 1 }), '--no-probe', '--no-report', '--out', sweepDir, '--quiet']);
   expect(code, stderr).toBe(0);
 }, 60_000);
 
@@ -42,7 +42,7 @@ const mkfifo = (path) => execFileSync('mkfifo', [path]);
  */
 async function sweepWith(copy, name, plant) {
   const dir = await copyResultsDir(sweepDir, tmp.dir, copy);
-  await rm(join(dir, name), { recursive: true });
+  await rm(join(dir, name), { recursive: true, force: true });
   await plant(join(dir, name));
   return dir;
 }
@@ -88,7 +88,6 @@ describe('report and compare read only regular files', () => {
     ['a directory', (/** @type {string} */ path) => mkdir(path), 'is a directory, not a regular file'],
   ])('report with trials.csv %s: exit 2 at once naming it, no report written', async (what, plant, message) => {
     const dir = await sweepWith(`report-${what.replace(/\W+/g, '-')}`, 'trials.csv', plant);
-    await rm(join(dir, 'report.html'));
     const argv = ['report', dir];
     expectOneLineUsageError(await (what === 'a directory' ? callMain(argv) : runCli(argv, PROMPTLY)), `${join(dir, 'trials.csv')} ${message}`);
     expect(existsSync(join(dir, 'report.html'))).toBe(false);
@@ -125,7 +124,7 @@ describe('sweep --resume reads only regular files, and changes nothing when one 
   });
 
   it('a FIFO sweep.lock: exit 2 at once naming it', async () => {
-    const dir = await sweepWith('resume-lock-fifo', 'report.html', (path) => mkfifo(join(path, '..', 'sweep.lock')));
+    const dir = await sweepWith('resume-lock-fifo', 'sweep.lock', mkfifo);
     expectOneLineUsageError(await runCli(['sweep', '--resume', dir], PROMPTLY), `${join(dir, 'sweep.lock')} is a FIFO (named pipe), not a regular file`);
   });
 
