@@ -17,7 +17,7 @@ import { copyResultsDir, useTempDir } from '../helpers/temp.js';
 import { readMetaJson, readTrialRows } from '../helpers/sweeps.js';
 
 const tmp = useTempDir();
-/** a proxy sweep: one run of the proxy workload's test settings */
+/** a proxy sweep: one run of the proxy workload's test settings at one connection, without report files (none is read here) */
 let sweepDir = '';
 /** @type {Awaited<ReturnType<typeof runCli>>} */
 let first;
@@ -27,7 +27,7 @@ beforeAll(async () => {
   nginx = findNginx();
   sweepDir = join(tmp.dir, 'proxy');
   // a relative --out: nginx, run in its own directory, is given the config's absolute path
-  first = await runCli(['sweep', '--workload', 'proxy', '--test', '--runs', '1', '--no-probe', '--out', 'proxy'], { cwd: tmp.dir });
+  first = await runCli(['sweep', '--workload', 'proxy', '--test', '--runs', '1', '--depths', '1', '--no-probe', '--no-report', '--out', 'proxy'], { cwd: tmp.dir });
   expect(first.code, first.stderr).toBe(0);
 }, 90_000);
 
@@ -61,7 +61,7 @@ describe('which nginx runs', () => {
     await writeFile(join(dir, 'meta.json'), JSON.stringify(meta, null, 2));
     for (const name of ['trials.csv', 'blocks.csv']) await writeFile(join(dir, name), (await readFile(join(dir, name), 'utf8')).split('\n')[0] + '\n');
 
-    const { code, stderr } = await runCli(['sweep', '--resume', dir, '--no-probe']);
+    const { code, stderr } = await runCli(['sweep', '--resume', dir, '--no-probe', '--no-report']);
     expect(code, stderr).toBe(0);
     expect(existsSync(mark)).toBe(false);
     expect(stderr).toMatch(new RegExp(`^note: nginx: meta\\.json records ${script} \\(nginx/[\\d.]+\\); this session runs ${nginx} \\(nginx/[\\d.]+\\) from PATH; a results directory never names what runs$`, 'm'));
@@ -78,7 +78,7 @@ describe('which nginx runs', () => {
   it('--resume DIR --nginx PATH runs that nginx, though another was recorded (the flag is not a recorded setting)', async () => {
     const dir = await copyResultsDir(sweepDir, tmp.dir, 'flagged');
     const { script, mark } = await plantScript('flagged');
-    const { code, stderr } = await runCli(['sweep', '--resume', dir, '--nginx', script, '--no-probe']);
+    const { code, stderr } = await runCli(['sweep', '--resume', dir, '--nginx', script, '--no-probe', '--no-report']);
     expect(code, stderr).toBe(0);
     expect(stderr).toContain(`; this session runs ${script} (nginx/`);
     expect(stderr).toMatch(new RegExp(`^nginx: ${script} \\(nginx/[\\d.]+; from --nginx\\)$`, 'm'));

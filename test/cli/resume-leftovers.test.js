@@ -32,7 +32,7 @@ describe('sweep --resume ends what a killed sweep left running', () => {
     await mkdir(tmpdir);
     const out = join(ctx.tmp.dir, 'out');
     const env = { ...process.env, NO_COLOR: '1', TMPDIR: tmpdir };
-    const child = spawn(process.execPath, [BIN, 'sweep', '--workload', 'proxy', '--test', '--runs', '1', '--depths', '1', '--no-probe', '--out', out], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'sweep', '--workload', 'proxy', '--test', '--runs', '1', '--depths', '1', '--no-probe', '--no-report', '--out', out], { env, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (text) => { stderr += text; });
     const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -58,7 +58,7 @@ describe('sweep --resume ends what a killed sweep left running', () => {
     const left = [names.find((n) => /^udsvstcp-nginx-[A-Za-z0-9]{6}$/.test(n)), names.find((n) => /^udsvstcp-[A-Za-z0-9]{6}$/.test(n))]; // nginx's, then the server's
     expect(left.every(Boolean), names.join(', ')).toBe(true);
 
-    const resumed = await runCli(['sweep', '--resume', out, '--no-probe'], { env: { TMPDIR: tmpdir } });
+    const resumed = await runCli(['sweep', '--resume', out, '--no-probe', '--no-report'], { env: { TMPDIR: tmpdir } });
     expect(resumed.code, resumed.stderr).toBe(0);
     const master = nginx.find((p) => p.cmdline.startsWith('nginx: master'));
     const notes = resumed.stderr.split('\n').filter((line) => line.includes('fixture.json'));

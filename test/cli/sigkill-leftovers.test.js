@@ -54,7 +54,7 @@ describe('a SIGKILLed udsvstcp leaves nothing running', () => {
 
   it('sweep --workload proxy, mid-trial: nginx, its guard, the app server and the trial process end, and TMPDIR is empty', async () => {
     const out = join(ctx.tmp.dir, 'out');
-    const { tmpdir } = await killWhen(['sweep', '--workload', 'proxy', '--test', '--out', out],
+    const { tmpdir } = await killWhen(['sweep', '--workload', 'proxy', '--test', '--depths', '1', '--no-probe', '--out', out],
       (processes) => has('nginx: worker')(processes) && has('trial/worker.js')(processes));
     expect(has('nginx: master')(ctx.seen) && has('server-main.js')(ctx.seen)).toBe(true);
     expect(await waitFor(() => ctx.seen.every((p) => !isRunning(p)), { timeoutMs: 10_000, everyMs: 20 }), ctx.seen.filter(isRunning).map((p) => p.cmdline).join('\n')).toBe(true);
