@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { execFileSync } from 'node:child_process';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -8,7 +8,7 @@ import { createRecord } from '../../lib/trial/record.js';
 import { layer } from '../../lib/core/files.js';
 import { TRIAL_COLUMNS, createTrialLog, openTrialLog } from '../../lib/results/writer.js';
 import { callMain, makeTempDir, runCli } from '../helpers/cli.js';
-import { keyOf, readMetaJson, readTrialRows, writeTinySpec } from '../helpers/sweeps.js';
+import { keyOf, readMetaJson, readTrialRows, startSweep, writeTinySpec } from '../helpers/sweeps.js';
 
 /** @type {{ dir: string, remove: () => Promise<void> }} */
 let tmp;
@@ -20,6 +20,24 @@ afterEach(async () => {
   layer.writeSync = realWrite;
   await tmp.remove();
 });
+
+/**
+ * Take every free page of the file system that holds `path`: a file written a page at a time until ENOSPC.
+ * @param {string} path
+ * @returns {boolean} whether the file system is full
+ */
+function fillUp(path) {
+  const fd = fs.openSync(path, 'w');
+  try {
+    for (let page = 0; page < 64; page++) fs.writeSync(fd, Buffer.alloc(4096)); // a 128 KiB tmpfs holds 32
+    return false;
+  } catch (error) {
+    if (/** @type {NodeJS.ErrnoException} */ (error).code !== 'ENOSPC') throw error;
+    return true;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
 
 const row = (/** @type {number} */ run) => ({ run, order: 0, ...createRecord({ workload: 'echo', transport: 'tcp', size_bytes: 64, depth: 1, packets: 100, msgs_per_s: 12345.5 }) });
 
@@ -49,11 +67,16 @@ describe('a full disk loses nothing already recorded', () => {
     await mkdir(mount);
     execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=128k', 'tmpfs', mount]);
     try {
-      // 27 of 32 pages taken: the lock, meta.json (machine facts included), fixture.json and one page of trials.csv fit, the second page of trials.csv does not
-      await writeFile(join(mount, 'filler'), Buffer.alloc(27 * 4096));
+      // Once the first trial is recorded, every free page is taken: trials.csv then fills the page it has
+      // (a trial of three transports adds about 700 bytes) and the row that needs a second page cannot be
+      // written, at the 5th to 7th of 8 trials. (A filler written first would depend on meta.json's size.)
       const out = join(mount, 'res');
-      const spec = await writeTinySpec(tmp.dir, { sizes: '1..512', runs: 1 });
-      const full = await runCli(['sweep', spec, '--no-probe', '--out', out]);
+      const spec = await writeTinySpec(tmp.dir, { sizes: '1..128', runs: 1, transports: ['tcp', 'uds', 'uds-abstract'] });
+      let filled = false;
+      const full = await startSweep([spec, '--no-probe', '--no-report', '--out', out], {
+        onStderr: (text) => { if (!filled && text.includes('[1/8]')) filled = fillUp(join(mount, 'filler')); },
+      }).done;
+      expect(filled).toBe(true);
       expect(full.code, full.stderr).toBe(1);
       expect(full.stderr).toMatch(new RegExp(`udsvstcp: error: cannot write ${out}/\\S+: ENOSPC`));
       expect(full.stderr).toContain(`after fixing the cause, continue with:\n  npx udsvstcp sweep --resume ${out}\n`);
@@ -61,23 +84,26 @@ describe('a full disk loses nothing already recorded', () => {
       expect(meta).toMatchObject({ status: 'failed', error: expect.stringMatching(/ENOSPC/) });
       const kept = parse(await readFile(join(out, 'trials.csv'), 'utf8'));
       for (const cells of kept) expect(cells).toHaveLength(TRIAL_COLUMNS.length);
-      expect(kept.length - 1).toBe((full.stderr.match(/^\[\d+\/20\]/gm) ?? []).length); // every row reported recorded is there, whole
+      const recorded = (full.stderr.match(/^\[\d+\/8\]/gm) ?? []).length;
+      expect(kept.length - 1).toBe(3 * recorded); // every row reported recorded is there, whole
+      expect(recorded).toBeGreaterThan(1); // trials recorded after the disk was full, in the page trials.csv had
+      expect(recorded).toBeLessThan(8); // and the sweep stopped at a row, before its last trial
 
       const again = await callMain(['sweep', spec, '--out', out]);
       expect(again.code).toBe(2);
       expect(again.stderr).toMatch(/already holds results; use --resume .* \(its sweep is failed: cannot write .*ENOSPC/);
 
       await rm(join(mount, 'filler'));
-      const resumed = await runCli(['sweep', '--resume', out, '--no-probe']);
+      const resumed = await runCli(['sweep', '--resume', out, '--no-probe', '--no-report']);
       expect(resumed.code, resumed.stderr).toBe(0);
       expect(resumed.stderr).toContain('note: the last session failed (cannot write');
       const rows = await readTrialRows(out);
-      expect(rows).toHaveLength(20);
-      expect(new Set(rows.map(keyOf)).size).toBe(20);
+      expect(rows).toHaveLength(24);
+      expect(new Set(rows.map(keyOf)).size).toBe(24);
       expect((await readMetaJson(out)).sessions.map((/** @type {any} */ s) => s.status)).toEqual(['failed', 'complete']);
     } finally {
       execFileSync('umount', [mount]);
     }
     expect(fs.readdirSync(tmp.dir).sort()).toEqual(['small', 'tiny.json']);
-  }, 120_000); // a sweep of 20 trials and its resume: a test cut short by its timeout would leave the tmpfs mounted
+  }, 120_000); // a sweep of 8 trials and its resume: a test cut short by its timeout would leave the tmpfs mounted
 });
