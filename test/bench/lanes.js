@@ -9,7 +9,7 @@
  * (docs/validation.md#lanes-under-equal-conditions).
  *
  *   node test/bench/lanes.js [--size 1KiB] [--depths 1,16] [--runs 3] [--rounds 1]
- *     [--duration 1s] [--pin split] [--transports uds,uds-abstract,ipc-json,ipc-advanced,worker]
+ *     [--duration 1s] [--warmup 500ms] [--pin split] [--transports uds,uds-abstract,ipc-json,ipc-advanced,worker]
  */
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -45,6 +45,7 @@ async function main() {
       runs: { type: 'string', default: '3' },
       rounds: { type: 'string', default: '1' },
       duration: { type: 'string', default: '1s' },
+      warmup: { type: 'string', default: '500ms' },
       pin: { type: 'string', default: 'split' },
       transports: { type: 'string', default: 'uds,uds-abstract,ipc-json,ipc-advanced,worker' },
     },
@@ -56,7 +57,7 @@ async function main() {
     process.stderr.write('lanes: --rounds must be 1 to 20\n');
     return 2;
   }
-  const common = ['--size', values.size, '--duration', values.duration, '--warmup', '500ms', '--runs', values.runs, '--pin', values.pin];
+  const common = ['--size', values.size, '--duration', values.duration, '--warmup', values.warmup, '--runs', values.runs, '--pin', values.pin];
   const full = ['tcp', ...others].join(',');
   /** @type {Map<string, { pair: Record<string, any>[], full: Record<string, any>[] }>} */
   const rows = new Map();
