@@ -5,7 +5,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { toCsvHeader } from '../../lib/results/csv.js';
 import { inspectTrialLog } from '../../lib/results/recovery.js';
 import { TRIAL_COLUMNS } from '../../lib/results/writer.js';
-import { callMain, runCli } from '../helpers/cli.js';
+import { callMain } from '../helpers/cli.js';
+import { callMainLeavingNothing } from '../helpers/in-process.js';
 import { keyOf, readMetaJson, readTrialRows, writeTinySpec } from '../helpers/sweeps.js';
 import { copyResultsDir, useTempDir } from '../helpers/temp.js';
 
@@ -17,7 +18,7 @@ let original;
 // 2 trials of 2 rows (tcp and uds): each repair below leaves one trial, or a part of one, to measure again
 beforeAll(async () => {
   base = join(tmp.dir, 'base');
-  const { code, stderr } = await runCli(['sweep', await writeTinySpec(tmp.dir, { sizes: [1] }), '--no-probe', '--no-report', '--out', base, '--quiet']);
+  const { code, stderr } = await callMainLeavingNothing(['sweep', await writeTinySpec(tmp.dir, { sizes: [1] }), '--no-probe', '--no-report', '--out', base, '--quiet']);
   expect(code, stderr).toBe(0);
   original = await readFile(join(base, 'trials.csv'), 'utf8');
 }, 60_000);
@@ -35,8 +36,8 @@ async function damaged(name, edit) {
 
 const lines = () => original.trimEnd().split('\n');
 
-/** --resume DIR, without the report files (what is checked here is trials.csv, blocks.csv and meta.json) */
-const resume = (/** @type {string} */ dir) => runCli(['sweep', '--resume', dir, '--no-probe', '--no-report']);
+/** --resume DIR, in this process (its server and trials are child processes all the same), without the report files: what is checked here is trials.csv, blocks.csv and meta.json */
+const resume = (/** @type {string} */ dir) => callMainLeavingNothing(['sweep', '--resume', dir, '--no-probe', '--no-report']);
 
 describe('--resume repairs a trials.csv left by a sweep that stopped mid-write', () => {
   it('cuts a last row cut short back to the complete rows, says so, and measures that trial again', async () => {
