@@ -4,7 +4,8 @@ import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TRIAL_COLUMNS } from '../../lib/results/writer.js';
-import { callMain, makeTempDir, runCli } from '../helpers/cli.js';
+import { callMain, makeTempDir } from '../helpers/cli.js';
+import { callMainLeavingNothing } from '../helpers/in-process.js';
 import { copyResultsDir } from '../helpers/temp.js';
 import { keyOf, readMetaJson, readTrialRows, writeTinySpec } from '../helpers/sweeps.js';
 
@@ -17,12 +18,12 @@ afterEach(() => tmp.remove());
 
 /** @type {{ dir: string, remove: () => Promise<void> }} */
 let shared;
-/** a complete tiny sweep, made once and copied for each test; its report files are not needed (--resume --retry-failed below writes them) */
+/** a complete tiny sweep (main() in this process, as every sweep here: its server and trials are child processes all the same), made once and copied for each test; its report files are not needed (--resume --retry-failed below writes them) */
 let complete = '';
 beforeAll(async () => {
   shared = await makeTempDir();
   complete = join(shared.dir, 'out');
-  const { code, stderr } = await runCli(['sweep', await writeTinySpec(shared.dir), '--no-probe', '--no-report', '--out', complete, '--quiet']);
+  const { code, stderr } = await callMainLeavingNothing(['sweep', await writeTinySpec(shared.dir), '--no-probe', '--no-report', '--out', complete, '--quiet']);
   expect(code, stderr).toBe(0);
 }, 60_000);
 afterAll(() => shared.remove());
@@ -48,7 +49,7 @@ async function sweepWithFailures() {
 describe('--retry-failed measures failed trials again, keeping their old rows marked superseded', () => {
   it('without it, --resume keeps failed trials as they are and says how to retry them', async () => {
     const { out, lines } = await sweepWithFailures();
-    const { code, stderr } = await runCli(['sweep', '--resume', out, '--no-probe', '--no-report']);
+    const { code, stderr } = await callMainLeavingNothing(['sweep', '--resume', out, '--no-probe', '--no-report']);
     expect(code).toBe(1);
     expect(stderr).toContain('note: 2 trial(s) recorded as failed are kept as they are; --retry-failed measures them again');
     expect(await readFile(join(out, 'trials.csv'), 'utf8')).toBe(`${lines.join('\n')}\n`);
@@ -56,7 +57,7 @@ describe('--retry-failed measures failed trials again, keeping their old rows ma
 
   it('with it, the old rows stay (status superseded, error kept), new rows are appended, and the summary counts only live rows', async () => {
     const { out, lines } = await sweepWithFailures();
-    const { code, stderr } = await runCli(['sweep', '--resume', out, '--retry-failed', '--no-probe']);
+    const { code, stderr } = await callMainLeavingNothing(['sweep', '--resume', out, '--retry-failed', '--no-probe']);
     expect(code, stderr).toBe(0);
     expect(stderr).toContain('--retry-failed: 4 failed trial row(s) marked superseded (kept in trials.csv); their trials are measured again');
     const text = (await readFile(join(out, 'trials.csv'), 'utf8')).trimEnd().split('\n');
