@@ -7,7 +7,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createRecord } from '../../lib/trial/record.js';
 import { layer } from '../../lib/core/files.js';
 import { TRIAL_COLUMNS, createTrialLog, openTrialLog } from '../../lib/results/writer.js';
-import { callMain, makeTempDir, runCli } from '../helpers/cli.js';
+import { callMain, makeTempDir } from '../helpers/cli.js';
+import { callMainLeavingNothing } from '../helpers/in-process.js';
 import { keyOf, readMetaJson, readTrialRows, startSweep, writeTinySpec } from '../helpers/sweeps.js';
 
 /** @type {{ dir: string, remove: () => Promise<void> }} */
@@ -94,7 +95,7 @@ describe('a full disk loses nothing already recorded', () => {
       expect(again.stderr).toMatch(/already holds results; use --resume .* \(its sweep is failed: cannot write .*ENOSPC/);
 
       await rm(join(mount, 'filler'));
-      const resumed = await runCli(['sweep', '--resume', out, '--no-probe', '--no-report']);
+      const resumed = await callMainLeavingNothing(['sweep', '--resume', out, '--no-probe', '--no-report']);
       expect(resumed.code, resumed.stderr).toBe(0);
       expect(resumed.stderr).toContain('note: the last session failed (cannot write');
       const rows = await readTrialRows(out);

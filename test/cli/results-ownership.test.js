@@ -13,7 +13,8 @@ import { chmod, chown, mkdir, readFile, readdir, rm, stat } from 'node:fs/promis
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BIN, callMain, expectOneLineUsageError, runCli } from '../helpers/cli.js';
+import { BIN, callMain, expectOneLineUsageError } from '../helpers/cli.js';
+import { callMainLeavingNothing } from '../helpers/in-process.js';
 import { copyResultsDir, useTempDir } from '../helpers/temp.js';
 import { readMetaJson, writeTinySpec } from '../helpers/sweeps.js';
 
@@ -49,7 +50,7 @@ describe('what a sweep makes is private', () => {
 
   it('and it is accepted as it is by --resume and report', async () => {
     const dir = await copySweep('private');
-    const resumed = await runCli(['sweep', '--resume', dir, '--no-probe', '--no-report']);
+    const resumed = await callMainLeavingNothing(['sweep', '--resume', dir, '--no-probe', '--no-report']);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stderr).toContain(`no report files (--no-report); to write them: npx udsvstcp report ${dir}\n`);
     expect(existsSync(join(dir, 'report.html'))).toBe(false);
@@ -80,7 +81,7 @@ describe('sweep --out refuses a directory others may write', () => {
     await mkdir(parent);
     await chmod(parent, 0o1777);
     const out = join(parent, 'mine');
-    const { code, stderr } = await runCli(['sweep', spec, '--no-probe', '--no-report', '--out', out, '--quiet']);
+    const { code, stderr } = await callMainLeavingNothing(['sweep', spec, '--no-probe', '--no-report', '--out', out, '--quiet']);
     expect(code, stderr).toBe(0);
     expect((await stat(out)).mode & 0o022).toBe(0);
     expect((await readMetaJson(out)).status).toBe('complete');
@@ -110,7 +111,7 @@ describe('sweep --resume refuses a directory or file others may write, and chang
   it('--allow-shared-dir resumes it all the same', async () => {
     const dir = await copySweep('resume-allowed');
     await chmod(dir, 0o777);
-    const { code, stderr } = await runCli(['sweep', '--resume', dir, '--allow-shared-dir', '--no-probe', '--no-report', '--quiet']);
+    const { code, stderr } = await callMainLeavingNothing(['sweep', '--resume', dir, '--allow-shared-dir', '--no-probe', '--no-report', '--quiet']);
     expect(code, stderr).toBe(0);
     expect((await readMetaJson(dir)).sessions.map((/** @type {any} */ s) => [s.kind, s.status])).toEqual([['start', 'complete'], ['resume', 'complete']]);
   });

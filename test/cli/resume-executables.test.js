@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { findNginx } from '../../lib/fixture/nginx.js';
 import { callMain, expectOneLineUsageError, runCli } from '../helpers/cli.js';
+import { callMainLeavingNothing } from '../helpers/in-process.js';
 import { copyResultsDir, useTempDir } from '../helpers/temp.js';
 import { readMetaJson, readTrialRows } from '../helpers/sweeps.js';
 
@@ -61,7 +62,7 @@ describe('which nginx runs', () => {
     await writeFile(join(dir, 'meta.json'), JSON.stringify(meta, null, 2));
     for (const name of ['trials.csv', 'blocks.csv']) await writeFile(join(dir, name), (await readFile(join(dir, name), 'utf8')).split('\n')[0] + '\n');
 
-    const { code, stderr } = await runCli(['sweep', '--resume', dir, '--no-probe', '--no-report']);
+    const { code, stderr } = await callMainLeavingNothing(['sweep', '--resume', dir, '--no-probe', '--no-report']);
     expect(code, stderr).toBe(0);
     expect(existsSync(mark)).toBe(false);
     expect(stderr).toMatch(new RegExp(`^note: nginx: meta\\.json records ${script} \\(nginx/[\\d.]+\\); this session runs ${nginx} \\(nginx/[\\d.]+\\) from PATH; a results directory never names what runs$`, 'm'));
@@ -78,7 +79,7 @@ describe('which nginx runs', () => {
   it('--resume DIR --nginx PATH runs that nginx, though another was recorded (the flag is not a recorded setting)', async () => {
     const dir = await copyResultsDir(sweepDir, tmp.dir, 'flagged');
     const { script, mark } = await plantScript('flagged');
-    const { code, stderr } = await runCli(['sweep', '--resume', dir, '--nginx', script, '--no-probe', '--no-report']);
+    const { code, stderr } = await callMainLeavingNothing(['sweep', '--resume', dir, '--nginx', script, '--no-probe', '--no-report']);
     expect(code, stderr).toBe(0);
     expect(stderr).toContain(`; this session runs ${script} (nginx/`);
     expect(stderr).toMatch(new RegExp(`^nginx: ${script} \\(nginx/[\\d.]+; from --nginx\\)$`, 'm'));

@@ -11,6 +11,7 @@ import { mkdir, readFile, readdir, rm, symlink, truncate, writeFile } from 'node
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { callMain, expectOneLineUsageError, runCli } from '../helpers/cli.js';
+import { callMainLeavingNothing } from '../helpers/in-process.js';
 import { copyResultsDir, useTempDir } from '../helpers/temp.js';
 import { writeTinySpec } from '../helpers/sweeps.js';
 
@@ -27,7 +28,7 @@ const tmp = useTempDir();
 let sweepDir = '';
 beforeAll(async () => {
   sweepDir = join(tmp.dir, 'sweep');
-  const { code, stderr } = await runCli(['sweep', await writeTinySpec(tmp.dir, { sizes: [64], runs: 1 }), '--no-probe', '--no-report', '--out', sweepDir, '--quiet']);
+  const { code, stderr } = await callMainLeavingNothing(['sweep', await writeTinySpec(tmp.dir, { sizes: [64], runs: 1 }), '--no-probe', '--no-report', '--out', sweepDir, '--quiet']);
   expect(code, stderr).toBe(0);
 }, 60_000);
 
