@@ -4,7 +4,8 @@ import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { processStart } from '../../lib/results/lock.js';
-import { callMain, makeTempDir, runCli } from '../helpers/cli.js';
+import { callMain, makeTempDir } from '../helpers/cli.js';
+import { callMainLeavingNothing } from '../helpers/in-process.js';
 import { copyResultsDir } from '../helpers/temp.js';
 import { keyOf, readMetaJson, readTrialRows, startSweep, writeTinySpec } from '../helpers/sweeps.js';
 
@@ -76,7 +77,7 @@ describe('one sweep at a time per results directory', () => {
     const killed = await sweep.done;
     expect(killed.signal).toBe('SIGKILL');
     expect(await readdir(out)).toContain('sweep.lock');
-    const { code, stderr } = await runCli(['sweep', '--resume', out, '--no-probe', '--no-report']);
+    const { code, stderr } = await callMainLeavingNothing(['sweep', '--resume', out, '--no-probe', '--no-report']);
     expect(code, stderr).toBe(0);
     expect(stderr).toContain(`note: took over sweep.lock left by udsvstcp pid ${sweep.child.pid}`);
     expect(stderr).toContain(`note: the last session (pid ${sweep.child.pid}) ended without closing the directory`);
@@ -91,7 +92,7 @@ describe('one sweep at a time per results directory', () => {
     const pid = /** @type {number} */ (gone.pid);
     await new Promise((resolve) => gone.on('exit', resolve));
     await writeFile(join(out, 'sweep.lock'), lockOf(pid, '1'));
-    const { code, stderr } = await runCli(['sweep', '--resume', out, '--no-probe', '--no-report']);
+    const { code, stderr } = await callMainLeavingNothing(['sweep', '--resume', out, '--no-probe', '--no-report']);
     expect(code, stderr).toBe(0);
     expect(stderr).toContain(`note: took over sweep.lock left by udsvstcp pid ${pid}`);
     expect(await readTrialRows(out)).toHaveLength(4);
