@@ -7,7 +7,7 @@
 import { unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeTempDir, runCli } from '../helpers/cli.js';
+import { callMain, makeTempDir } from '../helpers/cli.js';
 import { readMetaJson, readTrialRows, startSweep, writeTinySpec } from '../helpers/sweeps.js';
 
 /** @type {{ dir: string, remove: () => Promise<void> }} */
@@ -82,7 +82,7 @@ describe('a sweep replaces a server that is alive but unusable', () => {
   }, 60_000);
 
   it('sweep --help states the health check and the bound on failed trials', async () => {
-    const { code, stdout } = await runCli(['sweep', '--help']);
+    const { code, stdout } = await callMain(['sweep', '--help']);
     expect(code).toBe(0);
     const text = stdout.replace(/\s+/g, ' ');
     expect(text).toContain('One that fails is killed and replaced (at most 3 times per sweep or resume; meta.json fixture_replacements says why)');

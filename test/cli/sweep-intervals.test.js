@@ -13,20 +13,19 @@ beforeEach(async () => {
 afterEach(() => tmp.remove());
 
 /**
- * A real sweep of two echo groups (2 runs each, the fewest with an interval
- * to moderate across) with the given flags; its UDS/TCP msgs/s rows and files.
+ * A real sweep of three echo groups (2 runs each) with the given flags; its UDS/TCP msgs/s rows and files.
  * @param {string} name
  * @param {string[]} flags
  */
 async function sweep(name, flags) {
-  const spec = await writeTinySpec(tmp.dir, { sizes: [1, 64], runs: 2, packets: 200 });
+  const spec = await writeTinySpec(tmp.dir, { sizes: [1, 64, 1024], runs: 2, packets: 200 });
   const out = join(tmp.dir, name);
   const { code, stderr } = await runCli(['sweep', spec, '--no-probe', '--out', out, ...flags]);
   expect(code, stderr).toBe(0);
   /** @type {Record<string, string>[]} */
   const summary = parse(await readFile(join(out, 'summary.csv'), 'utf8'), { columns: true });
   const ratios = summary.filter((r) => r.transport === 'uds/tcp' && r.metric === 'msgs_per_s');
-  expect(ratios).toHaveLength(2);
+  expect(ratios).toHaveLength(3);
   return { ratios, stderr, meta: await readMetaJson(out), md: await readFile(join(out, 'summary.md'), 'utf8') };
 }
 
@@ -36,9 +35,9 @@ describe('sweep --intervals: moderated across the groups (the default) or each g
     for (const r of ratios) expect(Number(r.ci95_df)).toBeGreaterThan(Number(r.n) - 1);
     expect(meta.spec.intervals).toBe('moderated');
     expect(meta.design.ratio_interval).toContain('moderated across groups');
-    expect(stderr).toContain("each group's variance moderated across the 2 groups");
+    expect(stderr).toContain("each group's variance moderated across the 3 groups");
     expect(md).toContain('moderated across the groups');
-  }, 60_000); // a sweep of 4 trials: slow on a loaded 2-core machine
+  }, 60_000); // a sweep of 12 trials: slow on a loaded 2-core machine
 
   it('with --intervals own, gives each group its runs alone: n − 1 degrees of freedom, and no word of moderation', async () => {
     const { ratios, stderr, meta, md } = await sweep('own', ['--intervals', 'own']);
@@ -47,7 +46,7 @@ describe('sweep --intervals: moderated across the groups (the default) or each g
     expect(meta.design.ratio_interval).toContain('each group on its own');
     expect(stderr).not.toContain('moderated');
     expect(md).not.toContain('moderated');
-  }, 60_000); // a sweep of 4 trials: slow on a loaded 2-core machine
+  }, 60_000); // a sweep of 12 trials: slow on a loaded 2-core machine
 
   it('refuses another mode: exit 2, one line naming the flag and the modes, nothing written', async () => {
     const spec = await writeTinySpec(tmp.dir);
