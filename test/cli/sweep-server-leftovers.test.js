@@ -22,7 +22,7 @@ describe('a sweep removes what an echo server it lost left behind', () => {
       env: { TMPDIR: serverTmp },
       onStderr: (text) => {
         const pid = /echo server pid (\d+)/.exec(text)?.[1];
-        if (pid && killed.length === 0 && text.includes('[2/3]')) {
+        if (pid && killed.length === 0 && text.includes('[1/3]')) {
           killed.push(pid);
           process.kill(Number(pid), 'SIGKILL');
         }
