@@ -18,15 +18,16 @@ afterEach(() => tmp.remove());
 
 /**
  * Run a sweep of 4 trials and send `signal` once its stderr shows `when`
- * (and, with `twice`, again once it says it is stopping).
+ * (and, with `twice`, again once it says it is stopping). Without `report`
+ * (--no-report), no summary.md, charts, results.xlsx or report.html.
  * @param {string} out
  * @param {string} when
  * @param {NodeJS.Signals} signal
- * @param {{ twice?: boolean }} [options]
+ * @param {{ twice?: boolean, report?: boolean }} [options]
  */
-async function interrupt(out, when, signal, { twice = false } = {}) {
+async function interrupt(out, when, signal, { twice = false, report = false } = {}) {
   let sent = 0;
-  const sweep = startSweep([await writeTinySpec(tmp.dir, { runs: 1 }), '--no-probe', '--out', out], {
+  const sweep = startSweep([await writeTinySpec(tmp.dir, { runs: 1 }), '--no-probe', ...(report ? [] : ['--no-report']), '--out', out], {
     env: { TMPDIR: serverTmp },
     onStderr: (text, child) => {
       if (sent === 0 && text.includes(when)) {
@@ -50,7 +51,7 @@ async function expectResumable(out) {
   expect(await readdir(out)).not.toContain('sweep.lock');
   expect(await readdir(serverTmp)).toEqual([]);
   expect((await readMetaJson(out)).status).not.toBe('running');
-  const resumed = await runCli(['sweep', '--resume', out, '--no-probe', '--quiet'], { env: { TMPDIR: serverTmp } });
+  const resumed = await runCli(['sweep', '--resume', out, '--no-probe', '--no-report', '--quiet'], { env: { TMPDIR: serverTmp } });
   expect(resumed.code, resumed.stderr).toBe(0);
   const rows = await readTrialRows(out);
   expect(rows).toHaveLength(4);
@@ -72,7 +73,7 @@ describe('a sweep stopped by a signal at any moment stays resumable', () => {
 
   it('Ctrl-C twice after the last trial (while the server stops and the summary is written): the files are complete', async () => {
     const out = join(tmp.dir, 'at-end');
-    const { code, stderr } = await interrupt(out, '[2/2]', 'SIGINT', { twice: true });
+    const { code, stderr } = await interrupt(out, '[2/2]', 'SIGINT', { twice: true, report: true }); // the report files: the end's longest step
     expect(code, stderr).toBe(130);
     expect(stderr).toContain('SIGINT again: stopping now');
     expect(stderr).toContain('4 trial rows recorded (4 planned)');
