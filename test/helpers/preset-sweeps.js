@@ -76,6 +76,7 @@ export function describePresetSweeps(presets, { dir, runs = {} }) {
       for (const file of ['trials.csv', 'blocks.csv', 'summary.csv', 'runs-wide.csv', 'meta.json', 'summary.md', 'report.html', 'results.xlsx', 'chart-uds-vs-tcp.svg']) expect(result.stderr).toContain(join(out(), file));
       // the proxy workload writes its nginx config beside the results, and only it
       expect(existsSync(join(out(), 'nginx.conf'))).toBe(w.fixture.proxy);
+      expect(result.stderr).not.toMatch(/report could not be made|--no-report/);
     });
 
     it("draws and tabulates the workload's own figures: CPU per its unit, and its p50/p99 times where it has them", async () => {
