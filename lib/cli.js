@@ -10,7 +10,6 @@ import { Command, CommanderError } from 'commander';
 import { version } from './core/environment.js';
 import { describeResourceError } from './core/resources.js';
 import { printable, printableLines } from './core/text.js';
-import { addResultsCommands } from './commands/results-cli.js';
 import { PROBE_TIMEOUT_MS } from './fixture/probe.js';
 import { MAX_FAILED_IN_A_ROW, MAX_REPLACEMENTS } from './sweep/fixture-keeper.js';
 import { listPresets } from './sweep/spec.js';
@@ -55,7 +54,6 @@ function catalogue() {
 /**
  * @param {string[]} argv arguments after the program name
  * @param {Io} [io]
- * @returns {Promise<number>}
  */
 export async function main(argv, io = { stdout: process.stdout, stderr: process.stderr, env: process.env }) {
   const chalk = chalkFor(io);
@@ -180,7 +178,49 @@ Examples:
       code = await sweep(preset, opts, out);
     });
 
-  addResultsCommands(program, out, (c) => { code = c; });
+  program.command('report')
+    .description('the report of a results directory: verdicts, tables, SVG charts, report.html, results.xlsx')
+    .argument('<dir>', 'a results directory (complete, interrupted or failed)')
+    .option('--out <dir>', 'write the report files here instead of DIR (an existing directory)')
+    .option('--figure <metric>', 'the figure verdicts and the first charts are about, one of the directory\'s workload (default: its primary, msgs_per_s for echo)')
+    .option('--json', 'the findings (groups, ratios, CIs, verdicts, warnings) as JSON on stdout')
+    .option('--allow-shared-dir', 'read DIR (and write --out) even if another user owns it or group or others may write it; refused otherwise')
+    .option('--quiet', 'nothing on stderr')
+    .addHelpText('after', `
+Writes summary.md, chart-*.svg, report.html (one self-contained page, readable
+offline) and results.xlsx (typed cells: opens right in every locale) into DIR.
+A sweep runs this by itself at its end. A trials.csv or meta.json it cannot
+read right (a duplicate row or column, a missing primary figure, a number out
+of bounds or not finite) is refused in one line naming file, line and column
+(exit 2), and nothing is written.
+
+Examples:
+  udsvstcp report udsvstcp-results/20261123T105133Z-default
+  udsvstcp report results/mine --json > findings.json`)
+    .action(async (dir, opts) => {
+      const { report } = await import('./commands/report.js');
+      code = await report(dir, opts, out);
+    });
+
+  program.command('compare')
+    .description('two sweeps side by side: B/A of each figure with its 95 % CI (Welch, log scale)')
+    .argument('<dirA>', 'the results directory of the baseline sweep')
+    .argument('<dirB>', 'the results directory of the sweep compared with it')
+    .option('--figure <metric>', 'the figure shown in the table, one of the sweeps\' workload (default: its primary; --json holds all)')
+    .option('--json', 'every row (each figure, TCP, UDS and UDS/TCP) as JSON on stdout')
+    .option('--allow-shared-dir', 'read directories even if another user owns them or group or others may write them; refused otherwise')
+    .option('--quiet', 'nothing on stderr')
+    .addHelpText('after', `
+Only the (size, depth) groups both sweeps hold are compared; with none in
+common it refuses and says what each holds (exit 2). Each directory is read
+by the rules of report: what it cannot read right is refused in one line.
+
+Example:
+  udsvstcp compare results/node20 results/node22`)
+    .action(async (dirA, dirB, opts) => {
+      const { compare } = await import('./commands/compare.js');
+      code = await compare(dirA, dirB, opts, out);
+    });
 
   try {
     await program.parseAsync(argv, { from: 'user' });

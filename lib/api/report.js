@@ -35,7 +35,6 @@ export async function report(dir, options = {}) {
 /**
  * @param {string} dir
  * @param {ReportOptions} [options]
- * @returns {Promise<{ findings: import('../report/findings.js').Findings, files: string[], document: Record<string, any> }>}
  */
 export async function reportOutcome(dir, options = {}) {
   checkOptionKeys('report', options, KEYS);

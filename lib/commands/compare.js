@@ -10,7 +10,6 @@ import { compareOutcome } from '../api/compare.js';
  * @param {string} dirB
  * @param {Record<string, any>} opts raw options from commander
  * @param {{ stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream, chalk: import('chalk').ChalkInstance }} io
- * @returns {Promise<number>}
  */
 export async function compare(dirA, dirB, opts, { stdout, stderr, chalk }) {
   const { comparison, differences, metric, document } = compareOutcome(dirA, dirB, { figure: opts.figure, allowSharedDir: opts.allowSharedDir });

@@ -12,7 +12,6 @@ import { reportOutcome } from '../api/report.js';
  * @param {string} dir
  * @param {Record<string, any>} opts raw options from commander
  * @param {{ stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream, chalk: import('chalk').ChalkInstance }} io
- * @returns {Promise<number>}
  */
 export async function report(dir, opts, { stdout, stderr, chalk }) {
   const { findings, files, document } = await reportOutcome(dir, { out: opts.out, figure: opts.figure, allowSharedDir: opts.allowSharedDir });

@@ -11,7 +11,6 @@ import { run as runTrials } from '../api/run.js';
 /**
  * @param {Record<string, any>} opts raw options from commander
  * @param {{ stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream, chalk: import('chalk').ChalkInstance }} io
- * @returns {Promise<number>} exit code
  */
 export async function run(opts, { stdout, stderr, chalk }) {
   const { json, ...options } = opts;

@@ -20,7 +20,6 @@ const SIGNALS = /** @type {const} */ (['SIGINT', 'SIGTERM', 'SIGHUP']);
 /**
  * @param {Record<string, any>} opts raw options from commander
  * @param {{ stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream }} io
- * @returns {Promise<number>} exit code
  */
 export async function serve(opts, { stdout, stderr }) {
   const { json, ...options } = opts;

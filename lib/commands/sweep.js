@@ -1,21 +1,27 @@
 /**
  * `udsvstcp sweep`: the library's sweep() (lib/api/sweep.js) with its
- * progress on stderr, Ctrl-C mapped to its abort signals, the results
- * directory's path or the summary document on stdout, and an exit code.
+ * progress on stderr, the results directory's path or the summary document
+ * on stdout, and an exit code. Signals: the first SIGINT, SIGTERM or SIGHUP
+ * aborts (the trial in progress and the server are stopped, what was
+ * measured is written); a second one hurries (the server is killed at once).
+ * No signal kills the process outright while the handlers are installed, so
+ * the results directory is always left complete and resumable.
  */
 import { printable } from '../core/text.js';
 import { toJsonText } from '../results/json.js';
-import { SPEC_FLAGS, SWEEP_OPTIONS } from '../sweep/request.js';
-import { watchSignals } from '../sweep/interrupts.js';
+import { SPEC_FLAGS } from '../options/settings.js';
+import { SWEEP_OPTIONS } from '../sweep/request.js';
 import { sweepOutcome } from '../api/sweep.js';
 import { createProgress } from './progress.js';
 import { printSweepReport } from './report.js';
+
+/** The signals that stop a sweep, with their numbers: the exit code is 128 + the first one's. */
+const SIGNALS = /** @type {const} */ ({ SIGHUP: 1, SIGINT: 2, SIGTERM: 15 });
 
 /**
  * @param {string | undefined} preset
  * @param {Record<string, any>} opts raw options from commander
  * @param {{ stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream & { isTTY?: boolean }, chalk: import('chalk').ChalkInstance }} io
- * @returns {Promise<number>}
  */
 export async function sweep(preset, opts, { stdout, stderr, chalk }) {
   const quiet = Boolean(opts.quiet);
@@ -24,23 +30,31 @@ export async function sweep(preset, opts, { stdout, stderr, chalk }) {
   const options = { preset };
   for (const key of [...SWEEP_OPTIONS, ...SPEC_FLAGS]) if (key !== 'preset' && opts[key] !== undefined) options[key] = opts[key];
 
+  const abort = new AbortController();
   const hurry = new AbortController();
-  // installed before anything is created, and kept until the last file is written
-  const interrupts = watchSignals({
-    onFirst: (signal) => {
+  /** @type {keyof typeof SIGNALS | null} */
+  let received = null;
+  const onSignal = (/** @type {keyof typeof SIGNALS} */ signal) => {
+    // the terminal may be gone (SIGHUP): never let a write to it take the process down
+    if (signal === 'SIGHUP') process.stderr.on('error', () => {});
+    if (received === null) {
+      received = signal;
+      abort.abort();
       stderr.write(`\n${signal}: stopping; what was measured is kept (${signal === 'SIGINT' ? 'Ctrl-C' : signal} again kills the server at once)\n`);
-    },
-    onHurry: (signal) => {
+    } else {
       stderr.write(`${signal} again: stopping now (the server is killed); the results directory stays resumable\n`);
       hurry.abort();
-    },
-  });
+    }
+  };
+  const signals = /** @type {(keyof typeof SIGNALS)[]} */ (Object.keys(SIGNALS));
+  // installed before anything is created, and kept until the last file is written
+  for (const signal of signals) process.on(signal, onSignal);
   /** @type {ReturnType<typeof createProgress> | undefined} made once the sweep says what it measures */
   let progress;
   let outcome;
   try {
     outcome = await sweepOutcome(options, {
-      signal: interrupts.signal,
+      signal: abort.signal,
       hurry: hurry.signal,
       onProgress: (event) => {
         switch (event.type) {
@@ -68,7 +82,7 @@ export async function sweep(preset, opts, { stdout, stderr, chalk }) {
     });
   } finally {
     progress?.stop();
-    interrupts.dispose();
+    for (const signal of signals) process.off(signal, onSignal);
   }
   const { dir, document, report, reportError, interrupted, failed, resume } = outcome;
   if (report) {
@@ -77,11 +91,10 @@ export async function sweep(preset, opts, { stdout, stderr, chalk }) {
   } else stderr.write(chalk.yellow(`warning: the report could not be made: ${printable(reportError?.message ?? '')} (try: npx udsvstcp report ${printable(dir)})\n`));
   // data on stdout, whatever --quiet says: the summary as JSON, or where the results are
   stdout.write(opts.json ? toJsonText(document) : `${document.dir}\n`);
-  const code = interrupts.exitCode();
-  if (code !== null) {
+  if (received !== null) {
     const what = interrupted ? 'Resume with' : 'Every trial was measured before it; the files are complete. Rewrite the summary with';
-    stderr.write(`interrupted (${interrupts.received()}): what was measured is kept. ${what}:\n  ${printable(resume)}\n`);
-    return code;
+    stderr.write(`interrupted (${received}): what was measured is kept. ${what}:\n  ${printable(resume)}\n`);
+    return 128 + SIGNALS[received];
   }
   return failed ? 1 : 0;
 }

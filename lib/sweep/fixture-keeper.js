@@ -70,11 +70,12 @@ export function createFixtureKeeper({ startServer, warmServer, onNote, onReplace
     return start(key);
   };
 
-  /** @param {string} key */
-  const stopOne = async (key) => {
-    const server = servers.get(key);
-    servers.delete(key);
-    await server?.stop(unhealthy.has(key) ? { force: true } : undefined);
+  const stop = async () => {
+    await Promise.all([...servers.keys()].map(async (key) => {
+      const server = servers.get(key);
+      servers.delete(key);
+      await server?.stop(unhealthy.has(key) ? { force: true } : undefined);
+    }));
   };
 
   return {
@@ -111,16 +112,8 @@ export function createFixtureKeeper({ startServer, warmServer, onNote, onReplace
       }
       if (why) await replace(key, why, job);
     },
-    /** A planned restart (a fresh server per round): not a replacement. */
-    async retire() {
-      for (const key of [...servers.keys()]) {
-        const server = servers.get(key);
-        servers.delete(key);
-        await server?.stop();
-      }
-    },
-    async stop() {
-      await Promise.all([...servers.keys()].map(stopOne));
-    },
+    /** A planned restart (a fresh server per round): not a replacement (no fixture is unhealthy between trials: it was replaced). */
+    retire: stop,
+    stop,
   };
 }

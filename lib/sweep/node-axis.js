@@ -14,16 +14,6 @@ import { VERSION_PATTERN, currentNode, findNodes } from '../core/node-executable
 /** @typedef {import('../core/node-executables.js').NodeExecutable} NodeExecutable */
 
 /**
- * The Nodes of a new sweep, found and asked before anything starts.
- * @param {string[] | null} given spec.node
- * @param {string} flag how to name it: --node, or the spec file's key
- * @returns {NodeExecutable[]}
- */
-export function nodesForSweep(given, flag) {
-  return given === null ? [currentNode()] : findNodes(given, flag);
-}
-
-/**
  * What meta.json records of a Node, for each session and at the top level.
  * @param {NodeExecutable[]} nodes
  */
@@ -36,9 +26,8 @@ export function toNodeRecords(nodes) {
  * `nodes`, or for a directory written before them, its environment's Node.
  * @param {Record<string, any>} meta
  * @param {string} where e.g. `DIR/meta.json`
- * @returns {string[]}
  */
-export function recordedVersions(meta, where) {
+function recordedVersions(meta, where) {
   if (meta.nodes === undefined) {
     const node = meta.environment?.node;
     if (typeof node !== 'string' || !VERSION_PATTERN.test(`v${node}`)) throw new UsageError(`${where} records no Node version ("nodes", or "environment"."node"); this directory cannot be resumed (start a new sweep)`, 'ERR_META');

@@ -41,7 +41,6 @@ import { formatPercent, formatSize } from '../core/units.js';
  * @param {import('./spec.js').SweepSpec} spec
  * @param {import('./schedule.js').Job} job
  * @param {Fixture} server
- * @returns {import('../trial/trial.js').TrialSpec}
  */
 function trialSpec(spec, job, server) {
   return {
@@ -63,17 +62,18 @@ function trialSpec(spec, job, server) {
   };
 }
 
+/** A group's interval half-width; one run has no interval: the widest. */
+const width = (/** @type {{ halfWidth: number | null }} */ g) => g.halfWidth ?? Infinity;
+
 /**
  * The groups short of a precision, one per (size, depth): the one of its
  * Node versions whose interval is widest.
  * @template {{ size: number, depth: number, halfWidth: number | null, gain: number }} G
  * @param {G[]} groups
- * @returns {G[]}
  */
 function widestPerGroup(groups) {
   /** @type {Map<string, G>} */
   const by = new Map();
-  const width = (/** @type {G} */ g) => g.halfWidth ?? Infinity;
   for (const g of groups) {
     const key = groupKey(g);
     const seen = by.get(key);
@@ -172,7 +172,6 @@ export async function runSweep(spec, deps) {
         break;
       }
       // the half of them (at least one) that one more run brings closest to the target gets it this round
-      const width = (/** @type {{ halfWidth: number | null }} */ g) => g.halfWidth ?? Infinity;
       const chosen = [...short].sort((a, b) => b.gain - a.gain).slice(0, Math.ceil(short.length / 2));
       const widest = short.reduce((a, b) => (width(a) >= width(b) ? a : b));
       onNote?.(`precision round ${round + 1}: ${short.length} group(s) wider than ${target}, widest ${formatSize(widest.size)} ${depthLabel(spec.workload, widest.depth)} ${widest.halfWidth === null ? '(one run)' : `±${formatPercent(widest.halfWidth * 100, spec.precision * 100)} %`}; one more run for the ${chosen.length} that gain most from one${leftOut}`);

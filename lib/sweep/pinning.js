@@ -16,7 +16,6 @@ import { findProgram } from '../core/programs.js';
  * The CPUs this process may run on, in order: Linux's Cpus_allowed_list
  * (a container's cpuset, taskset), else 0 … availableParallelism − 1.
  * @param {string} [status] the text of /proc/self/status (tests)
- * @returns {number[]}
  */
 export function allowedCpus(status) {
   try {

@@ -13,11 +13,8 @@ import { DEFAULT_WORKLOAD, getWorkload } from '../workloads/index.js';
 import { defaultOutDir } from '../results/writer.js';
 import { checkNewOutDir } from './session.js';
 import { loadSpec, resolveSpec, toNodeList } from './spec.js';
-import { nodesForSweep } from './node-axis.js';
+import { currentNode, findNodes } from '../core/node-executables.js';
 import { SPEC_FLAGS, checkOptionKeys } from '../options/settings.js';
-
-/** Flags (options of `sweep()`) that override spec keys: the settings table's (lib/options/settings.js). */
-export { SPEC_FLAGS };
 
 /** The other options of `sweep()`: what to run and where, beside the spec keys. */
 export const SWEEP_OPTIONS = ['preset', 'test', 'out', 'resume', 'retryFailed', 'allowSharedDir', 'nginx', 'probe', 'report'];
@@ -97,7 +94,7 @@ export function resolveSweep(opts) {
     ? { name: 'spec', source: 'the spec object', raw: /** @type {Record<string, unknown>} */ (preset) }
     : preset === undefined && opts.workload !== undefined && opts.workload !== DEFAULT_WORKLOAD ? workloadSpec(opts.workload) : loadSpec(preset ?? 'default');
   const spec = resolveSpec(loaded, { test: Boolean(opts.test), flags });
-  const nodes = nodesForSweep(spec.node, '--node'); // not Node, too old, twice: exit 2 before any file exists
+  const nodes = spec.node === null ? [currentNode()] : findNodes(spec.node, '--node'); // not Node, too old, twice: exit 2 before any file exists
   const dir = opts.out ?? defaultOutDir(spec.preset);
   const flag = opts.out !== undefined ? '--out' : 'results directory';
   checkNewOutDir(dir, flag, allowShared);

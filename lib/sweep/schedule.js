@@ -52,7 +52,6 @@ function groupJobs(spec) {
 
 /**
  * @param {PlanSpec} spec
- * @returns {Job[]}
  */
 export function planTrials(spec) {
   const random = createRandom(spec.seed, 'order');
@@ -71,7 +70,6 @@ export function planTrials(spec) {
  * @param {{ size: number, depth: number, run: number }[]} groups the next run number of each
  * @param {PlanSpec} spec
  * @param {number} round which extra round this is (seeds its order)
- * @returns {Job[]}
  */
 export function planExtraRuns(groups, spec, round) {
   const random = createRandom(spec.seed, `extra-${round}`);

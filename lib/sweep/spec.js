@@ -67,7 +67,6 @@ export function listPresets() {
 /**
  * Read a preset by name, or a spec file by path.
  * @param {string} nameOrFile
- * @returns {{ name: string, source: string, raw: Record<string, unknown> }}
  */
 export function loadSpec(nameOrFile) {
   const isFile = nameOrFile.includes('/') || nameOrFile.endsWith('.json');
@@ -261,7 +260,7 @@ export function toNodeList(value, key) {
  * @param {unknown} value
  * @param {string} key
  */
-export function toPrecision(value, key) {
+function toPrecision(value, key) {
   const text = String(value).trim();
   const match = /^(\d+(?:\.\d+)?)\s*(%?)$/.exec(text);
   const fraction = match ? Number(match[1]) / (match[2] ? 100 : 1) : NaN;

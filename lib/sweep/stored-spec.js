@@ -63,7 +63,6 @@ function toMs(value, where) {
  * The spec-file keys that resolve to `spec` again.
  * @param {unknown} spec a resolved spec, as meta.json holds it
  * @param {string} where e.g. `DIR/meta.json "spec"`
- * @returns {{ preset: string, test: boolean, raw: Record<string, unknown> }}
  */
 function toRawSpec(spec, where) {
   if (typeof spec !== 'object' || spec === null || Array.isArray(spec)) {
