@@ -59,6 +59,15 @@ export async function main(argv, io = { stdout: process.stdout, stderr: process.
   const chalk = chalkFor(io);
   const out = { ...io, chalk };
   let code = 0;
+  /**
+   * A command's action: NAME() of lib/commands/NAME.js with commander's
+   * arguments and options (it passes the command last) and `out`.
+   * @param {'serve' | 'run' | 'sweep' | 'report' | 'compare'} name
+   */
+  const runCommand = (name) => async (/** @type {unknown[]} */ ...args) => {
+    const module = await import(`./commands/${name}.js`);
+    code = await module[name](...args.slice(0, -1), out);
+  };
 
   const program = new Command('udsvstcp')
     .description('Unix domain socket vs loopback TCP, measured in Node.js: echo server, pipelined verifying client, sweeps into CSV.')
@@ -82,10 +91,7 @@ exit 0. Try it: nc -U <path>
 
 Example:
   udsvstcp serve --json`)
-    .action(async (opts) => {
-      const { serve } = await import('./commands/serve.js');
-      code = await serve(opts, out);
-    });
+    .action(runCommand('serve'));
 
   withOptions(program.command('run'), 'run')
     .description('measure one workload over TCP and UDS, both transports in alternating blocks of one trial (default: echo round trips, pipelined and verified)')
@@ -111,10 +117,7 @@ Examples:
   udsvstcp run --workload http --connections 10 --duration 2s
   udsvstcp run --transport tcp,uds,uds-abstract --size 1KiB --depth 4
   udsvstcp run --tcp 127.0.0.1:5555 --uds /tmp/x/echo.sock --size 1k --depth 16 --packets 100000 --json`)
-    .action(async (opts) => {
-      const { run } = await import('./commands/run.js');
-      code = await run(opts, out);
-    });
+    .action(runCommand('run'));
 
   withOptions(program.command('sweep'), 'sweep')
     .description('the main job: repeated trials in separate processes, TCP and UDS in alternating blocks, into CSV, charts and a report (default preset: default)')
@@ -173,10 +176,7 @@ Examples:
   udsvstcp sweep --precision 2% --max-time 5m
   udsvstcp sweep nicmcd-2014 --runs 3
   udsvstcp sweep --sizes 64B..64KiB --depths 1,64 --runs 10 --out results/mine`)
-    .action(async (preset, opts) => {
-      const { sweep } = await import('./commands/sweep.js');
-      code = await sweep(preset, opts, out);
-    });
+    .action(runCommand('sweep'));
 
   program.command('report')
     .description('the report of a results directory: verdicts, tables, SVG charts, report.html, results.xlsx')
@@ -197,10 +197,7 @@ of bounds or not finite) is refused in one line naming file, line and column
 Examples:
   udsvstcp report udsvstcp-results/20261123T105133Z-default
   udsvstcp report results/mine --json > findings.json`)
-    .action(async (dir, opts) => {
-      const { report } = await import('./commands/report.js');
-      code = await report(dir, opts, out);
-    });
+    .action(runCommand('report'));
 
   program.command('compare')
     .description('two sweeps side by side: B/A of each figure with its 95 % CI (Welch, log scale)')
@@ -217,10 +214,7 @@ by the rules of report: what it cannot read right is refused in one line.
 
 Example:
   udsvstcp compare results/node20 results/node22`)
-    .action(async (dirA, dirB, opts) => {
-      const { compare } = await import('./commands/compare.js');
-      code = await compare(dirA, dirB, opts, out);
-    });
+    .action(runCommand('compare'));
 
   try {
     await program.parseAsync(argv, { from: 'user' });

@@ -72,7 +72,6 @@ export async function run(raw = {}, { onProgress = () => {}, signal } = {}) {
   }
   const pinning = resolvePinning(options.pin);
   if (pinning.note) note(pinning.note);
-  // the server's listen backlog holds the connections a trial opens at once; somaxconn may cap it
   const connections = connectionsAt(workload, options.depth);
   const backlog = options.targets ? null : backlogWarning({ connections, somaxconn: readSomaxconn(), flag: `${workload.axes.depth.flag} ${options.depth}` });
   const fixture = options.targets ? undefined : await startFixture(workload, { greeting: options.greeting, noDelay: options.noDelay, prefix: pinning.server, nginx: nginx?.path, keepalive: options.keepalive, connections, execPath: node?.path, netns: options.netns, portProxy: options.portProxy });
@@ -134,7 +133,13 @@ export async function run(raw = {}, { onProgress = () => {}, signal } = {}) {
       onProgress({ type: 'trial-end', run: round, records: result.records });
     }
     const warnings = [...clientWarnings(rows, 'the client_elu of each --json record'), ...counterWarnings(rows), ...laneWarnings(rows)];
-    return { rows, ratios: ratiosToTcp(rows, blocksByRun, options), warnings, wakeup: machine && options.depth === 1 ? wakeupOf(rows, machine, options, pinning.applied) : null, interrupted };
+    // at depth 1: how much of each transport's mean round trip is waking an idle CPU (none paid with --pin same)
+    const rtts = transports.map((transport) => {
+      const mine = rows.filter((r) => r.transport === transport && r.status === 'ok' && typeof r.rtt_mean_us === 'number');
+      return { transport, size_bytes: options.size, rtt_us: mine.reduce((a, r) => a + r.rtt_mean_us, 0) / mine.length };
+    });
+    const wakeup = machine && options.depth === 1 ? wakeupFinding(rtts, machine, pinning.applied) : null;
+    return { rows, ratios: ratiosToTcp(rows, blocksByRun, options), warnings, wakeup, interrupted };
   } finally {
     await fixture?.stop();
   }
@@ -155,19 +160,4 @@ function ratiosToTcp(rows, blocksByRun, { workload, transports, runs }) {
       ? { interval: ratioInterval(logs), basis: `${runs} runs` }
       : { interval: batchMeansInterval(logs), basis: `the block ${transports.length > 2 ? 'rounds' : 'pairs'} of one process (batch means); --runs 3 or a sweep for an interval across processes` }]];
   }));
-}
-
-/**
- * At depth 1: how much of each transport's mean round trip is waking an idle CPU.
- * @param {Record<string, any>[]} rows
- * @param {Awaited<ReturnType<typeof collectMachineFacts>>} machine
- * @param {import('../options/validate.js').RunOptions} options
- * @param {string} pinning
- */
-function wakeupOf(rows, machine, { transports, size }, pinning) {
-  const rtts = transports.map((transport) => {
-    const mine = rows.filter((r) => r.transport === transport && r.status === 'ok' && typeof r.rtt_mean_us === 'number');
-    return { transport, size_bytes: size, rtt_us: mine.reduce((a, r) => a + r.rtt_mean_us, 0) / mine.length };
-  });
-  return wakeupFinding(rtts, machine, pinning); // with both ends on one CPU (--pin same), no cross-CPU wake-up is paid
 }

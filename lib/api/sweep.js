@@ -119,7 +119,6 @@ async function measure({ dir, spec, previous, executables, nodes, begin, end, re
   const live = previous.filter((r) => r.status !== 'superseded');
 
   info(`sweep ${describeSpec(spec)}`);
-  // the server's listen backlog holds the most connections a trial opens at once; somaxconn may cap it
   const workload = getWorkload(spec.workload);
   const connections = Math.max(...spec.depths.map((depth) => connectionsAt(workload, depth)));
   const backlog = backlogWarning({ connections, somaxconn: readSomaxconn(), flag: `--depths ${Math.max(...spec.depths)}` });

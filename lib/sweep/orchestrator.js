@@ -156,7 +156,6 @@ export async function runSweep(spec, deps) {
         break;
       }
     }
-    // a target precision: more runs for the groups whose interval is still too wide
     for (let round = 0; spec.precision !== null && !interrupted && !timeUp; round++) {
       const all = [...previous, ...rows];
       const target = `±${+(spec.precision * 100).toFixed(3)} %`;

@@ -51,15 +51,6 @@ function toAmount(value, where) {
 }
 
 /**
- * @param {unknown} value
- * @param {string} where
- */
-function toMs(value, where) {
-  if (!Number.isFinite(value)) throw new UsageError(`${where} must be a number of milliseconds; got ${JSON.stringify(value)}`);
-  return `${value}ms`;
-}
-
-/**
  * The spec-file keys that resolve to `spec` again.
  * @param {unknown} spec a resolved spec, as meta.json holds it
  * @param {string} where e.g. `DIR/meta.json "spec"`
@@ -86,7 +77,8 @@ function toRawSpec(spec, where) {
   raw.warmup = 'packets' in warmup ? warmup.packets : `${warmup.ms}ms`;
   for (const [key, rawKey] of Object.entries(MS_KEYS)) {
     if (!(key in s) && key !== 'timeoutMs' && key !== 'trialTimeoutMs') continue; // keys of later versions
-    raw[rawKey] = s[key] === null ? null : toMs(s[key], `${where} "${key}"`);
+    if (s[key] !== null && !Number.isFinite(s[key])) throw new UsageError(`${where} "${key}" must be a number of milliseconds; got ${JSON.stringify(s[key])}`);
+    raw[rawKey] = s[key] === null ? null : `${s[key]}ms`;
   }
   return { preset: s.preset, test: s.test, raw };
 }
