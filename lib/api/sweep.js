@@ -157,7 +157,7 @@ async function measure({ dir, spec, previous, executables, nodes, begin, end, re
       },
       // its result is not recorded; a server that cannot echo fails the first measured trial instead
       warmServer: async (_server, version, trial) => {
-        const warm = { ...trial, measure: serverWarmup(spec), warmup: { ms: 0 }, placement: pinning.placement };
+        const warm = { ...trial, measure: spec.test ? spec.measure : { ms: SERVER_WARMUP_MS }, warmup: { ms: 0 }, placement: pinning.placement };
         await runLanes(warm, { ...trialOptions, execPath: execPathOf(version) }).catch(() => undefined); // rejects only on a signal, which the sweep sees next
       },
       runTrial: async (trial, fixture) => {
@@ -209,16 +209,11 @@ async function measure({ dir, spec, previous, executables, nodes, begin, end, re
   return { dir, document, report, reportError, interrupted: result.interrupted, failed, resume };
 }
 
-/** Unrecorded traffic through a new server before its first measured trial, per transport. */
-const SERVER_WARMUP_MS = 300;
-
 /**
- * How much the unrecorded trial that warms a new server measures per transport: 300 ms, or in test mode
- * (a check that the tool works, not figures) what a measured trial of the test block does.
- * @param {import('../sweep/spec.js').SweepSpec} spec
- * @returns {import('../workloads/workload.js').TrialSpec['measure']}
+ * Unrecorded traffic through a new server before its first measured trial, per transport; in test
+ * mode (a check that the tool works, not figures) as much as a measured trial of the test block.
  */
-const serverWarmup = (spec) => (spec.test ? spec.measure : { ms: SERVER_WARMUP_MS });
+const SERVER_WARMUP_MS = 300;
 
 /**
  * How the sweep measures, for meta.json.

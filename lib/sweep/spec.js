@@ -127,7 +127,6 @@ function toDepths(value, key, axis) {
 }
 
 /**
- * Check a spec object's keys.
  * @param {Record<string, unknown>} raw
  * @param {string} where
  */
@@ -270,10 +269,7 @@ function toPrecision(value, key) {
   return fraction;
 }
 
-/**
- * One line for people.
- * @param {SweepSpec} spec
- */
+/** @param {SweepSpec} spec */
 export function describeSpec(spec) {
   const amount = (/** @type {import('../workloads/workload.js').Amount} */ a) => ('packets' in a ? `${a.packets} packets` : `${a.ms} ms`);
   return `${spec.preset}${spec.test ? ' (test mode)' : ''}: sizes ${spec.sizes.map(formatSize).join(', ')}; depths ${spec.depths.join(', ')}; ${spec.transports.join(' + ')}; ${spec.runs} run${spec.runs === 1 ? '' : 's'} of ${amount(spec.measure)} after ${amount(spec.warmup)} warmup; ${spec.pairing === 'blocks' ? `paired blocks of ~${spec.blockMs} ms` : 'one transport per trial'}${spec.precision === null ? '' : `; more runs until ±${+(spec.precision * 100).toFixed(3)} %${spec.maxTimeMs === null ? '' : ` or ${spec.maxTimeMs / 1000} s`}`}; seed ${spec.seed}; pin ${spec.pin}; TCP noDelay ${spec.noDelay}${spec.serverNetns ? `; server in a network namespace${spec.portProxy ? ', TCP through a port proxy' : ', TCP over the bridge'}` : ''}`;
