@@ -4,8 +4,7 @@
  * machine, start each Node version's server and warm it, run the planned
  * trials and the precision rounds, write the summary files and the report.
  * It says what it does through `onProgress` and resolves to the summary
- * document (`sweep --json`, `report --json`). `signal` stops it keeping what
- * was measured; `hurry` kills the servers at once.
+ * document (`sweep --json`, `report --json`).
  */
 import { join, resolve } from 'node:path';
 import { collectEnvironment, describeEnvironment } from '../core/environment.js';

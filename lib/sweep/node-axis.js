@@ -1,7 +1,7 @@
 /**
  * The Node-version axis of a sweep: which Node executables this session
- * runs its servers and trials with. A new sweep asks those of --node (or
- * spec.node, set only by the flag), or runs the Node that runs udsvstcp. A resumed
+ * runs its servers and trials with. A new sweep asks those of --node
+ * (lib/sweep/request.js), or runs the Node that runs udsvstcp. A resumed
  * sweep never takes an executable from meta.json (a results directory is
  * data: anyone who can write it could name a program): they come from
  * --node or PATH, or are the running Node, and their versions must be the
