@@ -26,16 +26,16 @@ export const MAX_FAILED_IN_A_ROW = 5;
  */
 
 /**
- * The fixtures of a sweep, one per Node version (by the key given: a
- * version; '' when there is one), with bounds shared by all of them.
+ * The fixtures of a sweep, one per Node version (the key), with bounds shared by all of them.
  * @param {object} deps
  * @param {(key: string) => Promise<import('../fixture/fixture.js').Fixture>} deps.startServer
  * @param {(server: import('../fixture/fixture.js').Fixture, key: string) => Promise<void>} [deps.warmServer]
+ * @param {boolean} [deps.named] notes name the Node version (a sweep of several)
  * @param {(message: string) => void} [deps.onNote]
  * @param {(replacement: Replacement) => void} [deps.onReplace]
  * @param {AbortSignal} [deps.signal] once aborted, failures are not looked into (the sweep is stopping)
  */
-export function createFixtureKeeper({ startServer, warmServer, onNote, onReplace, signal }) {
+export function createFixtureKeeper({ startServer, warmServer, named = false, onNote, onReplace, signal }) {
   /** @type {Map<string, import('../fixture/fixture.js').Fixture>} */
   const servers = new Map();
   /** the keys whose fixture failed its check: stop them with SIGKILL */
@@ -63,7 +63,7 @@ export function createFixtureKeeper({ startServer, warmServer, onNote, onReplace
       throw new RunError(`sweep stopped: the server is unusable and was already replaced ${MAX_REPLACEMENTS} times, the most a session allows: ${reason}`, 'ERR_FIXTURE');
     }
     replacements++;
-    onNote?.(`${reason}; replacing the server${key ? ` of Node ${key}` : ''} (replacement ${replacements} of at most ${MAX_REPLACEMENTS} in this session)`);
+    onNote?.(`${reason}; replacing the server${named ? ` of Node ${key}` : ''} (replacement ${replacements} of at most ${MAX_REPLACEMENTS} in this session)`);
     onReplace?.({ at: new Date().toISOString(), replacement: replacements, reason, after: job && { run: job.run, node_version: job.node, size_bytes: job.size, depth: job.depth } });
     await servers.get(key)?.stop({ force: true });
     servers.delete(key);
@@ -81,9 +81,9 @@ export function createFixtureKeeper({ startServer, warmServer, onNote, onReplace
   return {
     /**
      * The fixture for the next trial: started if there is none, replaced if it died since the last trial.
-     * @param {string} [key] the Node version
+     * @param {string} key the Node version
      */
-    async ready(key = '') {
+    async ready(key) {
       const server = servers.get(key);
       if (!server) return start(key);
       if (!server.alive()) return replace(key, `${(await server.check?.()) ?? 'the server exited'} between trials`, null);
@@ -94,9 +94,9 @@ export function createFixtureKeeper({ startServer, warmServer, onNote, onReplace
      * it is not usable; too many failures in a row stop the sweep.
      * @param {import('./schedule.js').Job} job
      * @param {Record<string, any>[]} rows its rows, already recorded
-     * @param {string} [key] the fixture it ran against
      */
-    async afterTrial(job, rows, key = '') {
+    async afterTrial(job, rows) {
+      const key = job.node;
       const failed = rows.find((r) => r.status === 'error');
       if (signal?.aborted) return;
       if (!failed) {

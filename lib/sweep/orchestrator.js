@@ -99,16 +99,13 @@ export async function runSweep(spec, deps) {
   let interrupted = Boolean(signal?.aborted); // aborted before it began: nothing is started
   let timeUp = false;
   let extra = 0;
-  // one fixture per Node version; with one, its key is '' (notes then name no version)
-  const keyOf = (/** @type {import('./schedule.js').Job} */ job) => (nodes.length > 1 ? job.node : '');
   const keeper = createFixtureKeeper({
-    startServer: (key) => startServer(key || nodes[0]),
-    warmServer: warmServer && ((server, key) => {
-      const node = key || nodes[0];
+    startServer,
+    warmServer: warmServer && ((server, node) => {
       const first = plan.find((job) => job.node === node) ?? plan[0];
       return warmServer(server, node, trialSpec(spec, { ...first, node, transports: spec.transports }, server));
     }),
-    onNote, onReplace, signal,
+    named: nodes.length > 1, onNote, onReplace, signal,
   });
   /** @type {number[]} */
   const trialTimes = [];
@@ -126,7 +123,7 @@ export async function runSweep(spec, deps) {
     if (signal?.aborted) return false;
     if (spec.server === 'round' && serverRound !== undefined && serverRound !== round) await keeper.retire();
     serverRound = round;
-    const server = await keeper.ready(keyOf(job));
+    const server = await keeper.ready(job.node);
     if (signal?.aborted) return false;
     onStart?.(job, index, total);
     const spec1 = trialSpec(spec, job, server);
@@ -145,7 +142,7 @@ export async function runSweep(spec, deps) {
     blockLog?.appendAll(result.blocks.map((b) => ({ run: job.run, node_version: job.node, size_bytes: job.size, depth: job.depth, ...b })));
     rows.push(...jobRows);
     onEnd?.(job, jobRows, index, total);
-    await keeper.afterTrial(job, jobRows, keyOf(job)); // a failed trial: the fixture is checked, and replaced if unusable
+    await keeper.afterTrial(job, jobRows); // a failed trial: the fixture is checked, and replaced if unusable
     return true;
   };
 
