@@ -13,8 +13,6 @@ import { readResultsDir } from '../results/reader.js';
  * @property {boolean} [allowSharedDir] read directories other users could change
  */
 
-const KEYS = ['figure', 'allowSharedDir'];
-
 /**
  * Compare two results directories; resolves to the document `compare --json` prints.
  * @param {string} dirA the baseline sweep
@@ -32,7 +30,7 @@ export async function compare(dirA, dirB, options = {}) {
  * @param {CompareOptions} [options]
  */
 export function compareOutcome(dirA, dirB, options = {}) {
-  checkOptionKeys('compare', options, KEYS);
+  checkOptionKeys('compare', options, ['figure', 'allowSharedDir']);
   const { figure } = options;
   if (figure !== undefined) resolveFigure(String(figure), { flag: '--figure' });
   const allowShared = Boolean(options.allowSharedDir);

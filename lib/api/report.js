@@ -20,8 +20,6 @@ import { writeReport } from '../report/report-files.js';
  * @property {boolean} [allowSharedDir] read (and write) directories other users could change
  */
 
-const KEYS = ['out', 'figure', 'allowSharedDir'];
-
 /**
  * Make the report of a results directory; resolves to its document (`report --json`).
  * @param {string} dir
@@ -37,7 +35,7 @@ export async function report(dir, options = {}) {
  * @param {ReportOptions} [options]
  */
 export async function reportOutcome(dir, options = {}) {
-  checkOptionKeys('report', options, KEYS);
+  checkOptionKeys('report', options, ['out', 'figure', 'allowSharedDir']);
   const { out, figure } = options;
   // checked before anything is read or written
   if (figure !== undefined) resolveFigure(String(figure), { flag: '--figure' });
