@@ -150,10 +150,7 @@ function createConnector(target, spec) {
  * @returns {Promise<import('./workload.js').TrialResult>}
  */
 async function runConnect(spec, context = {}) {
-  const lanes = spec.targets.map((target) => {
-    const connector = createConnector(target, spec);
-    return { target, histogram: createHistogram(HISTOGRAM), block: connector.block, abort: connector.abort };
-  });
+  const lanes = spec.targets.map((target) => ({ target, histogram: createHistogram(HISTOGRAM), ...createConnector(target, spec) }));
   const deadline = trialDeadline(spec, context.signal, (error) => { for (const lane of lanes) lane.abort(error); });
   try {
     return await measureLanes(connectWorkload, spec, context, lanes, {
