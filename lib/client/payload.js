@@ -93,17 +93,10 @@ function randomPool(size, count, window, seed) {
  * @returns {Payloads}
  */
 export function createPayloads(size, seed, depth = 1) {
-  let pool;
-  let window;
   const wanted = Math.max(depth, Math.min(MAX_COUNT, Math.floor(POOL_BYTES / size)), 2);
   if (size > 2 && wanted * size > LARGE_POOL) return overlappingPayloads(size, wanted, seed);
-  if (size <= 2) {
-    pool = permutationPool(size, seed);
-    window = Math.min(depth, 256 ** size);
-  } else {
-    window = depth;
-    pool = randomPool(size, wanted, window, seed);
-  }
+  const window = size <= 2 ? Math.min(depth, 256 ** size) : depth;
+  const pool = size <= 2 ? permutationPool(size, seed) : randomPool(size, wanted, window, seed);
   const count = pool.length / size;
   const views = Array.from({ length: count }, (_, i) => pool.subarray(i * size, (i + 1) * size));
   return { size, count, window, pool, contiguous: true, offset: (index) => (index % count) * size, packet: (index) => views[index % count] };

@@ -32,9 +32,8 @@ export function workloadOf(name) {
  * @returns {import('./workload.js').Workload}
  */
 export function getWorkload(name, where = '--workload') {
-  const workload = typeof name === 'string' && Object.hasOwn(WORKLOADS, name) ? WORKLOADS[name] : undefined;
-  if (!workload) throw new UsageError(`${where} must be one of ${WORKLOAD_NAMES.join(', ')}; got ${JSON.stringify(name)}`);
-  return workload;
+  if (typeof name !== 'string' || !Object.hasOwn(WORKLOADS, name)) throw new UsageError(`${where} must be one of ${WORKLOAD_NAMES.join(', ')}; got ${JSON.stringify(name)}`);
+  return WORKLOADS[name];
 }
 
 /**
