@@ -18,7 +18,7 @@
  * before or after it in the pool is drawn again.
  */
 import { createByteStream, createRandom, shuffle } from '../core/random.js';
-import { KiB } from '../core/units.js';
+import { KiB, MiB } from '../core/units.js';
 
 /** Pool size to aim for: small enough to stay in cache, as a real sender's buffers would. */
 const POOL_BYTES = 256 * KiB;
@@ -27,7 +27,7 @@ const MAX_COUNT = 65536;
 /** Bound on redraws of one packet; at 3 B and more a redraw is rarely needed even once. */
 const MAX_REDRAWS = 1000;
 /** Side-by-side packets up to this many pool bytes; overlapping ones above. */
-const LARGE_POOL = 8 * 1024 * KiB;
+const LARGE_POOL = 8 * MiB;
 /** How far apart overlapping packets start. */
 const STRIDE = 4 * KiB;
 

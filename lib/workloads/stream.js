@@ -13,12 +13,10 @@ import { randomFillSync } from 'node:crypto';
 import { RunError } from '../core/errors.js';
 import { SINK_HEADER_BYTES, SINK_REPLY_BYTES } from '../fixture/handlers.js';
 import { MAX_SIZE } from '../core/limits.js';
-import { formatSize } from '../core/units.js';
+import { KiB, MiB, formatSize } from '../core/units.js';
 import { connect } from '../client/transport.js';
 import { measureLanes, mechanismColumns, mechanismFigures, mechanismSummary, placementFigures, trialDeadline } from './common.js';
 
-const KiB = 1024;
-const MiB = 1024 * KiB;
 /** A block moves at least this many bytes (and at least MIN_CHUNKS chunks). */
 const MIN_BLOCK_BYTES = 16 * MiB;
 const MIN_CHUNKS = 4;
