@@ -26,16 +26,8 @@ function toAmount(amount) {
  * @param {import('node:perf_hooks').RecordableHistogram} h
  */
 export function rttFigures(prefix, h) {
-  const us = (/** @type {number} */ ns) => ns / 1000;
-  return {
-    [`${prefix}_mean_us`]: us(h.mean),
-    [`${prefix}_sd_us`]: us(h.stddev),
-    [`${prefix}_p50_us`]: us(h.percentile(50)),
-    [`${prefix}_p90_us`]: us(h.percentile(90)),
-    [`${prefix}_p99_us`]: us(h.percentile(99)),
-    [`${prefix}_p999_us`]: us(h.percentile(99.9)),
-    [`${prefix}_max_us`]: us(h.max),
-  };
+  const ns = { mean: h.mean, sd: h.stddev, p50: h.percentile(50), p90: h.percentile(90), p99: h.percentile(99), p999: h.percentile(99.9), max: h.max };
+  return Object.fromEntries(Object.entries(ns).map(([name, value]) => [`${prefix}_${name}_us`, value / 1000]));
 }
 
 /**
