@@ -10,14 +10,11 @@
  * alternate between lanes, A B B A A B … (with three, A B C C B A A B C …,
  * so each lane's blocks sit next to every other's alike): paired blocks a few milliseconds
  * apart share the machine's drift, which is what makes their ratio precise.
- * A lane in a trial of several runs in a lane process of its own
- * (lib/trial/lanes.js), so that no lane collects another's garbage.
+ * A trial's lanes run in lane processes of their own (lib/trial/lanes.js).
  *
  * tinybench runs each phase (warmup, then measured blocks) with a budget of
- * wall time or of iterations; a failed block is its errored state. Block
- * length: at least the workload's `minUnits` and `blockMs` at the slower
- * lane's warmup rate; with one lane and a count (the 2014 preset), the
- * measured phase is one block. The server's counters (and the proxy's) come
+ * wall time or of iterations; a failed block is its errored state. How long
+ * and how many blocks: lib/client/block-plan.js. The server's counters (and the proxy's) come
  * with its snapshots, so they also hold the control channel's exchange at
  * each boundary: a wake-up and a write of the server's reply.
  */

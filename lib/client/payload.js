@@ -18,7 +18,7 @@
  * before or after it in the pool is drawn again.
  */
 import { createByteStream, createRandom, shuffle } from '../core/random.js';
-import { KiB } from '../core/units.js';
+import { KiB, MiB } from '../core/units.js';
 
 /** Pool size to aim for: small enough to stay in cache, as a real sender's buffers would. */
 const POOL_BYTES = 256 * KiB;
@@ -27,7 +27,7 @@ const MAX_COUNT = 65536;
 /** Bound on redraws of one packet; at 3 B and more a redraw is rarely needed even once. */
 const MAX_REDRAWS = 1000;
 /** Side-by-side packets up to this many pool bytes; overlapping ones above. */
-const LARGE_POOL = 8 * 1024 * KiB;
+const LARGE_POOL = 8 * MiB;
 /** How far apart overlapping packets start. */
 const STRIDE = 4 * KiB;
 
@@ -93,17 +93,10 @@ function randomPool(size, count, window, seed) {
  * @returns {Payloads}
  */
 export function createPayloads(size, seed, depth = 1) {
-  let pool;
-  let window;
   const wanted = Math.max(depth, Math.min(MAX_COUNT, Math.floor(POOL_BYTES / size)), 2);
   if (size > 2 && wanted * size > LARGE_POOL) return overlappingPayloads(size, wanted, seed);
-  if (size <= 2) {
-    pool = permutationPool(size, seed);
-    window = Math.min(depth, 256 ** size);
-  } else {
-    window = depth;
-    pool = randomPool(size, wanted, window, seed);
-  }
+  const window = size <= 2 ? Math.min(depth, 256 ** size) : depth;
+  const pool = size <= 2 ? permutationPool(size, seed) : randomPool(size, wanted, window, seed);
   const count = pool.length / size;
   const views = Array.from({ length: count }, (_, i) => pool.subarray(i * size, (i + 1) * size));
   return { size, count, window, pool, contiguous: true, offset: (index) => (index % count) * size, packet: (index) => views[index % count] };

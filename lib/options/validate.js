@@ -129,9 +129,7 @@ export function resolveRunOptions(raw) {
     noDelay: !raw.nagle,
     timeoutMs: parseSetting('timeout', raw.timeout ?? defaultOf('timeout', 'run'), '--timeout'),
     runs: parseSetting('runs', raw.runs ?? defaultOf('runs', 'run'), '--runs'),
-    greeting: extras.greeting,
-    pipelining: extras.pipelining,
-    keepalive: extras.keepalive,
+    ...extras,
     nginx: extras.nginx ?? undefined,
     node: raw.node === undefined ? undefined : findNode(raw.node, '--node'), // found and asked last: it runs a program
     json: Boolean(raw.json),

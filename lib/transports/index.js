@@ -55,12 +55,9 @@ export function isAvailable(name, platform = process.platform) {
   return Boolean(t) && (t.platforms === null || t.platforms.includes(platform));
 }
 
-/**
- * The stream transports a server on this platform listens on at once.
- * @param {NodeJS.Platform} [platform]
- */
-export function listenedTransports(platform = process.platform) {
-  return TRANSPORTS.filter((name) => isAvailable(name, platform) && TRANSPORT_DECLARATIONS[name].listen);
+/** The stream transports a server on this platform listens on at once. */
+export function listenedTransports() {
+  return TRANSPORTS.filter((name) => isAvailable(name) && TRANSPORT_DECLARATIONS[name].listen);
 }
 
 /**

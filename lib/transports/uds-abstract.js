@@ -7,14 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 
-/** The name's prefix after the NUL byte; random hex digits follow. */
-export const ABSTRACT_PREFIX = 'udsvstcp-';
-
 /** Names tried before giving up: a clash of 64 random bits is not expected even once. */
 const ATTEMPTS = 3;
-
-/** @param {string | undefined} path `\0name` → `@name`, as ss(8) shows it */
-export const abstractName = (path) => `@${String(path).slice(1)}`;
 
 /** @type {import('./transport.js').Transport} */
 export const udsAbstract = {
@@ -27,7 +21,7 @@ export const udsAbstract = {
   cpu: 'client: the lane process; server: the server process',
   async listen(server, { backlog }) {
     for (let attempt = 1; ; attempt++) {
-      const path = `\0${ABSTRACT_PREFIX}${randomBytes(8).toString('hex')}`;
+      const path = `\0udsvstcp-${randomBytes(8).toString('hex')}`;
       try {
         await once(server.listen({ path, backlog }), 'listening'); // rejects on 'error'
         return { address: { path } };
@@ -36,7 +30,7 @@ export const udsAbstract = {
       }
     }
   },
-  describe: (t) => `uds-abstract ${abstractName(t.path)}`,
+  describe: (t) => `uds-abstract @${String(t.path).slice(1)}`, // `\0name` as ss(8) shows it
   connectOptions: (t) => ({ path: t.path }),
   http: (t) => ({ origin: 'http://localhost', socketPath: t.path }),
 };

@@ -66,12 +66,5 @@ export function checkLanes(records) {
   return records.map((r) => (r.status !== 'ok' ? r : { ...r, lane_check: r === baseline ? '' : laneDifference(r, baseline) }));
 }
 
-/** @param {number} x */
-function pct(x) {
-  return `${Math.round(x * 100)} %`;
-}
-
-/** @param {number} x */
-function fixed(x) {
-  return x < 0.01 ? x.toPrecision(2) : x.toFixed(2);
-}
+const pct = (/** @type {number} */ x) => `${Math.round(x * 100)} %`;
+const fixed = (/** @type {number} */ x) => (x < 0.01 ? x.toPrecision(2) : x.toFixed(2));

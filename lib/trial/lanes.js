@@ -27,7 +27,7 @@ import { failedTrial } from './trial.js';
 
 const WORKER = fileURLToPath(new URL('./worker.js', import.meta.url));
 /** After its limit (each lane enforces it and reports), a trial's lane processes have this long to report before they are killed. */
-export const GRACE_MS = 5000;
+const GRACE_MS = 5000;
 /** A lane process that has not ended this long after the trial ended or failed is killed. */
 const STOP_GRACE_MS = 2000;
 

@@ -5,10 +5,11 @@
  * names), status, error. Figures that were not measured are null (an empty CSV cell).
  */
 import { describeResourceError } from '../core/resources.js';
-import { DEFAULT_WORKLOAD, WORKLOADS, recordColumns } from '../workloads/index.js';
+import { DEFAULT_WORKLOAD, workloadOf } from '../workloads/index.js';
 
-/** The columns of an echo trial (the default workload). */
-export const RECORD_FIELDS = recordColumns(WORKLOADS[DEFAULT_WORKLOAD]);
+/** The common columns of a trial row, around the workload's figures: node_version is the Node the trial ran on (v20.20.2). */
+const HEAD_COLUMNS = ['workload', 'node_version', 'transport', 'size_bytes', 'depth'];
+const TAIL_COLUMNS = ['client_cpus', 'server_cpus', 'same_cpu_share', 'lane_check', 'status', 'error'];
 
 /** @typedef {Record<string, string | number | null>} TrialRecord */
 
@@ -17,8 +18,11 @@ export const RECORD_FIELDS = recordColumns(WORKLOADS[DEFAULT_WORKLOAD]);
  * @param {unknown} workload
  */
 export function recordFields(workload) {
-  return typeof workload === 'string' && Object.hasOwn(WORKLOADS, workload) ? recordColumns(WORKLOADS[workload]) : RECORD_FIELDS;
+  return [...HEAD_COLUMNS, ...workloadOf(workload).columns, ...TAIL_COLUMNS];
 }
+
+/** The columns of an echo trial (the default workload). */
+export const RECORD_FIELDS = recordFields(DEFAULT_WORKLOAD);
 
 /**
  * A record with every field of its workload, in order; missing figures are null.

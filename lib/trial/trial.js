@@ -10,7 +10,6 @@ import { createRecord, errorRecord } from './record.js';
 import { getWorkload } from '../workloads/index.js';
 
 /** @typedef {import('../workloads/workload.js').TrialSpec} TrialSpec */
-/** @typedef {import('../client/blocks.js').ServerProbe} ServerProbe */
 /** @typedef {import('../workloads/workload.js').TrialResult} TrialResult */
 
 /**

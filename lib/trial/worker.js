@@ -13,7 +13,7 @@ import { RunError } from '../core/errors.js';
 
 const parent = /** @type {import('../core/child.js').Channel} */ (parentChannel());
 
-/** @type {import('./trial.js').ServerProbe} */
+/** @type {import('../client/blocks.js').ServerProbe} */
 const probe = { snapshot: () => parent.request('snapshot') };
 
 /** @type {((message: any) => void) | undefined} ends the blocks being served: `end` or `abort` */

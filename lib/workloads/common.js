@@ -1,7 +1,9 @@
 /**
  * What every workload's client does the same way: the trial's hard limit and
- * abort, its amounts, and percentiles out of an HDR histogram.
+ * abort, its lanes measured in blocks and named as rows, and percentiles out
+ * of an HDR histogram.
  */
+import { runBlocks } from '../client/blocks.js';
 import { RunError } from '../core/errors.js';
 import { overrunWarning } from '../client/block-plan.js';
 
@@ -13,7 +15,7 @@ export const HISTOGRAM = { lowest: 1, highest: 3_600_000_000_000, figures: 3 };
  * @param {{ packets: number } | { count: number } | { ms: number }} amount
  * @returns {import('../client/blocks.js').Amount}
  */
-export function toAmount(amount) {
+function toAmount(amount) {
   if ('ms' in amount) return { ms: amount.ms };
   return { count: 'count' in amount ? amount.count : amount.packets };
 }
@@ -24,16 +26,8 @@ export function toAmount(amount) {
  * @param {import('node:perf_hooks').RecordableHistogram} h
  */
 export function rttFigures(prefix, h) {
-  const us = (/** @type {number} */ ns) => ns / 1000;
-  return {
-    [`${prefix}_mean_us`]: us(h.mean),
-    [`${prefix}_sd_us`]: us(h.stddev),
-    [`${prefix}_p50_us`]: us(h.percentile(50)),
-    [`${prefix}_p90_us`]: us(h.percentile(90)),
-    [`${prefix}_p99_us`]: us(h.percentile(99)),
-    [`${prefix}_p999_us`]: us(h.percentile(99.9)),
-    [`${prefix}_max_us`]: us(h.max),
-  };
+  const ns = { mean: h.mean, sd: h.stddev, p50: h.percentile(50), p90: h.percentile(90), p99: h.percentile(99), p999: h.percentile(99.9), max: h.max };
+  return Object.fromEntries(Object.entries(ns).map(([name, value]) => [`${prefix}_${name}_us`, value / 1000]));
 }
 
 /**
@@ -162,19 +156,43 @@ export function mechanismSummary(per, noun, { proxy = false } = {}) {
 }
 
 /**
- * runBlocks' onPlan for a trial whose context can warn: the line that says,
- * once every lane has run a block, that --duration cannot hold the fewest
- * blocks (lib/client/block-plan.js); undefined where there is no one to tell.
+ * A trial's lanes measured in paired blocks (lib/client/blocks.js), as rows:
+ * one per lane (its totals, `blocks`, `block_<units>` and `extra`) and one
+ * per measured block. Once every lane has run a block, a trial whose context
+ * can warn is told when --duration cannot hold the fewest blocks
+ * (lib/client/block-plan.js).
+ * @param {import('./workload.js').Workload} workload
  * @param {import('./workload.js').TrialSpec} spec
- * @param {import('./workload.js').TrialContext | undefined} context
- * @param {{ units: string, floor: string }} words what a block counts, and where its floor comes from
- * @returns {((plan: import('../client/block-plan.js').TrialPlan) => void) | undefined}
+ * @param {import('./workload.js').TrialContext} context
+ * @param {import('../client/blocks.js').Lane[]} lanes
+ * @param {object} how
+ * @param {number} how.minUnits a block holds at least this many units
+ * @param {string} how.units what a block counts (packets), as its column `block_<units>` and the warning name it
+ * @param {string} how.floor where minUnits comes from, for the warning
+ * @param {(x: import('../client/blocks.js').Totals | import('../client/blocks.js').Block) => Record<string, unknown>} how.figures
+ *   the columns of a lane's totals or of one block
+ * @param {(totals: import('../client/blocks.js').Totals, lane: number) => Record<string, unknown>} [how.extra] a lane's columns beyond a block's
+ * @returns {Promise<import('./workload.js').TrialResult>}
  */
-export function warnOfPlan(spec, context, words) {
-  const warn = context?.warn;
-  if (!warn) return undefined;
-  return (plan) => {
-    const line = overrunWarning(plan, { measure: toAmount(spec.measure), ...words });
-    if (line) warn(line);
+export async function measureLanes(workload, spec, context, lanes, { minUnits, units, floor, figures, extra }) {
+  const measure = toAmount(spec.measure);
+  const warn = context.warn;
+  const { totals, blocks, blockUnits } = await runBlocks(lanes, {
+    measure, warmup: toAmount(spec.warmup), minUnits, blockMs: spec.blockMs,
+    probe: context.probe, signal: context.signal, control: context.control, name: workload.name,
+    onPlan: warn && ((plan) => {
+      const line = overrunWarning(plan, { measure, units, floor });
+      if (line) warn(line);
+    }),
+  });
+  return {
+    records: totals.map((t, i) => ({
+      workload: workload.name, transport: lanes[i].target.transport, size_bytes: spec.size, depth: spec.depth,
+      ...figures(t),
+      blocks: t.blocks,
+      [`block_${units}`]: blockUnits,
+      ...extra?.(t, i),
+    })),
+    blocks: blocks.map((b) => ({ transport: b.transport, block: b.block, ...figures(b) })),
   };
 }

@@ -12,12 +12,11 @@
  * meta.json's environment); it never crashes.
  */
 import { createHistogram, performance } from 'node:perf_hooks';
-import { runBlocks } from '../client/blocks.js';
 import { RunError } from '../core/errors.js';
 import { CONNECT_GREETING } from '../fixture/handlers.js';
 import { readNetLimits } from '../core/environment.js';
 import { connect } from '../client/transport.js';
-import { HISTOGRAM, mechanismColumns, mechanismSummary, rttFigures, toAmount, trialDeadline, unitFigures, warnOfPlan } from './common.js';
+import { HISTOGRAM, measureLanes, mechanismColumns, mechanismSummary, rttFigures, trialDeadline, unitFigures } from './common.js';
 
 /** A block holds at least this many connections per loop. */
 export const MIN_PER_LOOP = 20;
@@ -151,28 +150,14 @@ function createConnector(target, spec) {
  * @returns {Promise<import('./workload.js').TrialResult>}
  */
 async function runConnect(spec, context = {}) {
-  const { probe, signal, control } = context;
-  const lanes = spec.targets.map((target) => {
-    const connector = createConnector(target, spec);
-    return { target, histogram: createHistogram(HISTOGRAM), block: connector.block, abort: connector.abort };
-  });
-  const deadline = trialDeadline(spec, signal, (error) => { for (const lane of lanes) lane.abort(error); });
+  const lanes = spec.targets.map((target) => ({ target, histogram: createHistogram(HISTOGRAM), ...createConnector(target, spec) }));
+  const deadline = trialDeadline(spec, context.signal, (error) => { for (const lane of lanes) lane.abort(error); });
   try {
-    const { totals, blocks, blockUnits } = await runBlocks(lanes, {
-      measure: toAmount(spec.measure), warmup: toAmount(spec.warmup), minUnits: MIN_PER_LOOP * spec.depth, blockMs: spec.blockMs, probe, signal, control, name: 'connect',
-      onPlan: warnOfPlan(spec, context, { units: 'connections', floor: `${MIN_PER_LOOP} × --depth ${spec.depth}` }),
+    return await measureLanes(connectWorkload, spec, context, lanes, {
+      minUnits: MIN_PER_LOOP * spec.depth, units: 'connections', floor: `${MIN_PER_LOOP} × --depth ${spec.depth}`,
+      figures: (x) => unitFigures(x, { count: 'connections', rate: 'conns_per_s', per: 'conn' }),
+      extra: (t, i) => rttFigures('connect', lanes[i].histogram),
     });
-    const names = { count: 'connections', rate: 'conns_per_s', per: 'conn' };
-    return {
-      records: totals.map((t, i) => ({
-        workload: 'connect', transport: lanes[i].target.transport, size_bytes: spec.size, depth: spec.depth,
-        ...unitFigures(t, names),
-        blocks: t.blocks,
-        block_connections: blockUnits,
-        ...rttFigures('connect', lanes[i].histogram),
-      })),
-      blocks: blocks.map((b) => ({ transport: b.transport, block: b.block, ...unitFigures(b, names) })),
-    };
   } finally {
     deadline.clear();
   }

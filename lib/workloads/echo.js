@@ -10,7 +10,6 @@
  * its lane is measured like a socket's, its packets one message each.
  */
 import { createHistogram } from 'node:perf_hooks';
-import { runBlocks } from '../client/blocks.js';
 import { ECHO_GREETING } from '../fixture/handlers.js';
 import { MAX_DEPTH, MAX_SIZE, checkInFlight } from '../core/limits.js';
 import { formatSize } from '../core/units.js';
@@ -19,7 +18,7 @@ import { createPipeline, readGreeting } from '../client/pipeline.js';
 import { createMessagePipeline } from '../client/message-pipeline.js';
 import { getTransport } from '../transports/index.js';
 import { connect } from '../client/transport.js';
-import { HISTOGRAM, mechanismColumns, mechanismSummary, rttFigures, toAmount, trialDeadline, unitFigures, warnOfPlan } from './common.js';
+import { HISTOGRAM, measureLanes, mechanismColumns, mechanismSummary, rttFigures, trialDeadline, unitFigures } from './common.js';
 
 /** A block holds at least this many pipelines-full of packets. */
 export const FILL_FACTOR = 100;
@@ -78,67 +77,53 @@ function oneWayLines(summary) {
  * @returns {Promise<import('./workload.js').TrialResult>}
  */
 async function runEcho(spec, context = {}) {
-  const { probe, signal, control } = context;
   const { size, depth } = spec;
   const payloads = createPayloads(size, spec.seed, depth); // outside anything timed
   /** @type {(import('../client/blocks.js').Lane & { socket?: import('node:net').Socket, pipeline: import('../client/pipeline.js').Pipeline, histogram: import('node:perf_hooks').RecordableHistogram })[]} */
   const lanes = [];
   /** @type {import('../fixture/message-peer.js').Peer[]} */
   const peers = [];
-  const deadline = trialDeadline(spec, signal, (error) => { for (const lane of lanes) lane.abort(error); });
+  const deadline = trialDeadline(spec, context.signal, (error) => { for (const lane of lanes) lane.abort(error); });
   try {
     for (const target of spec.targets) {
       const kind = getTransport(target.transport).channel;
+      /** @type {import('../client/pipeline.js').Pipeline} */
+      let pipeline;
+      /** @type {Partial<import('../client/blocks.js').Lane> & { socket?: import('node:net').Socket }} */
+      let own;
       if (kind) {
         const peer = await kind.start({ startTimeoutMs: spec.timeoutMs, cpus: spec.placement?.server });
         peers.push(peer);
-        const pipeline = createMessagePipeline(peer, { payloads, codec: kind.codec(payloads), depth, timeoutMs: spec.timeoutMs });
-        lanes.push({
-          target, pipeline,
-          histogram: createHistogram(HISTOGRAM),
-          probe: peer, serverThread: peer.tid, sharesProcess: kind.sharesProcess, countsReads: kind.countsReads,
-          block: (n, histogram) => pipeline.block(n, histogram),
-          abort: (error) => pipeline.abort(error),
-        });
-        deadline.check();
-        continue;
+        pipeline = createMessagePipeline(peer, { payloads, codec: kind.codec(payloads), depth, timeoutMs: spec.timeoutMs });
+        own = { probe: peer, serverThread: peer.tid, sharesProcess: kind.sharesProcess, countsReads: kind.countsReads };
+      } else {
+        /** @type {import('../client/transport.js').Reader} */
+        const reader = { fn: () => {} };
+        const socket = await connect(target, { noDelay: spec.noDelay, timeoutMs: spec.timeoutMs, reader });
+        try {
+          if (spec.greeting) await readGreeting(socket, ECHO_GREETING, spec.timeoutMs, reader); // before the pipeline reads
+        } catch (error) {
+          socket.destroy();
+          throw error;
+        }
+        pipeline = createPipeline(socket, { reader, payloads, depth, timeoutMs: spec.timeoutMs });
+        own = { socket };
       }
-      /** @type {import('../client/transport.js').Reader} */
-      const reader = { fn: () => {} };
-      const socket = await connect(target, { noDelay: spec.noDelay, timeoutMs: spec.timeoutMs, reader });
-      try {
-        if (spec.greeting) await readGreeting(socket, ECHO_GREETING, spec.timeoutMs, reader); // before the pipeline reads
-      } catch (error) {
-        socket.destroy();
-        throw error;
-      }
-      const pipeline = createPipeline(socket, { reader, payloads, depth, timeoutMs: spec.timeoutMs });
       lanes.push({
-        target, socket, pipeline,
+        target, pipeline, ...own,
         histogram: createHistogram(HISTOGRAM),
         block: (n, histogram) => pipeline.block(n, histogram),
         abort: (error) => pipeline.abort(error),
       });
       deadline.check();
     }
-    const { totals, blocks, blockUnits } = await runBlocks(lanes, {
-      measure: toAmount(spec.measure), warmup: toAmount(spec.warmup),
-      minUnits: FILL_FACTOR * depth, blockMs: spec.blockMs, probe, signal, control, name: 'echo',
-      onPlan: warnOfPlan(spec, context, { units: 'packets', floor: `${FILL_FACTOR} × --depth ${depth}` }),
+    const result = await measureLanes(echo, spec, context, lanes, {
+      minUnits: FILL_FACTOR * depth, units: 'packets', floor: `${FILL_FACTOR} × --depth ${depth}`,
+      figures: (x) => unitFigures(x, { count: 'packets', rate: 'msgs_per_s', per: 'msg' }),
+      extra: (t, i) => ({ mb_per_s: (t.units * size) / (t.elapsedMs / 1000) / 1e6, ...rttFigures('rtt', lanes[i].histogram) }),
     });
     for (const lane of lanes) lane.pipeline.close();
-    const names = { count: 'packets', rate: 'msgs_per_s', per: 'msg' };
-    return {
-      records: totals.map((t, i) => ({
-        workload: 'echo', transport: lanes[i].target.transport, size_bytes: size, depth,
-        ...unitFigures(t, names),
-        blocks: t.blocks,
-        block_packets: blockUnits,
-        mb_per_s: (t.units * size) / (t.elapsedMs / 1000) / 1e6,
-        ...rttFigures('rtt', lanes[i].histogram),
-      })),
-      blocks: blocks.map((b) => ({ transport: b.transport, block: b.block, ...unitFigures(b, names) })),
-    };
+    return result;
   } finally {
     deadline.clear();
     for (const lane of lanes) lane.socket?.destroy();

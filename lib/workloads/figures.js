@@ -7,15 +7,7 @@
 import { UsageError } from '../core/errors.js';
 import { WORKLOADS, workloadOf } from './index.js';
 
-/**
- * @typedef {object} Figure
- * @property {string} metric the column of trials.csv and summary.csv
- * @property {string} label in words, for verdicts: "messages per second"
- * @property {string} short for table headers and chart axes: "msgs/s"
- * @property {string} unit as in summary.csv's `unit` column
- * @property {'higher' | 'lower'} better
- * @property {boolean} [mechanism] a count of context switches or system calls per unit
- */
+/** @typedef {import('./workload.js').Figure & { metric: string }} Figure a workload's figure and its column of trials.csv and summary.csv */
 
 /** Every workload's summarised figures, by column. */
 export const FIGURES = /** @type {Record<string, Figure>} */ (Object.fromEntries(Object.values(WORKLOADS).flatMap((w) => Object.entries(w.summary).map(([metric, f]) => [metric, { metric, ...f }]))));

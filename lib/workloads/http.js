@@ -12,10 +12,9 @@
  * upstream's); nginx's CPU, read from /proc, is charged per request too.
  */
 import { createHistogram } from 'node:perf_hooks';
-import { runBlocks } from '../client/blocks.js';
 import { RunError } from '../core/errors.js';
 import { MAX_BODY } from '../fixture/handlers.js';
-import { HISTOGRAM, mechanismColumns, mechanismSummary, rttFigures, toAmount, trialDeadline, unitFigures, warnOfPlan } from './common.js';
+import { HISTOGRAM, measureLanes, mechanismColumns, mechanismSummary, rttFigures, trialDeadline, unitFigures } from './common.js';
 
 /** A block holds at least this many requests per request slot (connections × pipelining). */
 export const FILL_FACTOR = 20;
@@ -87,7 +86,6 @@ export const proxyWorkload = {
  * @returns {Promise<import('./workload.js').TrialResult>}
  */
 async function runHttp(spec, context, proxy) {
-  const { probe, signal, control } = context;
   const pipelining = spec.pipelining ?? 1;
   // undici loads only in the trials that use it: every other lane process starts faster
   const { createHttpLoad } = await import('../client/http-load.js');
@@ -103,25 +101,15 @@ async function runHttp(spec, context, proxy) {
     },
     abort: (/** @type {Error} */ _error) => { loads[i].close().catch(() => {}); },
   }));
-  const deadline = trialDeadline(spec, signal, (error) => { for (const lane of lanes) lane.abort(error); });
+  const deadline = trialDeadline(spec, context.signal, (error) => { for (const lane of lanes) lane.abort(error); });
   try {
-    const { totals, blocks, blockUnits } = await runBlocks(lanes, {
-      measure: toAmount(spec.measure), warmup: toAmount(spec.warmup), minUnits: FILL_FACTOR * spec.depth * pipelining, blockMs: spec.blockMs, probe, signal, control, name: proxy ? 'proxy' : 'http',
-      onPlan: warnOfPlan(spec, context, { units: 'requests', floor: `${FILL_FACTOR} × --connections ${spec.depth} × --pipelining ${pipelining}` }),
+    const result = await measureLanes(proxy ? proxyWorkload : httpWorkload, spec, context, lanes, {
+      minUnits: FILL_FACTOR * spec.depth * pipelining, units: 'requests', floor: `${FILL_FACTOR} × --connections ${spec.depth} × --pipelining ${pipelining}`,
+      figures: (x) => unitFigures(x, { count: 'requests', rate: 'req_per_s', per: 'req' }),
+      extra: (t, i) => ({ mb_per_s: t.bytes / (t.elapsedMs / 1000) / 1e6, ...rttFigures('latency', lanes[i].histogram) }),
     });
     if (connects > 0) throw new RunError(`${connects} connection(s) were opened again during measured blocks (the server or nginx closed keep-alive connections): those blocks timed connection setup`, 'ERR_RECONNECT');
-    const names = { count: 'requests', rate: 'req_per_s', per: 'req' };
-    return {
-      records: totals.map((t, i) => ({
-        workload: proxy ? 'proxy' : 'http', transport: lanes[i].target.transport, size_bytes: spec.size, depth: spec.depth,
-        ...unitFigures(t, names),
-        blocks: t.blocks,
-        block_requests: blockUnits,
-        mb_per_s: t.bytes / (t.elapsedMs / 1000) / 1e6,
-        ...rttFigures('latency', lanes[i].histogram),
-      })),
-      blocks: blocks.map((b) => ({ transport: b.transport, block: b.block, ...unitFigures(b, names) })),
-    };
+    return result;
   } finally {
     deadline.clear();
     await Promise.all(loads.map((load) => load.close().catch(() => {})));

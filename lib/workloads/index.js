@@ -32,9 +32,8 @@ export function workloadOf(name) {
  * @returns {import('./workload.js').Workload}
  */
 export function getWorkload(name, where = '--workload') {
-  const workload = typeof name === 'string' && Object.hasOwn(WORKLOADS, name) ? WORKLOADS[name] : undefined;
-  if (!workload) throw new UsageError(`${where} must be one of ${WORKLOAD_NAMES.join(', ')}; got ${JSON.stringify(name)}`);
-  return workload;
+  if (typeof name !== 'string' || !Object.hasOwn(WORKLOADS, name)) throw new UsageError(`${where} must be one of ${WORKLOAD_NAMES.join(', ')}; got ${JSON.stringify(name)}`);
+  return WORKLOADS[name];
 }
 
 /**
@@ -54,16 +53,4 @@ export function depthLabel(workload, depth) {
  */
 export function connectionsAt(workload, depth) {
   return workload.connections?.(depth) ?? 1;
-}
-
-/** The common columns of a trial row, around the workload's figures: node_version is the Node the trial ran on (v20.20.2). */
-const HEAD_COLUMNS = /** @type {const} */ (['workload', 'node_version', 'transport', 'size_bytes', 'depth']);
-const TAIL_COLUMNS = /** @type {const} */ (['client_cpus', 'server_cpus', 'same_cpu_share', 'lane_check', 'status', 'error']);
-
-/**
- * A trial row's columns for a workload, in order.
- * @param {import('./workload.js').Workload} workload
- */
-export function recordColumns(workload) {
-  return [...HEAD_COLUMNS, ...workload.columns, ...TAIL_COLUMNS];
 }

@@ -10,16 +10,13 @@
  * (checking them would cost the receiver more than the transport).
  */
 import { randomFillSync } from 'node:crypto';
-import { runBlocks } from '../client/blocks.js';
 import { RunError } from '../core/errors.js';
 import { SINK_HEADER_BYTES, SINK_REPLY_BYTES } from '../fixture/handlers.js';
 import { MAX_SIZE } from '../core/limits.js';
-import { formatSize } from '../core/units.js';
+import { KiB, MiB, formatSize } from '../core/units.js';
 import { connect } from '../client/transport.js';
-import { mechanismColumns, mechanismFigures, mechanismSummary, placementFigures, toAmount, trialDeadline, warnOfPlan } from './common.js';
+import { measureLanes, mechanismColumns, mechanismFigures, mechanismSummary, placementFigures, trialDeadline } from './common.js';
 
-const KiB = 1024;
-const MiB = 1024 * KiB;
 /** A block moves at least this many bytes (and at least MIN_CHUNKS chunks). */
 const MIN_BLOCK_BYTES = 16 * MiB;
 const MIN_CHUNKS = 4;
@@ -142,11 +139,10 @@ function createSender(socket, chunk, timeoutMs) {
  * @returns {Promise<import('./workload.js').TrialResult>}
  */
 async function runStream(spec, context = {}) {
-  const { probe, signal, control } = context;
   const chunk = randomFillSync(Buffer.allocUnsafe(spec.size)); // outside anything timed
   /** @type {(import('../client/blocks.js').Lane & { socket: import('node:net').Socket })[]} */
   const lanes = [];
-  const deadline = trialDeadline(spec, signal, (error) => { for (const lane of lanes) lane.abort(error); });
+  const deadline = trialDeadline(spec, context.signal, (error) => { for (const lane of lanes) lane.abort(error); });
   try {
     for (const target of spec.targets) {
       const socket = await connect(target, { noDelay: spec.noDelay, timeoutMs: spec.timeoutMs, server: stream.fixture.server });
@@ -154,34 +150,23 @@ async function runStream(spec, context = {}) {
       lanes.push({ target, socket, block: (n) => sender.block(n), abort: sender.abort });
       deadline.check();
     }
-    const minUnits = Math.max(MIN_CHUNKS, Math.ceil(MIN_BLOCK_BYTES / spec.size));
-    const { totals, blocks, blockUnits } = await runBlocks(lanes, {
-      measure: toAmount(spec.measure), warmup: toAmount(spec.warmup), minUnits, blockMs: spec.blockMs, probe, signal, control, name: 'stream',
-      onPlan: warnOfPlan(spec, context, { units: 'chunks', floor: `${formatSize(MIN_BLOCK_BYTES)} and ${MIN_CHUNKS} chunks at least` }),
-    });
     const gb = (/** @type {number} */ bytes) => bytes / 1e9;
     const perGb = (/** @type {number | null} */ us, /** @type {number} */ units) => (us === null ? null : us / 1000 / gb(units * spec.size));
-    const figures = (/** @type {import('../client/blocks.js').Totals | import('../client/blocks.js').Block} */ x) => ({
-      chunks: x.units,
-      bytes: x.bytes,
-      elapsed_ms: x.elapsedMs,
-      gb_per_s: gb(x.bytes) / (x.elapsedMs / 1000),
-      client_cpu_ms_per_gb: perGb(x.cpuUs, x.units),
-      server_cpu_ms_per_gb: perGb(x.serverCpuUs, x.units),
-      client_elu: x.elu,
-      server_elu: x.serverElu,
-      ...mechanismFigures(x, 'chunk'),
-      ...placementFigures(x),
+    return await measureLanes(stream, spec, context, lanes, {
+      minUnits: Math.max(MIN_CHUNKS, Math.ceil(MIN_BLOCK_BYTES / spec.size)), units: 'chunks', floor: `${formatSize(MIN_BLOCK_BYTES)} and ${MIN_CHUNKS} chunks at least`,
+      figures: (x) => ({
+        chunks: x.units,
+        bytes: x.bytes,
+        elapsed_ms: x.elapsedMs,
+        gb_per_s: gb(x.bytes) / (x.elapsedMs / 1000),
+        client_cpu_ms_per_gb: perGb(x.cpuUs, x.units),
+        server_cpu_ms_per_gb: perGb(x.serverCpuUs, x.units),
+        client_elu: x.elu,
+        server_elu: x.serverElu,
+        ...mechanismFigures(x, 'chunk'),
+        ...placementFigures(x),
+      }),
     });
-    return {
-      records: totals.map((t, i) => ({
-        workload: 'stream', transport: lanes[i].target.transport, size_bytes: spec.size, depth: spec.depth,
-        ...figures(t),
-        blocks: t.blocks,
-        block_chunks: blockUnits,
-      })),
-      blocks: blocks.map((b) => ({ transport: b.transport, block: b.block, ...figures(b) })),
-    };
   } finally {
     deadline.clear();
     for (const lane of lanes) {

@@ -72,12 +72,6 @@
  */
 
 /**
- * @typedef {object} ServerOptions what the server process is started with
- * @property {boolean} [greeting]
- * @property {boolean} [noDelay]
- */
-
-/**
  * @typedef {object} Workload
  * @property {string} name
  * @property {string} what one line for help and meta.json
