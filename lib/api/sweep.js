@@ -154,9 +154,10 @@ async function measure({ dir, spec, previous, executables, nodes, begin, end, re
         status(fixture.describe, true);
         return fixture;
       },
-      // its result is not recorded; a server that cannot echo fails the first measured trial instead
-      warmServer: async (_server, version, trial) => {
-        const warm = { ...trial, measure: spec.test ? spec.measure : { ms: SERVER_WARMUP_MS }, warmup: { ms: 0 }, placement: pinning.placement };
+      // its result is not recorded; a server that cannot echo fails the first measured trial instead.
+      // --test checks that the tool works, not figures: no warm-up
+      warmServer: spec.test ? undefined : async (_server, version, trial) => {
+        const warm = { ...trial, measure: { ms: SERVER_WARMUP_MS }, warmup: { ms: 0 }, placement: pinning.placement };
         await runLanes(warm, { ...trialOptions, execPath: execPathOf(version) }).catch(() => undefined); // rejects only on a signal, which the sweep sees next
       },
       runTrial: async (trial, fixture) => {
@@ -243,7 +244,7 @@ function describeDesign(spec) {
     server_network: spec.serverNetns
       ? `the server in a network namespace of its own, joined to the host by a veth pair on a bridge (a /30 in 10.213.0.0/16, no route beyond it), as a container on a bridge network; TCP ${spec.portProxy ? 'through a port proxy on 127.0.0.1 (a Node process of ours forwarding each connection to the server\'s namespace address, as docker-proxy does for a published port; its CPU is charged to the proxy side)' : 'to the server\'s namespace address over the bridge'}; UDS through a socket file in a private directory both sides see (a shared volume)`
       : 'the server on the host, TCP on 127.0.0.1',
-    server_warmup: `one unrecorded trial of the first group (${spec.test ? 'as much as a measured trial: test mode' : `${SERVER_WARMUP_MS} ms per transport`}) after the server starts`,
+    server_warmup: spec.test ? 'none (test mode: a check that the tool works, not figures)' : `one unrecorded trial of the first group (${SERVER_WARMUP_MS} ms per transport) after the server starts`,
     fixture_health: `after a failed trial the fixture is checked: the server${workload.fixture.proxy ? ' and nginx' : ''} running, its socket file still the one it bound, and a short exchange answered on each transport within ${PROBE_TIMEOUT_MS} ms (${workload.fixture.proxy ? 'GET /1 through nginx' : `what the ${workload.fixture.server} server answers`}); a fixture that fails is killed (SIGKILL) and replaced by a new one, warmed as after a restart, at most ${MAX_REPLACEMENTS} times per session, a sweep or a resume (each in fixture_replacements, with its session and why)`,
     failure_bound: `the sweep stops (status failed, resumable) after ${MAX_FAILED_IN_A_ROW} failed trials in a row, or when the fixture would need replacing a ${MAX_REPLACEMENTS + 1}th time; precision rounds add no run to a group whose last trial failed, so they add at most one failed trial per group`,
   };
