@@ -56,12 +56,15 @@ async function trials(transports, depth) {
 }
 
 describe.each([16])('depth %i', (depth) => {
-  it('ipc-json/TCP in a pair and beside ipc-advanced and worker agree', async () => {
+  it('ipc-json/TCP in a pair and beside ipc-advanced and worker agree', { timeout: 90_000, retry: 2 }, async () => {
     const pair = ratioInterval(pairedLogRatios(await trials(['tcp', 'ipc-json'], depth), 'msgs_per_s', 'ipc-json'));
     const among = ratioInterval(pairedLogRatios(await trials(AMONG, depth), 'msgs_per_s', 'ipc-json'));
     const overlap = /** @type {number} */ (pair.low) <= /** @type {number} */ (among.high) && /** @type {number} */ (among.low) <= /** @type {number} */ (pair.high);
     // intervals of three short runs on a shared machine: overlapping, or at least within 25 % (0.5.0 was 3× apart)
     const apart = Math.max(pair.mean, among.mean) / Math.min(pair.mean, among.mean);
     expect(overlap || apart < 1.25, `ipc-json × ${depth}: ${pair.mean.toFixed(2)} [${pair.low?.toFixed(2)}–${pair.high?.toFixed(2)}] in a pair, ${among.mean.toFixed(2)} [${among.low?.toFixed(2)}–${among.high?.toFixed(2)}] among ${AMONG.join(', ')}`).toBe(true);
-  }, 90_000);
+    // measured beside another test file's sweeps, which pin their processes to the same two CPUs: once in a
+    // CI run it came out 0.61 in a pair and 0.43 among four (alone, and beside sweep-e2e-more, it passes);
+    // a real dependence, as in 0.5.0, fails all three tries
+  });
 });
