@@ -46,8 +46,8 @@ async function trialOn(pin, transports) {
       measure: { packets: 500 }, warmup: { packets: 100 }, placement: pinning.placement,
     }, { server: fixture, prefix: pinning.client, limitMs: 60_000 });
     clearInterval(watching);
-    // lane processes started by this one, the scheduler
-    return { records: result.records, lanes: [...seen.values()].filter((parent) => parent === process.pid).length, others: [...seen.values()].filter((parent) => parent !== process.pid).length };
+    // lane processes started by this one, the scheduler (not a process a lane forks, seen before it execs its own entry)
+    return { records: result.records, lanes: [...seen.values()].filter((parent) => parent === process.pid).length };
   } finally {
     await fixture.stop();
   }
@@ -59,15 +59,15 @@ describe('lanes under equal conditions', () => {
   });
 
   it('--pin split: every lane\'s client on cpu 1 and its server on cpu 0, never one CPU, each lane in a process of its own', async () => {
-    const { records, lanes, others } = await trialOn('split', TRANSPORTS);
+    const { records, lanes } = await trialOn('split', TRANSPORTS);
     expect(records.map((r) => [r.transport, r.status, r.error])).toEqual(TRANSPORTS.map((t) => [t, 'ok', '']));
     for (const r of records) {
       expect([r.transport, r.client_cpus, r.server_cpus, r.same_cpu_share]).toEqual([r.transport, '1', '0', 0]);
       // never a placement difference; preemptions by other processes on a busy machine may still be named
       expect(r.lane_check).not.toMatch(/on one CPU/);
     }
-    // one lane process per transport, each started by the scheduling process, none by another lane
-    expect([lanes, others]).toEqual([TRANSPORTS.length, 0]);
+    // one lane process per transport, each started by the scheduling process (under a trial process of 0.6.0 this was 1)
+    expect(lanes).toBe(TRANSPORTS.length);
   });
 
   it('--pin same: both ends of every lane on cpu 0, whatever serves it', async () => {
