@@ -17,7 +17,7 @@
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnServer } from '../../lib/fixture/server-process.js';
-import { runTrial } from '../../lib/trial/trial.js';
+import { runLanes } from '../../lib/trial/lanes.js';
 import { WORKLOADS } from '../../lib/workloads/index.js';
 
 const linux = existsSync('/proc/self/io');
@@ -40,15 +40,16 @@ afterAll(() => Promise.all([echo?.stop(), sink?.stop()]));
 const targets = (server) => [{ transport: 'uds', path: server.uds.path }, { transport: 'tcp', ...server.tcp }];
 
 /**
- * One trial of both transports, its server's snapshots as the probe; its records by transport.
+ * One trial of both transports as a sweep runs it, each lane in a process of its own (a client's counters
+ * are its process's), its server's snapshots as the probe; its records by transport.
  * @param {import('../../lib/fixture/server-process.js').ServerProcess} server
  * @param {Partial<import('../../lib/workloads/workload.js').TrialSpec>} spec
  */
 async function trial(server, spec) {
-  const result = await runTrial({
+  const result = await runLanes(/** @type {import('../../lib/workloads/workload.js').TrialSpec} */ ({
     workload: 'echo', size: 64, depth: 1, seed: 1, noDelay: true, timeoutMs: 10_000, measure: { ms: 100 }, warmup: { ms: 30 },
     ...spec, targets: targets(server),
-  }, { probe: { snapshot: () => server.snapshot() } });
+  }), { server: { snapshot: () => server.snapshot() }, limitMs: 60_000 });
   for (const r of result.records) expect(r.status, String(r.error)).toBe('ok');
   const by = (/** @type {string} */ t) => /** @type {Record<string, any>} */ (result.records.find((r) => r.transport === t));
   return { tcp: by('tcp'), uds: by('uds'), blocks: result.blocks };
