@@ -88,7 +88,6 @@ export async function runLanes(spec, { server, prefix = [], execPath = process.e
     for (const lane of lanes) lane.send('abort', { reason: /** @type {Error} */ (error).message });
     if (signal?.aborted) throw new RunError('aborted', 'ERR_ABORTED');
     if (/** @type {RunError} */ (error).code === 'ERR_TIMEOUT') graceMsOnStop = 0;
-    // a lane that failed before it planned said why in its record: that, rather than what the others saw of it
     return failedTrial(spec, /** @type {Error} */ (error));
   } finally {
     clearTimeout(timer);
