@@ -103,7 +103,7 @@ describe('mechanism figures', () => {
     for (let i = 0; i < 20; i++) await echo.snapshot();
     const after = await echo.snapshot();
     // 21 replies were written in between; what is left is the process's own odd call (V8 and libuv wake-ups)
+    // (whether it slept in between is not asserted: one CI run under load found the next request waiting each time, 21 in a row)
     expect(/** @type {number} */ (after.counters?.writes) - /** @type {number} */ (before.counters?.writes)).toBeLessThan(10);
-    expect(/** @type {number} */ (after.counters?.vcsw)).toBeGreaterThan(/** @type {number} */ (before.counters?.vcsw)); // it slept between requests
   });
 });
