@@ -15,7 +15,7 @@ import { describeResourceError } from '../core/resources.js';
 import { collectMachineFacts } from '../machine/wakeup-probe.js';
 import { startFixture, withNginxWords } from '../fixture/fixture.js';
 import { runLanes } from '../trial/lanes.js';
-import { MIN_BLOCKS } from '../client/blocks.js';
+import { MIN_BLOCKS, TEST_MIN_BLOCKS } from '../client/blocks.js';
 import { PROBE_TIMEOUT_MS } from '../fixture/probe.js';
 import { connectionsAt, getWorkload } from '../workloads/index.js';
 import { toCsv } from '../results/csv.js';
@@ -231,7 +231,7 @@ function describeDesign(spec) {
       ? 'one trial per (run, size, depth) holds a TCP and a UDS connection to the same server, each in a fresh lane process of its own, and alternates measured blocks A B B A …; every block starts and ends with nothing in flight'
       : 'one trial, in a fresh process, per (run, size, depth, transport), as in 2014',
     block_ms_target: spec.blockMs,
-    block_rule: `at least the workload's minimum block, and at least block_ms_target at the slower transport's warmup rate; a timed trial runs at least ${MIN_BLOCKS} blocks per transport; every block is in ${FILES.blocks}`,
+    block_rule: `at least the workload's minimum block, and at least block_ms_target at the slower transport's warmup rate; a timed trial runs at least ${spec.test ? `${TEST_MIN_BLOCKS} blocks per transport (test mode)` : `${MIN_BLOCKS} blocks per transport`}; every block is in ${FILES.blocks}`,
     measured_time_per_transport_ms: 'ms' in spec.measure ? spec.measure.ms : null,
     node_axis: spec.node === null
       ? 'one Node version: the one running udsvstcp (meta.json nodes)'

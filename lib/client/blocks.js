@@ -36,6 +36,11 @@ export const MIN_BLOCKS = 8;
  * ones here), and one warmup block left the first measured one slow too.
  */
 export const MIN_WARMUP_BLOCKS = 3;
+/** Test mode (sweep --test, a check that the tool works, not figures): at least this many measured blocks per lane, and one warmup block. */
+export const TEST_MIN_BLOCKS = 2;
+
+/** @param {boolean} [test] @returns {{ minBlocks: number, minWarmupBlocks: number }} */
+const floorsOf = (test) => (test ? { minBlocks: TEST_MIN_BLOCKS, minWarmupBlocks: 1 } : { minBlocks: MIN_BLOCKS, minWarmupBlocks: MIN_WARMUP_BLOCKS });
 
 /**
  * @typedef {{ count: number } | { ms: number }} Amount a count of units (packets, chunks, connections, requests) or a duration
@@ -108,6 +113,7 @@ export const MIN_WARMUP_BLOCKS = 3;
  * @property {Amount} warmup per lane
  * @property {number} minUnits a block holds at least this many units
  * @property {number} [blockMs] block length to aim for at the slower lane's warmup rate
+ * @property {boolean} [test] test mode: the smaller floors of TEST_MIN_BLOCKS
  * @property {string} [name] the tinybench task's name
  *
  * @typedef {object} BlockControl the scheduler in another process (lib/trial/lanes.js): this process
@@ -123,10 +129,10 @@ export const MIN_WARMUP_BLOCKS = 3;
  *   the trial's plan at those blocks' rates (lib/client/block-plan.js), to say at once what --duration cannot hold
  * @returns {Promise<{ totals: Totals[], blocks: Block[], blockUnits: number }>} totals in the order of lanes
  */
-export async function runBlocks(lanes, { measure, warmup, minUnits, blockMs = DEFAULT_BLOCK_MS, probe, signal, name = 'blocks', control, onPlan }) {
+export async function runBlocks(lanes, { measure, warmup, minUnits, blockMs = DEFAULT_BLOCK_MS, test, probe, signal, name = 'blocks', control, onPlan }) {
   const executors = lanes.map((lane) => laneExecutor(lane, probe));
-  const plan = { measure, warmup, minUnits, blockMs, name };
-  const onRates = (/** @type {number[]} */ rates) => onPlan?.(planTrial({ warmup, measure, rates, minUnits, blockMs, minBlocks: MIN_BLOCKS, minWarmupBlocks: MIN_WARMUP_BLOCKS }));
+  const plan = { measure, warmup, minUnits, blockMs, test, name };
+  const onRates = (/** @type {number[]} */ rates) => onPlan?.(planTrial({ warmup, measure, rates, minUnits, blockMs, ...floorsOf(test) }));
   if (control && lanes.length !== 1) throw new RunError(`a lane process holds one lane, not ${lanes.length}`, 'ERR_INTERNAL');
   /** @type {{ blocks: (MeasuredBlock & { lane?: number })[], blockUnits: number }} */
   const { blocks, blockUnits } = control ? await control.serve(plan, executors[0], onRates) : await scheduleBlocks(executors, { ...plan, signal, onRates });
@@ -142,7 +148,8 @@ export async function runBlocks(lanes, { measure, warmup, minUnits, blockMs = DE
  *   in units per ms, once each has run a block
  * @returns {Promise<{ blocks: (MeasuredBlock & { lane: number })[], blockUnits: number }>} the measured blocks in the order they ran
  */
-export async function scheduleBlocks(executors, { measure, warmup, minUnits, blockMs = DEFAULT_BLOCK_MS, signal, name = 'blocks', onRates = () => {} }) {
+export async function scheduleBlocks(executors, { measure, warmup, minUnits, blockMs = DEFAULT_BLOCK_MS, test, signal, name = 'blocks', onRates = () => {} }) {
+  const { minBlocks, minWarmupBlocks } = floorsOf(test);
   const rate = executors.map(() => NaN);
   const left = executors.map(() => 0);
   const firstBlocks = watchFirstBlocks(executors.length, onRates);
@@ -153,7 +160,7 @@ export async function scheduleBlocks(executors, { measure, warmup, minUnits, blo
     const warmBlock = 'count' in warmup ? Math.min(minUnits, warmup.count) : minUnits;
     left.fill('count' in warmup ? warmup.count : Infinity);
     await runPhase(executors.length, {
-      ...budget(warmup, warmBlock, MIN_WARMUP_BLOCKS),
+      ...budget(warmup, warmBlock, minWarmupBlocks),
       name, signal,
       block: async (i) => {
         const n = Math.min(warmBlock, left[i]);
@@ -167,12 +174,12 @@ export async function scheduleBlocks(executors, { measure, warmup, minUnits, blo
   }
 
   // measured blocks, all of one length
-  const { blockUnits } = planMeasure({ amount: measure, rates: rate, minUnits, blockMs, minBlocks: MIN_BLOCKS });
+  const { blockUnits } = planMeasure({ amount: measure, rates: rate, minUnits, blockMs, minBlocks });
   left.fill('count' in measure ? measure.count : Infinity);
   /** @type {(MeasuredBlock & { lane: number })[]} */
   const blocks = [];
   await runPhase(executors.length, {
-    ...budget(measure, blockUnits, MIN_BLOCKS),
+    ...budget(measure, blockUnits, minBlocks),
     name, signal,
     block: async (i) => {
       const n = Math.min(blockUnits, left[i]);

@@ -56,6 +56,7 @@ function trialSpec(spec, job, server) {
     maxMs: spec.trialTimeoutMs,
     node_version: job.node,
     blockMs: spec.blockMs,
+    test: spec.test,
     greeting: spec.greeting,
     pipelining: spec.pipelining,
     keepalive: spec.keepalive,

@@ -178,7 +178,7 @@ export async function measureLanes(workload, spec, context, lanes, { minUnits, u
   const measure = toAmount(spec.measure);
   const warn = context.warn;
   const { totals, blocks, blockUnits } = await runBlocks(lanes, {
-    measure, warmup: toAmount(spec.warmup), minUnits, blockMs: spec.blockMs,
+    measure, warmup: toAmount(spec.warmup), minUnits, blockMs: spec.blockMs, test: spec.test,
     probe: context.probe, signal: context.signal, control: context.control, name: workload.name,
     onPlan: warn && ((plan) => {
       const line = overrunWarning(plan, { measure, units, floor });

@@ -41,6 +41,7 @@
  * @property {number} timeoutMs stall timeout
  * @property {number} [maxMs] hard limit for the whole trial (default: the times asked for + 10 min)
  * @property {number} [blockMs] block length to aim for
+ * @property {boolean} [test] test mode (sweep --test): fewer and shorter blocks (lib/client/blocks.js TEST_MIN_BLOCKS)
  * @property {boolean} [greeting] echo: expect the 2014 greeting first
  * @property {number} [pipelining] http, proxy: requests in flight per connection
  * @property {boolean} [keepalive] proxy: nginx keeps its upstream connections alive

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer } from '../../lib/fixture/server.js';
 import { runTrial } from '../../lib/trial/trial.js';
 import { connect } from '../../lib/client/transport.js';
-import { MIN_BLOCKS, MIN_WARMUP_BLOCKS, budget } from '../../lib/client/blocks.js';
+import { MIN_BLOCKS, MIN_WARMUP_BLOCKS, TEST_MIN_BLOCKS, budget } from '../../lib/client/blocks.js';
 import { FILL_FACTOR } from '../../lib/workloads/echo.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -45,6 +45,12 @@ describe('measured blocks', () => {
   it('run at least MIN_BLOCKS blocks per transport in a timed phase, however short the time', async () => {
     const { records } = await runTrial({ ...base, targets: targets(), depth: 1, measure: { ms: 10 }, warmup: { ms: 10 } });
     for (const r of records) expect(Number(r.blocks)).toBeGreaterThanOrEqual(MIN_BLOCKS);
+  });
+
+  it('in test mode, run TEST_MIN_BLOCKS blocks per transport of a short timed phase, fewer than MIN_BLOCKS', async () => {
+    const { records } = await runTrial({ ...base, targets: targets(), depth: 1, measure: { ms: 1 }, warmup: { ms: 1 }, test: true });
+    expect(TEST_MIN_BLOCKS).toBeLessThan(MIN_BLOCKS);
+    for (const r of records) expect(Number(r.blocks)).toBe(TEST_MIN_BLOCKS);
   });
 
   it('aim at blockMs at the warmup rate: 250 ms blocks hold far more than the 100 × depth floor', async () => {
