@@ -74,7 +74,7 @@ describe('a full disk loses nothing already recorded', () => {
       const out = join(mount, 'res');
       const spec = await writeTinySpec(tmp.dir, { sizes: '1..128', runs: 1, transports: ['tcp', 'uds', 'uds-abstract'] });
       let filled = false;
-      const full = await startSweep([spec, '--no-probe', '--no-report', '--out', out], {
+      const full = await startSweep([spec, '--test', '--no-probe', '--no-report', '--out', out], {
         onStderr: (text) => { if (!filled && text.includes('[1/8]')) filled = fillUp(join(mount, 'filler')); },
       }).done;
       expect(filled).toBe(true);

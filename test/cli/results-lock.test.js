@@ -23,7 +23,7 @@ let interrupted = '';
 beforeAll(async () => {
   shared = await makeTempDir();
   interrupted = join(shared.dir, 'out');
-  const sweep = startSweep([await writeTinySpec(shared.dir, { runs: 1 }), '--no-probe', '--no-report', '--out', interrupted], {
+  const sweep = startSweep([await writeTinySpec(shared.dir, { runs: 1 }), '--test', '--no-probe', '--no-report', '--out', interrupted], {
     onStderr: (text, child) => { if (text.includes('[1/2]') && !child.killed) child.kill('SIGINT'); },
   });
   const { code, stderr } = await sweep.done;
@@ -71,7 +71,7 @@ describe('one sweep at a time per results directory', () => {
   it('a sweep killed outright leaves meta.json running and its lock; --resume takes over and goes on', async () => {
     const out = join(tmp.dir, 'killed');
     // 2 trials: killed once the first is recorded
-    const sweep = startSweep([await writeTinySpec(tmp.dir, { runs: 1 }), '--no-probe', '--no-report', '--out', out], {
+    const sweep = startSweep([await writeTinySpec(tmp.dir, { runs: 1 }), '--test', '--no-probe', '--no-report', '--out', out], {
       onStderr: (text, child) => { if (text.includes('[1/2]') && !child.killed) child.kill('SIGKILL'); },
     });
     const killed = await sweep.done;

@@ -29,7 +29,7 @@ beforeAll(async () => {
   spec = await writeTinySpec(tmp.dir, { sizes: [64], runs: 1 });
   sweepDir = join(tmp.dir, 'made', 'under', 'umask0');
   // umask 0: what the sweep creates has only the modes it asks for
-  await promisify(execFile)('sh', ['-c', 'umask 0 && exec "$@"', 'sh', process.execPath, BIN, 'sweep', spec, '--no-probe', '--out', sweepDir, '--quiet'], { env: { ...process.env, NO_COLOR: '1' } });
+  await promisify(execFile)('sh', ['-c', 'umask 0 && exec "$@"', 'sh', process.execPath, BIN, 'sweep', spec, '--test', '--no-probe', '--out', sweepDir, '--quiet'], { env: { ...process.env, NO_COLOR: '1' } });
 }, 60_000);
 
 /**
@@ -81,7 +81,7 @@ describe('sweep --out refuses a directory others may write', () => {
     await mkdir(parent);
     await chmod(parent, 0o1777);
     const out = join(parent, 'mine');
-    const { code, stderr } = await callMainLeavingNothing(['sweep', spec, '--no-probe', '--no-report', '--out', out, '--quiet']);
+    const { code, stderr } = await callMainLeavingNothing(['sweep', spec, '--test', '--no-probe', '--no-report', '--out', out, '--quiet']);
     expect(code, stderr).toBe(0);
     expect((await stat(out)).mode & 0o022).toBe(0);
     expect((await readMetaJson(out)).status).toBe('complete');

@@ -26,7 +26,7 @@ beforeAll(async () => {
   const out = join(dir, 'out');
   await mkdir(out);
   for (const name of ['meta.json.tmp', 'summary.csv.tmp', 'runs-wide.csv.tmp', 'trials.csv.tmp']) await symlink(elsewhere, join(out, name));
-  const { code, stderr } = await runCli(['sweep', await writeTinySpec(dir, { runs: 1 }), '--no-probe', '--out', out, '--quiet']);
+  const { code, stderr } = await runCli(['sweep', await writeTinySpec(dir, { runs: 1 }), '--test', '--no-probe', '--out', out, '--quiet']);
   swept = { dir, elsewhere, out, code, stderr };
 }, 60_000);
 

@@ -11,7 +11,7 @@ const tmp = useTempDir();
 let base;
 beforeAll(async () => {
   base = join(tmp.dir, 'base');
-  const sweep = startSweep([await writeTinySpec(tmp.dir, { runs: 1 }), '--no-probe', '--no-report', '--out', base], {
+  const sweep = startSweep([await writeTinySpec(tmp.dir, { runs: 1 }), '--test', '--no-probe', '--no-report', '--out', base], {
     onStderr: (text, child) => { if (text.includes('[1/2]') && !child.killed) child.kill('SIGINT'); },
   });
   expect((await sweep.done).code).toBe(130);

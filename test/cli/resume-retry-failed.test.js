@@ -23,7 +23,7 @@ let complete = '';
 beforeAll(async () => {
   shared = await makeTempDir();
   complete = join(shared.dir, 'out');
-  const { code, stderr } = await callMainLeavingNothing(['sweep', await writeTinySpec(shared.dir), '--no-probe', '--no-report', '--out', complete, '--quiet']);
+  const { code, stderr } = await callMainLeavingNothing(['sweep', await writeTinySpec(shared.dir), '--test', '--no-probe', '--no-report', '--out', complete, '--quiet']);
   expect(code, stderr).toBe(0);
 }, 60_000);
 afterAll(() => shared.remove());

@@ -18,7 +18,7 @@ let original;
 // 2 trials of 2 rows (tcp and uds): each repair below leaves one trial, or a part of one, to measure again
 beforeAll(async () => {
   base = join(tmp.dir, 'base');
-  const { code, stderr } = await callMainLeavingNothing(['sweep', await writeTinySpec(tmp.dir, { sizes: [1] }), '--no-probe', '--no-report', '--out', base, '--quiet']);
+  const { code, stderr } = await callMainLeavingNothing(['sweep', await writeTinySpec(tmp.dir, { sizes: [1] }), '--test', '--no-probe', '--no-report', '--out', base, '--quiet']);
   expect(code, stderr).toBe(0);
   original = await readFile(join(base, 'trials.csv'), 'utf8');
 }, 60_000);

@@ -28,7 +28,7 @@ const tmp = useTempDir();
 let sweepDir = '';
 beforeAll(async () => {
   sweepDir = join(tmp.dir, 'sweep');
-  const { code, stderr } = await callMainLeavingNothing(['sweep', await writeTinySpec(tmp.dir, { sizes: [64], runs: 1 }), '--no-probe', '--no-report', '--out', sweepDir, '--quiet']);
+  const { code, stderr } = await callMainLeavingNothing(['sweep', await writeTinySpec(tmp.dir, { sizes: [64], runs: 1 }), '--test', '--no-probe', '--no-report', '--out', sweepDir, '--quiet']);
   expect(code, stderr).toBe(0);
 }, 60_000);
 

@@ -18,7 +18,7 @@ describe('a fatal error after the results directory exists', () => {
     await mkdir(long);
     const out = join(tmp.dir, 'out');
     const spec = await writeTinySpec(tmp.dir, { runs: 1 });
-    const failed = await runCli(['sweep', spec, '--no-probe', '--out', out], { env: { TMPDIR: long } });
+    const failed = await runCli(['sweep', spec, '--test', '--no-probe', '--out', out], { env: { TMPDIR: long } });
     expect(failed.code, failed.stderr).toBe(1);
     expect(failed.stderr).toContain(`udsvstcp: error: TMPDIR ${long} is ${Buffer.byteLength(long)} bytes long: `);
     expect(failed.stderr).toContain(`what was measured is kept in ${out} (meta.json status: failed); after fixing the cause, continue with:\n  npx udsvstcp sweep --resume ${out}\n`);

@@ -26,7 +26,7 @@ async function sweepWithFault(spec, fault) {
   const out = join(tmp.dir, 'out');
   /** @type {{ pid: number, uds: string }[]} */
   const hit = [];
-  const sweep = startSweep([await writeTinySpec(tmp.dir, spec), '--no-probe', '--no-report', '--out', out], {
+  const sweep = startSweep([await writeTinySpec(tmp.dir, spec), '--test', '--no-probe', '--no-report', '--out', out], {
     onStderr: (text) => {
       const pid = /(?:echo|http) server pid (\d+)/.exec(text)?.[1];
       const uds = /uds (\/[^\s;,]+)/.exec(text)?.[1];

@@ -27,7 +27,7 @@ afterEach(() => tmp.remove());
  */
 async function interrupt(out, when, signal, { twice = false, report = false } = {}) {
   let sent = 0;
-  const sweep = startSweep([await writeTinySpec(tmp.dir, { runs: 1 }), '--no-probe', ...(report ? [] : ['--no-report']), '--out', out], {
+  const sweep = startSweep([await writeTinySpec(tmp.dir, { runs: 1 }), '--test', '--no-probe', ...(report ? [] : ['--no-report']), '--out', out], {
     env: { TMPDIR: serverTmp },
     onStderr: (text, child) => {
       if (sent === 0 && text.includes(when)) {

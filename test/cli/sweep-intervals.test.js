@@ -20,7 +20,7 @@ afterEach(() => tmp.remove());
 async function sweep(name, flags) {
   const spec = await writeTinySpec(tmp.dir, { sizes: [1, 64, 1024], runs: 2, packets: 200 });
   const out = join(tmp.dir, name);
-  const { code, stderr } = await runCli(['sweep', spec, '--no-probe', '--out', out, ...flags]);
+  const { code, stderr } = await runCli(['sweep', spec, '--test', '--no-probe', '--out', out, ...flags]);
   expect(code, stderr).toBe(0);
   /** @type {Record<string, string>[]} */
   const summary = parse(await readFile(join(out, 'summary.csv'), 'utf8'), { columns: true });

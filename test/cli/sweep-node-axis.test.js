@@ -143,7 +143,7 @@ describe('Ctrl-C on a --node sweep', () => {
     const out = join(tmp.dir, 'interrupted');
     let sent = false;
     // --no-report: the report files checked below are the ones `report` writes
-    const sweep = startSweep([await writeTinySpec(tmp.dir, { sizes: [64], runs: 1 }), '--node', `node-base,${node2.path}`, '--out', out, '--no-probe', '--no-report'], {
+    const sweep = startSweep([await writeTinySpec(tmp.dir, { sizes: [64], runs: 1 }), '--test', '--node', `node-base,${node2.path}`, '--out', out, '--no-probe', '--no-report'], {
       env,
       onStderr: (text, child) => {
         if (!sent && text.includes('[1/2]')) {

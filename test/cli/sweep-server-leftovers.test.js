@@ -18,7 +18,7 @@ describe('a sweep removes what an echo server it lost left behind', () => {
     const out = join(tmp.dir, 'out');
     /** @type {string[]} */
     const killed = [];
-    const sweep = startSweep([await writeTinySpec(tmp.dir, { sizes: [1, 64, 1024], runs: 1 }), '--no-probe', '--no-report', '--out', out], {
+    const sweep = startSweep([await writeTinySpec(tmp.dir, { sizes: [1, 64, 1024], runs: 1 }), '--test', '--no-probe', '--no-report', '--out', out], {
       env: { TMPDIR: serverTmp },
       onStderr: (text) => {
         const pid = /echo server pid (\d+)/.exec(text)?.[1];

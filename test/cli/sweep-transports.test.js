@@ -21,7 +21,7 @@ describe.skipIf(!linux)('sweep with transports tcp, uds, uds-abstract', () => {
   beforeAll(async () => {
     tmp = await makeTempDir();
     const spec = await writeTinySpec(tmp.dir, { transports: ['tcp', 'uds', 'uds-abstract'], sizes: [64], runs: 2 });
-    result = await runCli(['sweep', spec, '--no-probe', '--out', out()], { cwd: tmp.dir });
+    result = await runCli(['sweep', spec, '--test', '--no-probe', '--out', out()], { cwd: tmp.dir });
   }, 60_000);
   afterAll(() => tmp.remove());
 

@@ -9,6 +9,7 @@ import { BIN } from './cli.js';
 
 /**
  * Write a spec file: 2 sizes × 2 transports × `runs` runs of 100 packets.
+ * Tests sweep it with --test (no server warm-up) unless the warm-up is what they test.
  * @param {string} dir
  * @param {Record<string, unknown>} [overrides]
  */
