@@ -83,7 +83,7 @@ describe('sweep --server-netns as root', () => {
 
   it('myhro-2017-docker --test: both transports measured through nginx, TCP via the port proxy, and nothing left', async () => {
     const out = join(tmp.dir, 'docker');
-    const { code, stdout, stderr } = await runCli(['sweep', 'myhro-2017-docker', '--test', '--no-probe', '--out', out]);
+    const { code, stdout, stderr } = await runCli(['sweep', 'myhro-2017-docker', '--test', '--no-probe', '--no-report', '--out', out]);
     expect(code, stderr).toBe(0);
     expect(stdout).toBe(`${out}\n`);
     expect(stderr).toMatch(/^ip: \/\S+\/ip \(iproute2 [^)]+\): the server in a network namespace, TCP through a port proxy$/m);
@@ -102,7 +102,7 @@ describe('sweep --server-netns as root', () => {
 
   it('myhro-2017-docker-bridge --test: nginx reaches the server at its namespace address, no port proxy, and nothing left', async () => {
     const out = join(tmp.dir, 'bridge');
-    const { code, stderr } = await runCli(['sweep', 'myhro-2017-docker-bridge', '--test', '--no-probe', '--out', out]);
+    const { code, stderr } = await runCli(['sweep', 'myhro-2017-docker-bridge', '--test', '--no-probe', '--no-report', '--out', out]);
     expect(code, stderr).toBe(0);
     const what = started(stderr);
     expect(what.proxy).toBeNull();
