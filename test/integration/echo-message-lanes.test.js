@@ -33,7 +33,7 @@ describe('echo over the message transports', () => {
     const reads = Object.fromEntries(records.map((r) => [r.transport, [r.client_reads_per_msg === null, r.server_reads_per_msg === null]]));
     expect(reads).toEqual({ tcp: [false, false], 'ipc-json': [true, true], 'ipc-advanced': [true, true], worker: [false, false] });
     // every echo peer the trial started has ended with it
-    expect(await waitFor(() => descendants(process.pid).filter((p) => p.cmdline.includes('ipc-echo-main')).length === 0, { timeoutMs: 5000 })).toBe(true);
+    expect(await waitFor(() => descendants(process.pid).filter((p) => p.cmdline.includes('echo-main.js')).length === 0, { timeoutMs: 5000 })).toBe(true);
   });
 
   it('refuses a message transport for a workload that needs a socket, as an error row', async () => {

@@ -36,7 +36,7 @@ describe('a lane that fails', () => {
     expect(records.map((r) => [r.transport, r.status])).toEqual([['tcp', 'error'], ['ipc-json', 'error'], ['uds', 'error']]);
     for (const r of records) expect(r.error).toMatch(/nobody-listens\.sock|ENOENT|ECONNREFUSED/);
     expect(await waitFor(() => lanesOf().length === 0, { timeoutMs: 5000 })).toBe(true);
-    expect(await waitFor(() => descendants(process.pid).filter((p) => p.cmdline.includes('ipc-echo-main')).length === 0, { timeoutMs: 5000 })).toBe(true);
+    expect(await waitFor(() => descendants(process.pid).filter((p) => p.cmdline.includes('echo-main.js')).length === 0, { timeoutMs: 5000 })).toBe(true);
   });
 
   it('killed in the middle: the trial ends at once naming the signal, not at its time limit', async () => {
