@@ -21,7 +21,7 @@ import { checkOptionKeys, optionKeys } from '../options/settings.js';
  * @property {boolean} noDelay
  * @property {boolean} greeting
  * @property {Record<string, import('../transports/transport.js').Address>} addresses every listener's, by transport
- * @property {() => import('../fixture/server-stats.js').ServerStats} stats
+ * @property {() => import('../fixture/server.js').ServerStats} stats
  * @property {() => Promise<import('../fixture/socket-file.js').SocketRelease>} close drop the connections, remove the
  *   socket file if it is still the one this server created, and its private directory
  */

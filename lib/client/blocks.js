@@ -22,7 +22,7 @@ import { performance } from 'node:perf_hooks';
 import { Bench } from 'tinybench';
 import { diffCounters, readOwnCounters, sumCounters } from '../core/counters.js';
 import { RunError } from '../core/errors.js';
-import { diffServerStats } from '../fixture/server-stats.js';
+import { diffServerStats } from '../fixture/server.js';
 import { cpuOf } from '../core/placement.js';
 import { planMeasure, planTrial, watchFirstBlocks } from './block-plan.js';
 
@@ -62,7 +62,7 @@ const floorsOf = (test) => (test ? { minBlocks: TEST_MIN_BLOCKS, minWarmupBlocks
  * @property {boolean} [countsReads] false where /proc/PID/io does not count the channel's read calls (recvmsg):
  *   both sides' read figures are null
  *
- * @typedef {{ snapshot: () => Promise<import('../fixture/server-stats.js').ServerStats> }} ServerProbe
+ * @typedef {{ snapshot: () => Promise<import('../fixture/server.js').ServerStats> }} ServerProbe
  *
  * @typedef {import('../core/counters.js').Counters} Counters
  *
@@ -265,7 +265,7 @@ async function snapshot(from) {
 /**
  * Where the lane's ends last ran: the client's thread (this one), and the
  * server's (its snapshot's process, or the thread a lane's own server names).
- * @param {import('../fixture/server-stats.js').ServerStats | undefined} stats
+ * @param {import('../fixture/server.js').ServerStats | undefined} stats
  * @param {Lane} lane
  * @returns {LaneSample}
  */
