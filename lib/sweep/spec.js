@@ -56,7 +56,7 @@ const KEYS = new Set(SPEC_KEYS);
  * @property {string[] | null} node the Node executables asked for (paths or names on PATH), the first the baseline;
  *   null: the Node running udsvstcp. A record: each session finds the ones it runs (lib/sweep/node-axis.js)
  * @property {boolean} serverNetns the server in a network namespace of its own, on a bridge (lib/fixture/netns.js)
- * @property {boolean} portProxy with serverNetns: the server's TCP through a port forwarder on host loopback (lib/fixture/port-proxy.js)
+ * @property {boolean} portProxy with serverNetns: the server's TCP through a port forwarder on host loopback (lib/fixture/port-proxy-main.js)
  */
 
 export function listPresets() {
