@@ -1,5 +1,5 @@
 /** A forked IPC echo that corrupts one byte (test/helpers/message-echoes.js). */
-import { serveIpcEcho } from '../../lib/fixture/message-echo.js';
+import { serveMessageEcho } from '../../lib/fixture/message-echo.js';
 import { flipOne } from './message-echoes.js';
 
-serveIpcEcho(flipOne);
+serveMessageEcho(flipOne);

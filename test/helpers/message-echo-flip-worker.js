@@ -1,5 +1,5 @@
 /** A worker-thread echo that corrupts one byte (test/helpers/message-echoes.js). */
-import { serveWorkerEcho } from '../../lib/fixture/message-echo.js';
+import { serveMessageEcho } from '../../lib/fixture/message-echo.js';
 import { flipOne } from './message-echoes.js';
 
-serveWorkerEcho(flipOne);
+serveMessageEcho(flipOne);
