@@ -91,34 +91,28 @@ function toCounters(status, io, preads = 0) {
   };
 }
 
-/** @type {{ proc: ReturnType<typeof procReader>, fd: number | null } | undefined} /proc/self/io */
-let own;
-
-/** @returns {{ reads: number, writes: number } | null} syscr and syscw of this process */
-function readOwnIo() {
-  if (!own) {
-    const proc = procReader();
-    own = { proc, fd: proc.open('/proc/self/io') };
-  }
-  if (own.fd === null) return null;
-  try {
-    const before = own.proc.preads;
-    const f = parseProcFields(own.proc.read(own.fd));
-    return Number.isFinite(f.syscr) && Number.isFinite(f.syscw) ? { reads: f.syscr - before, writes: f.syscw } : null;
-  } catch {
-    return null;
-  }
-}
+const own = procReader();
+/** @type {number | null | undefined} /proc/self/io, opened at the first reading; null where it cannot be read */
+let ownIo;
 
 /** @returns {Counters} this process's */
 export function readOwnCounters() {
   const usage = process.resourceUsage();
-  const io = readOwnIo();
+  if (ownIo === undefined) ownIo = own.open('/proc/self/io');
+  const before = own.preads;
+  /** @type {Record<string, number>} */
+  let io = {};
+  try {
+    if (ownIo !== null) io = parseProcFields(own.read(ownIo));
+  } catch {
+    // unreadable: reads and writes unknown
+  }
+  const known = Number.isFinite(io.syscr) && Number.isFinite(io.syscw);
   return {
     vcsw: usage.voluntaryContextSwitches,
     ivcsw: usage.involuntaryContextSwitches,
-    reads: io ? io.reads : null,
-    writes: io ? io.writes : null,
+    reads: known ? io.syscr - before : null,
+    writes: known ? io.syscw : null,
   };
 }
 

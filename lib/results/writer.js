@@ -12,8 +12,6 @@ import { toCsvHeader, toCsvRows } from './csv.js';
 import { openForAppend, writeAll, writeNewFile } from '../core/files.js';
 import { MiB } from '../core/units.js';
 
-export { writeFileAtomic } from '../core/files.js';
-
 /** trials.csv of an echo sweep; trialColumns(workload) for any workload. */
 export const TRIAL_COLUMNS = ['run', 'order', ...RECORD_FIELDS];
 export const FILES = { trials: 'trials.csv', blocks: 'blocks.csv', summary: 'summary.csv', wide: 'runs-wide.csv', meta: 'meta.json', fixture: 'fixture.json' };
@@ -77,14 +75,13 @@ function openCsvLog(path, columns) {
   };
 }
 
-/** A new trials.csv holding its header; fails if anything (a symlink too) is at its path. @param {string} dir @param {string} [workload] */
-export const createTrialLog = (dir, workload = DEFAULT_WORKLOAD) => writeNewFile(join(dir, FILES.trials), toCsvHeader(trialColumns(workload)));
+const COLUMNS = { trials: trialColumns, blocks: blockColumns };
 
-/** @param {string} dir @param {string} [workload] */
-export const openTrialLog = (dir, workload = DEFAULT_WORKLOAD) => openCsvLog(join(dir, FILES.trials), trialColumns(workload));
+/**
+ * A new trials.csv or blocks.csv holding its header; fails if anything (a symlink too) is at its path.
+ * @param {string} dir @param {'trials' | 'blocks'} file @param {string} [workload]
+ */
+export const createLog = (dir, file, workload = DEFAULT_WORKLOAD) => writeNewFile(join(dir, FILES[file]), toCsvHeader(COLUMNS[file](workload)));
 
-/** A new blocks.csv, as createTrialLog. @param {string} dir @param {string} [workload] */
-export const createBlockLog = (dir, workload = DEFAULT_WORKLOAD) => writeNewFile(join(dir, FILES.blocks), toCsvHeader(blockColumns(workload)));
-
-/** @param {string} dir @param {string} [workload] */
-export const openBlockLog = (dir, workload = DEFAULT_WORKLOAD) => openCsvLog(join(dir, FILES.blocks), blockColumns(workload));
+/** @param {string} dir @param {'trials' | 'blocks'} file @param {string} [workload] */
+export const openLog = (dir, file, workload = DEFAULT_WORKLOAD) => openCsvLog(join(dir, FILES[file]), COLUMNS[file](workload));
