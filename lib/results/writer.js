@@ -42,14 +42,22 @@ export function defaultOutDir(preset, now = new Date()) {
   return join('udsvstcp-results', `${stamp}-${preset}`);
 }
 
+const COLUMNS = { trials: trialColumns, blocks: blockColumns };
+
 /**
- * An append-only CSV file; what is appended is flushed to disk before the call
- * returns. Rows that cannot be written whole are cut back out, so the file
- * always ends with a complete row.
- * @param {string} path
- * @param {readonly string[]} columns
+ * A new trials.csv or blocks.csv holding its header; fails if anything (a symlink too) is at its path.
+ * @param {string} dir @param {'trials' | 'blocks'} file @param {string} [workload]
  */
-function openCsvLog(path, columns) {
+export const createLog = (dir, file, workload = DEFAULT_WORKLOAD) => writeNewFile(join(dir, FILES[file]), toCsvHeader(COLUMNS[file](workload)));
+
+/**
+ * trials.csv or blocks.csv opened to append; what is appended is flushed to disk before the call
+ * returns. Rows that cannot be written whole are cut back out, so the file always ends with a complete row.
+ * @param {string} dir @param {'trials' | 'blocks'} file @param {string} [workload]
+ */
+export function openLog(dir, file, workload = DEFAULT_WORKLOAD) {
+  const path = join(dir, FILES[file]);
+  const columns = COLUMNS[file](workload);
   const fd = openForAppend(path);
   return {
     path,
@@ -75,13 +83,3 @@ function openCsvLog(path, columns) {
   };
 }
 
-const COLUMNS = { trials: trialColumns, blocks: blockColumns };
-
-/**
- * A new trials.csv or blocks.csv holding its header; fails if anything (a symlink too) is at its path.
- * @param {string} dir @param {'trials' | 'blocks'} file @param {string} [workload]
- */
-export const createLog = (dir, file, workload = DEFAULT_WORKLOAD) => writeNewFile(join(dir, FILES[file]), toCsvHeader(COLUMNS[file](workload)));
-
-/** @param {string} dir @param {'trials' | 'blocks'} file @param {string} [workload] */
-export const openLog = (dir, file, workload = DEFAULT_WORKLOAD) => openCsvLog(join(dir, FILES[file]), COLUMNS[file](workload));
