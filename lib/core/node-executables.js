@@ -68,14 +68,6 @@ export function compareVersions(a, b) {
 }
 
 /**
- * Whether a version meets package.json's `engines` (a pre-release of the minimum does not).
- * @param {string} version `v20.19.0`
- */
-export function meetsEngines(version) {
-  return compareVersions(version, enginesMinimum().min.join('.')) >= 0;
-}
-
-/**
  * Node versions in order: those of `nodes` in their order, then any others oldest first.
  * @template {string | null} V
  * @param {V[]} found
@@ -145,7 +137,7 @@ export function findNode(given, flag = '--node') {
   const asked = `\`${path} -e <a line of JavaScript>\``;
   if (what) throw new UsageError(`${flag} ${given}: not Node: ${asked} ${what}`, 'ERR_NODE');
   const engines = enginesMinimum();
-  if (!meetsEngines(version)) {
+  if (compareVersions(version, engines.min.join('.')) < 0) { // a pre-release of the minimum does not meet engines
     throw new UsageError(`${flag} ${given} is Node ${version}; udsvstcp needs Node ${engines.text} (package.json engines${version.includes('-') ? '; a pre-release comes before its release' : ''})`, 'ERR_NODE');
   }
   if (answer?.answer !== [...nonce].reverse().join('')) {
