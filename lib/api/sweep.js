@@ -210,10 +210,7 @@ async function measure({ dir, spec, previous, executables, nodes, begin, end, re
   return { dir, document, report, reportError, interrupted: result.interrupted, failed, resume };
 }
 
-/**
- * Unrecorded traffic through a new server before its first measured trial, per transport; in test
- * mode (a check that the tool works, not figures) as much as a measured trial of the test block.
- */
+/** Unrecorded traffic through a new server before its first measured trial, per transport (none in test mode). */
 const SERVER_WARMUP_MS = 300;
 
 /**

@@ -6,14 +6,12 @@
  */
 import fs from 'node:fs';
 import { join } from 'node:path';
-import { RECORD_FIELDS, recordFields } from '../trial/record.js';
+import { recordFields } from '../trial/record.js';
 import { DEFAULT_WORKLOAD, getWorkload } from '../workloads/index.js';
 import { toCsvHeader, toCsvRows } from './csv.js';
 import { openForAppend, writeAll, writeNewFile } from '../core/files.js';
 import { MiB } from '../core/units.js';
 
-/** trials.csv of an echo sweep; trialColumns(workload) for any workload. */
-export const TRIAL_COLUMNS = ['run', 'order', ...RECORD_FIELDS];
 export const FILES = { trials: 'trials.csv', blocks: 'blocks.csv', summary: 'summary.csv', wide: 'runs-wide.csv', meta: 'meta.json', fixture: 'fixture.json' };
 /**
  * Largest trials.csv and blocks.csv read. trials.csv is parsed as one string

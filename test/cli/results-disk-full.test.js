@@ -6,10 +6,13 @@ import { parse } from 'csv-parse/sync';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createRecord } from '../../lib/trial/record.js';
 import { layer } from '../../lib/core/files.js';
-import { TRIAL_COLUMNS, createLog, openLog } from '../../lib/results/writer.js';
+import { createLog, openLog, trialColumns } from '../../lib/results/writer.js';
 import { callMain, makeTempDir } from '../helpers/cli.js';
 import { callMainLeavingNothing } from '../helpers/in-process.js';
 import { keyOf, readMetaJson, readTrialRows, startSweep, writeTinySpec } from '../helpers/sweeps.js';
+
+/** trials.csv's columns of an echo sweep */
+const TRIAL_COLUMNS = trialColumns('echo');
 
 /** @type {{ dir: string, remove: () => Promise<void> }} */
 let tmp;
