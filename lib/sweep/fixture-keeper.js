@@ -108,8 +108,6 @@ export function createFixtureKeeper({ startServer, warmServer, named = false, on
       }
       if (why) await replace(key, why, job);
     },
-    /** A planned restart (a fresh server per round): not a replacement (no fixture is unhealthy between trials: it was replaced). */
-    retire: stop,
     stop,
   };
 }
