@@ -25,16 +25,6 @@ import { TRANSPORTS, getTransport } from './transports/index.js';
  */
 
 /**
- * Colour only where the stream is a terminal, NO_COLOR honoured, FORCE_COLOR obeyed.
- * @param {Io} io
- */
-function chalkFor(io) {
-  if ('NO_COLOR' in io.env && io.env.NO_COLOR !== '') return new Chalk({ level: 0 });
-  if ('FORCE_COLOR' in io.env) return new Chalk({ level: chalkStderr.level });
-  return new Chalk({ level: io.stderr.isTTY ? chalkStderr.level || 1 : 0 });
-}
-
-/**
  * Add a command's options from the settings table (lib/options/settings.js).
  * @param {Command} command
  * @param {'run' | 'sweep' | 'serve'} name
@@ -56,7 +46,9 @@ function catalogue() {
  * @param {Io} [io]
  */
 export async function main(argv, io = { stdout: process.stdout, stderr: process.stderr, env: process.env }) {
-  const chalk = chalkFor(io);
+  // colour only where stderr is a terminal, NO_COLOR honoured, FORCE_COLOR obeyed
+  const noColor = 'NO_COLOR' in io.env && io.env.NO_COLOR !== '';
+  const chalk = new Chalk({ level: noColor ? 0 : 'FORCE_COLOR' in io.env ? chalkStderr.level : io.stderr.isTTY ? chalkStderr.level || 1 : 0 });
   const out = { ...io, chalk };
   let code = 0;
   /**

@@ -22,7 +22,8 @@ import { toCsv } from '../results/csv.js';
 import { toReportDocument } from '../results/json.js';
 import { endSessionLeftovers, recordSession } from '../results/fixture-record.js';
 import { readResultsDir } from '../results/reader.js';
-import { FILES, writeFileAtomic } from '../results/writer.js';
+import { FILES } from '../results/writer.js';
+import { writeFileAtomic } from '../core/files.js';
 import { toRunsWide } from '../results/wide.js';
 import { SUMMARY_COLUMNS, clientWarnings, counterWarnings, summarize, toSummaryText } from '../stats/summarize.js';
 import { MAX_FAILED_IN_A_ROW, MAX_REPLACEMENTS } from '../sweep/fixture-keeper.js';
@@ -209,10 +210,7 @@ async function measure({ dir, spec, previous, executables, nodes, begin, end, re
   return { dir, document, report, reportError, interrupted: result.interrupted, failed, resume };
 }
 
-/**
- * Unrecorded traffic through a new server before its first measured trial, per transport; in test
- * mode (a check that the tool works, not figures) as much as a measured trial of the test block.
- */
+/** Unrecorded traffic through a new server before its first measured trial, per transport (none in test mode). */
 const SERVER_WARMUP_MS = 300;
 
 /**

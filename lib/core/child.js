@@ -1,18 +1,12 @@
 /**
- * Every child process of ours has one lifecycle, here: started in a process
- * group of its own (a terminal's Ctrl-C reaches us only, and we stop it)
- * with a Node IPC channel, optionally under a prefix (taskset, `ip netns
- * exec`); a ready message awaited within a time limit; requests and their
- * replies matched by id; events; a stop that asks (a signal, or closing the
- * channel) and SIGKILLs the group after a grace; and, on the child's side,
- * an exit when the channel closes, so that it never outlives its parent
- * however the parent ends (a SIGKILL included: the kernel closes the
- * channel). The same request/reply channel runs over a worker thread's port.
- *
- * A channel's messages are objects whose `type` (or another key) names
- * them; a request carries an `id`, and its reply is `{ type: 'reply', id,
- * value }` or `{ type: 'reply', id, error, code }`. Anything else (a
- * packet of a message transport) goes to onOther.
+ * Every child process of ours has one lifecycle, here (startChild): in a
+ * process group of its own, so a terminal's Ctrl-C reaches us only, and we
+ * stop it. On the child's side it exits when the channel closes, so that it
+ * never outlives its parent however the parent ends (a SIGKILL included:
+ * the kernel closes the channel). The same request/reply channel
+ * (createChannel) runs over a worker thread's port: a request carries an
+ * `id`, its reply is `{ type: 'reply', id, value }` or `{ type: 'reply', id,
+ * error, code }`; anything else (a packet of a message transport) goes to onOther.
  */
 import { spawn } from 'node:child_process';
 import { RunError } from './errors.js';

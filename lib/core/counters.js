@@ -2,25 +2,13 @@
  * The mechanism counters of a process: voluntary and involuntary context
  * switches (a voluntary one is a wait: the process slept until something woke
  * it), and read and write system calls (`syscr`, `syscw` of Linux's
- * /proc/PID/io). Per unit of work they say which regime a measurement is in:
- * a wake-up per message, several writes per chunk.
- *
- * Our own process: `process.resourceUsage()` (every platform; all threads)
- * and /proc/self/io read with one pread on a file descriptor kept open; the
- * read calls of these readings are taken back out, so the difference of two
- * readings counts only what happened between them. Where /proc/self/io
- * cannot be read (not Linux, no task I/O accounting), reads and writes are
- * null. Another process (nginx): /proc/PID/status and /proc/PID/io, null
- * where unreadable. One thread (the worker echo, which shares its process
- * with the client): /proc/thread-self/status and io, read as our own
- * process's io is, and its CPU time from /proc/thread-self/schedstat (on
- * every Node version), else `process.threadCpuUsage()` (Node 23.9 and
- * later), else unknown.
- *
- * What syscr and syscw count: read, readv, pread and write, writev, pwrite,
- * which is what libuv uses on TCP and Unix sockets alike; not recv, send,
- * recvmsg or sendmsg (socket calls that bypass the VFS): Node's IPC channel
- * reads with recvmsg, and nginx reads its connections with recv.
+ * /proc/PID/io, which count read, readv, pread, write, writev and pwrite, what
+ * libuv uses on TCP and Unix sockets alike, and not recv, send, recvmsg or
+ * sendmsg: docs/results.md). Per unit of work they say which regime a
+ * measurement is in: a wake-up per message, several writes per chunk. The
+ * read calls of our own readings are taken back out, so the difference of two
+ * readings counts only what happened between them; what cannot be read (not
+ * Linux, no task I/O accounting, a process gone) is null.
  */
 import fs from 'node:fs';
 import { readText } from './environment.js';
@@ -91,34 +79,28 @@ function toCounters(status, io, preads = 0) {
   };
 }
 
-/** @type {{ proc: ReturnType<typeof procReader>, fd: number | null } | undefined} /proc/self/io */
-let own;
-
-/** @returns {{ reads: number, writes: number } | null} syscr and syscw of this process */
-function readOwnIo() {
-  if (!own) {
-    const proc = procReader();
-    own = { proc, fd: proc.open('/proc/self/io') };
-  }
-  if (own.fd === null) return null;
-  try {
-    const before = own.proc.preads;
-    const f = parseProcFields(own.proc.read(own.fd));
-    return Number.isFinite(f.syscr) && Number.isFinite(f.syscw) ? { reads: f.syscr - before, writes: f.syscw } : null;
-  } catch {
-    return null;
-  }
-}
+const own = procReader();
+/** @type {number | null | undefined} /proc/self/io, opened at the first reading; null where it cannot be read */
+let ownIo;
 
 /** @returns {Counters} this process's */
 export function readOwnCounters() {
   const usage = process.resourceUsage();
-  const io = readOwnIo();
+  if (ownIo === undefined) ownIo = own.open('/proc/self/io');
+  const before = own.preads;
+  /** @type {Record<string, number>} */
+  let io = {};
+  try {
+    if (ownIo !== null) io = parseProcFields(own.read(ownIo));
+  } catch {
+    // unreadable: reads and writes unknown
+  }
+  const known = Number.isFinite(io.syscr) && Number.isFinite(io.syscw);
   return {
     vcsw: usage.voluntaryContextSwitches,
     ivcsw: usage.involuntaryContextSwitches,
-    reads: io ? io.reads : null,
-    writes: io ? io.writes : null,
+    reads: known ? io.syscr - before : null,
+    writes: known ? io.syscw : null,
   };
 }
 
@@ -152,6 +134,7 @@ export function readProcessCounters(pid) {
 export function createThreadUsage() {
   const proc = procReader();
   const [schedstat, status, io] = ['schedstat', 'status', 'io'].map((file) => proc.open(`/proc/thread-self/${file}`));
+  // schedstat on every Node version; else process.threadCpuUsage() (Node 23.9 and later); else unknown
   const threadCpu = /** @type {{ threadCpuUsage?: () => { user: number, system: number } }} */ (/** @type {unknown} */ (process)).threadCpuUsage;
   return {
     cpu() {

@@ -48,16 +48,8 @@ export function readSysctls(root = '/proc/sys') {
   return { sysctl: Object.fromEntries(SYSCTLS.map((name) => [name, parseSysctl(readText(join(root, ...name.split('.'))))])) };
 }
 
-/** @returns {boolean | null} whether the CPU says it runs under a hypervisor (null: unknown) */
-function readHypervisorFlag() {
-  const cpuinfo = readText('/proc/cpuinfo');
-  if (cpuinfo === null) return null;
-  const flags = cpuinfo.split('\n').find((line) => /^(flags|Features)\s*:/.test(line));
-  return flags ? /\bhypervisor\b/.test(flags) : null;
-}
-
 /**
- * Virtualisation: the hypervisor CPU flag, and systemd-detect-virt's answers
+ * Virtualisation: the hypervisor CPU flag (null: unknown), and systemd-detect-virt's answers
  * where it is installed (`--vm`: the hypervisor, `--container`: the
  * container; "none" where there is none).
  */
@@ -66,7 +58,8 @@ async function readVirtualisation() {
     readProgramOutput('systemd-detect-virt', ['--vm']),
     readProgramOutput('systemd-detect-virt', ['--container']),
   ]);
-  return { hypervisor_flag: readHypervisorFlag(), vm: vm || null, container: container || null };
+  const flags = readText('/proc/cpuinfo')?.split('\n').find((line) => /^(flags|Features)\s*:/.test(line));
+  return { hypervisor_flag: flags ? /\bhypervisor\b/.test(flags) : null, vm: vm || null, container: container || null };
 }
 
 /**

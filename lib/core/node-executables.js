@@ -48,16 +48,6 @@ export function enginesMinimum() {
 }
 
 /**
- * A version's numbers and pre-release tag: `v20.19.0-pre` → [20, 19, 0], 'pre'.
- * @param {string} v
- */
-function parseVersion(v) {
-  const [core, ...tag] = v.replace(/^v/, '').split('-');
-  const numbers = core.split('.').slice(0, 3).map(Number);
-  return { numbers, pre: tag.length ? tag.join('-') : null };
-}
-
-/**
  * Compare two versions `v20.20.2` (or without the v): negative, zero or
  * positive. As semver orders them, a pre-release comes before its release
  * (`20.19.0-pre` < `20.19.0`); two pre-releases of one version by their tags.
@@ -65,20 +55,16 @@ function parseVersion(v) {
  * @param {string} b
  */
 export function compareVersions(a, b) {
-  const [x, y] = [parseVersion(a), parseVersion(b)];
+  // numbers and pre-release tag: `v20.19.0-pre` → [20, 19, 0], 'pre'
+  const [x, y] = [a, b].map((v) => {
+    const [core, ...tag] = v.replace(/^v/, '').split('-');
+    return { numbers: core.split('.').slice(0, 3).map(Number), pre: tag.length ? tag.join('-') : null };
+  });
   for (let i = 0; i < 3; i++) if ((x.numbers[i] ?? 0) !== (y.numbers[i] ?? 0)) return (x.numbers[i] ?? 0) - (y.numbers[i] ?? 0);
   if (x.pre === y.pre) return 0;
   if (x.pre === null) return 1;
   if (y.pre === null) return -1;
   return x.pre < y.pre ? -1 : 1;
-}
-
-/**
- * Whether a version meets package.json's `engines` (a pre-release of the minimum does not).
- * @param {string} version `v20.19.0`
- */
-export function meetsEngines(version) {
-  return compareVersions(version, enginesMinimum().min.join('.')) >= 0;
 }
 
 /**
@@ -151,7 +137,7 @@ export function findNode(given, flag = '--node') {
   const asked = `\`${path} -e <a line of JavaScript>\``;
   if (what) throw new UsageError(`${flag} ${given}: not Node: ${asked} ${what}`, 'ERR_NODE');
   const engines = enginesMinimum();
-  if (!meetsEngines(version)) {
+  if (compareVersions(version, engines.min.join('.')) < 0) { // a pre-release of the minimum does not meet engines
     throw new UsageError(`${flag} ${given} is Node ${version}; udsvstcp needs Node ${engines.text} (package.json engines${version.includes('-') ? '; a pre-release comes before its release' : ''})`, 'ERR_NODE');
   }
   if (answer?.answer !== [...nonce].reverse().join('')) {

@@ -41,14 +41,10 @@ export function readProgramOutput(name, args) {
   const path = findProgram(name);
   if (!path) return Promise.resolve(null);
   return new Promise((resolve) => {
-    try {
-      execFile(path, args, { timeout: 1000, killSignal: 'SIGKILL', maxBuffer: 1 << 20, encoding: 'utf8', env: { ...process.env, LC_ALL: 'C' } }, (error, stdout) => {
-        const text = String(stdout ?? '').trim();
-        if (error && (/** @type {any} */ (error).killed || typeof (/** @type {any} */ (error).code) === 'string')) resolve(null); // timed out, or could not start
-        else resolve(text);
-      });
-    } catch {
-      resolve(null);
-    }
+    execFile(path, args, { timeout: 1000, killSignal: 'SIGKILL', maxBuffer: 1 << 20, encoding: 'utf8', env: { ...process.env, LC_ALL: 'C' } }, (error, stdout) => {
+      const text = String(stdout ?? '').trim();
+      if (error && (/** @type {any} */ (error).killed || typeof (/** @type {any} */ (error).code) === 'string')) resolve(null); // timed out, or could not start
+      else resolve(text);
+    });
   });
 }

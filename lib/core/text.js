@@ -20,19 +20,16 @@ const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-
 /** @type {Record<string, string>} */
 const SHORT = { '\t': '\\t', '\n': '\\n', '\r': '\\r' };
 
-/** @param {string} char */
-function escapeChar(char) {
-  const code = /** @type {number} */ (char.codePointAt(0));
-  return SHORT[char] ?? (code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`);
-}
-
 /**
  * A value as it may be shown on a terminal: controls escaped (ESC → `\x1b`).
  * @param {unknown} value
  * @returns {string}
  */
 export function printable(value) {
-  return String(value).replace(UNPRINTABLE, escapeChar);
+  return String(value).replace(UNPRINTABLE, (char) => {
+    const code = /** @type {number} */ (char.codePointAt(0));
+    return SHORT[char] ?? (code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`);
+  });
 }
 
 /**

@@ -30,7 +30,7 @@ const LOOPBACK_RANGE = 'an IPv4 address in 127.0.0.0/8, ::1 or localhost';
 
 /**
  * `serve` options.
- * @param {{ workload?: string, host?: string, port?: string, uds?: string, greeting?: boolean, nagle?: boolean, json?: boolean, allowRemote?: boolean }} raw
+ * @param {{ workload?: string, host?: string, port?: string, uds?: string, greeting?: boolean, nagle?: boolean, allowRemote?: boolean }} raw
  */
 export function resolveServeOptions(raw) {
   const workload = getWorkload(raw.workload ?? DEFAULT_WORKLOAD);
@@ -47,7 +47,6 @@ export function resolveServeOptions(raw) {
     path: raw.uds === undefined ? undefined : checkSocketPath(raw.uds, '--uds'),
     greeting: Boolean(raw.greeting),
     noDelay: !raw.nagle,
-    json: Boolean(raw.json),
   };
 }
 
@@ -77,7 +76,6 @@ function toTcpTarget(text) {
  * @property {string | undefined} nginx
  * @property {import('../core/node-executables.js').NodeExecutable | undefined} node --node: the server and the client trial
  *   run on it (the client in a child process); undefined: the server on this Node, the client in this process
- * @property {boolean} json
  * @property {boolean} probe run the wake-up probe first
  * @property {string | null} netns --server-netns: iproute2's ip (lib/fixture/netns.js); null: the server on the host
  */
@@ -132,7 +130,6 @@ export function resolveRunOptions(raw) {
     ...extras,
     nginx: extras.nginx ?? undefined,
     node: raw.node === undefined ? undefined : findNode(raw.node, '--node'), // found and asked last: it runs a program
-    json: Boolean(raw.json),
     probe: Boolean(raw.probe),
     pin: parseSetting('pin', raw.pin ?? defaultOf('pin', 'run'), '--pin'),
     netns,

@@ -6,11 +6,6 @@
  */
 import { stringify } from 'csv-stringify/sync';
 
-/** @param {string} text */
-function neutralise(text) {
-  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
-}
-
 /** Significant digits of a non-integer number in CSV: float noise goes, the figure stays. */
 const CSV_DIGITS = 9;
 /** Plain decimal notation, however large or small: `0.00000069134075`, never `6.9134075e-7`. */
@@ -41,7 +36,7 @@ export function parseCell(text) {
 
 const options = {
   cast: {
-    string: neutralise,
+    string: (/** @type {string} */ text) => (/^[=+\-@\t\r]/.test(text) ? `'${text}` : text), // a formula, neutralised
     number: formatNumber,
     boolean: (/** @type {boolean} */ b) => (b ? 'true' : 'false'),
   },

@@ -8,9 +8,8 @@
  * the wrong shape are dropped, and a file that cannot be read is ignored
  * with a reason.
  */
-import fs from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../core/files.js';
+import { errorCode, readRegularFile, writeFileAtomic } from '../core/files.js';
 import { createSessionRecord, endLeftovers } from '../fixture/leftovers.js';
 import { FILES } from './writer.js';
 
@@ -51,28 +50,14 @@ function isNetworkRecord(n) {
  */
 export function readFixtureRecord(dir) {
   const path = join(dir, FILES.fixture);
-  let text;
-  try {
-    // O_NONBLOCK: a FIFO planted here must not hang us; only a small regular file is read
-    const fd = fs.openSync(path, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
-    try {
-      const stat = fs.fstatSync(fd);
-      if (!stat.isFile()) return { record: null, problem: `${path} is not a regular file` };
-      if (stat.size > MAX_BYTES) return { record: null, problem: `${path} is ${stat.size} bytes, over ${MAX_BYTES}` };
-      text = fs.readFileSync(fd, 'utf8');
-    } finally {
-      fs.closeSync(fd);
-    }
-  } catch (error) {
-    const code = /** @type {NodeJS.ErrnoException} */ (error).code;
-    if (code === 'ENOENT') return { record: null };
-    return { record: null, problem: `${path}: ${code === 'ELOOP' ? 'a symbolic link' : /** @type {Error} */ (error).message}` };
-  }
   let data;
   try {
-    data = JSON.parse(text);
+    // only a small regular file: a FIFO or a symlink planted here is refused without blocking
+    data = JSON.parse(readRegularFile(path, { maxBytes: MAX_BYTES, what: 'a fixture record' }).toString('utf8'));
   } catch (error) {
-    return { record: null, problem: `${path} is not JSON: ${/** @type {Error} */ (error).message}` };
+    if (errorCode(error) === 'ENOENT') return { record: null };
+    const { message } = /** @type {Error} */ (error);
+    return { record: null, problem: error instanceof SyntaxError ? `${path} is not JSON: ${message}` : message };
   }
   if (data === null || typeof data !== 'object') return { record: null, problem: `${path} holds no record` };
   const list = (/** @type {unknown} */ value) => (Array.isArray(value) ? value : []);

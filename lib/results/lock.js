@@ -88,6 +88,13 @@ export function acquireLock(dir, { flag }) {
   const holder = { pid: process.pid, host: os.hostname(), process_start: processStart(process.pid), started_at: new Date().toISOString(), argv: process.argv.slice(2), token: randomBytes(8).toString('hex') };
   /** @type {LockHolder | null} */
   let tookOver = null;
+  const release = () => {
+    try {
+      if (readHolder(path)?.token === holder.token) fs.unlinkSync(path); // only if it is still ours
+    } catch {
+      // not ours, or unreadable: leave it
+    }
+  };
   for (let attempt = 0; attempt < 5; attempt++) {
     const temporary = uniqueName(path);
     let fd;
@@ -103,7 +110,7 @@ export function acquireLock(dir, { flag }) {
     }
     try {
       fs.linkSync(temporary, path);
-      return { path, holder, tookOver, release: () => releaseLock(path, holder) };
+      return { path, holder, tookOver, release };
     } catch (error) {
       if (errorCode(error) !== 'EEXIST') throw new UsageError(`${flag} ${dir}: cannot create ${LOCK_FILE}: ${/** @type {Error} */ (error).message}`);
     } finally {
@@ -138,17 +145,4 @@ export function acquireLock(dir, { flag }) {
     throw new UsageError(`${flag} ${dir} is in use by ${moved ? describeHolder(moved) : 'another sweep'}; wait for it to finish or stop it`, 'ERR_LOCKED');
   }
   throw new UsageError(`${flag} ${dir}: could not take ${LOCK_FILE}; other sweeps keep starting there`, 'ERR_LOCKED');
-}
-
-/**
- * Remove the lock if it is still ours.
- * @param {string} path
- * @param {LockHolder} holder
- */
-function releaseLock(path, holder) {
-  try {
-    if (readHolder(path)?.token === holder.token) fs.unlinkSync(path);
-  } catch {
-    // not ours, or unreadable: leave it
-  }
 }

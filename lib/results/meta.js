@@ -1,14 +1,7 @@
 /**
- * meta.json: what a results directory holds and how it got there. `status`
- * is running, complete, interrupted or failed (then `error` says why). The
- * first run's version and environment stay at the top level; every session
- * (the first run and each resume) is appended to `sessions` with its own
- * environment, pid, command, executables (path and version of the nginx it
- * ran, with what meta.json recorded before when that differed), times and
- * outcome. `fixture_replacements` lists every server replaced because it was
- * unusable: its session, the trial that failed before it, and why. `machine`
- * holds the machine facts (sysctls, virtualisation, idle settings, the
- * wake-up probe) of the first run; each session has its own.
+ * meta.json: what a results directory holds and how it got there, one
+ * session (the first run and each resume) after another; its fields are
+ * described in docs/results.md#metajson.
  */
 import os from 'node:os';
 import { join } from 'node:path';

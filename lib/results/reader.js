@@ -80,17 +80,6 @@ function readTrialsText(path, text, notes) {
 }
 
 /**
- * The workloads of a results directory: of its trials, in order of first appearance, or of its spec.
- * @param {Record<string, any>[]} rows
- * @param {Record<string, any> | null} meta
- */
-function workloadsOf(rows, meta) {
-  const names = [...new Set(rows.map((r) => String(r.workload)))];
-  if (names.length === 0 && typeof meta?.spec?.workload === 'string') names.push(meta.spec.workload);
-  return names;
-}
-
-/**
  * @param {string} dir
  * @param {{ allowShared?: boolean }} [options] allowShared: read a directory and files other users could change (--allow-shared-dir)
  * @returns {ResultsDir}
@@ -135,5 +124,8 @@ export function readResultsDir(dir, { allowShared = false } = {}) {
     if (meta === null || typeof meta !== 'object' || Array.isArray(meta)) throw new UsageError(`${metaPath}: not a udsvstcp meta.json (expected an object)`, 'ERR_RESULTS');
     checkMetaSpec(metaPath, meta);
   }
-  return { dir, trials: rows, columns, meta: meta ?? null, workloads: workloadsOf(rows, meta ?? null), notes };
+  // the workloads of its trials, in order of first appearance, or of its spec
+  const workloads = [...new Set(rows.map((r) => String(r.workload)))];
+  if (workloads.length === 0 && typeof meta?.spec?.workload === 'string') workloads.push(meta.spec.workload);
+  return { dir, trials: rows, columns, meta: meta ?? null, workloads, notes };
 }

@@ -11,8 +11,8 @@ import { stringify } from 'csv-stringify/sync';
 import { UsageError } from '../core/errors.js';
 import { parseCell, toCsvHeader } from './csv.js';
 import { TRANSPORTS } from '../transports/index.js';
+import { STATUSES } from './trial-rules.js';
 
-const STATUSES = ['ok', 'error', 'superseded'];
 const WHOLE_NUMBER_COLUMNS = ['run', 'order', 'size_bytes', 'depth'];
 
 /**

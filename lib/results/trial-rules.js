@@ -1,20 +1,9 @@
 /**
  * What trials.csv and meta.json may hold for a report or a comparison to be
- * made from them. Every rule that fails is a UsageError of one line naming
- * the file, the line and the column (or the meta.json key), what was found
- * and what is accepted:
- * - the header names each column once, and has the primary figure of every
- *   workload among its ok rows;
- * - workload, transport and status are known names; node_version, where
- *   there is one, a Node version as process.version writes it (v20.20.2);
- * - run, size_bytes and depth are whole numbers within the bounds of a sweep
- *   (run numbers below MAX_RUNS, sizes and depths within the workload's axes);
- * - every number is finite (`1e400` is not);
- * - in an ok row, the primary figure is there, and every figure is a number:
- *   rates (higher is better) above 0, costs and times (lower is better) not
- *   below 0 (a CPU time can round to 0);
- * - one row per (run, workload, Node version, size, depth, transport), superseded rows aside,
- *   so that pairing the transports by run is never ambiguous.
+ * made from them (the rules are listed in docs/cli.md#report). Every rule that
+ * fails is a UsageError of one line naming the file, the line and the column
+ * (or the meta.json key), what was found and what is accepted. In an ok row,
+ * costs and times (lower is better) may be 0: a CPU time can round to 0.
  */
 import { UsageError } from '../core/errors.js';
 import { MAX_RUNS } from '../core/limits.js';
@@ -29,7 +18,7 @@ import { parseCell } from './csv.js';
 const REQUIRED_COLUMNS = ['run', 'workload', 'transport', 'size_bytes', 'depth', 'status'];
 /** Columns that hold text; every other cell is a number or empty. */
 const TEXT_COLUMNS = new Set(['workload', 'node_version', 'transport', 'status', 'error']);
-const STATUSES = ['ok', 'error', 'superseded'];
+export const STATUSES = ['ok', 'error', 'superseded'];
 
 /**
  * @param {string} path

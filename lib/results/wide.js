@@ -1,13 +1,6 @@
 /**
- * The 2014 layout: header `NAME, RUN 0 … RUN n-1` (a column per run number
- * held or planned), rows `UDS Size N` then
- * `TCP Size N`, values in ms per 100 000 round trips: the trial's elapsed ms
- * scaled to 100 000 packets, exactly the elapsed ms when a trial measures
- * 100 000 packets, as the 2014 sweep did. The unit is said in the NAME
- * header cell, where a spreadsheet user sees it. Failed trials leave empty
- * cells. Other workloads get the same layout with their primary figure
- * (GB/s, conns/s, req/s), its unit in the NAME cell. With several Node
- * versions, each row names its version too (`UDS Size 64 Node v26.10.0`).
+ * runs-wide.csv, the 2014 layout: a row per transport and group, a column
+ * per run, each workload's primary figure (docs/results.md#runs-widecsv).
  */
 import { MAX_RUNS } from '../core/limits.js';
 import { workloadOf } from '../workloads/index.js';

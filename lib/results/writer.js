@@ -6,16 +6,12 @@
  */
 import fs from 'node:fs';
 import { join } from 'node:path';
-import { RECORD_FIELDS, recordFields } from '../trial/record.js';
+import { recordFields } from '../trial/record.js';
 import { DEFAULT_WORKLOAD, getWorkload } from '../workloads/index.js';
 import { toCsvHeader, toCsvRows } from './csv.js';
 import { openForAppend, writeAll, writeNewFile } from '../core/files.js';
 import { MiB } from '../core/units.js';
 
-export { writeFileAtomic } from '../core/files.js';
-
-/** trials.csv of an echo sweep; trialColumns(workload) for any workload. */
-export const TRIAL_COLUMNS = ['run', 'order', ...RECORD_FIELDS];
 export const FILES = { trials: 'trials.csv', blocks: 'blocks.csv', summary: 'summary.csv', wide: 'runs-wide.csv', meta: 'meta.json', fixture: 'fixture.json' };
 /**
  * Largest trials.csv and blocks.csv read. trials.csv is parsed as one string
@@ -44,14 +40,22 @@ export function defaultOutDir(preset, now = new Date()) {
   return join('udsvstcp-results', `${stamp}-${preset}`);
 }
 
+const COLUMNS = { trials: trialColumns, blocks: blockColumns };
+
 /**
- * An append-only CSV file; what is appended is flushed to disk before the call
- * returns. Rows that cannot be written whole are cut back out, so the file
- * always ends with a complete row.
- * @param {string} path
- * @param {readonly string[]} columns
+ * A new trials.csv or blocks.csv holding its header; fails if anything (a symlink too) is at its path.
+ * @param {string} dir @param {'trials' | 'blocks'} file @param {string} [workload]
  */
-function openCsvLog(path, columns) {
+export const createLog = (dir, file, workload = DEFAULT_WORKLOAD) => writeNewFile(join(dir, FILES[file]), toCsvHeader(COLUMNS[file](workload)));
+
+/**
+ * trials.csv or blocks.csv opened to append; what is appended is flushed to disk before the call
+ * returns. Rows that cannot be written whole are cut back out, so the file always ends with a complete row.
+ * @param {string} dir @param {'trials' | 'blocks'} file @param {string} [workload]
+ */
+export function openLog(dir, file, workload = DEFAULT_WORKLOAD) {
+  const path = join(dir, FILES[file]);
+  const columns = COLUMNS[file](workload);
   const fd = openForAppend(path);
   return {
     path,
@@ -77,14 +81,3 @@ function openCsvLog(path, columns) {
   };
 }
 
-/** A new trials.csv holding its header; fails if anything (a symlink too) is at its path. @param {string} dir @param {string} [workload] */
-export const createTrialLog = (dir, workload = DEFAULT_WORKLOAD) => writeNewFile(join(dir, FILES.trials), toCsvHeader(trialColumns(workload)));
-
-/** @param {string} dir @param {string} [workload] */
-export const openTrialLog = (dir, workload = DEFAULT_WORKLOAD) => openCsvLog(join(dir, FILES.trials), trialColumns(workload));
-
-/** A new blocks.csv, as createTrialLog. @param {string} dir @param {string} [workload] */
-export const createBlockLog = (dir, workload = DEFAULT_WORKLOAD) => writeNewFile(join(dir, FILES.blocks), toCsvHeader(blockColumns(workload)));
-
-/** @param {string} dir @param {string} [workload] */
-export const openBlockLog = (dir, workload = DEFAULT_WORKLOAD) => openCsvLog(join(dir, FILES.blocks), blockColumns(workload));

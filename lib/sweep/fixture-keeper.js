@@ -1,14 +1,10 @@
 /**
  * Health, not hope: the sweep's fixture, started and warmed when a trial
- * needs it, checked after every failed trial, and replaced when it is not
- * usable: its server died, its socket file is gone or no longer ours, or it
- * does not answer a short probe on every transport (through nginx for the
- * proxy). A replacement kills the old fixture at once (SIGKILL: a stopped or
- * hung server ignores SIGTERM) and starts and warms a new one, as after a
- * restart. Failures are bounded: at most MAX_REPLACEMENTS replacements per
- * sweep, and at most MAX_FAILED_IN_A_ROW failed trials in a row; past
- * either, the sweep stops with the reason (what was measured is kept, and
- * --resume continues).
+ * needs it, checked after every failed trial (Fixture.check), and replaced
+ * when it is not usable. A replacement kills the old fixture at once
+ * (SIGKILL: a stopped or hung server ignores SIGTERM) and starts and warms a
+ * new one, as after a restart. Past either bound below, the sweep stops with
+ * the reason (what was measured is kept, and --resume continues).
  */
 import { RunError } from '../core/errors.js';
 
@@ -112,8 +108,6 @@ export function createFixtureKeeper({ startServer, warmServer, named = false, on
       }
       if (why) await replace(key, why, job);
     },
-    /** A planned restart (a fresh server per round): not a replacement (no fixture is unhealthy between trials: it was replaced). */
-    retire: stop,
     stop,
   };
 }

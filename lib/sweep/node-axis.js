@@ -22,25 +22,6 @@ export function toNodeRecords(nodes) {
 }
 
 /**
- * The Node versions a results directory was measured with, in order: meta.json's
- * `nodes`, or for a directory written before them, its environment's Node.
- * @param {Record<string, any>} meta
- * @param {string} where e.g. `DIR/meta.json`
- */
-function recordedVersions(meta, where) {
-  if (meta.nodes === undefined) {
-    const node = meta.environment?.node;
-    if (typeof node !== 'string' || !VERSION_PATTERN.test(`v${node}`)) throw new UsageError(`${where} records no Node version ("nodes", or "environment"."node"); this directory cannot be resumed (start a new sweep)`, 'ERR_META');
-    return [`v${node}`];
-  }
-  const versions = Array.isArray(meta.nodes) ? meta.nodes.map((n) => n?.version) : null;
-  if (!versions || versions.length === 0 || !versions.every((v) => typeof v === 'string' && VERSION_PATTERN.test(v)) || new Set(versions).size !== versions.length) {
-    throw new UsageError(`${where} "nodes" must list the Node versions measured, each once ({"version": "v20.20.2", …}); got ${JSON.stringify(meta.nodes)?.slice(0, 200)}; it was edited by hand`, 'ERR_META');
-  }
-  return versions;
-}
-
-/**
  * The Nodes of a resumed sweep: from --node (paths or names on PATH) or the
  * running Node, never from meta.json; each recorded version exactly once.
  * @param {Record<string, any>} meta
@@ -50,7 +31,12 @@ function recordedVersions(meta, where) {
  * @returns {NodeExecutable[]} in the recorded order
  */
 export function nodesForResume(meta, given, dir, where) {
-  const versions = recordedVersions(meta, where);
+  // the versions measured, in order (every directory this version can resume records them)
+  /** @type {string[] | null} */
+  const versions = Array.isArray(meta.nodes) ? meta.nodes.map((/** @type {any} */ n) => n?.version) : null;
+  if (!versions || versions.length === 0 || !versions.every((v) => typeof v === 'string' && VERSION_PATTERN.test(v)) || new Set(versions).size !== versions.length) {
+    throw new UsageError(`${where} "nodes" must list the Node versions measured, each once ({"version": "v20.20.2", …}); got ${JSON.stringify(meta.nodes)?.slice(0, 200)}; it was edited by hand`, 'ERR_META');
+  }
   const found = given === null ? [currentNode()] : findNodes(given, '--node');
   const missing = versions.filter((v) => !found.some((n) => n.version === v));
   const extra = found.filter((n) => !versions.includes(n.version));

@@ -122,7 +122,7 @@ export async function runSweep(spec, deps) {
    */
   const runJob = async (job, index, total, round) => {
     if (signal?.aborted) return false;
-    if (spec.server === 'round' && serverRound !== undefined && serverRound !== round) await keeper.retire();
+    if (spec.server === 'round' && serverRound !== undefined && serverRound !== round) await keeper.stop(); // a planned restart, not a replacement
     serverRound = round;
     const server = await keeper.ready(job.node);
     if (signal?.aborted) return false;

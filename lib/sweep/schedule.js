@@ -22,14 +22,8 @@ import { createRandom, shuffle } from '../core/random.js';
  */
 
 /**
- * @typedef {object} PlanSpec
- * @property {number[]} sizes
- * @property {number[]} depths
- * @property {string[]} transports
- * @property {'blocks' | 'trials'} pairing
- * @property {number} runs
- * @property {number} seed
- * @property {string[]} [nodes] the Node versions, the baseline first (default: the Node running this process)
+ * @typedef {Pick<import('./spec.js').SweepSpec, 'sizes' | 'depths' | 'transports' | 'pairing' | 'runs' | 'seed'> & { nodes?: string[] }} PlanSpec
+ *   nodes: the Node versions, the baseline first (default: the Node running this process)
  */
 
 /**

@@ -16,7 +16,7 @@ import { checkPrivateDir } from '../core/ownership.js';
 import { LOCK_FILE, acquireLock } from '../results/lock.js';
 import { beginSession, checkVersion, createMeta, describeStatus, endSession, readMeta, changedExecutables, writeMeta, writeMetaBestEffort } from '../results/meta.js';
 import { inspectTrialLog, markSuperseded, toRow } from '../results/recovery.js';
-import { FILES, MAX_READ_BYTES, blockColumns, createBlockLog, createTrialLog, openBlockLog, openTrialLog, trialColumns } from '../results/writer.js';
+import { FILES, MAX_READ_BYTES, blockColumns, createLog, openLog, trialColumns } from '../results/writer.js';
 import { checkResumeFlags, checkStoredSpec } from './stored-spec.js';
 import { nodesForResume, toNodeRecords } from './node-axis.js';
 
@@ -206,7 +206,7 @@ function openResume({ dir, given, retryFailed, allowShared = false, findExecutab
   // every check passed: now say what was found, and change the files
   for (const text of found) say(text);
   if (!bytes || !inspection) {
-    createTrialLog(dir, spec.workload);
+    createLog(dir, 'trials', spec.workload);
   } else if (retry.length) {
     const fixed = Buffer.concat([bytes.subarray(0, inspection.keepBytes), Buffer.from(inspection.needsHeader ? toCsvHeader(TRIAL_COLUMNS) : inspection.addNewline ? '\n' : '')]);
     writeFileAtomic(path, markSuperseded(fixed, retry.map(({ i }) => inspection.rows[i]), TRIAL_COLUMNS));
@@ -233,7 +233,7 @@ function planBlockRepair(dir, workload, { note, recoveries, at, allowShared }) {
   const BLOCK_COLUMNS = blockColumns(workload);
   const path = join(dir, FILES.blocks);
   const bytes = readResultsFile(dir, 'blocks', allowShared);
-  if (!bytes) return () => createBlockLog(dir, workload);
+  if (!bytes) return () => createLog(dir, 'blocks', workload);
   const inspection = inspectTrialLog(bytes, { columns: BLOCK_COLUMNS, file: path });
   if (inspection.cut) {
     note(`${path} line ${inspection.cut.line} was cut back: ${inspection.cut.why}`);
@@ -270,9 +270,9 @@ function applyRepair(path, bytes, inspection, columns) {
 function createSession({ dir, resume, retryFailed = false }, state, lock) {
   let meta = state.meta;
   let begun = false;
-  /** @type {ReturnType<typeof openTrialLog> | undefined} */
+  /** @type {ReturnType<typeof openLog> | undefined} */
   let log;
-  /** @type {ReturnType<typeof openBlockLog> | undefined} */
+  /** @type {ReturnType<typeof openLog> | undefined} */
   let blockLog;
   return {
     dir,
@@ -297,11 +297,11 @@ function createSession({ dir, resume, retryFailed = false }, state, lock) {
       writeMeta(dir, meta);
       const { workload } = state.spec;
       if (!resume) {
-        createTrialLog(dir, workload);
-        createBlockLog(dir, workload);
+        createLog(dir, 'trials', workload);
+        createLog(dir, 'blocks', workload);
       }
-      log = openTrialLog(dir, workload);
-      blockLog = openBlockLog(dir, workload);
+      log = openLog(dir, 'trials', workload);
+      blockLog = openLog(dir, 'blocks', workload);
       return { log, blockLog };
     },
     /**

@@ -115,17 +115,6 @@ export function toSizes(value, key, axis = getWorkload(DEFAULT_WORKLOAD).axes.si
 }
 
 /**
- * @param {unknown} value
- * @param {string} key
- * @param {import('../workloads/workload.js').Axis} axis
- */
-function toDepths(value, key, axis) {
-  const list = typeof value === 'string' ? value.split(',') : value;
-  if (!Array.isArray(list) || list.length === 0) throw new UsageError(`${key} must be a non-empty list of whole numbers from ${axis.min} to ${axis.max} (${axis.label}); got ${JSON.stringify(value)}`);
-  return [...new Set(list.map((v) => toInteger(String(v), key, { min: axis.min, max: axis.max })))].sort((a, b) => a - b);
-}
-
-/**
  * @param {Record<string, unknown>} raw
  * @param {string} where
  */
@@ -187,7 +176,9 @@ export function resolveSpec(loaded, { test = false, flags = {} } = {}) {
   if (merged.sizes === undefined) throw new UsageError(`${source}: "sizes" is required (a list, or a range such as 1..16384)`);
   const sizes = toSizes(merged.sizes, name('sizes'), sizeAxis);
   if (origin.depths === 'default "depths"') merged.depths = [depthAxis.fallback];
-  const depths = toDepths(merged.depths, name('depths'), depthAxis);
+  const depthList = typeof merged.depths === 'string' ? merged.depths.split(',') : merged.depths;
+  if (!Array.isArray(depthList) || depthList.length === 0) throw new UsageError(`${name('depths')} must be a non-empty list of whole numbers from ${depthAxis.min} to ${depthAxis.max} (${depthAxis.label}); got ${JSON.stringify(merged.depths)}`);
+  const depths = [...new Set(depthList.map((v) => toInteger(String(v), name('depths'), { min: depthAxis.min, max: depthAxis.max })))].sort((a, b) => a - b);
   for (const size of sizes) workload.check?.(size, depths[depths.length - 1], `${name('sizes')} × ${name('depths')}`);
   if (workload.fixture.proxy) checkNginxConnections(Math.max(...depths), name('depths'));
   if (merged.description !== undefined && typeof merged.description !== 'string') throw new UsageError(`${name('description')} must be a string`);

@@ -76,15 +76,11 @@ function toRawSpec(spec, where) {
   const warmup = toAmount(s.warmup, `${where} "warmup"`);
   raw.warmup = 'packets' in warmup ? warmup.packets : `${warmup.ms}ms`;
   for (const [key, rawKey] of Object.entries(MS_KEYS)) {
-    if (!(key in s) && key !== 'timeoutMs' && key !== 'trialTimeoutMs') continue; // keys of later versions
     if (s[key] !== null && !Number.isFinite(s[key])) throw new UsageError(`${where} "${key}" must be a number of milliseconds; got ${JSON.stringify(s[key])}`);
     raw[rawKey] = s[key] === null ? null : `${s[key]}ms`;
   }
   return { preset: s.preset, test: s.test, raw };
 }
-
-/** Keys later versions added, with the value a spec recorded before them means. */
-const LATER_KEYS = Object.freeze({ serverNetns: false, portProxy: false });
 
 /**
  * A recorded value for people: 100 packets, 150 ms, [1,64].
@@ -108,12 +104,11 @@ function differingKeys(a, b) {
 
 /**
  * Validate the recorded spec; return it as the sweep will use it.
- * @param {unknown} recorded
+ * @param {unknown} stored
  * @param {string} where
  * @returns {import('./spec.js').SweepSpec}
  */
-export function checkStoredSpec(recorded, where) {
-  const stored = recorded !== null && typeof recorded === 'object' && !Array.isArray(recorded) ? { ...LATER_KEYS, ...recorded } : recorded;
+export function checkStoredSpec(stored, where) {
   const { preset, test, raw } = toRawSpec(stored, where);
   const resolved = { ...resolveSpec({ name: preset, source: where, raw }), test };
   const differ = differingKeys(settingsOf(/** @type {any} */ (stored)), settingsOf(resolved));

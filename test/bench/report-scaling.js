@@ -3,7 +3,7 @@
  * npm run bench:report: does `udsvstcp report` stay linear in the trial rows?
  *
  * Generates synthetic results directories of an echo sweep, written with the
- * real writers (trials.csv through createTrialLog/openTrialLog, meta.json
+ * real writers (trials.csv through createLog/openLog, meta.json
  * through createMeta/endSession/writeMeta, the spec through resolveSpec), so
  * they are valid input: 20 groups (5 sizes × 4 depths) × 2 transports ×
  * runs, with 250 runs (10⁴ rows) and 1000 runs (4·10⁴ rows, as many runs
@@ -28,7 +28,7 @@ import { collectEnvironment } from '../../lib/core/environment.js';
 import { MAX_RUNS } from '../../lib/core/limits.js';
 import { createRandom } from '../../lib/core/random.js';
 import { beginSession, createMeta, endSession, writeMeta } from '../../lib/results/meta.js';
-import { createTrialLog, openTrialLog } from '../../lib/results/writer.js';
+import { createLog, openLog } from '../../lib/results/writer.js';
 import { resolveSpec } from '../../lib/sweep/spec.js';
 import { createRecord } from '../../lib/trial/record.js';
 
@@ -52,8 +52,8 @@ function writeSyntheticSweep(dir, sizes, runs) {
   const environment = collectEnvironment();
   const meta = createMeta(spec, environment);
   beginSession(meta, { kind: 'start', environment, pinning: 'none' });
-  createTrialLog(dir, 'echo');
-  const log = openTrialLog(dir, 'echo');
+  createLog(dir, 'trials', 'echo');
+  const log = openLog(dir, 'trials', 'echo');
   const random = createRandom(1);
   try {
     for (let r = 0; r < runs; r++) {

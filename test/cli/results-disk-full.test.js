@@ -6,10 +6,13 @@ import { parse } from 'csv-parse/sync';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createRecord } from '../../lib/trial/record.js';
 import { layer } from '../../lib/core/files.js';
-import { TRIAL_COLUMNS, createTrialLog, openTrialLog } from '../../lib/results/writer.js';
+import { createLog, openLog, trialColumns } from '../../lib/results/writer.js';
 import { callMain, makeTempDir } from '../helpers/cli.js';
 import { callMainLeavingNothing } from '../helpers/in-process.js';
 import { keyOf, readMetaJson, readTrialRows, startSweep, writeTinySpec } from '../helpers/sweeps.js';
+
+/** trials.csv's columns of an echo sweep */
+const TRIAL_COLUMNS = trialColumns('echo');
 
 /** @type {{ dir: string, remove: () => Promise<void> }} */
 let tmp;
@@ -44,8 +47,8 @@ const row = (/** @type {number} */ run) => ({ run, order: 0, ...createRecord({ w
 
 describe('a full disk loses nothing already recorded', () => {
   it('short writes are continued, and a row that cannot be written whole is cut back out (injected short writes)', async () => {
-    createTrialLog(tmp.dir);
-    const log = openTrialLog(tmp.dir);
+    createLog(tmp.dir, 'trials');
+    const log = openLog(tmp.dir, 'trials');
     layer.writeSync = (fd, buffer, offset, length) => realWrite(fd, /** @type {Buffer} */ (buffer), offset, Math.min(/** @type {number} */ (length), 7));
     log.appendAll([row(0)]); // written 7 bytes at a time, whole
     const good = await readFile(log.path, 'utf8');

@@ -3,11 +3,14 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { TRIAL_COLUMNS } from '../../lib/results/writer.js';
+import { trialColumns } from '../../lib/results/writer.js';
 import { callMain, makeTempDir } from '../helpers/cli.js';
 import { callMainLeavingNothing } from '../helpers/in-process.js';
 import { copyResultsDir } from '../helpers/temp.js';
 import { keyOf, readMetaJson, readTrialRows, writeTinySpec } from '../helpers/sweeps.js';
+
+/** trials.csv's columns of an echo sweep */
+const TRIAL_COLUMNS = trialColumns('echo');
 
 /** @type {{ dir: string, remove: () => Promise<void> }} */
 let tmp;

@@ -4,11 +4,14 @@ import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { toCsvHeader } from '../../lib/results/csv.js';
 import { inspectTrialLog } from '../../lib/results/recovery.js';
-import { TRIAL_COLUMNS } from '../../lib/results/writer.js';
+import { trialColumns } from '../../lib/results/writer.js';
 import { callMain } from '../helpers/cli.js';
 import { callMainLeavingNothing } from '../helpers/in-process.js';
 import { keyOf, readMetaJson, readTrialRows, writeTinySpec } from '../helpers/sweeps.js';
 import { copyResultsDir, useTempDir } from '../helpers/temp.js';
+
+/** trials.csv's columns of an echo sweep */
+const TRIAL_COLUMNS = trialColumns('echo');
 
 const tmp = useTempDir();
 /** @type {string} */

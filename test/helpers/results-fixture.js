@@ -11,7 +11,10 @@ import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { createRecord, errorRecord } from '../../lib/trial/record.js';
 import { toCsv } from '../../lib/results/csv.js';
-import { TRIAL_COLUMNS } from '../../lib/results/writer.js';
+import { trialColumns } from '../../lib/results/writer.js';
+
+/** trials.csv's columns of an echo sweep */
+const TRIAL_COLUMNS = trialColumns('echo');
 
 /**
  * A trial row that succeeded.

@@ -123,10 +123,10 @@ describe('fixture.json', () => {
     await rm(join(dir, 'fixture.json'));
     await writeFile(join(dir, 'elsewhere.json'), '{}');
     await symlink(join(dir, 'elsewhere.json'), join(dir, 'fixture.json'));
-    expect(readFixtureRecord(dir)).toEqual({ record: null, problem: `${join(dir, 'fixture.json')}: a symbolic link` });
+    expect(readFixtureRecord(dir)).toEqual({ record: null, problem: `${join(dir, 'fixture.json')} is a symbolic link; udsvstcp never writes or reads through one (remove it, or use another directory)` });
     await rm(join(dir, 'fixture.json'));
     execFileSync('mkfifo', [join(dir, 'fixture.json')]);
-    expect(readFixtureRecord(dir)).toEqual({ record: null, problem: `${join(dir, 'fixture.json')} is not a regular file` });
+    expect(readFixtureRecord(dir)).toEqual({ record: null, problem: `${join(dir, 'fixture.json')} is a FIFO (named pipe), not a regular file; udsvstcp reads and writes only regular files` });
     await rm(join(dir, 'fixture.json'));
     expect(readFixtureRecord(dir)).toEqual({ record: null });
   });
