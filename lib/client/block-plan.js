@@ -127,21 +127,3 @@ export function overrunWarning(plan, { measure, units, floor }) {
   const perLane = plan.measure.ms / plan.lanes;
   return `--duration ${seconds(measure.ms)} cannot hold the fewest blocks a trial measures, ${blocks} per transport of at least ${count(blockUnits)} ${units} (${floor}): at the first blocks' rate (${count(plan.slowest * 1000)} ${units}/s, the slowest transport) they take about ${seconds(perLane)} per transport, and this trial about ${seconds(plan.ms)} in all${plan.warmup ? ' with its warmup' : ''}; --duration ${seconds(Math.ceil(plan.floorMs / 100) * 100)} or more would hold them`;
 }
-
-/**
- * Watch the lanes' blocks until each has run one, then hand the plan at their rates to `onPlan`, once.
- * @param {number} lanes
- * @param {(rates: number[]) => void} onRates
- * @returns {(lane: number, units: number, ms: number) => void} call after each block
- */
-export function watchFirstBlocks(lanes, onRates) {
-  const rates = Array.from({ length: lanes }, () => NaN);
-  let done = false;
-  return (lane, units, ms) => {
-    if (done) return;
-    if (Number.isNaN(rates[lane])) rates[lane] = units / ms;
-    if (rates.some(Number.isNaN)) return;
-    done = true;
-    onRates(rates);
-  };
-}

@@ -24,7 +24,7 @@ import { diffCounters, readOwnCounters, sumCounters } from '../core/counters.js'
 import { RunError } from '../core/errors.js';
 import { diffServerStats } from '../fixture/server.js';
 import { cpuOf } from '../core/placement.js';
-import { planMeasure, planTrial, watchFirstBlocks } from './block-plan.js';
+import { planMeasure, planTrial } from './block-plan.js';
 
 /** Block length to aim for, at the slower lane's rate. */
 const DEFAULT_BLOCK_MS = 10;
@@ -152,7 +152,13 @@ export async function scheduleBlocks(executors, { measure, warmup, minUnits, blo
   const { minBlocks, minWarmupBlocks } = floorsOf(test);
   const rate = executors.map(() => NaN);
   const left = executors.map(() => 0);
-  const firstBlocks = watchFirstBlocks(executors.length, onRates);
+  const firstRates = executors.map(() => NaN);
+  /** Each lane's first block's rate; once every lane has one, they go to `onRates`. @param {number} i @param {number} n @param {number} ms */
+  const firstBlocks = (i, n, ms) => {
+    if (!Number.isNaN(firstRates[i])) return;
+    firstRates[i] = n / ms;
+    if (!firstRates.some(Number.isNaN)) onRates(firstRates);
+  };
 
   // warmup: blocks of minUnits (fewer if the warmup is a smaller count)
   const hasWarmup = 'count' in warmup ? warmup.count > 0 : warmup.ms > 0;

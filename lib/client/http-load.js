@@ -238,15 +238,10 @@ export function createHttpLoad(target, { connections, pipelining = 1, path = '/'
     });
   };
 
-  const open = async () => {
-    if (opened) return;
-    await run(connections, undefined, 1); // one request on each connection opens it
-    opened = true;
-  };
-
   /** @type {HttpLoad['block']} */
   const block = async (requests, recordTo) => {
-    await open();
+    if (!opened) await run(connections, undefined, 1); // one request on each connection opens it
+    opened = true;
     return run(requests, recordTo, pipelining);
   };
   return {

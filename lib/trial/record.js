@@ -21,9 +21,6 @@ export function recordFields(workload) {
   return [...HEAD_COLUMNS, ...workloadOf(workload).columns, ...TAIL_COLUMNS];
 }
 
-/** The columns of an echo trial (the default workload). */
-export const RECORD_FIELDS = recordFields(DEFAULT_WORKLOAD);
-
 /**
  * A record with every field of its workload, in order; missing figures are null.
  * @param {Record<string, unknown>} values
