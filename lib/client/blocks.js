@@ -151,7 +151,6 @@ export async function runBlocks(lanes, { measure, warmup, minUnits, blockMs = DE
 export async function scheduleBlocks(executors, { measure, warmup, minUnits, blockMs = DEFAULT_BLOCK_MS, test, signal, name = 'blocks', onRates = () => {} }) {
   const { minBlocks, minWarmupBlocks } = floorsOf(test);
   const rate = executors.map(() => NaN);
-  const left = executors.map(() => 0);
   const firstRates = executors.map(() => NaN);
   /** Each lane's first block's rate; once every lane has one, they go to `onRates`. @param {number} i @param {number} n @param {number} ms */
   const firstBlocks = (i, n, ms) => {
@@ -164,14 +163,10 @@ export async function scheduleBlocks(executors, { measure, warmup, minUnits, blo
   const hasWarmup = 'count' in warmup ? warmup.count > 0 : warmup.ms > 0;
   if (hasWarmup) {
     const warmBlock = 'count' in warmup ? Math.min(minUnits, warmup.count) : minUnits;
-    left.fill('count' in warmup ? warmup.count : Infinity);
     await runPhase(executors.length, {
-      ...budget(warmup, warmBlock, minWarmupBlocks),
-      name, signal,
-      block: async (i) => {
-        const n = Math.min(warmBlock, left[i]);
+      amount: warmup, blockUnits: warmBlock, minBlocks: minWarmupBlocks, name, signal,
+      block: async (i, n) => {
         const ms = await executors[i].warm(n);
-        left[i] -= n;
         rate[i] = n / ms;
         firstBlocks(i, n, ms);
         return ms;
@@ -181,17 +176,13 @@ export async function scheduleBlocks(executors, { measure, warmup, minUnits, blo
 
   // measured blocks, all of one length
   const { blockUnits } = planMeasure({ amount: measure, rates: rate, minUnits, blockMs, minBlocks });
-  left.fill('count' in measure ? measure.count : Infinity);
   /** @type {(MeasuredBlock & { lane: number })[]} */
   const blocks = [];
   await runPhase(executors.length, {
-    ...budget(measure, blockUnits, minBlocks),
-    name, signal,
-    block: async (i) => {
-      const n = Math.min(blockUnits, left[i]);
+    amount: measure, blockUnits, minBlocks, name, signal,
+    block: async (i, n) => {
       const block = await executors[i].measure(n, blocks.length);
       firstBlocks(i, n, block.elapsedMs);
-      left[i] -= n;
       blocks.push({ ...block, lane: i });
       return block.elapsedMs;
     },
@@ -315,7 +306,6 @@ function sumBlocks(blocks, hasServer) {
   const sum = (/** @type {(b: MeasuredBlock) => number} */ fn) => blocks.reduce((a, b) => a + fn(b), 0);
   const share = (/** @type {number} */ active, /** @type {number} */ idle) => (active + idle > 0 ? active / (active + idle) : 0);
   const counters = (/** @type {'client' | 'server' | 'proxy'} */ side) => sumCounters(blocks.map((b) => /** @type {Counters} */ (b.counters[side])));
-  const proxied = blocks.filter((b) => b.proxyCpuUs !== null);
   const samples = sum((b) => b.placement.samples);
   const cpus = (/** @type {'clientCpus' | 'serverCpus'} */ side) => [...new Set(blocks.flatMap((b) => b.placement[side]))].sort((a, b) => a - b);
   return {
@@ -325,7 +315,7 @@ function sumBlocks(blocks, hasServer) {
     elapsedMs: sum((b) => b.elapsedMs),
     cpuUs: sum((b) => b.cpuUs),
     serverCpuUs: hasServer ? sum((b) => b.serverCpuUs ?? 0) : null,
-    proxyCpuUs: proxied.length ? proxied.reduce((a, b) => a + /** @type {number} */ (b.proxyCpuUs), 0) : null,
+    proxyCpuUs: blocks.some((b) => b.proxyCpuUs !== null) ? sum((b) => b.proxyCpuUs ?? 0) : null,
     elu: share(sum((b) => b.eluMs.active), sum((b) => b.eluMs.idle)),
     serverElu: hasServer ? share(sum((b) => b.serverEluMs?.active ?? 0), sum((b) => b.serverEluMs?.idle ?? 0)) : null,
     counters: {
@@ -351,30 +341,27 @@ function lessCounters(whole, part) {
 }
 
 /**
- * tinybench's budget for a phase: its wall time, or the iterations that hold its units.
- * @param {Amount} amount per lane
- * @param {number} blockUnits
- * @param {number} [minBlocks] with a duration, at least this many iterations
- */
-export function budget(amount, blockUnits, minBlocks = 1) {
-  return 'ms' in amount ? { time: amount.ms, iterations: minBlocks } : { time: 0, iterations: Math.ceil(amount.count / blockUnits) };
-}
-
-/**
  * Run one phase as a tinybench task: each iteration is one block per lane,
  * in lane order on even iterations (A B C) and reversed on odd ones (C B A). The budget is wall
- * time (`time`, the mean per lane) or `iterations`.
+ * time (`time`, the mean per lane) and at least `minBlocks` iterations, or the iterations that hold a count,
+ * the last block of a lane as many units as the count has left.
  * @param {number} lanes
- * @param {{ time: number, iterations: number, name: string, signal?: AbortSignal, block: (lane: number) => Promise<number> }} phase
+ * @param {{ amount: Amount, blockUnits: number, minBlocks: number, name: string, signal?: AbortSignal, block: (lane: number, units: number) => Promise<number> }} phase
  */
-async function runPhase(lanes, { time, iterations, name, signal, block }) {
+async function runPhase(lanes, { amount, blockUnits, minBlocks, name, signal, block }) {
+  const [time, iterations] = 'ms' in amount ? [amount.ms, minBlocks] : [0, Math.ceil(amount.count / blockUnits)];
+  const left = Array.from({ length: lanes }, () => ('ms' in amount ? Infinity : amount.count));
   const forward = [...Array(lanes).keys()];
   const reversed = [...forward].reverse();
   let k = 0;
   const bench = new Bench({ name, warmup: false, time, iterations, signal });
   bench.add('blocks', async () => {
     let spent = 0;
-    for (const i of k++ % 2 === 0 ? forward : reversed) spent += await block(i);
+    for (const i of k++ % 2 === 0 ? forward : reversed) {
+      const n = Math.min(blockUnits, left[i]);
+      left[i] -= n;
+      spent += await block(i, n);
+    }
     return { overriddenDuration: spent, overriddenIterationCost: spent / lanes };
   }, { async: true });
   await bench.run();
