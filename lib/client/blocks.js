@@ -159,12 +159,11 @@ export async function scheduleBlocks(executors, { measure, warmup, minUnits, blo
     if (!firstRates.some(Number.isNaN)) onRates(firstRates);
   };
 
-  // warmup: blocks of minUnits (fewer if the warmup is a smaller count)
-  const hasWarmup = 'count' in warmup ? warmup.count > 0 : warmup.ms > 0;
-  if (hasWarmup) {
-    const warmBlock = 'count' in warmup ? Math.min(minUnits, warmup.count) : minUnits;
+  // warmup: blocks of minUnits (fewer if the warmup is a smaller count), as the plan has them
+  const warm = planTrial({ warmup, measure, rates: rate, minUnits, blockMs, minBlocks, minWarmupBlocks }).warmup;
+  if (warm) {
     await runPhase(executors.length, {
-      amount: warmup, blockUnits: warmBlock, minBlocks: minWarmupBlocks, name, signal,
+      amount: warmup, blockUnits: warm.blockUnits, minBlocks: minWarmupBlocks, name, signal,
       block: async (i, n) => {
         const ms = await executors[i].warm(n);
         rate[i] = n / ms;
