@@ -107,7 +107,6 @@ function createConnector(target, spec) {
      * @returns {Promise<import('../client/blocks.js').BlockTimes>}
      */
     async block(n, histogram) {
-      if (failure) throw failure;
       let next = 0;
       const start = performance.now();
       const loop = async () => {
