@@ -95,14 +95,8 @@ const floorsOf = (test) => (test ? { minBlocks: TEST_MIN_BLOCKS, minWarmupBlocks
  * @property {number | null} client the CPU of the client's thread
  * @property {number | null} server the CPU of the server's thread, null without a probe
  *
- * @typedef {object} Placement what a lane's blocks say of where its ends ran
- * @property {number} samples edges where both CPUs are known
- * @property {number} same of those, edges where both ends were on one CPU
- * @property {number[]} clientCpus the CPUs the client was seen on
- * @property {number[]} serverCpus the CPUs the server was seen on
- *
- * @typedef {Block & { eluMs: { active: number, idle: number }, serverEluMs: { active: number, idle: number } | null, placement: Placement }} MeasuredBlock
- *   a block with what its lane's totals are summed from
+ * @typedef {Block & { eluMs: { active: number, idle: number }, serverEluMs: { active: number, idle: number } | null, placement: LaneSample[] }} MeasuredBlock
+ *   a block with what its lane's totals are summed from: `placement`, where its ends ran at its two edges
  *
  * @typedef {object} BlockExecutor a lane as the scheduler drives it, here or in a lane process of its own
  * @property {(units: number) => Promise<number>} warm a warmup block; its wall time in ms
@@ -242,7 +236,7 @@ function laneExecutor(lane, shared) {
         counters: { client, server: server?.counters ?? null, proxy: server?.proxy_counters ?? null },
         eluMs: { active: e.active, idle: e.idle },
         serverEluMs: server ? { active: server.elu_active_ms, idle: server.elu_idle_ms } : null,
-        placement: placementOf([before, after]),
+        placement: [before, after],
       };
     },
   };
@@ -272,21 +266,6 @@ function sample(stats, lane) {
 }
 
 /**
- * @param {LaneSample[]} samples
- * @returns {Placement}
- */
-function placementOf(samples) {
-  const known = samples.filter((s) => s.client !== null && s.server !== null);
-  const cpus = (/** @type {(number | null)[]} */ list) => /** @type {number[]} */ ([...new Set(list.filter((c) => c !== null))]).sort((a, b) => a - b);
-  return {
-    samples: known.length,
-    same: known.filter((s) => s.client === s.server).length,
-    clientCpus: cpus(samples.map((s) => s.client)),
-    serverCpus: cpus(samples.map((s) => s.server)),
-  };
-}
-
-/**
  * @param {MeasuredBlock} measured
  * @returns {Block}
  */
@@ -305,8 +284,9 @@ function sumBlocks(blocks, hasServer) {
   const sum = (/** @type {(b: MeasuredBlock) => number} */ fn) => blocks.reduce((a, b) => a + fn(b), 0);
   const share = (/** @type {number} */ active, /** @type {number} */ idle) => (active + idle > 0 ? active / (active + idle) : 0);
   const counters = (/** @type {'client' | 'server' | 'proxy'} */ side) => sumCounters(blocks.map((b) => /** @type {Counters} */ (b.counters[side])));
-  const samples = sum((b) => b.placement.samples);
-  const cpus = (/** @type {'clientCpus' | 'serverCpus'} */ side) => [...new Set(blocks.flatMap((b) => b.placement[side]))].sort((a, b) => a - b);
+  const edges = blocks.flatMap((b) => b.placement);
+  const known = edges.filter((s) => s.client !== null && s.server !== null);
+  const cpus = (/** @type {'client' | 'server'} */ side) => /** @type {number[]} */ ([...new Set(edges.map((s) => s[side]).filter((c) => c !== null))]).sort((a, b) => a - b);
   return {
     units: sum((b) => b.units),
     blocks: blocks.length,
@@ -322,9 +302,9 @@ function sumBlocks(blocks, hasServer) {
       server: all((b) => b.counters.server !== null) ? counters('server') : null,
       proxy: all((b) => b.counters.proxy !== null) ? counters('proxy') : null,
     },
-    sameCpuShare: samples > 0 ? sum((b) => b.placement.same) / samples : null,
-    clientCpus: cpus('clientCpus'),
-    serverCpus: cpus('serverCpus'),
+    sameCpuShare: known.length > 0 ? known.filter((s) => s.client === s.server).length / known.length : null,
+    clientCpus: cpus('client'),
+    serverCpus: cpus('server'),
   };
 }
 
