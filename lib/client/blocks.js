@@ -286,7 +286,8 @@ function sumBlocks(blocks, hasServer) {
   const counters = (/** @type {'client' | 'server' | 'proxy'} */ side) => sumCounters(blocks.map((b) => /** @type {Counters} */ (b.counters[side])));
   const edges = blocks.flatMap((b) => b.placement);
   const known = edges.filter((s) => s.client !== null && s.server !== null);
-  const cpus = (/** @type {'client' | 'server'} */ side) => /** @type {number[]} */ ([...new Set(edges.map((s) => s[side]).filter((c) => c !== null))]).sort((a, b) => a - b);
+  /** @param {'client' | 'server'} side */
+  const cpus = (side) => /** @type {number[]} */ ([...new Set(edges.map((s) => s[side]))].filter((c) => c !== null)).sort((a, b) => a - b);
   return {
     units: sum((b) => b.units),
     blocks: blocks.length,

@@ -148,7 +148,8 @@ export function readGreeting(socket, greeting, timeoutMs, reader) {
     };
     const onClose = () => done(new RunError(`the server closed after ${got.length} of ${want.length} greeting bytes`, 'ERR_CLOSED'));
     // an abort's own error (the trial's limit) is passed on as it is
-    const onError = (/** @type {NodeJS.ErrnoException} */ error) => done(error instanceof RunError ? error : new RunError(`connection error before the greeting: ${error.code ?? error.message}`, 'ERR_CONNECTION'));
+    const onError = (/** @type {NodeJS.ErrnoException} */ error) => done(error instanceof RunError ? error
+      : new RunError(`connection error before the greeting: ${error.code ?? error.message}`, 'ERR_CONNECTION'));
     const timer = setTimeout(() => done(new RunError(`no greeting within ${timeoutMs} ms`, 'ERR_TIMEOUT')), timeoutMs);
     if (reader) reader.fn = onData;
     else socket.on('data', onData);
