@@ -2,15 +2,14 @@
  * How many blocks of how many units a trial runs, and how long that takes at
  * a rate: the plan lib/client/blocks.js follows, and the warning when a
  * duration cannot hold it. A block holds at least the workload's floor (echo:
- * 100 × depth packets, so that filling and draining the pipeline stays under
- * 1 % of it) and at least `blockMs` at the slowest lane's rate; a timed phase
- * runs at least its fewest blocks per lane (8 measured after 3 warmup), and
- * beyond them as many as its duration holds. The floors stay: shorter blocks
- * would measure the pipeline's fill and drain, not the depth asked for, and
- * fewer would leave too few pairs to compare. So when the fewest blocks at
- * the floor outlast --duration, the trial takes longer than asked, and it
- * says so as soon as a rate is known: once every lane has run one block.
- * Pure.
+ * lib/workloads/echo.js FILL_FACTOR) and at least `blockMs` at the slowest
+ * lane's rate; a timed phase runs at least its fewest blocks per lane
+ * (lib/client/blocks.js MIN_BLOCKS), and beyond them as many as its duration
+ * holds. The floors stay: shorter blocks would measure the pipeline's fill
+ * and drain, not the depth asked for, and fewer would leave too few pairs to
+ * compare. So when the fewest blocks at the floor outlast --duration, the
+ * trial takes longer than asked, and it says so as soon as a rate is known:
+ * once every lane has run one block. Pure.
  */
 
 /**
@@ -126,22 +125,4 @@ export function overrunWarning(plan, { measure, units, floor }) {
   const { blocks, blockUnits } = plan.measure;
   const perLane = plan.measure.ms / plan.lanes;
   return `--duration ${seconds(measure.ms)} cannot hold the fewest blocks a trial measures, ${blocks} per transport of at least ${count(blockUnits)} ${units} (${floor}): at the first blocks' rate (${count(plan.slowest * 1000)} ${units}/s, the slowest transport) they take about ${seconds(perLane)} per transport, and this trial about ${seconds(plan.ms)} in all${plan.warmup ? ' with its warmup' : ''}; --duration ${seconds(Math.ceil(plan.floorMs / 100) * 100)} or more would hold them`;
-}
-
-/**
- * Watch the lanes' blocks until each has run one, then hand the plan at their rates to `onPlan`, once.
- * @param {number} lanes
- * @param {(rates: number[]) => void} onRates
- * @returns {(lane: number, units: number, ms: number) => void} call after each block
- */
-export function watchFirstBlocks(lanes, onRates) {
-  const rates = Array.from({ length: lanes }, () => NaN);
-  let done = false;
-  return (lane, units, ms) => {
-    if (done) return;
-    if (Number.isNaN(rates[lane])) rates[lane] = units / ms;
-    if (rates.some(Number.isNaN)) return;
-    done = true;
-    onRates(rates);
-  };
 }

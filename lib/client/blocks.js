@@ -24,7 +24,7 @@ import { diffCounters, readOwnCounters, sumCounters } from '../core/counters.js'
 import { RunError } from '../core/errors.js';
 import { diffServerStats } from '../fixture/server.js';
 import { cpuOf } from '../core/placement.js';
-import { planMeasure, planTrial, watchFirstBlocks } from './block-plan.js';
+import { planMeasure, planTrial } from './block-plan.js';
 
 /** Block length to aim for, at the slower lane's rate. */
 const DEFAULT_BLOCK_MS = 10;
@@ -95,14 +95,8 @@ const floorsOf = (test) => (test ? { minBlocks: TEST_MIN_BLOCKS, minWarmupBlocks
  * @property {number | null} client the CPU of the client's thread
  * @property {number | null} server the CPU of the server's thread, null without a probe
  *
- * @typedef {object} Placement what a lane's blocks say of where its ends ran
- * @property {number} samples edges where both CPUs are known
- * @property {number} same of those, edges where both ends were on one CPU
- * @property {number[]} clientCpus the CPUs the client was seen on
- * @property {number[]} serverCpus the CPUs the server was seen on
- *
- * @typedef {Block & { eluMs: { active: number, idle: number }, serverEluMs: { active: number, idle: number } | null, placement: Placement }} MeasuredBlock
- *   a block with what its lane's totals are summed from
+ * @typedef {Block & { eluMs: { active: number, idle: number }, serverEluMs: { active: number, idle: number } | null, placement: LaneSample[] }} MeasuredBlock
+ *   a block with what its lane's totals are summed from: `placement`, where its ends ran at its two edges
  *
  * @typedef {object} BlockExecutor a lane as the scheduler drives it, here or in a lane process of its own
  * @property {(units: number) => Promise<number>} warm a warmup block; its wall time in ms
@@ -151,21 +145,21 @@ export async function runBlocks(lanes, { measure, warmup, minUnits, blockMs = DE
 export async function scheduleBlocks(executors, { measure, warmup, minUnits, blockMs = DEFAULT_BLOCK_MS, test, signal, name = 'blocks', onRates = () => {} }) {
   const { minBlocks, minWarmupBlocks } = floorsOf(test);
   const rate = executors.map(() => NaN);
-  const left = executors.map(() => 0);
-  const firstBlocks = watchFirstBlocks(executors.length, onRates);
+  const firstRates = executors.map(() => NaN);
+  /** Each lane's first block's rate; once every lane has one, they go to `onRates`. @param {number} i @param {number} n @param {number} ms */
+  const firstBlocks = (i, n, ms) => {
+    if (!Number.isNaN(firstRates[i])) return;
+    firstRates[i] = n / ms;
+    if (!firstRates.some(Number.isNaN)) onRates(firstRates);
+  };
 
-  // warmup: blocks of minUnits (fewer if the warmup is a smaller count)
-  const hasWarmup = 'count' in warmup ? warmup.count > 0 : warmup.ms > 0;
-  if (hasWarmup) {
-    const warmBlock = 'count' in warmup ? Math.min(minUnits, warmup.count) : minUnits;
-    left.fill('count' in warmup ? warmup.count : Infinity);
+  // warmup: blocks of minUnits (fewer if the warmup is a smaller count), as the plan has them
+  const warm = planTrial({ warmup, measure, rates: rate, minUnits, blockMs, minBlocks, minWarmupBlocks }).warmup;
+  if (warm) {
     await runPhase(executors.length, {
-      ...budget(warmup, warmBlock, minWarmupBlocks),
-      name, signal,
-      block: async (i) => {
-        const n = Math.min(warmBlock, left[i]);
+      amount: warmup, blockUnits: warm.blockUnits, minBlocks: minWarmupBlocks, name, signal,
+      block: async (i, n) => {
         const ms = await executors[i].warm(n);
-        left[i] -= n;
         rate[i] = n / ms;
         firstBlocks(i, n, ms);
         return ms;
@@ -175,17 +169,13 @@ export async function scheduleBlocks(executors, { measure, warmup, minUnits, blo
 
   // measured blocks, all of one length
   const { blockUnits } = planMeasure({ amount: measure, rates: rate, minUnits, blockMs, minBlocks });
-  left.fill('count' in measure ? measure.count : Infinity);
   /** @type {(MeasuredBlock & { lane: number })[]} */
   const blocks = [];
   await runPhase(executors.length, {
-    ...budget(measure, blockUnits, minBlocks),
-    name, signal,
-    block: async (i) => {
-      const n = Math.min(blockUnits, left[i]);
+    amount: measure, blockUnits, minBlocks, name, signal,
+    block: async (i, n) => {
       const block = await executors[i].measure(n, blocks.length);
       firstBlocks(i, n, block.elapsedMs);
-      left[i] -= n;
       blocks.push({ ...block, lane: i });
       return block.elapsedMs;
     },
@@ -246,7 +236,7 @@ function laneExecutor(lane, shared) {
         counters: { client, server: server?.counters ?? null, proxy: server?.proxy_counters ?? null },
         eluMs: { active: e.active, idle: e.idle },
         serverEluMs: server ? { active: server.elu_active_ms, idle: server.elu_idle_ms } : null,
-        placement: placementOf([before, after]),
+        placement: [before, after],
       };
     },
   };
@@ -276,21 +266,6 @@ function sample(stats, lane) {
 }
 
 /**
- * @param {LaneSample[]} samples
- * @returns {Placement}
- */
-function placementOf(samples) {
-  const known = samples.filter((s) => s.client !== null && s.server !== null);
-  const cpus = (/** @type {(number | null)[]} */ list) => /** @type {number[]} */ ([...new Set(list.filter((c) => c !== null))]).sort((a, b) => a - b);
-  return {
-    samples: known.length,
-    same: known.filter((s) => s.client === s.server).length,
-    clientCpus: cpus(samples.map((s) => s.client)),
-    serverCpus: cpus(samples.map((s) => s.server)),
-  };
-}
-
-/**
  * @param {MeasuredBlock} measured
  * @returns {Block}
  */
@@ -309,9 +284,10 @@ function sumBlocks(blocks, hasServer) {
   const sum = (/** @type {(b: MeasuredBlock) => number} */ fn) => blocks.reduce((a, b) => a + fn(b), 0);
   const share = (/** @type {number} */ active, /** @type {number} */ idle) => (active + idle > 0 ? active / (active + idle) : 0);
   const counters = (/** @type {'client' | 'server' | 'proxy'} */ side) => sumCounters(blocks.map((b) => /** @type {Counters} */ (b.counters[side])));
-  const proxied = blocks.filter((b) => b.proxyCpuUs !== null);
-  const samples = sum((b) => b.placement.samples);
-  const cpus = (/** @type {'clientCpus' | 'serverCpus'} */ side) => [...new Set(blocks.flatMap((b) => b.placement[side]))].sort((a, b) => a - b);
+  const edges = blocks.flatMap((b) => b.placement);
+  const known = edges.filter((s) => s.client !== null && s.server !== null);
+  /** @param {'client' | 'server'} side */
+  const cpus = (side) => /** @type {number[]} */ ([...new Set(edges.map((s) => s[side]))].filter((c) => c !== null)).sort((a, b) => a - b);
   return {
     units: sum((b) => b.units),
     blocks: blocks.length,
@@ -319,7 +295,7 @@ function sumBlocks(blocks, hasServer) {
     elapsedMs: sum((b) => b.elapsedMs),
     cpuUs: sum((b) => b.cpuUs),
     serverCpuUs: hasServer ? sum((b) => b.serverCpuUs ?? 0) : null,
-    proxyCpuUs: proxied.length ? proxied.reduce((a, b) => a + /** @type {number} */ (b.proxyCpuUs), 0) : null,
+    proxyCpuUs: blocks.some((b) => b.proxyCpuUs !== null) ? sum((b) => b.proxyCpuUs ?? 0) : null,
     elu: share(sum((b) => b.eluMs.active), sum((b) => b.eluMs.idle)),
     serverElu: hasServer ? share(sum((b) => b.serverEluMs?.active ?? 0), sum((b) => b.serverEluMs?.idle ?? 0)) : null,
     counters: {
@@ -327,9 +303,9 @@ function sumBlocks(blocks, hasServer) {
       server: all((b) => b.counters.server !== null) ? counters('server') : null,
       proxy: all((b) => b.counters.proxy !== null) ? counters('proxy') : null,
     },
-    sameCpuShare: samples > 0 ? sum((b) => b.placement.same) / samples : null,
-    clientCpus: cpus('clientCpus'),
-    serverCpus: cpus('serverCpus'),
+    sameCpuShare: known.length > 0 ? known.filter((s) => s.client === s.server).length / known.length : null,
+    clientCpus: cpus('client'),
+    serverCpus: cpus('server'),
   };
 }
 
@@ -345,30 +321,27 @@ function lessCounters(whole, part) {
 }
 
 /**
- * tinybench's budget for a phase: its wall time, or the iterations that hold its units.
- * @param {Amount} amount per lane
- * @param {number} blockUnits
- * @param {number} [minBlocks] with a duration, at least this many iterations
- */
-export function budget(amount, blockUnits, minBlocks = 1) {
-  return 'ms' in amount ? { time: amount.ms, iterations: minBlocks } : { time: 0, iterations: Math.ceil(amount.count / blockUnits) };
-}
-
-/**
  * Run one phase as a tinybench task: each iteration is one block per lane,
  * in lane order on even iterations (A B C) and reversed on odd ones (C B A). The budget is wall
- * time (`time`, the mean per lane) or `iterations`.
+ * time (`time`, the mean per lane) and at least `minBlocks` iterations, or the iterations that hold a count,
+ * the last block of a lane as many units as the count has left.
  * @param {number} lanes
- * @param {{ time: number, iterations: number, name: string, signal?: AbortSignal, block: (lane: number) => Promise<number> }} phase
+ * @param {{ amount: Amount, blockUnits: number, minBlocks: number, name: string, signal?: AbortSignal, block: (lane: number, units: number) => Promise<number> }} phase
  */
-async function runPhase(lanes, { time, iterations, name, signal, block }) {
+async function runPhase(lanes, { amount, blockUnits, minBlocks, name, signal, block }) {
+  const [time, iterations] = 'ms' in amount ? [amount.ms, minBlocks] : [0, Math.ceil(amount.count / blockUnits)];
+  const left = Array.from({ length: lanes }, () => ('ms' in amount ? Infinity : amount.count));
   const forward = [...Array(lanes).keys()];
   const reversed = [...forward].reverse();
   let k = 0;
   const bench = new Bench({ name, warmup: false, time, iterations, signal });
   bench.add('blocks', async () => {
     let spent = 0;
-    for (const i of k++ % 2 === 0 ? forward : reversed) spent += await block(i);
+    for (const i of k++ % 2 === 0 ? forward : reversed) {
+      const n = Math.min(blockUnits, left[i]);
+      left[i] -= n;
+      spent += await block(i, n);
+    }
     return { overriddenDuration: spent, overriddenIterationCost: spent / lanes };
   }, { async: true });
   await bench.run();

@@ -2,10 +2,8 @@
  * A keep-alive HTTP/1.1 load client run in blocks, on undici.
  *
  * One undici Client per connection, so the server sees exactly
- * `connections` connections. A block sends exactly `requests` GETs and ends
- * when the last response body has been read: every block starts and ends
- * with nothing in flight, so its wall time, and any CPU reading taken around
- * it, cover exactly its requests (as pipeline.js does for echoes).
+ * `connections` connections. A block (lib/client/blocks.js) sends exactly
+ * `requests` GETs and ends when the last response body has been read.
  *
  * The connections are opened before the first block, by one request on
  * each, and kept across blocks; a block that had to open one again (the
@@ -32,8 +30,6 @@ import { describeTarget, httpOrigin } from './transport.js';
 
 /**
  * @typedef {object} HttpLoad
- * @property {(requests: number) => Promise<HttpBlock>} warm open the connections if they
- *   are not open yet, then run a block that records no latencies
  * @property {(requests: number, histogram?: import('node:perf_hooks').RecordableHistogram) => Promise<HttpBlock>} block
  *   open the connections if they are not open yet, then send `requests` requests and resolve
  *   when all responses are in and verified; latencies in ns go to `histogram`
@@ -238,19 +234,13 @@ export function createHttpLoad(target, { connections, pipelining = 1, path = '/'
     });
   };
 
-  const open = async () => {
-    if (opened) return;
-    await run(connections, undefined, 1); // one request on each connection opens it
-    opened = true;
-  };
-
   /** @type {HttpLoad['block']} */
   const block = async (requests, recordTo) => {
-    await open();
+    if (!opened) await run(connections, undefined, 1); // one request on each connection opens it
+    opened = true;
     return run(requests, recordTo, pipelining);
   };
   return {
-    warm: (requests) => block(requests),
     block,
     async close() {
       if (closed) return;

@@ -10,13 +10,9 @@ import { RunError } from '../core/errors.js';
 import { createBlockDriver } from './block-driver.js';
 
 /**
- * @typedef {object} BlockTimes
- * @property {number} packets
- * @property {number} start performance.now() just before the block's first write, ms
- * @property {number} end arrival of the block's last echoed byte, ms
- */
-
-/**
+ * @typedef {import('./blocks.js').BlockTimes & { packets: number }} BlockTimes from just before a block's first write
+ *   to the arrival of its last echoed byte
+ *
  * @typedef {object} Pipeline
  * @property {(packets: number, histogram?: import('node:perf_hooks').RecordableHistogram) => Promise<BlockTimes>} block
  *   send `packets` packets and resolve when all are back verified; RTTs in ns go to `histogram`
@@ -122,7 +118,7 @@ export function createPipeline(socket, { reader, payloads, depth, timeoutMs = 10
 }
 
 /**
- * Read and check a fixed greeting the server writes before echoing.
+ * Read and check a fixed greeting the server writes first (echo's 2014 one, connect's).
  * @param {import('node:net').Socket} socket
  * @param {string} greeting
  * @param {number} timeoutMs
@@ -150,8 +146,10 @@ export function readGreeting(socket, greeting, timeoutMs, reader) {
         done(undefined);
       }
     };
-    const onClose = () => done(new RunError('server closed the connection before its greeting', 'ERR_CLOSED'));
-    const onError = (/** @type {NodeJS.ErrnoException} */ error) => done(new RunError(`connection error before the greeting: ${error.code ?? error.message}`, 'ERR_CONNECTION'));
+    const onClose = () => done(new RunError(`the server closed after ${got.length} of ${want.length} greeting bytes`, 'ERR_CLOSED'));
+    // an abort's own error (the trial's limit) is passed on as it is
+    const onError = (/** @type {NodeJS.ErrnoException} */ error) => done(error instanceof RunError ? error
+      : new RunError(`connection error before the greeting: ${error.code ?? error.message}`, 'ERR_CONNECTION'));
     const timer = setTimeout(() => done(new RunError(`no greeting within ${timeoutMs} ms`, 'ERR_TIMEOUT')), timeoutMs);
     if (reader) reader.fn = onData;
     else socket.on('data', onData);

@@ -6,30 +6,6 @@ import { UsageError } from '../core/errors.js';
 /** @param {string} host @param {number} port */
 const at = (host, port) => `${host.includes(':') ? `[${host}]` : host}:${port}`;
 
-/**
- * Listen on TCP; errors that come from the address or port name the flag.
- * @param {import('node:net').Server} server
- * @param {string} host
- * @param {number} port
- * @param {number} [backlog]
- * @returns {Promise<{ host: string, port: number }>}
- */
-function listenTcp(server, host, port, backlog) {
-  return new Promise((resolve, reject) => {
-    server.once('error', (error) => {
-      const code = /** @type {NodeJS.ErrnoException} */ (error).code;
-      if (code === 'EADDRINUSE') reject(new UsageError(`--port ${port} on ${host} is in use (use another port, or 0 for any free port)`, 'ERR_IN_USE'));
-      else if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') reject(new UsageError(`--host ${host} is not an address of this machine (${code}); use 127.0.0.1`, 'ERR_HOST'));
-      else if (code === 'EACCES') reject(new UsageError(`--port ${port} needs privileges to bind (EACCES); use a port above 1023, or 0 for any free port`, 'ERR_PORT'));
-      else reject(error);
-    });
-    server.listen({ host, port, backlog }, () => {
-      const address = /** @type {import('node:net').AddressInfo} */ (server.address());
-      resolve({ host: address.address, port: address.port });
-    });
-  });
-}
-
 /** @type {import('./transport.js').Transport} */
 export const tcp = {
   name: 'tcp',
@@ -40,7 +16,20 @@ export const tcp = {
   upstream: 'address',
   nagle: true,
   cpu: 'client: the lane process; server: the server process',
-  listen: async (server, { host, port, backlog }) => ({ address: await listenTcp(server, host, port, backlog) }),
+  // errors that come from the address or port name the flag
+  listen: (server, { host, port, backlog }) => new Promise((resolve, reject) => {
+    server.once('error', (error) => {
+      const code = /** @type {NodeJS.ErrnoException} */ (error).code;
+      if (code === 'EADDRINUSE') reject(new UsageError(`--port ${port} on ${host} is in use (use another port, or 0 for any free port)`, 'ERR_IN_USE'));
+      else if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') reject(new UsageError(`--host ${host} is not an address of this machine (${code}); use 127.0.0.1`, 'ERR_HOST'));
+      else if (code === 'EACCES') reject(new UsageError(`--port ${port} needs privileges to bind (EACCES); use a port above 1023, or 0 for any free port`, 'ERR_PORT'));
+      else reject(error);
+    });
+    server.listen({ host, port, backlog }, () => {
+      const address = /** @type {import('node:net').AddressInfo} */ (server.address());
+      resolve({ address: { host: address.address, port: address.port } });
+    });
+  }),
   describe: (t) => `tcp ${at(String(t.host), Number(t.port))}`,
   connectOptions: (t, { noDelay }) => ({ host: t.host, port: t.port, noDelay }),
   http: (t) => ({ origin: `http://${at(t.host, t.port)}` }),

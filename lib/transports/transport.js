@@ -3,8 +3,7 @@
  * this folder: its name and label, what it can carry, the platforms it runs
  * on, how the server side listens, how the client reaches it, and whose
  * process pays for each end. lib/fixture/server.js listens and
- * lib/client/transport.js connects through these declarations; everything
- * else passes a `{ transport: NAME, … }` target along and reads labels here.
+ * lib/client/transport.js connects through these declarations.
  */
 
 /**

@@ -1,8 +1,7 @@
 /**
- * The result record: one plain object per trial and transport. Its keys are
- * the CSV columns and the JSON keys, in this order: workload, node_version,
- * transport, size_bytes, depth, the workload's figures (units in their
- * names), status, error. Figures that were not measured are null (an empty CSV cell).
+ * The result record: one plain object per trial and transport, its keys the
+ * CSV columns and the JSON keys in order (docs/results.md#the-result-record).
+ * Figures that were not measured are null (an empty CSV cell).
  */
 import { describeResourceError } from '../core/resources.js';
 import { DEFAULT_WORKLOAD, workloadOf } from '../workloads/index.js';
@@ -21,8 +20,8 @@ export function recordFields(workload) {
   return [...HEAD_COLUMNS, ...workloadOf(workload).columns, ...TAIL_COLUMNS];
 }
 
-/** The columns of an echo trial (the default workload). */
-export const RECORD_FIELDS = recordFields(DEFAULT_WORKLOAD);
+/** What a record holds where its values say nothing, besides null. @type {Record<string, string>} */
+const DEFAULTS = { workload: DEFAULT_WORKLOAD, status: 'ok', error: '' };
 
 /**
  * A record with every field of its workload, in order; missing figures are null.
@@ -30,13 +29,8 @@ export const RECORD_FIELDS = recordFields(DEFAULT_WORKLOAD);
  * @returns {TrialRecord}
  */
 export function createRecord(values) {
-  /** @type {TrialRecord} */
-  const record = {};
-  for (const field of recordFields(values.workload ?? DEFAULT_WORKLOAD)) record[field] = /** @type {any} */ (values[field] ?? null);
-  if (record.workload === null) record.workload = DEFAULT_WORKLOAD;
-  if (record.status === null) record.status = 'ok';
-  if (record.error === null) record.error = '';
-  return record;
+  const fields = recordFields(values.workload ?? DEFAULT_WORKLOAD);
+  return Object.fromEntries(fields.map((field) => [field, /** @type {any} */ (values[field] ?? DEFAULTS[field] ?? null)]));
 }
 
 /**

@@ -10,15 +10,8 @@ import { overrunWarning } from '../client/block-plan.js';
 /** HDR histogram bounds for per-unit times in ns: 1 ns to 1 hour, 3 significant figures. */
 export const HISTOGRAM = { lowest: 1, highest: 3_600_000_000_000, figures: 3 };
 
-/**
- * A spec amount (packets or ms) as lib/client/blocks.js counts it.
- * @param {{ packets: number } | { count: number } | { ms: number }} amount
- * @returns {import('../client/blocks.js').Amount}
- */
-function toAmount(amount) {
-  if ('ms' in amount) return { ms: amount.ms };
-  return { count: 'count' in amount ? amount.count : amount.packets };
-}
+/** A spec amount (packets or ms) as lib/client/blocks.js counts it. @param {import('./workload.js').Amount} amount */
+const toAmount = (amount) => ('packets' in amount ? { count: amount.packets } : amount);
 
 /**
  * Mean, sd and percentiles of a histogram of ns, in µs, as columns `<prefix>_mean_us` ….
@@ -31,12 +24,12 @@ export function rttFigures(prefix, h) {
 }
 
 /**
- * The figures every counting workload names after its unit, of a lane's
- * totals or of one block: the count, the elapsed time, the rate, client,
- * server (and proxy) CPU per unit, both event-loop utilisations, and the
- * mechanism figures per unit (mechanismFigures).
- * Keys a workload does not declare (proxy CPU outside `proxy`) are left out
- * of its rows by their columns.
+ * The figures every workload names after its unit, of a lane's totals or of
+ * one block: the count, the elapsed time, the rate, client, server (and
+ * proxy) CPU per unit, both event-loop utilisations, the mechanism figures
+ * per unit (mechanismFigures) and where the ends ran. Keys a workload does
+ * not declare (proxy CPU outside `proxy`, stream's per-chunk CPU) are left
+ * out of its rows by their columns.
  * @param {import('../client/blocks.js').Totals | import('../client/blocks.js').Block} x
  * @param {{ count: string, rate: string, per: string }} names e.g. packets, msgs_per_s, msg
  */
@@ -52,18 +45,9 @@ export function unitFigures(x, { count, rate, per }) {
     client_elu: x.elu,
     server_elu: x.serverElu,
     ...mechanismFigures(x, per),
-    ...placementFigures(x),
+    // where a lane's ends ran (lib/client/blocks.js): of a lane's totals only, nothing for a block
+    ...('sameCpuShare' in x ? { same_cpu_share: x.sameCpuShare, client_cpus: x.clientCpus.join(' '), server_cpus: x.serverCpus.join(' ') } : {}),
   };
-}
-
-/**
- * Where a lane's ends ran (lib/client/blocks.js): the CPUs its client and
- * server were seen on at block edges, and the share of edges at which they
- * were one CPU. A lane's totals only; nothing for a block.
- * @param {import('../client/blocks.js').Totals | import('../client/blocks.js').Block} x
- */
-export function placementFigures(x) {
-  return 'sameCpuShare' in x ? { same_cpu_share: x.sameCpuShare, client_cpus: x.clientCpus.join(' '), server_cpus: x.serverCpus.join(' ') } : {};
 }
 
 /**
@@ -128,7 +112,7 @@ export function mechanismColumns(per, { proxy = false } = {}) {
  * @param {import('../client/blocks.js').Totals | import('../client/blocks.js').Block} x
  * @param {string} per
  */
-export function mechanismFigures(x, per) {
+function mechanismFigures(x, per) {
   /** @type {Record<string, number | null>} */
   const figures = {};
   for (const [side, { key, kinds }] of Object.entries(SIDES)) {

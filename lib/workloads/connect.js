@@ -16,6 +16,7 @@ import { RunError } from '../core/errors.js';
 import { CONNECT_GREETING } from '../fixture/handlers.js';
 import { readNetLimits } from '../core/environment.js';
 import { connect } from '../client/transport.js';
+import { readGreeting } from '../client/pipeline.js';
 import { HISTOGRAM, measureLanes, mechanismColumns, mechanismSummary, rttFigures, trialDeadline, unitFigures } from './common.js';
 
 /** A block holds at least this many connections per loop. */
@@ -73,7 +74,6 @@ function createConnector(target, spec) {
   let failure;
   /** @type {Set<import('node:net').Socket>} */
   const open = new Set();
-  const expected = Buffer.from(CONNECT_GREETING);
 
   /**
    * One connection: connect, read the greeting, close.
@@ -91,23 +91,7 @@ function createConnector(target, spec) {
     }
     open.add(socket);
     try {
-      await new Promise((resolve, reject) => {
-        /** @type {Buffer[]} */
-        const got = [];
-        let bytes = 0;
-        const timer = setTimeout(() => reject(new RunError(`no greeting within ${spec.timeoutMs} ms`, 'ERR_TIMEOUT')), spec.timeoutMs);
-        socket.on('data', (data) => {
-          got.push(data);
-          bytes += data.length;
-          if (bytes < expected.length) return;
-          clearTimeout(timer);
-          const all = Buffer.concat(got);
-          if (!all.equals(expected)) reject(new RunError(`expected the greeting ${JSON.stringify(CONNECT_GREETING)}, got ${JSON.stringify(all.toString('latin1').slice(0, 40))}`, 'ERR_VERIFY'));
-          else resolve(undefined);
-        });
-        socket.on('error', (error) => { clearTimeout(timer); reject(new RunError(`connection failed: ${error.message}`, 'ERR_CONNECTION')); });
-        socket.on('end', () => { if (bytes < expected.length) { clearTimeout(timer); reject(new RunError(`the server closed after ${bytes} of ${expected.length} greeting bytes`, 'ERR_VERIFY')); } });
-      });
+      await readGreeting(socket, CONNECT_GREETING, spec.timeoutMs);
       histogram?.record(Math.max(1, Math.round((performance.now() - t0) * 1e6)));
       made++;
     } finally {
@@ -123,7 +107,6 @@ function createConnector(target, spec) {
      * @returns {Promise<import('../client/blocks.js').BlockTimes>}
      */
     async block(n, histogram) {
-      if (failure) throw failure;
       let next = 0;
       const start = performance.now();
       const loop = async () => {

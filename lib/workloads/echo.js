@@ -79,8 +79,10 @@ function oneWayLines(summary) {
 async function runEcho(spec, context = {}) {
   const { size, depth } = spec;
   const payloads = createPayloads(size, spec.seed, depth); // outside anything timed
-  /** @type {(import('../client/blocks.js').Lane & { socket?: import('node:net').Socket, pipeline: import('../client/pipeline.js').Pipeline, histogram: import('node:perf_hooks').RecordableHistogram })[]} */
+  /** @type {(import('../client/blocks.js').Lane & { pipeline: import('../client/pipeline.js').Pipeline, histogram: import('node:perf_hooks').RecordableHistogram })[]} */
   const lanes = [];
+  /** @type {import('node:net').Socket[]} */
+  const sockets = [];
   /** @type {import('../fixture/message-peer.js').Peer[]} */
   const peers = [];
   const deadline = trialDeadline(spec, context.signal, (error) => { for (const lane of lanes) lane.abort(error); });
@@ -89,8 +91,8 @@ async function runEcho(spec, context = {}) {
       const kind = getTransport(target.transport).channel;
       /** @type {import('../client/pipeline.js').Pipeline} */
       let pipeline;
-      /** @type {Partial<import('../client/blocks.js').Lane> & { socket?: import('node:net').Socket }} */
-      let own;
+      /** @type {Partial<import('../client/blocks.js').Lane>} */
+      let own = {};
       if (kind) {
         const peer = await kind.start({ startTimeoutMs: spec.timeoutMs, cpus: spec.placement?.server });
         peers.push(peer);
@@ -100,14 +102,9 @@ async function runEcho(spec, context = {}) {
         /** @type {import('../client/transport.js').Reader} */
         const reader = { fn: () => {} };
         const socket = await connect(target, { noDelay: spec.noDelay, timeoutMs: spec.timeoutMs, reader });
-        try {
-          if (spec.greeting) await readGreeting(socket, ECHO_GREETING, spec.timeoutMs, reader); // before the pipeline reads
-        } catch (error) {
-          socket.destroy();
-          throw error;
-        }
+        sockets.push(socket);
+        if (spec.greeting) await readGreeting(socket, ECHO_GREETING, spec.timeoutMs, reader); // before the pipeline reads
         pipeline = createPipeline(socket, { reader, payloads, depth, timeoutMs: spec.timeoutMs });
-        own = { socket };
       }
       lanes.push({
         target, pipeline, ...own,
@@ -126,7 +123,7 @@ async function runEcho(spec, context = {}) {
     return result;
   } finally {
     deadline.clear();
-    for (const lane of lanes) lane.socket?.destroy();
+    for (const socket of sockets) socket.destroy();
     await Promise.all(peers.map((peer) => peer.stop()));
   }
 }

@@ -15,7 +15,7 @@ import { SINK_HEADER_BYTES, SINK_REPLY_BYTES } from '../fixture/handlers.js';
 import { MAX_SIZE } from '../core/limits.js';
 import { KiB, MiB, formatSize } from '../core/units.js';
 import { connect } from '../client/transport.js';
-import { measureLanes, mechanismColumns, mechanismFigures, mechanismSummary, placementFigures, trialDeadline } from './common.js';
+import { measureLanes, mechanismColumns, mechanismSummary, trialDeadline, unitFigures } from './common.js';
 
 /** A block moves at least this many bytes (and at least MIN_CHUNKS chunks). */
 const MIN_BLOCK_BYTES = 16 * MiB;
@@ -155,16 +155,11 @@ async function runStream(spec, context = {}) {
     return await measureLanes(stream, spec, context, lanes, {
       minUnits: Math.max(MIN_CHUNKS, Math.ceil(MIN_BLOCK_BYTES / spec.size)), units: 'chunks', floor: `${formatSize(MIN_BLOCK_BYTES)} and ${MIN_CHUNKS} chunks at least`,
       figures: (x) => ({
-        chunks: x.units,
+        ...unitFigures(x, { count: 'chunks', rate: 'chunks_per_s', per: 'chunk' }),
         bytes: x.bytes,
-        elapsed_ms: x.elapsedMs,
         gb_per_s: gb(x.bytes) / (x.elapsedMs / 1000),
         client_cpu_ms_per_gb: perGb(x.cpuUs, x.units),
         server_cpu_ms_per_gb: perGb(x.serverCpuUs, x.units),
-        client_elu: x.elu,
-        server_elu: x.serverElu,
-        ...mechanismFigures(x, 'chunk'),
-        ...placementFigures(x),
       }),
     });
   } finally {

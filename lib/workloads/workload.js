@@ -2,9 +2,7 @@
  * What a workload declares (types only). A workload is one module: its
  * axes and their bounds, its figures (columns with units in their names, the
  * primary one and its direction), its fixture (which server answers, and
- * whether nginx stands in front) and its client. The orchestrator, the
- * schedule, the summary, resume and the CSV files read these declarations
- * and never name a workload.
+ * whether nginx stands in front) and its client.
  */
 
 /**

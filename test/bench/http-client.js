@@ -116,7 +116,7 @@ const CLIENTS = {
   async 'http-load'({ target, body, ms }) {
     const load = createHttpLoad(target, { connections: CONNECTIONS, pipelining: PIPELINING, path: `/${body}`, expectedBytes: body, timeoutMs: 10_000 });
     const began = performance.now();
-    while (performance.now() - began < WARMUP_MS) await load.warm(1000);
+    while (performance.now() - began < WARMUP_MS) await load.block(1000);
     const cpu = process.cpuUsage();
     const elu = performance.eventLoopUtilization();
     let requests = 0;

@@ -6,7 +6,7 @@
  *  - report-json.json: the key paths of `report --json` (sorted; `[]` an
  *    array's elements, `*` a figure's name).
  * Tests compare what the real CLI writes with these files, never with the
- * code's own constants (RECORD_FIELDS, SUMMARY_COLUMNS…): a column renamed,
+ * code's own constants (recordFields, SUMMARY_COLUMNS…): a column renamed,
  * dropped, added or moved fails a test, as it would break a user's script.
  *
  * To change a schema on purpose, make the change, then write the fixtures

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer } from '../../lib/fixture/server.js';
 import { runTrial } from '../../lib/trial/trial.js';
 import { connect } from '../../lib/client/transport.js';
-import { MIN_BLOCKS, MIN_WARMUP_BLOCKS, TEST_MIN_BLOCKS, budget } from '../../lib/client/blocks.js';
+import { MIN_BLOCKS, MIN_WARMUP_BLOCKS, TEST_MIN_BLOCKS, scheduleBlocks } from '../../lib/client/blocks.js';
 import { FILL_FACTOR } from '../../lib/workloads/echo.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -36,10 +36,21 @@ describe('measured blocks', () => {
     }
   });
 
-  it('budget a timed phase in wall time with a floor of blocks, a counted one in blocks of the count', () => {
-    expect(budget({ ms: 50 }, 1600, MIN_WARMUP_BLOCKS)).toEqual({ time: 50, iterations: MIN_WARMUP_BLOCKS });
+  it('budget a timed phase in wall time with a floor of blocks, a counted one in blocks of the count', async () => {
     expect(MIN_WARMUP_BLOCKS).toBeGreaterThanOrEqual(2);
-    expect(budget({ count: 450 }, 200, MIN_BLOCKS)).toEqual({ time: 0, iterations: 3 });
+    /** @type {[string, number, number][]} */
+    const ran = [];
+    // blocks that say they took 1 s: past any time budget at once, and slow enough that the floor of 200 units sets the block
+    const executors = [0, 1].map((lane) => ({
+      warm: async (/** @type {number} */ n) => { ran.push(['warm', lane, n]); return 1000; },
+      measure: async (/** @type {number} */ n) => { ran.push(['measure', lane, n]); return /** @type {any} */ ({ elapsedMs: 1000 }); },
+    }));
+    await scheduleBlocks(executors, { warmup: { ms: 50 }, measure: { count: 450 }, minUnits: 200 });
+    const of = (/** @type {string} */ phase, /** @type {number} */ lane) => ran.filter(([p, l]) => p === phase && l === lane).map(([, , n]) => n);
+    for (const lane of [0, 1]) {
+      expect(of('warm', lane)).toEqual(Array(MIN_WARMUP_BLOCKS).fill(200));
+      expect(of('measure', lane)).toEqual([200, 200, 50]);
+    }
   });
 
   it('run at least MIN_BLOCKS blocks per transport in a timed phase, however short the time', async () => {

@@ -40,7 +40,7 @@ describe('a block', () => {
   it('is refused while another runs, and needs at least one request', async () => {
     const load = createHttpLoad(servers[64].tcp, { connections: 2, expectedBytes: 64, timeoutMs: 2000 });
     try {
-      await load.warm(2);
+      await load.block(2);
       const running = load.block(50);
       await expect(load.block(1)).rejects.toMatchObject({ code: 'ERR_INTERNAL' });
       expect((await running).requests).toBe(50);

@@ -89,7 +89,7 @@ describe('servers that stop fail the block, never hang it', () => {
     await server.close();
     const load = createHttpLoad(target, { connections: 2, expectedBytes: 64, timeoutMs: 1000 });
     try {
-      await expect(load.warm(1)).rejects.toMatchObject({ code: 'ERR_CONNECT', message: expect.stringMatching(/ECONNREFUSED \(is the HTTP server running\?\)$/) });
+      await expect(load.block(1)).rejects.toMatchObject({ code: 'ERR_CONNECT', message: expect.stringMatching(/ECONNREFUSED \(is the HTTP server running\?\)$/) });
     } finally {
       await load.close();
     }

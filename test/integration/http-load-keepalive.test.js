@@ -15,10 +15,10 @@ describe('keep-alive connections', () => {
     const tcp = createHttpLoad(server.tcp, { connections, expectedBytes: 256, timeoutMs: 2000 });
     const uds = createHttpLoad(server.uds, { connections, expectedBytes: 256, timeoutMs: 2000 });
     try {
-      const warm = await tcp.warm(5);
+      const warm = await tcp.block(5);
       expect(warm).toMatchObject({ requests: 5, connects: 0 });
       expect(server.counts().connections).toBe(connections);
-      await uds.warm(40);
+      await uds.block(40);
       expect(server.counts().connections).toBe(2 * connections);
       for (let k = 0; k < 6; k++) {
         const block = await (k % 2 === 0 ? tcp : uds).block(200);

@@ -34,7 +34,7 @@ describe('where the HTTP client connects', () => {
     const { port } = gone.target;
     const lost = createHttpLoad({ ...target, via: { host: '127.0.0.1', port } }, { connections: 1, expectedBytes: 16, timeoutMs: 2000 });
     try {
-      await expect(lost.warm(1)).rejects.toMatchObject({ code: 'ERR_CONNECT', message: `cannot connect to uds /nonexistent/http.sock via 127.0.0.1:${port}: ECONNREFUSED (is the proxy running?)` });
+      await expect(lost.block(1)).rejects.toMatchObject({ code: 'ERR_CONNECT', message: `cannot connect to uds /nonexistent/http.sock via 127.0.0.1:${port}: ECONNREFUSED (is the proxy running?)` });
     } finally {
       await lost.close();
     }

@@ -4,8 +4,8 @@
  * --duration cannot hold the fewest blocks at the workload's floor.
  */
 import { describe, expect, it } from 'vitest';
-import { overrunWarning, planMeasure, planTrial, watchFirstBlocks } from '../../lib/client/block-plan.js';
-import { MIN_BLOCKS, MIN_WARMUP_BLOCKS } from '../../lib/client/blocks.js';
+import { overrunWarning, planMeasure, planTrial } from '../../lib/client/block-plan.js';
+import { MIN_BLOCKS, MIN_WARMUP_BLOCKS, scheduleBlocks } from '../../lib/client/blocks.js';
 
 const FLOORS = { minBlocks: MIN_BLOCKS, minWarmupBlocks: MIN_WARMUP_BLOCKS, blockMs: 10 };
 
@@ -77,16 +77,16 @@ describe('overrunWarning', () => {
   });
 });
 
-describe('watchFirstBlocks', () => {
-  it('hands over the rates once every lane has run a block, each lane\'s first, and only once', () => {
+describe('scheduleBlocks: the first blocks\' rates', () => {
+  it('hands over the rates once every lane has run a block, each lane\'s first, and only once', async () => {
     /** @type {number[][]} */
     const seen = [];
-    const watch = watchFirstBlocks(2, (rates) => seen.push(rates));
-    watch(0, 100, 10);
-    watch(0, 100, 50); // a lane's later block does not replace its first
-    expect(seen).toEqual([]);
-    watch(1, 100, 20);
-    watch(1, 100, 1);
+    // each lane's warmup blocks of 100 units take these ms in turn: its first block's rate is 100 / the first
+    const executors = [[10, 50, 50], [20, 1, 1]].map((ms) => ({
+      warm: async () => /** @type {number} */ (ms.shift()),
+      measure: async () => /** @type {import('../../lib/client/blocks.js').MeasuredBlock} */ (/** @type {unknown} */ ({ elapsedMs: 1 })),
+    }));
+    await scheduleBlocks(executors, { warmup: { count: 300 }, measure: { count: 100 }, minUnits: 100, onRates: (rates) => seen.push([...rates]) });
     expect(seen).toEqual([[10, 5]]);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRecord, errorRecord, RECORD_FIELDS } from '../../lib/trial/record.js';
+import { createRecord, errorRecord, recordFields } from '../../lib/trial/record.js';
 import { toJsonLine } from '../../lib/results/json.js';
 import { toComparison, toTable } from '../../lib/report/table.js';
 
@@ -9,7 +9,7 @@ const uds = createRecord({ ...tcp, transport: 'uds', msgs_per_s: 25000, rtt_p50_
 describe('report formatters', () => {
   it('records hold every field in order, empty figures null', () => {
     const r = errorRecord({ workload: 'echo', transport: 'uds', size_bytes: 1, depth: 2 }, new Error('boom\nsecond line'));
-    expect(Object.keys(r)).toEqual([...RECORD_FIELDS]);
+    expect(Object.keys(r)).toEqual(recordFields('echo'));
     expect(r.status).toBe('error');
     expect(r.error).toBe('boom');
     expect(r.msgs_per_s).toBeNull();
@@ -18,7 +18,7 @@ describe('report formatters', () => {
   it('JSON lines carry exactly the record keys', () => {
     const line = toJsonLine(tcp);
     expect(line.endsWith('\n')).toBe(true);
-    expect(Object.keys(JSON.parse(line))).toEqual([...RECORD_FIELDS]);
+    expect(Object.keys(JSON.parse(line))).toEqual(recordFields('echo'));
   });
 
   it('renders the table exactly', () => {
