@@ -13,7 +13,7 @@
  */
 import { Chalk } from 'chalk';
 import { UsageError } from '../core/errors.js';
-import { pairedLogRatios } from '../stats/ratios.js';
+import { groupRows, logsByRun } from '../stats/ratios.js';
 import { formatSize } from '../core/units.js';
 import { printable } from '../core/text.js';
 import { welchLogRatio } from '../stats/welch.js';
@@ -54,29 +54,11 @@ const groupKey = (r, byVersion) => `${r.workload}|${Number(r.size_bytes)}|${Numb
 const versionCount = (trials) => new Set(trials.map((r) => r.node_version ?? null)).size;
 
 /**
+ * The rows of each (workload, size, depth) group, and Node version where one sweep measured several.
  * @param {Record<string, any>[]} trials
  * @param {boolean} byVersion
  */
-function groupsOf(trials, byVersion) {
-  /** @type {Map<string, Record<string, any>[]>} */
-  const groups = new Map();
-  for (const r of trials) {
-    const key = groupKey(r, byVersion);
-    if (!groups.has(key)) groups.set(key, []);
-    groups.get(key)?.push(r);
-  }
-  return groups;
-}
-
-/**
- * Log values of one figure of one transport, one per ok trial.
- * @param {Record<string, any>[]} rows
- * @param {string} transport
- * @param {string} metric
- */
-function logsOf(rows, transport, metric) {
-  return rows.filter((r) => r.status === 'ok' && r.transport === transport && typeof r[metric] === 'number' && r[metric] > 0).map((r) => Math.log(r[metric]));
-}
+const groupsOf = (trials, byVersion) => new Map(groupRows(trials).map((g) => [groupKey(g.rows[0], byVersion), g.rows]));
 
 /** @param {number[]} logs */
 const geomean = (logs) => (logs.length ? Math.exp(logs.reduce((a, b) => a + b, 0) / logs.length) : null);
@@ -120,9 +102,8 @@ export function compareSweeps(a, b, { metrics = Object.keys(FIGURES) } = {}) {
     const present = orderTransports([...rowsA, ...rowsB].map((r) => String(r.transport)));
     for (const metric of metrics) {
       for (const transport of [...present, ...ratiosOf(present)]) {
-        const over = ratioTransport(transport);
-        const la = over !== null ? pairedLogRatios(rowsA, metric, over) : logsOf(rowsA, transport, metric);
-        const lb = over !== null ? pairedLogRatios(rowsB, metric, over) : logsOf(rowsB, transport, metric);
+        // per run: the log of the transport's figure, or of its ratio to TCP in that run
+        const [la, lb] = [rowsA, rowsB].map((rows) => [...logsByRun(rows, transport, metric).values()]);
         if (la.length === 0 && lb.length === 0) continue;
         const w = la.length && lb.length ? welchLogRatio(la, lb) : null;
         rows.push({ ...base, transport, metric, a: geomean(la), n_a: la.length, b: geomean(lb), n_b: lb.length, ratio: w?.ratio ?? null, ci95_low: w?.low ?? null, ci95_high: w?.high ?? null, df: w?.df ?? null, significant: w?.significant ?? null });
