@@ -237,12 +237,8 @@ export function toSummaryText(summary, { precision = null } = {}) {
   const labelWidth = several ? 30 : 20;
   /** a group for people: `64B depth 1`, with its Node version first when there are several @param {Record<string, any>} r */
   const groupLabel = (r) => `${several && r.node_version ? `${r.node_version} ` : ''}${formatSize(r.size_bytes)} ${depthLabel(r.workload, r.depth)}`;
-  /** @type {Map<string, Record<string, any>>} */
-  const index = new Map();
-  for (const s of own) {
-    const key = `${s.node_version}|${s.size_bytes}|${s.depth}|${s.transport}|${s.metric}`;
-    if (!index.has(key)) index.set(key, s);
-  }
+  const keyOf = (/** @type {Record<string, any>} */ s) => `${s.node_version}|${s.size_bytes}|${s.depth}|${s.transport}|${s.metric}`;
+  const index = new Map([...own].reverse().map((s) => [keyOf(s), s])); // the first row of a key wins
   // one transport measured alone (no ratio cell): its figure per group, and that nothing is compared
   const alone = orderTransports(/** @type {string[]} */ (own.map((r) => r.transport).filter((t) => ratioTransport(t) === null)));
   if (!cells.length && alone.length === 1) {
@@ -259,7 +255,7 @@ export function toSummaryText(summary, { precision = null } = {}) {
     if (k > 0) lines.push('');
     lines.push(`${`${labelOf(cell)} ${unit} (geometric mean of paired runs, 95 % CI)`.padEnd(labelWidth + 47)}${`TCP ${unit}`.padStart(10)}   ${`${label} ${unit}`.padStart(10)}   ${secondLabel} ${labelOf(cell)}`);
     for (const r of ratios.filter((x) => x.transport === cell)) {
-      const pick = (/** @type {string} */ t, /** @type {string} */ metric) => index.get(`${r.node_version}|${r.size_bytes}|${r.depth}|${t}|${metric}`);
+      const pick = (/** @type {string} */ t, /** @type {string} */ metric) => index.get(keyOf({ ...r, transport: t, metric }));
       const group = groupLabel(r).padEnd(labelWidth);
       const ci = r.ci95_low === null ? ' (n=1, no CI)                   ' : ` [${fmt(r.ci95_low)}, ${fmt(r.ci95_high)}] ${pct(r.ci95_half_width_pct)} n=${String(r.n).padEnd(3)}`;
       const star = r.significant === 'yes' ? ' *' : '  ';
