@@ -20,6 +20,7 @@
  * a signal), the result is null with a note saying why.
  */
 import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -97,17 +98,9 @@ function spoke(child, what) {
   ]);
 }
 
-/**
- * Move every thread of a running process to one CPU.
- * @param {string} taskset
- * @param {number} pid
- * @param {string} cpu
- */
-function pin(taskset, pid, cpu) {
-  return new Promise((resolve, reject) => {
-    execFile(taskset, ['-a', '-p', '-c', cpu, String(pid)], { timeout: 5000 }, (error) => (error ? reject(new Error(`taskset -p: ${error.message.split('\n')[0]}`)) : resolve(undefined)));
-  });
-}
+/** Move every thread of a running process to one CPU. @param {string} taskset @param {number} pid @param {string} cpu */
+const pin = (taskset, pid, cpu) => promisify(execFile)(taskset, ['-a', '-p', '-c', cpu, String(pid)], { timeout: 5000 })
+  .catch((error) => { throw new Error(`taskset -p: ${error.message.split('\n')[0]}`); });
 
 /**
  * A sweep's probe is 6 blocks of 50 ms (same, cross, cross, same, and two cross-CPU with both CPUs busy):
@@ -188,8 +181,7 @@ export async function probeWakeup({ blockMs = 50, blocks = 2, signal } = {}) {
       const sameCpu = describeRoundTrips(samples.same, 'ping cpu 0, echo cpu 0');
       const crossCpu = describeRoundTrips(samples.cross, 'ping cpu 1, echo cpu 0');
       const crossBusy = samples.busy.length ? describeRoundTrips(samples.busy, 'ping cpu 1, echo cpu 0, a SCHED_IDLE spinner on each') : null;
-      /** @type {Wakeup} */
-      const wakeup = {
+      return /** @type {Wakeup} */ ({
         method: `1-byte ping-pong between two Node processes over a Unix socket, ${blocks} blocks of ${blockMs} ms per configuration in alternating order (the ping end moved between CPUs by taskset -p); wake_cost_us = cross-CPU − same-CPU median round trip`,
         block_ms: blockMs,
         blocks,
@@ -202,8 +194,7 @@ export async function probeWakeup({ blockMs = 50, blocks = 2, signal } = {}) {
         elapsed_ms: 0,
         load_1m: round2(load),
         cpu_count: os.availableParallelism(),
-      };
-      return wakeup;
+      });
     })()]);
     result.elapsed_ms = Math.round(performance.now() - started);
     return { wakeup: result, note: result.busy_note };

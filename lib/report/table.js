@@ -82,45 +82,31 @@ export function toComparison(records, { chalk = plain, ratios = {} } = {}) {
   const lines = [];
   for (const group of groups.values()) {
     const measured = orderTransports(group.map((r) => String(r.transport)));
+    const w = workloadOf(group[0].workload);
+    const head = `${formatSize(Number(group[0].size_bytes))} ${w.axes.depth.flag.slice(2)} ${printable(group[0].depth)}`;
     if (measured.length === 1) {
       // one transport alone: what it measured, and that nothing is compared (nothing at all if it failed)
-      const w = workloadOf(group[0].workload);
-      if (Number.isFinite(meanOf(group, w.primary))) lines.push(`${formatSize(Number(group[0].size_bytes))} ${w.axes.depth.flag.slice(2)} ${printable(group[0].depth)}: ${labelOf(measured[0])} alone: ${aloneWords(measured[0], w.summary[w.primary])}`);
+      if (Number.isFinite(meanOf(group, w.primary))) lines.push(`${head}: ${labelOf(measured[0])} alone: ${aloneWords(measured[0], w.summary[w.primary])}`);
       continue;
     }
-    const baseline = group.filter((r) => r.transport === BASELINE);
+    const tcp = group.filter((r) => r.transport === BASELINE);
     for (const transport of measured.filter((t) => t !== BASELINE)) {
-      const line = comparisonLine(group, baseline, transport, ratios[transport], chalk);
-      if (line) lines.push(line);
+      const mine = group.filter((r) => r.transport === transport);
+      const ratio = (/** @type {string} */ field) => meanOf(mine, field) / meanOf(tcp, field);
+      if (!Number.isFinite(ratio(w.primary))) continue;
+      const n = Math.min(tcp.length, mine.length);
+      const iv = ratios[transport]?.interval;
+      const value = iv ? iv.mean : ratio(w.primary);
+      const text = `${labelOf(transport)} ×${value.toFixed(2)} the ${w.summary[w.primary].short} of TCP${iv?.low != null && iv.high != null ? ` (95 % CI ${iv.low.toFixed(2)}–${iv.high.toFixed(2)}${iv.low > 1 || iv.high < 1 ? '' : ', not significant'})` : ''}`;
+      const verdict = value >= 1 ? chalk.green(text) : chalk.yellow(text);
+      const basis = iv ? chalk.dim(` [interval from ${ratios[transport].basis}]`) : n < 3 ? chalk.dim(` (${n} trial${n === 1 ? '' : 's'} each: run a sweep for a confidence interval)`) : '';
+      const others = Object.entries(w.summary).filter(([m, f]) => m !== w.primary && !f.mechanism && Number.isFinite(ratio(m))).map(([m, f]) => `${f.short} ×${ratio(m).toFixed(2)}`);
+      // of the mechanism figures, the one farthest from 1 (among those that happen often enough to matter)
+      const mechanisms = Object.entries(w.summary).filter(([m, f]) => f.mechanism && ratio(m) > 0 && Number.isFinite(ratio(m)) && Math.max(meanOf(tcp, m), meanOf(mine, m)) >= MIN_PER_UNIT);
+      const farthest = mechanisms.reduce((/** @type {[string, import('../workloads/workload.js').Figure] | undefined} */ a, b) => (a && Math.abs(Math.log(ratio(a[0]))) >= Math.abs(Math.log(ratio(b[0]))) ? a : b), undefined);
+      if (farthest) others.push(`most different: ${farthest[1].short} ×${ratio(farthest[0]).toFixed(2)}`);
+      lines.push(`${head}: ${verdict}; ${others.join(', ')}${basis}`);
     }
   }
   return lines.length ? `${lines.join('\n')}\n` : '';
-}
-
-/**
- * @param {import('../trial/record.js').TrialRecord[]} group one (size, depth)'s records
- * @param {import('../trial/record.js').TrialRecord[]} tcp its TCP records
- * @param {string} transport
- * @param {{ interval: import('../stats/ratios.js').RatioInterval, basis: string } | undefined} paired
- * @param {import('chalk').ChalkInstance} chalk
- */
-function comparisonLine(group, tcp, transport, paired, chalk) {
-  const mine = group.filter((r) => r.transport === transport);
-  const label = labelOf(transport);
-  const w = workloadOf(group[0].workload);
-  const ratio = (/** @type {string} */ field) => meanOf(mine, field) / meanOf(tcp, field);
-  const msgs = ratio(w.primary);
-  if (!Number.isFinite(msgs)) return null;
-  const n = Math.min(tcp.length, mine.length);
-  const iv = paired?.interval;
-  const value = iv ? iv.mean : msgs;
-  const text = `${label} ×${value.toFixed(2)} the ${w.summary[w.primary].short} of TCP${iv?.low != null && iv.high != null ? ` (95 % CI ${iv.low.toFixed(2)}–${iv.high.toFixed(2)}${iv.low > 1 || iv.high < 1 ? '' : ', not significant'})` : ''}`;
-  const verdict = value >= 1 ? chalk.green(text) : chalk.yellow(text);
-  const basis = iv ? chalk.dim(` [interval from ${paired?.basis}]`) : n < 3 ? chalk.dim(` (${n} trial${n === 1 ? '' : 's'} each: run a sweep for a confidence interval)`) : '';
-  const others = Object.entries(w.summary).filter(([m, f]) => m !== w.primary && !f.mechanism && Number.isFinite(ratio(m))).map(([m, f]) => `${f.short} ×${ratio(m).toFixed(2)}`);
-  // of the mechanism figures, the one farthest from 1 (among those that happen often enough to matter)
-  const mechanisms = Object.entries(w.summary).filter(([m, f]) => f.mechanism && ratio(m) > 0 && Number.isFinite(ratio(m)) && Math.max(meanOf(tcp, m), meanOf(mine, m)) >= MIN_PER_UNIT);
-  const farthest = mechanisms.reduce((/** @type {[string, import('../workloads/workload.js').Figure] | undefined} */ a, b) => (a && Math.abs(Math.log(ratio(a[0]))) >= Math.abs(Math.log(ratio(b[0]))) ? a : b), undefined);
-  if (farthest) others.push(`most different: ${farthest[1].short} ×${ratio(farthest[0]).toFixed(2)}`);
-  return `${formatSize(Number(group[0].size_bytes))} ${w.axes.depth.flag.slice(2)} ${printable(group[0].depth)}: ${verdict}; ${others.join(', ')}${basis}`;
 }
