@@ -1,15 +1,12 @@
 /**
- * Two sweeps side by side (another Node version, another machine, a kernel
- * change, before/after a code change), as Node core's benchmark/compare.js
- * does for two binaries: for every (workload, size, depth) group both sweeps
- * hold, and every figure, B/A as COMPARE_STATISTIC says (lib/stats/welch.js).
- * The UDS/TCP row (and every other transport's row against TCP) compares the
- * two sweeps' per-run log-ratios the same way, so B/A of it says whether the
- * gap between the transports changed. Two sweeps of one Node version each
- * are compared whatever their versions (that may be the point); where a
- * sweep measured several (sweep --node), groups are matched within each
- * version. Pure: trial rows in, rows and text out; in the text, what came
- * from the results directories is printable() (controls escaped).
+ * Two sweeps side by side (another Node, machine or kernel, before and after
+ * a change), as Node core's benchmark/compare.js does for two binaries: for
+ * every (workload, size, depth) group both hold and every figure, B/A as
+ * COMPARE_STATISTIC says; a ratio row to TCP compares the per-run
+ * log-ratios, so its B/A says whether the gap between the transports
+ * changed. Groups are matched within each Node version only where a sweep
+ * measured several. Pure; in the text, what came from the results
+ * directories is printable() (controls escaped).
  */
 import { Chalk } from 'chalk';
 import { UsageError } from '../core/errors.js';

@@ -4,11 +4,6 @@
  * time as rows for the report's environment section, and a warning wherever
  * the machine, not the transport, may have set a result: waking idle CPUs,
  * UDS's send buffer, somaxconn, the hypervisor's steal. Pure.
- *
- * The share of the depth-1 round trip that waking an idle CPU takes: the
- * probe runs unpinned ends on two CPUs, so where the round trips measured
- * had both ends on one CPU (pinning `same`), none of that cost is theirs,
- * and a note says so instead of any share.
  */
 import { formatSize } from '../core/units.js';
 import { backlogWarning } from '../core/backlog.js';

@@ -99,15 +99,12 @@ export function toMarkdown(findings) {
     ...rows.map((r) => `| ${r.map(md).join(' | ')} |`),
     '',
   ];
-  let mechanisms = false;
   for (const section of findings.sections) {
-    const table = depthTable(section);
-    mechanisms ||= table.mechanisms;
     out.push(`## ${md(sectionTitle(findings, section))}`, '');
     out.push(md(section.verdict), '');
-    out.push(...mdTable(table));
+    out.push(...mdTable(depthTable(section)));
   }
-  if (findings.sections.length) out.push(md(describeTable(findings, mechanisms)), '');
+  if (findings.sections.length) out.push(md(describeTable(findings)), '');
   if (findings.versions.length) {
     out.push('## Node versions', '');
     for (const version of findings.versions) out.push(`- ${md(version.line)}`);

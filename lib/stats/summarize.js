@@ -1,14 +1,11 @@
 /**
- * Summary of a sweep's trial rows: per (Node version, size, depth, transport) the
- * distribution of each figure over runs, and per (size, depth) the ratio of
- * every other transport to TCP (`uds/tcp`, the headline, then `uds-abstract/tcp` …)
- * from the runs where both transports succeeded, with its interval
- * (./ratios.js). Intervals of these positive figures are all on the log
- * scale, so they never go below zero. Statistics come from tinybench via
- * describe(). Outliers are flagged by the modified Z-score (median/MAD >
- * 3.5), never dropped. With several Node versions, each version against the
- * first (./versions.js) follows, in rows whose node_version is
- * `v26.10.0/v20.20.2`. Pure: rows in, rows (and a string for people) out.
+ * Summary of a sweep's trial rows: per (Node version, size, depth, transport)
+ * each figure's distribution over runs (tinybench's, via describe()), and per
+ * group each other transport's ratio to TCP (`uds/tcp` first) with its
+ * interval (./ratios.js); with several Node versions, each against the first
+ * (./versions.js) in rows whose node_version is `v26.10.0/v20.20.2`.
+ * Intervals are on the log scale, and outliers (median/MAD modified Z over
+ * 3.5) are counted, never dropped. Pure: rows in, rows (and a string for people) out.
  */
 import { groupRows, pairedLogRatios, ratioIntervals } from './ratios.js';
 import { compareNodeVersions, isVersionComparison } from './versions.js';
@@ -295,8 +292,8 @@ export function toSummaryText(summary, { precision = null } = {}) {
 function versionLines(summary, primary, unit) {
   const rows = summary.filter((r) => isVersionComparison(r) && r.metric === primary);
   if (!rows.length) return [];
-  const cellsOf = (/** @type {boolean} */ ratio) => orderTransports(rows.map((r) => (ratio ? ratioTransport(r.transport) : ratioTransport(r.transport) === null ? String(r.transport) : null)).filter((t) => t !== null)).map((t) => (ratio ? ratioOf(t) : t));
-  const cells = [...cellsOf(true), ...cellsOf(false)]; // uds/tcp first, then each transport
+  const ratios = orderTransports(/** @type {string[]} */ (rows.map((r) => ratioTransport(r.transport)).filter((t) => t !== null))).map(ratioOf);
+  const cells = [...ratios, ...orderTransports(rows.map((r) => String(r.transport)).filter((t) => ratioTransport(t) === null))]; // uds/tcp first
   /** @param {Record<string, any> | undefined} r */
   const cell = (r) => (!r ? '       -                  ' : `×${fmt(r.mean)}${r.ci95_low === null ? ' (n=1, no CI)     ' : ` [${fmt(r.ci95_low)}, ${fmt(r.ci95_high)}]`}${r.significant === 'yes' ? ' *' : '  '}`);
   const base = String(rows[0].node_version).split('/')[1];
@@ -310,7 +307,6 @@ function versionLines(summary, primary, unit) {
   for (const [group, mine] of groups) {
     lines.push(`  ${group.padEnd(width)}${cells.map((c) => cell(mine.find((r) => r.transport === c))).join('   ')}`.trimEnd());
   }
-  const ratios = cellsOf(true);
   const meaning = ratios.length ? ` (${ratios.length === 1 ? `${labelOf(ratios[0])}: ${labelOf(ratioTransport(ratios[0]))}` : 'a ratio to TCP: that transport'} gains more over TCP there)` : '';
   lines.push(`  ${rows.some((r) => r.significant === 'yes') ? '* the 95 % CI excludes 1. ' : ''}Above 1: higher under that version than under ${base}${meaning}.`);
   return lines;
