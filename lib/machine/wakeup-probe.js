@@ -1,21 +1,11 @@
 /**
  * meta.json's `machine` for one session: the machine facts
- * (lib/core/machine.js), then, unless turned off, the wake-up probe, one
- * after the other so that the probe's round trips share the machine with
- * nothing this tool started.
- *
- * The wake-up probe: what waking an idle CPU costs a round trip on this
- * machine. Two Node processes ping-pong 1-byte messages over a Unix socket
- * (lib/machine/wakeup-peer.js), with the ends pinned by taskset once to one
- * CPU (the receiver is always runnable on a CPU that is not idle: no
- * wake-up of an idle CPU) and once to two CPUs (each message wakes the
- * other, idle, CPU), in alternating blocks (same, cross, cross, same, …)
- * so that drift hits both alike. The difference of the medians estimates
- * the wake-up cost of one round trip. Where `chrt` is present, a third,
- * busy-ish configuration runs the cross-CPU ping-pong with a SCHED_IDLE
- * spinner on each CPU, so that neither CPU goes idle: it separates waking
- * an idle CPU from moving a message between two CPUs.
- *
+ * (lib/core/machine.js), then, unless turned off, the wake-up probe
+ * (docs/results.md, "meta.json"), one after the other so that the probe's
+ * round trips share the machine with nothing this tool started. The ping end
+ * (./wakeup-peer.js) moves between the echo end's CPU and another in
+ * alternating blocks, so that drift hits both alike; the busy baseline
+ * separates waking an idle CPU from moving a message between two CPUs.
  * Never throws: where it cannot run (no taskset, one CPU, a peer that fails,
  * a signal), the result is null with a note saying why.
  */

@@ -8,7 +8,6 @@
  * measured several. Pure; in the text, what came from the results
  * directories is printable() (controls escaped).
  */
-import { Chalk } from 'chalk';
 import { UsageError } from '../core/errors.js';
 import { groupRows, logsByRun } from '../stats/ratios.js';
 import { formatSize } from '../core/units.js';
@@ -16,9 +15,7 @@ import { printable } from '../core/text.js';
 import { welchLogRatio } from '../stats/welch.js';
 import { FIGURES } from '../workloads/figures.js';
 import { labelOf, orderTransports, ratioTransport, ratiosOf } from '../transports/index.js';
-import { human } from './table.js';
-
-const plain = new Chalk({ level: 0 });
+import { human, plain } from './table.js';
 
 export const COMPARE_STATISTIC = "B/A: ratio of the geometric means over runs; 95 % CI from Welch's t-test on the log values of the per-run figures (Welch–Satterthwaite df, rounded down)";
 

@@ -6,13 +6,11 @@
  * (controls escaped) before it is measured, padded and coloured.
  */
 import { depthLabel } from '../workloads/index.js';
-import { Chalk } from 'chalk';
 import { depthTable, describeTable } from './depth-table.js';
 import { printable } from '../core/text.js';
+import { plain } from './table.js';
 import { cpuTimeRows, machineRows } from './machine.js';
 import { VERSION_TABLE_NOTE, versionTable } from './versions.js';
-
-const plain = new Chalk({ level: 0 });
 
 /**
  * One line: the sweep's state and how many trials it holds.

@@ -10,7 +10,8 @@ import { workloadOf } from '../workloads/index.js';
 import { BASELINE, labelOf, orderTransports } from '../transports/index.js';
 import { MIN_PER_UNIT, aloneWords } from './verdict.js';
 
-const plain = new Chalk({ level: 0 });
+/** No colour: the default of every formatter here. */
+export const plain = new Chalk({ level: 0 });
 
 /**
  * Digits for people: 3 significant, thousands as k/M; never used in CSV.
