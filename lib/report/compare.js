@@ -16,6 +16,7 @@ import { welchLogRatio } from '../stats/welch.js';
 import { FIGURES } from '../workloads/figures.js';
 import { labelOf, orderTransports, ratioTransport, ratiosOf } from '../transports/index.js';
 import { human, plain } from './table.js';
+import { textTable } from './report-text.js';
 
 export const COMPARE_STATISTIC = "B/A: ratio of the geometric means over runs; 95 % CI from Welch's t-test on the log values of the per-run figures (Welch–Satterthwaite df, rounded down)";
 
@@ -177,10 +178,7 @@ export function toCompareText(comparison, { metric = 'msgs_per_s', differences =
       r.significant === 'yes' ? '*' : r.significant === 'no' ? '' : '-', `${r.n_a}/${r.n_b}`];
   });
   const numeric = [true, false, false, true, true, true, false, false, true];
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (/** @type {string[]} */ cells) => cells.map((c, i) => (numeric[i] ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd();
-  out.push(chalk.bold(line(head)));
-  for (const r of rows) out.push(line(r));
+  out.push(...textTable({ columns: head.map((title, i) => ({ title, numeric: numeric[i] })), rows }, chalk.bold));
   out.push('');
   out.push(chalk.dim(COMPARE_STATISTIC));
   const tested = comparison.rows.filter((r) => r.metric === metric && r.significant !== null);

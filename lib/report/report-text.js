@@ -44,15 +44,15 @@ export function sectionTitle(findings, section) {
 }
 
 /**
- * A table of cells as aligned lines for the terminal.
- * @param {{ columns: import('./depth-table.js').Column[], rows: string[][] }} table
- * @param {import('chalk').ChalkInstance} chalk
+ * A table of cells as aligned lines for the terminal, its cells printable().
+ * @param {{ columns: Pick<import('./depth-table.js').Column, 'title' | 'numeric'>[], rows: string[][] }} table
+ * @param {(text: string) => string} head how the header line looks (chalk.dim …)
  */
-function textTable({ columns, rows: cells }, chalk) {
+export function textTable({ columns, rows: cells }, head) {
   const rows = cells.map((r) => r.map(printable));
   const widths = columns.map((c, i) => Math.max(c.title.length, ...rows.map((r) => r[i].length)));
   const line = (/** @type {string[]} */ cells) => cells.map((cell, i) => (columns[i].numeric ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join('  ').trimEnd();
-  return [chalk.dim(line(columns.map((c) => c.title))), ...rows.map(line)];
+  return [head(line(columns.map((c) => c.title))), ...rows.map(line)];
 }
 
 /**
@@ -63,12 +63,12 @@ export function toReportText(findings, { chalk = plain } = {}) {
   const out = [printable(describeState(findings)), ''];
   for (const section of findings.sections) {
     out.push(chalk.bold(printable(sectionTitle(findings, section))));
-    out.push(...textTable(depthTable(section), chalk));
+    out.push(...textTable(depthTable(section), chalk.dim));
     out.push(chalk.bold(printable(section.verdict)), '');
   }
   for (const version of findings.versions) {
     out.push(chalk.bold(printable(`Node ${version.node} against ${version.base}${findings.versions.some((v) => v.workload !== version.workload) ? ` (${version.workload})` : ''}`)));
-    out.push(...textTable(versionTable(version), chalk));
+    out.push(...textTable(versionTable(version), chalk.dim));
     out.push(chalk.bold(printable(version.line)), '');
   }
   for (const w of findings.warnings) out.push(chalk.yellow(`warning: ${printable(w)}`));

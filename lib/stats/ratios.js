@@ -181,11 +181,10 @@ export function blockPairLogRatios(blocks, metric, transport = HEADLINE) {
 }
 
 /**
- * The interval of one trial's ratio from its block pairs, by batch means:
- * the pairs in order are cut into up to `batches` runs of consecutive pairs
- * and the batch means are the replicates, which absorbs the correlation of
- * neighbouring blocks better than treating every pair as independent. It
- * still cannot see what differs between processes: use runs for that.
+ * The interval of one trial's ratio from its block pairs, by batch means
+ * (docs/method.md, "One-process run"): the means of up to `batches` runs of
+ * consecutive pairs are the replicates, which absorbs the correlation of
+ * neighbouring blocks better than treating every pair as independent.
  * @param {number[]} logs per-pair log-ratios in measured order
  * @returns {RatioInterval}
  */
