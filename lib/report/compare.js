@@ -15,8 +15,7 @@ import { printable } from '../core/text.js';
 import { welchLogRatio } from '../stats/welch.js';
 import { FIGURES } from '../workloads/figures.js';
 import { labelOf, orderTransports, ratioTransport, ratiosOf } from '../transports/index.js';
-import { human, plain } from './table.js';
-import { textTable } from './report-text.js';
+import { human, plain, textTable } from './table.js';
 
 export const COMPARE_STATISTIC = "B/A: ratio of the geometric means over runs; 95 % CI from Welch's t-test on the log values of the per-run figures (Welch–Satterthwaite df, rounded down)";
 

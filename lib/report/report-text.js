@@ -8,7 +8,7 @@
 import { depthLabel } from '../workloads/index.js';
 import { depthTable, describeTable } from './depth-table.js';
 import { printable } from '../core/text.js';
-import { plain } from './table.js';
+import { plain, textTable } from './table.js';
 import { cpuTimeRows, machineRows } from './machine.js';
 import { VERSION_TABLE_NOTE, versionTable } from './versions.js';
 
@@ -41,18 +41,6 @@ export function toVerdictText(findings, { chalk = plain } = {}) {
  */
 export function sectionTitle(findings, section) {
   return `${findings.sections.some((s) => s.workload !== section.workload) ? `${section.workload} ` : ''}${section.node ? `Node ${section.node}, ` : ''}${depthLabel(section.workload, section.depth)}`;
-}
-
-/**
- * A table of cells as aligned lines for the terminal, its cells printable().
- * @param {{ columns: Pick<import('./depth-table.js').Column, 'title' | 'numeric'>[], rows: string[][] }} table
- * @param {(text: string) => string} head how the header line looks (chalk.dim …)
- */
-export function textTable({ columns, rows: cells }, head) {
-  const rows = cells.map((r) => r.map(printable));
-  const widths = columns.map((c, i) => Math.max(c.title.length, ...rows.map((r) => r[i].length)));
-  const line = (/** @type {string[]} */ cells) => cells.map((cell, i) => (columns[i].numeric ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join('  ').trimEnd();
-  return [head(line(columns.map((c) => c.title))), ...rows.map(line)];
 }
 
 /**

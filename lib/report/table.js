@@ -30,6 +30,18 @@ export function human(value) {
 }
 
 /**
+ * A table of cells as aligned lines for the terminal, its cells printable().
+ * @param {{ columns: Pick<import('./depth-table.js').Column, 'title' | 'numeric'>[], rows: string[][] }} table
+ * @param {(text: string) => string} head how the header line looks (chalk.dim …)
+ */
+export function textTable({ columns, rows: cells }, head) {
+  const rows = cells.map((r) => r.map(printable));
+  const widths = columns.map((c, i) => Math.max(c.title.length, ...rows.map((r) => r[i].length)));
+  const line = (/** @type {string[]} */ cells) => cells.map((cell, i) => (columns[i].numeric ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join('  ').trimEnd();
+  return [head(line(columns.map((c) => c.title))), ...rows.map(line)];
+}
+
+/**
  * @param {import('../trial/record.js').TrialRecord[]} records
  * @param {{ chalk?: import('chalk').ChalkInstance }} [options]
  */
@@ -43,13 +55,11 @@ export function toTable(records, { chalk = plain } = {}) {
     ...w.table.map(([title, column]) => /** @type {[string, (r: import('../trial/record.js').TrialRecord) => string]} */ ([title, (r) => human(r[column])])),
     ['status', (r) => String(r.status)],
   ];
-  const rows = records.map((r) => COLUMNS.map(([, cell]) => printable(cell(r))));
-  const widths = COLUMNS.map(([title], i) => Math.max(title.length, ...rows.map((row) => row[i].length)));
-  const line = (/** @type {string[]} */ cells) => cells.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ').trimEnd();
-  const out = [chalk.bold(line(COLUMNS.map(([title]) => title)))];
+  const columns = COLUMNS.map(([title], i) => ({ title, numeric: i >= 2 }));
+  const [head, ...lines] = textTable({ columns, rows: records.map((r) => COLUMNS.map(([, cell]) => cell(r))) }, chalk.bold);
+  const out = [head];
   records.forEach((r, i) => {
-    const text = line(rows[i]);
-    out.push(r.status === 'ok' ? text : chalk.red(text));
+    out.push(r.status === 'ok' ? lines[i] : chalk.red(lines[i]));
     if (r.status !== 'ok') out.push(chalk.red(`  ${printable(r.error)}`));
   });
   return `${out.join('\n')}\n`;
