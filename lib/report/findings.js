@@ -227,14 +227,10 @@ export function buildFindings({ trials: all, meta, notes = [], dir }, options = 
 
   /** a section's Node version, for people, where there are several @param {Section} s */
   const where = (s) => (s.node ? `Node ${s.node} ` : '');
-  const missing = [];
-  for (const s of sections) {
-    for (const row of s.sizes) {
-      const c = row.figures[s.primary.metric];
-      const lacking = s.transports.filter((t) => !estimatesOf(c)[t]).map(labelOf);
-      if (ok.length && lacking.length) missing.push(`${where(s)}${formatSize(row.size_bytes)} ${depthLabel(s.workload, s.depth)} (${lacking.join(', ')})`);
-    }
-  }
+  const missing = ok.length === 0 ? [] : sections.flatMap((s) => s.sizes.flatMap((row) => {
+    const lacking = s.transports.filter((t) => !estimatesOf(row.figures[s.primary.metric])[t]).map(labelOf);
+    return lacking.length ? [`${where(s)}${formatSize(row.size_bytes)} ${depthLabel(s.workload, s.depth)} (${lacking.join(', ')})`] : [];
+  }));
   if (missing.length) warnings.push(`no comparison where a transport has no successful trial: ${missing.join('; ')}`);
 
   const primaryRatios = sections.flatMap((s) => s.sizes.flatMap((r) => ratioEstimatesOf(r.figures[s.primary.metric]).map(({ ratio }) => ({ s, r, ratio })))).filter((x) => x.ratio);
