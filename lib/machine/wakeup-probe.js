@@ -1,25 +1,16 @@
 /**
  * meta.json's `machine` for one session: the machine facts
- * (lib/core/machine.js), then, unless turned off, the wake-up probe, one
- * after the other so that the probe's round trips share the machine with
- * nothing this tool started.
- *
- * The wake-up probe: what waking an idle CPU costs a round trip on this
- * machine. Two Node processes ping-pong 1-byte messages over a Unix socket
- * (lib/machine/wakeup-peer.js), with the ends pinned by taskset once to one
- * CPU (the receiver is always runnable on a CPU that is not idle: no
- * wake-up of an idle CPU) and once to two CPUs (each message wakes the
- * other, idle, CPU), in alternating blocks (same, cross, cross, same, …)
- * so that drift hits both alike. The difference of the medians estimates
- * the wake-up cost of one round trip. Where `chrt` is present, a third,
- * busy-ish configuration runs the cross-CPU ping-pong with a SCHED_IDLE
- * spinner on each CPU, so that neither CPU goes idle: it separates waking
- * an idle CPU from moving a message between two CPUs.
- *
+ * (lib/core/machine.js), then, unless turned off, the wake-up probe
+ * (docs/results.md, "meta.json"), one after the other so that the probe's
+ * round trips share the machine with nothing this tool started. The ping end
+ * (./wakeup-peer.js) moves between the echo end's CPU and another in
+ * alternating blocks, so that drift hits both alike; the busy baseline
+ * separates waking an idle CPU from moving a message between two CPUs.
  * Never throws: where it cannot run (no taskset, one CPU, a peer that fails,
  * a signal), the result is null with a note saying why.
  */
 import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -97,17 +88,9 @@ function spoke(child, what) {
   ]);
 }
 
-/**
- * Move every thread of a running process to one CPU.
- * @param {string} taskset
- * @param {number} pid
- * @param {string} cpu
- */
-function pin(taskset, pid, cpu) {
-  return new Promise((resolve, reject) => {
-    execFile(taskset, ['-a', '-p', '-c', cpu, String(pid)], { timeout: 5000 }, (error) => (error ? reject(new Error(`taskset -p: ${error.message.split('\n')[0]}`)) : resolve(undefined)));
-  });
-}
+/** Move every thread of a running process to one CPU. @param {string} taskset @param {number} pid @param {string} cpu */
+const pin = (taskset, pid, cpu) => promisify(execFile)(taskset, ['-a', '-p', '-c', cpu, String(pid)], { timeout: 5000 })
+  .catch((error) => { throw new Error(`taskset -p: ${error.message.split('\n')[0]}`); });
 
 /**
  * A sweep's probe is 6 blocks of 50 ms (same, cross, cross, same, and two cross-CPU with both CPUs busy):
@@ -188,8 +171,7 @@ export async function probeWakeup({ blockMs = 50, blocks = 2, signal } = {}) {
       const sameCpu = describeRoundTrips(samples.same, 'ping cpu 0, echo cpu 0');
       const crossCpu = describeRoundTrips(samples.cross, 'ping cpu 1, echo cpu 0');
       const crossBusy = samples.busy.length ? describeRoundTrips(samples.busy, 'ping cpu 1, echo cpu 0, a SCHED_IDLE spinner on each') : null;
-      /** @type {Wakeup} */
-      const wakeup = {
+      return /** @type {Wakeup} */ ({
         method: `1-byte ping-pong between two Node processes over a Unix socket, ${blocks} blocks of ${blockMs} ms per configuration in alternating order (the ping end moved between CPUs by taskset -p); wake_cost_us = cross-CPU − same-CPU median round trip`,
         block_ms: blockMs,
         blocks,
@@ -202,8 +184,7 @@ export async function probeWakeup({ blockMs = 50, blocks = 2, signal } = {}) {
         elapsed_ms: 0,
         load_1m: round2(load),
         cpu_count: os.availableParallelism(),
-      };
-      return wakeup;
+      });
     })()]);
     result.elapsed_ms = Math.round(performance.now() - started);
     return { wakeup: result, note: result.busy_note };

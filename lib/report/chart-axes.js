@@ -2,6 +2,7 @@
  * Axes of the report's charts, fitted to the data they show (pure): the size
  * axis, and log axes for ratios and times.
  */
+import { formatSize } from '../core/units.js';
 
 /** How wide a size label is drawn, per character, at Vega's default 10 px label font (an estimate). */
 const CHAR_PX = 6.5;
@@ -19,15 +20,8 @@ const MANTISSAS = [
 ];
 const MAX_TICKS = 8;
 
-/** A size as its label shows it (Vega expression, the same text as formatSize for powers of two). */
+/** A size as its label shows it (Vega expression, the same text as formatSize: sizes are powers of two). */
 const LABEL_SIZE = "datum.value >= 1048576 ? datum.value / 1048576 + ' MiB' : datum.value >= 1024 ? datum.value / 1024 + ' KiB' : datum.value + ' B'";
-
-/** @param {number} bytes */
-function sizeLabel(bytes) {
-  if (bytes >= 1048576) return `${bytes / 1048576} MiB`;
-  if (bytes >= 1024) return `${bytes / 1024} KiB`;
-  return `${bytes} B`;
-}
 
 /**
  * The size axis: log₂, padded so that neither end's label sits on the edge,
@@ -44,7 +38,7 @@ export function sizeAxis(sizes, title, width) {
   const pad = Math.max(0.5, span * 0.05);
   const gaps = sizes.slice(1).map((s, i) => Math.log2(s / sizes[i]));
   const pixelGap = gaps.length ? (width * Math.min(...gaps)) / (span + 2 * pad) : Infinity;
-  const labelPx = Math.max(...sizes.map((s) => sizeLabel(s).length)) * CHAR_PX + 6;
+  const labelPx = Math.max(...sizes.map((s) => formatSize(s).length)) * CHAR_PX + 6;
   const labelAngle = pixelGap >= labelPx ? 0 : pixelGap >= ANGLED_PX ? -45 : -90;
   return {
     field: 'size',

@@ -20,7 +20,7 @@
 import { register } from 'node:module';
 import { readLimits } from '../core/resources.js';
 import { workloadOf } from '../workloads/index.js';
-import { BASELINE, HEADLINE, PAIR, TRANSPORTS, labelOf, orderTransports, othersOf } from '../transports/index.js';
+import { BASELINE, HEADLINE, TRANSPORTS, labelOf, orderTransports, othersOf } from '../transports/index.js';
 import { estimatesOf, ratioAgainstTcp } from './estimates.js';
 import { logAxis, sizeAxis } from './chart-axes.js';
 
@@ -79,9 +79,7 @@ export function chartSpecs(findings) {
   const sizes = [...new Set(sections.flatMap((s) => s.sizes.map((r) => r.size_bytes)))].sort((a, b) => a - b);
   const x = sizeAxis(sizes, sizeName, WIDTH);
   const wideX = sizeAxis(sizes, sizeName, WIDTH * 1.5);
-  /** a section's transports: TCP and UDS where an older findings object has none @param {import('./findings.js').Section} s */
-  const transportsOf = (s) => s.transports ?? PAIR;
-  const measured = orderTransports(sections.flatMap(transportsOf));
+  const measured = orderTransports(sections.flatMap((s) => s.transports));
   const named = measured.map(labelOf).join(', ').replace(/, ([^,]*)$/, ' and $1');
   const colour = { field: 'transport', type: 'nominal', title: 'transport', scale: transportScale(measured, COLOURS), legend: LEGEND };
   const shape = { field: 'transport', type: 'nominal', title: 'transport', scale: transportScale(measured, SHAPES), legend: LEGEND };
@@ -103,7 +101,7 @@ export function chartSpecs(findings) {
   const where = (s) => ({ depth: s.node ? `${s.depth} · Node ${s.node}` : String(s.depth), depthNumber: s.depth * nodes.length + nodes.indexOf(s.node) });
 
   // 1. the primary figure, a line per transport with its 95 % CI band (a rate or a time on a linear axis from 0, so heights compare)
-  const main = sections.flatMap((s) => s.sizes.flatMap((r) => transportsOf(s).flatMap((t) => {
+  const main = sections.flatMap((s) => s.sizes.flatMap((r) => s.transports.flatMap((t) => {
     const e = /** @type {Record<string, any>} */ (estimatesOf(r.figures[primary.metric]))[t];
     if (!e || finite(e.value) === null) return [];
     const band = finite(e.low) !== null && finite(e.high) !== null && e.low > 0;
@@ -160,7 +158,7 @@ export function chartSpecs(findings) {
    * A point per transport, size and figure with a finite value (above 0 where `positive`), labelled `key: part`.
    * @param {string[][]} metrics [part, metric] @param {string} key @param {boolean} [positive]
    */
-  const pointsOf = (metrics, key, positive = false) => sections.flatMap((s) => s.sizes.flatMap((r) => transportsOf(s).flatMap((t) => metrics.flatMap(([part, metric]) => {
+  const pointsOf = (metrics, key, positive = false) => sections.flatMap((s) => s.sizes.flatMap((r) => s.transports.flatMap((t) => metrics.flatMap(([part, metric]) => {
     const e = /** @type {Record<string, any>} */ (r.figures[metric] ? estimatesOf(r.figures[metric]) : {})[t];
     return e && finite(e.value) !== null && (!positive || e.value > 0) ? [{ ...where(s), size: r.size_bytes, transport: labelOf(t), [key]: part, series: `${labelOf(t)} ${part}`, value: e.value }] : [];
   }))));

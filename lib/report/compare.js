@@ -1,27 +1,21 @@
 /**
- * Two sweeps side by side (another Node version, another machine, a kernel
- * change, before/after a code change), as Node core's benchmark/compare.js
- * does for two binaries: for every (workload, size, depth) group both sweeps
- * hold, and every figure, B/A as COMPARE_STATISTIC says (lib/stats/welch.js).
- * The UDS/TCP row (and every other transport's row against TCP) compares the
- * two sweeps' per-run log-ratios the same way, so B/A of it says whether the
- * gap between the transports changed. Two sweeps of one Node version each
- * are compared whatever their versions (that may be the point); where a
- * sweep measured several (sweep --node), groups are matched within each
- * version. Pure: trial rows in, rows and text out; in the text, what came
- * from the results directories is printable() (controls escaped).
+ * Two sweeps side by side (another Node, machine or kernel, before and after
+ * a change), as Node core's benchmark/compare.js does for two binaries: for
+ * every (workload, size, depth) group both hold and every figure, B/A as
+ * COMPARE_STATISTIC says; a ratio row to TCP compares the per-run
+ * log-ratios, so its B/A says whether the gap between the transports
+ * changed. Groups are matched within each Node version only where a sweep
+ * measured several. Pure; in the text, what came from the results
+ * directories is printable() (controls escaped).
  */
-import { Chalk } from 'chalk';
 import { UsageError } from '../core/errors.js';
-import { pairedLogRatios } from '../stats/ratios.js';
+import { groupRows, logsByRun } from '../stats/ratios.js';
 import { formatSize } from '../core/units.js';
 import { printable } from '../core/text.js';
 import { welchLogRatio } from '../stats/welch.js';
 import { FIGURES } from '../workloads/figures.js';
 import { labelOf, orderTransports, ratioTransport, ratiosOf } from '../transports/index.js';
-import { human } from './table.js';
-
-const plain = new Chalk({ level: 0 });
+import { human, plain, textTable } from './table.js';
 
 export const COMPARE_STATISTIC = "B/A: ratio of the geometric means over runs; 95 % CI from Welch's t-test on the log values of the per-run figures (Welch–Satterthwaite df, rounded down)";
 
@@ -54,29 +48,11 @@ const groupKey = (r, byVersion) => `${r.workload}|${Number(r.size_bytes)}|${Numb
 const versionCount = (trials) => new Set(trials.map((r) => r.node_version ?? null)).size;
 
 /**
+ * The rows of each (workload, size, depth) group, and Node version where one sweep measured several.
  * @param {Record<string, any>[]} trials
  * @param {boolean} byVersion
  */
-function groupsOf(trials, byVersion) {
-  /** @type {Map<string, Record<string, any>[]>} */
-  const groups = new Map();
-  for (const r of trials) {
-    const key = groupKey(r, byVersion);
-    if (!groups.has(key)) groups.set(key, []);
-    groups.get(key)?.push(r);
-  }
-  return groups;
-}
-
-/**
- * Log values of one figure of one transport, one per ok trial.
- * @param {Record<string, any>[]} rows
- * @param {string} transport
- * @param {string} metric
- */
-function logsOf(rows, transport, metric) {
-  return rows.filter((r) => r.status === 'ok' && r.transport === transport && typeof r[metric] === 'number' && r[metric] > 0).map((r) => Math.log(r[metric]));
-}
+const groupsOf = (trials, byVersion) => new Map(groupRows(trials).map((g) => [groupKey(g.rows[0], byVersion), g.rows]));
 
 /** @param {number[]} logs */
 const geomean = (logs) => (logs.length ? Math.exp(logs.reduce((a, b) => a + b, 0) / logs.length) : null);
@@ -120,9 +96,8 @@ export function compareSweeps(a, b, { metrics = Object.keys(FIGURES) } = {}) {
     const present = orderTransports([...rowsA, ...rowsB].map((r) => String(r.transport)));
     for (const metric of metrics) {
       for (const transport of [...present, ...ratiosOf(present)]) {
-        const over = ratioTransport(transport);
-        const la = over !== null ? pairedLogRatios(rowsA, metric, over) : logsOf(rowsA, transport, metric);
-        const lb = over !== null ? pairedLogRatios(rowsB, metric, over) : logsOf(rowsB, transport, metric);
+        // per run: the log of the transport's figure, or of its ratio to TCP in that run
+        const [la, lb] = [rowsA, rowsB].map((rows) => [...logsByRun(rows, transport, metric).values()]);
         if (la.length === 0 && lb.length === 0) continue;
         const w = la.length && lb.length ? welchLogRatio(la, lb) : null;
         rows.push({ ...base, transport, metric, a: geomean(la), n_a: la.length, b: geomean(lb), n_b: lb.length, ratio: w?.ratio ?? null, ci95_low: w?.low ?? null, ci95_high: w?.high ?? null, df: w?.df ?? null, significant: w?.significant ?? null });
@@ -202,10 +177,7 @@ export function toCompareText(comparison, { metric = 'msgs_per_s', differences =
       r.significant === 'yes' ? '*' : r.significant === 'no' ? '' : '-', `${r.n_a}/${r.n_b}`];
   });
   const numeric = [true, false, false, true, true, true, false, false, true];
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (/** @type {string[]} */ cells) => cells.map((c, i) => (numeric[i] ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd();
-  out.push(chalk.bold(line(head)));
-  for (const r of rows) out.push(line(r));
+  out.push(...textTable({ columns: head.map((title, i) => ({ title, numeric: numeric[i] })), rows }, chalk.bold));
   out.push('');
   out.push(chalk.dim(COMPARE_STATISTIC));
   const tested = comparison.rows.filter((r) => r.metric === metric && r.significant !== null);

@@ -85,10 +85,11 @@ export function depthTable(section) {
 /**
  * What the figures in the tables of a report's sections are, in one paragraph.
  * @param {import('./findings.js').Findings} findings with one section or more
- * @param {boolean} mechanisms the tables have mechanism columns
  */
-export function describeTable({ sections: [{ primary }], centre, summary }, mechanisms) {
+export function describeTable({ sections, centre, summary }) {
+  const [{ primary }] = sections;
   const moderated = isModerated(summary);
+  const mechanisms = sections.some((s) => depthTable(s).mechanisms); // some table has mechanism columns
   const mechanism = ' vcsw: voluntary context switches (the process waited and was woken), writes: write system calls, '
     + 'each per unit of work (message, chunk, connection or request); involuntary switches and read calls are in summary.csv.';
   return `${primary.short}: ${centre} over runs. UDS/TCP: geometric mean of the per-run ratios (UDS and TCP of the same run), `

@@ -1,9 +1,6 @@
 /**
- * A size row's figures by transport: every transport's estimate, and every
- * ratio against TCP. A comparison holds the baseline's and the headline's
- * estimates under their names (`tcp`, `uds`: the keys of `report --json`),
- * the headline's ratio as `ratio`, and every other transport in `others`.
- * Pure.
+ * A size row's figures by transport (a Comparison, ./findings.js): every
+ * transport's estimate, and every ratio against TCP. Pure.
  */
 import { BASELINE, HEADLINE } from '../transports/index.js';
 

@@ -73,15 +73,9 @@ const CV_WARN = 0.05;
  */
 function estimateOf(row) {
   if (!row) return null;
-  const cv = typeof row.cv === 'number' ? row.cv : typeof row.cv_pct === 'number' ? row.cv_pct / 100 : null;
-  return {
-    value: typeof row.geomean === 'number' ? row.geomean : row.mean,
-    low: typeof row.ci95_low === 'number' ? row.ci95_low : null,
-    high: typeof row.ci95_high === 'number' ? row.ci95_high : null,
-    n: row.n,
-    cv,
-    outliers: typeof row.outliers === 'number' ? row.outliers : 0,
-  };
+  const num = (/** @type {unknown} */ v) => (typeof v === 'number' ? v : null);
+  const cv = num(row.cv) ?? (typeof row.cv_pct === 'number' ? row.cv_pct / 100 : null);
+  return { value: num(row.geomean) ?? row.mean, low: num(row.ci95_low), high: num(row.ci95_high), n: row.n, cv, outliers: num(row.outliers) ?? 0 };
 }
 
 /**
@@ -169,25 +163,13 @@ export function buildFindings({ trials: all, meta, notes = [], dir }, options = 
   const workloads = [...new Set(trials.map((r) => String(r.workload)))];
   if (workloads.length === 0 && typeof meta?.spec?.workload === 'string') workloads.push(meta.spec.workload);
 
-  // summary rows by (workload, version, size, depth, transport, metric), and sizes by (workload, version, depth): one pass each;
-  // the version part is '' where the sweep measured one Node version (or rows of none)
+  // summary rows by (workload, version, size, depth, transport, metric), the version '' where the sweep measured one (or rows of none)
   const many = nodes.length > 1;
   const versionKey = (/** @type {unknown} */ v) => (many ? String(v) : '');
-  /** @type {Map<string, Record<string, any>>} */
-  const summaryIndex = new Map();
-  for (const s of own) {
-    const key = `${s.workload}|${versionKey(s.node_version)}|${Number(s.size_bytes)}|${Number(s.depth)}|${s.transport}|${s.metric}`;
-    if (!summaryIndex.has(key)) summaryIndex.set(key, s);
-  }
-  /** @type {Map<string, Map<number, Set<number>>>} */
-  const sizesByDepth = new Map();
-  for (const r of trials) {
-    const key = `${r.workload}|${versionKey(r.node_version)}`;
-    if (!sizesByDepth.has(key)) sizesByDepth.set(key, new Map());
-    const depths = /** @type {Map<number, Set<number>>} */ (sizesByDepth.get(key));
-    if (!depths.has(Number(r.depth))) depths.set(Number(r.depth), new Set());
-    depths.get(Number(r.depth))?.add(Number(r.size_bytes));
-  }
+  const keyOf = (/** @type {Record<string, any>} */ s) => `${s.workload}|${versionKey(s.node_version)}|${Number(s.size_bytes)}|${Number(s.depth)}|${s.transport}|${s.metric}`;
+  const summaryIndex = new Map([...own].reverse().map((s) => [keyOf(s), s])); // the first row of a key wins
+  /** the distinct values of a column, ascending @param {Record<string, any>[]} rows @param {string} column */
+  const distinct = (rows, column) => [...new Set(rows.map((r) => Number(r[column])))].sort((a, b) => a - b);
 
   /** @type {Section[]} */
   const sections = [];
@@ -196,11 +178,9 @@ export function buildFindings({ trials: all, meta, notes = [], dir }, options = 
     const transports = orderTransports(trials.filter((r) => r.workload === workload).map((r) => String(r.transport)));
     const others = othersOf(transports);
     for (const node of many ? nodes : [null]) {
-      const bySize = sizesByDepth.get(`${workload}|${versionKey(node)}`);
-      if (!bySize) continue;
-      const depths = [...bySize.keys()].sort((a, b) => a - b);
-      for (const depth of depths) {
-        const sizes = [...bySize.get(depth) ?? []].sort((a, b) => a - b);
+      const mine = trials.filter((r) => r.workload === workload && versionKey(r.node_version) === versionKey(node));
+      for (const depth of distinct(mine, 'depth')) {
+        const sizes = distinct(mine.filter((r) => Number(r.depth) === depth), 'size_bytes');
         const rows = sizes.map((size) => {
           const pick = (/** @type {string} */ transport, /** @type {string} */ metric) => summaryIndex.get(`${workload}|${versionKey(node)}|${size}|${depth}|${transport}|${metric}`);
           /** @type {Record<string, Comparison>} */
@@ -247,14 +227,10 @@ export function buildFindings({ trials: all, meta, notes = [], dir }, options = 
 
   /** a section's Node version, for people, where there are several @param {Section} s */
   const where = (s) => (s.node ? `Node ${s.node} ` : '');
-  const missing = [];
-  for (const s of sections) {
-    for (const row of s.sizes) {
-      const c = row.figures[s.primary.metric];
-      const lacking = s.transports.filter((t) => !estimatesOf(c)[t]).map(labelOf);
-      if (ok.length && lacking.length) missing.push(`${where(s)}${formatSize(row.size_bytes)} ${depthLabel(s.workload, s.depth)} (${lacking.join(', ')})`);
-    }
-  }
+  const missing = ok.length === 0 ? [] : sections.flatMap((s) => s.sizes.flatMap((row) => {
+    const lacking = s.transports.filter((t) => !estimatesOf(row.figures[s.primary.metric])[t]).map(labelOf);
+    return lacking.length ? [`${where(s)}${formatSize(row.size_bytes)} ${depthLabel(s.workload, s.depth)} (${lacking.join(', ')})`] : [];
+  }));
   if (missing.length) warnings.push(`no comparison where a transport has no successful trial: ${missing.join('; ')}`);
 
   const primaryRatios = sections.flatMap((s) => s.sizes.flatMap((r) => ratioEstimatesOf(r.figures[s.primary.metric]).map(({ ratio }) => ({ s, r, ratio })))).filter((x) => x.ratio);

@@ -83,16 +83,13 @@ export function toHtml(findings, charts, { files = [] } = {}) {
     for (const r of rows) parts.push(`<tr>${r.map((cell, i) => `<td${columns[i].numeric ? ' class="n"' : ''}>${escapeHtml(cell)}</td>`).join('')}</tr>`);
     parts.push('</tbody></table></div>');
   };
-  let mechanisms = false;
   for (const section of findings.sections) {
-    const table = depthTable(section);
-    mechanisms ||= table.mechanisms;
     const title = sectionTitle(findings, section);
     parts.push(`<h2>${escapeHtml(`${title[0].toUpperCase()}${title.slice(1)}`)}</h2>`);
     parts.push(`<p class="verdict">${escapeHtml(section.verdict)}</p>`);
-    htmlTable(table);
+    htmlTable(depthTable(section));
   }
-  if (findings.sections.length) parts.push(`<p>${escapeHtml(describeTable(findings, mechanisms))}</p>`);
+  if (findings.sections.length) parts.push(`<p>${escapeHtml(describeTable(findings))}</p>`);
   for (const version of findings.versions) {
     parts.push(`<h2>Node ${escapeHtml(version.node)} against ${escapeHtml(version.base)}${findings.versions.some((v) => v.workload !== version.workload) ? ` (${escapeHtml(version.workload)})` : ''}</h2>`);
     parts.push(`<p class="verdict">${escapeHtml(version.line)}</p>`);

@@ -4,11 +4,6 @@
  * time as rows for the report's environment section, and a warning wherever
  * the machine, not the transport, may have set a result: waking idle CPUs,
  * UDS's send buffer, somaxconn, the hypervisor's steal. Pure.
- *
- * The share of the depth-1 round trip that waking an idle CPU takes: the
- * probe runs unpinned ends on two CPUs, so where the round trips measured
- * had both ends on one CPU (pinning `same`), none of that cost is theirs,
- * and a note says so instead of any share.
  */
 import { formatSize } from '../core/units.js';
 import { backlogWarning } from '../core/backlog.js';
@@ -73,10 +68,9 @@ export function describeWakeup(machine) {
  */
 export function wakeupFinding(rtts, machine, pinning) {
   const cost = machine?.wakeup?.wake_cost_us;
-  if (typeof cost !== 'number' || !Number.isFinite(cost) || cost <= 0) return { shares: [], warning: null, note: null };
   // a probe on a busy machine, whose CPUs were seldom idle, measured waiting for a CPU, not waking one
-  if (wasBusy(machine?.wakeup)) return { shares: [], warning: null, note: null };
-  const shares = rtts.filter((r) => Number.isFinite(r.rtt_us) && r.rtt_us > 0).map((r) => ({ ...r, share: Math.min(1, cost / r.rtt_us) }));
+  const usable = typeof cost === 'number' && Number.isFinite(cost) && cost > 0 && !wasBusy(machine?.wakeup);
+  const shares = usable ? rtts.filter((r) => Number.isFinite(r.rtt_us) && r.rtt_us > 0).map((r) => ({ ...r, share: Math.min(1, cost / r.rtt_us) })) : [];
   if (!shares.length) return { shares, warning: null, note: null };
   if (typeof pinning === 'string' && /^same\b/.test(pinning)) {
     return { shares: [], warning: null, note: `both ends of every round trip ran on one CPU (--pin same): no cross-CPU wake-up is paid, so the wake-up probe's cost (about ${micro(cost)} with the ends on two CPUs) is not part of these round trips` };

@@ -24,22 +24,6 @@ import { toXlsx } from './xlsx.js';
 export const REPORT_FILES = { markdown: 'summary.md', html: 'report.html', xlsx: 'results.xlsx' };
 
 /**
- * The spec of the 2014 layout: what meta.json planned (checked by the
- * reader); toRunsWide adds the groups and runs the trials hold.
- * @param {import('../results/reader.js').ResultsDir} results
- */
-function wideSpec({ meta, workloads }) {
-  const spec = meta?.spec ?? {};
-  return {
-    workload: workloads[0],
-    sizes: Array.isArray(spec.sizes) ? spec.sizes : [],
-    depths: Array.isArray(spec.depths) ? spec.depths : [],
-    transports: Array.isArray(spec.transports) ? spec.transports : [...PAIR],
-    runs: typeof spec.runs === 'number' ? spec.runs : 0,
-  };
-}
-
-/**
  * Make every file of the report in memory, then write them: a directory
  * that cannot be read right, or a report that cannot be made, leaves the
  * files of an earlier report as they were.
@@ -78,7 +62,12 @@ export async function writeReport(dir, { outDir = dir, primary, results = undefi
     ...machineRows(read.meta?.machine, findings.sections, read.meta?.pinning),
     ...cpuTimeRows(read.meta?.sessions),
   ]);
-  contents.push([REPORT_FILES.xlsx, await toXlsx({ trials: read.trials, trialColumns: read.columns, summary: findings.summary, summaryColumns: SUMMARY_COLUMNS, wide: toRunsWide(read.trials, wideSpec(read)), about })]);
+  // the 2014 layout of what meta.json planned (checked by the reader); toRunsWide adds the groups and runs the trials hold
+  const spec = read.meta?.spec ?? {};
+  const list = (/** @type {unknown} */ v, /** @type {string[]} */ fallback = []) => (Array.isArray(v) ? v : fallback);
+  const planned = { workload: read.workloads[0], sizes: list(spec.sizes), depths: list(spec.depths), runs: typeof spec.runs === 'number' ? spec.runs : 0 };
+  const wide = toRunsWide(read.trials, { ...planned, transports: list(spec.transports, [...PAIR]) });
+  contents.push([REPORT_FILES.xlsx, await toXlsx({ trials: read.trials, trialColumns: read.columns, summary: findings.summary, summaryColumns: SUMMARY_COLUMNS, wide, about })]);
   const files = [...contents.map(([name]) => name), REPORT_FILES.html];
   contents.push([REPORT_FILES.html, toHtml(findings, charts, { files })]);
 

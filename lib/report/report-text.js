@@ -6,13 +6,11 @@
  * (controls escaped) before it is measured, padded and coloured.
  */
 import { depthLabel } from '../workloads/index.js';
-import { Chalk } from 'chalk';
 import { depthTable, describeTable } from './depth-table.js';
 import { printable } from '../core/text.js';
+import { plain, textTable } from './table.js';
 import { cpuTimeRows, machineRows } from './machine.js';
 import { VERSION_TABLE_NOTE, versionTable } from './versions.js';
-
-const plain = new Chalk({ level: 0 });
 
 /**
  * One line: the sweep's state and how many trials it holds.
@@ -46,18 +44,6 @@ export function sectionTitle(findings, section) {
 }
 
 /**
- * A table of cells as aligned lines for the terminal.
- * @param {{ columns: import('./depth-table.js').Column[], rows: string[][] }} table
- * @param {import('chalk').ChalkInstance} chalk
- */
-function textTable({ columns, rows: cells }, chalk) {
-  const rows = cells.map((r) => r.map(printable));
-  const widths = columns.map((c, i) => Math.max(c.title.length, ...rows.map((r) => r[i].length)));
-  const line = (/** @type {string[]} */ cells) => cells.map((cell, i) => (columns[i].numeric ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join('  ').trimEnd();
-  return [chalk.dim(line(columns.map((c) => c.title))), ...rows.map(line)];
-}
-
-/**
  * @param {import('./findings.js').Findings} findings
  * @param {{ chalk?: import('chalk').ChalkInstance }} [options]
  */
@@ -65,12 +51,12 @@ export function toReportText(findings, { chalk = plain } = {}) {
   const out = [printable(describeState(findings)), ''];
   for (const section of findings.sections) {
     out.push(chalk.bold(printable(sectionTitle(findings, section))));
-    out.push(...textTable(depthTable(section), chalk));
+    out.push(...textTable(depthTable(section), chalk.dim));
     out.push(chalk.bold(printable(section.verdict)), '');
   }
   for (const version of findings.versions) {
     out.push(chalk.bold(printable(`Node ${version.node} against ${version.base}${findings.versions.some((v) => v.workload !== version.workload) ? ` (${version.workload})` : ''}`)));
-    out.push(...textTable(versionTable(version), chalk));
+    out.push(...textTable(versionTable(version), chalk.dim));
     out.push(chalk.bold(printable(version.line)), '');
   }
   for (const w of findings.warnings) out.push(chalk.yellow(`warning: ${printable(w)}`));
@@ -99,15 +85,12 @@ export function toMarkdown(findings) {
     ...rows.map((r) => `| ${r.map(md).join(' | ')} |`),
     '',
   ];
-  let mechanisms = false;
   for (const section of findings.sections) {
-    const table = depthTable(section);
-    mechanisms ||= table.mechanisms;
     out.push(`## ${md(sectionTitle(findings, section))}`, '');
     out.push(md(section.verdict), '');
-    out.push(...mdTable(table));
+    out.push(...mdTable(depthTable(section)));
   }
-  if (findings.sections.length) out.push(md(describeTable(findings, mechanisms)), '');
+  if (findings.sections.length) out.push(md(describeTable(findings)), '');
   if (findings.versions.length) {
     out.push('## Node versions', '');
     for (const version of findings.versions) out.push(`- ${md(version.line)}`);

@@ -10,7 +10,8 @@ import { workloadOf } from '../workloads/index.js';
 import { BASELINE, labelOf, orderTransports } from '../transports/index.js';
 import { MIN_PER_UNIT, aloneWords } from './verdict.js';
 
-const plain = new Chalk({ level: 0 });
+/** No colour: the default of every formatter here. */
+export const plain = new Chalk({ level: 0 });
 
 /**
  * Digits for people: 3 significant, thousands as k/M; never used in CSV.
@@ -29,6 +30,18 @@ export function human(value) {
 }
 
 /**
+ * A table of cells as aligned lines for the terminal, its cells printable().
+ * @param {{ columns: Pick<import('./depth-table.js').Column, 'title' | 'numeric'>[], rows: string[][] }} table
+ * @param {(text: string) => string} head how the header line looks (chalk.dim …)
+ */
+export function textTable({ columns, rows: cells }, head) {
+  const rows = cells.map((r) => r.map(printable));
+  const widths = columns.map((c, i) => Math.max(c.title.length, ...rows.map((r) => r[i].length)));
+  const line = (/** @type {string[]} */ cells) => cells.map((cell, i) => (columns[i].numeric ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join('  ').trimEnd();
+  return [head(line(columns.map((c) => c.title))), ...rows.map(line)];
+}
+
+/**
  * @param {import('../trial/record.js').TrialRecord[]} records
  * @param {{ chalk?: import('chalk').ChalkInstance }} [options]
  */
@@ -42,13 +55,11 @@ export function toTable(records, { chalk = plain } = {}) {
     ...w.table.map(([title, column]) => /** @type {[string, (r: import('../trial/record.js').TrialRecord) => string]} */ ([title, (r) => human(r[column])])),
     ['status', (r) => String(r.status)],
   ];
-  const rows = records.map((r) => COLUMNS.map(([, cell]) => printable(cell(r))));
-  const widths = COLUMNS.map(([title], i) => Math.max(title.length, ...rows.map((row) => row[i].length)));
-  const line = (/** @type {string[]} */ cells) => cells.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ').trimEnd();
-  const out = [chalk.bold(line(COLUMNS.map(([title]) => title)))];
+  const columns = COLUMNS.map(([title], i) => ({ title, numeric: i >= 2 }));
+  const [head, ...lines] = textTable({ columns, rows: records.map((r) => COLUMNS.map(([, cell]) => cell(r))) }, chalk.bold);
+  const out = [head];
   records.forEach((r, i) => {
-    const text = line(rows[i]);
-    out.push(r.status === 'ok' ? text : chalk.red(text));
+    out.push(r.status === 'ok' ? lines[i] : chalk.red(lines[i]));
     if (r.status !== 'ok') out.push(chalk.red(`  ${printable(r.error)}`));
   });
   return `${out.join('\n')}\n`;
@@ -82,45 +93,31 @@ export function toComparison(records, { chalk = plain, ratios = {} } = {}) {
   const lines = [];
   for (const group of groups.values()) {
     const measured = orderTransports(group.map((r) => String(r.transport)));
+    const w = workloadOf(group[0].workload);
+    const head = `${formatSize(Number(group[0].size_bytes))} ${w.axes.depth.flag.slice(2)} ${printable(group[0].depth)}`;
     if (measured.length === 1) {
       // one transport alone: what it measured, and that nothing is compared (nothing at all if it failed)
-      const w = workloadOf(group[0].workload);
-      if (Number.isFinite(meanOf(group, w.primary))) lines.push(`${formatSize(Number(group[0].size_bytes))} ${w.axes.depth.flag.slice(2)} ${printable(group[0].depth)}: ${labelOf(measured[0])} alone: ${aloneWords(measured[0], w.summary[w.primary])}`);
+      if (Number.isFinite(meanOf(group, w.primary))) lines.push(`${head}: ${labelOf(measured[0])} alone: ${aloneWords(measured[0], w.summary[w.primary])}`);
       continue;
     }
-    const baseline = group.filter((r) => r.transport === BASELINE);
+    const tcp = group.filter((r) => r.transport === BASELINE);
     for (const transport of measured.filter((t) => t !== BASELINE)) {
-      const line = comparisonLine(group, baseline, transport, ratios[transport], chalk);
-      if (line) lines.push(line);
+      const mine = group.filter((r) => r.transport === transport);
+      const ratio = (/** @type {string} */ field) => meanOf(mine, field) / meanOf(tcp, field);
+      if (!Number.isFinite(ratio(w.primary))) continue;
+      const n = Math.min(tcp.length, mine.length);
+      const iv = ratios[transport]?.interval;
+      const value = iv ? iv.mean : ratio(w.primary);
+      const text = `${labelOf(transport)} ×${value.toFixed(2)} the ${w.summary[w.primary].short} of TCP${iv?.low != null && iv.high != null ? ` (95 % CI ${iv.low.toFixed(2)}–${iv.high.toFixed(2)}${iv.low > 1 || iv.high < 1 ? '' : ', not significant'})` : ''}`;
+      const verdict = value >= 1 ? chalk.green(text) : chalk.yellow(text);
+      const basis = iv ? chalk.dim(` [interval from ${ratios[transport].basis}]`) : n < 3 ? chalk.dim(` (${n} trial${n === 1 ? '' : 's'} each: run a sweep for a confidence interval)`) : '';
+      const others = Object.entries(w.summary).filter(([m, f]) => m !== w.primary && !f.mechanism && Number.isFinite(ratio(m))).map(([m, f]) => `${f.short} ×${ratio(m).toFixed(2)}`);
+      // of the mechanism figures, the one farthest from 1 (among those that happen often enough to matter)
+      const mechanisms = Object.entries(w.summary).filter(([m, f]) => f.mechanism && ratio(m) > 0 && Number.isFinite(ratio(m)) && Math.max(meanOf(tcp, m), meanOf(mine, m)) >= MIN_PER_UNIT);
+      const farthest = mechanisms.reduce((/** @type {[string, import('../workloads/workload.js').Figure] | undefined} */ a, b) => (a && Math.abs(Math.log(ratio(a[0]))) >= Math.abs(Math.log(ratio(b[0]))) ? a : b), undefined);
+      if (farthest) others.push(`most different: ${farthest[1].short} ×${ratio(farthest[0]).toFixed(2)}`);
+      lines.push(`${head}: ${verdict}; ${others.join(', ')}${basis}`);
     }
   }
   return lines.length ? `${lines.join('\n')}\n` : '';
-}
-
-/**
- * @param {import('../trial/record.js').TrialRecord[]} group one (size, depth)'s records
- * @param {import('../trial/record.js').TrialRecord[]} tcp its TCP records
- * @param {string} transport
- * @param {{ interval: import('../stats/ratios.js').RatioInterval, basis: string } | undefined} paired
- * @param {import('chalk').ChalkInstance} chalk
- */
-function comparisonLine(group, tcp, transport, paired, chalk) {
-  const mine = group.filter((r) => r.transport === transport);
-  const label = labelOf(transport);
-  const w = workloadOf(group[0].workload);
-  const ratio = (/** @type {string} */ field) => meanOf(mine, field) / meanOf(tcp, field);
-  const msgs = ratio(w.primary);
-  if (!Number.isFinite(msgs)) return null;
-  const n = Math.min(tcp.length, mine.length);
-  const iv = paired?.interval;
-  const value = iv ? iv.mean : msgs;
-  const text = `${label} ×${value.toFixed(2)} the ${w.summary[w.primary].short} of TCP${iv?.low != null && iv.high != null ? ` (95 % CI ${iv.low.toFixed(2)}–${iv.high.toFixed(2)}${iv.low > 1 || iv.high < 1 ? '' : ', not significant'})` : ''}`;
-  const verdict = value >= 1 ? chalk.green(text) : chalk.yellow(text);
-  const basis = iv ? chalk.dim(` [interval from ${paired?.basis}]`) : n < 3 ? chalk.dim(` (${n} trial${n === 1 ? '' : 's'} each: run a sweep for a confidence interval)`) : '';
-  const others = Object.entries(w.summary).filter(([m, f]) => m !== w.primary && !f.mechanism && Number.isFinite(ratio(m))).map(([m, f]) => `${f.short} ×${ratio(m).toFixed(2)}`);
-  // of the mechanism figures, the one farthest from 1 (among those that happen often enough to matter)
-  const mechanisms = Object.entries(w.summary).filter(([m, f]) => f.mechanism && ratio(m) > 0 && Number.isFinite(ratio(m)) && Math.max(meanOf(tcp, m), meanOf(mine, m)) >= MIN_PER_UNIT);
-  const farthest = mechanisms.reduce((/** @type {[string, import('../workloads/workload.js').Figure] | undefined} */ a, b) => (a && Math.abs(Math.log(ratio(a[0]))) >= Math.abs(Math.log(ratio(b[0]))) ? a : b), undefined);
-  if (farthest) others.push(`most different: ${farthest[1].short} ×${ratio(farthest[0]).toFixed(2)}`);
-  return `${formatSize(Number(group[0].size_bytes))} ${w.axes.depth.flag.slice(2)} ${printable(group[0].depth)}: ${verdict}; ${others.join(', ')}${basis}`;
 }

@@ -1,26 +1,13 @@
 /**
  * Verdicts in plain words: one line per depth about the primary figure's
  * UDS/TCP ratio (then a sentence per other transport against TCP), size by
- * size, with neighbouring sizes that say the same thing merged. What each
- * size says follows from its 95 % confidence interval alone:
- * - above / below: the interval excludes 1 ("UDS gives 1.40× the … of TCP");
- * - same: the interval includes 1 and lies within ±SAME_WITHIN of it, so the
- *   data rule out any difference larger than X %, X being the interval's
- *   farther end from 1, rounded up to a whole percent;
- * - unclear: the interval includes 1 but is wider than that: undecided;
- * - single: one run, no interval; none: no run where both transports succeeded.
- * A sweep or run of one transport compares nothing: its line says what it
- * measured, and that there is nothing to compare it with.
- * Where the ratio is far from 1, the line says which mechanism figure
- * differs most between the transports there (mostDifferent): of the
- * mechanism figures (context switches and read and write calls per unit of
- * work, client, server and nginx), the one whose ratio to TCP is farthest
- * from 1 on the log scale. Only where the primary figure's ratio is outside
- * 1 ± FAR and its 95 % CI excludes 1, and only among mechanism ratios whose
- * CI excludes 1 and that happen at least MIN_PER_UNIT times per unit on one
- * transport: a difference in something that happens once in a hundred
- * messages explains nothing.
- * Pure: rows in, strings out.
+ * size, with neighbouring sizes that say the same thing merged. What a size
+ * says follows from its 95 % CI alone (classify; the table of docs/cli.md,
+ * "Verdicts"). A transport measured alone compares nothing, and says so.
+ * Where the ratio is far from 1 the line names the mechanism figure that
+ * differs most (mostDifferent), among those frequent enough to matter: a
+ * difference in something that happens once in a hundred messages explains
+ * nothing. Pure: rows in, strings out.
  */
 import { depthLabel } from '../workloads/index.js';
 import { figureOf } from '../workloads/figures.js';
@@ -28,6 +15,7 @@ import { formatSize } from '../core/units.js';
 import { BASELINE, HEADLINE, labelOf } from '../transports/index.js';
 import { estimatesOf, ratioAgainstTcp } from './estimates.js';
 
+/** mostDifferent looks only where the primary ratio is outside 1 ± FAR (its CI excluding 1), at figures of MIN_PER_UNIT per unit or more. */
 export const FAR = 0.1;
 export const MIN_PER_UNIT = 0.05;
 
@@ -71,13 +59,8 @@ const SAME_WITHIN = 0.2;
  * @typedef {{ size_bytes: number, ratio: Ratio | null, mechanism?: Mechanism | null }} SizeVerdict
  */
 
-/**
- * How far from 1 (no difference) the interval reaches, as a fraction.
- * @param {{ low: number, high: number }} ci
- */
-function largestDifference({ low, high }) {
-  return Math.max(high - 1, 1 - low);
-}
+/** How far from 1 (no difference) the interval reaches, as a fraction. @param {{ low: number, high: number }} ci */
+const largestDifference = ({ low, high }) => Math.max(high - 1, 1 - low);
 
 /**
  * The largest difference in whole percent, rounded up (never understated).

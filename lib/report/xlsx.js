@@ -1,15 +1,8 @@
 /**
- * results.xlsx: the trials, the summary and the 2014 wide layout as an
- * Excel workbook, written by write-excel-file (one dependency, fflate, for
- * the zip). Every figure is a typed numeric cell (a spreadsheet never has
- * to guess a decimal separator, so it opens right in every locale), units
- * are in the header names, the header row is bold and frozen, and number
- * formats only change how cells look, never what they hold. A fourth
- * sheet, "report", holds the verdicts, warnings and the environment.
- * Text is always a text cell, never a formula, and a character XML 1.0
- * cannot hold is written as a visible \uXXXX escape. toXlsx returns the
- * bytes; nothing here touches the disk, and the writer is loaded only when
- * a workbook is made.
+ * results.xlsx (docs/results.md, "The report"): typed numeric cells in
+ * locale-neutral formats, text never a formula and escaped where XML 1.0
+ * cannot hold it. toXlsx returns the bytes; write-excel-file is loaded only
+ * when a workbook is made.
  */
 import { ratioTransport } from '../transports/index.js';
 

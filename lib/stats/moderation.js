@@ -1,20 +1,10 @@
 /**
- * Moderated variances: the groups of one sweep lend each other strength.
- *
- * A group's UDS/TCP interval rests on the spread of its runs, and with a
- * handful of runs that spread is itself a rough guess: a group whose few
- * runs happened to agree gets an interval too narrow, one with an unlucky
- * run an interval too wide, and Student's t with few degrees of freedom
- * widens them all. The groups of a sweep (eighteen in the default) are
- * measured the same way on the same machine in the same minutes, so their
- * variances have something in common. This is the empirical-Bayes answer of Smyth (2004), the one in
- * limma's squeezeVar/fitFDist for experiments with few replicates and many
- * parallel groups: fit a scaled inverse-χ² prior (d0 degrees of freedom
- * around s0²) to the groups' sample variances, then give each group the
- * posterior variance (d0·s0² + d·s²) / (d0 + d) with d0 + d degrees of
- * freedom. How much the groups are pooled is learned from them: when their
- * variances differ more than sampling explains, d0 comes out small and each
- * group keeps mostly its own spread; when they agree, d0 is large.
+ * Moderated variances: the groups of one sweep lend each other strength, by
+ * the empirical Bayes of Smyth (2004), limma's squeezeVar/fitFDist: a scaled
+ * inverse-χ² prior (d0 degrees of freedom around s0²) fitted to the groups'
+ * sample variances, then each group's posterior variance (d0·s0² + d·s²) /
+ * (d0 + d) with d0 + d degrees of freedom. Why, and what it was checked
+ * against: docs/method.md, "Moderated variances".
  */
 
 /**

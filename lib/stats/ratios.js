@@ -1,21 +1,12 @@
 /**
- * UDS relative to TCP, from paired measurements.
- *
- * A run of a group is one trial process that measures both transports in
- * alternating blocks (A B, B A, …) of equal packet counts, so its UDS trial
- * row and its TCP trial row, each summed over its blocks, cover the same
- * stretch of time in interleaved slices: the run's ratio is the ratio of the
- * two rows. (The median over block pairs was tried as a steadier estimate;
- * on the default sweep here it was no narrower, and it answers a different
- * question — the typical block rather than the whole run — so it is not used.)
- *
- * The interval of a group's ratio is a Student-t 95 % interval of the mean of
- * the per-run log-ratios, turned back with exp(): a geometric mean with an
- * interval that is always positive. Runs, not blocks, are the replicates:
- * blocks of one process are correlated (they share its CPU placement and JIT
- * state), runs in fresh processes are not, so only their spread says how far
- * another run of the same sweep could land. Each group's variance of those
- * run log-ratios is moderated across the groups of a sweep (./moderation.js).
+ * Each transport relative to TCP, from paired measurements. A run of a group
+ * is one trial process that measures the transports in alternating blocks of
+ * equal counts, so its rows cover the same stretch of time: the run's ratio
+ * is the ratio of its rows. A group's interval is a Student-t 95 % interval
+ * of the mean of its runs' log-ratios, turned back with exp() (always
+ * positive), its variance moderated across the sweep's groups
+ * (./moderation.js). Why runs and not blocks are the replicates, and what
+ * was tried instead: docs/method.md, "The statistic".
  */
 import { describe } from './describe.js';
 import { NO_PRIOR, fitPrior, moderate } from './moderation.js';
@@ -190,11 +181,10 @@ export function blockPairLogRatios(blocks, metric, transport = HEADLINE) {
 }
 
 /**
- * The interval of one trial's ratio from its block pairs, by batch means:
- * the pairs in order are cut into up to `batches` runs of consecutive pairs
- * and the batch means are the replicates, which absorbs the correlation of
- * neighbouring blocks better than treating every pair as independent. It
- * still cannot see what differs between processes: use runs for that.
+ * The interval of one trial's ratio from its block pairs, by batch means
+ * (docs/method.md, "One-process run"): the means of up to `batches` runs of
+ * consecutive pairs are the replicates, which absorbs the correlation of
+ * neighbouring blocks better than treating every pair as independent.
  * @param {number[]} logs per-pair log-ratios in measured order
  * @returns {RatioInterval}
  */

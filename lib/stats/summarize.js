@@ -1,14 +1,11 @@
 /**
- * Summary of a sweep's trial rows: per (Node version, size, depth, transport) the
- * distribution of each figure over runs, and per (size, depth) the ratio of
- * every other transport to TCP (`uds/tcp`, the headline, then `uds-abstract/tcp` …)
- * from the runs where both transports succeeded, with its interval
- * (./ratios.js). Intervals of these positive figures are all on the log
- * scale, so they never go below zero. Statistics come from tinybench via
- * describe(). Outliers are flagged by the modified Z-score (median/MAD >
- * 3.5), never dropped. With several Node versions, each version against the
- * first (./versions.js) follows, in rows whose node_version is
- * `v26.10.0/v20.20.2`. Pure: rows in, rows (and a string for people) out.
+ * Summary of a sweep's trial rows: per (Node version, size, depth, transport)
+ * each figure's distribution over runs (tinybench's, via describe()), and per
+ * group each other transport's ratio to TCP (`uds/tcp` first) with its
+ * interval (./ratios.js); with several Node versions, each against the first
+ * (./versions.js) in rows whose node_version is `v26.10.0/v20.20.2`.
+ * Intervals are on the log scale, and outliers (median/MAD modified Z over
+ * 3.5) are counted, never dropped. Pure: rows in, rows (and a string for people) out.
  */
 import { groupRows, pairedLogRatios, ratioIntervals } from './ratios.js';
 import { compareNodeVersions, isVersionComparison } from './versions.js';
@@ -237,12 +234,8 @@ export function toSummaryText(summary, { precision = null } = {}) {
   const labelWidth = several ? 30 : 20;
   /** a group for people: `64B depth 1`, with its Node version first when there are several @param {Record<string, any>} r */
   const groupLabel = (r) => `${several && r.node_version ? `${r.node_version} ` : ''}${formatSize(r.size_bytes)} ${depthLabel(r.workload, r.depth)}`;
-  /** @type {Map<string, Record<string, any>>} */
-  const index = new Map();
-  for (const s of own) {
-    const key = `${s.node_version}|${s.size_bytes}|${s.depth}|${s.transport}|${s.metric}`;
-    if (!index.has(key)) index.set(key, s);
-  }
+  const keyOf = (/** @type {Record<string, any>} */ s) => `${s.node_version}|${s.size_bytes}|${s.depth}|${s.transport}|${s.metric}`;
+  const index = new Map([...own].reverse().map((s) => [keyOf(s), s])); // the first row of a key wins
   // one transport measured alone (no ratio cell): its figure per group, and that nothing is compared
   const alone = orderTransports(/** @type {string[]} */ (own.map((r) => r.transport).filter((t) => ratioTransport(t) === null)));
   if (!cells.length && alone.length === 1) {
@@ -259,7 +252,7 @@ export function toSummaryText(summary, { precision = null } = {}) {
     if (k > 0) lines.push('');
     lines.push(`${`${labelOf(cell)} ${unit} (geometric mean of paired runs, 95 % CI)`.padEnd(labelWidth + 47)}${`TCP ${unit}`.padStart(10)}   ${`${label} ${unit}`.padStart(10)}   ${secondLabel} ${labelOf(cell)}`);
     for (const r of ratios.filter((x) => x.transport === cell)) {
-      const pick = (/** @type {string} */ t, /** @type {string} */ metric) => index.get(`${r.node_version}|${r.size_bytes}|${r.depth}|${t}|${metric}`);
+      const pick = (/** @type {string} */ t, /** @type {string} */ metric) => index.get(keyOf({ ...r, transport: t, metric }));
       const group = groupLabel(r).padEnd(labelWidth);
       const ci = r.ci95_low === null ? ' (n=1, no CI)                   ' : ` [${fmt(r.ci95_low)}, ${fmt(r.ci95_high)}] ${pct(r.ci95_half_width_pct)} n=${String(r.n).padEnd(3)}`;
       const star = r.significant === 'yes' ? ' *' : '  ';
@@ -299,8 +292,8 @@ export function toSummaryText(summary, { precision = null } = {}) {
 function versionLines(summary, primary, unit) {
   const rows = summary.filter((r) => isVersionComparison(r) && r.metric === primary);
   if (!rows.length) return [];
-  const cellsOf = (/** @type {boolean} */ ratio) => orderTransports(rows.map((r) => (ratio ? ratioTransport(r.transport) : ratioTransport(r.transport) === null ? String(r.transport) : null)).filter((t) => t !== null)).map((t) => (ratio ? ratioOf(t) : t));
-  const cells = [...cellsOf(true), ...cellsOf(false)]; // uds/tcp first, then each transport
+  const ratios = orderTransports(/** @type {string[]} */ (rows.map((r) => ratioTransport(r.transport)).filter((t) => t !== null))).map(ratioOf);
+  const cells = [...ratios, ...orderTransports(rows.map((r) => String(r.transport)).filter((t) => ratioTransport(t) === null))]; // uds/tcp first
   /** @param {Record<string, any> | undefined} r */
   const cell = (r) => (!r ? '       -                  ' : `×${fmt(r.mean)}${r.ci95_low === null ? ' (n=1, no CI)     ' : ` [${fmt(r.ci95_low)}, ${fmt(r.ci95_high)}]`}${r.significant === 'yes' ? ' *' : '  '}`);
   const base = String(rows[0].node_version).split('/')[1];
@@ -314,7 +307,6 @@ function versionLines(summary, primary, unit) {
   for (const [group, mine] of groups) {
     lines.push(`  ${group.padEnd(width)}${cells.map((c) => cell(mine.find((r) => r.transport === c))).join('   ')}`.trimEnd());
   }
-  const ratios = cellsOf(true);
   const meaning = ratios.length ? ` (${ratios.length === 1 ? `${labelOf(ratios[0])}: ${labelOf(ratioTransport(ratios[0]))}` : 'a ratio to TCP: that transport'} gains more over TCP there)` : '';
   lines.push(`  ${rows.some((r) => r.significant === 'yes') ? '* the 95 % CI excludes 1. ' : ''}Above 1: higher under that version than under ${base}${meaning}.`);
   return lines;

@@ -1,17 +1,11 @@
 /**
- * Node versions against each other, within one sweep. Every run of a sweep
- * measures every (size, depth) group under every Node version, interleaved
- * in time, so run r of a version and run r of the baseline (the first
- * version listed) share the machine's drift, as the TCP and UDS blocks of
- * one trial do. For each group, version and figure:
- *  - the ratio of UDS/TCP ratios: per run log(UDS/TCP of the version) −
- *    log(UDS/TCP of the baseline), which says whether the gap between the
- *    transports moved with the version;
- *  - each transport's figure: per run log(figure of the version) −
- *    log(figure of the baseline).
- * Runs are the replicates, and intervals are made as for UDS/TCP
- * (./ratios.js), the variances moderated across the groups of one
- * (workload, version, figure, transport). Pure: trial rows in, intervals out.
+ * Node versions against each other, within one sweep. Every run measures
+ * every group under every version, interleaved in time, so run r of a
+ * version and run r of the baseline (the first version) share the machine's
+ * drift and are paired: per run log(version) − log(baseline), of each ratio
+ * to TCP (whether the gap between the transports moved with the version)
+ * and of each transport's figure. Intervals as for UDS/TCP (./ratios.js),
+ * moderated across the groups of one (workload, version, figure, transport).
  */
 import { logsByRun, ratioIntervals } from './ratios.js';
 import { orderVersions } from '../core/node-executables.js';

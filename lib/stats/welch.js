@@ -1,10 +1,8 @@
 /**
- * Welch's unequal-variance t interval for the ratio of two sets of positive
- * figures, on the log scale: B/A = exp(mean log b − mean log a), the ratio of
- * their geometric means, with a 95 % interval exp(d ± t·se), se² = s²a/na +
- * s²b/nb and the Welch–Satterthwaite degrees of freedom. The critical value
- * of Student's t comes from tinybench (via describe(), for the largest whole
- * df not above Welch's: a slightly wider, never narrower, interval).
+ * Welch's unequal-variance t interval for B/A, the ratio of two sets of
+ * positive figures' geometric means, on the log scale (docs/method.md,
+ * "Comparing two sweeps"). Student's t's critical value comes from tinybench
+ * (via describe()), for the largest whole df not above Welch's.
  */
 import { describe } from './describe.js';
 
