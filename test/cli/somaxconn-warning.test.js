@@ -42,7 +42,7 @@ describe('somaxconn below the connections a trial opens', () => {
 
   it('sweep: on stderr naming --depths, and among the report\'s warnings', async () => {
     const out = join(tmp.dir, 'out');
-    const { code, stdout, stderr } = await runWithSomaxconn(16, ['sweep', '--workload', 'http', '--depths', '32', '--sizes', '64', '--runs', '1', '--duration', '10ms', '--warmup', '0', '--transports', 'tcp', '--no-probe', '--no-report', '--json', '--out', out]);
+    const { code, stdout, stderr } = await runWithSomaxconn(16, ['sweep', '--workload', 'http', '--test', '--depths', '32', '--sizes', '64', '--runs', '1', '--duration', '10ms', '--warmup', '0', '--transports', 'tcp', '--no-probe', '--no-report', '--json', '--out', out]);
     expect(code, stderr).toBe(0);
     expect(stderr.match(WARNING)?.[1]).toBe('--depths');
     const report = JSON.parse(stdout);
