@@ -24,7 +24,7 @@ describe('sweep with transports tcp, ipc-json, ipc-advanced, worker', () => {
   beforeAll(async () => {
     tmp = await makeTempDir();
     const spec = await writeTinySpec(tmp.dir, { transports: TRANSPORTS, sizes: [64], runs: 2 });
-    result = await runCli(['sweep', spec, '--test', '--no-probe', '--out', out()], { cwd: tmp.dir, env: { UDSVSTCP_TEST_MARK: mark.split('=')[1] } });
+    result = await runCli(['sweep', spec, '--test', '--no-probe', '--no-report', '--out', out()], { cwd: tmp.dir, env: { UDSVSTCP_TEST_MARK: mark.split('=')[1] } });
   }, 90_000);
   afterAll(() => tmp.remove());
 
