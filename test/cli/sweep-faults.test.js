@@ -24,7 +24,7 @@ describe('sweep faults', () => {
     const out = join(tmp.dir, 'slow');
     const spec = join(tmp.dir, 'slow.json');
     await import('node:fs/promises').then((fs) => fs.writeFile(spec, JSON.stringify({ sizes: [65536, 64], depths: [1], transports: ['uds'], runs: 1, packets: 20000000, warmup: 0, trialTimeout: '400ms', seed: 3, test: {} })));
-    const { code, stderr } = await runCli(['sweep', spec, '--no-probe', '--no-report', '--out', out]);
+    const { code, stderr } = await runCli(['sweep', spec, '--test', '--no-probe', '--no-report', '--out', out]);
     expect(code, stderr).toBe(1);
     const rows = parseCsv(await readFile(join(out, 'trials.csv'), 'utf8'));
     expect(rows).toHaveLength(2);
@@ -43,7 +43,7 @@ describe('sweep faults', () => {
     const out = join(tmp.dir, 'interrupted');
     const { spawn } = await import('node:child_process');
     const { BIN } = await import('../helpers/cli.js');
-    const args = ['sweep', 'quick', '--sizes', '64,1024', '--depths', '1', '--runs', '2', '--packets', '300', '--warmup', '0', '--seed', '5', '--no-probe', '--no-report', '--out', out];
+    const args = ['sweep', 'quick', '--test', '--sizes', '64,1024', '--depths', '1', '--runs', '2', '--packets', '300', '--warmup', '0', '--seed', '5', '--no-probe', '--no-report', '--out', out];
     const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (t) => {
