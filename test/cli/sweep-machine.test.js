@@ -84,7 +84,7 @@ describe.runIf(process.platform === 'linux')('a sweep prints what the machine se
     expect(wmem).toBeLessThan(256 * 1024);
     const dir = join(tmp.dir, 'buffer');
     // the default preset's precision rounds would add runs: --max-time 1 s starts none after the planned ones
-    const { code, stderr } = await runCli(['sweep', '--sizes', '128KiB', '--depths', '1,2', '--runs', '1', '--packets', '40', '--warmup', '8', '--precision', '100%', '--max-time', '1s', '--no-probe', '--no-report', '--quiet', '--out', dir]);
+    const { code, stderr } = await runCli(['sweep', '--test', '--sizes', '128KiB', '--depths', '1,2', '--runs', '1', '--packets', '40', '--warmup', '8', '--precision', '100%', '--max-time', '1s', '--no-probe', '--no-report', '--quiet', '--out', dir]);
     expect(code, stderr).toBe(0);
     const lines = stderr.split('\n').filter((l) => l.includes('send buffer'));
     expect(lines).toEqual([expect.stringMatching(new RegExp(`^warning: at 128 KiB depth 2 more bytes are in flight than UDS's send buffer holds \\(net\\.core\\.wmem_default, ${wmem} B here;`))]);
