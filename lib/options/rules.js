@@ -76,17 +76,17 @@ export function resolveAmounts(workload, given, name, fallbackDuration) {
 export function toTransportList(value, key, platform = process.platform) {
   const list = value === 'both' ? [...PAIR] : typeof value === 'string' ? value.split(',').map((t) => t.trim()) : value;
   if (!Array.isArray(list) || list.length === 0 || list.some((t) => !isTransport(t))) {
-    throw new UsageError(`${key} must be one of ${TRANSPORTS.join(', ')}, or a list of them (tcp,uds,uds-abstract; both is tcp,uds); got ${JSON.stringify(value)}`);
+    throw new UsageError(`${key} must be one of ${TRANSPORTS.join(', ')}, or a list of them (${TRANSPORTS.slice(0, 3).join(',')}; both is ${PAIR.join(',')}); got ${JSON.stringify(value)}`);
   }
   const names = /** @type {string[]} */ (list);
   const repeated = names.find((t, i) => names.indexOf(t) !== i);
   if (repeated !== undefined) throw new UsageError(`${key} names ${repeated} more than once: give each transport once (of ${TRANSPORTS.join(', ')}); got ${JSON.stringify(value)}`);
   const missing = names.find((t) => !isAvailable(t, platform));
   if (missing !== undefined) {
-    throw new UsageError(`${key} ${missing} needs ${getTransport(missing).platforms?.join(' or ')}; this system is ${platform} (use tcp,uds)`, 'ERR_PLATFORM');
+    throw new UsageError(`${key} ${missing} needs ${getTransport(missing).platforms?.join(' or ')}; this system is ${platform} (use ${PAIR.join(',')})`, 'ERR_PLATFORM');
   }
   if (names.length > 1 && !names.includes(BASELINE)) {
-    throw new UsageError(`${key} ${names.join(',')} has no tcp: TCP is the baseline every ratio is against, so a list of two or more must include it (e.g. ${[BASELINE, ...names].join(',')}); or give one transport to measure it alone`);
+    throw new UsageError(`${key} ${names.join(',')} has no ${BASELINE}: ${getTransport(BASELINE).label} is the baseline every ratio is against, so a list of two or more must include it (e.g. ${[BASELINE, ...names].join(',')}); or give one transport to measure it alone`);
   }
   return [...names];
 }
@@ -106,7 +106,9 @@ export function checkWorkloadTransports(workload, transports, key) {
 }
 
 /** The transports that reach a server in a network namespace from the host: TCP over the bridge (or the port proxy) and the socket file. */
-const NETNS_TRANSPORTS = ['tcp', 'uds'];
+const NETNS_TRANSPORTS = TRANSPORTS.filter((t) => getTransport(t).reachesNetns);
+/** @param {string[]} items @returns {string} a, b and c */
+const listWords = (items) => (items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`);
 
 /**
  * With --server-netns, only transports that reach into the namespace: an
@@ -118,7 +120,7 @@ const NETNS_TRANSPORTS = ['tcp', 'uds'];
  */
 export function checkNetnsTransports(transports, key, netns) {
   const outside = transports.filter((t) => !NETNS_TRANSPORTS.includes(t));
-  if (outside.length) throw new UsageError(`${key} ${outside.join(',')} cannot reach a server in a network namespace (${netns}): an abstract socket belongs to the namespace it was made in, and ipc-json, ipc-advanced and worker echo inside the trial itself, with no server to put there; use tcp and uds`);
+  if (outside.length) throw new UsageError(`${key} ${outside.join(',')} cannot reach a server in a network namespace (${netns}): an abstract socket belongs to the namespace it was made in, and ${listWords(TRANSPORTS.filter((t) => getTransport(t).channel))} echo inside the trial itself, with no server to put there; use ${listWords(NETNS_TRANSPORTS)}`);
 }
 
 /** What each capability means, for messages. */

@@ -13,7 +13,7 @@ import { findNode } from '../core/node-executables.js';
 import { DEFAULT_WORKLOAD, getWorkload } from '../workloads/index.js';
 import { checkNetnsTransports, checkWorkloadTransports, resolveAmounts, resolveWorkloadOptions, toAxisValue, toTransportList } from './rules.js';
 import { checkApplies, defaultOf, parseSetting } from './settings.js';
-import { getTransport } from '../transports/index.js';
+import { TRANSPORTS, getTransport } from '../transports/index.js';
 
 /**
  * A loopback address, decided without any name lookup: an IPv4 address in
@@ -50,18 +50,27 @@ export function resolveServeOptions(raw) {
   };
 }
 
+/** The transports a server not ours can be given for, each by the flag named after it (lib/transports/ `target`). */
+const TARGETED = TRANSPORTS.filter((t) => getTransport(t).target);
+/** @param {string} joiner @returns {string} --tcp or --uds */
+const targetFlags = (joiner) => TARGETED.map((t) => `--${t}`).join(joiner);
+
 /**
- * `HOST:PORT` of a loopback echo server.
+ * A server not ours, as its transport's flag gives it: `HOST:PORT` of a loopback address, or a socket file's PATH.
+ * @param {string} transport
  * @param {string} text
+ * @returns {import('../client/transport.js').Target}
  */
-function toTcpTarget(text) {
+function toTarget(transport, text) {
+  const flag = `--${transport}`;
+  if (getTransport(transport).target === 'PATH') return { transport, path: checkSocketPath(text, flag) };
   const match = /^(?:\[([^\]]+)\]|([^:]+)):(\d+)$/.exec(text);
-  if (!match) throw new UsageError(`--tcp must be HOST:PORT, e.g. 127.0.0.1:5555; got ${JSON.stringify(text)}`);
+  if (!match) throw new UsageError(`${flag} must be HOST:PORT, e.g. 127.0.0.1:5555; got ${JSON.stringify(text)}`);
   const host = match[1] ?? match[2];
   if (!isLoopback(host)) {
-    throw new UsageError(`--tcp host must be a loopback address (${LOOPBACK_RANGE}): udsvstcp measures local transports only; got ${JSON.stringify(host)}`);
+    throw new UsageError(`${flag} host must be a loopback address (${LOOPBACK_RANGE}): udsvstcp measures local transports only; got ${JSON.stringify(host)}`);
   }
-  return { transport: /** @type {const} */ ('tcp'), host, port: toInteger(match[3], '--tcp port', { min: 1, max: 65535 }) };
+  return { transport, host, port: toInteger(match[3], `${flag} port`, { min: 1, max: 65535 }) };
 }
 
 /**
@@ -99,20 +108,20 @@ export function resolveRunOptions(raw) {
   checkWorkloadTransports(workload, transports, '--transport');
   /** @type {RunOptions['targets']} */
   let targets;
-  if (raw.tcp !== undefined || raw.uds !== undefined) {
-    if (workload.fixture.proxy) throw new UsageError('--tcp and --uds are not for the proxy workload: it starts its own app server and nginx');
-    targets = {};
-    if (raw.tcp !== undefined) targets.tcp = toTcpTarget(raw.tcp);
-    if (raw.uds !== undefined) targets.uds = { transport: 'uds', path: checkSocketPath(raw.uds, '--uds') };
+  if (TARGETED.some((t) => raw[t] !== undefined)) {
+    if (workload.fixture.proxy) throw new UsageError(`${targetFlags(' and ')} are not for the proxy workload: it starts its own app server and nginx`);
+    const given = TARGETED.filter((t) => raw[t] !== undefined);
+    targets = Object.fromEntries(given.map((t) => [t, toTarget(t, raw[t])]));
     if (raw.transport === undefined) transports = transports.filter((t) => targets?.[t]);
     for (const t of transports) {
-      if (getTransport(t).channel) continue; // a message transport's echo is the trial's own
-      if (t !== 'tcp' && t !== 'uds') throw new UsageError(`--transport ${t} needs a server of ours: give no --tcp or --uds target (they name tcp and uds servers only)`);
-      if (!targets[t]) throw new UsageError(`--transport ${raw.transport} needs --${t} ${t === 'tcp' ? 'HOST:PORT' : 'PATH'} when a target is given (or give no target to start a server)`);
+      const declared = getTransport(t);
+      if (declared.channel) continue; // a message transport's echo is the trial's own
+      if (!declared.target) throw new UsageError(`--transport ${t} needs a server of ours: give no ${targetFlags(' or ')} target (they name ${TARGETED.join(' and ')} servers only)`);
+      if (!targets[t]) throw new UsageError(`--transport ${raw.transport} needs --${t} ${declared.target} when a target is given (or give no target to start a server)`);
     }
   }
   if (raw.portProxy && !raw.serverNetns) throw new UsageError('--port-proxy needs --server-netns: the port proxy forwards from host loopback to the server\'s address in its network namespace');
-  if (raw.serverNetns && targets) throw new UsageError('--server-netns runs the server udsvstcp starts in a network namespace: not with --tcp or --uds (a server not ours)');
+  if (raw.serverNetns && targets) throw new UsageError(`--server-netns runs the server udsvstcp starts in a network namespace: not with ${targetFlags(' or ')} (a server not ours)`);
   if (raw.serverNetns) checkNetnsTransports(transports, '--transport', '--server-netns');
   const netns = raw.serverNetns ? requireNetns('--server-netns').path : null;
   return {

@@ -14,6 +14,8 @@ export const tcp = {
   carries: ['messages', 'stream', 'upstream'],
   platforms: null,
   upstream: 'address',
+  target: 'HOST:PORT',
+  reachesNetns: true,
   nagle: true,
   cpu: 'client: the lane process; server: the server process',
   // errors that come from the address or port name the flag

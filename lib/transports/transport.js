@@ -50,6 +50,10 @@
  *   how net.connect reaches a target of a stream transport
  * @property {(target: any) => { origin: string, socketPath?: string }} [http] where an HTTP client sends a target's requests
  * @property {Channel} [channel] a message transport (no socket: ipc-json, ipc-advanced, worker)
+ * @property {'HOST:PORT' | 'PATH'} [target] a server not ours can be measured over it, given by the flag named after
+ *   the transport (`run --tcp HOST:PORT`, `--uds PATH`): the flag's argument
+ * @property {boolean} [reachesNetns] it reaches a server in another network namespace (--server-netns): an address
+ *   over the bridge or a socket file in a directory both sides see
  * @property {'address' | 'unix'} [upstream] how nginx names it in an upstream block, where it carries `upstream`:
  *   `host:port` (the target's host and port) or `unix:PATH` (its path)
  * @property {boolean} [fixedSendBuffer] its send buffer is net.core.wmem_default and never grows (an AF_UNIX stream

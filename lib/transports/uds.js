@@ -18,6 +18,8 @@ export const uds = {
   carries: ['messages', 'stream', 'upstream'],
   platforms: null,
   upstream: 'unix',
+  target: 'PATH',
+  reachesNetns: true,
   cpu: 'client: the lane process; server: the server process',
   async listen(server, { path, name, backlog }) {
     if (path !== undefined) {

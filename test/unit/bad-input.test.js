@@ -100,7 +100,18 @@ describe('run: targets and transports', () => {
   });
 
   it('run --transport tcp with only --uds given', async () => {
-    await expectUsageError(['run', '--transport', 'tcp', '--uds', join(tmp.dir, 'a.sock')], /--transport tcp needs --tcp HOST:PORT/);
+    await expectUsageError(['run', '--transport', 'tcp', '--uds', join(tmp.dir, 'a.sock')], '--transport tcp needs --tcp HOST:PORT when a target is given (or give no target to start a server)');
+    await expectUsageError(['run', '--transport', 'uds', '--tcp', '127.0.0.1:9'], '--transport uds needs --uds PATH when a target is given (or give no target to start a server)');
+  });
+
+  // the words that name the transports come from their declarations (lib/transports/: target, reachesNetns, channel)
+  it.each([
+    [['--tcp', '127.0.0.1:9', '--transport', 'tcp,uds-abstract'], '--transport uds-abstract needs a server of ours: give no --tcp or --uds target (they name tcp and uds servers only)'],
+    [['--workload', 'proxy', '--tcp', '127.0.0.1:9'], '--tcp and --uds are not for the proxy workload: it starts its own app server and nginx'],
+    [['--server-netns', '--uds', '/tmp/nothing-here.sock'], '--server-netns runs the server udsvstcp starts in a network namespace: not with --tcp or --uds (a server not ours)'],
+    [['--server-netns', '--transport', 'tcp,worker'], '--transport worker cannot reach a server in a network namespace (--server-netns): an abstract socket belongs to the namespace it was made in, and ipc-json, ipc-advanced and worker echo inside the trial itself, with no server to put there; use tcp and uds'],
+  ])('run %j names the transports in full', async (flags, message) => {
+    await expectUsageError(['run', ...flags, '--duration', '10ms'], message);
   });
 
   it('run --workload proxy --nginx /nonexistent', async () => {
