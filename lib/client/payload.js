@@ -65,6 +65,7 @@ function permutationPool(size, seed) {
 function randomPool(size, count, window, seed) {
   const bytes = createByteStream(seed, 'payload');
   const pool = bytes(count * size);
+  if (window < 2) return pool; // no other packet is less than one place away: nothing to compare
   // the first 6 bytes as a number: equal packets have equal keys; equal keys are compared whole
   const keyBytes = Math.min(size, 6);
   const keyOf = (/** @type {number} */ i) => pool.readUIntBE(i * size, keyBytes);
@@ -81,7 +82,9 @@ function randomPool(size, count, window, seed) {
       bytes(size).copy(pool, i * size);
     }
     const key = keyOf(i);
-    seen.set(key, [...(seen.get(key) ?? []), i]);
+    const equalKeys = seen.get(key);
+    if (equalKeys) equalKeys.push(i);
+    else seen.set(key, [i]);
   }
   return pool;
 }
