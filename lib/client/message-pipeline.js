@@ -8,8 +8,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { RunError } from '../core/errors.js';
-import { createBlockDriver } from './block-driver.js';
-import { mismatchError } from './pipeline.js';
+import { createDriver, mismatchError } from './pipeline.js';
 
 /**
  * How packets travel on a channel: what is sent for packet i, and the bytes
@@ -26,11 +25,12 @@ import { mismatchError } from './pipeline.js';
  * @param {Codec} options.codec
  * @param {number} options.depth packets in flight, 1 = ping-pong
  * @param {number} [options.timeoutMs] fail when packets are in flight and nothing arrives for this long
+ * @param {import('./pipeline.js').OpenLoop} [options.open] send at a fixed rate instead; depth is then unused
  * @returns {import('./pipeline.js').Pipeline}
  */
-export function createMessagePipeline(peer, { payloads, codec, depth, timeoutMs = 10_000 }) {
+export function createMessagePipeline(peer, { payloads, codec, depth, timeoutMs = 10_000, open }) {
   const { size } = payloads;
-  const driver = createBlockDriver({ depth, timeoutMs, what: 'channel', send: (index) => peer.send(codec.encode(index)) });
+  const driver = createDriver({ depth, timeoutMs, open, what: 'channel', send: (index) => peer.send(codec.encode(index)) });
   const { state, fail } = driver;
 
   /**

@@ -8,10 +8,11 @@
 import { performance } from 'node:perf_hooks';
 import { RunError } from '../core/errors.js';
 import { createBlockDriver } from './block-driver.js';
+import { createOpenDriver } from './open-driver.js';
 
 /**
- * @typedef {import('./blocks.js').BlockTimes & { packets: number }} BlockTimes from just before a block's first write
- *   to the arrival of its last echoed byte
+ * @typedef {import('./blocks.js').BlockTimes & { packets: number } & Partial<import('./open-driver.js').SegmentTimes>} BlockTimes from just before a block's
+ *   first write to the arrival of its last echoed byte; an open-loop block's (a segment's) counts too
  *
  * @typedef {object} Pipeline
  * @property {(packets: number, histogram?: import('node:perf_hooks').RecordableHistogram) => Promise<BlockTimes>} block
@@ -19,6 +20,19 @@ import { createBlockDriver } from './block-driver.js';
  * @property {() => void} close end the connection (nothing may be in flight)
  * @property {(error: Error) => void} abort fail the pipeline and destroy the socket
  */
+
+/**
+ * @typedef {Omit<Parameters<typeof createOpenDriver>[0], 'timeoutMs' | 'send' | 'onFail' | 'what'>} OpenLoop
+ *   the rate, arrivals, in-flight cap and histograms of an open-loop pipeline
+ */
+
+/**
+ * The closed-loop driver (`depth` in flight), or the open-loop one at `open`'s rate.
+ * @param {{ depth: number, timeoutMs: number, open?: OpenLoop, what: string, send: (index: number) => void, onFail?: (error: Error) => void }} options
+ */
+export function createDriver({ depth, open, ...common }) {
+  return open ? createOpenDriver({ ...open, ...common }) : createBlockDriver({ depth, ...common });
+}
 
 /** @param {number} b */
 const hex = (b) => `0x${b.toString(16).padStart(2, '0')}`;
@@ -41,12 +55,13 @@ export function mismatchError(packet, byte, sent, got) {
  * @param {import('./payload.js').Payloads} options.payloads
  * @param {number} options.depth packets in flight, 1 = ping-pong
  * @param {number} [options.timeoutMs] fail when packets are in flight and nothing arrives for this long
+ * @param {OpenLoop} [options.open] send at a fixed rate instead (./open-driver.js); depth is then unused
  * @returns {Pipeline}
  */
-export function createPipeline(socket, { reader, payloads, depth, timeoutMs = 10_000 }) {
+export function createPipeline(socket, { reader, payloads, depth, timeoutMs = 10_000, open }) {
   const { size, pool, contiguous } = payloads;
   let rxOffset = 0;
-  const driver = createBlockDriver({ depth, timeoutMs, what: 'connection', send: (index) => socket.write(payloads.packet(index)), onFail: () => socket.destroy() });
+  const driver = createDriver({ depth, timeoutMs, open, what: 'connection', send: (index) => socket.write(payloads.packet(index)), onFail: () => socket.destroy() });
   const { state, fail } = driver;
 
   /**

@@ -160,11 +160,16 @@ export const CLIENT_ELU_WARN = 0.9;
  * @param {string} [where] where the figure is, for people
  */
 export function clientWarnings(rows, where = 'client_elu in trials.csv') {
-  const ok = rows.filter((r) => r.status === 'ok' && typeof r.client_elu === 'number');
+  // an open-loop row (it has a limit) is judged by its pacer's schedule lag instead: that pacer spins by design
+  const open = rows.filter((r) => r.status === 'ok' && typeof r.limit === 'string');
+  const missed = open.filter((r) => r.limit !== 'none');
+  const ok = rows.filter((r) => r.status === 'ok' && typeof r.client_elu === 'number' && typeof r.limit !== 'string');
   const busy = ok.filter((r) => r.client_elu > CLIENT_ELU_WARN);
-  if (!busy.length) return [];
   const worst = busy.reduce((m, r) => Math.max(m, r.client_elu), -Infinity);
-  return [`in ${busy.length} of ${ok.length} trial rows the client's event loop was busy over ${CLIENT_ELU_WARN * 100} % of the measured time (at most ${(worst * 100).toFixed(0)} %): the client may be the bottleneck there, not the transport (${where})`];
+  return [
+    ...(busy.length ? [`in ${busy.length} of ${ok.length} trial rows the client's event loop was busy over ${CLIENT_ELU_WARN * 100} % of the measured time (at most ${(worst * 100).toFixed(0)} %): the client may be the bottleneck there, not the transport (${where})`] : []),
+    ...(missed.length ? [`in ${missed.length} of ${open.length} open-loop rows the offered rate was not kept (limit ${[...new Set(missed.map((r) => r.limit))].join(', ')}: ${missed[0].limit_reason}): their response times are those of a saturated server or a late pacer, not of the transport at that rate`] : []),
+  ];
 }
 
 /**

@@ -76,10 +76,34 @@ function oneWayLines(summary) {
  * @param {import('./workload.js').TrialContext} [context]
  * @returns {Promise<import('./workload.js').TrialResult>}
  */
-async function runEcho(spec, context = {}) {
+function runEcho(spec, context = {}) {
   const { size, depth } = spec;
-  const payloads = createPayloads(size, spec.seed, depth); // outside anything timed
-  /** @type {(import('../client/blocks.js').Lane & { pipeline: import('../client/pipeline.js').Pipeline, histogram: import('node:perf_hooks').RecordableHistogram })[]} */
+  return withEchoLanes(spec, context, { depth, payloads: createPayloads(size, spec.seed, depth) }, (lanes) => measureLanes(echo, spec, context, lanes, {
+    minUnits: FILL_FACTOR * depth, units: 'packets', floor: `${FILL_FACTOR} × --depth ${depth}`,
+    figures: (x) => unitFigures(x, { count: 'packets', rate: 'msgs_per_s', per: 'msg' }),
+    extra: (t, i) => ({ mb_per_s: (t.units * size) / (t.elapsedMs / 1000) / 1e6, ...rttFigures('rtt', lanes[i].histogram) }),
+  }));
+}
+
+/**
+ * @typedef {import('../client/blocks.js').Lane & { pipeline: import('../client/pipeline.js').Pipeline, histogram: import('node:perf_hooks').RecordableHistogram }} EchoLane
+ */
+
+/**
+ * A trial's echo lanes, one per target, each a pipeline with its histogram:
+ * a socket to the server, or a message transport's own echo peer, started
+ * here for the trial and stopped before it ends. `measure` runs them; every
+ * connection and peer is closed however it ends.
+ * @template T
+ * @param {import('./workload.js').TrialSpec} spec
+ * @param {import('./workload.js').TrialContext} context
+ * @param {{ payloads: import('../client/payload.js').Payloads, depth: number, open?: (lane: number) => import('../client/pipeline.js').OpenLoop }} how
+ *   the packets (made outside anything timed), and the closed-loop depth or each lane's open loop
+ * @param {(lanes: EchoLane[]) => Promise<T>} measure
+ * @returns {Promise<T>}
+ */
+export async function withEchoLanes(spec, context, { payloads, depth, open }, measure) {
+  /** @type {EchoLane[]} */
   const lanes = [];
   /** @type {import('node:net').Socket[]} */
   const sockets = [];
@@ -89,6 +113,7 @@ async function runEcho(spec, context = {}) {
   try {
     for (const target of spec.targets) {
       const kind = getTransport(target.transport).channel;
+      const loop = { depth, timeoutMs: spec.timeoutMs, open: open?.(lanes.length) };
       /** @type {import('../client/pipeline.js').Pipeline} */
       let pipeline;
       /** @type {Partial<import('../client/blocks.js').Lane>} */
@@ -96,7 +121,7 @@ async function runEcho(spec, context = {}) {
       if (kind) {
         const peer = await kind.start({ startTimeoutMs: spec.timeoutMs, cpus: spec.placement?.server });
         peers.push(peer);
-        pipeline = createMessagePipeline(peer, { payloads, codec: kind.codec(payloads), depth, timeoutMs: spec.timeoutMs });
+        pipeline = createMessagePipeline(peer, { payloads, codec: kind.codec(payloads), ...loop });
         own = { probe: peer, serverThread: peer.tid, sharesProcess: kind.sharesProcess, countsReads: kind.countsReads };
       } else {
         /** @type {import('../client/transport.js').Reader} */
@@ -104,7 +129,7 @@ async function runEcho(spec, context = {}) {
         const socket = await connect(target, { noDelay: spec.noDelay, timeoutMs: spec.timeoutMs, reader });
         sockets.push(socket);
         if (spec.greeting) await readGreeting(socket, ECHO_GREETING, spec.timeoutMs, reader); // before the pipeline reads
-        pipeline = createPipeline(socket, { reader, payloads, depth, timeoutMs: spec.timeoutMs });
+        pipeline = createPipeline(socket, { reader, payloads, ...loop });
       }
       lanes.push({
         target, pipeline, ...own,
@@ -114,11 +139,7 @@ async function runEcho(spec, context = {}) {
       });
       deadline.check();
     }
-    const result = await measureLanes(echo, spec, context, lanes, {
-      minUnits: FILL_FACTOR * depth, units: 'packets', floor: `${FILL_FACTOR} × --depth ${depth}`,
-      figures: (x) => unitFigures(x, { count: 'packets', rate: 'msgs_per_s', per: 'msg' }),
-      extra: (t, i) => ({ mb_per_s: (t.units * size) / (t.elapsedMs / 1000) / 1e6, ...rttFigures('rtt', lanes[i].histogram) }),
-    });
+    const result = await measure(lanes);
     for (const lane of lanes) lane.pipeline.close();
     return result;
   } finally {

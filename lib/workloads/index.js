@@ -6,10 +6,11 @@ import { UsageError } from '../core/errors.js';
 import { connectWorkload } from './connect.js';
 import { echo } from './echo.js';
 import { httpWorkload, proxyWorkload } from './http.js';
+import { rate } from './rate.js';
 import { stream } from './stream.js';
 
 /** @type {Record<string, import('./workload.js').Workload>} */
-export const WORKLOADS = { echo, stream, connect: connectWorkload, http: httpWorkload, proxy: proxyWorkload };
+export const WORKLOADS = { echo, stream, connect: connectWorkload, http: httpWorkload, proxy: proxyWorkload, rate };
 
 export const WORKLOAD_NAMES = Object.keys(WORKLOADS);
 

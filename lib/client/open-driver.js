@@ -1,0 +1,207 @@
+/**
+ * The open-loop twin of ./block-driver.js: packets leave on a schedule that
+ * does not wait for echoes, at a fixed offered rate, and each is timed from
+ * when it *should* have left, so a stall delays every packet due during it
+ * and none goes unrecorded (no coordinated omission). A block (a segment)
+ * schedules n packets on an absolute schedule from its start, t0 + offset(j),
+ * never re-anchored to "now"; each pass of the pacer sends every packet that
+ * is due, each stamped with its own intended time. A pass that finds nothing
+ * due waits: by setImmediate (microseconds, at the cost of a busy client
+ * CPU) when the next packet is due within NAP_MS, by a timer otherwise.
+ *
+ * Three times per packet, in ns into HDR histograms, of measured blocks only:
+ * response time (arrival of the echo's last byte − intended send), service
+ * time (arrival − actual send) and schedule lag (actual − intended send).
+ * A packet due while `cap` packets are in flight is not sent and is counted
+ * as dropped. A segment ends when every packet sent is back; one that hears
+ * nothing for `timeoutMs` with packets in flight records their response
+ * times so far as lower bounds, counts them incomplete and fails.
+ *
+ * The pipelines parse and verify what arrives and call arrived/settle, as for
+ * the closed-loop driver; packet indexes count packets sent (a dropped one
+ * takes none).
+ */
+import { performance } from 'node:perf_hooks';
+import { RunError } from '../core/errors.js';
+import { createRandom } from '../core/random.js';
+
+/** A pass that finds the next packet due within this many ms spins (setImmediate) instead of sleeping on a timer. */
+export const NAP_MS = 2;
+/** A timer wakes the pacer this long before the packet is due (timers are late, never early, by up to about a millisecond). */
+const WAKE_EARLY_MS = 1;
+
+/** @typedef {'constant' | 'poisson'} Arrivals */
+
+/**
+ * When each packet of a segment is due, in ms after its start: j / rate
+ * (constant), or the sums of exponential gaps of mean 1 / rate drawn from
+ * the seed (poisson). Every segment at one rate and seed has the same times,
+ * whichever transport it runs on.
+ * @param {{ rate: number, arrivals?: Arrivals, seed?: number | string }} options rate in packets per second
+ * @returns {(j: number) => number}
+ */
+export function createSchedule({ rate, arrivals = 'constant', seed = 1 }) {
+  const gapMs = 1000 / rate;
+  if (arrivals === 'constant') return (j) => j * gapMs;
+  const random = createRandom(seed, `arrivals/${rate}`);
+  /** @type {number[]} */
+  const offsets = [0];
+  return (j) => {
+    while (offsets.length <= j) offsets.push(offsets[offsets.length - 1] - Math.log(1 - random()) * gapMs);
+    return offsets[j];
+  };
+}
+
+/**
+ * @typedef {object} SegmentTimes what an open-loop block reports, beyond a closed one's
+ * @property {number} start t0, when its first packet was due
+ * @property {number} end arrival of its last echo
+ * @property {number} scheduled packets it offered
+ * @property {number} sent
+ * @property {number} packets sent (as a closed-loop block names them)
+ * @property {number} dropped due while `cap` were in flight: not sent
+ * @property {number} spanMs the schedule's length: when packet n would have been due
+ * @property {number} sendSpanMs from t0 to one gap after its last actual send (the schedule's length when it kept up)
+ */
+
+/** @param {number} ms */
+const ns = (ms) => Math.max(1, Math.round(ms * 1e6));
+
+/**
+ * @param {object} options
+ * @param {number} options.rate packets per second offered
+ * @param {Arrivals} [options.arrivals]
+ * @param {number | string} [options.seed] of the poisson arrival times
+ * @param {number} options.cap packets in flight at most: the safety valve
+ * @param {number} options.timeoutMs fail when packets are in flight and nothing arrives for this long
+ * @param {(index: number) => void} options.send send packet `index`
+ * @param {(error: Error) => void} [options.onFail]
+ * @param {string} options.what what the packets travel on: 'connection', 'channel'
+ * @param {{ service: import('node:perf_hooks').RecordableHistogram, lag: import('node:perf_hooks').RecordableHistogram }} [options.histograms]
+ *   service times and schedule lags of measured blocks (the block's own histogram takes response times)
+ * @param {() => number} [options.clock] ms (performance.now)
+ * @param {(pass: () => void, waitMs: number) => void} [options.defer] run the next pass when the next packet is due in waitMs
+ */
+export function createOpenDriver({ rate, arrivals = 'constant', seed, cap, timeoutMs, send, onFail = () => {}, what, histograms, clock = () => performance.now(), defer = deferPass }) {
+  const offset = createSchedule({ rate, arrivals, seed });
+  const intended = new Float64Array(cap);
+  const sentAt = new Float64Array(cap);
+  /** @type {import('./block-driver.js').DriverState} */
+  const state = { sent: 0, received: 0, limit: 0, closing: false, failure: undefined };
+  let lastProgress = clock();
+  /** @type {{ t0: number, n: number, next: number, firstSent: number, dropped: number, lastSend: number, recordTo?: import('node:perf_hooks').RecordableHistogram, resolve: (t: SegmentTimes) => void, reject: (e: Error) => void } | undefined} */
+  let current;
+
+  const pass = () => {
+    if (!current || state.failure) return;
+    const segment = current;
+    for (let budget = segment.n; segment.next < segment.n && budget > 0; budget--) {
+      const due = segment.t0 + offset(segment.next);
+      const now = clock();
+      if (due > now) break;
+      segment.next++;
+      if (state.sent - state.received >= cap) {
+        segment.dropped++;
+        continue;
+      }
+      const index = state.sent++;
+      intended[index % cap] = due;
+      sentAt[index % cap] = now;
+      segment.lastSend = now;
+      if (segment.recordTo) histograms?.lag.record(ns(now - due));
+      send(index);
+    }
+    if (segment.next < segment.n) defer(pass, segment.t0 + offset(segment.next) - clock());
+    else finishIfDone(clock());
+  };
+
+  /** @param {number} now */
+  const finishIfDone = (now) => {
+    const segment = current;
+    if (!segment || segment.next < segment.n || state.received < state.sent) return;
+    current = undefined;
+    const sent = state.sent - segment.firstSent;
+    segment.resolve({
+      start: segment.t0, end: Math.max(now, segment.t0), scheduled: segment.n, sent, packets: sent, dropped: segment.dropped,
+      spanMs: offset(segment.n),
+      sendSpanMs: sent === 0 ? offset(segment.n) : Math.max(offset(segment.n), segment.lastSend - segment.t0 + offset(segment.n) / segment.n),
+    });
+  };
+
+  /** @param {Error} error */
+  const fail = (error) => {
+    if (state.failure) return;
+    state.failure = error;
+    clearInterval(watchdog);
+    onFail(error);
+    current?.reject(error);
+    current = undefined;
+  };
+
+  const watchdog = setInterval(() => {
+    const now = clock();
+    if (state.sent > state.received && now - lastProgress > timeoutMs) {
+      const unanswered = state.sent - state.received;
+      // never left out: each counts with its response time so far, a lower bound
+      for (let k = state.received; k < state.sent; k++) current?.recordTo?.record(ns(now - intended[k % cap]));
+      const error = new RunError(`no echo for ${timeoutMs} ms (--timeout) with ${unanswered} packets in flight after ${state.received} complete; they are incomplete, recorded with their response times so far`, 'ERR_TIMEOUT');
+      Object.assign(error, { incomplete: unanswered });
+      fail(error);
+    }
+  }, Math.max(10, Math.min(250, timeoutMs / 4)));
+  watchdog.unref();
+
+  return {
+    state,
+    fail,
+    /** @param {number} now */
+    heard(now) {
+      lastProgress = now;
+    },
+    /** The next packet is back, whole and verified, at `now`. @param {number} now */
+    arrived(now) {
+      const slot = state.received % cap;
+      if (current?.recordTo) {
+        current.recordTo.record(ns(now - intended[slot]));
+        histograms?.service.record(ns(now - sentAt[slot]));
+      }
+      state.received++;
+    },
+    /** A read is done: end the segment if it has sent everything and all is back. @param {number} now */
+    settle(now) {
+      finishIfDone(now);
+    },
+    /**
+     * Offer `packets` packets on the schedule from now; resolve when every one sent is back.
+     * @param {number} packets
+     * @param {import('node:perf_hooks').RecordableHistogram} [recordTo] response times, of a measured block
+     * @returns {Promise<SegmentTimes>}
+     */
+    block(packets, recordTo) {
+      if (state.failure) return Promise.reject(state.failure);
+      if (current) return Promise.reject(new RunError(`a block is already running on this ${what}`, 'ERR_INTERNAL'));
+      if (!(packets >= 1)) return Promise.reject(new RunError(`a block needs at least one packet; got ${packets}`, 'ERR_INTERNAL'));
+      return new Promise((resolve, reject) => {
+        const t0 = clock();
+        current = { t0, n: packets, next: 0, firstSent: state.sent, dropped: 0, lastSend: t0, recordTo, resolve, reject };
+        lastProgress = t0;
+        pass();
+      });
+    },
+    close() {
+      state.closing = true;
+      clearInterval(watchdog);
+    },
+  };
+}
+
+/**
+ * The next pass: at once through the event loop (its I/O polled on the way)
+ * when the next packet is due within NAP_MS, else by a timer a little early.
+ * @param {() => void} pass
+ * @param {number} waitMs
+ */
+function deferPass(pass, waitMs) {
+  if (waitMs > NAP_MS) setTimeout(pass, waitMs - WAKE_EARLY_MS);
+  else setImmediate(pass);
+}

@@ -1,0 +1,141 @@
+/**
+ * The rate workload: echo in open loop. Packets of one size are offered at a
+ * fixed rate (the depth axis: requests per second) whether or not earlier
+ * echoes are back, and each is timed from when it should have been sent
+ * (lib/client/open-driver.js), so a stall of the server or the client shows
+ * in the percentiles instead of being left out (coordinated omission). A
+ * block is a segment of at least MIN_SEGMENT_MS of schedule; segments
+ * alternate between transports as echo's blocks do, and the warmup's are
+ * discarded. Every echoed byte is verified, as in echo.
+ *
+ * A lane's figures say whether it kept the rate before any latency: the rate
+ * offered, sent and completed, the packets dropped at the in-flight cap, and
+ * `limit`: none (sustainable), server (it did not complete what was offered)
+ * or generator (this client's pacer ran late). docs/openloop.md.
+ */
+import { createHistogram } from 'node:perf_hooks';
+import { MAX_SIZE } from '../core/limits.js';
+import { MiB } from '../core/units.js';
+import { createPayloads } from '../client/payload.js';
+import { HISTOGRAM, measureLanes, mechanismColumns, mechanismSummary, rttFigures, unitFigures } from './common.js';
+import { withEchoLanes } from './echo.js';
+
+/** A segment offers at least this much schedule: its edges (the drain, the switch to the other lane) stay a small part of it. */
+export const MIN_SEGMENT_MS = 100;
+/** Completed at least this share of the rate offered, or the server is the limit. */
+export const COMPLETION_SHARE = 0.99;
+/**
+ * The pacer kept up when its schedule lag p99 is within this many µs (or a
+ * tenth of the mean gap, at slow rates). Not 50: on the 2-core VM these
+ * figures were measured on, a bare setImmediate loop stalls for 0.25–2.5 ms
+ * about one pass in a hundred (docs/openloop.md), whatever the rate; a pacer
+ * that cannot keep the rate falls further behind with every packet instead.
+ */
+export const LAG_P99_BOUND_US = 3000;
+/** Highest rate offered, requests per second. */
+export const MAX_RATE = 1_000_000;
+
+/**
+ * Packets in flight at most, the safety valve: 4096, fewer for big packets (16 MiB in flight at most).
+ * @param {number} size
+ */
+export const inFlightCap = (size) => Math.max(1, Math.min(4096, Math.floor((16 * MiB) / size)));
+
+/** @type {import('./workload.js').Workload} */
+export const rate = {
+  name: 'rate',
+  what: 'echo in open loop: packets of one size offered at a fixed rate, each timed from when it should have been sent, every echoed byte verified',
+  timed: 'a segment: its packets sent on an absolute schedule from its start, at the offered rate; it ends when the last echo is back. Response time from the intended send, service time from the actual send, schedule lag between them',
+  axes: {
+    size: { label: 'packet size', short: 'size', flag: '--size', min: 1, max: MAX_SIZE, fallback: 64, powerOfTwo: true },
+    depth: { label: 'offered rate (requests/s)', short: 'rate', flag: '--rate', min: 1, max: MAX_RATE, fallback: 1000 },
+  },
+  options: [],
+  counts: true,
+  columns: ['requests', 'blocks', 'block_requests', 'elapsed_ms', 'rate_target', 'rate_sent', 'rate_completed', 'dropped', 'incomplete', 'limit', 'limit_reason',
+    'resp_mean_us', 'resp_p50_us', 'resp_p90_us', 'resp_p99_us', 'resp_p999_us', 'resp_max_us', 'svc_p50_us', 'svc_p99_us', 'lag_p50_us', 'lag_p99_us', 'lag_max_us',
+    'client_cpu_us_per_req', 'server_cpu_us_per_req', 'client_elu', 'server_elu', ...mechanismColumns('req')],
+  blockColumns: ['requests', 'elapsed_ms', 'req_per_s', 'client_cpu_us_per_req', 'server_cpu_us_per_req', 'client_elu', 'server_elu', ...mechanismColumns('req')],
+  table: [['offered/s', 'rate_target'], ['sent/s', 'rate_sent'], ['done/s', 'rate_completed'], ['dropped', 'dropped'], ['limit', 'limit'],
+    ['resp p50', 'resp_p50_us'], ['p99', 'resp_p99_us'], ['p99.9', 'resp_p999_us'], ['max µs', 'resp_max_us'], ['svc p99', 'svc_p99_us'], ['lag p99', 'lag_p99_us'],
+    ['cpu µs/req cli', 'client_cpu_us_per_req'], ['srv', 'server_cpu_us_per_req']],
+  primary: 'resp_p99_us',
+  summary: {
+    resp_p99_us: { label: '99th percentile response time (from the intended send)', short: 'resp p99 µs', unit: 'us', better: 'lower' },
+    resp_p50_us: { label: 'median response time (from the intended send)', short: 'resp p50 µs', unit: 'us', better: 'lower' },
+    resp_p999_us: { label: '99.9th percentile response time', short: 'resp p99.9 µs', unit: 'us', better: 'lower' },
+    svc_p99_us: { label: '99th percentile service time (from the actual send)', short: 'svc p99 µs', unit: 'us', better: 'lower' },
+    server_cpu_us_per_req: { label: 'server CPU per request', short: 'server CPU µs/req', unit: 'us/req', better: 'lower' },
+    client_cpu_us_per_req: { label: 'client CPU per request (the pacer spins: a generator cost)', short: 'client CPU µs/req', unit: 'us/req', better: 'lower' },
+    rate_completed: { label: 'requests completed per second', short: 'done/s', unit: 'req/s', better: 'higher' },
+    ...mechanismSummary('req', 'request'),
+  },
+  fixture: { server: 'echo', proxy: false },
+  needs: 'messages',
+  run: runRate,
+};
+
+/**
+ * Whether a lane kept its rate, and if not, what limited it.
+ * @param {{ target: number, completedRate: number, dropped: number, lagP99Us: number }} lane
+ * @returns {{ limit: 'none' | 'server' | 'generator', reason: string }}
+ */
+export function limitOf({ target, completedRate, dropped, lagP99Us }) {
+  const lagBound = Math.max(LAG_P99_BOUND_US, 1e6 / target / 10);
+  if (lagP99Us > lagBound) return { limit: 'generator', reason: `the pacer's schedule lag p99 ${lagP99Us.toFixed(1)} µs is over ${lagBound.toFixed(0)} µs` };
+  if (dropped > 0) return { limit: 'server', reason: `${dropped} requests dropped at the in-flight cap` };
+  if (completedRate < COMPLETION_SHARE * target) return { limit: 'server', reason: `completed ${completedRate.toFixed(0)} of ${target} requests/s offered, under ${COMPLETION_SHARE * 100} %` };
+  return { limit: 'none', reason: '' };
+}
+
+/**
+ * @param {import('./workload.js').TrialSpec} spec
+ * @param {import('./workload.js').TrialContext} [context]
+ * @returns {Promise<import('./workload.js').TrialResult>}
+ */
+function runRate(spec, context = {}) {
+  const { size, depth: offered } = spec;
+  const cap = inFlightCap(size);
+  const histograms = spec.targets.map(() => ({ service: createHistogram(HISTOGRAM), lag: createHistogram(HISTOGRAM) }));
+  const counts = spec.targets.map(() => ({ scheduled: 0, sent: 0, dropped: 0, sendSpanMs: 0 }));
+  const open = (/** @type {number} */ lane) => ({ rate: offered, arrivals: /** @type {const} */ ('constant'), seed: spec.seed, cap, histograms: histograms[lane] });
+  return withEchoLanes(spec, context, { depth: 1, payloads: createPayloads(size, spec.seed, cap), open }, (lanes) => {
+    lanes.forEach((lane, i) => {
+      const segment = lane.block;
+      lane.block = async (n, histogram) => {
+        const t = /** @type {import('../client/pipeline.js').BlockTimes} */ (await segment(n, histogram)); // a segment's, from the open-loop driver
+        if (histogram) {
+          counts[i].scheduled += t.scheduled ?? n;
+          counts[i].sent += t.sent ?? n;
+          counts[i].dropped += t.dropped ?? 0;
+          counts[i].sendSpanMs += t.sendSpanMs ?? t.end - t.start;
+        }
+        return t;
+      };
+    });
+    const minUnits = Math.max(1, Math.ceil((offered * MIN_SEGMENT_MS) / 1000));
+    return measureLanes(rate, spec, context, lanes, {
+      minUnits, units: 'requests', floor: `${MIN_SEGMENT_MS} ms of schedule at --rate ${offered}`,
+      figures: (x) => unitFigures(x, { count: 'requests', rate: 'req_per_s', per: 'req' }),
+      extra: (t, i) => {
+        const c = counts[i];
+        const completed = c.sent; // every packet sent is back, or the segment failed
+        const completedRate = completed / (t.elapsedMs / 1000);
+        const lag = rttFigures('lag', histograms[i].lag);
+        const { limit, reason } = limitOf({ target: offered, completedRate, dropped: c.dropped, lagP99Us: lag.lag_p99_us });
+        return {
+          rate_target: offered,
+          rate_sent: c.sent / (c.sendSpanMs / 1000),
+          rate_completed: completedRate,
+          dropped: c.dropped,
+          incomplete: 0,
+          limit,
+          limit_reason: reason,
+          ...rttFigures('resp', lanes[i].histogram),
+          ...rttFigures('svc', histograms[i].service),
+          ...lag,
+        };
+      },
+    });
+  });
+}

@@ -1,0 +1,87 @@
+/**
+ * Open loop on real sockets: a server stopped (SIGSTOP) for STALL_MS in the
+ * middle of a one-segment open-loop trial shows in the response-time p99,
+ * with every request sent accounted for, where a closed-loop depth-1 trial
+ * over the same stall records it as one slow round trip that its p99 never
+ * sees (coordinated omission). And `run --workload rate --json` gives each
+ * transport its rates, drops, limit and the three kinds of times.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFixture } from '../../lib/fixture/fixture.js';
+import { getWorkload } from '../../lib/workloads/index.js';
+import { runLanes } from '../../lib/trial/lanes.js';
+import { callMain } from '../helpers/cli.js';
+
+const STALL_MS = 300;
+const RATE = 1000;
+
+/** @type {import('../../lib/fixture/fixture.js').Fixture} */
+let fixture;
+beforeAll(async () => {
+  fixture = await startFixture(getWorkload('echo'), { noDelay: true });
+});
+afterAll(() => fixture?.stop());
+
+/**
+ * One trial on TCP with the server stopped for STALL_MS, starting `afterMs` after the trial starts.
+ * @param {Partial<import('../../lib/workloads/workload.js').TrialSpec>} spec
+ * @param {number} afterMs
+ */
+async function stalled(spec, afterMs) {
+  const stop = setTimeout(() => {
+    process.kill(fixture.pid, 'SIGSTOP');
+    setTimeout(() => process.kill(fixture.pid, 'SIGCONT'), STALL_MS);
+  }, afterMs);
+  try {
+    const { records } = await runLanes(/** @type {import('../../lib/workloads/workload.js').TrialSpec} */ ({
+      targets: [fixture.targets.tcp], size: 64, seed: 3, noDelay: true, timeoutMs: 10_000, ...spec,
+    }), { server: fixture, limitMs: 60_000 });
+    expect(records[0].status, String(records[0].error)).toBe('ok');
+    return records[0];
+  } finally {
+    clearTimeout(stop);
+  }
+}
+
+describe('a server stall in open loop and in closed loop', () => {
+  it('open loop: the requests due during the stall wait for it, p99 shows it, none is left out', async () => {
+    // one lane and a count: one measured segment of 3 s, the stall well inside it
+    const r = await stalled({ workload: 'rate', depth: RATE, measure: { packets: 3 * RATE }, warmup: { packets: 50 } }, 1500);
+    expect(r).toMatchObject({ requests: 3 * RATE, blocks: 1, dropped: 0, incomplete: 0, rate_target: RATE });
+    expect(r.resp_max_us).toBeGreaterThanOrEqual(STALL_MS * 1000 * 0.9);
+    // about RATE × STALL_MS = 300 of 3000 requests wait for the stall, from STALL_MS down: p99 is hundreds of ms
+    expect(r.resp_p99_us).toBeGreaterThan(STALL_MS * 1000 * 0.5);
+    expect(r.resp_p90_us).toBeGreaterThan(1000); // the 10 % that waited reach p90
+    // service time, from the actual send: the requests sent before the stall wait through it too, but the stall
+    // is one event for the sender, not one per request due
+    expect(r.svc_p50_us).toBeLessThan(r.resp_p90_us);
+    // and the backlog drained once the server went on: all 3000 were answered, in a segment not much longer than its 3 s
+    expect(r.rate_completed).toBeGreaterThan(RATE * 0.9);
+  }, 60_000);
+
+  it('closed loop at depth 1: the same stall is one slow round trip, invisible at p99', async () => {
+    const r = await stalled({ workload: 'echo', depth: 1, measure: { ms: 2000 }, warmup: { ms: 100 } }, 1000);
+    expect(r.rtt_max_us).toBeGreaterThanOrEqual(STALL_MS * 1000 * 0.9);
+    expect(r.rtt_p99_us).toBeLessThan(STALL_MS * 1000 * 0.1);
+    expect(r.packets).toBeGreaterThan(1000); // thousands of round trips, one of them the stall
+  }, 60_000);
+});
+
+describe('run --workload rate', () => {
+  it('--json: a record per transport with the offered, sent and completed rates, drops, its limit and the three times', async () => {
+    const { code, stdout, stderr } = await callMain(['run', '--workload', 'rate', '--rate', '2000', '--duration', '1s', '--warmup', '100ms', '--transport', 'tcp,uds', '--json']);
+    expect(code, stderr).toBe(0);
+    const records = stdout.trim().split('\n').map((line) => JSON.parse(line));
+    expect(records.map((r) => r.transport)).toEqual(['tcp', 'uds']);
+    for (const r of records) {
+      expect(r).toMatchObject({ workload: 'rate', status: 'ok', rate_target: 2000, dropped: 0, incomplete: 0, limit: expect.stringMatching(/^(none|server|generator)$/) });
+      expect(Math.abs(r.rate_sent - 2000) / 2000, 'sent within 0.5 % of the rate').toBeLessThan(0.005);
+      for (const key of ['resp_p50_us', 'resp_p90_us', 'resp_p99_us', 'resp_p999_us', 'resp_max_us', 'svc_p50_us', 'svc_p99_us', 'lag_p50_us', 'lag_p99_us', 'lag_max_us', 'server_cpu_us_per_req', 'client_cpu_us_per_req', 'rate_completed']) {
+        expect(r[key], key).toBeGreaterThan(0);
+      }
+      expect(r.resp_p99_us).toBeGreaterThanOrEqual(r.resp_p50_us);
+      expect(r.requests).toBeGreaterThanOrEqual(2000); // at least the second asked for, in segments of 100 ms
+    }
+    expect(stderr).toContain('offered/s');
+  }, 60_000);
+});

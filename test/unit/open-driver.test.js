@@ -1,0 +1,127 @@
+/**
+ * The open-loop driver on a scripted clock: exact intended times on an
+ * absolute schedule, catch-up batches that stamp each packet with its own
+ * intended time, drops at the in-flight cap, and a segment that ends only
+ * when everything sent is back. The real pacer on real sockets:
+ * test/integration/open-loop.test.js.
+ */
+import { createHistogram } from 'node:perf_hooks';
+import { describe, expect, it } from 'vitest';
+import { createOpenDriver, createSchedule } from '../../lib/client/open-driver.js';
+import { limitOf } from '../../lib/workloads/rate.js';
+
+/** A driver on a clock the test sets, whose passes run when the test says. */
+function scripted({ rate = 1000, cap = 100 } = {}) {
+  let now = 100;
+  /** @type {(() => void)[]} */
+  const passes = [];
+  /** @type {{ index: number, at: number }[]} */
+  const sent = [];
+  const histograms = { service: createHistogram(), lag: createHistogram() };
+  const driver = createOpenDriver({
+    rate, cap, timeoutMs: 60_000, what: 'test', histograms,
+    clock: () => now, defer: (pass) => passes.push(pass), send: (index) => sent.push({ index, at: now }),
+  });
+  return {
+    driver, sent, histograms,
+    /** Set the clock and run the pending pass. @param {number} t */
+    passAt(t) {
+      now = t;
+      const pass = passes.shift();
+      expect(pass, 'a pass is pending').toBeDefined();
+      pass?.();
+    },
+    /** The next packet's echo arrives at t. @param {number} t */
+    echoAt(t) {
+      now = t;
+      driver.heard(t);
+      driver.arrived(t);
+      driver.settle(t);
+    },
+  };
+}
+
+describe('open-loop schedule', () => {
+  it('constant: packet j is due j / rate after the start', () => {
+    const at = createSchedule({ rate: 4000 });
+    expect([0, 1, 2, 1000].map(at)).toEqual([0, 0.25, 0.5, 250]);
+  });
+
+  it('poisson: seeded, the same times for every segment and transport at one rate, mean gap 1 / rate', () => {
+    const a = createSchedule({ rate: 1000, arrivals: 'poisson', seed: 7 });
+    const b = createSchedule({ rate: 1000, arrivals: 'poisson', seed: 7 });
+    expect(a(5000)).toBe(b(5000));
+    expect(a(3)).not.toBe(createSchedule({ rate: 1000, arrivals: 'poisson', seed: 8 })(3));
+    expect(a(20_000) / 20_000).toBeGreaterThan(0.97);
+    expect(a(20_000) / 20_000).toBeLessThan(1.03);
+  });
+});
+
+describe('open-loop driver on a scripted clock', () => {
+  it('sends each packet when due, a late pass sends every packet due at once, each timed from its own intended time', async () => {
+    const s = scripted();
+    const recordTo = createHistogram();
+    const segment = s.driver.block(5, recordTo); // starts at 100: packet 0 due at once
+    expect(s.sent).toEqual([{ index: 0, at: 100 }]);
+    s.passAt(100.5); // nothing due yet (packet 1 at 101)
+    expect(s.sent).toHaveLength(1);
+    s.passAt(103.5); // three due: 101, 102, 103, sent in one batch, late by 2.5, 1.5 and 0.5 ms
+    expect(s.sent.map((p) => p.index)).toEqual([0, 1, 2, 3]);
+    expect([s.histograms.lag.min, s.histograms.lag.max].map((v) => Math.round(v / 1e5) / 10)).toEqual([0, 2.5]); // packet 0 on time
+    // packet 0 back at 103.6 (3.6 ms after it was due and sent); packet 1 at 104: 3 ms after it was due, though sent 0.5 ms before
+    s.echoAt(103.6);
+    s.echoAt(104);
+    const ms = (/** @type {number} */ v) => Math.round(v / 1e5) / 10;
+    expect([ms(recordTo.min), ms(recordTo.max)]).toEqual([3, 3.6]); // response times
+    expect([ms(s.histograms.service.min), ms(s.histograms.service.max)]).toEqual([0.5, 3.6]); // service times
+    s.passAt(104); // packet 4 due at 104
+    s.echoAt(104.1);
+    s.echoAt(104.2);
+    let done = false;
+    void segment.then(() => { done = true; });
+    await Promise.resolve();
+    expect(done, 'a packet is still in flight').toBe(false);
+    s.echoAt(104.3);
+    const t = await segment;
+    expect(t).toMatchObject({ start: 100, end: 104.3, scheduled: 5, sent: 5, dropped: 0, spanMs: 5 });
+    expect(t.sendSpanMs).toBeCloseTo(5, 9); // last sent on time: the schedule's length
+    expect(recordTo.count).toBe(5);
+    s.driver.close();
+  });
+
+  it('never re-anchors: after a stall, the schedule goes on from the segment start, not from now', () => {
+    const s = scripted();
+    void s.driver.block(100, createHistogram());
+    s.passAt(150); // 50 ms late: packets 1..50 are due
+    expect(s.sent).toHaveLength(51);
+    expect(s.sent.at(-1)).toEqual({ index: 50, at: 150 });
+    s.passAt(150.9); // the next is due at 151, not 151 + a gap after the stall
+    expect(s.sent).toHaveLength(51);
+    s.passAt(151);
+    expect(s.sent).toHaveLength(52);
+    s.driver.close();
+  });
+
+  it('drops a packet due while the cap is in flight, counts it, and sends no payload index for it', async () => {
+    const s = scripted({ cap: 2 });
+    const segment = s.driver.block(4, createHistogram());
+    s.passAt(103); // packets 1..3 due; 2 in flight after packet 1: 2 and 3 dropped
+    expect(s.sent.map((p) => p.index)).toEqual([0, 1]);
+    s.echoAt(103.1);
+    s.echoAt(103.2);
+    const t = await segment;
+    expect(t).toMatchObject({ scheduled: 4, sent: 2, dropped: 2 });
+    void s.driver.block(1, createHistogram());
+    expect(s.sent.at(-1)?.index).toBe(2); // the next packet sent is the third packet, whatever was dropped
+    s.driver.close();
+  });
+});
+
+describe('whether a lane kept its rate', () => {
+  it('names the generator when its lag is over the bound, the server when it dropped or completed under 99 %', () => {
+    expect(limitOf({ target: 1000, completedRate: 1000, dropped: 0, lagP99Us: 10 })).toEqual({ limit: 'none', reason: '' });
+    expect(limitOf({ target: 1000, completedRate: 985, dropped: 0, lagP99Us: 10 }).limit).toBe('server');
+    expect(limitOf({ target: 1000, completedRate: 1000, dropped: 3, lagP99Us: 10 })).toEqual({ limit: 'server', reason: '3 requests dropped at the in-flight cap' });
+    expect(limitOf({ target: 1000, completedRate: 500, dropped: 0, lagP99Us: 9000 }).limit).toBe('generator');
+  });
+});
