@@ -114,6 +114,7 @@ export async function run(raw = {}, { onProgress = () => {}, signal } = {}) {
         greeting: options.greeting,
         pipelining: options.pipelining,
         keepalive: options.keepalive,
+        arrivals: options.arrivals,
         maxMs: limitMs,
         placement: pinning.placement,
         ...(node ? { node_version: node.version } : {}),

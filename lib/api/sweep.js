@@ -206,7 +206,7 @@ async function measure({ dir, spec, previous, executables, nodes, begin, end, re
   } catch (error) {
     reportError = new Error(describeResourceError(error) ?? /** @type {Error} */ (error).message);
   }
-  const document = toReportDocument(report?.findings ?? { status: result.interrupted ? 'interrupted' : 'complete', trials: { recorded: rows.length, ok: rows.length - failed, failed, planned: result.planned }, sections: [], versions: [], warnings: ['the report could not be made (see stderr)'], machineWarnings: [], machineNotes: [], summary, centre: 'geometric mean', meta: null }, { dir: resolve(dir), files: report?.files ?? [] });
+  const document = toReportDocument(report?.findings ?? { status: result.interrupted ? 'interrupted' : 'complete', trials: { recorded: rows.length, ok: rows.length - failed, failed, planned: result.planned }, sections: [], versions: [], knees: [], warnings: ['the report could not be made (see stderr)'], machineWarnings: [], machineNotes: [], summary, centre: 'geometric mean', meta: null }, { dir: resolve(dir), files: report?.files ?? [] });
   return { dir, document, report, reportError, interrupted: result.interrupted, failed, resume };
 }
 

@@ -35,15 +35,16 @@ const WAKE_EARLY_MS = 1;
 /**
  * When each packet of a segment is due, in ms after its start: j / rate
  * (constant), or the sums of exponential gaps of mean 1 / rate drawn from
- * the seed (poisson). Every segment at one rate and seed has the same times,
- * whichever transport it runs on.
- * @param {{ rate: number, arrivals?: Arrivals, seed?: number | string }} options rate in packets per second
+ * the seed (poisson). The k-th segment at one rate and seed has the same
+ * times whichever transport it runs on; segments differ from each other, so
+ * their rates average to the one offered.
+ * @param {{ rate: number, arrivals?: Arrivals, seed?: number | string, segment?: number }} options rate in packets per second
  * @returns {(j: number) => number}
  */
-export function createSchedule({ rate, arrivals = 'constant', seed = 1 }) {
+export function createSchedule({ rate, arrivals = 'constant', seed = 1, segment = 0 }) {
   const gapMs = 1000 / rate;
   if (arrivals === 'constant') return (j) => j * gapMs;
-  const random = createRandom(seed, `arrivals/${rate}`);
+  const random = createRandom(seed, `arrivals/${rate}/${segment}`);
   /** @type {number[]} */
   const offsets = [0];
   return (j) => {
@@ -83,7 +84,8 @@ const ns = (ms) => Math.max(1, Math.round(ms * 1e6));
  * @param {(pass: () => void, waitMs: number) => void} [options.defer] run the next pass when the next packet is due in waitMs
  */
 export function createOpenDriver({ rate, arrivals = 'constant', seed, cap, timeoutMs, send, onFail = () => {}, what, histograms, clock = () => performance.now(), defer = deferPass }) {
-  const offset = createSchedule({ rate, arrivals, seed });
+  let segments = 0;
+  let offset = createSchedule({ rate, arrivals, seed });
   const intended = new Float64Array(cap);
   const sentAt = new Float64Array(cap);
   /** @type {import('./block-driver.js').DriverState} */
@@ -181,6 +183,7 @@ export function createOpenDriver({ rate, arrivals = 'constant', seed, cap, timeo
       if (state.failure) return Promise.reject(state.failure);
       if (current) return Promise.reject(new RunError(`a block is already running on this ${what}`, 'ERR_INTERNAL'));
       if (!(packets >= 1)) return Promise.reject(new RunError(`a block needs at least one packet; got ${packets}`, 'ERR_INTERNAL'));
+      offset = createSchedule({ rate, arrivals, seed, segment: segments++ });
       return new Promise((resolve, reject) => {
         const t0 = clock();
         current = { t0, n: packets, next: 0, firstSent: state.sent, dropped: 0, lastSend: t0, recordTo, resolve, reject };

@@ -26,7 +26,7 @@ export function toAxisValue(text, axis, flag) {
 
 /**
  * The options only some workloads take (greeting, pipelining, keepalive,
- * nginx): refused for the others, then resolved with their bounds.
+ * arrivals, nginx): refused for the others, then resolved with their bounds.
  * @param {import('../workloads/workload.js').Workload} workload
  * @param {Record<string, unknown>} given by key, undefined (or false for a switch): not given; any other setting given is checked too (lib/options/settings.js)
  * @param {(key: string) => string} name
@@ -37,6 +37,7 @@ export function resolveWorkloadOptions(workload, given, name) {
     greeting: Boolean(given.greeting),
     pipelining: given.pipelining === undefined ? 1 : parseSetting('pipelining', given.pipelining, name('pipelining')),
     keepalive: Boolean(given.keepalive),
+    arrivals: /** @type {'constant' | 'poisson'} */ (given.arrivals === undefined || given.arrivals === null ? 'constant' : parseSetting('arrivals', given.arrivals, name('arrivals'))),
     nginx: given.nginx === undefined || given.nginx === null ? null : String(given.nginx),
   };
 }

@@ -10,7 +10,7 @@ import { checkNginxConnections } from '../fixture/nginx.js';
 import { checkSocketPath } from '../fixture/socket-file.js';
 import { toInteger } from '../core/units.js';
 import { findNode } from '../core/node-executables.js';
-import { DEFAULT_WORKLOAD, getWorkload } from '../workloads/index.js';
+import { DEFAULT_WORKLOAD, WORKLOADS, WORKLOAD_NAMES, getWorkload } from '../workloads/index.js';
 import { checkNetnsTransports, checkWorkloadTransports, resolveAmounts, resolveWorkloadOptions, toAxisValue, toTransportList } from './rules.js';
 import { checkApplies, defaultOf, parseSetting } from './settings.js';
 import { TRANSPORTS, getTransport } from '../transports/index.js';
@@ -74,7 +74,7 @@ function toTarget(transport, text) {
 }
 
 /**
- * @typedef {Pick<import('../sweep/spec.js').SweepSpec, 'measure' | 'warmup' | 'seed' | 'noDelay' | 'timeoutMs' | 'runs' | 'greeting' | 'pipelining' | 'keepalive' | 'pin' | 'portProxy'> & RunOnly} RunOptions
+ * @typedef {Pick<import('../sweep/spec.js').SweepSpec, 'measure' | 'warmup' | 'seed' | 'noDelay' | 'timeoutMs' | 'runs' | 'greeting' | 'pipelining' | 'keepalive' | 'arrivals' | 'pin' | 'portProxy'> & RunOnly} RunOptions
  *   `run`'s settings, resolved as a sweep's are, and:
  * @typedef {object} RunOnly
  * @property {import('../workloads/workload.js').Workload} workload
@@ -90,12 +90,23 @@ function toTarget(transport, text) {
  */
 
 /**
+ * Without --workload: the one workload whose depth flag was given where no
+ * other workload takes that flag (--rate: rate), else the default.
+ * @param {Record<string, any>} raw
+ */
+function impliedWorkload(raw) {
+  const ownFlag = (/** @type {string} */ n) => WORKLOADS[n].axes.depth.flag;
+  const implied = WORKLOAD_NAMES.filter((n) => raw[ownFlag(n).slice(2)] !== undefined && WORKLOAD_NAMES.filter((m) => ownFlag(m) === ownFlag(n)).length === 1);
+  return getWorkload(implied.length === 1 ? implied[0] : DEFAULT_WORKLOAD);
+}
+
+/**
  * `run` options.
  * @param {Record<string, any>} raw as commander parsed them (strings)
  * @returns {RunOptions}
  */
 export function resolveRunOptions(raw) {
-  const workload = getWorkload(raw.workload ?? DEFAULT_WORKLOAD);
+  const workload = raw.workload === undefined ? impliedWorkload(raw) : getWorkload(raw.workload);
   const { size: sizeAxis, depth: depthAxis } = workload.axes;
   const extras = resolveWorkloadOptions(workload, raw, (key) => `--${key}`);
   const size = toAxisValue(raw.size ?? sizeAxis.fallback, sizeAxis, '--size');

@@ -4,6 +4,7 @@
  * the warnings of the sweep as a whole. Every formatter (terminal, Markdown,
  * HTML, charts, xlsx, --json) reads this. Pure: trial rows and meta.json in.
  */
+import { findKnees } from '../stats/knees.js';
 import { depthLabel } from '../workloads/index.js';
 import { formatSize } from '../core/units.js';
 import { FIGURES, primaryFigure } from '../workloads/figures.js';
@@ -61,6 +62,7 @@ const CV_WARN = 0.05;
  * @property {string[]} machineNotes what the machine set that is no cause for a warning: with both ends on one CPU
  *   (--pin same), that no cross-CPU wake-up was paid (said instead of the wake-up warning and share)
  * @property {import('./versions.js').VersionFinding[]} versions each Node version against the first (none with one version)
+ * @property {import('../stats/knees.js').KneeFinding[]} knees each transport's knee, per size, where the sweep is open-loop (none otherwise)
  * @property {Record<string, any>[]} summary the rows of summarize()
  * @property {'geometric mean' | 'mean'} centre what the per-transport values are
  * @property {Record<string, any> | null} meta
@@ -140,7 +142,8 @@ function versionsOf(trials, meta) {
  * @param {Record<string, any> | null} meta
  */
 export function summaryOf(trials, meta) {
-  const live = trials.filter((r) => r.status !== 'superseded');
+  // an open-loop row that missed its rate has figures of a saturated server or a late pacer, not of the transport at that rate
+  const live = trials.filter((r) => r.status !== 'superseded' && (typeof r.limit !== 'string' || r.limit === 'none'));
   const precision = typeof meta?.spec?.precision === 'number' ? meta.spec.precision : null;
   return summarize(live, { precision, moderate: meta?.spec?.intervals !== 'own', nodes: versionsOf(live, meta) });
 }
@@ -231,7 +234,8 @@ export function buildFindings({ trials: all, meta, notes = [], dir }, options = 
     const lacking = s.transports.filter((t) => !estimatesOf(row.figures[s.primary.metric])[t]).map(labelOf);
     return lacking.length ? [`${where(s)}${formatSize(row.size_bytes)} ${depthLabel(s.workload, s.depth)} (${lacking.join(', ')})`] : [];
   }));
-  if (missing.length) warnings.push(`no comparison where a transport has no successful trial: ${missing.join('; ')}`);
+  const openLoop = trials.some((r) => typeof r.limit === 'string');
+  if (missing.length) warnings.push(`no comparison where a transport has no successful trial${openLoop ? ' (in open loop, none that kept its rate)' : ''}: ${missing.join('; ')}`);
 
   const primaryRatios = sections.flatMap((s) => s.sizes.flatMap((r) => ratioEstimatesOf(r.figures[s.primary.metric]).map(({ ratio }) => ({ s, r, ratio })))).filter((x) => x.ratio);
   const ratioWords = sections.some((s) => othersOf(s.transports).length) ? 'ratio' : labelOf(ratioOf(HEADLINE));
@@ -256,5 +260,6 @@ export function buildFindings({ trials: all, meta, notes = [], dir }, options = 
 
   const versions = versionFindings(summary, (workload) => options.primary ?? primaryFigure(workload));
   const centre = summary.some((r) => typeof r.geomean === 'number') ? 'geometric mean' : 'mean';
-  return { status, centre, trials: { recorded: trials.length, ok: ok.length, failed: failed.length, planned }, sections, versions, warnings, machineWarnings, machineNotes, summary, meta };
+  const knees = findKnees(trials, { several: many });
+  return { status, centre, trials: { recorded: trials.length, ok: ok.length, failed: failed.length, planned }, sections, versions, knees, warnings, machineWarnings, machineNotes, summary, meta };
 }

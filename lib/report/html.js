@@ -64,6 +64,7 @@ export function toHtml(findings, charts, { files = [] } = {}) {
   parts.push('<h2>Verdicts</h2>');
   if (findings.sections.length) parts.push(`<ul>${findings.sections.map((s) => `<li class="verdict">${escapeHtml(s.verdict)}</li>`).join('')}</ul>`);
   else parts.push('<p class="verdict">No verdict: no trials recorded.</p>');
+  if (findings.knees.length) parts.push('<h2>Knees</h2>', `<ul>${findings.knees.map((k) => `<li class="verdict">${escapeHtml(k.line)}</li>`).join('')}</ul>`);
   if (findings.versions.length) {
     parts.push('<h2>Node versions</h2>', `<ul>${findings.versions.map((v) => `<li class="verdict">${escapeHtml(v.line)}</li>`).join('')}</ul>`);
   }

@@ -29,7 +29,7 @@ export function describeState(findings) {
  * @param {{ chalk?: import('chalk').ChalkInstance }} [options]
  */
 export function toVerdictText(findings, { chalk = plain } = {}) {
-  const lines = [...findings.sections.map((s) => chalk.bold(printable(s.verdict))), ...findings.versions.map((v) => chalk.bold(printable(v.line)))];
+  const lines = [...findings.sections.map((s) => chalk.bold(printable(s.verdict))), ...findings.versions.map((v) => chalk.bold(printable(v.line))), ...findings.knees.map((k) => chalk.bold(printable(k.line)))];
   if (findings.sections.length === 0) lines.push(chalk.yellow('no verdict: no trials recorded'));
   return `${lines.join('\n')}\n`;
 }
@@ -59,6 +59,7 @@ export function toReportText(findings, { chalk = plain } = {}) {
     out.push(...textTable(versionTable(version), chalk.dim));
     out.push(chalk.bold(printable(version.line)), '');
   }
+  for (const knee of findings.knees) out.push(chalk.bold(printable(knee.line)), '');
   for (const w of findings.warnings) out.push(chalk.yellow(`warning: ${printable(w)}`));
   for (const n of findings.machineNotes) out.push(chalk.dim(`note: ${printable(n)}`));
   return `${out.join('\n').replace(/\n+$/, '')}\n`;
@@ -91,6 +92,11 @@ export function toMarkdown(findings) {
     out.push(...mdTable(depthTable(section)));
   }
   if (findings.sections.length) out.push(md(describeTable(findings)), '');
+  if (findings.knees.length) {
+    out.push('## Knees', '');
+    for (const knee of findings.knees) out.push(`- ${md(knee.line)}`);
+    out.push('');
+  }
   if (findings.versions.length) {
     out.push('## Node versions', '');
     for (const version of findings.versions) out.push(`- ${md(version.line)}`);

@@ -60,6 +60,7 @@ function trialSpec(spec, job, server) {
     greeting: spec.greeting,
     pipelining: spec.pipelining,
     keepalive: spec.keepalive,
+    arrivals: spec.arrivals,
   };
 }
 

@@ -44,6 +44,7 @@ const KEYS = new Set(SPEC_KEYS);
  * @property {boolean} greeting echo: the 2014 greeting
  * @property {number} pipelining http, proxy: requests in flight per connection
  * @property {boolean} keepalive proxy: nginx keeps upstream connections alive
+ * @property {'constant' | 'poisson'} arrivals rate: when an open-loop segment's packets are due
  * @property {number} timeoutMs stall timeout inside a trial
  * @property {number} trialTimeoutMs hard limit of a trial
  * @property {'blocks' | 'trials'} pairing blocks: TCP and UDS alternate in one trial; trials: one transport per process (2014)
@@ -169,7 +170,7 @@ export function resolveSpec(loaded, { test = false, flags = {} } = {}) {
   const given = (/** @type {string} */ key) => (merged[key] === DEFAULTS[/** @type {keyof typeof DEFAULTS} */ (key)] ? undefined : merged[key]);
   for (const key of ['greeting', 'keepalive', 'serverNetns', 'portProxy']) parseSetting(key, merged[key], name(key));
   if (merged.portProxy && !merged.serverNetns) throw new UsageError(`${name('portProxy')} needs serverNetns (--server-netns): the port proxy forwards from host loopback to the server's address in its network namespace`);
-  const extras = resolveWorkloadOptions(workload, { greeting: given('greeting'), pipelining: given('pipelining'), keepalive: given('keepalive') }, name);
+  const extras = resolveWorkloadOptions(workload, { greeting: given('greeting'), pipelining: given('pipelining'), keepalive: given('keepalive'), arrivals: given('arrivals') }, name);
   const { measure, warmup } = resolveAmounts(workload, { packets: merged.packets, duration: merged.duration, warmup: merged.warmup }, name, String(DEFAULTS.duration));
   const { size: sizeAxis, depth: depthAxis } = workload.axes;
   if (merged.sizes === undefined && sizeAxis.min === sizeAxis.max) merged.sizes = [sizeAxis.min];
@@ -212,6 +213,7 @@ export function resolveSpec(loaded, { test = false, flags = {} } = {}) {
     greeting: extras.greeting,
     pipelining: extras.pipelining,
     keepalive: extras.keepalive,
+    arrivals: extras.arrivals,
     timeoutMs: parseSetting('timeout', merged.timeout, name('timeout')),
     trialTimeoutMs,
     pairing,

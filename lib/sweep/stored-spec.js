@@ -102,6 +102,18 @@ function differingKeys(a, b) {
   return [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]));
 }
 
+/** Keys udsvstcp records since after 0.6.0: a spec recorded without one ran with its default. */
+const LATER_KEYS = ['arrivals'];
+
+/**
+ * A recorded spec with the keys of LATER_KEYS it lacks, at their defaults (anything else is checked as it is).
+ * @param {unknown} stored
+ */
+function withLaterKeys(stored) {
+  if (typeof stored !== 'object' || stored === null || Array.isArray(stored)) return stored;
+  return { ...Object.fromEntries(LATER_KEYS.filter((k) => !(k in stored)).map((k) => [k, DEFAULTS[k]])), ...stored };
+}
+
 /**
  * Validate the recorded spec; return it as the sweep will use it.
  * @param {unknown} stored
@@ -109,9 +121,9 @@ function differingKeys(a, b) {
  * @returns {import('./spec.js').SweepSpec}
  */
 export function checkStoredSpec(stored, where) {
-  const { preset, test, raw } = toRawSpec(stored, where);
+  const { preset, test, raw } = toRawSpec(withLaterKeys(stored), where);
   const resolved = { ...resolveSpec({ name: preset, source: where, raw }), test };
-  const differ = differingKeys(settingsOf(/** @type {any} */ (stored)), settingsOf(resolved));
+  const differ = differingKeys(settingsOf(/** @type {any} */ (withLaterKeys(stored))), settingsOf(resolved));
   if (differ.length) {
     throw new UsageError(`${where} "${differ[0]}" is not in the form udsvstcp records (${JSON.stringify(/** @type {any} */ (stored)[differ[0]])}; expected ${JSON.stringify(/** @type {any} */ (resolved)[differ[0]])}); it was edited by hand`, 'ERR_META');
   }

@@ -43,6 +43,7 @@
  * @property {boolean} [greeting] echo: expect the 2014 greeting first
  * @property {number} [pipelining] http, proxy: requests in flight per connection
  * @property {boolean} [keepalive] proxy: nginx keeps its upstream connections alive
+ * @property {'constant' | 'poisson'} [arrivals] rate: when an open-loop segment's packets are due
  * @property {string} [node_version] the Node version the trial must run on (v20.20.2); default: whichever runs it
  * @property {{ server: string, client: string, mode: string }} [placement] the CPUs (taskset lists) of --pin: a
  *   message transport's echo peer, which the trial starts, goes on the server's; the lane process is already on the client's
@@ -62,7 +63,7 @@
  *   requests: `packets` for the 2014 spec key) or a duration
  */
 
-/** @typedef {'greeting' | 'pipelining' | 'keepalive'} OptionName */
+/** @typedef {'greeting' | 'pipelining' | 'keepalive' | 'arrivals'} OptionName */
 
 /**
  * @typedef {object} TrialResult

@@ -55,7 +55,10 @@ describe('the settings table', () => {
 
   const choices = SPEC_KEYS.filter((k) => SETTINGS[k].choices);
   it.each(choices)('holds spec key %s to its choices, naming them', (key) => {
-    for (const choice of SETTINGS[key].choices ?? []) expect(resolveRaw({ [key]: choice })).toBeTruthy();
-    expect(usageError(() => resolveRaw({ [key]: 'nope' }))).toBe(`x.json "${key}" must be ${SETTINGS[key].accepts}; got "nope"`);
+    // in a spec of a workload it applies to
+    const applies = SETTINGS[key].applies;
+    const workload = applies ? { workload: WORKLOAD_NAMES.find((n) => applies(WORKLOADS[n])) } : {};
+    for (const choice of SETTINGS[key].choices ?? []) expect(resolveRaw({ ...workload, [key]: choice })).toBeTruthy();
+    expect(usageError(() => resolveRaw({ ...workload, [key]: 'nope' }))).toBe(`x.json "${key}" must be ${SETTINGS[key].accepts}; got "nope"`);
   });
 });

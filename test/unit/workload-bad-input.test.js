@@ -36,7 +36,11 @@ describe('run: an option its workload does not take', () => {
     [['--workload', 'echo', '--keepalive'], /^udsvstcp: error: --keepalive applies to the proxy workload, not echo/],
     [['--workload', 'connect', '--greeting'], /^udsvstcp: error: --greeting applies to the echo /],
     [['--workload', 'stream', '--nginx', '/usr/sbin/nginx'], /^udsvstcp: error: --nginx applies to the proxy workload, not stream/],
-    [['--workload', 'http', '--packets', '100'], /^udsvstcp: error: --packets applies to the echo workload; http measures a duration/],
+    [['--workload', 'http', '--packets', '100'], /^udsvstcp: error: --packets applies to the echo and rate workloads; http measures a duration/],
+    [['--workload', 'echo', '--rate', '5'], /^udsvstcp: error: --rate applies to the rate workload; echo takes --depth \(packets in flight\)$/m],
+    [['--arrivals', 'poisson'], /^udsvstcp: error: --arrivals applies to the rate workload, not echo$/m],
+    [['--rate', '1000', '--arrivals', 'bursty'], /^udsvstcp: error: --arrivals must be constant \(a packet every 1\/rate\) or poisson .*; got "bursty"$/m],
+    [['--rate', '0'], /^udsvstcp: error: --rate must be .*1 .*1000000/m],
     [['--workload', 'connect', '--size', '64'], /^udsvstcp: error: --size is fixed at 12 \(greeting bytes\) for this workload; got "64"/],
     [['--workload', 'stream', '--depth', '2'], /^udsvstcp: error: --depth is fixed at 1 \(streams per transport\) for this workload; got "2"/],
   ])('run %j', async (flags, message) => {
@@ -44,8 +48,8 @@ describe('run: an option its workload does not take', () => {
   });
 
   it('run --workload nope lists the workloads', async () => {
-    expect(WORKLOAD_NAMES).toEqual(['echo', 'stream', 'connect', 'http', 'proxy']);
-    await expectUsageError(['run', '--workload', 'nope'], /^udsvstcp: error: --workload must be one of echo, stream, connect, http, proxy; got "nope"$/m);
+    expect(WORKLOAD_NAMES).toEqual(['echo', 'stream', 'connect', 'http', 'proxy', 'rate']);
+    await expectUsageError(['run', '--workload', 'nope'], /^udsvstcp: error: --workload must be one of echo, stream, connect, http, proxy, rate; got "nope"$/m);
   });
 });
 
@@ -67,16 +71,16 @@ describe('sweep: an option or spec key its workload does not take', () => {
   it('a spec file with "workload": "http", "packets" names the key: http measures a duration', async () => {
     const spec = join(tmp.dir, 'http-packets.json');
     await writeFile(spec, JSON.stringify({ workload: 'http', sizes: [64], depths: [2], runs: 1, packets: 100, warmup: '10ms' }));
-    await expectUsageError(['sweep', spec, '--out', join(tmp.dir, 'out')], /"packets" applies to the echo workload; http measures a duration/);
+    await expectUsageError(['sweep', spec, '--out', join(tmp.dir, 'out')], /"packets" applies to the echo and rate workloads; http measures a duration/);
   });
 
   it('sweep --workload nope lists the workloads', async () => {
-    await expectUsageError(['sweep', 'quick', '--workload', 'nope', '--out', join(tmp.dir, 'out')], /--workload must be one of echo, stream, connect, http, proxy; got "nope"/);
+    await expectUsageError(['sweep', 'quick', '--workload', 'nope', '--out', join(tmp.dir, 'out')], /--workload must be one of echo, stream, connect, http, proxy, rate; got "nope"/);
   });
 });
 
 describe('serve', () => {
   it('serve --workload nope lists the workloads', async () => {
-    await expectUsageError(['serve', '--workload', 'nope', '--uds', join(tmp.dir, 's.sock')], /^udsvstcp: error: --workload must be one of echo, stream, connect, http, proxy; got "nope"$/m);
+    await expectUsageError(['serve', '--workload', 'nope', '--uds', join(tmp.dir, 's.sock')], /^udsvstcp: error: --workload must be one of echo, stream, connect, http, proxy, rate; got "nope"$/m);
   });
 });

@@ -1,0 +1,103 @@
+/**
+ * Each transport's knee in an open-loop sweep: per run, the largest offered
+ * rate that it kept, and every lower rate of that run with it (a row whose
+ * `limit` is none); the knees' ratio to TCP's, paired by run, with a
+ * Student-t 95 % interval on the log scale (./ratios.js), and what stopped
+ * each transport at the next rate up (server or generator: a knee the
+ * generator set is the pacer's, not the transport's). Rows without a
+ * `limit` (closed-loop workloads) have no knee. Pure: rows in, findings out.
+ */
+import { ratioInterval } from './ratios.js';
+import { BASELINE, labelOf, orderTransports } from '../transports/index.js';
+import { formatSize } from '../core/units.js';
+
+/**
+ * @typedef {object} TransportKnee
+ * @property {string} transport
+ * @property {(number | null)[]} runs the knee of each run, null where even the lowest rate was not kept
+ * @property {number | null} knee the geometric mean of the runs' knees, null where a run has none
+ * @property {Record<string, number>} stoppedBy of the runs with a higher rate offered, how many the server stopped there and how many the generator
+ *
+ * @typedef {object} KneeFinding
+ * @property {string} workload
+ * @property {string | null} node
+ * @property {number} size_bytes
+ * @property {number[]} rates the rates offered, ascending
+ * @property {TransportKnee[]} transports TCP first
+ * @property {Record<string, import('./ratios.js').RatioInterval | null>} ratios each other transport's knee against TCP's, by transport, over
+ *   the runs where both knees were found below the ladder's top rate (null: no such run)
+ * @property {string} line for people
+ */
+
+/** @param {number[]} values */
+const geomean = (values) => (values.every((v) => v === values[0]) ? values[0] : Math.exp(values.reduce((s, v) => s + Math.log(v), 0) / values.length));
+
+/**
+ * @param {Record<string, any>[]} rows trial rows (run, node_version, size_bytes, depth, transport, status, limit)
+ * @param {{ several?: boolean }} [options] several: the rows are of several Node versions (their lines say which)
+ * @returns {KneeFinding[]}
+ */
+export function findKnees(rows, { several = false } = {}) {
+  const open = rows.filter((r) => typeof r.limit === 'string' && r.status !== 'superseded');
+  /** @type {Map<string, Record<string, any>[]>} */
+  const groups = new Map();
+  for (const r of open) {
+    const key = `${r.workload}|${several ? r.node_version : ''}|${Number(r.size_bytes)}`;
+    groups.set(key, [...(groups.get(key) ?? []), r]);
+  }
+  return [...groups.values()].sort((a, b) => Number(a[0].size_bytes) - Number(b[0].size_bytes)).map((group) => {
+    const { workload } = group[0];
+    const node = several ? String(group[0].node_version) : null;
+    const size = Number(group[0].size_bytes);
+    const rates = [...new Set(group.map((r) => Number(r.depth)))].sort((a, b) => a - b);
+    const runs = [...new Set(group.map((r) => Number(r.run)))].sort((a, b) => a - b);
+    const transports = orderTransports(group.map((r) => String(r.transport))).map((transport) => {
+      const mine = group.filter((r) => r.transport === transport);
+      /** @type {Record<string, number>} */
+      const stoppedBy = {};
+      const perRun = runs.map((run) => {
+        let knee = /** @type {number | null} */ (null);
+        for (const rate of rates) {
+          const row = mine.find((r) => Number(r.run) === run && Number(r.depth) === rate);
+          if (row?.status === 'ok' && row.limit === 'none') {
+            knee = rate;
+            continue;
+          }
+          if (row) stoppedBy[row.status === 'ok' ? row.limit : 'failed'] = (stoppedBy[row.status === 'ok' ? row.limit : 'failed'] ?? 0) + 1;
+          break;
+        }
+        return knee;
+      });
+      const known = perRun.filter((k) => k !== null);
+      return { transport, runs: perRun, knee: known.length === perRun.length && known.length ? geomean(/** @type {number[]} */ (known)) : null, stoppedBy };
+    });
+    const base = transports.find((t) => t.transport === BASELINE);
+    const top = rates[rates.length - 1];
+    /** A knee found in a run: neither none nor the ladder's top (where the knee is only known to be higher). @param {number | null} k */
+    const found = (k) => k !== null && k < top;
+    /** @type {Record<string, import('./ratios.js').RatioInterval | null>} */
+    const ratios = {};
+    for (const t of transports) {
+      if (!base || t === base) continue;
+      const logs = runs.flatMap((_, i) => (found(t.runs[i]) && found(base.runs[i]) ? [Math.log(/** @type {number} */ (t.runs[i]) / /** @type {number} */ (base.runs[i]))] : []));
+      ratios[t.transport] = logs.length ? ratioInterval(logs) : null;
+    }
+    return { workload, node, size_bytes: size, rates, transports, ratios, line: kneeLine({ node, size, rates, transports, ratios }) };
+  });
+}
+
+/**
+ * @param {{ node: string | null, size: number, rates: number[], transports: TransportKnee[], ratios: Record<string, import('./ratios.js').RatioInterval | null> }} finding
+ */
+function kneeLine({ node, size, rates, transports, ratios }) {
+  const top = rates[rates.length - 1];
+  const rate = (/** @type {number} */ n) => `${Math.round(n).toLocaleString('en-US')}/s`;
+  const each = transports.map((t) => {
+    const stop = Object.entries(t.stoppedBy).sort((a, b) => b[1] - a[1]).map(([why]) => why);
+    const above = stop.length ? `, then limited by the ${stop.join(' or ')}` : `, every rate up to ${rate(top)}`;
+    return `${labelOf(t.transport)} ${t.knee === null ? 'none (a run kept no rate)' : rate(t.knee)}${above}`;
+  });
+  const ratioWords = Object.entries(ratios).map(([t, r]) => (r === null ? `${labelOf(t)}/TCP: no run with both knees below the ladder's top${transports.some((x) => x.runs.includes(top)) ? ` (offer rates above ${rate(top)} to find them)` : ''}`
+    : `${labelOf(t)}/TCP ×${r.mean.toFixed(2)}${r.low === null || r.high === null ? ' (one run: no interval)' : ` (95 % CI ${r.low.toFixed(2)}–${r.high.toFixed(2)}, ${r.n} runs)`}`));
+  return `${node ? `Node ${node}: ` : ''}knee at ${formatSize(size)} (the largest rate offered that was kept, with every lower one; the ladder's step bounds it): ${each.join('; ')}${ratioWords.length ? `. ${ratioWords.join('; ')}` : ''}.`;
+}

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { findKnees } from '../../lib/stats/knees.js';
+import { summaryOf } from '../../lib/report/findings.js';
+
+/**
+ * An open-loop trial row.
+ * @param {number} run
+ * @param {string} transport
+ * @param {number} rate
+ * @param {string} limit
+ */
+const row = (run, transport, rate, limit, status = 'ok') => ({ workload: 'rate', node_version: 'v20.20.2', run, size_bytes: 64, depth: rate, transport, status, limit });
+
+describe('findKnees', () => {
+  it('per run, the largest rate kept with every lower one; the ratio to TCP paired by run; what stopped each above its knee', () => {
+    const rows = [
+      // run 0: TCP keeps 1000 and 2000, the server stops it at 4000; UDS keeps all three
+      row(0, 'tcp', 1000, 'none'), row(0, 'tcp', 2000, 'none'), row(0, 'tcp', 4000, 'server'),
+      row(0, 'uds', 1000, 'none'), row(0, 'uds', 2000, 'none'), row(0, 'uds', 4000, 'none'),
+      // run 1: TCP keeps 1000 only; a kept 4000 after a missed 2000 does not count; UDS stops at 4000 on the generator
+      row(1, 'tcp', 1000, 'none'), row(1, 'tcp', 2000, 'server'), row(1, 'tcp', 4000, 'none'),
+      row(1, 'uds', 1000, 'none'), row(1, 'uds', 2000, 'none'), row(1, 'uds', 4000, 'generator'),
+    ];
+    const [knee] = findKnees(rows);
+    expect(knee).toMatchObject({ workload: 'rate', node: null, size_bytes: 64, rates: [1000, 2000, 4000] });
+    expect(knee.transports.map((t) => [t.transport, t.runs, t.stoppedBy])).toEqual([
+      ['tcp', [2000, 1000], { server: 2 }],
+      ['uds', [4000, 2000], { generator: 1 }],
+    ]);
+    expect(knee.transports[0].knee).toBeCloseTo(Math.sqrt(2000 * 1000), 6);
+    // UDS/TCP of run 1 only (2000 / 1000): in run 0 UDS kept the ladder's top, so its knee there is only known to be higher
+    expect(knee.ratios.uds?.mean).toBeCloseTo(2, 9);
+    expect(knee.ratios.uds?.n).toBe(1);
+    expect(knee.line).toMatch(/^knee at 64 B .*: TCP 1,414\/s, then limited by the server; UDS 2,828\/s, then limited by the generator\. UDS\/TCP ×2\.00 \(one run: no interval\)\.$/);
+  });
+
+  it('no ratio from a run where a transport kept the ladder\'s top rate: its knee is only known to be higher; knees in order of size', () => {
+    const rows = [
+      row(0, 'tcp', 1000, 'none'), row(0, 'tcp', 2000, 'server'), row(0, 'uds', 1000, 'none'), row(0, 'uds', 2000, 'none'),
+      { ...row(0, 'tcp', 1000, 'none'), size_bytes: 16 }, { ...row(0, 'uds', 1000, 'none'), size_bytes: 16 },
+    ];
+    const knees = findKnees(rows);
+    expect(knees.map((k) => k.size_bytes)).toEqual([16, 64]);
+    expect(knees[1].transports.map((t) => t.runs)).toEqual([[1000], [2000]]);
+    expect(knees[1].ratios.uds).toBeNull();
+    expect(knees[1].line).toContain('UDS 2,000/s, every rate up to 2,000/s. UDS/TCP: no run with both knees below the ladder\'s top (offer rates above 2,000/s to find them).');
+  });
+
+  it('no knee where a run kept no rate, a failed trial stops the climb, and closed-loop rows have none', () => {
+    const rows = [
+      row(0, 'tcp', 1000, 'generator'), row(0, 'uds', 1000, 'none'), row(0, 'uds', 2000, 'none', 'error'),
+      { workload: 'echo', run: 0, size_bytes: 64, depth: 1, transport: 'tcp', status: 'ok' },
+    ];
+    const knees = findKnees(rows);
+    expect(knees).toHaveLength(1);
+    expect(knees[0].transports.map((t) => [t.transport, t.runs, t.knee, t.stoppedBy])).toEqual([
+      ['tcp', [null], null, { generator: 1 }],
+      ['uds', [1000], 1000, { failed: 1 }],
+    ]);
+    expect(knees[0].ratios.uds).toBeNull();
+    expect(knees[0].line).toContain('TCP none (a run kept no rate)');
+  });
+});
+
+describe('the summary of an open-loop sweep', () => {
+  it('leaves out a row that missed its rate: a ratio only from runs where both kept it', () => {
+    const figures = (/** @type {number} */ p99) => ({ resp_p99_us: p99, resp_p50_us: p99 / 10, server_cpu_us_per_req: 10 });
+    const rows = [
+      { ...row(0, 'tcp', 1000, 'none'), ...figures(100) }, { ...row(0, 'uds', 1000, 'none'), ...figures(80) },
+      { ...row(1, 'tcp', 1000, 'none'), ...figures(100) }, { ...row(1, 'uds', 1000, 'none'), ...figures(80) },
+      // run 2: TCP saturated; its p99 would pull the ratio far down
+      { ...row(2, 'tcp', 1000, 'server'), ...figures(100_000) }, { ...row(2, 'uds', 1000, 'none'), ...figures(80) },
+    ];
+    const summary = summaryOf(rows, null);
+    const ratio = summary.find((r) => r.transport === 'uds/tcp' && r.metric === 'resp_p99_us');
+    expect(ratio).toMatchObject({ n: 2 });
+    expect(ratio?.mean).toBeCloseTo(0.8, 9);
+    expect(summary.find((r) => r.transport === 'tcp' && r.metric === 'resp_p99_us')).toMatchObject({ n: 2, max: 100 });
+    expect(summary.find((r) => r.transport === 'uds' && r.metric === 'resp_p99_us')).toMatchObject({ n: 3 });
+  });
+});
