@@ -23,6 +23,7 @@ import { workloadOf } from '../workloads/index.js';
 import { BASELINE, HEADLINE, TRANSPORTS, labelOf, orderTransports, othersOf } from '../transports/index.js';
 import { estimatesOf, ratioAgainstTcp } from './estimates.js';
 import { logAxis, sizeAxis } from './chart-axes.js';
+import { formatSize } from '../core/units.js';
 
 /** @typedef {{ name: string, title: string, spec: Record<string, any> }} Chart */
 
@@ -170,18 +171,44 @@ export function chartSpecs(findings) {
 
   // 4. p50 and p99 times (RTT for echo, connection time for connect, request latency for http): the workload's *_p50_us
   // and *_p99_us figures, one log axis fitted to all panels
-  const timeMetrics = Object.keys(w.summary).filter((m) => /_p(50|99)_us$/.test(m)).map((m) => [/** @type {string} */ (/_(p50|p99)_us$/.exec(m)?.[1]), m]);
+  // of one time only: the first the workload summarises (rate's response time, not its service time)
+  const times = Object.keys(w.summary).filter((m) => /_p(50|99)_us$/.test(m));
+  const timeMetrics = times.filter((m) => m.replace(/_p\d+_us$/, '') === times[0].replace(/_p\d+_us$/, '')).map((m) => [/** @type {string} */ (/_(p50|p99)_us$/.exec(m)?.[1]), m]);
   const timeName = timeMetrics.length ? w.summary[timeMetrics[0][1]].label.replace(/^(median|99th percentile) /, '') : '';
   const rtt = pointsOf(timeMetrics, 'percentile', true);
   const rttChart = faceted(rtt, [
     ...dashedLines({ field: 'value', type: 'quantitative', title: `${timeName} µs`, ...logAxis(rtt.map((r) => r.value)) }, 'percentile'),
   ], { description: `${timeName} p50 and p99 against ${sizeName}, ${named}`, title: title(`${timeName} p50 and p99 against ${sizeName}`, `µs, log axis; ${named}`), depthShort, independent: false });
 
+  // 5. open loop (a workload whose depth is an offered rate, its rows saying whether they kept it): p50 and p99 against the
+  // rate, a panel per size, both axes log, the hockey stick where a transport saturates
+  const load = w.columns.includes('limit') ? sections.flatMap((s) => s.sizes.flatMap((r) => s.transports.flatMap((t) => timeMetrics.flatMap(([part, metric]) => {
+    const e = /** @type {Record<string, any>} */ (r.figures[metric] ? estimatesOf(r.figures[metric]) : {})[t];
+    return e && finite(e.value) !== null && e.value > 0 ? [{ size: `${s.node ? `Node ${s.node} · ` : ''}${formatSize(r.size_bytes)}`, sizeNumber: r.size_bytes, rate: s.depth, transport: labelOf(t), percentile: part, series: `${labelOf(t)} ${part}`, value: e.value }] : [];
+  })))) : [];
+  const rateX = { field: 'rate', type: 'quantitative', title: w.axes.depth.label, ...logAxis(load.map((r) => r.rate)) };
+  const loadY = { field: 'value', type: 'quantitative', title: `${timeName} µs`, ...logAxis(load.map((r) => r.value)) };
+  const loadChart = {
+    description: `${timeName} p50 and p99 against ${w.axes.depth.label}, ${named}, a panel per ${sizeName}`,
+    title: { text: `${timeName} p50 and p99 against ${w.axes.depth.label} · ${workloads.join(', ')}`, subtitle: `µs, log axes; ${named}; runs that missed a rate are left out`, anchor: 'start', fontSize: 14, subtitleFontSize: 11, offset: 12 },
+    data: { values: load },
+    facet: { column: { field: 'size', type: 'ordinal', title: null, sort: { field: 'sizeNumber' }, header: { labelFontSize: 12 } } },
+    spec: {
+      width: WIDTH, height: HEIGHT,
+      layer: [
+        { mark: { type: 'line' }, encoding: { x: rateX, y: loadY, color: colour, strokeDash: { field: 'percentile', type: 'nominal', title: 'percentile', legend: { symbolType: 'stroke', symbolStrokeWidth: 2, symbolSize: 300 } }, detail: { field: 'series' } } },
+        { mark: { type: 'point', filled: true, size: 40 }, encoding: { x: rateX, y: loadY, color: colour, shape, detail: { field: 'series' } } },
+      ],
+    },
+    config: { font: 'sans-serif' },
+  };
+
   return [
     { name: `chart-${primary.metric}.svg`, title: `${primary.short} against ${sizeName} (95 % CI bands)`, spec: primaryChart },
     ...ratioCharts,
     { name: 'chart-cpu.svg', title: `${cpuTitle}: ${sides}`, spec: cpuChart },
     ...(timeMetrics.length ? [{ name: 'chart-rtt.svg', title: `${timeName[0].toUpperCase()}${timeName.slice(1)} p50 and p99 (µs, log axis)`, spec: rttChart }] : []),
+    ...(load.length ? [{ name: 'chart-load.svg', title: `${timeName[0].toUpperCase()}${timeName.slice(1)} p50 and p99 against ${w.axes.depth.label} (µs, log axes)`, spec: loadChart }] : []),
   ];
 }
 

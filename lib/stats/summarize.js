@@ -245,7 +245,7 @@ export function toSummaryText(summary, { precision = null } = {}) {
   const alone = orderTransports(/** @type {string[]} */ (own.map((r) => r.transport).filter((t) => ratioTransport(t) === null)));
   if (!cells.length && alone.length === 1) {
     const [transport] = alone;
-    lines.push(`${labelOf(transport)} ${unit}, measured alone (geometric mean of runs, 95 % CI); nothing compared: ${transport === BASELINE ? 'TCP is the baseline, and no other transport was measured' : 'there is no TCP baseline'}`);
+    lines.push(`${labelOf(transport)} ${unit}, measured alone (geometric mean of runs, 95 % CI); nothing compared: ${transport === BASELINE ? 'TCP is the baseline, and no other transport was measured' : `there is no TCP baseline${w.columns.includes('limit') ? ' (no TCP row that kept its rate: the others are left out)' : ''}`}`);
     for (const r of own.filter((x) => x.transport === transport && x.metric === primary)) {
       lines.push(`  ${groupLabel(r).padEnd(labelWidth)} ${num(r.geomean ?? r.mean).padStart(10)}${r.ci95_low === null ? ' (n=1, no CI)' : ` [${num(r.ci95_low)}, ${num(r.ci95_high)}] n=${r.n}`}`);
     }

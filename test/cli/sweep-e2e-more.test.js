@@ -1,11 +1,12 @@
 /**
  * The presets sweep-e2e.test.js does not sweep (and that need no network
- * namespace: server-netns.test.js), each one real `sweep --test` with the
- * tests every preset's sweep must pass. A new preset lands here.
+ * namespace: server-netns.test.js; nor open loop: sweep-e2e-open.test.js,
+ * so the two run in workers of their own), each one real `sweep --test` with
+ * the tests every preset's sweep must pass. A new preset lands here.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { makeTempDir } from '../helpers/cli.js';
-import { OWN, PRESETS, describePresetSweeps } from '../helpers/preset-sweeps.js';
+import { OPEN, OWN, PRESETS, describePresetSweeps } from '../helpers/preset-sweeps.js';
 
 /** @type {{ dir: string, remove: () => Promise<void> }} */
 let tmp;
@@ -14,10 +15,11 @@ beforeAll(async () => {
 });
 afterAll(() => tmp.remove());
 
-const MORE = PRESETS.filter((preset) => !(preset in OWN));
+const MORE = PRESETS.filter((preset) => !(preset in OWN) && !OPEN.includes(preset));
 
-it('sweeps every preset that sweep-e2e.test.js does not (and none twice)', () => {
-  expect([...MORE, ...Object.keys(OWN)].sort()).toEqual([...PRESETS].sort());
+it('sweeps every preset that sweep-e2e.test.js and sweep-e2e-open.test.js do not (and none twice)', () => {
+  expect([...MORE, ...Object.keys(OWN), ...OPEN].sort()).toEqual([...PRESETS].sort());
+  expect(OPEN.length).toBeGreaterThan(0);
   expect(MORE.length).toBeGreaterThan(0);
 });
 
