@@ -95,6 +95,9 @@ blocks A B B A … between a TCP and a UDS connection (A B C C B A … with thre
 and the last lines give each transport against TCP, UDS/TCP first, with a 95 %
 interval (across trials with --runs 2 or more; from one trial's blocks otherwise).
 The server listens on TCP, UDS and (Linux) an abstract socket at once.
+--rate N (the rate workload, which --rate alone picks) offers N packets per
+second in open loop, each timed from when it should have been sent; each
+record says whether the rate was kept (limit: none, server, generator).
 
 ${catalogue()}
 
@@ -107,6 +110,7 @@ at once, nothing more printed, and the server it started stops.
 Examples:
   udsvstcp run --size 64 --depth 1
   udsvstcp run --workload http --connections 10 --duration 2s
+  udsvstcp run --rate 2000 --duration 3s --json
   udsvstcp run --transport tcp,uds,uds-abstract --size 1KiB --depth 4
   udsvstcp run --tcp 127.0.0.1:5555 --uds /tmp/x/echo.sock --size 1k --depth 16 --packets 100000 --json`)
     .action(runCommand('run'));
