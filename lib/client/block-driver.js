@@ -24,6 +24,22 @@ import { RunError } from '../core/errors.js';
  */
 
 /**
+ * The watchdog of both drivers (this one and ./open-driver.js): every
+ * quarter of `timeoutMs` (10 to 250 ms), `onStall` when packets are in
+ * flight and nothing has arrived for `timeoutMs`. Unref'd: it keeps nothing alive.
+ * @param {number} timeoutMs
+ * @param {{ state: DriverState, lastProgress: () => number, onStall: (now: number) => void, clock?: () => number }} watch
+ */
+export function watchStalls(timeoutMs, { state, lastProgress, onStall, clock = () => performance.now() }) {
+  const timer = setInterval(() => {
+    const now = clock();
+    if (state.sent > state.received && now - lastProgress() > timeoutMs) onStall(now);
+  }, Math.max(10, Math.min(250, timeoutMs / 4)));
+  timer.unref();
+  return timer;
+}
+
+/**
  * @param {object} options
  * @param {number} options.depth packets in flight, 1 = ping-pong
  * @param {number} options.timeoutMs fail when packets are in flight and nothing arrives for this long
@@ -60,12 +76,10 @@ export function createBlockDriver({ depth, timeoutMs, send, onFail = () => {}, w
     current = undefined;
   };
 
-  const watchdog = setInterval(() => {
-    if (state.sent > state.received && performance.now() - lastProgress > timeoutMs) {
-      fail(new RunError(`no echo for ${timeoutMs} ms (--timeout) with ${state.sent - state.received} packets in flight after ${state.received} complete`, 'ERR_TIMEOUT'));
-    }
-  }, Math.max(10, Math.min(250, timeoutMs / 4)));
-  watchdog.unref();
+  const watchdog = watchStalls(timeoutMs, {
+    state, lastProgress: () => lastProgress,
+    onStall: () => fail(new RunError(`no echo for ${timeoutMs} ms (--timeout) with ${state.sent - state.received} packets in flight after ${state.received} complete`, 'ERR_TIMEOUT')),
+  });
 
   return {
     state,

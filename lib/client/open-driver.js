@@ -24,6 +24,7 @@
 import { performance } from 'node:perf_hooks';
 import { RunError } from '../core/errors.js';
 import { createRandom } from '../core/random.js';
+import { watchStalls } from './block-driver.js';
 
 /** A pass that finds the next packet due within this many ms spins (setImmediate) instead of sleeping on a timer. */
 export const NAP_MS = 2;
@@ -140,18 +141,16 @@ export function createOpenDriver({ rate, arrivals = 'constant', seed, cap, timeo
     current = undefined;
   };
 
-  const watchdog = setInterval(() => {
-    const now = clock();
-    if (state.sent > state.received && now - lastProgress > timeoutMs) {
+  const watchdog = watchStalls(timeoutMs, {
+    state, lastProgress: () => lastProgress, clock,
+    onStall: (now) => {
       const unanswered = state.sent - state.received;
       // never left out: each counts with its response time so far, a lower bound
       for (let k = state.received; k < state.sent; k++) current?.recordTo?.record(ns(now - intended[k % cap]));
       const error = new RunError(`no echo for ${timeoutMs} ms (--timeout) with ${unanswered} packets in flight after ${state.received} complete; they are incomplete, recorded with their response times so far`, 'ERR_TIMEOUT');
-      Object.assign(error, { incomplete: unanswered });
-      fail(error);
-    }
-  }, Math.max(10, Math.min(250, timeoutMs / 4)));
-  watchdog.unref();
+      fail(Object.assign(error, { incomplete: unanswered }));
+    },
+  });
 
   return {
     state,

@@ -17,6 +17,7 @@ import { toDuration } from '../../lib/core/units.js';
 import { runLanes } from '../../lib/trial/lanes.js';
 import { getWorkload } from '../../lib/workloads/index.js';
 import { alignColumns } from './table.js';
+import { stallOnce } from '../helpers/server-stall.js';
 
 const { values } = parseArgs({ options: { rate: { type: 'string', default: '1000' }, stall: { type: 'string', default: '500ms' }, duration: { type: 'string', default: '4s' } } });
 let rate = 0;
@@ -40,23 +41,14 @@ const fixture = await startFixture(getWorkload('echo'), { noDelay: true });
  * @param {number} afterPackets
  */
 async function stalled(spec, afterPackets) {
-  const start = (await fixture.snapshot()).bytes_in;
-  let stalls = 0;
-  const poll = setInterval(async () => {
-    if (stalls > 0) return;
-    const echoed = (await fixture.snapshot()).bytes_in - start;
-    if (stalls > 0 || echoed < afterPackets * 64) return;
-    stalls++;
-    process.kill(fixture.pid, 'SIGSTOP');
-    setTimeout(() => process.kill(fixture.pid, 'SIGCONT'), stallMs);
-  }, 5);
+  const stop = await stallOnce(fixture, { afterPackets, stallMs });
   try {
     const { records } = await runLanes(/** @type {any} */ ({ targets: [fixture.targets.tcp], size: 64, seed: 3, noDelay: true, timeoutMs: 10_000 + stallMs, ...spec }), { server: fixture, limitMs: 120_000 });
     if (records[0].status !== 'ok') throw new Error(String(records[0].error));
-    if (stalls !== 1) throw new Error('the trial ended before the server was stopped');
+    if (stop() !== 1) throw new Error('the trial ended before the server was stopped');
     return records[0];
   } finally {
-    clearInterval(poll);
+    stop();
   }
 }
 try {

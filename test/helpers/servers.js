@@ -117,11 +117,11 @@ export function replayingServer(size, index) {
     socket.on('data', (chunk) => {
       const out = Buffer.from(chunk);
       if (seen < size) first.push(chunk.subarray(0, Math.min(chunk.length, size - seen)));
+      // the bytes of packet `index` in this chunk, replaced by the first packet's (stream order: it is whole by then)
       const start = index * size;
-      for (let i = 0; i < out.length; i++) {
-        const at = seen + i;
-        if (at >= start && at < start + size) out[i] = Buffer.concat(first)[at - start];
-      }
+      const from = Math.max(seen, start);
+      const to = Math.min(seen + chunk.length, start + size);
+      if (from < to) Buffer.concat(first).copy(out, from - seen, from - start, to - start);
       seen += chunk.length;
       socket.write(out);
     });

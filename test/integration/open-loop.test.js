@@ -11,6 +11,7 @@ import { startFixture } from '../../lib/fixture/fixture.js';
 import { getWorkload } from '../../lib/workloads/index.js';
 import { runLanes } from '../../lib/trial/lanes.js';
 import { callMain } from '../helpers/cli.js';
+import { stallOnce } from '../helpers/server-stall.js';
 
 const STALL_MS = 400;
 const RATE = 200; // the pacer sleeps between packets at this rate (5 ms apart): a test that costs little CPU
@@ -31,25 +32,16 @@ afterAll(() => fixture?.stop());
  * @param {number} afterPackets
  */
 async function stalled(spec, afterPackets) {
-  const start = (await fixture.snapshot()).bytes_in;
-  let stalls = 0;
-  const poll = setInterval(async () => {
-    if (stalls > 0) return;
-    const echoed = (await fixture.snapshot()).bytes_in - start;
-    if (stalls > 0 || echoed < afterPackets * 64) return; // another poll stopped it while this one asked
-    stalls++;
-    process.kill(fixture.pid, 'SIGSTOP');
-    setTimeout(() => process.kill(fixture.pid, 'SIGCONT'), STALL_MS);
-  }, 5);
+  const stop = await stallOnce(fixture, { afterPackets, stallMs: STALL_MS });
   try {
     const { records } = await runLanes(/** @type {import('../../lib/workloads/workload.js').TrialSpec} */ ({
       targets: [fixture.targets.tcp], size: 64, seed: 3, noDelay: true, timeoutMs: 10_000, ...spec,
     }), { server: fixture, limitMs: 60_000 });
     expect(records[0].status, String(records[0].error)).toBe('ok');
-    expect(stalls, 'the server was stopped once, while the trial ran').toBe(1);
+    expect(stop(), 'the server was stopped once, while the trial ran').toBe(1);
     return records[0];
   } finally {
-    clearInterval(poll);
+    stop();
   }
 }
 
