@@ -154,8 +154,9 @@ export async function run(raw = {}, { onProgress = () => {}, signal } = {}) {
  * @param {import('../options/validate.js').RunOptions} options
  */
 function ratiosToTcp(rows, blocksByRun, { workload, transports, runs }) {
+  const kept = rows.filter((r) => typeof r.limit !== 'string' || r.limit === 'none'); // in open loop, as a sweep's summary: runs that kept their rate
   return Object.fromEntries(transports.filter((t) => t !== BASELINE).flatMap((t) => {
-    const logs = runs > 1 ? pairedLogRatios(rows, workload.primary, t) : blocksByRun.length ? blockPairLogRatios(blocksByRun[0], workload.primary, t) : [];
+    const logs = runs > 1 ? pairedLogRatios(kept, workload.primary, t) : blocksByRun.length ? blockPairLogRatios(blocksByRun[0], workload.primary, t) : [];
     if (logs.length === 0) return [];
     return [[t, runs > 1
       ? { interval: ratioInterval(logs), basis: `${runs} runs` }
