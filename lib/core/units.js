@@ -14,7 +14,7 @@ const SIZE_UNITS = {
 };
 
 /** @type {Record<string, number>} */
-const TIME_UNITS = { ms: 1, s: 1000, m: 60_000 };
+const TIME_UNITS = { us: 0.001, 'µs': 0.001, ms: 1, s: 1000, m: 60_000 };
 
 export const KiB = 1024;
 export const MiB = 1024 * 1024;
@@ -38,7 +38,7 @@ export function parseSize(text) {
  * @returns {number} milliseconds, or NaN when the text is not a duration
  */
 export function parseDuration(text) {
-  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m)?\s*$/i.exec(String(text));
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(us|µs|ms|s|m)?\s*$/i.exec(String(text));
   if (!match) return NaN;
   return Number(match[1]) * TIME_UNITS[(match[2] ?? 's').toLowerCase()];
 }
@@ -110,7 +110,7 @@ export function toInteger(text, flag, { min = 1, max = Number.MAX_SAFE_INTEGER }
 export function toDuration(text, flag, { min = 1, max = 3_600_000 } = {}) {
   const ms = parseDuration(text);
   if (!Number.isFinite(ms) || ms < min || ms > max) {
-    throw new UsageError(`${flag} must be a duration from ${min} ms to ${max / 1000} s (e.g. 500ms, 2s, 1m; a bare number is seconds); got ${JSON.stringify(String(text))}`);
+    throw new UsageError(`${flag} must be a duration from ${min < 1 ? `${+(min * 1000).toFixed(3)} µs` : `${min} ms`} to ${max / 1000} s (e.g. ${min < 1 ? '50us, ' : ''}500ms, 2s, 1m; a bare number is seconds); got ${JSON.stringify(String(text))}`);
   }
   return ms;
 }

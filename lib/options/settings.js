@@ -42,7 +42,7 @@ import { DEFAULT_WORKLOAD, WORKLOADS, WORKLOAD_NAMES } from '../workloads/index.
  */
 
 /** @param {number} ms */
-const showMs = (ms) => (ms % 3_600_000 === 0 ? `${ms / 3_600_000} h` : ms % 60_000 === 0 ? `${ms / 60_000} min` : ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`);
+const showMs = (ms) => (ms < 1 ? `${+(ms * 1000).toFixed(3)} µs` : ms % 3_600_000 === 0 ? `${ms / 3_600_000} h` : ms % 60_000 === 0 ? `${ms / 60_000} min` : ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`);
 
 /** The workloads a predicate picks, by name. @param {(w: Workload) => boolean} pick */
 const who = (pick) => WORKLOAD_NAMES.filter((n) => pick(WORKLOADS[n])).join(', ');
@@ -121,6 +121,7 @@ export const LIST = [
   { key: 'allowRemote', kind: 'other', help: 'let --host be a non-loopback address (the server is then reachable from other machines)', cmd: { serve: {} } },
   { key: 'port', arg: '<n>', kind: 'integer', range: { min: 0, max: 65535 }, spec: false, default: 0, help: 'TCP port (0: any free port)', cmd: { serve: {} } },
   { key: 'rate', arg: '<n>', kind: 'other', applies: depthFlag('--rate'), otherwise: takesDepth, help: 'requests per second offered to each transport, in open loop: sent on a schedule whether or not earlier answers are back, each timed from when it should have left', accepts: axisText('depth', '--rate'), shown: axisText('depth', '--rate', true), cmd: { run: { doc: '([openloop.md](docs/openloop.md))' } } },
+  { key: 'serverWork', arg: '<time>', kind: 'time', range: { min: 0.001, max: 100 }, spec: false, example: '"50us"', default: null, shown: 'none', applies: (w) => w.fixture.server === 'echo' && !w.fixture.proxy, help: "the echo server spins this much CPU for every packet before echoing it (e.g. 50us, 1ms), a handler's own cost per request: how much of a transport's difference is left beside it", cmd: { run: { doc: '([openloop.md](docs/openloop.md#server-work-per-request))' } } },
   { key: 'nagle', kind: 'other', help: 'Nagle on instead of TCP_NODELAY, on client and server sockets (the server started here follows); printed in the header line', shown: 'noDelay', cmd: { run: {}, serve: { help: 'leave Nagle on for accepted TCP connections' } } },
   { key: 'probe', kind: 'other', help: 'the wake-up probe (about 0.5 s: 1-byte round trips with both ends on one CPU and on two; meta.json machine.wakeup)', cmd: { run: { help: 'first run the wake-up probe (about 0.5 s: 1-byte round trips with both ends on one CPU and on two) and, at depth 1, say how much of a round trip is waking an idle CPU', shown: 'off' }, sweep: { flag: '--no-probe', help: 'skip the wake-up probe at the start (about 0.5 s before the server starts: 1-byte round trips with both ends on one CPU and on two; meta.json machine.wakeup)' } } },
   { key: 'report', kind: 'other', help: 'the report files', cmd: { sweep: { flag: '--no-report', help: 'write the measurement files (trials.csv, blocks.csv, summary.csv, runs-wide.csv, meta.json) and print the summary and verdicts, but not summary.md, the charts, results.xlsx and report.html (udsvstcp report DIR writes them later)' } } },

@@ -87,6 +87,7 @@ function toTarget(transport, text) {
  *   run on it (the client in a child process); undefined: the server on this Node, the client in this process
  * @property {boolean} probe run the wake-up probe first
  * @property {string | null} netns --server-netns: iproute2's ip (lib/fixture/netns.js); null: the server on the host
+ * @property {number | null} serverWorkUs --server-work: µs of CPU the echo server spins per packet; null: none
  */
 
 /**
@@ -108,7 +109,7 @@ function impliedWorkload(raw) {
 export function resolveRunOptions(raw) {
   const workload = raw.workload === undefined ? impliedWorkload(raw) : getWorkload(raw.workload);
   const { size: sizeAxis, depth: depthAxis } = workload.axes;
-  const extras = resolveWorkloadOptions(workload, raw, (key) => `--${key}`);
+  const extras = resolveWorkloadOptions(workload, raw, (key) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
   const size = toAxisValue(raw.size ?? sizeAxis.fallback, sizeAxis, '--size');
   const depth = toAxisValue(raw[depthAxis.flag.slice(2)] ?? depthAxis.fallback, depthAxis, depthAxis.flag);
   workload.check?.(size, depth, `--size × ${depthAxis.flag}`);
@@ -131,6 +132,7 @@ export function resolveRunOptions(raw) {
       if (!targets[t]) throw new UsageError(`--transport ${raw.transport} needs --${t} ${declared.target} when a target is given (or give no target to start a server)`);
     }
   }
+  if (raw.serverWork !== undefined && targets) throw new UsageError(`--server-work is done by the server udsvstcp starts: not with ${targetFlags(' or ')} (a server not ours)`);
   if (raw.portProxy && !raw.serverNetns) throw new UsageError('--port-proxy needs --server-netns: the port proxy forwards from host loopback to the server\'s address in its network namespace');
   if (raw.serverNetns && targets) throw new UsageError(`--server-netns runs the server udsvstcp starts in a network namespace: not with ${targetFlags(' or ')} (a server not ours)`);
   if (raw.serverNetns) checkNetnsTransports(transports, '--transport', '--server-netns');
@@ -154,5 +156,6 @@ export function resolveRunOptions(raw) {
     pin: parseSetting('pin', raw.pin ?? defaultOf('pin', 'run'), '--pin'),
     netns,
     portProxy: Boolean(raw.portProxy),
+    serverWorkUs: raw.serverWork === undefined ? null : parseSetting('serverWork', raw.serverWork, '--server-work') * 1000,
   };
 }

@@ -90,3 +90,20 @@ describe('run --rate (the rate workload, which --rate alone picks)', () => {
     expect(stderr).toContain('offered/s');
   }, 60_000);
 });
+
+describe('run --server-work: the echo server spins that much CPU per packet', () => {
+  it.each([
+    [['--rate', '500'], 'server_cpu_us_per_req'],
+    [['--depth', '1'], 'server_cpu_us_per_msg'],
+  ])('%j: its CPU per packet is at least the work, for both transports', async (flags, column) => {
+    const { code, stdout, stderr } = await callMain(['run', ...flags, '--server-work', '300us', '--duration', '200ms', '--warmup', '20ms', '--transport', 'tcp,uds', '--json']);
+    expect(code, stderr).toBe(0);
+    expect(stderr).toContain('the server spinning 300 µs per packet (--server-work)');
+    const records = stdout.trim().split('\n').map((line) => JSON.parse(line));
+    expect(records).toHaveLength(2);
+    for (const r of records) {
+      expect(r.status, r.error).toBe('ok');
+      expect(r[column]).toBeGreaterThanOrEqual(300);
+    }
+  }, 30_000);
+});

@@ -41,6 +41,9 @@ describe('run: an option its workload does not take', () => {
     [['--arrivals', 'poisson'], /^udsvstcp: error: --arrivals applies to the rate workload, not echo$/m],
     [['--rate', '1000', '--arrivals', 'bursty'], /^udsvstcp: error: --arrivals must be constant \(a packet every 1\/rate\) or poisson .*; got "bursty"$/m],
     [['--rate', '0'], /^udsvstcp: error: --rate must be .*1 .*1000000/m],
+    [['--workload', 'stream', '--server-work', '1ms'], /^udsvstcp: error: --server-work applies to the echo and rate workloads, not stream$/m],
+    [['--server-work', '0us'], /^udsvstcp: error: --server-work must be a duration from 1 µs to 0\.1 s \(e\.g\. 50us, 500ms, 2s, 1m; a bare number is seconds\); got "0us"$/m],
+    [['--server-work', '1ms', '--tcp', '127.0.0.1:1'], /^udsvstcp: error: --server-work is done by the server udsvstcp starts: not with --tcp or --uds \(a server not ours\)$/m],
     [['--workload', 'connect', '--size', '64'], /^udsvstcp: error: --size is fixed at 12 \(greeting bytes\) for this workload; got "64"/],
     [['--workload', 'stream', '--depth', '2'], /^udsvstcp: error: --depth is fixed at 1 \(streams per transport\) for this workload; got "2"/],
   ])('run %j', async (flags, message) => {
