@@ -64,10 +64,11 @@ describe('measured blocks', () => {
     for (const r of records) expect(Number(r.blocks)).toBe(TEST_MIN_BLOCKS);
   });
 
-  it('aim at blockMs at the warmup rate: 250 ms blocks hold far more than the 100 × depth floor', async () => {
-    // a count caps a block (lib/client/block-plan.js): 1000 packets, one block of them per transport once 250 ms at the warmup rate holds more
-    const long = await runTrial({ ...base, targets: targets(), depth: 1, measure: { packets: 1000 }, warmup: { ms: 30 }, blockMs: 250 });
-    // more than 2 × the floor at ≥ 800 round trips a second: so even a loaded VM (2000–3000 at depth 1 seen at load 10)
+  it('aim at blockMs at the warmup rate: 500 ms blocks hold far more than the 100 × depth floor', async () => {
+    // a count caps a block (lib/client/block-plan.js): 1000 packets, one block of them per transport once 500 ms at the warmup rate holds more
+    const long = await runTrial({ ...base, targets: targets(), depth: 1, measure: { packets: 1000 }, warmup: { ms: 30 }, blockMs: 500 });
+    // more than 2 × the floor at ≥ 400 round trips a second: so even a loaded VM (636 at depth 1 seen in a CI run beside
+    // the open-loop tests; 2000–3000 at load 10 before)
     expect(Number(long.records[0].block_packets)).toBeGreaterThan(FILL_FACTOR * 2);
     // without a warmup there is no rate: blocks are the floor, FILL_FACTOR × depth
     const cold = await runTrial({ ...base, targets: targets(), depth: 3, measure: { ms: 30 }, warmup: { packets: 0 }, blockMs: 50 });
