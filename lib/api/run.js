@@ -4,6 +4,7 @@
  * as `udsvstcp run` measures them, the order that opens each trial's
  * alternating blocks reversed trial by trial.
  */
+import { missedRate } from '../workloads/rate.js';
 import { describeEnvironment, collectEnvironment } from '../core/environment.js';
 import { backlogWarning, readSomaxconn } from '../core/backlog.js';
 import { describeNodes } from '../core/node-executables.js';
@@ -88,7 +89,7 @@ export async function run(raw = {}, { onProgress = () => {}, signal } = {}) {
     if (nginx) info(`nginx: ${nginx.path} (${nginx.version}; from ${options.nginx === undefined ? 'PATH' : '--nginx'})`);
     if (node) info(`node: ${describeNodes([node])} runs ${fixture ? 'the server and ' : ''}the client, in a lane process per transport${fixture ? '' : ' (the server is not ours)'}`);
     info(`pin ${pinning.applied}${transports.length > 1 ? ', each lane in a process of its own' : ''}`);
-    info(`${workload.name} ${workload.axes.size.label} ${formatSize(options.size)} × ${workload.axes.depth.label} ${options.depth}, ${amount(measure)} per transport after ${amount(warmup)} warmup${transports.length > 1 ? ', in alternating blocks' : ''}${workload.options.includes('pipelining') ? `, pipelining ${options.pipelining}` : ''}${workload.fixture.proxy ? `, nginx upstream ${options.keepalive ? 'keep-alive' : 'a new connection per request'}` : ''}${options.serverWorkUs === null ? '' : `, the server spinning ${options.serverWorkUs} µs per packet (--server-work)`}, seed ${options.seed}, TCP noDelay ${options.noDelay}`);
+    info(`${workload.name} ${workload.axes.size.label} ${formatSize(options.size)} × ${workload.axes.depth.label} ${options.depth}, ${amount(measure)} per transport after ${amount(warmup)} warmup${transports.length > 1 ? ', in alternating blocks' : ''}${workload.options.includes('pipelining') ? `, pipelining ${options.pipelining}` : ''}${workload.options.includes('arrivals') ? `, ${options.arrivals} arrivals` : ''}${workload.fixture.proxy ? `, nginx upstream ${options.keepalive ? 'keep-alive' : 'a new connection per request'}` : ''}${options.serverWorkUs === null ? '' : `, the server spinning ${options.serverWorkUs} µs per packet (--server-work)`}, seed ${options.seed}, TCP noDelay ${options.noDelay}`);
     info(`${transports.map((t) => describeTarget(/** @type {import('../client/transport.js').Target} */ (targets[t]))).join(', ')}${fixture ? ` (${fixture.describe})` : ' (server not ours: no server CPU)'}`);
 
     /** @type {Record<string, any>[]} */
@@ -154,7 +155,7 @@ export async function run(raw = {}, { onProgress = () => {}, signal } = {}) {
  * @param {import('../options/validate.js').RunOptions} options
  */
 function ratiosToTcp(rows, blocksByRun, { workload, transports, runs }) {
-  const kept = rows.filter((r) => typeof r.limit !== 'string' || r.limit === 'none'); // in open loop, as a sweep's summary: runs that kept their rate
+  const kept = rows.filter((r) => !missedRate(r)); // in open loop, as a sweep's summary: runs that kept their rate
   return Object.fromEntries(transports.filter((t) => t !== BASELINE).flatMap((t) => {
     const logs = runs > 1 ? pairedLogRatios(kept, workload.primary, t) : blocksByRun.length ? blockPairLogRatios(blocksByRun[0], workload.primary, t) : [];
     if (logs.length === 0) return [];

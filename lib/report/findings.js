@@ -4,6 +4,7 @@
  * the warnings of the sweep as a whole. Every formatter (terminal, Markdown,
  * HTML, charts, xlsx, --json) reads this. Pure: trial rows and meta.json in.
  */
+import { isOpenLoop, missedRate } from '../workloads/rate.js';
 import { findKnees } from '../stats/knees.js';
 import { depthLabel } from '../workloads/index.js';
 import { formatSize } from '../core/units.js';
@@ -143,7 +144,7 @@ function versionsOf(trials, meta) {
  */
 export function summaryOf(trials, meta) {
   // an open-loop row that missed its rate has figures of a saturated server or a late pacer, not of the transport at that rate
-  const live = trials.filter((r) => r.status !== 'superseded' && (typeof r.limit !== 'string' || r.limit === 'none'));
+  const live = trials.filter((r) => r.status !== 'superseded' && !missedRate(r));
   const precision = typeof meta?.spec?.precision === 'number' ? meta.spec.precision : null;
   return summarize(live, { precision, moderate: meta?.spec?.intervals !== 'own', nodes: versionsOf(live, meta) });
 }
@@ -234,7 +235,7 @@ export function buildFindings({ trials: all, meta, notes = [], dir }, options = 
     const lacking = s.transports.filter((t) => !estimatesOf(row.figures[s.primary.metric])[t]).map(labelOf);
     return lacking.length ? [`${where(s)}${formatSize(row.size_bytes)} ${depthLabel(s.workload, s.depth)} (${lacking.join(', ')})`] : [];
   }));
-  const openLoop = trials.some((r) => typeof r.limit === 'string');
+  const openLoop = trials.some(isOpenLoop);
   if (missing.length) warnings.push(`no comparison where a transport has no successful trial${openLoop ? ' (in open loop, none that kept its rate)' : ''}: ${missing.join('; ')}`);
 
   const primaryRatios = sections.flatMap((s) => s.sizes.flatMap((r) => ratioEstimatesOf(r.figures[s.primary.metric]).map(({ ratio }) => ({ s, r, ratio })))).filter((x) => x.ratio);

@@ -7,6 +7,7 @@
  * generator set is the pacer's, not the transport's). Rows without a
  * `limit` (closed-loop workloads) have no knee. Pure: rows in, findings out.
  */
+import { isOpenLoop } from '../workloads/rate.js';
 import { ratioInterval } from './ratios.js';
 import { BASELINE, labelOf, orderTransports } from '../transports/index.js';
 import { formatSize } from '../core/units.js';
@@ -38,7 +39,7 @@ const geomean = (values) => (values.every((v) => v === values[0]) ? values[0] : 
  * @returns {KneeFinding[]}
  */
 export function findKnees(rows, { several = false } = {}) {
-  const open = rows.filter((r) => typeof r.limit === 'string' && r.status !== 'superseded');
+  const open = rows.filter((r) => isOpenLoop(r) && r.status !== 'superseded');
   /** @type {Map<string, Record<string, any>[]>} */
   const groups = new Map();
   for (const r of open) {
@@ -63,7 +64,8 @@ export function findKnees(rows, { several = false } = {}) {
             knee = rate;
             continue;
           }
-          if (row) stoppedBy[row.status === 'ok' ? row.limit : 'failed'] = (stoppedBy[row.status === 'ok' ? row.limit : 'failed'] ?? 0) + 1;
+          const why = row && (row.status === 'ok' ? row.limit : 'failed');
+          if (why) stoppedBy[why] = (stoppedBy[why] ?? 0) + 1;
           break;
         }
         return knee;

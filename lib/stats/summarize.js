@@ -7,6 +7,7 @@
  * Intervals are on the log scale, and outliers (median/MAD modified Z over
  * 3.5) are counted, never dropped. Pure: rows in, rows (and a string for people) out.
  */
+import { isOpenLoop, missedRate } from '../workloads/rate.js';
 import { groupRows, pairedLogRatios, ratioIntervals } from './ratios.js';
 import { compareNodeVersions, isVersionComparison } from './versions.js';
 import { describe, quantile } from './describe.js';
@@ -161,9 +162,9 @@ export const CLIENT_ELU_WARN = 0.9;
  */
 export function clientWarnings(rows, where = 'client_elu in trials.csv') {
   // an open-loop row (it has a limit) is judged by its pacer's schedule lag instead: that pacer spins by design
-  const open = rows.filter((r) => r.status === 'ok' && typeof r.limit === 'string');
-  const missed = open.filter((r) => r.limit !== 'none');
-  const ok = rows.filter((r) => r.status === 'ok' && typeof r.client_elu === 'number' && typeof r.limit !== 'string');
+  const open = rows.filter((r) => r.status === 'ok' && isOpenLoop(r));
+  const missed = open.filter(missedRate);
+  const ok = rows.filter((r) => r.status === 'ok' && typeof r.client_elu === 'number' && !isOpenLoop(r));
   const busy = ok.filter((r) => r.client_elu > CLIENT_ELU_WARN);
   const worst = busy.reduce((m, r) => Math.max(m, r.client_elu), -Infinity);
   return [

@@ -85,6 +85,12 @@ export const rate = {
   run: runRate,
 };
 
+/** A row of an open-loop trial: it says whether it kept its rate (`limit`). @param {Record<string, any>} row */
+export const isOpenLoop = (row) => typeof row.limit === 'string';
+
+/** An open-loop row that missed its rate: its figures are a saturated server's or a late pacer's, not the transport's at that rate. @param {Record<string, any>} row */
+export const missedRate = (row) => isOpenLoop(row) && row.limit !== 'none';
+
 /**
  * Whether one segment kept its rate.
  * @param {{ target: number, sent: number, dropped: number, elapsedMs: number }} segment
@@ -113,7 +119,7 @@ function runRate(spec, context = {}) {
   const { size, depth: offered } = spec;
   const cap = inFlightCap(size);
   const histograms = spec.targets.map(() => ({ service: createHistogram(HISTOGRAM), lag: createHistogram(HISTOGRAM) }));
-  const counts = spec.targets.map(() => ({ scheduled: 0, sent: 0, dropped: 0, sendSpanMs: 0, segments: 0, kept: 0 }));
+  const counts = spec.targets.map(() => ({ sent: 0, dropped: 0, sendSpanMs: 0, segments: 0, kept: 0 }));
   const open = (/** @type {number} */ lane) => ({ rate: offered, arrivals: spec.arrivals ?? 'constant', seed: spec.seed, cap, histograms: histograms[lane] });
   return withEchoLanes(spec, context, { depth: 1, payloads: createPayloads(size, spec.seed, cap), open }, (lanes) => {
     lanes.forEach((lane, i) => {
@@ -121,7 +127,6 @@ function runRate(spec, context = {}) {
       lane.block = async (n, histogram) => {
         const t = /** @type {import('../client/pipeline.js').BlockTimes} */ (await segment(n, histogram)); // a segment's, from the open-loop driver
         if (histogram) {
-          counts[i].scheduled += t.scheduled ?? n;
           counts[i].sent += t.sent ?? n;
           counts[i].dropped += t.dropped ?? 0;
           counts[i].sendSpanMs += t.sendSpanMs ?? t.end - t.start;

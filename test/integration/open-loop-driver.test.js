@@ -2,7 +2,8 @@
  * The open-loop driver on a real socket to udsvstcp's echo server: a stall
  * of the client itself shows in the schedule-lag histogram (and in the
  * response times, which are timed from the intended send), and Little's law
- * holds between what the test sees in flight and the driver's service times.
+ * holds between what the test sees in flight and the driver's service times;
+ * and --arrivals sets the schedule a trial's segments follow.
  */
 import { createHistogram, performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +13,7 @@ import { createPipeline } from '../../lib/client/pipeline.js';
 import { connect } from '../../lib/client/transport.js';
 import { startFixture } from '../../lib/fixture/fixture.js';
 import { getWorkload } from '../../lib/workloads/index.js';
+import { runTrial } from '../../lib/trial/trial.js';
 
 /** @type {import('../../lib/fixture/fixture.js').Fixture} */
 let fixture;
@@ -118,3 +120,20 @@ function countAbove(h, ns) {
   }
   return Math.round(((100 - hi) / 100) * h.count);
 }
+
+describe('--arrivals reaches the pacer', () => {
+  it('constant: a segment of 100 packets at 1000/s lasts at least 99 ms; poisson: the seeded schedules of seed 3 end at 87.1 and 85.5 ms', async () => {
+    /** @param {'constant' | 'poisson'} arrivals each measured segment's wall time, ms */
+    const segments = async (arrivals) => {
+      // two lanes, no warmup: each lane's measured segments are its driver's segments 0, 1 and 2, 100 packets each
+      const { records, blocks } = await runTrial({ workload: 'rate', targets: [fixture.targets.tcp, fixture.targets.uds], size: SIZE, depth: 1000, measure: { packets: 300 }, warmup: { packets: 0 }, seed: 3, noDelay: true, timeoutMs: 5000, arrivals });
+      for (const r of records) expect(r.status, String(r.error)).toBe('ok');
+      expect(blocks.map((b) => b.requests)).toEqual([100, 100, 100, 100, 100, 100]);
+      return blocks.map((b) => b.elapsed_ms);
+    };
+    // packet 99 is not sent before it is due: 99 ms after the segment's start
+    for (const ms of await segments('constant')) expect(ms).toBeGreaterThanOrEqual(99);
+    // createSchedule({ rate: 1000, arrivals: 'poisson', seed: 3, segment: k })(99) is 87.1, 85.5 and 101.2 ms, on either lane
+    expect(Math.min(...await segments('poisson'))).toBeLessThan(95);
+  }, 30_000);
+});

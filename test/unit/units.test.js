@@ -18,6 +18,8 @@ describe('sizes, counts and durations as typed', () => {
     expect(parseDuration('500ms')).toBe(500);
     expect(parseDuration('1m')).toBe(60000);
     expect(parseDuration('3')).toBe(3000);
+    expect(parseDuration('50us')).toBeCloseTo(0.05, 12); // microseconds, for --server-work
+    expect(parseDuration('200µs')).toBeCloseTo(0.2, 12);
     expect(parseDuration('soon')).toBeNaN();
   });
 
