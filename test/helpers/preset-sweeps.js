@@ -211,7 +211,7 @@ export function describePresetSweeps(presets, { dir, runs = {} }) {
 
     it('writes meta.json with the spec, seed, design, times and environment', async () => {
       const meta = JSON.parse(await readFile(join(out(), 'meta.json'), 'utf8'));
-      expect(meta.design).toMatchObject({ block_ms_target: 10, pairing: expect.any(String), ratio_interval: expect.stringMatching(/Student-t/) });
+      expect(meta.design).toMatchObject({ block_ms_target: 10, pairing: expect.any(String), ratio_interval: expect.stringMatching(/Student-t.*variances moderated across groups/) });
       expect(meta.design.server_warmup).toMatch(/^none \(test mode/); // --test: no unrecorded warm-up trial
       expect(meta).toMatchObject({ status: 'complete', seed, spec: { preset, test: true, seed }, no_delay: expect.any(Boolean), pinning });
       expect(meta.sessions[0].pinning).toBe(pinning);
