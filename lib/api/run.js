@@ -73,8 +73,8 @@ export async function run(raw = {}, { onProgress = () => {}, signal } = {}) {
   }
   const pinning = resolvePinning(options.pin);
   if (pinning.note) note(pinning.note);
-  const connections = connectionsAt(workload, options.depth);
-  const backlog = options.targets ? null : backlogWarning({ connections, somaxconn: readSomaxconn(), flag: `${workload.axes.depth.flag} ${options.depth}` });
+  const connections = connectionsAt(workload, options.depth, options);
+  const backlog = options.targets ? null : backlogWarning({ connections, somaxconn: readSomaxconn(), flag: workload.options.includes('connections') ? `--connections ${connections}` : `${workload.axes.depth.flag} ${options.depth}` });
   const fixture = options.targets ? undefined : await startFixture(workload, { greeting: options.greeting, noDelay: options.noDelay, prefix: pinning.server, nginx: nginx?.path, keepalive: options.keepalive, connections, execPath: node?.path, netns: options.netns, portProxy: options.portProxy, work: options.serverWorkUs === null ? undefined : { us: options.serverWorkUs, packetBytes: options.size } });
   // each trial runs in a child process (on --node's Node), placed as --pin says, within the times asked for plus ten
   // minutes (an hour and ten when counted): the blocks' floors may take longer than --duration, and say so
@@ -89,7 +89,7 @@ export async function run(raw = {}, { onProgress = () => {}, signal } = {}) {
     if (nginx) info(`nginx: ${nginx.path} (${nginx.version}; from ${options.nginx === undefined ? 'PATH' : '--nginx'})`);
     if (node) info(`node: ${describeNodes([node])} runs ${fixture ? 'the server and ' : ''}the client, in a lane process per transport${fixture ? '' : ' (the server is not ours)'}`);
     info(`pin ${pinning.applied}${transports.length > 1 ? ', each lane in a process of its own' : ''}`);
-    info(`${workload.name} ${workload.axes.size.label} ${formatSize(options.size)} × ${workload.axes.depth.label} ${options.depth}, ${amount(measure)} per transport after ${amount(warmup)} warmup${transports.length > 1 ? ', in alternating blocks' : ''}${workload.options.includes('pipelining') ? `, pipelining ${options.pipelining}` : ''}${workload.options.includes('arrivals') ? `, ${options.arrivals} arrivals` : ''}${workload.fixture.proxy ? `, nginx upstream ${options.keepalive ? 'keep-alive' : 'a new connection per request'}` : ''}${options.serverWorkUs === null ? '' : `, the server spinning ${options.serverWorkUs} µs per packet (--server-work)`}, seed ${options.seed}, TCP noDelay ${options.noDelay}`);
+    info(`${workload.name} ${workload.axes.size.label} ${formatSize(options.size)} × ${workload.axes.depth.label} ${options.depth}, ${amount(measure)} per transport after ${amount(warmup)} warmup${transports.length > 1 ? ', in alternating blocks' : ''}${workload.options.includes('pipelining') ? `, pipelining ${options.pipelining}` : ''}${workload.options.includes('connections') ? `, ${connections} connections taking turns` : ''}${workload.options.includes('arrivals') ? `, ${options.arrivals} arrivals` : ''}${workload.fixture.proxy ? `, nginx upstream ${options.keepalive ? 'keep-alive' : 'a new connection per request'}` : ''}${options.serverWorkUs === null ? '' : `, the server spinning ${options.serverWorkUs} µs per packet (--server-work)`}, seed ${options.seed}, TCP noDelay ${options.noDelay}`);
     info(`${transports.map((t) => describeTarget(/** @type {import('../client/transport.js').Target} */ (targets[t]))).join(', ')}${fixture ? ` (${fixture.describe})` : ' (server not ours: no server CPU)'}`);
 
     /** @type {Record<string, any>[]} */
@@ -116,6 +116,7 @@ export async function run(raw = {}, { onProgress = () => {}, signal } = {}) {
         pipelining: options.pipelining,
         keepalive: options.keepalive,
         arrivals: options.arrivals,
+        connections: options.connections,
         maxMs: limitMs,
         placement: pinning.placement,
         ...(node ? { node_version: node.version } : {}),

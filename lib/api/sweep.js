@@ -120,8 +120,8 @@ async function measure({ dir, spec, previous, executables, nodes, begin, end, re
 
   info(`sweep ${describeSpec(spec)}`);
   const workload = getWorkload(spec.workload);
-  const connections = Math.max(...spec.depths.map((depth) => connectionsAt(workload, depth)));
-  const backlog = backlogWarning({ connections, somaxconn: readSomaxconn(), flag: `--depths ${Math.max(...spec.depths)}` });
+  const connections = Math.max(...spec.depths.map((depth) => connectionsAt(workload, depth, spec)));
+  const backlog = backlogWarning({ connections, somaxconn: readSomaxconn(), flag: workload.options.includes('connections') ? `--connections ${connections}` : `--depths ${Math.max(...spec.depths)}` });
   if (backlog) onProgress({ type: 'warning', text: backlog });
   if (executables.nginx) info(`nginx: ${executables.nginx.path} (${executables.nginx.version}; from ${executables.nginx.from})`);
   if (executables.ip) info(`ip: ${executables.ip.path} (iproute2 ${executables.ip.version}): the server in a network namespace${spec.portProxy ? ', TCP through a port proxy' : ', TCP over the bridge'}`);

@@ -13,10 +13,17 @@
  * The watchdog looks at a counter the handlers bump (no clock read per
  * chunk); undici's own per-request timers are off, as they would cost a
  * timer refresh per request and fire no sooner.
+ *
+ * In open loop (`open`), a block is a segment of ./open-driver.js: request j
+ * is due on the schedule and goes to connection j mod `connections`, the
+ * connections taking turns; one still busy queues it in undici until its
+ * answer is in. Each is timed from when it was due (response time), from
+ * when undici wrote it (service time), and the pacer's lag between them.
  */
 import { performance } from 'node:perf_hooks';
 import { Client } from 'undici';
 import { RunError } from '../core/errors.js';
+import { createOpenDriver } from './open-driver.js';
 import { describeTarget, httpOrigin } from './transport.js';
 
 /**
@@ -26,6 +33,7 @@ import { describeTarget, httpOrigin } from './transport.js';
  * @property {number} requests responses received, all verified
  * @property {number} bytes response body bytes received
  * @property {number} connects connections opened during the block; 0 while keep-alive holds
+ * @property {number} [sent] open loop: requests sent (./open-driver.js SegmentTimes has the rest)
  */
 
 /**
@@ -43,6 +51,7 @@ import { describeTarget, httpOrigin } from './transport.js';
  * @property {string} [path] the request path
  * @property {number} expectedBytes the body size every response must have
  * @property {number} [timeoutMs] fail when requests are in flight and nothing arrives for this long
+ * @property {import('./pipeline.js').OpenLoop} [open] offer the requests on an open-loop schedule, in segments
  */
 
 const KEEP_ALIVE_MS = 10 * 60_000;
@@ -52,7 +61,7 @@ const KEEP_ALIVE_MS = 10 * 60_000;
  * @param {HttpLoadOptions} options
  * @returns {HttpLoad}
  */
-export function createHttpLoad(target, { connections, pipelining = 1, path = '/', expectedBytes, timeoutMs = 10_000 }) {
+export function createHttpLoad(target, { connections, pipelining = 1, path = '/', expectedBytes, timeoutMs = 10_000, open }) {
   for (const [name, value, min] of /** @type {const} */ ([['connections', connections, 1], ['pipelining', pipelining, 1], ['expectedBytes', expectedBytes, 0], ['timeoutMs', timeoutMs, 1]])) {
     if (!Number.isSafeInteger(value) || value < min) throw new RunError(`createHttpLoad: ${name} must be an integer ≥ ${min}; got ${value}`, 'ERR_INTERNAL');
   }
@@ -99,6 +108,7 @@ export function createHttpLoad(target, { connections, pipelining = 1, path = '/'
     failure = error;
     limit = issued;
     clearInterval(watchdog);
+    driver?.fail(error);
     // not from inside undici's callback: a Client destroyed while it handles
     // its socket's close trips an assertion in undici 7
     queueMicrotask(() => {
@@ -128,14 +138,18 @@ export function createHttpLoad(target, { connections, pipelining = 1, path = '/'
 
   /** One request and its response, as an undici dispatch handler. */
   class Exchange {
-    /** @param {number} connection */
-    constructor(connection) {
+    /** @param {number} connection @param {number} [due] open loop: when it was due (ms) */
+    constructor(connection, due) {
       this.connection = connection;
       this.bytes = 0;
       this.start = performance.now();
+      this.due = due;
     }
 
-    onRequestStart() {}
+    /** undici writes the request now: in open loop, a busy connection's queue is behind it */
+    onRequestStart() {
+      if (this.due !== undefined) this.start = performance.now();
+    }
 
     /**
      * @param {unknown} _controller
@@ -169,8 +183,15 @@ export function createHttpLoad(target, { connections, pipelining = 1, path = '/'
         fail(wrongBody(this.bytes));
         return;
       }
-      histogram?.record(Math.max(1, Math.round((now - this.start) * 1e6)));
       bodyBytes += this.bytes;
+      if (this.due !== undefined && driver) {
+        pending.delete(this);
+        driver.heard(now);
+        driver.complete(now, this.due, this.start);
+        driver.settle(now);
+        return;
+      }
+      histogram?.record(Math.max(1, Math.round((now - this.start) * 1e6)));
       completed++;
       const connection = this.connection;
       inFlight[connection]--;
@@ -234,11 +255,29 @@ export function createHttpLoad(target, { connections, pipelining = 1, path = '/'
     });
   };
 
+  /** Open loop: the requests in flight, for the due times of those a stall leaves unanswered. @type {Set<Exchange>} */
+  const pending = new Set();
+  const driver = open && createOpenDriver({
+    ...open,
+    timeoutMs,
+    what: 'HTTP load',
+    send: (index, due) => {
+      const exchange = new Exchange(index % connections, due);
+      pending.add(exchange);
+      clients[exchange.connection].dispatch(request, exchange);
+    },
+    unanswered: () => Array.from(pending, (exchange) => /** @type {number} */ (exchange.due)),
+    onFail: (error) => fail(error),
+  });
+
   /** @type {HttpLoad['block']} */
   const block = async (requests, recordTo) => {
     if (!opened) await run(connections, undefined, 1); // one request on each connection opens it
     opened = true;
-    return run(requests, recordTo, pipelining);
+    if (!driver) return run(requests, recordTo, pipelining);
+    const before = { bytes: bodyBytes, connects };
+    const segment = await driver.block(requests, recordTo);
+    return { ...segment, requests: segment.sent, bytes: bodyBytes - before.bytes, connects: connects - before.connects };
   };
   return {
     block,
@@ -247,6 +286,7 @@ export function createHttpLoad(target, { connections, pipelining = 1, path = '/'
       closed = true;
       if (current) fail(new RunError(`closed with ${issued - completed} requests in flight`, 'ERR_CLOSED'));
       clearInterval(watchdog);
+      driver?.close();
       await Promise.all(clients.map((client) => (client.destroyed ? undefined : client.destroy().catch(() => {}))));
     },
   };

@@ -19,7 +19,9 @@
  *
  * The pipelines parse and verify what arrives and call arrived/settle, as for
  * the closed-loop driver; packet indexes count packets sent (a dropped one
- * takes none).
+ * takes none). A sender whose answers may come back out of order (HTTP over
+ * several connections) keeps each request's times itself, passes them to
+ * complete() instead of arrived(), and lists the unanswered ones' due times.
  */
 import { performance } from 'node:perf_hooks';
 import { RunError } from '../core/errors.js';
@@ -76,7 +78,9 @@ const ns = (ms) => Math.max(1, Math.round(ms * 1e6));
  * @param {number | string} [options.seed] of the poisson arrival times
  * @param {number} options.cap packets in flight at most: the safety valve
  * @param {number} options.timeoutMs fail when packets are in flight and nothing arrives for this long
- * @param {(index: number) => void} options.send send packet `index`
+ * @param {(index: number, due: number) => void} options.send send packet `index`, due at `due` (ms)
+ * @param {() => Iterable<number>} [options.unanswered] the due times of the packets in flight, for a
+ *   sender that completes them out of order (default: this driver's own, in order)
  * @param {(error: Error) => void} [options.onFail]
  * @param {string} options.what what the packets travel on: 'connection', 'channel'
  * @param {{ service: import('node:perf_hooks').RecordableHistogram, lag: import('node:perf_hooks').RecordableHistogram }} [options.histograms]
@@ -84,7 +88,7 @@ const ns = (ms) => Math.max(1, Math.round(ms * 1e6));
  * @param {() => number} [options.clock] ms (performance.now)
  * @param {(pass: () => void, waitMs: number) => void} [options.defer] run the next pass when the next packet is due in waitMs
  */
-export function createOpenDriver({ rate, arrivals = 'constant', seed, cap, timeoutMs, send, onFail = () => {}, what, histograms, clock = () => performance.now(), defer = deferPass }) {
+export function createOpenDriver({ rate, arrivals = 'constant', seed, cap, timeoutMs, send, unanswered, onFail = () => {}, what, histograms, clock = () => performance.now(), defer = deferPass }) {
   let segments = 0;
   let offset = createSchedule({ rate, arrivals, seed });
   const intended = new Float64Array(cap);
@@ -112,7 +116,7 @@ export function createOpenDriver({ rate, arrivals = 'constant', seed, cap, timeo
       sentAt[index % cap] = now;
       segment.lastSend = now;
       if (segment.recordTo) histograms?.lag.record(ns(now - due));
-      send(index);
+      send(index, due);
     }
     if (segment.next < segment.n) defer(pass, segment.t0 + offset(segment.next) - clock());
     else finishIfDone(clock());
@@ -144,13 +148,26 @@ export function createOpenDriver({ rate, arrivals = 'constant', seed, cap, timeo
   const watchdog = watchStalls(timeoutMs, {
     state, lastProgress: () => lastProgress, clock,
     onStall: (now) => {
-      const unanswered = state.sent - state.received;
+      const inFlight = state.sent - state.received;
       // never left out: each counts with its response time so far, a lower bound
-      for (let k = state.received; k < state.sent; k++) current?.recordTo?.record(ns(now - intended[k % cap]));
-      const error = new RunError(`no echo for ${timeoutMs} ms (--timeout) with ${unanswered} packets in flight after ${state.received} complete; they are incomplete, recorded with their response times so far`, 'ERR_TIMEOUT');
-      fail(Object.assign(error, { incomplete: unanswered }));
+      const dues = unanswered ? unanswered() : Array.from({ length: inFlight }, (_, k) => intended[(state.received + k) % cap]);
+      for (const due of dues) current?.recordTo?.record(ns(now - due));
+      const error = new RunError(`no answer for ${timeoutMs} ms (--timeout) with ${inFlight} requests in flight after ${state.received} complete; they are incomplete, recorded with their response times so far`, 'ERR_TIMEOUT');
+      fail(Object.assign(error, { incomplete: inFlight }));
     },
   });
+
+  /**
+   * A packet is back, whole and verified, at `now`: one due at `due` and sent at `sent` (ms).
+   * @param {number} now @param {number} due @param {number} sent
+   */
+  const complete = (now, due, sent) => {
+    if (current?.recordTo) {
+      current.recordTo.record(ns(now - due));
+      histograms?.service.record(ns(now - sent));
+    }
+    state.received++;
+  };
 
   return {
     state,
@@ -162,12 +179,9 @@ export function createOpenDriver({ rate, arrivals = 'constant', seed, cap, timeo
     /** The next packet is back, whole and verified, at `now`. @param {number} now */
     arrived(now) {
       const slot = state.received % cap;
-      if (current?.recordTo) {
-        current.recordTo.record(ns(now - intended[slot]));
-        histograms?.service.record(ns(now - sentAt[slot]));
-      }
-      state.received++;
+      complete(now, intended[slot], sentAt[slot]);
     },
+    complete,
     /** A read is done: end the segment if it has sent everything and all is back. @param {number} now */
     settle(now) {
       finishIfDone(now);

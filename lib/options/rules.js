@@ -7,6 +7,7 @@
 import { UsageError } from '../core/errors.js';
 import { toInteger, toPacketSize, toWarmup } from '../core/units.js';
 import { checkApplies, parseSetting } from './settings.js';
+import { MAX_OPEN_CONNECTIONS } from '../workloads/http.js';
 import { BASELINE, PAIR, TRANSPORTS, getTransport, isAvailable, isTransport } from '../transports/index.js';
 
 /**
@@ -26,7 +27,9 @@ export function toAxisValue(text, axis, flag) {
 
 /**
  * The options only some workloads take (greeting, pipelining, keepalive,
- * arrivals, nginx): refused for the others, then resolved with their bounds.
+ * arrivals, connections, nginx): refused for the others, then resolved with
+ * their bounds (connections: an option of the open-loop http workloads, the
+ * depth axis of http and proxy, read as such by the caller).
  * @param {import('../workloads/workload.js').Workload} workload
  * @param {Record<string, unknown>} given by key, undefined (or false for a switch): not given; any other setting given is checked too (lib/options/settings.js)
  * @param {(key: string) => string} name
@@ -38,6 +41,7 @@ export function resolveWorkloadOptions(workload, given, name) {
     pipelining: given.pipelining === undefined ? 1 : parseSetting('pipelining', given.pipelining, name('pipelining')),
     keepalive: Boolean(given.keepalive),
     arrivals: /** @type {'constant' | 'poisson'} */ (given.arrivals === undefined || given.arrivals === null ? 'constant' : parseSetting('arrivals', given.arrivals, name('arrivals'))),
+    connections: !workload.options.includes('connections') || given.connections === undefined || given.connections === null ? null : toInteger(String(given.connections), name('connections'), { min: 1, max: MAX_OPEN_CONNECTIONS }),
     nginx: given.nginx === undefined || given.nginx === null ? null : String(given.nginx),
   };
 }

@@ -13,6 +13,7 @@ import { MAX_NODES } from '../core/node-executables.js';
 import { formatSize, toDuration, toInteger } from '../core/units.js';
 import { BASELINE, HEADLINE, TRANSPORTS, getTransport } from '../transports/index.js';
 import { DEFAULT_WORKLOAD, WORKLOADS, WORKLOAD_NAMES } from '../workloads/index.js';
+import { MAX_OPEN_CONNECTIONS, OPEN_CONNECTIONS } from '../workloads/http.js';
 
 /** @typedef {import('../workloads/workload.js').Workload} Workload */
 /** @typedef {'number' | 'string' | 'boolean' | 'null' | 'list'} JsonType */
@@ -100,6 +101,7 @@ export const LIST = [
   { key: 'pipelining', arg: '<n>', kind: 'integer', range: { min: 1, max: 256 }, example: '1', default: 1, applies: takes('pipelining'), help: 'requests in flight per connection', cmd: both },
   { key: 'arrivals', arg: '<kind>', kind: 'choice', choices: ['constant', 'poisson'], accepts: 'constant (a packet every 1/rate) or poisson (exponential gaps of mean 1/rate, seeded: the same times for every transport)', default: 'constant', applies: takes('arrivals'), help: 'when the packets of an open-loop segment are due', cmd: both },
   { key: 'keepalive', kind: 'boolean', default: false, applies: takes('keepalive'), help: "nginx keeps its upstream connections alive (HTTP/1.1, an idle pool of 32 per worker); off: a new one per request, as nginx does by default", cmd: both },
+  { key: 'connections', arg: '<n>', kind: 'other', json: ['number', 'null'], says: 'a whole number (10) or null', nullable: true, default: null, applies: (w) => depthFlag('--connections')(w) || takes('connections')(w), otherwise: takesDepth, help: 'keep-alive connections per transport (the 2017 wrk run had 10); the server\'s listen backlog is at least this (never below Node\'s 511), with a warning where net.core.somaxconn caps it lower', accepts: `${axisText('depth', '--connections')}; ${who(takes('connections'))}: 1 to ${MAX_OPEN_CONNECTIONS}; ${who(isProxy)}: at most what nginx can hold within the open-file limit (ulimit -Hn)`, shown: `${axisText('depth', '--connections', true)}; ${OPEN_CONNECTIONS} (${who(takes('connections'))})`, cmd: { sweep: { help: `${who(takes('connections'))}: keep-alive connections per transport, taking turns in one open-loop schedule (${who(depthFlag('--connections'))} sweep theirs as --depths)`, accepts: `1 to ${MAX_OPEN_CONNECTIONS}`, shown: String(OPEN_CONNECTIONS) }, run: { doc: '([regimes.md](docs/regimes.md#a-connection-burst-beyond-the-backlog)); http-rate and proxy-rate: the connections take turns in one schedule ([openloop.md](docs/openloop.md#http-in-open-loop))' } } },
   { key: 'timeout', kind: 'time', arg: '<time>', range: { min: 10, max: 600_000 }, example: '"5s"', default: '5s', help: 'fail a trial when nothing is echoed for this long', cmd: { run: { default: '10s' } } },
   { key: 'trialTimeout', arg: '<time>', kind: 'time', range: { min: 100, max: 7_200_000 }, nullable: true, example: '"10m"', default: null, shown: '(duration + warmup) × transports in a trial + 1 min', help: 'hard limit of one trial, past which it fails (its process is killed if still there 5 s later); more than (duration + warmup) × transports in a trial', cmd: sweep },
   { key: 'pairing', arg: '<mode>', kind: 'choice', choices: ['blocks', 'trials'], accepts: 'blocks or trials', default: 'blocks', help: 'blocks: one trial per (run, size, depth) holds a connection of each transport, each in a lane process of its own, and alternates their blocks A B B A …; trials: one transport per trial, as in 2014 (its ratios pair the trials of a run)', cmd: sweep },
@@ -116,7 +118,6 @@ export const LIST = [
   { key: 'nginx', arg: '<path>', kind: 'other', applies: isProxy, help: 'the nginx binary; the one that runs is printed (path and nginx -v version)', shown: 'nginx on PATH, else /usr/sbin/nginx', cmd: { sweep: { help: 'the nginx binary, never one a spec file or meta.json names; the one that runs is printed (path and nginx -v version) and recorded in meta.json' }, run: {} } },
   { key: 'tcp', arg: '<host:port>', kind: 'other', accepts: 'a loopback address and port', shown: 'start a server', help: 'a TCP server to measure', cmd: { run: {} } },
   { key: 'uds', arg: '<path>', kind: 'other', accepts: 'a socket path', shown: 'start a server', help: 'a UDS server to measure', cmd: { run: {}, serve: { help: 'socket path', accepts: '', shown: '<server>.sock in a fresh private 0700 directory under the temp dir' } } },
-  { key: 'connections', arg: '<n>', kind: 'other', applies: depthFlag('--connections'), otherwise: takesDepth, help: 'keep-alive connections per transport (the 2017 wrk run had 10); the server\'s listen backlog is at least this (never below Node\'s 511), with a warning where net.core.somaxconn caps it lower', accepts: `${axisText('depth', '--connections')}; ${who(isProxy)}: at most what nginx can hold within the open-file limit (ulimit -Hn)`, shown: axisText('depth', '--connections', true), cmd: { run: { doc: '([regimes.md](docs/regimes.md#a-connection-burst-beyond-the-backlog))' } } },
   { key: 'host', arg: '<addr>', kind: 'other', default: '127.0.0.1', help: 'TCP address to bind', accepts: 'a loopback address (127.0.0.0/8, ::1, localhost)', cmd: { serve: {} } },
   { key: 'allowRemote', kind: 'other', help: 'let --host be a non-loopback address (the server is then reachable from other machines)', cmd: { serve: {} } },
   { key: 'port', arg: '<n>', kind: 'integer', range: { min: 0, max: 65535 }, spec: false, default: 0, help: 'TCP port (0: any free port)', cmd: { serve: {} } },
@@ -210,7 +211,7 @@ export function checkApplies(workload, given, name) {
   for (const { key, applies, otherwise } of LIST) {
     if (!applies || given[key] === undefined || given[key] === null || given[key] === false || applies(workload)) continue;
     const takers = WORKLOAD_NAMES.filter((n) => applies(WORKLOADS[n]));
-    throw new UsageError(`${name(key)} applies to the ${takers.join(' and ')} workload${takers.length === 1 ? '' : 's'}${otherwise ? `; ${workload.name} ${otherwise(workload)}` : `, not ${workload.name}`}`);
+    throw new UsageError(`${name(key)} applies to the ${takers.join(', ').replace(/, ([^,]*)$/, ' and $1')} workload${takers.length === 1 ? '' : 's'}${otherwise ? `; ${workload.name} ${otherwise(workload)}` : `, not ${workload.name}`}`);
   }
 }
 

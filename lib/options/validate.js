@@ -10,7 +10,7 @@ import { checkNginxConnections } from '../fixture/nginx.js';
 import { checkSocketPath } from '../fixture/socket-file.js';
 import { toInteger } from '../core/units.js';
 import { findNode } from '../core/node-executables.js';
-import { DEFAULT_WORKLOAD, WORKLOADS, WORKLOAD_NAMES, getWorkload } from '../workloads/index.js';
+import { DEFAULT_WORKLOAD, WORKLOADS, WORKLOAD_NAMES, connectionsAt, getWorkload } from '../workloads/index.js';
 import { checkNetnsTransports, checkWorkloadTransports, resolveAmounts, resolveWorkloadOptions, toAxisValue, toTransportList } from './rules.js';
 import { checkApplies, defaultOf, parseSetting } from './settings.js';
 import { TRANSPORTS, getTransport } from '../transports/index.js';
@@ -74,7 +74,7 @@ function toTarget(transport, text) {
 }
 
 /**
- * @typedef {Pick<import('../sweep/spec.js').SweepSpec, 'measure' | 'warmup' | 'seed' | 'noDelay' | 'timeoutMs' | 'runs' | 'greeting' | 'pipelining' | 'keepalive' | 'arrivals' | 'pin' | 'portProxy'> & RunOnly} RunOptions
+ * @typedef {Pick<import('../sweep/spec.js').SweepSpec, 'measure' | 'warmup' | 'seed' | 'noDelay' | 'timeoutMs' | 'runs' | 'greeting' | 'pipelining' | 'keepalive' | 'arrivals' | 'connections' | 'pin' | 'portProxy'> & RunOnly} RunOptions
  *   `run`'s settings, resolved as a sweep's are, and:
  * @typedef {object} RunOnly
  * @property {import('../workloads/workload.js').Workload} workload
@@ -91,14 +91,22 @@ function toTarget(transport, text) {
  */
 
 /**
- * Without --workload: the one workload whose depth flag was given where no
- * other workload takes that flag (--rate: rate), else the default.
+ * Without --workload: the first workload (lib/workloads/ order) whose depth
+ * flag was given and which takes every other option given (--rate: rate;
+ * --rate with --connections: http-rate; --connections: http), else the default.
  * @param {Record<string, any>} raw
  */
 function impliedWorkload(raw) {
-  const ownFlag = (/** @type {string} */ n) => WORKLOADS[n].axes.depth.flag;
-  const implied = WORKLOAD_NAMES.filter((n) => raw[ownFlag(n).slice(2)] !== undefined && WORKLOAD_NAMES.filter((m) => ownFlag(m) === ownFlag(n)).length === 1);
-  return getWorkload(implied.length === 1 ? implied[0] : DEFAULT_WORKLOAD);
+  const takesAll = (/** @type {import('../workloads/workload.js').Workload} */ w) => {
+    try {
+      checkApplies(w, { ...raw, [w.axes.depth.flag.slice(2)]: undefined }, (key) => key);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const implied = WORKLOAD_NAMES.map((n) => WORKLOADS[n]).find((w) => raw[w.axes.depth.flag.slice(2)] !== undefined && takesAll(w));
+  return implied ?? getWorkload(DEFAULT_WORKLOAD);
 }
 
 /**
@@ -113,7 +121,7 @@ export function resolveRunOptions(raw) {
   const size = toAxisValue(raw.size ?? sizeAxis.fallback, sizeAxis, '--size');
   const depth = toAxisValue(raw[depthAxis.flag.slice(2)] ?? depthAxis.fallback, depthAxis, depthAxis.flag);
   workload.check?.(size, depth, `--size × ${depthAxis.flag}`);
-  if (workload.fixture.proxy) checkNginxConnections(depth, depthAxis.flag);
+  if (workload.fixture.proxy) checkNginxConnections(connectionsAt(workload, depth, extras), workload.options.includes('connections') ? '--connections' : depthAxis.flag);
   const { measure, warmup } = resolveAmounts(workload, { packets: raw.packets, duration: raw.duration, warmup: raw.warmup ?? defaultOf('warmup', 'run') }, (key) => `--${key}`, String(defaultOf('duration', 'run')));
 
   let transports = toTransportList(raw.transport ?? 'both', '--transport');

@@ -61,6 +61,7 @@ function trialSpec(spec, job, server) {
     pipelining: spec.pipelining,
     keepalive: spec.keepalive,
     arrivals: spec.arrivals,
+    connections: spec.connections,
   };
 }
 

@@ -13,7 +13,7 @@ import { parseJson } from '../core/json-text.js';
 import { checkNginxConnections } from '../fixture/nginx.js';
 import { checkNetnsTransports, checkWorkloadTransports, resolveAmounts, resolveWorkloadOptions, toAxisValue, toTransportList } from '../options/rules.js';
 import { DEFAULTS, SPEC_KEYS, checkJsonTypes, parseSetting } from '../options/settings.js';
-import { DEFAULT_WORKLOAD, getWorkload } from '../workloads/index.js';
+import { DEFAULT_WORKLOAD, connectionsAt, getWorkload } from '../workloads/index.js';
 import { newSeed } from '../core/random.js';
 import { MAX_NODES } from '../core/node-executables.js';
 import { MiB, formatSize, isPowerOfTwo, parseSize, toInteger } from '../core/units.js';
@@ -45,6 +45,7 @@ const KEYS = new Set(SPEC_KEYS);
  * @property {number} pipelining http, proxy: requests in flight per connection
  * @property {boolean} keepalive proxy: nginx keeps upstream connections alive
  * @property {'constant' | 'poisson'} arrivals rate: when an open-loop segment's packets are due
+ * @property {number | null} connections http-rate, proxy-rate: keep-alive connections per transport (null: the workload's default)
  * @property {number} timeoutMs stall timeout inside a trial
  * @property {number} trialTimeoutMs hard limit of a trial
  * @property {'blocks' | 'trials'} pairing blocks: TCP and UDS alternate in one trial; trials: one transport per process (2014)
@@ -170,7 +171,8 @@ export function resolveSpec(loaded, { test = false, flags = {} } = {}) {
   const given = (/** @type {string} */ key) => (merged[key] === DEFAULTS[/** @type {keyof typeof DEFAULTS} */ (key)] ? undefined : merged[key]);
   for (const key of ['greeting', 'keepalive', 'serverNetns', 'portProxy']) parseSetting(key, merged[key], name(key));
   if (merged.portProxy && !merged.serverNetns) throw new UsageError(`${name('portProxy')} needs serverNetns (--server-netns): the port proxy forwards from host loopback to the server's address in its network namespace`);
-  const extras = resolveWorkloadOptions(workload, { greeting: given('greeting'), pipelining: given('pipelining'), keepalive: given('keepalive'), arrivals: given('arrivals') }, name);
+  if (given('connections') !== undefined && workload.axes.depth.flag === '--connections') throw new UsageError(`${name('connections')} is for the open-loop http workloads; ${workload.name} sweeps its connections as its depths`);
+  const extras = resolveWorkloadOptions(workload, { greeting: given('greeting'), pipelining: given('pipelining'), keepalive: given('keepalive'), arrivals: given('arrivals'), connections: given('connections') }, name);
   const { measure, warmup } = resolveAmounts(workload, { packets: merged.packets, duration: merged.duration, warmup: merged.warmup }, name, String(DEFAULTS.duration));
   const { size: sizeAxis, depth: depthAxis } = workload.axes;
   if (merged.sizes === undefined && sizeAxis.min === sizeAxis.max) merged.sizes = [sizeAxis.min];
@@ -181,7 +183,7 @@ export function resolveSpec(loaded, { test = false, flags = {} } = {}) {
   if (!Array.isArray(depthList) || depthList.length === 0) throw new UsageError(`${name('depths')} must be a non-empty list of whole numbers from ${depthAxis.min} to ${depthAxis.max} (${depthAxis.label}); got ${JSON.stringify(merged.depths)}`);
   const depths = [...new Set(depthList.map((v) => toInteger(String(v), name('depths'), { min: depthAxis.min, max: depthAxis.max })))].sort((a, b) => a - b);
   for (const size of sizes) workload.check?.(size, depths[depths.length - 1], `${name('sizes')} × ${name('depths')}`);
-  if (workload.fixture.proxy) checkNginxConnections(Math.max(...depths), name('depths'));
+  if (workload.fixture.proxy) checkNginxConnections(Math.max(...depths.map((depth) => connectionsAt(workload, depth, extras))), workload.options.includes('connections') ? name('connections') : name('depths'));
   if (merged.description !== undefined && typeof merged.description !== 'string') throw new UsageError(`${name('description')} must be a string`);
 
   const pairing = parseSetting('pairing', merged.pairing, name('pairing'));
@@ -214,6 +216,7 @@ export function resolveSpec(loaded, { test = false, flags = {} } = {}) {
     pipelining: extras.pipelining,
     keepalive: extras.keepalive,
     arrivals: extras.arrivals,
+    connections: extras.connections,
     timeoutMs: parseSetting('timeout', merged.timeout, name('timeout')),
     trialTimeoutMs,
     pairing,

@@ -103,7 +103,7 @@ function differingKeys(a, b) {
 }
 
 /** Keys udsvstcp records since after 0.6.0: a spec recorded without one ran with its default. */
-const LATER_KEYS = ['arrivals'];
+const LATER_KEYS = ['arrivals', 'connections'];
 
 /**
  * A recorded spec with the keys of LATER_KEYS it lacks, at their defaults (anything else is checked as it is).

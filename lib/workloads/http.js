@@ -10,11 +10,17 @@
  * proxy: the client talks to a real nginx on loopback TCP, whose upstream is
  * the app server over TCP or over UDS (the transport a row names is the
  * upstream's); nginx's CPU, read from /proc, is charged per request too.
+ *
+ * http-rate and proxy-rate: the same in open loop. Requests are offered at
+ * a fixed rate (the depth axis) over `--connections` connections taking
+ * turns, each timed from when it was due, with the rate workload's figures
+ * and rules for whether a lane kept its rate (./rate.js).
  */
 import { createHistogram } from 'node:perf_hooks';
 import { RunError } from '../core/errors.js';
 import { MAX_BODY } from '../fixture/handlers.js';
 import { HISTOGRAM, measureLanes, mechanismColumns, mechanismSummary, rttFigures, trialDeadline, unitFigures } from './common.js';
+import { OPEN_COLUMNS, inFlightCap, openLoopMeasure, rate } from './rate.js';
 
 /** A block holds at least this many requests per request slot (connections × pipelining). */
 export const FILL_FACTOR = 20;
@@ -78,6 +84,89 @@ export const proxyWorkload = {
   needs: 'upstream',
   run: (spec, context) => runHttp(spec, context, true),
 };
+
+/** Keep-alive connections of http-rate and proxy-rate when --connections is not given (the 2017 wrk run had 10), and at most. */
+export const OPEN_CONNECTIONS = 10;
+export const MAX_OPEN_CONNECTIONS = AXES.depth.max;
+const RATE_AXES = { size: AXES.size, depth: rate.axes.depth };
+const openConnections = (/** @type {{ connections?: number | null }} */ options) => options.connections ?? OPEN_CONNECTIONS;
+
+/** @type {import('./workload.js').Workload} */
+export const httpRateWorkload = {
+  name: 'http-rate',
+  what: 'the http workload in open loop: GETs of an n-byte body offered at a fixed rate over `connections` keep-alive connections taking turns, each timed from when it should have been sent',
+  timed: `a segment: its requests due on an absolute schedule from its start at the offered rate, request j on connection j mod --connections (queued there while it is busy); it ends when the last body is in. Response time from the intended send, service time from undici's write of the request, schedule lag between the intended send and the pacer's`,
+  axes: RATE_AXES,
+  options: ['connections', 'arrivals'],
+  counts: true, // a count of requests: one segment of them, as rate's packets
+  columns: [...OPEN_COLUMNS, 'client_cpu_us_per_req', 'server_cpu_us_per_req', 'client_elu', 'server_elu', ...mechanismColumns('req')],
+  blockColumns: [...BLOCK_COLUMNS, 'client_elu', 'server_elu', ...mechanismColumns('req')],
+  table: rate.table,
+  primary: rate.primary,
+  summary: { ...rate.summary, server_cpu_us_per_req: SUMMARY.server_cpu_us_per_req },
+  fixture: { server: 'http', proxy: false },
+  connections: (_depth, options) => openConnections(options),
+  needs: 'stream',
+  run: (spec, context) => runHttpRate(spec, context, false),
+};
+
+/** @type {import('./workload.js').Workload} */
+export const proxyRateWorkload = {
+  name: 'proxy-rate',
+  what: 'the proxy workload in open loop: requests through a real nginx, offered at a fixed rate over `connections` keep-alive connections taking turns, each timed from when it should have been sent',
+  timed: httpRateWorkload.timed,
+  axes: RATE_AXES,
+  options: ['connections', 'arrivals', 'keepalive'],
+  counts: true,
+  columns: [...OPEN_COLUMNS, 'client_cpu_us_per_req', 'server_cpu_us_per_req', 'proxy_cpu_us_per_req', 'client_elu', 'server_elu', ...mechanismColumns('req', { proxy: true })],
+  blockColumns: proxyWorkload.blockColumns,
+  table: [...rate.table, ['nginx', 'proxy_cpu_us_per_req']],
+  primary: rate.primary,
+  summary: { ...httpRateWorkload.summary, proxy_cpu_us_per_req: proxyWorkload.summary.proxy_cpu_us_per_req, ...mechanismSummary('req', 'request', { proxy: true }) },
+  fixture: { server: 'http', proxy: true },
+  connections: (_depth, options) => openConnections(options),
+  needs: 'upstream',
+  run: (spec, context) => runHttpRate(spec, context, true),
+};
+
+/**
+ * http-rate and proxy-rate: a lane per target, each an open-loop HTTP load.
+ * @param {import('./workload.js').TrialSpec} spec
+ * @param {import('./workload.js').TrialContext} context
+ * @param {boolean} proxy
+ * @returns {Promise<import('./workload.js').TrialResult>}
+ */
+async function runHttpRate(spec, context, proxy) {
+  const { createHttpLoad } = await import('../client/http-load.js');
+  const offered = spec.depth;
+  const connections = openConnections(spec);
+  const cap = inFlightCap(spec.size);
+  const histograms = spec.targets.map(() => ({ service: createHistogram(HISTOGRAM), lag: createHistogram(HISTOGRAM) }));
+  const loads = spec.targets.map((target, i) => createHttpLoad(target, {
+    connections, path: `/${spec.size}`, expectedBytes: spec.size, timeoutMs: spec.timeoutMs,
+    open: { rate: offered, arrivals: spec.arrivals ?? 'constant', seed: spec.seed, cap, histograms: histograms[i] },
+  }));
+  let connects = 0;
+  const lanes = spec.targets.map((target, i) => ({
+    target,
+    histogram: createHistogram(HISTOGRAM),
+    block: async (/** @type {number} */ n, /** @type {import('node:perf_hooks').RecordableHistogram | undefined} */ histogram) => {
+      const t = await loads[i].block(n, histogram);
+      if (histogram) connects += t.connects;
+      return t;
+    },
+    abort: (/** @type {Error} */ _error) => { loads[i].close().catch(() => {}); },
+  }));
+  const deadline = trialDeadline(spec, context.signal, (error) => { for (const lane of lanes) lane.abort(error); });
+  try {
+    const result = await measureLanes(proxy ? proxyRateWorkload : httpRateWorkload, spec, context, lanes, openLoopMeasure(offered, lanes, histograms));
+    if (connects > 0) throw new RunError(`${connects} connection(s) were opened again during measured segments (the server or nginx closed keep-alive connections): those requests waited for a connection's setup`, 'ERR_RECONNECT');
+    return result;
+  } finally {
+    deadline.clear();
+    await Promise.all(loads.map((load) => load.close().catch(() => {})));
+  }
+}
 
 /**
  * @param {import('./workload.js').TrialSpec} spec

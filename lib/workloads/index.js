@@ -5,12 +5,12 @@
 import { UsageError } from '../core/errors.js';
 import { connectWorkload } from './connect.js';
 import { echo } from './echo.js';
-import { httpWorkload, proxyWorkload } from './http.js';
+import { httpRateWorkload, httpWorkload, proxyRateWorkload, proxyWorkload } from './http.js';
 import { rate } from './rate.js';
 import { stream } from './stream.js';
 
 /** @type {Record<string, import('./workload.js').Workload>} */
-export const WORKLOADS = { echo, stream, connect: connectWorkload, http: httpWorkload, proxy: proxyWorkload, rate };
+export const WORKLOADS = { echo, stream, connect: connectWorkload, http: httpWorkload, proxy: proxyWorkload, rate, 'http-rate': httpRateWorkload, 'proxy-rate': proxyRateWorkload };
 
 export const WORKLOAD_NAMES = Object.keys(WORKLOADS);
 
@@ -51,7 +51,8 @@ export function depthLabel(workload, depth) {
  * at this depth: what the server's listen backlog must hold.
  * @param {import('./workload.js').Workload} workload
  * @param {number} depth
+ * @param {{ connections?: number | null }} [options] the spec's (http-rate and proxy-rate: --connections)
  */
-export function connectionsAt(workload, depth) {
-  return workload.connections?.(depth) ?? 1;
+export function connectionsAt(workload, depth, options = {}) {
+  return workload.connections?.(depth, options) ?? 1;
 }

@@ -51,6 +51,14 @@ export const MAX_RATE = 1_000_000;
  */
 export const inFlightCap = (size) => Math.max(1, Math.min(4096, Math.floor((16 * MiB) / size)));
 
+/**
+ * The open-loop columns (before the CPU figures) of a workload whose
+ * requests are offered at a rate: what the rate workload records, and the
+ * http-rate and proxy-rate workloads too.
+ */
+export const OPEN_COLUMNS = ['requests', 'blocks', 'block_requests', 'elapsed_ms', 'rate_target', 'rate_sent', 'rate_completed', 'dropped', 'incomplete', 'limit', 'limit_reason',
+  'resp_mean_us', 'resp_p50_us', 'resp_p90_us', 'resp_p99_us', 'resp_p999_us', 'resp_max_us', 'svc_p50_us', 'svc_p99_us', 'lag_p50_us', 'lag_p99_us', 'lag_max_us'];
+
 /** @type {import('./workload.js').Workload} */
 export const rate = {
   name: 'rate',
@@ -62,9 +70,7 @@ export const rate = {
   },
   options: ['arrivals'],
   counts: true,
-  columns: ['requests', 'blocks', 'block_requests', 'elapsed_ms', 'rate_target', 'rate_sent', 'rate_completed', 'dropped', 'incomplete', 'limit', 'limit_reason',
-    'resp_mean_us', 'resp_p50_us', 'resp_p90_us', 'resp_p99_us', 'resp_p999_us', 'resp_max_us', 'svc_p50_us', 'svc_p99_us', 'lag_p50_us', 'lag_p99_us', 'lag_max_us',
-    'client_cpu_us_per_req', 'server_cpu_us_per_req', 'client_elu', 'server_elu', ...mechanismColumns('req')],
+  columns: [...OPEN_COLUMNS, 'client_cpu_us_per_req', 'server_cpu_us_per_req', 'client_elu', 'server_elu', ...mechanismColumns('req')],
   blockColumns: ['requests', 'elapsed_ms', 'req_per_s', 'client_cpu_us_per_req', 'server_cpu_us_per_req', 'client_elu', 'server_elu', ...mechanismColumns('req')],
   table: [['offered/s', 'rate_target'], ['sent/s', 'rate_sent'], ['done/s', 'rate_completed'], ['dropped', 'dropped'], ['limit', 'limit'],
     ['resp p50', 'resp_p50_us'], ['p99', 'resp_p99_us'], ['p99.9', 'resp_p999_us'], ['max µs', 'resp_max_us'], ['svc p99', 'svc_p99_us'], ['lag p99', 'lag_p99_us'],
@@ -111,6 +117,56 @@ export function limitOf({ target, segments, kept, dropped, lagP50Us }) {
 }
 
 /**
+ * What measureLanes needs of open-loop lanes, each lane's blocks wrapped to
+ * count its measured segments and whether each kept the rate: the floor of
+ * a segment, and the figures (rate, drops, limit, the three times) of a lane.
+ * @param {number} offered requests per second
+ * @param {import('../client/blocks.js').Lane[]} lanes their blocks are segments (lib/client/open-driver.js)
+ * @param {{ service: import('node:perf_hooks').RecordableHistogram, lag: import('node:perf_hooks').RecordableHistogram }[]} histograms each lane's
+ */
+export function openLoopMeasure(offered, lanes, histograms) {
+  const counts = lanes.map(() => ({ sent: 0, dropped: 0, sendSpanMs: 0, segments: 0, kept: 0 }));
+  lanes.forEach((lane, i) => {
+    const segment = lane.block;
+    lane.block = async (n, histogram) => {
+      const t = /** @type {{ start: number, end: number, sent?: number, dropped?: number, sendSpanMs?: number }} */ (await segment(n, histogram));
+      if (histogram) {
+        const sent = t.sent ?? n;
+        counts[i].sent += sent;
+        counts[i].dropped += t.dropped ?? 0;
+        counts[i].sendSpanMs += t.sendSpanMs ?? t.end - t.start;
+        counts[i].segments++;
+        if (keptSegment({ target: offered, sent, dropped: t.dropped ?? 0, elapsedMs: t.end - t.start })) counts[i].kept++;
+      }
+      return /** @type {any} */ (t);
+    };
+  });
+  return {
+    minUnits: Math.max(1, Math.ceil((offered * MIN_SEGMENT_MS) / 1000)),
+    units: 'requests',
+    floor: `${MIN_SEGMENT_MS} ms of schedule at --rate ${offered}`,
+    figures: (/** @type {import('../client/blocks.js').Totals | import('../client/blocks.js').Block} */ x) => unitFigures(x, { count: 'requests', rate: 'req_per_s', per: 'req' }),
+    extra: (/** @type {{ elapsedMs: number }} */ t, /** @type {number} */ i) => {
+      const c = counts[i];
+      const lag = rttFigures('lag', histograms[i].lag);
+      const { limit, reason } = limitOf({ target: offered, segments: c.segments, kept: c.kept, dropped: c.dropped, lagP50Us: lag.lag_p50_us });
+      return {
+        rate_target: offered,
+        rate_sent: c.sent / (c.sendSpanMs / 1000),
+        rate_completed: c.sent / (t.elapsedMs / 1000), // every request sent is back, or the segment failed
+        dropped: c.dropped,
+        incomplete: 0,
+        limit,
+        limit_reason: reason,
+        ...rttFigures('resp', /** @type {import('node:perf_hooks').RecordableHistogram} */ (lanes[i].histogram)),
+        ...rttFigures('svc', histograms[i].service),
+        ...lag,
+      };
+    },
+  };
+}
+
+/**
  * @param {import('./workload.js').TrialSpec} spec
  * @param {import('./workload.js').TrialContext} [context]
  * @returns {Promise<import('./workload.js').TrialResult>}
@@ -119,46 +175,6 @@ function runRate(spec, context = {}) {
   const { size, depth: offered } = spec;
   const cap = inFlightCap(size);
   const histograms = spec.targets.map(() => ({ service: createHistogram(HISTOGRAM), lag: createHistogram(HISTOGRAM) }));
-  const counts = spec.targets.map(() => ({ sent: 0, dropped: 0, sendSpanMs: 0, segments: 0, kept: 0 }));
   const open = (/** @type {number} */ lane) => ({ rate: offered, arrivals: spec.arrivals ?? 'constant', seed: spec.seed, cap, histograms: histograms[lane] });
-  return withEchoLanes(spec, context, { depth: 1, payloads: createPayloads(size, spec.seed, cap), open }, (lanes) => {
-    lanes.forEach((lane, i) => {
-      const segment = lane.block;
-      lane.block = async (n, histogram) => {
-        const t = /** @type {import('../client/pipeline.js').BlockTimes} */ (await segment(n, histogram)); // a segment's, from the open-loop driver
-        if (histogram) {
-          counts[i].sent += t.sent ?? n;
-          counts[i].dropped += t.dropped ?? 0;
-          counts[i].sendSpanMs += t.sendSpanMs ?? t.end - t.start;
-          counts[i].segments++;
-          if (keptSegment({ target: offered, sent: t.sent ?? n, dropped: t.dropped ?? 0, elapsedMs: t.end - t.start })) counts[i].kept++;
-        }
-        return t;
-      };
-    });
-    const minUnits = Math.max(1, Math.ceil((offered * MIN_SEGMENT_MS) / 1000));
-    return measureLanes(rate, spec, context, lanes, {
-      minUnits, units: 'requests', floor: `${MIN_SEGMENT_MS} ms of schedule at --rate ${offered}`,
-      figures: (x) => unitFigures(x, { count: 'requests', rate: 'req_per_s', per: 'req' }),
-      extra: (t, i) => {
-        const c = counts[i];
-        const completed = c.sent; // every packet sent is back, or the segment failed
-        const completedRate = completed / (t.elapsedMs / 1000);
-        const lag = rttFigures('lag', histograms[i].lag);
-        const { limit, reason } = limitOf({ target: offered, segments: c.segments, kept: c.kept, dropped: c.dropped, lagP50Us: lag.lag_p50_us });
-        return {
-          rate_target: offered,
-          rate_sent: c.sent / (c.sendSpanMs / 1000),
-          rate_completed: completedRate,
-          dropped: c.dropped,
-          incomplete: 0,
-          limit,
-          limit_reason: reason,
-          ...rttFigures('resp', lanes[i].histogram),
-          ...rttFigures('svc', histograms[i].service),
-          ...lag,
-        };
-      },
-    });
-  });
+  return withEchoLanes(spec, context, { depth: 1, payloads: createPayloads(size, spec.seed, cap), open }, (lanes) => measureLanes(rate, spec, context, lanes, openLoopMeasure(offered, lanes, histograms)));
 }

@@ -44,6 +44,7 @@
  * @property {number} [pipelining] http, proxy: requests in flight per connection
  * @property {boolean} [keepalive] proxy: nginx keeps its upstream connections alive
  * @property {'constant' | 'poisson'} [arrivals] rate: when an open-loop segment's packets are due
+ * @property {number | null} [connections] http-rate, proxy-rate: keep-alive connections per transport, taking turns in one schedule
  * @property {string} [node_version] the Node version the trial must run on (v20.20.2); default: whichever runs it
  * @property {{ server: string, client: string, mode: string }} [placement] the CPUs (taskset lists) of --pin: a
  *   message transport's echo peer, which the trial starts, goes on the server's; the lane process is already on the client's
@@ -63,7 +64,7 @@
  *   requests: `packets` for the 2014 spec key) or a duration
  */
 
-/** @typedef {'greeting' | 'pipelining' | 'keepalive' | 'arrivals'} OptionName */
+/** @typedef {'greeting' | 'pipelining' | 'keepalive' | 'arrivals' | 'connections'} OptionName */
 
 /**
  * @typedef {object} TrialResult
@@ -87,8 +88,9 @@
  * @property {string} primary the figure the UDS/TCP verdict is about
  * @property {Record<string, Figure>} summary figures summarised in summary.csv, the primary first
  * @property {{ server: 'echo' | 'sink' | 'greeter' | 'http', proxy: boolean }} fixture which server answers; proxy: nginx in front of it
- * @property {(depth: number) => number} [connections] the most connections a trial opens at once to one listener at
- *   this depth (default 1: one per transport); the server's listen backlog follows them (lib/core/backlog.js)
+ * @property {(depth: number, options: { connections?: number | null }) => number} [connections] the most connections a trial
+ *   opens at once to one listener at this depth, with these options (default 1: one per transport); the server's listen
+ *   backlog follows them (lib/core/backlog.js)
  * @property {import('../transports/transport.js').Capability} needs what a transport must carry for this workload
  *   (lib/transports/): `messages` (echo), `stream` (a byte stream: stream, connect, http), `upstream` (nginx forwards to it: proxy)
  * @property {{ name: string, value: (trial: Record<string, any>) => number }} [wide] runs-wide.csv's first header cell and value of a trial row (default: the primary figure, its unit in the cell)

@@ -28,19 +28,24 @@ async function expectUsageError(args, message) {
 
 describe('run: an option its workload does not take', () => {
   it.each([
-    [['--workload', 'echo', '--connections', '10'], /^udsvstcp: error: --connections applies to the http and proxy workloads; echo takes --depth/],
-    [['--workload', 'http', '--depth', '4'], /^udsvstcp: error: --depth applies to the echo and stream and connect workloads; http takes --connections/],
+    [['--workload', 'echo', '--connections', '10'], /^udsvstcp: error: --connections applies to the http, proxy, http-rate and proxy-rate workloads; echo takes --depth/],
+    [['--workload', 'http', '--depth', '4'], /^udsvstcp: error: --depth applies to the echo, stream and connect workloads; http takes --connections/],
     [['--workload', 'proxy', '--depth', '4'], /^udsvstcp: error: --depth applies to .*; proxy takes --connections/],
     [['--workload', 'stream', '--pipelining', '2'], /^udsvstcp: error: --pipelining applies to the http and proxy workloads, not stream/],
-    [['--workload', 'http', '--keepalive'], /^udsvstcp: error: --keepalive applies to the proxy workload, not http/],
-    [['--workload', 'echo', '--keepalive'], /^udsvstcp: error: --keepalive applies to the proxy workload, not echo/],
+    [['--workload', 'http', '--keepalive'], /^udsvstcp: error: --keepalive applies to the proxy and proxy-rate workloads, not http/],
+    [['--workload', 'echo', '--keepalive'], /^udsvstcp: error: --keepalive applies to the proxy and proxy-rate workloads, not echo/],
     [['--workload', 'connect', '--greeting'], /^udsvstcp: error: --greeting applies to the echo /],
-    [['--workload', 'stream', '--nginx', '/usr/sbin/nginx'], /^udsvstcp: error: --nginx applies to the proxy workload, not stream/],
-    [['--workload', 'http', '--packets', '100'], /^udsvstcp: error: --packets applies to the echo and rate workloads; http measures a duration/],
-    [['--workload', 'echo', '--rate', '5'], /^udsvstcp: error: --rate applies to the rate workload; echo takes --depth \(packets in flight\)$/m],
-    [['--arrivals', 'poisson'], /^udsvstcp: error: --arrivals applies to the rate workload, not echo$/m],
+    [['--workload', 'stream', '--nginx', '/usr/sbin/nginx'], /^udsvstcp: error: --nginx applies to the proxy and proxy-rate workloads, not stream/],
+    [['--workload', 'http', '--packets', '100'], /^udsvstcp: error: --packets applies to the echo, rate, http-rate and proxy-rate workloads; http measures a duration/],
+    [['--workload', 'echo', '--rate', '5'], /^udsvstcp: error: --rate applies to the rate, http-rate and proxy-rate workloads; echo takes --depth \(packets in flight\)$/m],
+    [['--arrivals', 'poisson'], /^udsvstcp: error: --arrivals applies to the rate, http-rate and proxy-rate workloads, not echo$/m],
     [['--rate', '1000', '--arrivals', 'bursty'], /^udsvstcp: error: --arrivals must be constant \(a packet every 1\/rate\) or poisson .*; got "bursty"$/m],
     [['--rate', '0'], /^udsvstcp: error: --rate must be .*1 .*1000000/m],
+    [['--rate', '1000', '--depth', '4'], /^udsvstcp: error: --rate applies to the rate, http-rate and proxy-rate workloads; echo takes --depth/m],
+    [['--rate', '1000', '--connections', '0'], /^udsvstcp: error: --connections must be a whole number from 1 to 1024; got "0"$/m],
+    [['--workload', 'http-rate', '--connections', '1025'], /^udsvstcp: error: --connections must be a whole number from 1 to 1024; got "1025"$/m],
+    [['--workload', 'http-rate', '--pipelining', '2'], /^udsvstcp: error: --pipelining applies to the http and proxy workloads, not http-rate$/m],
+    [['--workload', 'http-rate', '--keepalive'], /^udsvstcp: error: --keepalive applies to the proxy and proxy-rate workloads, not http-rate$/m],
     [['--workload', 'stream', '--server-work', '1ms'], /^udsvstcp: error: --server-work applies to the echo and rate workloads, not stream$/m],
     [['--server-work', '0us'], /^udsvstcp: error: --server-work must be a duration from 1 µs to 0\.1 s \(e\.g\. 50us, 500ms, 2s, 1m; a bare number is seconds\); got "0us"$/m],
     [['--server-work', '1ms', '--tcp', '127.0.0.1:1'], /^udsvstcp: error: --server-work is done by the server udsvstcp starts: not with --tcp or --uds \(a server not ours\)$/m],
@@ -51,8 +56,8 @@ describe('run: an option its workload does not take', () => {
   });
 
   it('run --workload nope lists the workloads', async () => {
-    expect(WORKLOAD_NAMES).toEqual(['echo', 'stream', 'connect', 'http', 'proxy', 'rate']);
-    await expectUsageError(['run', '--workload', 'nope'], /^udsvstcp: error: --workload must be one of echo, stream, connect, http, proxy, rate; got "nope"$/m);
+    expect(WORKLOAD_NAMES).toEqual(['echo', 'stream', 'connect', 'http', 'proxy', 'rate', 'http-rate', 'proxy-rate']);
+    await expectUsageError(['run', '--workload', 'nope'], /^udsvstcp: error: --workload must be one of echo, stream, connect, http, proxy, rate, http-rate, proxy-rate; got "nope"$/m);
   });
 });
 
@@ -74,16 +79,22 @@ describe('sweep: an option or spec key its workload does not take', () => {
   it('a spec file with "workload": "http", "packets" names the key: http measures a duration', async () => {
     const spec = join(tmp.dir, 'http-packets.json');
     await writeFile(spec, JSON.stringify({ workload: 'http', sizes: [64], depths: [2], runs: 1, packets: 100, warmup: '10ms' }));
-    await expectUsageError(['sweep', spec, '--out', join(tmp.dir, 'out')], /"packets" applies to the echo and rate workloads; http measures a duration/);
+    await expectUsageError(['sweep', spec, '--out', join(tmp.dir, 'out')], /"packets" applies to the echo, rate, http-rate and proxy-rate workloads; http measures a duration/);
+  });
+
+  it('sweep --workload http --connections 4 is refused: http sweeps its connections as its depths', async () => {
+    const out = join(tmp.dir, 'out');
+    await expectUsageError(['sweep', '--workload', 'http', '--sizes', '64', '--connections', '4', '--out', out], /^udsvstcp: error: --connections is for the open-loop http workloads; http sweeps its connections as its depths$/m);
+    expect(existsSync(out)).toBe(false);
   });
 
   it('sweep --workload nope lists the workloads', async () => {
-    await expectUsageError(['sweep', 'quick', '--workload', 'nope', '--out', join(tmp.dir, 'out')], /--workload must be one of echo, stream, connect, http, proxy, rate; got "nope"/);
+    await expectUsageError(['sweep', 'quick', '--workload', 'nope', '--out', join(tmp.dir, 'out')], /--workload must be one of echo, stream, connect, http, proxy, rate, http-rate, proxy-rate; got "nope"/);
   });
 });
 
 describe('serve', () => {
   it('serve --workload nope lists the workloads', async () => {
-    await expectUsageError(['serve', '--workload', 'nope', '--uds', join(tmp.dir, 's.sock')], /^udsvstcp: error: --workload must be one of echo, stream, connect, http, proxy, rate; got "nope"$/m);
+    await expectUsageError(['serve', '--workload', 'nope', '--uds', join(tmp.dir, 's.sock')], /^udsvstcp: error: --workload must be one of echo, stream, connect, http, proxy, rate, http-rate, proxy-rate; got "nope"$/m);
   });
 });
