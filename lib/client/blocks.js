@@ -1,22 +1,10 @@
 /**
- * Paired blocks: how every workload measures its lanes (one connection, pool
- * or loop per target: TCP, UDS and any other transport to the same server,
- * or one of them).
- *
- * A lane's block does a given number of units of work (echoed packets,
- * streamed chunks, connections, requests) and ends when the last is done,
- * so nothing is in flight at its edges and its wall time, client CPU, server
- * CPU and both event-loop utilisations cover exactly its units. Blocks
- * alternate between lanes, A B B A A B … (with three, A B C C B A A B C …,
- * so each lane's blocks sit next to every other's alike): paired blocks a few milliseconds
- * apart share the machine's drift, which is what makes their ratio precise.
- * A trial's lanes run in lane processes of their own (lib/trial/lanes.js).
- *
- * tinybench runs each phase (warmup, then measured blocks) with a budget of
- * wall time or of iterations; a failed block is its errored state. How long
- * and how many blocks: lib/client/block-plan.js. The server's counters (and the proxy's) come
- * with its snapshots, so they also hold the control channel's exchange at
- * each boundary: a wake-up and a write of the server's reply.
+ * Paired blocks: how every workload measures its lanes (a connection, pool or loop per target). A lane's block does a
+ * given number of units and ends when the last is done, so nothing is in flight at its edges and its CPU and event-loop
+ * readings cover exactly its units; blocks alternate between lanes, A B B A … (A B C C B A … with three), so that pairs
+ * share the machine's drift (docs/method.md#a-sweep-trials-blocks-and-runs). Lanes run in lane processes
+ * (lib/trial/lanes.js); tinybench runs each phase; how many blocks: ./block-plan.js. The server's counters come with its
+ * snapshots, so they also hold each boundary's control exchange: a wake-up and a write of the server's reply.
  */
 import { performance } from 'node:perf_hooks';
 import { Bench } from 'tinybench';

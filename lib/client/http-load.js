@@ -1,18 +1,9 @@
 /**
- * A keep-alive HTTP/1.1 load client run in blocks, on undici.
- *
- * One undici Client per connection, so the server sees exactly
- * `connections` connections. A block (lib/client/blocks.js) sends exactly
- * `requests` GETs and ends when the last response body has been read.
- *
- * The connections are opened before the first block, by one request on
- * each, and kept across blocks; a block that had to open one again (the
- * server closed it) also timed a connection's setup, and counts it.
- *
- * A request's latency runs from its dispatch to the last byte of its body.
- * The watchdog looks at a counter the handlers bump (no clock read per
- * chunk); undici's own per-request timers are off, as they would cost a
- * timer refresh per request and fire no sooner.
+ * A keep-alive HTTP/1.1 load client run in blocks, on undici: one Client per connection, so the server sees exactly
+ * `connections`, opened before the first block by one request each and kept across blocks (a block that had to reopen
+ * one also timed its setup, and counts it). A block sends `requests` GETs; a request's latency runs from its dispatch to
+ * its body's last byte. The watchdog reads a counter the handlers bump (no clock read per chunk); undici's per-request
+ * timers are off, as they would cost a timer refresh per request and fire no sooner.
  */
 import { performance } from 'node:perf_hooks';
 import { Client } from 'undici';

@@ -1,25 +1,11 @@
 /**
- * The open-loop twin of ./block-driver.js: packets leave on a schedule that
- * does not wait for echoes, at a fixed offered rate, and each is timed from
- * when it *should* have left, so a stall delays every packet due during it
- * and none goes unrecorded (no coordinated omission). A block (a segment)
- * schedules n packets on an absolute schedule from its start, t0 + offset(j),
- * never re-anchored to "now"; each pass of the pacer sends every packet that
- * is due, each stamped with its own intended time. A pass that finds nothing
- * due waits: by setImmediate (microseconds, at the cost of a busy client
- * CPU) when the next packet is due within NAP_MS, by a timer otherwise.
- *
- * Three times per packet, in ns into HDR histograms, of measured blocks only:
- * response time (arrival of the echo's last byte − intended send), service
- * time (arrival − actual send) and schedule lag (actual − intended send).
- * A packet due while `cap` packets are in flight is not sent and is counted
- * as dropped. A segment ends when every packet sent is back; one that hears
- * nothing for `timeoutMs` with packets in flight records their response
- * times so far as lower bounds, counts them incomplete and fails.
- *
- * The pipelines parse and verify what arrives and call arrived/settle, as for
- * the closed-loop driver; packet indexes count packets sent (a dropped one
- * takes none).
+ * The open-loop twin of ./block-driver.js: packets leave on an absolute schedule from a segment's start, t0 + offset(j),
+ * never re-anchored to "now" and never waiting for echoes, each timed from when it was due, so a stall delays every
+ * packet due during it and none goes unrecorded (docs/openloop.md#what-is-timed). A pass of the pacer sends every
+ * packet due, then waits: by setImmediate (a busy client CPU) when the next is due within NAP_MS, else by a timer.
+ * A packet due while `cap` are in flight is dropped (it takes no packet index); a segment ends when every packet sent
+ * is back, or fails after `timeoutMs` of silence, its unanswered packets recorded as lower bounds
+ * (docs/openloop.md#segments-pairing-and-drops). The pipelines parse, verify and call arrived/settle as for block-driver.
  */
 import { performance } from 'node:perf_hooks';
 import { RunError } from '../core/errors.js';
