@@ -1,7 +1,6 @@
 /**
- * The table of one depth, as cells of text, its columns listed in
- * depthTable (a selection: every figure is in summary.csv). The terminal,
- * Markdown and HTML formatters lay it out. Pure.
+ * The table of one depth as cells of text, its columns a selection (every figure is in summary.csv), for the
+ * terminal, Markdown and HTML formatters to lay out. Pure.
  */
 import { formatSize } from '../core/units.js';
 import { isModerated } from '../stats/summarize.js';

@@ -76,9 +76,8 @@ function meanOf(records, field) {
 }
 
 /**
- * One line per (size, depth) and transport against TCP (UDS first): how
- * many times TCP's figures it gives, with the interval of the primary
- * figure's ratio when one is given.
+ * One line per (size, depth) and transport against TCP (UDS first): how many times TCP's figures it gives, with the
+ * interval of the primary figure's ratio when one is given.
  * @param {import('../trial/record.js').TrialRecord[]} records
  * @param {{ chalk?: import('chalk').ChalkInstance, ratios?: Record<string, { interval: import('../stats/ratios.js').RatioInterval, basis: string }> }} [options]
  *   ratios: each transport's interval against TCP, by name

@@ -1,8 +1,6 @@
 /**
- * results.xlsx (docs/results.md, "The report"): typed numeric cells in
- * locale-neutral formats, text never a formula and escaped where XML 1.0
- * cannot hold it. toXlsx returns the bytes; write-excel-file is loaded only
- * when a workbook is made.
+ * results.xlsx (docs/results.md#the-report): typed numeric cells in locale-neutral formats, text never a formula and
+ * escaped where XML 1.0 cannot hold it. write-excel-file is loaded only when a workbook is made.
  */
 import { ratioTransport } from '../transports/index.js';
 
