@@ -1,7 +1,6 @@
 /**
- * Seeded, reproducible randomness from Node's own AES-CTR keystream: the same
- * seed gives the same bytes on every platform, at native speed, and no
- * hand-rolled generator is involved.
+ * Seeded, reproducible randomness from Node's own AES-CTR keystream: the same bytes for a seed on every platform, at
+ * native speed, with no hand-rolled generator.
  */
 import { createCipheriv, createHash, randomInt } from 'node:crypto';
 
