@@ -1,8 +1,6 @@
 /**
- * The results directory: trials.csv appended and flushed per trial,
- * summary.csv, runs-wide.csv and meta.json rewritten whole (atomically).
- * Files are opened through lib/core/files.js: never through a symlink, new ones
- * exclusively, every write checked.
+ * The results directory: trials.csv appended and flushed per trial; summary.csv, runs-wide.csv and meta.json rewritten
+ * whole (atomically); every file through lib/core/files.js.
  */
 import fs from 'node:fs';
 import { join } from 'node:path';
