@@ -1,15 +1,9 @@
 /**
- * The http and proxy workloads: the 2017 nginx-to-app-server test and its
- * direct counterpart. A Node `http` server listens on TCP and UDS at once and
- * answers `GET /<n>` with an n-byte body; a keep-alive client (lib/client/http-load.js,
- * on undici) holds `connections` connections per target, `pipelining`
- * requests in flight on each, and measures blocks of n requests that end
- * when the last body is in (every status and body length checked).
- *
- * http: the client talks to the app server over TCP or over UDS.
- * proxy: the client talks to a real nginx on loopback TCP, whose upstream is
- * the app server over TCP or over UDS (the transport a row names is the
- * upstream's); nginx's CPU, read from /proc, is charged per request too.
+ * The http and proxy workloads, the 2017 nginx-to-app-server test and its direct counterpart (docs/workloads.md): a
+ * Node `http` server on TCP and UDS answers `GET /<n>` with an n-byte body; a keep-alive client (lib/client/http-load.js)
+ * holds `connections` per target, `pipelining` requests in flight on each, in blocks of n requests, every status and
+ * body length checked. http talks to the app server directly; proxy to a real nginx on loopback TCP whose upstream is
+ * the app server over the row's transport, nginx's CPU (from /proc) charged per request too.
  */
 import { createHistogram } from 'node:perf_hooks';
 import { RunError } from '../core/errors.js';

@@ -1,13 +1,8 @@
 /**
- * The stream workload: one-way bulk throughput, as the 2019 Go test measured
- * it, but timed at the receiver. The client writes chunks of one size to a
- * sink as fast as backpressure allows (a write that returns false waits for
- * 'drain'). Each block begins with a header saying how many bytes follow;
- * the sink counts them and answers with its own window: from the arrival of
- * its first read to the arrival of its last, and the bytes that came after
- * the first read. Throughput is those bytes over that window, so the
- * sender's buffering never flatters it. Bytes are counted, not verified
- * (checking them would cost the receiver more than the transport).
+ * The stream workload: one-way bulk throughput, as the 2019 Go test measured it, but timed at the receiver. The client
+ * writes chunks as fast as backpressure allows; each block begins with a header giving its byte count, and the sink
+ * answers with its own window (first read's arrival to last's) and the bytes after its first read, so the sender's
+ * buffering never flatters the figure. Bytes are counted, not verified (that would cost more than the transport).
  */
 import { randomFillSync } from 'node:crypto';
 import { RunError } from '../core/errors.js';

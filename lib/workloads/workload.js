@@ -1,8 +1,6 @@
 /**
- * What a workload declares (types only). A workload is one module: its
- * axes and their bounds, its figures (columns with units in their names, the
- * primary one and its direction), its fixture (which server answers, and
- * whether nginx stands in front) and its client.
+ * What a workload declares (types only): its axes and bounds, its figures (columns with units in their names, the
+ * primary one and its direction), its fixture (which server answers, whether nginx stands in front) and its client.
  */
 
 /**
