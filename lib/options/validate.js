@@ -1,7 +1,4 @@
-/**
- * Resolve and validate command options before anything starts. Every
- * problem is a UsageError naming the flag and the accepted range.
- */
+/** Resolve and validate command options before anything starts; every problem is a UsageError naming the flag and range. */
 import net from 'node:net';
 import { UsageError } from '../core/errors.js';
 import { newSeed } from '../core/random.js';
@@ -16,8 +13,7 @@ import { checkApplies, defaultOf, parseSetting } from './settings.js';
 import { TRANSPORTS, getTransport } from '../transports/index.js';
 
 /**
- * A loopback address, decided without any name lookup: an IPv4 address in
- * 127.0.0.0/8, ::1, or the name localhost.
+ * A loopback address, decided without any name lookup: an IPv4 address in 127.0.0.0/8, ::1, or localhost.
  * @param {string} host
  */
 export function isLoopback(host) {
@@ -91,8 +87,7 @@ function toTarget(transport, text) {
  */
 
 /**
- * Without --workload: the one workload whose depth flag was given where no
- * other workload takes that flag (--rate: rate), else the default.
+ * Without --workload: the one workload whose depth flag was given where no other takes it (--rate: rate), else the default.
  * @param {Record<string, any>} raw
  */
 function impliedWorkload(raw) {
