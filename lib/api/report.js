@@ -1,7 +1,6 @@
 /**
- * `report()`: the report of a results directory (complete, interrupted or
- * failed): summary.md, SVG charts, report.html and results.xlsx written into
- * it (or `out`), and the findings as one document (`report --json`).
+ * `report()`: the report of a results directory (complete, interrupted or failed): its files written into it (or
+ * `out`), and the findings as one document (`report --json`).
  */
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
