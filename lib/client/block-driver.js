@@ -18,9 +18,8 @@ import { RunError } from '../core/errors.js';
  */
 
 /**
- * The watchdog of both drivers (this one and ./open-driver.js): every
- * quarter of `timeoutMs` (10 to 250 ms), `onStall` when packets are in
- * flight and nothing has arrived for `timeoutMs`. Unref'd: it keeps nothing alive.
+ * The watchdog of both drivers (this and ./open-driver.js): every quarter of `timeoutMs` (10 to 250 ms), `onStall` when
+ * packets are in flight and nothing has arrived for `timeoutMs`. Unref'd: it keeps nothing alive.
  * @param {number} timeoutMs
  * @param {{ state: DriverState, lastProgress: () => number, onStall: (now: number) => void, clock?: () => number }} watch
  */

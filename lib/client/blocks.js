@@ -19,9 +19,8 @@ const DEFAULT_BLOCK_MS = 10;
 /** A timed measured phase runs at least this many blocks per lane, however long they are. */
 export const MIN_BLOCKS = 8;
 /**
- * A timed warmup runs at least this many blocks per lane: the first block
- * after connecting is slow (at 64 KiB × 16 echo it took 1.2–2.2× the next
- * ones here), and one warmup block left the first measured one slow too.
+ * A timed warmup runs at least this many blocks per lane: the first block after connecting is slow (at 64 KiB × 16 echo
+ * 1.2–2.2× the next ones here), and one warmup block left the first measured one slow too.
  */
 export const MIN_WARMUP_BLOCKS = 3;
 /** Test mode (sweep --test, a check that the tool works, not figures): at least this many measured blocks per lane, and one warmup block. */
@@ -123,8 +122,7 @@ export async function runBlocks(lanes, { measure, warmup, minUnits, blockMs = DE
 }
 
 /**
- * Warm up, then measure blocks of one length in alternating order, each
- * lane's blocks through its executor.
+ * Warm up, then measure blocks of one length in alternating order, each lane's blocks through its executor.
  * @param {BlockExecutor[]} executors one per lane
  * @param {BlockPlan & { signal?: AbortSignal, onRates?: (rates: number[]) => void }} plan `onRates`: every lane's rate
  *   in units per ms, once each has run a block
@@ -172,11 +170,9 @@ export async function scheduleBlocks(executors, { measure, warmup, minUnits, blo
 }
 
 /**
- * A lane of this process as the scheduler drives it. A measured block is
- * framed by server snapshots (the lane's own server's, else the shared
- * one's; a missing one fails the trial), then where each end ran
- * (lib/core/placement.js), then the client's counters (lib/core/counters.js),
- * CPU and event-loop readings, the timed window innermost.
+ * A lane of this process as the scheduler drives it. A measured block is framed by server snapshots (the lane's own
+ * server's, else the shared one's; a missing one fails the trial), then where each end ran (lib/core/placement.js), then
+ * the client's counters (lib/core/counters.js), CPU and event-loop readings, the timed window innermost.
  * @param {Lane} lane
  * @param {ServerProbe} [shared]
  * @returns {BlockExecutor}
@@ -241,8 +237,7 @@ async function snapshot(from) {
 }
 
 /**
- * Where the lane's ends last ran: the client's thread (this one), and the
- * server's (its snapshot's process, or the thread a lane's own server names).
+ * Where the lane's ends last ran: this thread, and the server's (its snapshot's process, or its own server's thread).
  * @param {import('../fixture/server.js').ServerStats | undefined} stats
  * @param {Lane} lane
  * @returns {LaneSample}
@@ -309,10 +304,9 @@ function lessCounters(whole, part) {
 }
 
 /**
- * Run one phase as a tinybench task: each iteration is one block per lane,
- * in lane order on even iterations (A B C) and reversed on odd ones (C B A). The budget is wall
- * time (`time`, the mean per lane) and at least `minBlocks` iterations, or the iterations that hold a count,
- * the last block of a lane as many units as the count has left.
+ * Run one phase as a tinybench task, each iteration one block per lane, A B C on even iterations and C B A on odd ones.
+ * The budget is wall time (`time`, the mean per lane) and at least `minBlocks` iterations, or the iterations that hold
+ * a count, a lane's last block as many units as the count has left.
  * @param {number} lanes
  * @param {{ amount: Amount, blockUnits: number, minBlocks: number, name: string, signal?: AbortSignal, block: (lane: number, units: number) => Promise<number> }} phase
  */

@@ -20,11 +20,9 @@ const WAKE_EARLY_MS = 1;
 /** @typedef {'constant' | 'poisson'} Arrivals */
 
 /**
- * When each packet of a segment is due, in ms after its start: j / rate
- * (constant), or the sums of exponential gaps of mean 1 / rate drawn from
- * the seed (poisson). The k-th segment at one rate and seed has the same
- * times whichever transport it runs on; segments differ from each other, so
- * their rates average to the one offered.
+ * When each packet of a segment is due, in ms after its start: j / rate (constant), or sums of exponential gaps of mean
+ * 1 / rate drawn from the seed (poisson). The k-th segment at one rate and seed has the same times on every transport;
+ * segments differ from each other, so their rates average to the one offered.
  * @param {{ rate: number, arrivals?: Arrivals, seed?: number | string, segment?: number }} options rate in packets per second
  * @returns {(j: number) => number}
  */
@@ -184,8 +182,7 @@ export function createOpenDriver({ rate, arrivals = 'constant', seed, cap, timeo
 }
 
 /**
- * The next pass: at once through the event loop (its I/O polled on the way)
- * when the next packet is due within NAP_MS, else by a timer a little early.
+ * The next pass: through the event loop (its I/O polled) when due within NAP_MS, else by a timer a little early.
  * @param {() => void} pass
  * @param {number} waitMs
  */

@@ -43,8 +43,7 @@ function permutationPool(size, seed) {
 }
 
 /**
- * Random packets, each redrawn while it equals a packet fewer than `window`
- * places away (cyclically) among those already drawn.
+ * Random packets, each redrawn while it equals an already drawn one fewer than `window` places away (cyclically).
  * @param {number} size at least 3
  * @param {number} count
  * @param {number} window
@@ -94,9 +93,8 @@ export function createPayloads(size, seed, depth = 1) {
 }
 
 /**
- * Large packets as overlapping views `STRIDE` bytes apart: random bytes
- * shifted by a multiple of 4 KiB are equal with a chance too small to
- * matter, and a check at creation makes sure of it.
+ * Large packets as overlapping views `STRIDE` bytes apart: random bytes shifted by a multiple of 4 KiB are equal with a
+ * chance too small to matter, and a check at creation makes sure of it.
  * @param {number} size
  * @param {number} count
  * @param {number | string} seed
