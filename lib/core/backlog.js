@@ -26,8 +26,7 @@ export function readSomaxconn(path = '/proc/sys/net/core/somaxconn') {
 }
 
 /**
- * Why a trial's connection burst may overflow the accept queue, or null:
- * somaxconn caps the backlog below the connections a trial opens at once.
+ * Why a trial's connection burst may overflow the accept queue (somaxconn caps the backlog below it), or null.
  * @param {object} options
  * @param {number} options.connections the most a trial opens at once to one listener
  * @param {number | null | undefined} options.somaxconn

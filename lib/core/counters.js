@@ -158,7 +158,6 @@ export function sumCounters(list) {
 }
 
 /**
- * What happened between two readings.
  * @param {Counters} before
  * @param {Counters} after
  * @returns {Counters}

@@ -31,8 +31,7 @@ function nesting(text, limit) {
 }
 
 /**
- * JSON.parse, refusing text nested more than `maxDepth` deep: a RangeError (not JSON: JSON.parse's SyntaxError), whose
- * message goes after the file's name.
+ * JSON.parse, refusing text nested over `maxDepth` deep (a RangeError); its message, or a SyntaxError's, goes after the file's name.
  * @param {string} text
  * @param {number} maxDepth
  * @returns {unknown}

@@ -45,9 +45,8 @@ export function readSysctls(root = '/proc/sys') {
 }
 
 /**
- * Virtualisation: the hypervisor CPU flag (null: unknown), and systemd-detect-virt's answers
- * where it is installed (`--vm`: the hypervisor, `--container`: the
- * container; "none" where there is none).
+ * Virtualisation: the hypervisor CPU flag (null: unknown), and systemd-detect-virt's answers where it is installed
+ * (`--vm`: the hypervisor, `--container`: the container; "none" where there is none).
  */
 async function readVirtualisation() {
   const [vm, container] = await Promise.all([

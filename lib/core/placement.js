@@ -22,7 +22,6 @@ export function processorOf(text) {
 }
 
 /**
- * The CPU a thread last ran on.
  * @param {number | 'self'} pid
  * @param {number} [tid] default: the calling thread when pid is 'self', else the process's main thread
  * @returns {number | null}

@@ -1,7 +1,4 @@
-/**
- * Programs of the system (taskset, chrt, systemd-detect-virt, ip): found on PATH, and run with a short time limit
- * where a missing or hanging one must never stop anything.
- */
+/** Programs of the system (taskset, chrt, systemd-detect-virt, ip): found on PATH, run with a short time limit so none can stop anything. */
 import { execFile } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
@@ -21,7 +18,6 @@ export function isExecutableFile(path) {
 }
 
 /**
- * The executable of that name on PATH.
  * @param {string} name
  */
 export function findProgram(name) {

@@ -1,7 +1,4 @@
-/**
- * Seeded, reproducible randomness from Node's own AES-CTR keystream: the same bytes for a seed on every platform, at
- * native speed, with no hand-rolled generator.
- */
+/** Seeded randomness from Node's AES-CTR keystream: the same bytes for a seed on every platform, at native speed, no hand-rolled generator. */
 import { createCipheriv, createHash, randomInt } from 'node:crypto';
 
 /**

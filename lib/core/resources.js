@@ -92,8 +92,7 @@ export function describeResourceError(error, limits = OWN) {
 }
 
 /**
- * Why a child Node process died of a resource, in one sentence naming the limit: V8's fatal out-of-memory reports (a
- * native stack follows them) and EMFILE.
+ * Why a child Node process died of a resource (V8's fatal out-of-memory reports, EMFILE), in one sentence naming the limit.
  * @param {string} stderr what the child wrote (keepOutput)
  * @param {string} who e.g. 'the trial process'
  * @param {Limits} [limits] the limits the child inherited (default: ours)

@@ -27,8 +27,7 @@ export function printable(value) {
 }
 
 /**
- * Several lines the program composed (a message with a hint under it):
- * each line printable, the line breaks kept.
+ * Several lines the program composed (a message with a hint under it): each line printable, the line breaks kept.
  * @param {string} text
  */
 export function printableLines(text) {
