@@ -22,8 +22,7 @@ export function toAxisValue(text, axis, flag) {
 }
 
 /**
- * The options only some workloads take (greeting, pipelining, keepalive, arrivals, nginx): refused for the others,
- * then resolved with their bounds.
+ * Options only some workloads take (greeting, pipelining, keepalive, arrivals, nginx): refused for others, then bounded.
  * @param {import('../workloads/workload.js').Workload} workload
  * @param {Record<string, unknown>} given by key, undefined (or false for a switch): not given; any other setting given is checked too (lib/options/settings.js)
  * @param {(key: string) => string} name

@@ -247,8 +247,7 @@ export function commandOptions(command) {
 export const defaultOf = (key, command) => viewOf(SETTINGS[key], command).default;
 
 /**
- * The option keys of a command as commander names them (`--server-netns` → serverNetns, `--no-probe` → probe):
- * the keys its library call takes.
+ * A command's option keys as commander names them (`--server-netns` → serverNetns): the keys its library call takes.
  * @param {'sweep' | 'run' | 'serve'} command
  */
 export const optionKeys = (command) => commandOptions(command).map(({ flags }) => flags.split(' ')[0].replace(/^--(no-)?/, '').replace(/-([a-z])/g, (_, c) => c.toUpperCase()));

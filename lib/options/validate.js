@@ -25,7 +25,6 @@ export function isLoopback(host) {
 const LOOPBACK_RANGE = 'an IPv4 address in 127.0.0.0/8, ::1 or localhost';
 
 /**
- * `serve` options.
  * @param {{ workload?: string, host?: string, port?: string, uds?: string, greeting?: boolean, nagle?: boolean, allowRemote?: boolean }} raw
  */
 export function resolveServeOptions(raw) {
@@ -97,7 +96,6 @@ function impliedWorkload(raw) {
 }
 
 /**
- * `run` options.
  * @param {Record<string, any>} raw as commander parsed them (strings)
  * @returns {RunOptions}
  */
