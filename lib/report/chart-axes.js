@@ -1,6 +1,5 @@
 /**
- * Axes of the report's charts, fitted to the data they show (pure): the size
- * axis, and log axes for ratios and times.
+ * Axes of the report's charts, fitted to the data they show (pure): the size axis, and log axes for ratios and times.
  */
 import { formatSize } from '../core/units.js';
 

@@ -77,8 +77,7 @@ export function chartSpecs(findings) {
   const colour = { field: 'transport', type: 'nominal', title: 'transport', scale: transportScale(measured, COLOURS), legend: LEGEND };
   const shape = { field: 'transport', type: 'nominal', title: 'transport', scale: transportScale(measured, SHAPES), legend: LEGEND };
   /**
-   * Lines coloured by transport and dashed by `dash`, with points shaped by transport; the dash legend shows
-   * strokes (the points stay out of it).
+ * Lines coloured by transport and dashed by `dash`, points shaped by transport (kept out of the dash legend).
    * @param {Record<string, any>} y
    * @param {string} dash
    */

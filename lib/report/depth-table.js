@@ -1,7 +1,4 @@
-/**
- * The table of one depth as cells of text, its columns a selection (every figure is in summary.csv), for the
- * terminal, Markdown and HTML formatters to lay out. Pure.
- */
+/** The table of one depth as cells of text (a selection of the figures in summary.csv), for the terminal, Markdown and HTML. Pure. */
 import { formatSize } from '../core/units.js';
 import { isModerated } from '../stats/summarize.js';
 import { workloadOf } from '../workloads/index.js';

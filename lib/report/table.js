@@ -1,7 +1,6 @@
 /**
- * A people-facing table of trial records, and each transport against TCP (UDS/TCP first).
- * Pure: returns a string; colour comes from the Chalk instance passed in.
- * Cells and errors are printable() (controls escaped) before they are padded.
+ * A people-facing table of trial records, and each transport against TCP (UDS/TCP first). Pure: returns a string, in
+ * the colours of the Chalk passed in; cells and errors are printable() before they are padded.
  */
 import { Chalk } from 'chalk';
 import { formatSize } from '../core/units.js';

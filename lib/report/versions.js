@@ -15,8 +15,7 @@ import { formatRatio, span } from './verdict.js';
  * @typedef {object} VersionGroup
  * @property {number} size_bytes
  * @property {number} depth
- * @property {Record<string, VersionRatio | null>} ratios by ratio cell (`uds/tcp`, `worker/tcp` …): the ratio of the
- *   two versions' ratios to TCP
+ * @property {Record<string, VersionRatio | null>} ratios by ratio cell (`uds/tcp`, `worker/tcp` …): the ratio of the two versions' ratios to TCP
  * @property {Record<string, VersionRatio | null>} transports by transport (`tcp`, `uds`, `worker` …): its primary
  *   figure, version / baseline
  *
