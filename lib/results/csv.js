@@ -53,7 +53,6 @@ export function toCsvRows(rows, columns) {
 }
 
 /**
- * A whole CSV document.
  * @param {Record<string, unknown>[]} rows
  * @param {readonly string[]} columns
  */

@@ -134,7 +134,6 @@ export function beginSession(meta, { kind, environment, pinning, retryFailed = f
 }
 
 /**
- * Close this process's session.
  * @param {Record<string, any>} meta
  * @param {'complete' | 'interrupted' | 'failed'} status
  * @param {Record<string, unknown>} [fields] e.g. error, trial counts
