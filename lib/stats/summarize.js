@@ -280,8 +280,7 @@ export function toSummaryText(summary, { precision = null } = {}) {
 }
 
 /**
- * Each Node version against the baseline, a line per group: each transport's ratio to TCP as a ratio of ratios, then
- * its primary figure, with 95 % CIs.
+ * Each Node version against the baseline, a line per group: ratios to TCP as ratios of ratios, the primary figure, 95 % CIs.
  * @param {Record<string, any>[]} summary
  * @param {string} primary
  * @param {string} unit
