@@ -55,8 +55,7 @@ export function planTrials(spec) {
 }
 
 /**
- * Extra runs of some groups (for a target precision), in a seeded random order; each under every Node version, so that
- * versions stay paired by run.
+ * Extra runs of some groups (for a precision), seeded random order, each under every Node version to keep them paired.
  * @param {{ size: number, depth: number, run: number }[]} groups the next run number of each
  * @param {PlanSpec} spec
  * @param {number} round which extra round this is (seeds its order)
