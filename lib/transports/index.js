@@ -34,7 +34,6 @@ export const othersOf = (names) => [...names].filter((t) => t !== BASELINE && t 
 export const isTransport = (name) => typeof name === 'string' && Object.hasOwn(TRANSPORT_DECLARATIONS, name);
 
 /**
- * A transport's declaration.
  * @param {string} name
  * @returns {import('./transport.js').Transport}
  */
@@ -44,7 +43,6 @@ export function getTransport(name) {
 }
 
 /**
- * Whether a transport exists on a platform.
  * @param {string} name
  * @param {NodeJS.Platform} [platform]
  */
