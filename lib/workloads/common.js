@@ -1,7 +1,4 @@
-/**
- * What every workload's client does alike: the trial's hard limit and abort, its lanes measured in blocks and named as
- * rows, and percentiles out of an HDR histogram.
- */
+/** What every workload's client does alike: the trial's limit and abort, lanes measured in blocks and named as rows, HDR percentiles. */
 import { runBlocks } from '../client/blocks.js';
 import { RunError } from '../core/errors.js';
 import { overrunWarning } from '../client/block-plan.js';
@@ -90,8 +87,7 @@ const SIDES = /** @type {const} */ ({
 });
 
 /**
- * The mechanism columns of a workload, per its unit (`client_vcsw_per_msg` …): the client's, the server's, and nginx's
- * where a proxy stands in front.
+ * A workload's mechanism columns per unit (`client_vcsw_per_msg` …): client, server, and nginx before a proxy.
  * @param {string} per the unit in column names: msg, chunk, conn, req
  * @param {{ proxy?: boolean }} [options]
  */

@@ -1,9 +1,7 @@
 /**
- * The connect workload, the 2017 connection-rate test (docs/workloads.md): connect, read the server's 12-byte greeting,
- * close, again and again, `depth` loops at once. A block of n connections ends when the last has read its greeting and
- * closed; each connection's time, from connect() to the greeting's last byte, goes to an HDR histogram. Loopback TCP
- * leaves a TIME_WAIT entry per connection for 60 s: running out of ephemeral ports (EADDRNOTAVAIL) fails the trial
- * with a message naming the port range and tcp_tw_reuse (both in meta.json's environment), never a crash.
+ * The connect workload, the 2017 connection-rate test (docs/workloads.md#connect--the-2017-connection-rate-test):
+ * connect, read the 12-byte greeting, close, `depth` loops at once, each connection timed into an HDR histogram. Running
+ * out of ephemeral ports (TIME_WAIT) fails the trial with a message naming the port range and tcp_tw_reuse, never a crash.
  */
 import { createHistogram, performance } from 'node:perf_hooks';
 import { RunError } from '../core/errors.js';

@@ -1,9 +1,7 @@
 /**
- * The http and proxy workloads, the 2017 nginx-to-app-server test and its direct counterpart (docs/workloads.md): a
- * Node `http` server on TCP and UDS answers `GET /<n>` with an n-byte body; a keep-alive client (lib/client/http-load.js)
- * holds `connections` per target, `pipelining` requests in flight on each, in blocks of n requests, every status and
- * body length checked. http talks to the app server directly; proxy to a real nginx on loopback TCP whose upstream is
- * the app server over the row's transport, nginx's CPU (from /proc) charged per request too.
+ * The http and proxy workloads (docs/workloads.md#http-and-proxy--the-2017-nginx-test): keep-alive GETs of n-byte
+ * bodies (lib/client/http-load.js) to a Node `http` server on TCP and UDS, directly (http) or through a real nginx on
+ * loopback TCP whose upstream is the row's transport (proxy, nginx's CPU from /proc charged per request too).
  */
 import { createHistogram } from 'node:perf_hooks';
 import { RunError } from '../core/errors.js';

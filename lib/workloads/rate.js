@@ -80,7 +80,6 @@ export const isOpenLoop = (row) => typeof row.limit === 'string';
 export const missedRate = (row) => isOpenLoop(row) && row.limit !== 'none';
 
 /**
- * Whether one segment kept its rate.
  * @param {{ target: number, sent: number, dropped: number, elapsedMs: number }} segment
  */
 export const keptSegment = ({ target, sent, dropped, elapsedMs }) => dropped === 0 && sent / (elapsedMs / 1000) >= COMPLETION_SHARE * target;

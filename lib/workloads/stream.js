@@ -1,8 +1,6 @@
 /**
- * The stream workload: one-way bulk throughput, as the 2019 Go test measured it, but timed at the receiver. The client
- * writes chunks as fast as backpressure allows; each block begins with a header giving its byte count, and the sink
- * answers with its own window (first read's arrival to last's) and the bytes after its first read, so the sender's
- * buffering never flatters the figure. Bytes are counted, not verified (that would cost more than the transport).
+ * The stream workload (docs/workloads.md#stream--the-2019-throughput-test): one-way bulk throughput timed at the
+ * receiver, over the sink's own window, so the sender's buffering never flatters it; bytes counted, not verified.
  */
 import { randomFillSync } from 'node:crypto';
 import { RunError } from '../core/errors.js';

@@ -78,8 +78,7 @@
  * @property {(size: number, depth: number, where: string) => void} [check] bounds across axes (bytes in flight)
  * @property {OptionName[]} options the options it takes
  * @property {boolean} counts whether a count (`--packets`) may replace a duration
- * @property {readonly string[]} columns a trial row's figures, between `depth` and `status` (the mechanism
- *   figures of lib/workloads/common.js last)
+ * @property {readonly string[]} columns a trial row's figures, between `depth` and `status` (the mechanism figures of lib/workloads/common.js last)
  * @property {readonly string[]} blockColumns a block row's figures, after `block`
  * @property {[string, string][]} table [title, column] of the figures `run` shows per trial
  * @property {string} primary the figure the UDS/TCP verdict is about
