@@ -1,9 +1,7 @@
 /**
- * The command line: parse with commander, resolve and validate options,
- * call into lib/, print, and return an exit code (0 ok, 1 a run failed,
- * 2 bad input). Nothing here calls process.exit(). A command's module (and
- * the libraries it needs) is loaded only when that command runs, so
- * --version and --help start about as fast as node itself.
+ * The command line: parse with commander, resolve and validate, call into lib/, print, and return an exit code (0 ok,
+ * 1 a run failed, 2 bad input); nothing here calls process.exit(). A command's module (and its libraries) loads only when
+ * that command runs, so --version and --help start about as fast as node itself.
  */
 import { Chalk, chalkStderr } from 'chalk';
 import { Command, CommanderError } from 'commander';
@@ -52,8 +50,7 @@ export async function main(argv, io = { stdout: process.stdout, stderr: process.
   const out = { ...io, chalk };
   let code = 0;
   /**
-   * A command's action: NAME() of lib/commands/NAME.js with commander's
-   * arguments and options (it passes the command last) and `out`.
+   * A command's action: NAME() of lib/commands/NAME.js with commander's arguments and options (it passes the command last) and `out`.
    * @param {'serve' | 'run' | 'sweep' | 'report' | 'compare'} name
    */
   const runCommand = (name) => async (/** @type {unknown[]} */ ...args) => {

@@ -5,9 +5,8 @@
  *   import { sweep } from 'udsvstcp';
  *   const summary = await sweep({ preset: 'quick', test: true, out: 'results/q' });
  *
- * Options are the command's flags, camelCased (a spec file's keys for
- * sweep); bad input throws a UsageError naming the flag before anything
- * starts.
+ * Options are the command's flags, camelCased (a spec file's keys for sweep); bad input throws a UsageError naming the
+ * flag before anything starts.
  */
 export { sweep } from './api/sweep.js';
 export { run } from './api/run.js';

@@ -1,7 +1,4 @@
-/**
- * `compare()`: the groups two sweeps share, side by side, with B/A of each
- * figure and its 95 % CI (Welch, log scale), as one document (`compare --json`).
- */
+/** `compare()`: the groups two sweeps share, B/A of each figure with its 95 % CI (Welch, log scale), as one document. */
 import { checkOptionKeys } from '../options/settings.js';
 import { COMPARE_STATISTIC, compareSweeps, describeDifferences } from '../report/compare.js';
 import { primaryFigure, resolveFigure } from '../workloads/figures.js';

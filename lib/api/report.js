@@ -1,8 +1,4 @@
-/**
- * `report()`: the report of a results directory (complete, interrupted or
- * failed): summary.md, SVG charts, report.html and results.xlsx written into
- * it (or `out`), and the findings as one document (`report --json`).
- */
+/** `report()`: a results directory's report files written into it (or `out`), and its findings as one document (`report --json`). */
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UsageError } from '../core/errors.js';

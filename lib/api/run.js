@@ -1,8 +1,6 @@
 /**
- * `run()`: trials of one workload against a given server or a fixture
- * started here (a server child process, and nginx for the proxy workload),
- * as `udsvstcp run` measures them, the order that opens each trial's
- * alternating blocks reversed trial by trial.
+ * `run()`: trials of one workload against a given server or a fixture started here, as `udsvstcp run` measures them,
+ * the order opening each trial's alternating blocks reversed trial by trial.
  */
 import { missedRate } from '../workloads/rate.js';
 import { describeEnvironment, collectEnvironment } from '../core/environment.js';
@@ -149,8 +147,7 @@ export async function run(raw = {}, { onProgress = () => {}, signal } = {}) {
 }
 
 /**
- * Each transport against TCP: over runs, or over the block rounds of the one run; none where
- * nothing pairs (no TCP measured, or every TCP trial or every one of the transport's failed).
+ * Each transport against TCP, over runs or over the block rounds of the one run; none where nothing pairs.
  * @param {Record<string, any>[]} rows
  * @param {Record<string, any>[][]} blocksByRun
  * @param {import('../options/validate.js').RunOptions} options

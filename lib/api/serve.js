@@ -1,7 +1,6 @@
 /**
- * `serve()`: a workload's server (the echo server by default) listening on
- * TCP, a Unix domain socket and (Linux) an abstract socket at once, as
- * `udsvstcp serve` starts it, until `close()`.
+ * `serve()`: a workload's server (echo by default) listening on TCP, a Unix domain socket and (Linux) an abstract
+ * socket at once, as `udsvstcp serve` starts it, until `close()`.
  */
 import { HANDLERS } from '../fixture/handlers.js';
 import { startServer } from '../fixture/server.js';

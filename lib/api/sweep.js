@@ -1,10 +1,7 @@
 /**
- * `sweep()`: the whole sweep `udsvstcp sweep` runs, as a library call:
- * resolve and check the options, take the results directory, record the
- * machine, start each Node version's server and warm it, run the planned
- * trials and the precision rounds, write the summary files and the report.
- * It says what it does through `onProgress` and resolves to the summary
- * document (`sweep --json`, `report --json`).
+ * `sweep()`: the whole sweep `udsvstcp sweep` runs, as a library call: resolve and check the options, take the results
+ * directory, record the machine, start and warm each Node version's server, run the planned trials and precision rounds,
+ * write the summary files and the report. It says what it does through `onProgress` and resolves to the summary document.
  */
 import { join, resolve } from 'node:path';
 import { collectEnvironment, describeEnvironment } from '../core/environment.js';

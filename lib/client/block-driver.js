@@ -1,15 +1,9 @@
 /**
- * What both echo pipelines share, whatever carries the packets (a byte
- * stream, lib/client/pipeline.js; a message channel,
- * lib/client/message-pipeline.js): up to `depth` packets in flight, each
- * send stamped in a ring of `depth` slots; blocks of n packets that start
- * and end with nothing in flight (so a CPU reading around one covers exactly
- * its packets), timed from just before the first send to the arrival of the
- * last echo; a packet's round trip into the block's HDR histogram (memory
- * does not grow with the packet count); a watchdog that fails the pipeline when packets are in flight
- * and nothing arrives for `timeoutMs`; and one failure that ends it all.
- * The pipeline parses and verifies what arrives, and tells the driver when
- * a packet is back (`arrived`) and when a read is done (`settle`).
+ * What both echo pipelines share, whatever carries the packets (./pipeline.js, ./message-pipeline.js): up to `depth`
+ * packets in flight, each send stamped in a ring; blocks of n packets that start and end with nothing in flight, timed
+ * from just before the first send to the last echo's arrival, each round trip into the block's HDR histogram; a
+ * watchdog that fails the pipeline when packets are in flight and nothing arrives for `timeoutMs`; one failure that
+ * ends it all. The pipeline parses and verifies, and calls `arrived` per packet back and `settle` per read.
  */
 import { performance } from 'node:perf_hooks';
 import { RunError } from '../core/errors.js';
@@ -24,9 +18,8 @@ import { RunError } from '../core/errors.js';
  */
 
 /**
- * The watchdog of both drivers (this one and ./open-driver.js): every
- * quarter of `timeoutMs` (10 to 250 ms), `onStall` when packets are in
- * flight and nothing has arrived for `timeoutMs`. Unref'd: it keeps nothing alive.
+ * The watchdog of both drivers (this and ./open-driver.js): every quarter of `timeoutMs` (10 to 250 ms), `onStall` when
+ * packets are in flight and nothing has arrived for `timeoutMs`. Unref'd: it keeps nothing alive.
  * @param {number} timeoutMs
  * @param {{ state: DriverState, lastProgress: () => number, onStall: (now: number) => void, clock?: () => number }} watch
  */

@@ -1,15 +1,7 @@
 /**
- * How many blocks of how many units a trial runs, and how long that takes at
- * a rate: the plan lib/client/blocks.js follows, and the warning when a
- * duration cannot hold it. A block holds at least the workload's floor (echo:
- * lib/workloads/echo.js FILL_FACTOR) and at least `blockMs` at the slowest
- * lane's rate; a timed phase runs at least its fewest blocks per lane
- * (lib/client/blocks.js MIN_BLOCKS), and beyond them as many as its duration
- * holds. The floors stay: shorter blocks would measure the pipeline's fill
- * and drain, not the depth asked for, and fewer would leave too few pairs to
- * compare. So when the fewest blocks at the floor outlast --duration, the
- * trial takes longer than asked, and it says so as soon as a rate is known:
- * once every lane has run one block. Pure.
+ * How many blocks of how many units a trial runs, and how long that takes at a rate: the plan ./blocks.js follows, and
+ * the warning, once every lane has run one block, when the floors (a block's fewest units, a phase's fewest blocks)
+ * outlast the duration; why the floors stay: docs/method.md#what-is-timed. Pure.
  */
 
 /**

@@ -1,22 +1,10 @@
 /**
- * Paired blocks: how every workload measures its lanes (one connection, pool
- * or loop per target: TCP, UDS and any other transport to the same server,
- * or one of them).
- *
- * A lane's block does a given number of units of work (echoed packets,
- * streamed chunks, connections, requests) and ends when the last is done,
- * so nothing is in flight at its edges and its wall time, client CPU, server
- * CPU and both event-loop utilisations cover exactly its units. Blocks
- * alternate between lanes, A B B A A B … (with three, A B C C B A A B C …,
- * so each lane's blocks sit next to every other's alike): paired blocks a few milliseconds
- * apart share the machine's drift, which is what makes their ratio precise.
- * A trial's lanes run in lane processes of their own (lib/trial/lanes.js).
- *
- * tinybench runs each phase (warmup, then measured blocks) with a budget of
- * wall time or of iterations; a failed block is its errored state. How long
- * and how many blocks: lib/client/block-plan.js. The server's counters (and the proxy's) come
- * with its snapshots, so they also hold the control channel's exchange at
- * each boundary: a wake-up and a write of the server's reply.
+ * Paired blocks: how every workload measures its lanes (a connection, pool or loop per target). A lane's block does a
+ * given number of units and ends when the last is done, so nothing is in flight at its edges and its CPU and event-loop
+ * readings cover exactly its units; blocks alternate between lanes, A B B A … (A B C C B A … with three), so that pairs
+ * share the machine's drift (docs/method.md#a-sweep-trials-blocks-and-runs). Lanes run in lane processes
+ * (lib/trial/lanes.js); tinybench runs each phase; how many blocks: ./block-plan.js. The server's counters come with its
+ * snapshots, so they also hold each boundary's control exchange: a wake-up and a write of the server's reply.
  */
 import { performance } from 'node:perf_hooks';
 import { Bench } from 'tinybench';
@@ -31,9 +19,8 @@ const DEFAULT_BLOCK_MS = 10;
 /** A timed measured phase runs at least this many blocks per lane, however long they are. */
 export const MIN_BLOCKS = 8;
 /**
- * A timed warmup runs at least this many blocks per lane: the first block
- * after connecting is slow (at 64 KiB × 16 echo it took 1.2–2.2× the next
- * ones here), and one warmup block left the first measured one slow too.
+ * A timed warmup runs at least this many blocks per lane: the first block after connecting is slow (at 64 KiB × 16 echo
+ * 1.2–2.2× the next ones here), and one warmup block left the first measured one slow too.
  */
 export const MIN_WARMUP_BLOCKS = 3;
 /** Test mode (sweep --test, a check that the tool works, not figures): at least this many measured blocks per lane, and one warmup block. */
@@ -135,8 +122,7 @@ export async function runBlocks(lanes, { measure, warmup, minUnits, blockMs = DE
 }
 
 /**
- * Warm up, then measure blocks of one length in alternating order, each
- * lane's blocks through its executor.
+ * Warm up, then measure blocks of one length in alternating order, each lane's blocks through its executor.
  * @param {BlockExecutor[]} executors one per lane
  * @param {BlockPlan & { signal?: AbortSignal, onRates?: (rates: number[]) => void }} plan `onRates`: every lane's rate
  *   in units per ms, once each has run a block
@@ -184,11 +170,9 @@ export async function scheduleBlocks(executors, { measure, warmup, minUnits, blo
 }
 
 /**
- * A lane of this process as the scheduler drives it. A measured block is
- * framed by server snapshots (the lane's own server's, else the shared
- * one's; a missing one fails the trial), then where each end ran
- * (lib/core/placement.js), then the client's counters (lib/core/counters.js),
- * CPU and event-loop readings, the timed window innermost.
+ * A lane of this process as the scheduler drives it. A measured block is framed by server snapshots (the lane's own
+ * server's, else the shared one's; a missing one fails the trial), then where each end ran (lib/core/placement.js), then
+ * the client's counters (lib/core/counters.js), CPU and event-loop readings, the timed window innermost.
  * @param {Lane} lane
  * @param {ServerProbe} [shared]
  * @returns {BlockExecutor}
@@ -253,8 +237,7 @@ async function snapshot(from) {
 }
 
 /**
- * Where the lane's ends last ran: the client's thread (this one), and the
- * server's (its snapshot's process, or the thread a lane's own server names).
+ * Where the lane's ends last ran: this thread, and the server's (its snapshot's process, or its own server's thread).
  * @param {import('../fixture/server.js').ServerStats | undefined} stats
  * @param {Lane} lane
  * @returns {LaneSample}
@@ -321,10 +304,9 @@ function lessCounters(whole, part) {
 }
 
 /**
- * Run one phase as a tinybench task: each iteration is one block per lane,
- * in lane order on even iterations (A B C) and reversed on odd ones (C B A). The budget is wall
- * time (`time`, the mean per lane) and at least `minBlocks` iterations, or the iterations that hold a count,
- * the last block of a lane as many units as the count has left.
+ * Run one phase as a tinybench task, each iteration one block per lane, A B C on even iterations and C B A on odd ones.
+ * The budget is wall time (`time`, the mean per lane) and at least `minBlocks` iterations, or the iterations that hold
+ * a count, a lane's last block as many units as the count has left.
  * @param {number} lanes
  * @param {{ amount: Amount, blockUnits: number, minBlocks: number, name: string, signal?: AbortSignal, block: (lane: number, units: number) => Promise<number> }} phase
  */

@@ -1,24 +1,13 @@
 /**
- * A keep-alive HTTP/1.1 load client run in blocks, on undici.
+ * A keep-alive HTTP/1.1 load client run in blocks, on undici: one Client per connection, so the server sees exactly
+ * `connections`, opened before the first block by one request each and kept across blocks (a block that had to reopen
+ * one also timed its setup, and counts it). A block sends `requests` GETs; a request's latency runs from its dispatch to
+ * its body's last byte. The watchdog reads a counter the handlers bump (no clock read per chunk); undici's per-request
+ * timers are off, as they would cost a timer refresh per request and fire no sooner.
  *
- * One undici Client per connection, so the server sees exactly
- * `connections` connections. A block (lib/client/blocks.js) sends exactly
- * `requests` GETs and ends when the last response body has been read.
- *
- * The connections are opened before the first block, by one request on
- * each, and kept across blocks; a block that had to open one again (the
- * server closed it) also timed a connection's setup, and counts it.
- *
- * A request's latency runs from its dispatch to the last byte of its body.
- * The watchdog looks at a counter the handlers bump (no clock read per
- * chunk); undici's own per-request timers are off, as they would cost a
- * timer refresh per request and fire no sooner.
- *
- * In open loop (`open`), a block is a segment of ./open-driver.js: request j
- * is due on the schedule and goes to connection j mod `connections`, the
- * connections taking turns; one still busy queues it in undici until its
- * answer is in. Each is timed from when it was due (response time), from
- * when undici wrote it (service time), and the pacer's lag between them.
+ * In open loop (`open`) a block is a segment of ./open-driver.js: request j goes to connection j mod `connections`
+ * when due, the connections taking turns (a busy one queues it in undici); each is timed from when it was due
+ * (response), from undici's write of it (service), and by the pacer's lag between them.
  */
 import { performance } from 'node:perf_hooks';
 import { Client } from 'undici';

@@ -1,10 +1,7 @@
 /**
- * A pipelined echo client on a message channel (lib/fixture/message-peer.js),
- * run in blocks (./block-driver.js): the message-channel twin of
- * lib/client/pipeline.js, one message per packet. Messages keep their order
- * and their boundaries, so the k-th message back is the echo of the k-th
- * sent: each is decoded as a receiver would (the codec of its transport) and
- * every byte compared with the packet sent.
+ * A pipelined echo client on a message channel (lib/fixture/message-peer.js), in blocks (./block-driver.js): the twin of
+ * ./pipeline.js, one message per packet. Messages keep order and boundaries, so the k-th back echoes the k-th sent:
+ * each is decoded as a receiver would (its transport's codec) and every byte compared with the packet sent.
  */
 import { performance } from 'node:perf_hooks';
 import { RunError } from '../core/errors.js';

@@ -1,27 +1,13 @@
 /**
- * The open-loop twin of ./block-driver.js: packets leave on a schedule that
- * does not wait for echoes, at a fixed offered rate, and each is timed from
- * when it *should* have left, so a stall delays every packet due during it
- * and none goes unrecorded (no coordinated omission). A block (a segment)
- * schedules n packets on an absolute schedule from its start, t0 + offset(j),
- * never re-anchored to "now"; each pass of the pacer sends every packet that
- * is due, each stamped with its own intended time. A pass that finds nothing
- * due waits: by setImmediate (microseconds, at the cost of a busy client
- * CPU) when the next packet is due within NAP_MS, by a timer otherwise.
- *
- * Three times per packet, in ns into HDR histograms, of measured blocks only:
- * response time (arrival of the echo's last byte − intended send), service
- * time (arrival − actual send) and schedule lag (actual − intended send).
- * A packet due while `cap` packets are in flight is not sent and is counted
- * as dropped. A segment ends when every packet sent is back; one that hears
- * nothing for `timeoutMs` with packets in flight records their response
- * times so far as lower bounds, counts them incomplete and fails.
- *
- * The pipelines parse and verify what arrives and call arrived/settle, as for
- * the closed-loop driver; packet indexes count packets sent (a dropped one
- * takes none). A sender whose answers may come back out of order (HTTP over
- * several connections) keeps each request's times itself, passes them to
- * complete() instead of arrived(), and lists the unanswered ones' due times.
+ * The open-loop twin of ./block-driver.js: packets leave on an absolute schedule from a segment's start, t0 + offset(j),
+ * never re-anchored to "now" and never waiting for echoes, each timed from when it was due, so a stall delays every
+ * packet due during it and none goes unrecorded (docs/openloop.md#what-is-timed). A pass of the pacer sends every
+ * packet due, then waits: by setImmediate (a busy client CPU) when the next is due within NAP_MS, else by a timer.
+ * A packet due while `cap` are in flight is dropped (it takes no packet index); a segment ends when every packet sent
+ * is back, or fails after `timeoutMs` of silence, its unanswered packets recorded as lower bounds
+ * (docs/openloop.md#segments-pairing-and-drops). The pipelines parse, verify and call arrived/settle as for block-driver;
+ * a sender whose answers come back out of order (HTTP over several connections) keeps each request's times, passes
+ * them to complete() instead, and lists the unanswered ones' due times.
  */
 import { performance } from 'node:perf_hooks';
 import { RunError } from '../core/errors.js';
@@ -36,11 +22,9 @@ const WAKE_EARLY_MS = 1;
 /** @typedef {'constant' | 'poisson'} Arrivals */
 
 /**
- * When each packet of a segment is due, in ms after its start: j / rate
- * (constant), or the sums of exponential gaps of mean 1 / rate drawn from
- * the seed (poisson). The k-th segment at one rate and seed has the same
- * times whichever transport it runs on; segments differ from each other, so
- * their rates average to the one offered.
+ * When each packet of a segment is due, in ms after its start: j / rate (constant), or sums of exponential gaps of mean
+ * 1 / rate drawn from the seed (poisson). The k-th segment at one rate and seed has the same times on every transport;
+ * segments differ from each other, so their rates average to the one offered.
  * @param {{ rate: number, arrivals?: Arrivals, seed?: number | string, segment?: number }} options rate in packets per second
  * @returns {(j: number) => number}
  */
@@ -212,8 +196,7 @@ export function createOpenDriver({ rate, arrivals = 'constant', seed, cap, timeo
 }
 
 /**
- * The next pass: at once through the event loop (its I/O polled on the way)
- * when the next packet is due within NAP_MS, else by a timer a little early.
+ * The next pass: through the event loop (its I/O polled) when due within NAP_MS, else by a timer a little early.
  * @param {() => void} pass
  * @param {number} waitMs
  */

@@ -1,21 +1,9 @@
 /**
- * Packet payloads: seeded random bytes, distinct within any window of
- * packets that can be in flight together.
- *
- * One random pool is made before anything is timed, and packet i is a view
- * of it, wrapping after `count` packets; views are made up front, so sending
- * a packet costs no allocation. Up to LARGE_POOL bytes, packets lie side by
- * side in the pool, so the echoed byte stream can be checked against the pool
- * in one compare per contiguous run, however reads split or coalesce. Larger
- * packets (16 MiB × 4 in flight would need a 64 MiB pool) overlap instead:
- * packet i starts `stride` bytes after packet i − 1, so the pool is one
- * packet and a few strides, and the echo is checked packet by packet.
- *
- * The guarantee: any `window` consecutive packets (cyclically) are pairwise
- * distinct, where window = min(depth, 256^size). At 1 B only 256 different
- * packets exist and at 2 B 65 536, so those pools are a seeded permutation of
- * every value; from 3 B on, a packet that equals one of the `window - 1`
- * before or after it in the pool is drawn again.
+ * Packet payloads: seeded random bytes in one pool made before anything is timed, packet i a view of it made up front
+ * (no allocation per send). Up to LARGE_POOL bytes packets lie side by side, so the echoed stream is checked in one
+ * compare per contiguous run however reads split; larger ones overlap, `stride` bytes apart, and are checked one by one.
+ * Any `window` = min(depth, 256^size) consecutive packets (cyclically) are pairwise distinct: 1 B and 2 B pools are a
+ * seeded permutation of every value; from 3 B on, a packet equal to one within `window - 1` of it is drawn again.
  */
 import { createByteStream, createRandom, shuffle } from '../core/random.js';
 import { KiB, MiB } from '../core/units.js';
@@ -55,8 +43,7 @@ function permutationPool(size, seed) {
 }
 
 /**
- * Random packets, each redrawn while it equals a packet fewer than `window`
- * places away (cyclically) among those already drawn.
+ * Random packets, each redrawn while it equals an already drawn one fewer than `window` places away (cyclically).
  * @param {number} size at least 3
  * @param {number} count
  * @param {number} window
@@ -106,9 +93,8 @@ export function createPayloads(size, seed, depth = 1) {
 }
 
 /**
- * Large packets as overlapping views `STRIDE` bytes apart: random bytes
- * shifted by a multiple of 4 KiB are equal with a chance too small to
- * matter, and a check at creation makes sure of it.
+ * Large packets as overlapping views `STRIDE` bytes apart: random bytes shifted by a multiple of 4 KiB are equal with a
+ * chance too small to matter, and a check at creation makes sure of it.
  * @param {number} size
  * @param {number} count
  * @param {number | string} seed

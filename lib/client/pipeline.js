@@ -1,9 +1,7 @@
 /**
- * A pipelined echo client on one connected socket, run in blocks (what
- * blocks and round trips are: ./block-driver.js). Echoes are framed by byte
- * count, never by 'data' events (reads split and coalesce), and every echoed
- * byte is compared with the bytes sent; a round trip ends at the arrival of
- * the packet's last byte.
+ * A pipelined echo client on one connected socket, run in blocks (./block-driver.js). Echoes are framed by byte count,
+ * never by 'data' events (reads split and coalesce), every echoed byte compared with those sent; a round trip ends at
+ * the arrival of the packet's last byte.
  */
 import { performance } from 'node:perf_hooks';
 import { RunError } from '../core/errors.js';

@@ -1,7 +1,6 @@
 /**
- * The client side of the one seam where transports differ: a target is
- * reached as its transport's declaration (lib/transports/) says. Everything
- * else sees a Target and a connected net.Socket (or, for HTTP, an origin).
+ * The client side of the one seam where transports differ: a target is reached as its transport's declaration
+ * (lib/transports/) says; everything else sees a Target and a connected net.Socket (or, for HTTP, an origin).
  */
 import net from 'node:net';
 import { RunError } from '../core/errors.js';
@@ -23,10 +22,8 @@ export function describeTarget(target) {
 }
 
 /**
- * Where an HTTP client sends its requests for a target: the origin (for the
- * connection and the Host header) and, for UDS, the socket file to connect
- * to instead. A target behind a proxy (`via`) is reached at the proxy, over
- * loopback TCP, whichever transport the proxy then uses.
+ * Where an HTTP client sends its requests for a target: the origin (for the connection and the Host header) and, for
+ * UDS, the socket file to connect to instead. A target behind a proxy (`via`) is reached at the proxy, over loopback TCP.
  * @param {Target} target
  * @returns {{ origin: string, socketPath?: string }}
  */
@@ -42,15 +39,12 @@ export function httpOrigin(target) {
 const READ_BUFFER_BYTES = 64 * 1024;
 
 /**
- * Where a socket's reads go when it was connected with a `reader`: the
- * current `fn` gets each read as a view of one reused buffer, valid only
- * during the call. Reads allocate nothing, so the measured loop makes no
- * garbage for the collector to stop it for.
+ * Where a socket's reads go when it was connected with a `reader`: the current `fn` gets each read as a view of one
+ * reused buffer, valid only during the call, so the measured loop makes no garbage for the collector to stop it for.
  * @typedef {{ fn: (chunk: Buffer) => void }} Reader
  */
 
 /**
- * Connect to a server fixture.
  * @param {Target} target
  * @param {{ noDelay?: boolean, timeoutMs?: number, reader?: Reader, server?: string }} [options] noDelay applies to TCP only (its declaration reads it);
  *   with a reader, reads go to reader.fn (net's `onread`) and no 'data' event is emitted; server: which one

@@ -1,7 +1,4 @@
-/**
- * `udsvstcp compare DIR_A DIR_B`: the table goes to stderr; --json puts the
- * document (every row) on stdout.
- */
+/** `udsvstcp compare DIR_A DIR_B`: the table goes to stderr; --json puts the document (every row) on stdout. */
 import { toCompareText } from '../report/compare.js';
 import { compareOutcome } from '../api/compare.js';
 

@@ -1,8 +1,6 @@
 /**
- * Sweep progress on stderr: a bar (cli-progress) on a terminal, one plain
- * line per trial otherwise, nothing when quiet. Errors and notes may quote
- * paths: they are printable() (controls escaped). cli-progress is loaded only
- * when a bar is drawn.
+ * Sweep progress on stderr: a bar (cli-progress, loaded only then) on a terminal, a plain line per trial otherwise,
+ * nothing when quiet. Errors and notes may quote paths: they are printable().
  */
 import { BASELINE, labelOf } from '../transports/index.js';
 import { createRequire } from 'node:module';

@@ -1,7 +1,6 @@
 /**
- * `udsvstcp report DIR`: a table and a verdict per depth on stderr, the
- * report files in DIR (or --out), and with --json the document on stdout.
- * Also how a sweep's report is printed at its end.
+ * `udsvstcp report DIR`: a table and a verdict per depth on stderr, the report files in DIR (or --out), with --json the
+ * document on stdout. Also how a sweep's report is printed at its end.
  */
 import { printable } from '../core/text.js';
 import { toJsonText } from '../results/json.js';
@@ -24,8 +23,7 @@ export async function report(dir, opts, { stdout, stderr, chalk }) {
 }
 
 /**
- * The report at the end of a sweep: the verdicts, the machine's warnings
- * (printed even when quiet) and notes, and the files written.
+ * The report at the end of a sweep: verdicts, the machine's warnings (even when quiet) and notes, the files written.
  * @param {{ findings: import('../report/findings.js').Findings, files: string[] }} made
  * @param {{ stderr: NodeJS.WritableStream, chalk: import('chalk').ChalkInstance, quiet?: boolean }} io
  */

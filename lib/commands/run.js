@@ -1,7 +1,6 @@
 /**
- * `udsvstcp run`: the library's run() (lib/api/run.js) with what it says on
- * stderr, --json records on stdout as each trial ends, the table and each
- * transport against TCP at the end, and an exit code.
+ * `udsvstcp run`: run() (lib/api/run.js) with what it says on stderr, --json records on stdout as each trial ends, the
+ * table and each transport against TCP at the end, and an exit code.
  */
 import { printable } from '../core/text.js';
 import { toJsonLine } from '../results/json.js';

@@ -1,7 +1,4 @@
-/**
- * `udsvstcp serve`: the library's serve() (lib/api/serve.js) in the
- * foreground until SIGINT, SIGTERM or SIGHUP, then closed.
- */
+/** `udsvstcp serve`: serve() (lib/api/serve.js) in the foreground until SIGINT, SIGTERM or SIGHUP, then closed. */
 import { isLoopback } from '../options/validate.js';
 import { printable } from '../core/text.js';
 import { describeTarget } from '../client/transport.js';

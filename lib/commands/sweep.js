@@ -1,11 +1,8 @@
 /**
- * `udsvstcp sweep`: the library's sweep() (lib/api/sweep.js) with its
- * progress on stderr, the results directory's path or the summary document
- * on stdout, and an exit code. Signals: the first SIGINT, SIGTERM or SIGHUP
- * aborts (the trial in progress and the server are stopped, what was
- * measured is written); a second one hurries (the server is killed at once).
- * No signal kills the process outright while the handlers are installed, so
- * the results directory is always left complete and resumable.
+ * `udsvstcp sweep`: sweep() (lib/api/sweep.js) with progress on stderr, the results directory or the summary document
+ * on stdout, and an exit code. The first SIGINT, SIGTERM or SIGHUP aborts (the trial and the server stopped, what was
+ * measured written); a second hurries (the server killed at once). No signal kills the process outright while the
+ * handlers are installed, so the results directory is always left complete and resumable.
  */
 import { printable } from '../core/text.js';
 import { toJsonText } from '../results/json.js';

@@ -1,11 +1,8 @@
 /**
- * The listen backlog: how many connections a listener's accept queue holds
- * before the server takes them. When it is full, a Unix socket's connect()
- * fails at once with EAGAIN, where loopback TCP drops the SYN and the client
- * sends it again a second later (docs/regimes.md#a-connection-burst-beyond-the-backlog).
- * So the server's backlog follows the most connections a trial opens at once,
- * never below Node's own default; the kernel caps it at net.core.somaxconn, which
- * is read here and said when it caps below what a trial opens.
+ * The listen backlog. When it is full, a Unix socket's connect() fails at once with EAGAIN, where loopback TCP drops
+ * the SYN and retries a second later (docs/regimes.md#a-connection-burst-beyond-the-backlog). So the server's backlog
+ * follows the most connections a trial opens at once, never below Node's default; the kernel caps it at
+ * net.core.somaxconn, read here and said when it caps below what a trial opens.
  */
 import { readText } from './environment.js';
 
@@ -29,8 +26,7 @@ export function readSomaxconn(path = '/proc/sys/net/core/somaxconn') {
 }
 
 /**
- * Why a trial's connection burst may overflow the accept queue, or null:
- * somaxconn caps the backlog below the connections a trial opens at once.
+ * Why a trial's connection burst may overflow the accept queue (somaxconn caps the backlog below it), or null.
  * @param {object} options
  * @param {number} options.connections the most a trial opens at once to one listener
  * @param {number | null | undefined} options.somaxconn

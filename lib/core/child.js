@@ -1,12 +1,9 @@
 /**
- * Every child process of ours has one lifecycle, here (startChild): in a
- * process group of its own, so a terminal's Ctrl-C reaches us only, and we
- * stop it. On the child's side it exits when the channel closes, so that it
- * never outlives its parent however the parent ends (a SIGKILL included:
- * the kernel closes the channel). The same request/reply channel
- * (createChannel) runs over a worker thread's port: a request carries an
- * `id`, its reply is `{ type: 'reply', id, value }` or `{ type: 'reply', id,
- * error, code }`; anything else (a packet of a message transport) goes to onOther.
+ * Every child process of ours has one lifecycle, here (startChild): in a process group of its own, so a terminal's
+ * Ctrl-C reaches us only, and we stop it; the child exits when its channel closes, so it never outlives its parent
+ * (a SIGKILL included: the kernel closes the channel). The same request/reply channel (createChannel) runs over a
+ * worker's port: a request carries an `id`, its reply is `{ type: 'reply', id, value }` or `{ …, error, code }`;
+ * anything else (a packet of a message transport) goes to onOther.
  */
 import { spawn } from 'node:child_process';
 import { RunError } from './errors.js';
@@ -263,8 +260,7 @@ export function parentChannel({ key, what = 'the parent' } = {}) {
 }
 
 /**
- * Run `fn` when the parent goes away (its channel closes), by default exit:
- * a child never outlives the process that started it.
+ * Run `fn` when the parent goes away (its channel closes), by default exit: a child never outlives its starter.
  * @param {() => void} [fn]
  */
 export function onParentGone(fn = () => process.exit(0)) {
@@ -276,10 +272,8 @@ const atExit = new Set();
 const endAll = () => { for (const end of atExit) end(); };
 
 /**
- * Run `end` if this process exits (an uncaught error too) before the
- * returned function is called: what it started must not outlive it. On exit
- * only synchronous calls run (a SIGKILL runs nothing: a guard or the
- * session's record covers that).
+ * Run `end` if this process exits (an uncaught error too) before the returned function is called: what it started must
+ * not outlive it. Only synchronous calls run on exit (a SIGKILL runs nothing: a guard or the session's record covers that).
  * @param {() => void} end synchronous
  * @returns {() => void} forget it: it has ended otherwise
  */

@@ -1,14 +1,9 @@
 /**
- * The mechanism counters of a process: voluntary and involuntary context
- * switches (a voluntary one is a wait: the process slept until something woke
- * it), and read and write system calls (`syscr`, `syscw` of Linux's
- * /proc/PID/io, which count read, readv, pread, write, writev and pwrite, what
- * libuv uses on TCP and Unix sockets alike, and not recv, send, recvmsg or
- * sendmsg: docs/results.md). Per unit of work they say which regime a
- * measurement is in: a wake-up per message, several writes per chunk. The
- * read calls of our own readings are taken back out, so the difference of two
- * readings counts only what happened between them; what cannot be read (not
- * Linux, no task I/O accounting, a process gone) is null.
+ * A process's mechanism counters: voluntary context switches (waits: it slept until woken) and involuntary ones, and
+ * read and write system calls (/proc/PID/io's `syscr`, `syscw`: read, readv, pread, write, writev, pwrite, what libuv
+ * uses on TCP and Unix sockets alike, not recv, send, recvmsg or sendmsg: docs/results.md). Per unit of work they say
+ * which regime a measurement is in. Our own readings' read calls are taken back out, so the difference of two readings
+ * counts only what happened between them; what cannot be read (not Linux, no task I/O accounting, gone) is null.
  */
 import fs from 'node:fs';
 import { readText } from './environment.js';
@@ -37,8 +32,7 @@ export function parseProcFields(text) {
 }
 
 /**
- * /proc files opened once and read with one pread each on their descriptor;
- * `preads` counts the readings, each a read call that syscr counts once it has returned.
+ * /proc files opened once and read with one pread each; `preads` counts the readings, each a read call syscr counts.
  */
 function procReader() {
   const buffer = Buffer.alloc(4096); // /proc/PID/status is ~1.5 KB; io and schedstat far less
@@ -105,9 +99,8 @@ export function readOwnCounters() {
 }
 
 /**
- * Another process's counters: context switches of its main thread
- * (/proc/PID/status) and the read and write calls of all its threads
- * (/proc/PID/io, which needs the right to trace it: our own children).
+ * Another process's counters: its main thread's context switches (/proc/PID/status) and all its threads' read and
+ * write calls (/proc/PID/io, which needs the right to trace it: our own children).
  * @param {number} pid
  * @returns {Counters | null} null when the process is gone or there is no /proc
  */
@@ -165,7 +158,6 @@ export function sumCounters(list) {
 }
 
 /**
- * What happened between two readings.
  * @param {Counters} before
  * @param {Counters} after
  * @returns {Counters}

@@ -1,12 +1,8 @@
 /**
- * Where the machine's CPU time went while a session ran, from the first
- * line of /proc/stat (Linux): busy, idle, waiting for I/O, and stolen by
- * the hypervisor (`steal`: time a guest's vCPU was ready to run but the
- * host ran something else). Steal is the one share a guest cannot see in
- * its own processes: a sweep on a busy host gets fewer cycles per second,
- * so its figures are lower and its runs spread more, whatever udsvstcp does.
- * meta.json records the counters at each session's start and end, and the
- * shares between them; elsewhere they are null.
+ * Where the machine's CPU time went while a session ran, from /proc/stat's first line (Linux): busy, idle, iowait and
+ * steal (a guest's vCPU ready to run while the host ran something else). Steal is the one share a guest cannot see in
+ * its own processes: on a busy host a sweep's figures are lower and its runs spread more, whatever udsvstcp does.
+ * meta.json records the counters at each session's start and end, and the shares between them; elsewhere null.
  */
 import { readText } from './environment.js';
 
@@ -38,9 +34,8 @@ export function readCpuTimes() {
 }
 
 /**
- * Shares of the CPU time between two readings (fractions of all CPUs' time,
- * unrounded): busy (user, nice, system, irq, softirq), idle, iowait and steal.
- * Null when either reading is missing, a counter went backwards, or no tick passed.
+ * Shares of the CPU time between two readings (fractions of all CPUs' time, unrounded): busy (user, nice, system, irq,
+ * softirq), idle, iowait, steal. Null when a reading is missing, a counter went backwards, or no tick passed.
  * @param {CpuTimes | null | undefined} start
  * @param {CpuTimes | null | undefined} end
  * @returns {{ ticks: number, busy: number, idle: number, iowait: number, steal: number } | null}

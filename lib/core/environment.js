@@ -1,6 +1,4 @@
-/**
- * The confounders recorded beside every set of numbers.
- */
+/** The confounders recorded beside every set of numbers. */
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { getDefaultHighWaterMark } from 'node:stream';
@@ -24,8 +22,7 @@ export function readText(path) {
 }
 
 /**
- * The kernel settings that bound how fast loopback TCP connections can be
- * opened and closed (Linux; null elsewhere).
+ * The kernel settings that bound how fast loopback TCP connections can be opened and closed (Linux; null elsewhere).
  */
 export function readNetLimits() {
   return {
@@ -36,9 +33,8 @@ export function readNetLimits() {
 }
 
 /**
- * How many files a process we start may open (Linux; null where unknown or
- * unlimited): the hard RLIMIT_NOFILE it inherits from us (Node raises its
- * soft limit to the hard one at start-up). Only root could raise it.
+ * How many files a process we start may open (Linux; null where unknown or unlimited): the hard RLIMIT_NOFILE it
+ * inherits (Node raises its soft limit to the hard one at start-up). Only root could raise it.
  * @returns {number | null}
  */
 export function readOpenFileLimit() {

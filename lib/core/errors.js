@@ -1,9 +1,7 @@
 /**
- * Typed errors thrown at the boundary. The CLI maps them to exit codes:
- * UsageError → 2 (bad input, nothing started), RunError → 1 (a run failed).
- * The CLI prints an error's message as one line, its controls escaped (a
- * newline in it too: it may quote data); an error may carry `hint`, lines
- * the program composed (such as how to resume), printed under it.
+ * Typed errors thrown at the boundary; the CLI maps UsageError to exit 2 (bad input, nothing started) and RunError to 1.
+ * It prints a message as one line, controls escaped (a newline too: it may quote data); `hint`, lines the program
+ * composed (such as how to resume), is printed under it.
  */
 
 export class UsageError extends Error {

@@ -1,13 +1,9 @@
 /**
- * Files in a results directory, handled so that nothing planted there is
- * followed or clobbered: new files are created exclusively (O_EXCL) and
- * never through a symbolic link (O_NOFOLLOW); whole files are rewritten
- * through a unique temporary name and a rename; every write is checked for
- * short writes. Every file udsvstcp reads goes through readRegularFile: only
- * a regular file, opened so that a FIFO never blocks (O_NONBLOCK, then
- * fstat on the open descriptor), never more than a stated size.
- * `layer.writeSync` is the one write call, so a test can inject a short
- * write or a full disk.
+ * Files in a results directory, handled so that nothing planted there is followed or clobbered: new files are created
+ * exclusively (O_EXCL) and never through a symbolic link (O_NOFOLLOW); whole files are rewritten through a unique
+ * temporary name and a rename; every write is checked for short writes. Every file read goes through readRegularFile:
+ * only a regular file, opened so a FIFO never blocks, never more than a stated size. `layer.writeSync` is the one write
+ * call, so a test can inject a short write or a full disk.
  */
 import fs from 'node:fs';
 import { randomBytes } from 'node:crypto';
@@ -57,8 +53,7 @@ export function createExclusive(path) {
 }
 
 /**
- * Open an existing regular file of ours for appending, never through a
- * symlink; a FIFO or device there is refused without waiting for a reader.
+ * Open an existing regular file of ours for appending, never through a symlink; a FIFO or device is refused at once.
  * @param {string} path
  */
 export function openForAppend(path) {
@@ -66,9 +61,8 @@ export function openForAppend(path) {
 }
 
 /**
- * Open a path that must be a regular file: a FIFO or device is refused from
- * its lstat before it is opened, and, since the path may change meanwhile,
- * from the fstat of what was opened (O_NONBLOCK: opening a FIFO never waits).
+ * Open a path that must be a regular file: a FIFO or device is refused from its lstat before it is opened and, since
+ * the path may change meanwhile, from the fstat of what was opened (O_NONBLOCK: opening a FIFO never waits).
  * @param {string} path
  * @param {number} flags open flags
  * @returns {number} the descriptor
@@ -121,9 +115,8 @@ function refusal(path, error) {
 }
 
 /**
- * Read a whole regular file: never a FIFO, device or directory (refused
- * without blocking), never more than `maxBytes` (refused by its size before
- * reading, and by what was read if it grows meanwhile).
+ * Read a whole regular file: never a FIFO, device or directory (refused without blocking), never more than `maxBytes`
+ * (refused by its size before reading, and by what was read if it grows meanwhile).
  * @param {string} path
  * @param {object} options
  * @param {number} options.maxBytes
@@ -179,9 +172,8 @@ export function writeNewFile(path, data, name = path) {
 }
 
 /**
- * Replace `path` whole: write a unique temporary file (writeNewFile), rename
- * it over `path`. A symlink at `path` is replaced, never followed; a failed
- * write leaves `path` as it was.
+ * Replace `path` whole: a unique temporary file (writeNewFile) renamed over it. A symlink at `path` is replaced, never
+ * followed; a failed write leaves `path` as it was.
  * @param {string} path
  * @param {string | Buffer} text
  */
@@ -197,9 +189,8 @@ export function writeFileAtomic(path, text) {
 }
 
 /**
- * Last resort when the disk is full: overwrite `path` in place (no new file),
- * padding with spaces to its old length. Only for JSON, where trailing spaces
- * are harmless; not atomic. Text longer than the file is refused before anything is written.
+ * Last resort when the disk is full: overwrite `path` in place (no new file), padded with spaces to its old length;
+ * only for JSON (trailing spaces are harmless), not atomic. Text longer than the file is refused before any write.
  * @param {string} path
  * @param {string} text
  */

@@ -1,8 +1,6 @@
 /**
- * JSON read from files udsvstcp did not necessarily write (spec files,
- * meta.json): its nesting is measured on the text before it is parsed, so a
- * document nested thousands of levels deep is refused with one line instead
- * of overflowing the stack of whatever walks it later.
+ * JSON from files udsvstcp did not necessarily write (spec files, meta.json): its nesting is measured on the text
+ * first, so a document nested thousands deep is refused in one line instead of overflowing whatever walks it later.
  */
 
 /**
@@ -33,9 +31,7 @@ function nesting(text, limit) {
 }
 
 /**
- * JSON.parse, refusing text nested more than `maxDepth` objects or lists deep.
- * Too deep: a RangeError; not JSON: JSON.parse's SyntaxError. Either message
- * goes after the file's name.
+ * JSON.parse, refusing text nested over `maxDepth` deep (a RangeError); its message, or a SyntaxError's, goes after the file's name.
  * @param {string} text
  * @param {number} maxDepth
  * @returns {unknown}

@@ -1,8 +1,4 @@
-/**
- * Bounds on what a trial may ask for, shared by the command line, spec
- * files and the readers of results directories. They live here, below all
- * of them, so none reaches into a workload.
- */
+/** Bounds on what a trial may ask for, shared by the command line, spec files and results readers: below them all, so none reaches into a workload. */
 import { UsageError } from './errors.js';
 import { MiB, formatSize } from './units.js';
 

@@ -1,11 +1,8 @@
 /**
- * The machine facts that set the regimes a sweep measures, for meta.json's
- * `machine`: the socket-buffer and TCP sysctls (an AF_UNIX socket's send
- * buffer is net.core.wmem_default and never grows; loopback TCP autotunes
- * up to tcp_wmem's maximum), virtualisation, and how idle CPUs sleep and
- * wake (cpuidle driver and governor, halt polling). All read without root;
- * what a system does not have is null, never an error. The wake-up probe,
- * which starts processes, is lib/machine/wakeup-probe.js.
+ * The machine facts that set the regimes a sweep measures, for meta.json's `machine`: the socket-buffer and TCP sysctls
+ * (an AF_UNIX socket's send buffer is net.core.wmem_default and never grows; loopback TCP autotunes up to tcp_wmem's
+ * maximum), virtualisation, and how idle CPUs sleep and wake. All read without root; what a system lacks is null, never
+ * an error. The wake-up probe, which starts processes, is lib/machine/wakeup-probe.js.
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -27,8 +24,7 @@ const SYSCTLS = [
 ];
 
 /**
- * A sysctl's value: a number, a list of numbers ("4096 16384 4194304" →
- * [4096, 16384, 4194304]), the text where it is neither, null where unreadable.
+ * A sysctl's value: a number, a list of numbers ("4096 16384 4194304"), the text where it is neither, null if unreadable.
  * @param {string | null} text
  * @returns {number | number[] | string | null}
  */
@@ -49,9 +45,8 @@ export function readSysctls(root = '/proc/sys') {
 }
 
 /**
- * Virtualisation: the hypervisor CPU flag (null: unknown), and systemd-detect-virt's answers
- * where it is installed (`--vm`: the hypervisor, `--container`: the
- * container; "none" where there is none).
+ * Virtualisation: the hypervisor CPU flag (null: unknown), and systemd-detect-virt's answers where it is installed
+ * (`--vm`: the hypervisor, `--container`: the container; "none" where there is none).
  */
 async function readVirtualisation() {
   const [vm, container] = await Promise.all([
@@ -81,9 +76,8 @@ function readIdleStates() {
 }
 
 /**
- * How an idle CPU sleeps and how long a guest polls before it halts: the
- * cpuidle driver and governor, cpu0's idle states, the guest's haltpoll
- * setting and KVM's halt_poll_ns (where the kvm module is loaded).
+ * How an idle CPU sleeps and how long a guest polls before it halts: cpuidle driver and governor, cpu0's idle states,
+ * the guest's haltpoll setting and KVM's halt_poll_ns (where the kvm module is loaded).
  */
 function readIdle() {
   const cpuidle = '/sys/devices/system/cpu/cpuidle';
@@ -98,9 +92,8 @@ function readIdle() {
 }
 
 /**
- * How many per-destination TCP metrics Linux has cached for 127.0.0.1
- * (applied to new connections unless net.ipv4.tcp_no_metrics_save is 1);
- * null without iproute2.
+ * How many per-destination TCP metrics Linux has cached for 127.0.0.1 (applied to new connections unless
+ * net.ipv4.tcp_no_metrics_save is 1); null without iproute2.
  */
 async function readTcpMetrics() {
   const text = await readProgramOutput('ip', ['tcp_metrics', 'show', '127.0.0.1']);
@@ -110,8 +103,7 @@ async function readTcpMetrics() {
 }
 
 /**
- * Everything above, fast (a few reads of /proc and /sys, three short-lived
- * helper programs at once, each killed after a second); never throws.
+ * Everything above, fast (a few reads of /proc and /sys, three helper programs at once, each killed after a second); never throws.
  */
 export async function collectMachine() {
   const [virtualisation, tcpMetrics] = await Promise.all([readVirtualisation(), readTcpMetrics()]);

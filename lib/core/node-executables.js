@@ -1,11 +1,8 @@
 /**
- * Node executables to run servers and trials with: each a path, or a name
- * found on PATH. Before one is used it is asked what it is: it must run a
- * line of JavaScript (`<it> -e '…' NONCE`, no shell, a short timeout) that
- * prints its versions and the nonce reversed, so a program that only prints
- * Node-like versions is refused, as is a Node older than package.json's
- * `engines` (a pre-release of the minimum is older). Every refusal is a
- * UsageError naming the flag.
+ * Node executables to run servers and trials with: a path, or a name on PATH. Each is first asked what it is: it must
+ * run a line of JavaScript (`<it> -e '…' NONCE`, no shell, a short timeout) printing its versions and the nonce
+ * reversed, so a program that only prints Node-like versions is refused, as is a Node older than package.json's
+ * `engines` (a pre-release of the minimum is older). Every refusal is a UsageError naming the flag.
  */
 import { spawnSync } from 'node:child_process';
 import { randomInt } from 'node:crypto';
@@ -48,9 +45,8 @@ export function enginesMinimum() {
 }
 
 /**
- * Compare two versions `v20.20.2` (or without the v): negative, zero or
- * positive. As semver orders them, a pre-release comes before its release
- * (`20.19.0-pre` < `20.19.0`); two pre-releases of one version by their tags.
+ * Compare two versions `v20.20.2` (or without the v): negative, zero or positive. As semver orders them, a pre-release
+ * comes before its release (`20.19.0-pre` < `20.19.0`); two pre-releases of one version by their tags.
  * @param {string} a
  * @param {string} b
  */
@@ -85,9 +81,8 @@ export function orderVersions(found, nodes = []) {
 export const VERSION_PATTERN = /^v\d{1,4}\.\d{1,4}\.\d{1,4}(-[0-9A-Za-z.-]{1,40})?$/;
 
 /**
- * Where a name or path leads: a path (it has a /) as it is, resolved from
- * the working directory; a bare name from the first absolute PATH directory
- * that holds an executable file of that name.
+ * Where a name or path leads: a path (it has a /) resolved from the working directory; a bare name from the first
+ * absolute PATH directory holding an executable file of that name.
  * @param {string} given
  * @param {string} flag
  */

@@ -1,10 +1,8 @@
 /**
- * Who may change a results directory or a file in it, judged as ssh's
- * StrictModes judges ~/.ssh: it must belong to this user or to root, and
- * neither its group nor others may write it. A sticky world-writable
- * directory (such as /tmp itself) is refused too: anyone may have created
- * what is in it. What fails is refused with one line naming the path and
- * the reason, unless the user vouches for it with --allow-shared-dir.
+ * Who may change a results directory or a file in it, judged as ssh's StrictModes judges ~/.ssh: it must belong to
+ * this user or root, and neither its group nor others may write it; a sticky world-writable directory (/tmp itself) is
+ * refused too, as anyone may have created what is in it. Refused in one line naming path and reason, unless the user
+ * vouches for it with --allow-shared-dir.
  */
 import fs from 'node:fs';
 import { UsageError } from './errors.js';

@@ -1,11 +1,7 @@
 /**
- * Where a thread runs: the CPU it last ran on, from Linux's
- * /proc/<pid>/task/<tid>/stat (field 39, `processor`), and its thread id,
- * from /proc/thread-self. The client reads both ends of a lane at the edges
- * of each block, outside the timed window and outside its counters'
- * window, so that a trial can say whether a lane's ends shared a CPU
- * (lib/trial/lane-check.js). Null where /proc cannot say (not Linux, the
- * thread is gone).
+ * Where a thread runs: the CPU it last ran on (/proc/<pid>/task/<tid>/stat, field 39) and its thread id
+ * (/proc/thread-self). The client reads both ends of a lane at each block's edges, outside the timed window and the
+ * counters', so a trial can say whether a lane's ends shared a CPU (lib/trial/lane-check.js). Null where /proc cannot say.
  */
 import fs from 'node:fs';
 import { readText } from './environment.js';
@@ -26,7 +22,6 @@ export function processorOf(text) {
 }
 
 /**
- * The CPU a thread last ran on.
  * @param {number | 'self'} pid
  * @param {number} [tid] default: the calling thread when pid is 'self', else the process's main thread
  * @returns {number | null}

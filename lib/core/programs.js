@@ -1,8 +1,4 @@
-/**
- * Programs of the system (taskset, chrt, systemd-detect-virt, ip): found on
- * PATH, and run with a short time limit where a missing or hanging one
- * must never stop anything.
- */
+/** Programs of the system (taskset, chrt, systemd-detect-virt, ip): found on PATH, run with a short time limit so none can stop anything. */
 import { execFile } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
@@ -22,7 +18,6 @@ export function isExecutableFile(path) {
 }
 
 /**
- * The executable of that name on PATH.
  * @param {string} name
  */
 export function findProgram(name) {
@@ -30,9 +25,8 @@ export function findProgram(name) {
 }
 
 /**
- * What a program printed on stdout, trimmed ('' for nothing), whatever its
- * exit code (as systemd-detect-virt prints "none" and exits 1); null when it
- * is not on PATH, cannot start, or runs past a second (then it is killed).
+ * What a program printed on stdout, trimmed, whatever its exit code (systemd-detect-virt prints "none" and exits 1);
+ * null when it is not on PATH, cannot start, or runs past a second (then it is killed).
  * @param {string} name
  * @param {string[]} args
  * @returns {Promise<string | null>}

@@ -1,8 +1,4 @@
-/**
- * Seeded, reproducible randomness from Node's own AES-CTR keystream: the same
- * seed gives the same bytes on every platform, at native speed, and no
- * hand-rolled generator is involved.
- */
+/** Seeded randomness from Node's AES-CTR keystream: the same bytes for a seed on every platform, at native speed, no hand-rolled generator. */
 import { createCipheriv, createHash, randomInt } from 'node:crypto';
 
 /**

@@ -1,23 +1,16 @@
 /**
- * The process's resource limits (ulimit -v, ulimit -n) and what running out
- * of them looks like, said in one line that names the limit, never as a
- * stack. Loaded by bin/udsvstcp.js before the rest of the program, so it
- * imports nothing but node:fs.
+ * The process's resource limits (ulimit -v, ulimit -n) and what running out of them looks like, said in one line naming
+ * the limit, never as a stack. Loaded by bin/udsvstcp.js before the rest of the program, so it imports only node:fs.
  */
 import { readFileSync } from 'node:fs';
 
 /**
- * The smallest address-space limit (ulimit -v, KiB) the program accepts; a
- * smaller one is refused before the rest of it loads. Measured on x64 Linux
- * (`run --size 64 --depth 1 --packets 1000`, `run`, `sweep --test`,
- * `report`, three tries each): V8 reserves its code range, heap and tables
- * up front and, short of them, aborts with a native stack that no
- * JavaScript can catch. Node 24 and 26 did so at every limit tried up to
- * 1 500 000 KiB (at start or while loading modules) and worked from
- * 1 600 000 KiB; Node 20 worked from 1 000 000 KiB but aborted at 900 000
- * while 800 000 worked. 2 000 000 KiB leaves a margin above the highest of
- * these; a job bigger than the limit allows still fails, in one line.
- * Below about 800 000 KiB Node itself does not start, and nothing here runs.
+ * The smallest address-space limit (ulimit -v, KiB) accepted; a smaller one is refused before the rest loads. V8
+ * reserves its code range, heap and tables up front and, short of them, aborts with a native stack no JavaScript can
+ * catch. Measured on x64 Linux (`run --size 64 --depth 1 --packets 1000`, `run`, `sweep --test`, `report`, three tries
+ * each): Node 24 and 26 aborted at every limit up to 1 500 000 KiB and worked from 1 600 000; Node 20 worked from
+ * 1 000 000 but aborted at 900 000 while 800 000 worked. 2 000 000 KiB leaves a margin; a job bigger than the limit
+ * allows still fails, in one line. Below about 800 000 KiB Node itself does not start.
  */
 export const MIN_ADDRESS_SPACE_KIB = 2_000_000;
 
@@ -51,9 +44,8 @@ function readProcLimits() {
 }
 
 /**
- * This process's limits, read once when this module loads: they cannot
- * change in a running Node process, and once the files have run out, no
- * descriptor may be free to read them.
+ * This process's limits, read once at load: they cannot change in a running Node process, and once the files have run
+ * out, no descriptor may be free to read them.
  */
 const OWN = readLimits();
 
@@ -78,10 +70,8 @@ function openFilesHint(limits) {
 }
 
 /**
- * The message of an error that means a resource ran out (EMFILE, ENFILE, no
- * memory), with which limit and what to do said at the end of its first
- * line (later lines, such as a resume hint, are kept). Null for any other
- * error.
+ * The message of an error meaning a resource ran out (EMFILE, ENFILE, no memory), with the limit and what to do at the
+ * end of its first line (later lines, such as a resume hint, kept); null for any other error.
  * @param {unknown} error
  * @param {Limits} [limits] default: this process's
  * @returns {string | null}
@@ -102,9 +92,7 @@ export function describeResourceError(error, limits = OWN) {
 }
 
 /**
- * Why a child Node process died, when it died of a resource: V8's fatal
- * out-of-memory reports (a native stack follows them) and EMFILE become one
- * sentence naming the limit.
+ * Why a child Node process died of a resource (V8's fatal out-of-memory reports, EMFILE), in one sentence naming the limit.
  * @param {string} stderr what the child wrote (keepOutput)
  * @param {string} who e.g. 'the trial process'
  * @param {Limits} [limits] the limits the child inherited (default: ours)
@@ -128,9 +116,8 @@ export function describeResourceCrash(stderr, who, limits = OWN) {
 const NOISE = /^(at |\d+: 0x[0-9a-f]+|Node\.js v\d|\^+$|FailureMessage Object|-----|<---|\[\d+:0x[0-9a-f]+\]|$)/;
 
 /**
- * The line of a child's stderr that says why it ended: the last error line
- * (`Error: …`), else the last line that is not a stack frame, V8's or
- * Node's banner, or blank (V8's `# ` prefix taken off).
+ * The line of a child's stderr that says why it ended: the last error line (`Error: …`), else the last that is not a
+ * stack frame, V8's or Node's banner, or blank (V8's `# ` prefix taken off).
  * @param {string} stderr
  * @returns {string} empty when stderr says nothing
  */
@@ -140,8 +127,7 @@ export function lastMeaningfulLine(stderr) {
 }
 
 /**
- * Keep what a child writes to a stream: its first 4 KiB (where V8 says why
- * it aborts, before a long native stack) and its last 4 KiB.
+ * Keep a child's stream: its first 4 KiB (where V8 says why it aborts, before a long native stack) and its last 4 KiB.
  * @param {import('node:stream').Readable | null} stream
  * @returns {() => string} the kept text; a line '…' where the middle was dropped
  */

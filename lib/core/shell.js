@@ -1,6 +1,4 @@
-/**
- * Commands printed for people to paste into a POSIX shell.
- */
+/** Commands printed for people to paste into a POSIX shell. */
 
 /**
  * One argument, quoted for a POSIX shell where it needs it.
@@ -12,9 +10,8 @@ export function shellQuote(arg) {
 }
 
 /**
- * How a printed command names a Node executable in --node: a name found on
- * PATH as it was given, a path absolute (so the command works from any
- * directory); a placeholder where neither is known.
+ * How a printed command names a Node executable in --node: a name found on PATH as given, a path absolute (so the
+ * command works from any directory); a placeholder where neither is known.
  * @param {{ given?: unknown, path?: unknown, version?: unknown }} node
  */
 function nodeArgument({ given, path, version }) {
@@ -26,9 +23,8 @@ function nodeArgument({ given, path, version }) {
 }
 
 /**
- * The command that continues a sweep in `dir`. A sweep run with --node is
- * resumed with --node too: its executables are never read back from
- * meta.json, so the command names them (each a name on PATH or a path).
+ * The command that continues a sweep in `dir`. A sweep run with --node is resumed with --node too: its executables are
+ * never read back from meta.json, so the command names them.
  * @param {string} dir
  * @param {{ given?: unknown, path?: unknown, version?: unknown }[] | null} [nodes] the Node executables, the
  *   baseline first; null or none: the sweep runs the Node running udsvstcp, and the command names none

@@ -1,7 +1,6 @@
 /**
- * Parsing of sizes, counts and durations as people type them, and the
- * validators that turn a bad value into a one-line UsageError naming the flag.
- * Sizes use binary multiples: 1k = 1KiB = 1024 bytes.
+ * Sizes, counts and durations as people type them, and validators turning a bad value into a one-line UsageError
+ * naming the flag. Sizes use binary multiples: 1k = 1KiB = 1024 bytes.
  */
 import { UsageError } from './errors.js';
 
@@ -54,9 +53,8 @@ export function formatSize(bytes) {
 }
 
 /**
- * A percentage with one decimal, or with as many more (up to four decimals)
- * as it takes not to print a value over `limit` as the limit itself: ±5.04 %
- * against a ±5 % target reads "5.04", not "5.0".
+ * A percentage with one decimal, or as many more (up to four) as it takes not to print a value over `limit` as the
+ * limit itself: ±5.04 % against a ±5 % target reads "5.04", not "5.0".
  * @param {number} pct e.g. 5.04
  * @param {number} [limit] e.g. 5
  */

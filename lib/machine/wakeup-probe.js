@@ -1,13 +1,9 @@
 /**
- * meta.json's `machine` for one session: the machine facts
- * (lib/core/machine.js), then, unless turned off, the wake-up probe
- * (docs/results.md, "meta.json"), one after the other so that the probe's
- * round trips share the machine with nothing this tool started. The ping end
- * (./wakeup-peer.js) moves between the echo end's CPU and another in
- * alternating blocks, so that drift hits both alike; the busy baseline
- * separates waking an idle CPU from moving a message between two CPUs.
- * Never throws: where it cannot run (no taskset, one CPU, a peer that fails,
- * a signal), the result is null with a note saying why.
+ * meta.json's `machine` for one session: the machine facts (lib/core/machine.js), then, unless turned off, the wake-up
+ * probe (docs/results.md#metajson), one after the other so the probe shares the machine with nothing of ours. The ping
+ * end (./wakeup-peer.js) moves between the echo end's CPU and another in alternating blocks, so drift hits both alike;
+ * a busy baseline separates waking an idle CPU from moving a message between CPUs. Never throws: where it cannot run
+ * (no taskset, one CPU, a failed peer, a signal), the result is null with a note saying why.
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -76,8 +72,7 @@ function describeRoundTrips(samples, cpus) {
 }
 
 /**
- * Resolves once a process (a spinner) has printed something on stdout;
- * rejects with its last line of stderr if it ends first.
+ * Resolves once a process (a spinner) has printed on stdout; rejects with its last stderr line if it ends first.
  * @param {import('../core/child.js').Child} child
  * @param {string} what
  */

@@ -1,8 +1,6 @@
 /**
- * The rules that `run` flags and `sweep` spec keys (and their flags) share,
- * each stated once. Every function takes a `name(key)` that says where a
- * value came from (`--packets`, `x.json "packets"`), so a problem is a
- * UsageError naming the flag or key and the accepted range.
+ * The rules `run` flags and `sweep` spec keys share, each stated once. Each takes a `name(key)` saying where a value
+ * came from (`--packets`, `x.json "packets"`), so a problem is a UsageError naming the flag or key and the accepted range.
  */
 import { UsageError } from '../core/errors.js';
 import { toInteger, toPacketSize, toWarmup } from '../core/units.js';
@@ -11,8 +9,7 @@ import { MAX_OPEN_CONNECTIONS } from '../workloads/http.js';
 import { BASELINE, PAIR, TRANSPORTS, getTransport, isAvailable, isTransport } from '../transports/index.js';
 
 /**
- * A value on a workload's axis: a power of two within its range, or (for a
- * fixed axis such as the connect workload's 12-byte greeting) that value.
+ * A value on a workload's axis: a power of two within its range, or the value of a fixed axis (connect's 12-byte greeting).
  * @param {string | number} text
  * @param {import('../workloads/workload.js').Axis} axis
  * @param {string} flag
@@ -26,10 +23,8 @@ export function toAxisValue(text, axis, flag) {
 }
 
 /**
- * The options only some workloads take (greeting, pipelining, keepalive,
- * arrivals, connections, nginx): refused for the others, then resolved with
- * their bounds (connections: an option of the open-loop http workloads, the
- * depth axis of http and proxy, read as such by the caller).
+ * Options only some workloads take (greeting, pipelining, keepalive, arrivals, connections, nginx): refused for others,
+ * then bounded (connections: an option of http-rate and proxy-rate; http's and proxy's depth axis, read by the caller).
  * @param {import('../workloads/workload.js').Workload} workload
  * @param {Record<string, unknown>} given by key, undefined (or false for a switch): not given; any other setting given is checked too (lib/options/settings.js)
  * @param {(key: string) => string} name
@@ -47,8 +42,7 @@ export function resolveWorkloadOptions(workload, given, name) {
 }
 
 /**
- * How much a trial measures per transport, and its warmup: a packet count
- * (workloads that count) or a time; packets and duration exclude each other.
+ * How much a trial measures per transport, and its warmup: a packet count (workloads that count) or a time, not both.
  * @param {import('../workloads/workload.js').Workload} workload
  * @param {{ packets?: unknown, duration?: unknown, warmup: unknown }} given packets/duration undefined or null: not given
  * @param {(key: string) => string} name
@@ -68,11 +62,9 @@ export function resolveAmounts(workload, given, name, fallbackDuration) {
 }
 
 /**
- * Transports: a list (array, or comma-separated text) of transport names;
- * `both` is tcp,uds. Each must be known, named once and exist on this
- * platform; the order given is kept (a trial opens its block sequence with
- * the first). One transport alone is measured with nothing compared; two or
- * more must include tcp, the baseline every ratio is against.
+ * Transports: a list (array, or comma-separated text); `both` is tcp,uds. Each known, named once and on this platform;
+ * the order is kept (a trial opens its block sequence with the first). One alone is measured with nothing compared;
+ * two or more must include tcp, the baseline of every ratio.
  * @param {unknown} value
  * @param {string} key
  * @param {NodeJS.Platform} [platform]
@@ -116,9 +108,8 @@ const NETNS_TRANSPORTS = TRANSPORTS.filter((t) => getTransport(t).reachesNetns);
 const listWords = (items) => (items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`);
 
 /**
- * With --server-netns, only transports that reach into the namespace: an
- * abstract socket belongs to the namespace it was made in, and the message
- * transports echo inside the trial, with no server to put there.
+ * With --server-netns, only transports that reach into the namespace: an abstract socket belongs to the namespace it
+ * was made in, and message transports echo inside the trial, with no server to put there.
  * @param {string[]} transports
  * @param {string} key how to name the transports, e.g. --transport
  * @param {string} netns how to name the namespace option, e.g. --server-netns

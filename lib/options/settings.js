@@ -1,11 +1,8 @@
 /**
- * Every option of `run` and `sweep`, declared once: its flag, spec key,
- * type, default, accepted range, the workloads it applies to and one line of
- * help. The commander options (lib/cli.js), a spec file's keys, types and
- * defaults (lib/sweep/spec.js), the flags that override them (SPEC_FLAGS),
- * the resume check (lib/sweep/stored-spec.js) and the settings tables of
- * docs/cli.md and sweeps/README.md (npm run docs:settings) are made from it.
- * Transport and workload names come from their registries.
+ * Every option of `run` and `sweep`, declared once: flag, spec key, type, default, accepted range, the workloads it
+ * applies to and a line of help. Made from it: the commander options (lib/cli.js), a spec file's keys, types and
+ * defaults (lib/sweep/spec.js), SPEC_FLAGS, the resume check (lib/sweep/stored-spec.js) and the settings tables of
+ * docs/cli.md and sweeps/README.md (npm run docs:settings). Transport and workload names come from their registries.
  */
 import { UsageError } from '../core/errors.js';
 import { MAX_PACKETS, MAX_RUNS } from '../core/limits.js';
@@ -150,9 +147,8 @@ export const DEFAULTS = Object.freeze(Object.fromEntries(SPEC_KEYS.filter((k) =>
 export const SPEC_FLAGS = SPEC_KEYS.filter((k) => SETTINGS[k].cmd.sweep && k !== 'test');
 
 /**
- * The JSON types of a spec file's keys, checked before their values are parsed, so `"runs": [3]`
- * is refused naming the key instead of being read through String(). Keys of kind other without
- * `json` (node, test) are checked elsewhere.
+ * The JSON types of a spec file's keys, checked before their values are parsed, so `"runs": [3]` is refused naming the
+ * key instead of read through String(). Keys of kind other without `json` (node, test) are checked elsewhere.
  * @param {Record<string, unknown>} layer keys of a spec file (or its test block)
  * @param {(key: string) => string} name how to name a key in a message, e.g. `x.json "runs"`
  */
@@ -252,8 +248,7 @@ export function commandOptions(command) {
 export const defaultOf = (key, command) => viewOf(SETTINGS[key], command).default;
 
 /**
- * The option keys of a command as commander names them (`--server-netns` → serverNetns, `--no-probe` → probe):
- * the keys its library call takes.
+ * A command's option keys as commander names them (`--server-netns` → serverNetns): the keys its library call takes.
  * @param {'sweep' | 'run' | 'serve'} command
  */
 export const optionKeys = (command) => commandOptions(command).map(({ flags }) => flags.split(' ')[0].replace(/^--(no-)?/, '').replace(/-([a-z])/g, (_, c) => c.toUpperCase()));

@@ -1,7 +1,4 @@
-/**
- * Resolve and validate command options before anything starts. Every
- * problem is a UsageError naming the flag and the accepted range.
- */
+/** Resolve and validate command options before anything starts; every problem is a UsageError naming the flag and range. */
 import net from 'node:net';
 import { UsageError } from '../core/errors.js';
 import { newSeed } from '../core/random.js';
@@ -16,8 +13,7 @@ import { checkApplies, defaultOf, parseSetting } from './settings.js';
 import { TRANSPORTS, getTransport } from '../transports/index.js';
 
 /**
- * A loopback address, decided without any name lookup: an IPv4 address in
- * 127.0.0.0/8, ::1, or the name localhost.
+ * A loopback address, decided without any name lookup: an IPv4 address in 127.0.0.0/8, ::1, or localhost.
  * @param {string} host
  */
 export function isLoopback(host) {
@@ -29,7 +25,6 @@ export function isLoopback(host) {
 const LOOPBACK_RANGE = 'an IPv4 address in 127.0.0.0/8, ::1 or localhost';
 
 /**
- * `serve` options.
  * @param {{ workload?: string, host?: string, port?: string, uds?: string, greeting?: boolean, nagle?: boolean, allowRemote?: boolean }} raw
  */
 export function resolveServeOptions(raw) {
@@ -91,9 +86,8 @@ function toTarget(transport, text) {
  */
 
 /**
- * Without --workload: the first workload (lib/workloads/ order) whose depth
- * flag was given and which takes every other option given (--rate: rate;
- * --rate with --connections: http-rate; --connections: http), else the default.
+ * Without --workload: the first workload (lib/workloads/ order) whose depth flag was given and which takes every other
+ * option given (--rate: rate; --rate with --connections: http-rate; --connections: http), else the default.
  * @param {Record<string, any>} raw
  */
 function impliedWorkload(raw) {
@@ -110,7 +104,6 @@ function impliedWorkload(raw) {
 }
 
 /**
- * `run` options.
  * @param {Record<string, any>} raw as commander parsed them (strings)
  * @returns {RunOptions}
  */

@@ -1,6 +1,5 @@
 /**
- * Axes of the report's charts, fitted to the data they show (pure): the size
- * axis, and log axes for ratios and times.
+ * Axes of the report's charts, fitted to the data they show (pure): the size axis, and log axes for ratios and times.
  */
 import { formatSize } from '../core/units.js';
 
@@ -24,9 +23,8 @@ const MAX_TICKS = 8;
 const LABEL_SIZE = "datum.value >= 1048576 ? datum.value / 1048576 + ' MiB' : datum.value >= 1024 ? datum.value / 1024 + ' KiB' : datum.value + ' B'";
 
 /**
- * The size axis: log₂, padded so that neither end's label sits on the edge,
- * a tick and a label at every size (none dropped for overlap), the labels
- * angled -45° or -90° when they would not fit upright side by side.
+ * The size axis: log₂, padded so neither end's label sits on the edge, a tick and label at every size (none dropped for
+ * overlap), the labels angled -45° or -90° when they would not fit upright side by side.
  * @param {number[]} sizes sorted ascending, positive
  * @param {string} title
  * @param {number} width of a panel, pixels
@@ -50,8 +48,7 @@ export function sizeAxis(sizes, title, width) {
 }
 
 /**
- * A log domain that spans `values` (and `include`, e.g. 1 on a ratio axis)
- * with a little padding: 5 % of the span on each side, at least ×1.05.
+ * A log domain spanning `values` (and `include`, e.g. 1 on a ratio axis), padded 5 % of the span each side, at least ×1.05.
  * @param {(number | null | undefined)[]} values
  * @param {number[]} [include]
  * @returns {[number, number] | null} null when there is no positive finite value
@@ -66,9 +63,8 @@ export function logDomain(values, include = []) {
 }
 
 /**
- * Round tick values inside a log domain: the finest of 1–2–5-like sequences
- * that gives at most 8 ticks (1 is among them when the domain holds it);
- * beyond that, every n-th power of ten.
+ * Round ticks in a log domain: the finest 1–2–5-like sequence giving at most 8 (1 among them when the domain holds
+ * it); beyond that, every n-th power of ten.
  * @param {[number, number]} domain
  */
 export function logTicks([lo, hi]) {

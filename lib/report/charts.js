@@ -1,21 +1,13 @@
 /**
- * Charts of a report, as Vega-Lite specifications built from the findings
- * (pure), and rendered to SVG by Vega in Node, with no browser and no
- * network (renderSvg). Every chart has a title (figure, workload, depths),
- * size on a log₂ axis with every size labelled, and one panel per depth; TCP
- * and UDS keep the same colours and point shapes in every chart, so they stay
- * apart in greyscale; log axes are fitted to the data (./chart-axes.js).
- * The four kinds of chart are numbered in chartSpecs; which figures, their
- * units and the size axis's name come from the workload's declaration.
+ * A report's charts: Vega-Lite specifications built from the findings (pure), rendered to SVG by Vega in Node with no
+ * browser and no network (renderSvg). Every chart has a title, size on a log₂ axis with every size labelled, a panel per
+ * depth, and the same colour and point shape per transport everywhere (apart in greyscale); log axes are fitted to the
+ * data (./chart-axes.js). The kinds of chart are numbered in chartSpecs; figures and units come from the workload.
  *
- * The chart libraries, vega and vega-lite, are loaded when the first chart
- * is drawn and not before: they are some 380 modules in about 90 packages.
- * Node 20 reads a module graph with its files open all at once: these take
- * about 110 file descriptors, so under a low `ulimit -n` (64, say) the
- * import failed after every trial had succeeded, and misleadingly ("Cannot
- * find package"). Where the soft limit is below 1024 on Node before 22, a
- * module hook (./module-throttle.js) first makes modules load a few at a
- * time. Node 22 and later read modules one at a time and need none.
+ * vega and vega-lite (some 380 modules in about 90 packages) are loaded when the first chart is drawn. Node before 22
+ * opens a module graph's files all at once, about 110 descriptors here, so under a low `ulimit -n` the import failed
+ * after every trial had succeeded, and misleadingly ("Cannot find package"); there, below a soft limit of 1024, a hook
+ * (./module-throttle.js) first makes modules load a few at a time.
  */
 import { register } from 'node:module';
 import { readLimits } from '../core/resources.js';
@@ -85,8 +77,7 @@ export function chartSpecs(findings) {
   const colour = { field: 'transport', type: 'nominal', title: 'transport', scale: transportScale(measured, COLOURS), legend: LEGEND };
   const shape = { field: 'transport', type: 'nominal', title: 'transport', scale: transportScale(measured, SHAPES), legend: LEGEND };
   /**
-   * Lines coloured by transport and dashed by `dash`, with points shaped by transport; the dash legend shows
-   * strokes (the points stay out of it).
+ * Lines coloured by transport and dashed by `dash`, points shaped by transport (kept out of the dash legend).
    * @param {Record<string, any>} y
    * @param {string} dash
    */

@@ -1,12 +1,9 @@
 /**
- * Two sweeps side by side (another Node, machine or kernel, before and after
- * a change), as Node core's benchmark/compare.js does for two binaries: for
- * every (workload, size, depth) group both hold and every figure, B/A as
- * COMPARE_STATISTIC says; a ratio row to TCP compares the per-run
- * log-ratios, so its B/A says whether the gap between the transports
- * changed. Groups are matched within each Node version only where a sweep
- * measured several. Pure; in the text, what came from the results
- * directories is printable() (controls escaped).
+ * Two sweeps side by side (another Node, machine or kernel; before and after a change), as Node core's
+ * benchmark/compare.js does for two binaries: per (workload, size, depth) group both hold and per figure, B/A as
+ * COMPARE_STATISTIC says; a ratio row to TCP compares per-run log-ratios, so its B/A says whether the gap between the
+ * transports changed. Groups match within each Node version where a sweep measured several. Pure; in the text, what
+ * came from the results directories is printable() (controls escaped).
  */
 import { UsageError } from '../core/errors.js';
 import { groupRows, logsByRun } from '../stats/ratios.js';
@@ -135,10 +132,8 @@ export function describeDifferences(metaA, metaB) {
 const percent = (v) => (typeof v === 'number' && Number.isFinite(v) ? `${(v * 100).toFixed(1)} %` : 'unknown');
 
 /**
- * The machine facts that set the regimes (docs/regimes.md) where the two
- * sweeps differ: each recorded sysctl, the virtualisation, the idle driver,
- * the wake-up probe's cost, and the most CPU time any session lost to the
- * hypervisor (steal). Each is a candidate cause of a ratio that moved.
+ * The machine facts that set the regimes (docs/regimes.md) where the two sweeps differ: each recorded sysctl, the
+ * virtualisation, the idle driver, the wake-up probe's cost and the most steal of any session: candidate causes of a ratio that moved.
  * @param {Record<string, any> | null} metaA
  * @param {Record<string, any> | null} metaB
  */

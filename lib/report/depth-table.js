@@ -1,8 +1,4 @@
-/**
- * The table of one depth, as cells of text, its columns listed in
- * depthTable (a selection: every figure is in summary.csv). The terminal,
- * Markdown and HTML formatters lay it out. Pure.
- */
+/** The table of one depth as cells of text (a selection of the figures in summary.csv), for the terminal, Markdown and HTML. Pure. */
 import { formatSize } from '../core/units.js';
 import { isModerated } from '../stats/summarize.js';
 import { workloadOf } from '../workloads/index.js';

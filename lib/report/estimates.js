@@ -1,7 +1,4 @@
-/**
- * A size row's figures by transport (a Comparison, ./findings.js): every
- * transport's estimate, and every ratio against TCP. Pure.
- */
+/** A size row's figures by transport (a Comparison, ./findings.js): every transport's estimate, and every ratio against TCP. Pure. */
 import { BASELINE, HEADLINE } from '../transports/index.js';
 
 /**

@@ -1,8 +1,7 @@
 /**
- * What a report says, as plain data (Findings below, from summarize()'s rows
- * read by column name): a section per (workload, depth) with its verdict, and
- * the warnings of the sweep as a whole. Every formatter (terminal, Markdown,
- * HTML, charts, xlsx, --json) reads this. Pure: trial rows and meta.json in.
+ * What a report says, as plain data (Findings, from summarize()'s rows read by column name): a section per (workload,
+ * depth) with its verdict, and the sweep's warnings. Every formatter (terminal, Markdown, HTML, charts, xlsx, --json)
+ * reads this. Pure.
  */
 import { isOpenLoop, missedRate } from '../workloads/rate.js';
 import { findKnees } from '../stats/knees.js';
@@ -136,9 +135,8 @@ function versionsOf(trials, meta) {
 }
 
 /**
- * The summary rows of a results directory's trials (superseded rows left
- * out), with the precision, intervals and Node versions its meta.json
- * records: what the report of that directory shows, whoever makes it.
+ * The summary rows of a results directory's trials (superseded rows left out), with the precision, intervals and Node
+ * versions its meta.json records: what the report of that directory shows, whoever makes it.
  * @param {Record<string, any>[]} trials as read from trials.csv
  * @param {Record<string, any> | null} meta
  */

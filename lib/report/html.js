@@ -1,8 +1,6 @@
 /**
- * report.html: one self-contained page (charts inlined as SVG, styles
- * inline, no script, no font, no link, no network reference of any kind; a
- * Content-Security-Policy forbids loading anything) with the verdicts, the
- * tables, the warnings and the environment from meta.json. Pure.
+ * report.html: one self-contained page (SVG charts and styles inline; no script, font, link or network reference of
+ * any kind, and a Content-Security-Policy forbidding loads) with the verdicts, tables, warnings and environment. Pure.
  */
 import { depthTable, describeTable } from './depth-table.js';
 import { TITLE, describeEnvironmentLine, describeState, sectionTitle } from './report-text.js';
@@ -15,8 +13,7 @@ function escapeHtml(text) {
 }
 
 /**
- * An SVG document as an inline element: no XML prolog, no namespace URIs
- * (the HTML parser puts <svg> in the SVG namespace by itself).
+ * An SVG document as an inline element: no XML prolog, no namespace URIs (the HTML parser puts <svg> in the SVG namespace).
  * @param {string} svg
  * @param {string} title
  */

@@ -1,9 +1,7 @@
 /**
- * What the machine set, for people (docs/regimes.md): meta.json's `machine`
- * (lib/core/machine.js, lib/machine/wakeup-probe.js) and its sessions' CPU
- * time as rows for the report's environment section, and a warning wherever
- * the machine, not the transport, may have set a result: waking idle CPUs,
- * UDS's send buffer, somaxconn, the hypervisor's steal. Pure.
+ * What the machine set, for people (docs/regimes.md): meta.json's `machine` and its sessions' CPU time as rows of the
+ * report's environment section, and a warning wherever the machine, not the transport, may have set a result: waking
+ * idle CPUs, UDS's send buffer, somaxconn, the hypervisor's steal. Pure.
  */
 import { formatSize } from '../core/units.js';
 import { backlogWarning } from '../core/backlog.js';
@@ -107,9 +105,8 @@ function warnOfShares(shares, machine) {
 const text = (v) => (v === null || v === undefined ? 'unknown' : Array.isArray(v) ? v.join(' ') : String(v));
 
 /**
- * Rows (label, value) for the report's environment section: a sysctl that
- * meta.json holds as a number stays a number (results.xlsx types its cell),
- * everything else is text.
+ * Rows (label, value) for the report's environment section: a sysctl that meta.json holds as a number stays a number
+ * (results.xlsx types its cell), everything else is text.
  * @param {Record<string, any> | null | undefined} machine
  * @param {import('./findings.js').Section[]} [sections] for the share of the depth-1 round trip
  * @param {unknown} [pinning] meta.json's `pinning`: with both ends on one CPU the share row says none was paid

@@ -1,8 +1,6 @@
 /**
- * A module-loading hook that lets at most a few modules load at once, so a
- * large module graph never holds more than that many files open. Registered
- * by ./charts.js (module.register: it runs on Node's hooks thread)
- * on Node before 22 under a low open-file limit; see there.
+ * A module-loading hook that lets at most a few modules load at once, so a large module graph never holds more than
+ * that many files open; registered by ./charts.js (why and when: there), on Node's hooks thread.
  */
 
 /** Modules loaded at once, at most. */

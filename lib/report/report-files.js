@@ -1,8 +1,6 @@
 /**
- * Make the report of a results directory: read it, build the findings, and
- * write summary.md, the SVG charts, report.html and results.xlsx (each file
- * whole, through a temporary file and a rename). The sweep calls this at
- * its end; `udsvstcp report` calls it on any results directory.
+ * Make the report of a results directory: summary.md, the SVG charts, report.html and results.xlsx, each written whole
+ * through a temporary file and a rename. Called at a sweep's end, and by `udsvstcp report` on any results directory.
  */
 import { PAIR } from '../transports/index.js';
 import { depthLabel } from '../workloads/index.js';
@@ -24,9 +22,8 @@ import { toXlsx } from './xlsx.js';
 export const REPORT_FILES = { markdown: 'summary.md', html: 'report.html', xlsx: 'results.xlsx' };
 
 /**
- * Make every file of the report in memory, then write them: a directory
- * that cannot be read right, or a report that cannot be made, leaves the
- * files of an earlier report as they were.
+ * Make every file of the report in memory, then write them: a directory that cannot be read right, or a report that
+ * cannot be made, leaves an earlier report's files as they were.
  * @param {string} dir the results directory
  * @param {{ outDir?: string, primary?: string, results?: import('../results/reader.js').ResultsDir, summary?: Record<string, any>[], allowShared?: boolean, write?: boolean }} [options]
  *   outDir: where to write (default dir); primary: the metric verdicts are about; results: dir, already read;

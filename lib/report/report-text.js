@@ -1,9 +1,7 @@
 /**
- * The report for people, as text: for the terminal (a table and a verdict
- * per depth, then warnings) and as Markdown (summary.md, units in the
- * headers). Pure: findings in, strings out; colour from the Chalk given.
- * On the terminal, what came from the results directory is printable()
- * (controls escaped) before it is measured, padded and coloured.
+ * The report for people, as text: for the terminal (a table and a verdict per depth, then warnings) and as Markdown
+ * (summary.md, units in the headers). Pure; colour from the Chalk given. On the terminal, what came from the results
+ * directory is printable() (controls escaped) before it is measured, padded and coloured.
  */
 import { depthLabel } from '../workloads/index.js';
 import { depthTable, describeTable } from './depth-table.js';

@@ -1,7 +1,6 @@
 /**
- * A people-facing table of trial records, and each transport against TCP (UDS/TCP first).
- * Pure: returns a string; colour comes from the Chalk instance passed in.
- * Cells and errors are printable() (controls escaped) before they are padded.
+ * A people-facing table of trial records, and each transport against TCP (UDS/TCP first). Pure: returns a string, in
+ * the colours of the Chalk passed in; cells and errors are printable() before they are padded.
  */
 import { Chalk } from 'chalk';
 import { formatSize } from '../core/units.js';
@@ -76,9 +75,8 @@ function meanOf(records, field) {
 }
 
 /**
- * One line per (size, depth) and transport against TCP (UDS first): how
- * many times TCP's figures it gives, with the interval of the primary
- * figure's ratio when one is given.
+ * One line per (size, depth) and transport against TCP (UDS first): how many times TCP's figures it gives, with the
+ * interval of the primary figure's ratio when one is given.
  * @param {import('../trial/record.js').TrialRecord[]} records
  * @param {{ chalk?: import('chalk').ChalkInstance, ratios?: Record<string, { interval: import('../stats/ratios.js').RatioInterval, basis: string }> }} [options]
  *   ratios: each transport's interval against TCP, by name

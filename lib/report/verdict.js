@@ -1,13 +1,9 @@
 /**
- * Verdicts in plain words: one line per depth about the primary figure's
- * UDS/TCP ratio (then a sentence per other transport against TCP), size by
- * size, with neighbouring sizes that say the same thing merged. What a size
- * says follows from its 95 % CI alone (classify; the table of docs/cli.md,
- * "Verdicts"). A transport measured alone compares nothing, and says so.
- * Where the ratio is far from 1 the line names the mechanism figure that
- * differs most (mostDifferent), among those frequent enough to matter: a
- * difference in something that happens once in a hundred messages explains
- * nothing. Pure: rows in, strings out.
+ * Verdicts in plain words: a line per depth about the primary figure's UDS/TCP ratio (then a sentence per other
+ * transport), size by size, neighbouring sizes that say the same merged. A size's verdict follows from its 95 % CI
+ * alone (classify; docs/cli.md#verdicts); a transport measured alone compares nothing, and says so. Where the ratio is
+ * far from 1 the line names the mechanism figure that differs most (mostDifferent), among those frequent enough to
+ * matter: a difference in something that happens once in a hundred messages explains nothing. Pure.
  */
 import { depthLabel } from '../workloads/index.js';
 import { figureOf } from '../workloads/figures.js';
@@ -108,9 +104,8 @@ function sizeSpan(run) {
 }
 
 /**
- * What differs most beneath the ratios of a run, per mechanism figure: "UDS
- * makes 3.10× the client write calls per chunk of TCP" (with the sizes, when
- * it does not hold for every size of the run); empty when none was found.
+ * What differs most beneath the ratios of a run, per mechanism figure: "UDS makes 3.10× the client write calls per
+ * chunk of TCP" (with the sizes, where not every size of the run); empty when none was found.
  * @param {SizeVerdict[]} run
  * @param {string} label the transport against TCP, for people ('UDS')
  */
@@ -181,9 +176,8 @@ export function verdictBody(sizes, figure, label = labelOf(HEADLINE)) {
 }
 
 /**
- * What one transport measured alone says, in words: its figure was
- * measured, and nothing is compared (no TCP baseline; or TCP, the baseline,
- * with nothing measured against it).
+ * What one transport measured alone says: its figure was measured, and nothing is compared (no TCP baseline; or
+ * TCP, the baseline, with nothing measured against it).
  * @param {string} transport
  * @param {{ label: string }} figure the primary figure
  */
@@ -207,8 +201,7 @@ function aloneVerdict(head, { transport, sizes }, figure) {
 }
 
 /**
- * One line in plain words for one depth: UDS against TCP, then each other
- * transport against TCP (`UDS abstract against TCP: …`); or, where one
+ * One line in plain words for one depth: UDS against TCP, then each other transport against TCP; or, where one
  * transport was measured alone, what it measured and that nothing is compared.
  * @param {{ depth: number, workload?: string, node?: string | null, sizes: SizeVerdict[], others?: { label: string, sizes: SizeVerdict[] }[],
  *   alone?: { transport: string, sizes: { size_bytes: number, measured: boolean }[] } }} section

@@ -1,7 +1,6 @@
 /**
- * What a report says of Node versions against each other (VersionFinding
- * below: a line in words and a table per version after the baseline), from
- * the comparison rows of summarize() (lib/stats/versions.js). Pure.
+ * What a report says of Node versions against each other (VersionFinding: a line in words and a table per version after
+ * the baseline), from summarize()'s comparison rows (lib/stats/versions.js). Pure.
  */
 import { formatSize } from '../core/units.js';
 import { isVersionComparison } from '../stats/versions.js';
@@ -16,8 +15,7 @@ import { formatRatio, span } from './verdict.js';
  * @typedef {object} VersionGroup
  * @property {number} size_bytes
  * @property {number} depth
- * @property {Record<string, VersionRatio | null>} ratios by ratio cell (`uds/tcp`, `worker/tcp` …): the ratio of the
- *   two versions' ratios to TCP
+ * @property {Record<string, VersionRatio | null>} ratios by ratio cell (`uds/tcp`, `worker/tcp` …): the ratio of the two versions' ratios to TCP
  * @property {Record<string, VersionRatio | null>} transports by transport (`tcp`, `uds`, `worker` …): its primary
  *   figure, version / baseline
  *

@@ -1,8 +1,6 @@
 /**
- * results.xlsx (docs/results.md, "The report"): typed numeric cells in
- * locale-neutral formats, text never a formula and escaped where XML 1.0
- * cannot hold it. toXlsx returns the bytes; write-excel-file is loaded only
- * when a workbook is made.
+ * results.xlsx (docs/results.md#the-report): typed numeric cells in locale-neutral formats, text never a formula and
+ * escaped where XML 1.0 cannot hold it. write-excel-file is loaded only when a workbook is made.
  */
 import { ratioTransport } from '../transports/index.js';
 
@@ -39,9 +37,8 @@ function summaryFormat(column, unit) {
 }
 
 /**
- * What XML 1.0 cannot hold (C0 controls but tab, LF and CR; lone surrogates;
- * U+FFFE, U+FFFF and the other noncharacters), and what the writer would
- * silently drop besides (C1 controls and U+FFFD).
+ * What XML 1.0 cannot hold (C0 controls but tab, LF and CR; lone surrogates; U+FFFE, U+FFFF and the other
+ * noncharacters), and what the writer would silently drop besides (C1 controls and U+FFFD).
  */
 const UNWRITABLE = /(?![\t\n\r])[\p{Cc}\p{Cs}\p{Noncharacter_Code_Point}\uFFFD]/gu;
 
@@ -57,8 +54,7 @@ export function xmlSafeText(text) {
 }
 
 /**
- * A cell: a finite number as a number in its format, any other figure empty, text as text (the writer makes a
- * formula only when told).
+ * A cell: a finite number in its format, any other figure empty, text as text (never a formula unless told).
  * @param {unknown} v
  * @param {string | undefined} format
  * @returns {import('write-excel-file/node').Cell}

@@ -1,8 +1,6 @@
 /**
- * CSV: RFC 4180 via csv-stringify, plain numbers with a dot (at most 9
- * significant digits, never exponent notation), empty cells for null, and
- * text cells that a spreadsheet would run as a formula neutralised with a
- * leading apostrophe.
+ * CSV: RFC 4180 via csv-stringify, plain numbers with a dot (at most 9 significant digits, never an exponent), empty
+ * cells for null, and text a spreadsheet would run as a formula neutralised with a leading apostrophe.
  */
 import { stringify } from 'csv-stringify/sync';
 
@@ -12,10 +10,8 @@ const CSV_DIGITS = 9;
 const PLAIN = new Intl.NumberFormat('en-US', { maximumSignificantDigits: CSV_DIGITS, useGrouping: false });
 
 /**
- * A number as a CSV cell: safe integers exactly, other numbers rounded to
- * CSV_DIGITS significant digits, always in plain decimal notation (an
- * exponent is read as text by comma-decimal spreadsheets). Non-finite
- * numbers give an empty cell.
+ * A number as a CSV cell: safe integers exactly, others rounded to CSV_DIGITS significant digits, in plain decimal
+ * notation (comma-decimal spreadsheets read an exponent as text); non-finite numbers give an empty cell.
  * @param {number} n
  */
 export function formatNumber(n) {
@@ -57,7 +53,6 @@ export function toCsvRows(rows, columns) {
 }
 
 /**
- * A whole CSV document.
  * @param {Record<string, unknown>[]} rows
  * @param {readonly string[]} columns
  */

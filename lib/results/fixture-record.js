@@ -1,12 +1,8 @@
 /**
- * fixture.json: what the sweep that writes it has running (its server,
- * nginx's guard, master and workers, the port proxy) and the private
- * directories, socket and network namespace and links they made. It is rewritten when a fixture starts and when it stops, so
- * that a later `--resume` can end what a sweep killed together with its
- * helpers left behind (lib/fixture/leftovers.js): recordSession writes it,
- * endSessionLeftovers reads it and ends what it names. Read as data: entries of
- * the wrong shape are dropped, and a file that cannot be read is ignored
- * with a reason.
+ * fixture.json: what the sweep writing it has running (server, nginx's guard, master and workers, the port proxy) and
+ * the private directories, socket and network they made, rewritten when a fixture starts and stops, so that `--resume`
+ * can end what a killed sweep left (lib/fixture/leftovers.js). Read as data: entries of the wrong shape are dropped,
+ * and a file that cannot be read is ignored with a reason.
  */
 import { join } from 'node:path';
 import { errorCode, readRegularFile, writeFileAtomic } from '../core/files.js';
@@ -73,9 +69,8 @@ export function readFixtureRecord(dir) {
 }
 
 /**
- * A session's record of what it runs (lib/fixture/leftovers.js), written to
- * fixture.json in `dir` at each change. A safety net: a write that fails is
- * said once, and the session goes on.
+ * A session's record of what it runs (lib/fixture/leftovers.js), written to fixture.json in `dir` at each change. A
+ * safety net: a failed write is said once, and the session goes on.
  * @param {string} dir
  * @param {(text: string) => void} note
  */
@@ -92,10 +87,8 @@ export function recordSession(dir, note) {
 }
 
 /**
- * End what killed sessions left (lib/fixture/leftovers.js endLeftovers): on
- * --resume what fixture.json in `dir` says an earlier session left running
- * (it was killed together with nginx's guard), given `ip` (--server-netns)
- * the networks of any killed udsvstcp; and say so, a line for each.
+ * End what killed sessions left (endLeftovers): on --resume what fixture.json in `dir` names, and given `ip`
+ * (--server-netns) the networks of any killed udsvstcp; a line for each.
  * @param {string} dir
  * @param {{ resume: boolean, ip: string | null }} what
  * @param {(text: string) => void} note

@@ -1,6 +1,4 @@
-/**
- * JSON Lines: one record per line, keys in its workload's column order.
- */
+/** JSON Lines: one record per line, keys in its workload's column order. */
 import { recordFields } from '../trial/record.js';
 
 /** @param {import('../trial/record.js').TrialRecord} record */

@@ -1,10 +1,7 @@
 /**
- * One sweep per results directory at a time. The lock is a file,
- * `sweep.lock`, that appears whole (written under a unique name, then
- * hard-linked into place, which fails if a lock is there) and names its
- * holder: pid, host, the process's start time, start of the sweep, command.
- * A lock whose holder is gone (same host; pid not running, or running but
- * started at another time, i.e. a reused pid) is taken over and said so.
+ * One sweep per results directory at a time: `sweep.lock` appears whole (written under a unique name, then hard-linked
+ * into place, which fails if a lock is there) and names its holder (pid, host, process start, sweep start, command).
+ * A lock whose holder is gone (same host; pid not running, or reused: started at another time) is taken over, said so.
  */
 import fs from 'node:fs';
 import os from 'node:os';

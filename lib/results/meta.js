@@ -1,8 +1,4 @@
-/**
- * meta.json: what a results directory holds and how it got there, one
- * session (the first run and each resume) after another; its fields are
- * described in docs/results.md#metajson.
- */
+/** meta.json: what a results directory holds and how it got there, session after session (docs/results.md#metajson). */
 import os from 'node:os';
 import { join } from 'node:path';
 import { UsageError } from '../core/errors.js';
@@ -61,10 +57,8 @@ export function checkVersion(meta, dir) {
 }
 
 /**
- * How the executables a session runs differ from those meta.json records
- * (the latest record of each; an nginx path in the spec, as earlier sweeps
- * wrote it, is a record of unknown version). One line each, for people and
- * for the session's `executables_changed`.
+ * How a session's executables differ from the latest ones meta.json records (an nginx path in the spec, as earlier
+ * sweeps wrote it, is a record of unknown version): a line each, for people and the session's `executables_changed`.
  * @param {Record<string, any>} meta
  * @param {Record<string, { path: string, version: string, from: string }>} executables what runs now, by name
  * @returns {string[]}
@@ -140,7 +134,6 @@ export function beginSession(meta, { kind, environment, pinning, retryFailed = f
 }
 
 /**
- * Close this process's session.
  * @param {Record<string, any>} meta
  * @param {'complete' | 'interrupted' | 'failed'} status
  * @param {Record<string, unknown>} [fields] e.g. error, trial counts
@@ -195,12 +188,9 @@ export function describeStatus(meta) {
 }
 
 /**
- * The Node executables a printed resume command names with --node (for
- * people to paste: a resume itself never takes an executable from
- * meta.json): where the sweep was given --node (spec.node) or measured
- * several versions, those the last session that recorded them ran, in the
- * recorded order (the baseline first); else null, and the command names
- * none (the Node running udsvstcp resumes it).
+ * The Node executables a printed resume command names with --node (a resume itself never takes one from meta.json):
+ * where the sweep was given --node or measured several versions, those the last session recording them ran, baseline
+ * first; else null (the Node running udsvstcp resumes it).
  * @param {Record<string, any> | null | undefined} meta
  * @returns {{ given?: unknown, path?: unknown, version?: unknown }[] | null}
  */

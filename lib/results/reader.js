@@ -1,11 +1,8 @@
 /**
- * Read a results directory for a report or a comparison: trials.csv (read
- * by column name, so files of other udsvstcp versions with more or fewer
- * figures still read) and meta.json when there is one. A torn last line of
- * trials.csv (a sweep killed while writing) is set aside with a note; what
- * a report could not read right (./trial-rules.js), a directory or file
- * another user could change (unless allowShared), and a special file,
- * symlink or oversized file where a file belongs are one-line UsageErrors.
+ * Read a results directory for a report or comparison: trials.csv, by column name (other versions' files with more or
+ * fewer figures still read), and meta.json if any. A torn last line (a sweep killed mid-write) is set aside with a note;
+ * what cannot be read right (./trial-rules.js), what another user could change (unless allowShared), and a special
+ * file, symlink or oversized file are one-line UsageErrors.
  */
 import { statSync } from 'node:fs';
 import { join } from 'node:path';

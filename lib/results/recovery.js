@@ -1,10 +1,7 @@
 /**
- * trials.csv as a stopped sweep may have left it. One row per line (cells
- * never hold a newline). Complete rows are kept byte for byte; a last row cut
- * short or garbled (a kill mid-write, a full disk) is cut back, a missing
- * final newline is added, and damage anywhere else is refused naming the
- * file and line. Also: marking rows superseded when their trials are
- * measured again (--retry-failed), changing nothing else in the file.
+ * trials.csv as a stopped sweep may have left it, one row per line: complete rows kept byte for byte, a last row cut
+ * short or garbled (a kill, a full disk) cut back, a missing final newline added, damage elsewhere refused naming file
+ * and line. Also marks rows superseded when their trials are measured again (--retry-failed), changing nothing else.
  */
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';

@@ -1,9 +1,7 @@
 /**
- * What trials.csv and meta.json may hold for a report or a comparison to be
- * made from them (the rules are listed in docs/cli.md#report). Every rule that
- * fails is a UsageError of one line naming the file, the line and the column
- * (or the meta.json key), what was found and what is accepted. In an ok row,
- * costs and times (lower is better) may be 0: a CPU time can round to 0.
+ * What trials.csv and meta.json must hold for a report or comparison (docs/cli.md#report lists the rules). A failed
+ * rule is a one-line UsageError naming file, line and column (or key), what was found and what is accepted. In an ok
+ * row, costs and times (lower is better) may be 0: a CPU time can round to 0.
  */
 import { UsageError } from '../core/errors.js';
 import { MAX_RUNS } from '../core/limits.js';
@@ -48,9 +46,8 @@ function checkHeader(path, columns) {
 }
 
 /**
- * A reader of the rows of one trials.csv: call it with each record and its
- * line, in order; it returns the row (numbers as numbers, empty cells as
- * null) or throws naming the line and column.
+ * A reader of one trials.csv's rows: called with each record and its line, in order, it returns the row (numbers as
+ * numbers, empty cells null) or throws naming line and column.
  * @param {string} path
  * @param {string[]} columns checked by checkHeader
  */
@@ -149,10 +146,8 @@ function wholeNumber(value, where, { min, max, what, bytes = false }) {
 }
 
 /**
- * The keys of meta.json's spec that a report reads: the workload, the planned
- * sizes, depths, transports and runs, the target precision. Each may be
- * absent (older versions, hand-made directories); present, it must be what a
- * sweep records.
+ * The keys of meta.json's spec a report reads (workload, planned sizes, depths, transports and runs, target precision):
+ * each may be absent (older versions, hand-made directories); present, it must be what a sweep records.
  * @param {string} path of meta.json
  * @param {Record<string, any>} meta
  */

@@ -1,18 +1,12 @@
-/**
- * runs-wide.csv, the 2014 layout: a row per transport and group, a column
- * per run, each workload's primary figure (docs/results.md#runs-widecsv).
- */
+/** runs-wide.csv, the 2014 layout: a row per transport and group, a column per run (docs/results.md#runs-widecsv). */
 import { MAX_RUNS } from '../core/limits.js';
 import { workloadOf } from '../workloads/index.js';
 import { orderVersions } from '../core/node-executables.js';
 import { BASELINE, HEADLINE, orderTransports } from '../transports/index.js';
 
 /**
- * The 2014 layout of trial rows. Its columns are the run numbers the rows
- * hold and the planned runs (at most MAX_RUNS), never every number from 0 to
- * the largest; its rows are the planned groups (spec sizes × depths) and the
- * groups the rows hold, per transport. A run without a value is absent from
- * its row object (an empty cell).
+ * The 2014 layout of trial rows: columns are the run numbers the rows hold and the planned runs (at most MAX_RUNS);
+ * rows the planned groups and those the rows hold, per transport. A run without a value is absent (an empty cell).
  * @param {Record<string, any>[]} rows trial rows
  * @param {{ workload?: string, sizes: number[], depths: number[], transports: string[], runs: number, nodes?: string[] }} spec runs: the planned runs;
  *   nodes: the Node versions in order (default: those of the rows, oldest first)

@@ -1,9 +1,4 @@
-/**
- * The results directory: trials.csv appended and flushed per trial,
- * summary.csv, runs-wide.csv and meta.json rewritten whole (atomically).
- * Files are opened through lib/core/files.js: never through a symlink, new ones
- * exclusively, every write checked.
- */
+/** The results directory: trials.csv appended and flushed per trial, the rest rewritten whole (atomically), all through lib/core/files.js. */
 import fs from 'node:fs';
 import { join } from 'node:path';
 import { recordFields } from '../trial/record.js';
@@ -14,9 +9,8 @@ import { MiB } from '../core/units.js';
 
 export const FILES = { trials: 'trials.csv', blocks: 'blocks.csv', summary: 'summary.csv', wide: 'runs-wide.csv', meta: 'meta.json', fixture: 'fixture.json' };
 /**
- * Largest trials.csv and blocks.csv read. trials.csv is parsed as one string
- * (V8's longest is just under 512 MiB): 256 MiB is about a million trial rows.
- * blocks.csv is only read on --resume, as bytes: 1 GiB is some ten million blocks.
+ * Largest trials.csv and blocks.csv read. trials.csv is parsed as one string (V8's longest: just under 512 MiB), and
+ * 256 MiB is about a million rows; blocks.csv is read only on --resume, as bytes: 1 GiB is some ten million blocks.
  */
 export const MAX_READ_BYTES = { trials: 256 * MiB, blocks: 1024 * MiB };
 /**

@@ -1,17 +1,12 @@
 /**
- * Statistics of per-packet samples, computed by tinybench.
- *
- * tinybench computes its statistics from the samples of a task; it does not
- * export the function. `describe` replays recorded samples through a
- * synchronous tinybench task whose iterations return each sample as
- * `overriddenDuration`, so the mean, sd, margin of error and percentiles
- * come from tinybench itself (about 1 µs a sample, off the timed path).
+ * Statistics of per-packet samples, computed by tinybench, which does not export its function: `describe` replays the
+ * samples through a synchronous task whose iterations return each as `overriddenDuration` (about 1 µs a sample, off the
+ * timed path), so mean, sd, margin of error and percentiles are tinybench's own.
  */
 import { Bench } from 'tinybench';
 
 /**
- * Quantile of ascending samples by linear interpolation (R-7), the method
- * tinybench uses for its p50/p75/p99/p999, so p90 is consistent with them.
+ * Quantile of ascending samples by linear interpolation (R-7), as tinybench's p50…p999, so p90 is consistent with them.
  * @param {ArrayLike<number>} sorted ascending
  * @param {number} q in [0, 1]
  */
@@ -27,8 +22,7 @@ export function quantile(sorted, q) {
 /** @typedef {import('tinybench').Statistics & { p90: number }} Description */
 
 /**
- * tinybench statistics (mean, sd, sem, moe, rme, min, max, p50, p75, p99,
- * p995, p999, mad …) plus p90, of the given samples.
+ * tinybench statistics (mean, sd, sem, moe, rme, min, max, p50, p75, p99, p995, p999, mad …) plus p90, of the samples.
  * @param {ArrayLike<number>} samples at least one finite, non-negative number
  * @returns {Description}
  */

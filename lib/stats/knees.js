@@ -1,11 +1,8 @@
 /**
- * Each transport's knee in an open-loop sweep: per run, the largest offered
- * rate that it kept, and every lower rate of that run with it (a row whose
- * `limit` is none); the knees' ratio to TCP's, paired by run, with a
- * Student-t 95 % interval on the log scale (./ratios.js), and what stopped
- * each transport at the next rate up (server or generator: a knee the
- * generator set is the pacer's, not the transport's). Rows without a
- * `limit` (closed-loop workloads) have no knee. Pure: rows in, findings out.
+ * Each transport's knee in an open-loop sweep (docs/openloop.md#knees): per run, the largest offered rate it kept, with
+ * every lower rate of that run (rows whose `limit` is none); the knees' ratio to TCP's, paired by run, with a Student-t
+ * 95 % interval on the log scale (./ratios.js); and what stopped each transport at the next rate up (server or
+ * generator: a knee the generator set is the pacer's, not the transport's). Closed-loop rows have no knee. Pure.
  */
 import { isOpenLoop } from '../workloads/rate.js';
 import { ratioInterval } from './ratios.js';

@@ -1,19 +1,14 @@
 /**
- * Moderated variances: the groups of one sweep lend each other strength, by
- * the empirical Bayes of Smyth (2004), limma's squeezeVar/fitFDist: a scaled
- * inverse-χ² prior (d0 degrees of freedom around s0²) fitted to the groups'
- * sample variances, then each group's posterior variance (d0·s0² + d·s²) /
- * (d0 + d) with d0 + d degrees of freedom. Why, and what it was checked
- * against: docs/method.md, "Moderated variances".
+ * Moderated variances: the groups of one sweep lend each other strength by Smyth's (2004) empirical Bayes (limma's
+ * squeezeVar/fitFDist): a scaled inverse-χ² prior (d0 degrees of freedom around s0²) fitted to the groups' sample
+ * variances, then each group's posterior (d0·s0² + d·s²) / (d0 + d) on d0 + d degrees of freedom. Why, and what it was
+ * checked against: docs/method.md#moderated-variances.
  */
 
 /**
- * ψ(x) and ψ′(x) (digamma, trigamma) for x > 0, by the method of R's and
- * limma's C code: the recurrences ψ(x) = ψ(x + 1) − 1/x and ψ′(x) = ψ′(x + 1)
- * + 1/x² carry x to SERIES_FROM or more, where the asymptotic (Stirling)
- * series, taken to x⁻¹⁴ and x⁻¹⁵, is exact to double precision (the next
- * terms are below 10⁻¹⁶). At most ten steps; checked against @stdlib's
- * implementations to 10⁻¹² over 10⁻⁸ … 10¹⁵ in a unit test.
+ * ψ(x) and ψ′(x) (digamma, trigamma) for x > 0, as R's and limma's C code: the recurrences ψ(x) = ψ(x + 1) − 1/x and
+ * ψ′(x) = ψ′(x + 1) + 1/x² carry x to SERIES_FROM or more, where the asymptotic series, taken to x⁻¹⁴ and x⁻¹⁵, is exact
+ * to double precision. At most ten steps; a unit test checks them against @stdlib's to 10⁻¹² over 10⁻⁸ … 10¹⁵.
  */
 const SERIES_FROM = 10;
 
@@ -60,8 +55,7 @@ const MIN_GROUPS = 3;
 export const NO_PRIOR = Object.freeze({ df0: 0, s0sq: 0, groups: 0, dfTotal: Infinity });
 
 /**
- * x with trigamma(x) = y, by bisection on the log scale (trigamma falls
- * monotonically from +∞ to 0 on (0, ∞)); 200 halvings bound the loop.
+ * x with trigamma(x) = y, by bisection on the log scale (trigamma falls from +∞ to 0 on (0, ∞)); at most 200 halvings.
  * @param {number} y > 0
  */
 export function trigammaInverse(y) {
@@ -76,8 +70,7 @@ export function trigammaInverse(y) {
 }
 
 /**
- * Fit the prior to the groups' sample variances (limma's fitFDist without a
- * covariate): moments of log s² against those of a scaled F distribution.
+ * Fit the prior to the groups' sample variances (limma's fitFDist without a covariate): moments of log s² against a scaled F's.
  * @param {{ variance: number, df: number }[]} samples one per group with df ≥ 1
  * @returns {Prior}
  */
@@ -97,8 +90,7 @@ export function fitPrior(samples) {
 }
 
 /**
- * A group's posterior variance and its degrees of freedom (at most the
- * groups' total, as in limma).
+ * A group's posterior variance and its degrees of freedom (at most the groups' total, as in limma).
  * @param {number} variance the group's sample variance
  * @param {number} df its degrees of freedom (runs − 1)
  * @param {Prior} prior

@@ -1,12 +1,8 @@
 /**
- * Each transport relative to TCP, from paired measurements. A run of a group
- * is one trial process that measures the transports in alternating blocks of
- * equal counts, so its rows cover the same stretch of time: the run's ratio
- * is the ratio of its rows. A group's interval is a Student-t 95 % interval
- * of the mean of its runs' log-ratios, turned back with exp() (always
- * positive), its variance moderated across the sweep's groups
- * (./moderation.js). Why runs and not blocks are the replicates, and what
- * was tried instead: docs/method.md, "The statistic".
+ * Each transport relative to TCP, from paired measurements. A run of a group is one trial measuring the transports in
+ * alternating blocks of equal counts, so the run's ratio is the ratio of its rows. A group's interval is a Student-t 95 %
+ * interval of the mean of its runs' log-ratios, turned back with exp(), its variance moderated across the sweep's groups
+ * (./moderation.js). Why runs and not blocks are the replicates: docs/method.md#the-statistic.
  */
 import { describe } from './describe.js';
 import { NO_PRIOR, fitPrior, moderate } from './moderation.js';
@@ -44,8 +40,7 @@ export function ratioInterval(logs, prior = NO_PRIOR) {
 }
 
 /**
- * The intervals of several groups of one sweep (one workload, one figure),
- * their variances moderated together.
+ * The intervals of several groups of one sweep (one workload, one figure), their variances moderated together.
  * @param {number[][]} logsByGroup per-run log-ratios of each group
  * @param {{ moderate?: boolean }} [options] false: each group on its own (plain Student t)
  * @returns {{ intervals: (RatioInterval | null)[], prior: import('./moderation.js').Prior }} null for a group with no paired run
@@ -56,10 +51,8 @@ export function ratioIntervals(logsByGroup, { moderate = true } = {}) {
 }
 
 /**
- * Per run, of the ok rows of one group: the log of a transport's figure, or,
- * for a ratio cell (`uds/tcp`), the log of the ratio of its transport's figure
- * to TCP's in the same run. A group holds one row per (run, transport)
- * (lib/results/reader.js refuses a file that does not); were there more, the last would count.
+ * Per run, of the ok rows of one group: the log of a transport's figure, or for a ratio cell (`uds/tcp`) the log of its
+ * transport's figure over TCP's in the same run. One row per (run, transport) (lib/results/reader.js refuses more).
  * @param {Record<string, any>[]} rows trial rows of one (size, depth) group
  * @param {string} transport a transport, or a ratio cell
  * @param {string} metric
@@ -91,9 +84,8 @@ export function pairedLogRatios(rows, metric, transport = HEADLINE) {
 }
 
 /**
- * Trial rows by (workload, Node version, size, depth) group, sorted by
- * version (in the order given, else oldest first), then size, then depth.
- * Rows without a node_version (files written before the axis) form groups of version null.
+ * Trial rows by (workload, Node version, size, depth) group, sorted by version (in the order given, else oldest first),
+ * size, depth. Rows without a node_version (written before the axis) form groups of version null.
  * @param {Record<string, any>[]} rows
  * @param {string[]} [nodes] the Node versions in order, the baseline first
  * @returns {{ workload: string, node_version: string | null, size_bytes: number, depth: number, rows: Record<string, any>[] }[]}
@@ -112,10 +104,8 @@ export function groupRows(rows, nodes) {
 }
 
 /**
- * How much narrower one more run would make an interval, if the runs' spread
- * stays as it is: with n runs and df degrees of freedom (n − 1 unmoderated)
- * the t factor falls from t(df)/√n to t(df + 1)/√(n + 1), a lot at 3
- * unmoderated runs (−36 %), little at 10 (−6 %).
+ * How much narrower one more run would make an interval if the runs' spread stays: with n runs and df degrees of
+ * freedom the t factor falls from t(df)/√n to t(df + 1)/√(n + 1), a lot at 3 unmoderated runs (−36 %), little at 10 (−6 %).
  * @param {number} halfWidth relative, as RatioInterval.halfWidth
  * @param {number} n runs so far (at least 2)
  * @param {number} [df] degrees of freedom of the interval
@@ -126,11 +116,9 @@ export function nextHalfWidth(halfWidth, n, df = n - 1) {
 }
 
 /**
- * Groups whose UDS/TCP interval of the primary figure (moderated across the
- * groups, as in the summary) is wider than ±precision or has none yet (with
- * other transports too, each one's interval against TCP: the widest counts), as
- * { size, depth, node_version, halfWidth, gain }, gain being how much of the excess over
- * ±precision one more run is expected to remove (Infinity with no interval yet).
+ * Groups whose interval against TCP of the primary figure (moderated, as in the summary; the widest transport's) is
+ * wider than ±precision or missing, as { size, depth, node_version, halfWidth, gain }, gain being how much of the excess
+ * over ±precision one more run is expected to remove (Infinity with no interval yet).
  * @param {Record<string, any>[]} rows trial rows
  * @param {number} precision e.g. 0.03 for ±3 %
  * @param {string} metric the primary figure of the workload
@@ -161,10 +149,8 @@ export function groupsShortOfPrecision(rows, precision, metric, { moderate = tru
 }
 
 /**
- * log(X / TCP) of one figure, X being UDS unless another transport is
- * given, for each round of blocks in one trial: blocks come in rounds of
- * one per transport (A B, B A, … with two; A B C, C B A, … with three),
- * with equal packet counts, and X's block is paired with TCP's of its round.
+ * log(X / TCP) of one figure (X: UDS unless another transport is given) for each round of blocks in one trial: rounds
+ * hold one block per transport (A B, B A, … ; A B C, C B A, …) of equal counts, and X's is paired with TCP's of its round.
  * @param {Record<string, any>[]} blocks in measured order
  * @param {string} metric
  */
@@ -181,10 +167,8 @@ export function blockPairLogRatios(blocks, metric, transport = HEADLINE) {
 }
 
 /**
- * The interval of one trial's ratio from its block pairs, by batch means
- * (docs/method.md, "One-process run"): the means of up to `batches` runs of
- * consecutive pairs are the replicates, which absorbs the correlation of
- * neighbouring blocks better than treating every pair as independent.
+ * The interval of one trial's ratio from its block pairs by batch means (docs/method.md#one-process-run): the means of
+ * up to `batches` runs of consecutive pairs are the replicates, absorbing the correlation of neighbouring blocks.
  * @param {number[]} logs per-pair log-ratios in measured order
  * @returns {RatioInterval}
  */

@@ -1,11 +1,8 @@
 /**
- * Summary of a sweep's trial rows: per (Node version, size, depth, transport)
- * each figure's distribution over runs (tinybench's, via describe()), and per
- * group each other transport's ratio to TCP (`uds/tcp` first) with its
- * interval (./ratios.js); with several Node versions, each against the first
- * (./versions.js) in rows whose node_version is `v26.10.0/v20.20.2`.
- * Intervals are on the log scale, and outliers (median/MAD modified Z over
- * 3.5) are counted, never dropped. Pure: rows in, rows (and a string for people) out.
+ * Summary of a sweep's trial rows: per (Node version, size, depth, transport) each figure's distribution over runs
+ * (describe()), and per group each other transport's ratio to TCP (`uds/tcp` first) with its interval (./ratios.js);
+ * with several Node versions, each against the first (./versions.js) in rows whose node_version is `v26.10.0/v20.20.2`.
+ * Intervals are on the log scale; outliers (median/MAD modified Z over 3.5) are counted, never dropped. Pure.
  */
 import { isOpenLoop, missedRate } from '../workloads/rate.js';
 import { groupRows, pairedLogRatios, ratioIntervals } from './ratios.js';
@@ -112,9 +109,8 @@ export function summarize(rows, { precision = null, moderate = true, nodes } = {
 const baseOf = (g) => ({ workload: g.workload, node_version: g.node_version, size_bytes: g.size_bytes, depth: g.depth });
 
 /**
- * The ratio rows of each group: every other transport against TCP (uds/tcp
- * first), each figure, each (transport, figure)'s variances moderated across
- * the groups of one workload.
+ * The ratio rows of each group: every other transport against TCP (uds/tcp first), each figure, each (transport,
+ * figure)'s variances moderated across the groups of one workload.
  * @param {ReturnType<typeof groupRows>} groups
  * @param {{ precision: number | null, moderate: boolean }} options moderate false: each group on its own
  * @returns {Map<object, Record<string, any>[]>} groups with no paired run have none
@@ -143,8 +139,7 @@ function ratioRowsByGroup(groups, { precision, moderate }) {
 }
 
 /**
- * Whether the intervals against TCP of a summary were moderated across its groups
- * (some interval has more degrees of freedom than its runs alone give).
+ * Whether a summary's intervals were moderated (some has more degrees of freedom than its runs alone give).
  * @param {Record<string, any>[]} summary rows from summarize(), or read back from summary.csv
  */
 export function isModerated(summary) {
@@ -155,8 +150,7 @@ export function isModerated(summary) {
 export const CLIENT_ELU_WARN = 0.9;
 
 /**
- * Warnings when the client, not the transport, may set the pace: trial rows
- * whose client event loop was busy over CLIENT_ELU_WARN of the measured time.
+ * Warnings when the client may set the pace: rows whose client event loop was busy over CLIENT_ELU_WARN of the time.
  * @param {Record<string, any>[]} rows trial rows
  * @param {string} [where] where the figure is, for people
  */
@@ -174,10 +168,8 @@ export function clientWarnings(rows, where = 'client_elu in trials.csv') {
 }
 
 /**
- * A note when the read and write calls of a process could not be counted:
- * ok trial rows whose client or server reads or writes per unit are empty
- * where its context switches are not (/proc/PID/io is Linux's, and needs
- * its task I/O accounting).
+ * A note when read and write calls could not be counted: ok rows whose reads or writes per unit are empty where
+ * context switches are not (/proc/PID/io is Linux's, and needs its task I/O accounting).
  * @param {Record<string, any>[]} rows trial rows
  */
 export function counterWarnings(rows) {
@@ -288,9 +280,7 @@ export function toSummaryText(summary, { precision = null } = {}) {
 }
 
 /**
- * Each Node version against the baseline, a line per group: for every
- * transport of the sweep (read from the rows) its ratio to TCP as a ratio of
- * ratios (UDS/TCP, worker/TCP …), then its primary figure, with 95 % CIs.
+ * Each Node version against the baseline, a line per group: ratios to TCP as ratios of ratios, the primary figure, 95 % CIs.
  * @param {Record<string, any>[]} summary
  * @param {string} primary
  * @param {string} unit

@@ -1,8 +1,6 @@
 /**
- * Welch's unequal-variance t interval for B/A, the ratio of two sets of
- * positive figures' geometric means, on the log scale (docs/method.md,
- * "Comparing two sweeps"). Student's t's critical value comes from tinybench
- * (via describe()), for the largest whole df not above Welch's.
+ * Welch's unequal-variance t interval for B/A, the ratio of two sets of positive figures' geometric means, on the log
+ * scale (docs/method.md#comparing-two-sweeps); t's critical value from tinybench, for the largest whole df ≤ Welch's.
  */
 import { describe } from './describe.js';
 

@@ -1,10 +1,8 @@
 /**
- * Health, not hope: the sweep's fixture, started and warmed when a trial
- * needs it, checked after every failed trial (Fixture.check), and replaced
- * when it is not usable. A replacement kills the old fixture at once
- * (SIGKILL: a stopped or hung server ignores SIGTERM) and starts and warms a
- * new one, as after a restart. Past either bound below, the sweep stops with
- * the reason (what was measured is kept, and --resume continues).
+ * Health, not hope: the sweep's fixture, started and warmed when a trial needs it, checked after every failed trial
+ * (Fixture.check), and replaced when not usable: killed at once (SIGKILL: a stopped or hung server ignores SIGTERM),
+ * then a new one started and warmed. Past either bound below the sweep stops with the reason (what was measured is
+ * kept, and --resume continues).
  */
 import { RunError } from '../core/errors.js';
 
@@ -86,8 +84,7 @@ export function createFixtureKeeper({ startServer, warmServer, named = false, on
       return server;
     },
     /**
-     * After a trial: a failed one has the fixture checked, and replaced if
-     * it is not usable; too many failures in a row stop the sweep.
+ * After a trial: a failed one has the fixture checked, and replaced if not usable; too many failures in a row stop the sweep.
      * @param {import('./schedule.js').Job} job
      * @param {Record<string, any>[]} rows its rows, already recorded
      */

@@ -1,12 +1,8 @@
 /**
- * The Node-version axis of a sweep: which Node executables this session
- * runs its servers and trials with. A new sweep asks those of --node
- * (lib/sweep/request.js), or runs the Node that runs udsvstcp. A resumed
- * sweep never takes an executable from meta.json (a results directory is
- * data: anyone who can write it could name a program): they come from
- * --node or PATH, or are the running Node, and their versions must be the
- * versions meta.json records, in the recorded order (the first is the
- * baseline of every comparison).
+ * The Node-version axis of a sweep: which Node executables this session runs servers and trials with. A new sweep asks
+ * those of --node, or runs the Node running udsvstcp. A resumed sweep never takes an executable from meta.json (a
+ * results directory is data: anyone who can write it could name a program): they come from --node, PATH or the running
+ * Node, and must have the versions meta.json records, in its order (the first is every comparison's baseline).
  */
 import { UsageError } from '../core/errors.js';
 import { VERSION_PATTERN, currentNode, findNodes } from '../core/node-executables.js';
@@ -22,8 +18,7 @@ export function toNodeRecords(nodes) {
 }
 
 /**
- * The Nodes of a resumed sweep: from --node (paths or names on PATH) or the
- * running Node, never from meta.json; each recorded version exactly once.
+ * The Nodes of a resumed sweep: from --node or the running Node, never from meta.json; each recorded version once.
  * @param {Record<string, any>} meta
  * @param {string[] | null} given --node
  * @param {string} dir

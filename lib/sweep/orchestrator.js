@@ -1,13 +1,9 @@
 /**
- * The sweep loop: one server fixture for the whole sweep, or one per round,
- * for each Node version (warmed before its first trial and after a restart), every trial in its
- * own process, rows appended as they finish; after a failed trial the
- * fixture is checked and replaced if unusable (./fixture-keeper.js). After
- * the planned runs, with a target precision, groups whose UDS/TCP interval
- * is still wider get more runs, round by round, while the time budget
- * allows; never a group whose last trial failed. The trial runner, the server starter
- * and the clock are injected, so the logic can be tested with fakes beside
- * the real end-to-end tests.
+ * The sweep loop: one server fixture per Node version for the whole sweep, or one per round (warmed before its first
+ * trial and after a restart), every trial in its own process, rows appended as they finish; after a failed trial the
+ * fixture is checked and replaced if unusable (./fixture-keeper.js). After the planned runs, with a target precision,
+ * groups whose UDS/TCP interval is still wider get more runs, round by round, while the time budget allows; never a
+ * group whose last trial failed. Trial runner, server starter and clock are injected, so fakes can test the logic.
  */
 import { performance } from 'node:perf_hooks';
 import { failedTrial } from '../trial/trial.js';
@@ -69,8 +65,7 @@ function trialSpec(spec, job, server) {
 const width = (/** @type {{ halfWidth: number | null }} */ g) => g.halfWidth ?? Infinity;
 
 /**
- * The groups short of a precision, one per (size, depth): the one of its
- * Node versions whose interval is widest.
+ * The groups short of a precision, one per (size, depth): the one of its Node versions whose interval is widest.
  * @template {{ size: number, depth: number, halfWidth: number | null, gain: number }} G
  * @param {G[]} groups
  */

@@ -1,20 +1,15 @@
 /**
- * CPU pinning with taskset, for every lane of a trial alike: client and
- * server on different CPUs (split, the default: as a deployment would place
- * them on a machine of two or more) or on one CPU (same), the first CPUs
- * this process may use (cpu 0 and 1 on a whole machine). The server
- * fixture and the lane processes start through taskset; a message
- * transport's echo, which the trial starts, goes on the server's CPUs
- * (lib/fixture/message-peer.js); lane processes inherit the trial's. Where
- * taskset is missing, or split has one CPU, runs unpinned and says so.
+ * CPU pinning with taskset, alike for every lane of a trial: client and server on different CPUs (split, the default,
+ * as a deployment would place them) or on one (same), the first CPUs this process may use. The server fixture and the
+ * lane processes start through taskset; a message transport's echo goes on the server's CPUs
+ * (lib/fixture/message-peer.js). Where taskset is missing, or split has one CPU, runs unpinned and says so.
  */
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { findProgram } from '../core/programs.js';
 
 /**
- * The CPUs this process may run on, in order: Linux's Cpus_allowed_list
- * (a container's cpuset, taskset), else 0 … availableParallelism − 1.
+ * The CPUs this process may run on, in order: Linux's Cpus_allowed_list (a container's cpuset, taskset), else 0 … n − 1.
  * @param {string} [status] the text of /proc/self/status (tests)
  */
 export function allowedCpus(status) {

@@ -1,8 +1,6 @@
 /**
- * What a sweep is asked to do, resolved and checked before anything starts:
- * a preset (or spec file, or spec object) with keys over it, or --resume of
- * a results directory. Changes nothing on disk; bad input is a UsageError
- * naming the flag or key.
+ * What a sweep is asked to do, resolved and checked before anything starts: a preset (or spec file, or spec object) with
+ * keys over it, or --resume of a results directory. Changes nothing on disk; bad input is a UsageError naming the flag or key.
  */
 import { UsageError } from '../core/errors.js';
 import { resolveWorkloadOptions } from '../options/rules.js';
@@ -39,8 +37,7 @@ export const SWEEP_OPTIONS = ['preset', 'test', 'out', 'resume', 'retryFailed', 
  */
 
 /**
- * The spec of `sweep --workload NAME` without a preset: that workload's own
- * defaults (one size, one depth), 5 runs; flags add the rest.
+ * The spec of `sweep --workload NAME` without a preset: that workload's defaults (one size, one depth), 5 runs.
  * @param {string} name
  */
 function workloadSpec(name) {
@@ -53,8 +50,7 @@ function workloadSpec(name) {
 }
 
 /**
- * The executables a sweep of `spec` runs: from the command line (--nginx) or
- * PATH, never from a spec file or meta.json.
+ * The executables a sweep of `spec` runs: from the command line (--nginx) or PATH, never from a spec file or meta.json.
  * @param {import('./spec.js').SweepSpec} spec
  * @param {string | undefined} nginx --nginx
  * @returns {import('./session.js').Executables}

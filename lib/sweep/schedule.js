@@ -1,13 +1,9 @@
 /**
- * The trial schedule. A job is one trial: one (size, depth) group of
- * one run under one Node version, measuring every chosen transport in
- * alternating blocks (pairing "blocks": A B B A with two, A B C C B A with
- * three), or one transport alone (pairing "trials", as in 2014). Every job
- * runs once per run, in a seeded random order within each run, and the
- * order of transports that opens the block sequence is drawn from the seed
- * too, so the order is reproducible and drift hits every transport, and
- * every Node version, alike. With one Node version the plan is the one a
- * sweep without the axis makes.
+ * The trial schedule. A job is one trial: one (size, depth) group of one run under one Node version, measuring every
+ * chosen transport in alternating blocks (pairing "blocks") or one transport alone (pairing "trials", as in 2014).
+ * Jobs run in a seeded random order within each run, and the transport opening the block sequence is drawn from the
+ * seed too, so the order is reproducible and drift hits every transport and Node version alike. With one Node
+ * version the plan is the one a sweep without the axis makes.
  */
 import { createRandom, shuffle } from '../core/random.js';
 
@@ -59,8 +55,7 @@ export function planTrials(spec) {
 }
 
 /**
- * Extra runs of some groups (for a target precision), in a seeded random
- * order; each under every Node version, so that versions stay paired by run.
+ * Extra runs of some groups (for a precision), seeded random order, each under every Node version to keep them paired.
  * @param {{ size: number, depth: number, run: number }[]} groups the next run number of each
  * @param {PlanSpec} spec
  * @param {number} round which extra round this is (seeds its order)
@@ -72,10 +67,9 @@ export function planExtraRuns(groups, spec, round) {
 }
 
 /**
- * The transports in the order that opens the block sequence: drawn, so that
- * none always goes first. Blocks then run A B C, C B A, A B C … (lib/client/blocks.js),
- * so every transport's blocks sit as close to TCP's, on average, as to any
- * other's. Two transports: a coin (A B or B A); more: a seeded shuffle.
+ * The transports in the order that opens the block sequence, drawn so that none always goes first: a coin with two, a
+ * seeded shuffle with more. Blocks then run A B C, C B A … (lib/client/blocks.js), so every transport's blocks sit as
+ * close to TCP's, on average, as to any other's.
  * @param {string[]} transports
  * @param {() => number} random
  */
@@ -109,8 +103,7 @@ export function groupKey(row) {
 }
 
 /**
- * The (size, depth) groups whose last trial failed: a row of their highest
- * run number has status error (superseded rows do not count).
+ * The (size, depth) groups whose last trial failed: a row of their highest run has status error (superseded rows aside).
  * @param {Record<string, any>[]} rows trial rows
  * @returns {Set<string>} their groupKey()s
  */

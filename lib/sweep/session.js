@@ -1,11 +1,8 @@
 /**
- * One process's turn at a results directory. openSession() checks what it
- * can without changing anything (that no other user could have changed the
- * directory, which executables this session runs: never one named in
- * meta.json), takes the directory's lock, and on resume checks the
- * recorded version and spec and repairs trials.csv; begin()
- * marks meta.json running and opens the trial log; end() and fail() close
- * the session in meta.json; release() closes the log and drops the lock.
+ * One process's turn at a results directory. openSession() checks what it can without changing anything (no other user
+ * could have changed the directory; which executables this session runs, never one named in meta.json), takes the lock,
+ * and on resume checks the recorded version and spec and repairs trials.csv; begin() marks meta.json running and opens
+ * the trial log; end() and fail() close the session in meta.json; release() closes the log and drops the lock.
  */
 import fs from 'node:fs';
 import { join } from 'node:path';
@@ -50,9 +47,8 @@ function readResultsFile(dir, file, allowShared) {
 }
 
 /**
- * A new sweep's directory must hold nothing at the names of results files
- * (a symlink there included), and, unless allowShared, be one no other user
- * could change. Changes nothing.
+ * A new sweep's directory must hold nothing at the names of results files (a symlink included) and, unless
+ * allowShared, be one no other user could change. Changes nothing.
  * @param {string} dir
  * @param {string} flag
  * @param {boolean} [allowShared]
@@ -220,10 +216,9 @@ function openResume({ dir, given, retryFailed, allowShared = false, findExecutab
 }
 
 /**
- * blocks.csv on resume: a row cut short when a sweep stopped mid-write is cut
- * back, a missing final newline added, a missing file created; worse damage
- * exits 2 naming the line, as for trials.csv. Reads and checks now (before
- * trials.csv is changed); the repair is the function returned.
+ * blocks.csv on resume: a row cut short by a stop mid-write is cut back, a missing final newline added, a missing file
+ * created; worse damage exits 2 naming the line, as for trials.csv. Checked now (before trials.csv changes); the
+ * repair is the function returned.
  * @param {string} dir
  * @param {string} workload
  * @param {{ note: (note: string) => void, recoveries: Record<string, unknown>[], at: string, allowShared: boolean }} context

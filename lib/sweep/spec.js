@@ -1,7 +1,6 @@
 /**
- * Sweep specs: presets in sweeps/*.json, flags over them, validated into one
- * resolved spec (what meta.json records and --resume checks). Every problem
- * is a UsageError naming the key or flag and what it accepts.
+ * Sweep specs: presets in sweeps/*.json, flags over them, validated into one resolved spec (what meta.json records and
+ * --resume checks). Every problem is a UsageError naming the key or flag and what it accepts.
  */
 import { readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -233,9 +232,8 @@ export function resolveSpec(loaded, { test = false, flags = {} } = {}) {
 }
 
 /**
- * Node executables: a list (or a comma-separated string) of paths or names
- * on PATH, at most MAX_NODES; null: none given. Checked here for form only:
- * lib/core/node-executables.js finds and asks them.
+ * Node executables: a list (or a comma-separated string) of paths or names on PATH, at most MAX_NODES; null: none
+ * given. Only their form is checked here (lib/core/node-executables.js finds and asks them).
  * @param {unknown} value
  * @param {string} key
  * @returns {string[] | null}

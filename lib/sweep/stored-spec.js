@@ -1,11 +1,8 @@
 /**
- * The spec recorded in meta.json, checked on resume as strictly as a spec
- * file (meta.json may have been edited by hand), and the flags given with
- * --resume compared with it key by key: equal values are accepted, others
- * refused naming the flag. An executable is never taken from meta.json: an
- * `nginx` path recorded there by earlier sweeps is a record, not a setting,
- * and so is the `node` list (what the first session was asked to run;
- * lib/sweep/node-axis.js finds each session's Nodes).
+ * The spec recorded in meta.json, checked on resume as strictly as a spec file (it may have been edited by hand), and
+ * the flags given with --resume compared with it key by key: equal values accepted, others refused naming the flag. An
+ * executable is never taken from meta.json: a recorded `nginx` path is a record, not a setting, and so is the `node`
+ * list (what the first session was asked to run; lib/sweep/node-axis.js finds each session's Nodes).
  */
 import { UsageError } from '../core/errors.js';
 import { DEFAULTS, SETTINGS, SPEC_KEYS, viewOf } from '../options/settings.js';

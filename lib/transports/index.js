@@ -1,9 +1,7 @@
 /**
- * The transports, by name: everything finds a transport here and reads its
- * declaration (./transport.js). TCP is the baseline: every other transport
- * is measured against it, as `<name>/tcp` ratio rows; UDS/TCP is the headline.
- * To add a transport, write its declaration in this folder and list it in
- * TRANSPORTS (the order here is the order of columns, rows and legends).
+ * The transports, by name: everything finds a transport here and reads its declaration (./transport.js). TCP is the
+ * baseline every other is measured against (`<name>/tcp` ratio rows); UDS/TCP is the headline. To add a transport,
+ * write its declaration here and list it in TRANSPORTS (whose order is that of columns, rows and legends).
  */
 import { UsageError } from '../core/errors.js';
 import { tcp } from './tcp.js';
@@ -36,7 +34,6 @@ export const othersOf = (names) => [...names].filter((t) => t !== BASELINE && t 
 export const isTransport = (name) => typeof name === 'string' && Object.hasOwn(TRANSPORT_DECLARATIONS, name);
 
 /**
- * A transport's declaration.
  * @param {string} name
  * @returns {import('./transport.js').Transport}
  */
@@ -46,7 +43,6 @@ export function getTransport(name) {
 }
 
 /**
- * Whether a transport exists on a platform.
  * @param {string} name
  * @param {NodeJS.Platform} [platform]
  */
@@ -77,8 +73,7 @@ export function ratioTransport(cell) {
 }
 
 /**
- * Names for people: `TCP`, `UDS`, `UDS abstract`, and ratios `UDS/TCP`, `UDS abstract/TCP`.
- * Unknown names (a newer file) as they are, upper-cased.
+ * Names for people: `TCP`, `UDS`, `UDS abstract`, `UDS/TCP` …; unknown names (a newer file) upper-cased.
  * @param {unknown} cell a transport or a ratio cell
  */
 export function labelOf(cell) {
@@ -107,8 +102,7 @@ export function ratiosOf(names) {
 }
 
 /**
- * The targets of the message transports, by name: `{ transport: NAME }`, no
- * address, since each trial starts its own echo peer (lib/fixture/message-peer.js).
+ * The message transports' targets, `{ transport: NAME }`: no address, as each trial starts its own echo peer.
  * @returns {Record<string, import('./transport.js').MessageTarget>}
  */
 export function channelTargets() {

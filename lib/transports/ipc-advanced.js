@@ -1,9 +1,6 @@
 /**
- * The child_process IPC channel with `serialization: 'advanced'` (V8's
- * serializer): a forked child (lib/fixture/message-peer.js) echoes each
- * message. A Buffer is sent as it is (the bytes of the view only) and
- * arrives as a Buffer. No socket: only echo runs over it. Like ipc-json, it
- * reads with recvmsg, which /proc/PID/io does not count.
+ * The child_process IPC channel with `serialization: 'advanced'` (V8's serializer), a forked child echoing each message:
+ * a Buffer is sent as it is (the view's bytes only) and arrives as a Buffer. Echo only; reads with recvmsg, as ipc-json.
  */
 import { startIpcPeer } from '../fixture/message-peer.js';
 

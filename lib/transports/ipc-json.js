@@ -1,13 +1,8 @@
 /**
- * The child_process IPC channel with `serialization: 'json'`: a forked child
- * (lib/fixture/message-peer.js) echoes each message. No socket: only echo
- * runs over it. JSON has no bytes: a Buffer given to `process.send` arrives
- * as `{ type: 'Buffer', data: [...] }`, an array of numbers about 3.6 times
- * its size, that the receiver must rebuild. A service that sends bytes over
- * JSON IPC sends them as a base64 string, as this client does: it encodes
- * each packet as it sends it and decodes each echo, inside the timed window,
- * as a service would. The channel reads with recvmsg, which /proc/PID/io
- * does not count (lib/core/counters.js): its read-call figures are empty.
+ * The child_process IPC channel with `serialization: 'json'`, a forked child echoing each message; echo only. JSON has
+ * no bytes (a Buffer arrives as `{ type: 'Buffer', data: [...] }`, about 3.6 times its size), so, as a service would,
+ * this client sends each packet as base64, encoding and decoding inside the timed window. The channel reads with
+ * recvmsg, which /proc/PID/io does not count (lib/core/counters.js): its read-call figures are empty.
  */
 import { startIpcPeer } from '../fixture/message-peer.js';
 

@@ -1,6 +1,4 @@
-/**
- * Loopback TCP: the baseline every other transport is measured against.
- */
+/** Loopback TCP: the baseline every other transport is measured against. */
 import { UsageError } from '../core/errors.js';
 
 /** @param {string} host @param {number} port */

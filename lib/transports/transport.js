@@ -1,9 +1,6 @@
 /**
- * What a transport declares (types only). A transport is one module in
- * this folder: its name and label, what it can carry, the platforms it runs
- * on, how the server side listens, how the client reaches it, and whose
- * process pays for each end. lib/fixture/server.js listens and
- * lib/client/transport.js connects through these declarations.
+ * What a transport declares (types only): name and label, what it carries, its platforms, how the server listens, how
+ * the client reaches it and whose process pays for each end; lib/fixture/server.js and lib/client/transport.js use it.
  */
 
 /**
@@ -64,10 +61,8 @@
  */
 
 /**
- * A message transport: a channel Node gives between two of its own event
- * loops, where a stream transport gives a byte stream between two
- * processes. The echo at the far end is started by each trial
- * (lib/fixture/message-peer.js); its target is `{ transport: NAME }`, no address.
+ * A message transport: a channel Node gives between two of its own event loops (a stream transport: a byte stream
+ * between processes). Each trial starts the far end's echo (lib/fixture/message-peer.js); its target has no address.
  * @typedef {object} Channel
  * @property {(options: { execPath?: string, startTimeoutMs?: number, entry?: string, cpus?: string }) => Promise<import('../fixture/message-peer.js').Peer>} start
  *   the echo peer, on `cpus` (a taskset list) where given

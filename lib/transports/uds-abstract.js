@@ -1,8 +1,6 @@
 /**
- * A Linux abstract-namespace Unix socket: its address is a name that starts
- * with a NUL byte (`\0udsvstcp-<random>`), not a file, so there is nothing
- * to clean up and no stale path. Node takes such a name as a `path`. Linux
- * only; nginx cannot forward to one, so the proxy workload does not take it.
+ * A Linux abstract-namespace Unix socket: a name starting with a NUL byte (`\0udsvstcp-<random>`), not a file, so
+ * nothing to clean up and no stale path; Node takes it as a `path`. nginx cannot forward to one (no proxy workload).
  */
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';

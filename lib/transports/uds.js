@@ -1,8 +1,6 @@
 /**
- * A Unix domain socket bound to a file (in a private directory of the temp
- * dir, or a given path), as a shared volume or /run/app.sock gives it. The
- * file is bound so that closing can remove only our own names
- * (lib/fixture/socket-file.js).
+ * A Unix domain socket bound to a file (in a private directory of the temp dir, or a given path), as a shared volume
+ * or /run/app.sock gives it; bound so that closing removes only our own names (lib/fixture/socket-file.js).
  */
 import { rmdir } from 'node:fs/promises';
 import { join } from 'node:path';

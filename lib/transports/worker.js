@@ -1,12 +1,8 @@
 /**
- * A worker thread's MessagePort: the trial starts a worker
- * (lib/fixture/message-peer.js) that echoes each message. postMessage
- * copies (the structured clone); nothing is transferred, as a sender that
- * keeps its data does. A structured clone of a view copies its whole
- * ArrayBuffer, so each packet is sent as a Uint8Array of its own, made
- * before anything is timed. Both ends share the lane process: the
- * process's CPU and counters, less the worker thread's own, are the
- * client's. No socket: only echo runs over it.
+ * A worker thread's MessagePort, the worker (lib/fixture/message-peer.js) echoing each message. postMessage copies
+ * (structured clone; nothing transferred, as a sender keeping its data does), and a clone of a view copies its whole
+ * ArrayBuffer, so each packet is a Uint8Array of its own, made before anything is timed. Both ends share the lane
+ * process: its CPU and counters less the worker thread's are the client's. Echo only.
  */
 import { startWorkerPeer } from '../fixture/message-peer.js';
 

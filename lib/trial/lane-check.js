@@ -1,12 +1,8 @@
 /**
- * Are a trial's lanes measured under equal conditions? Each lane's ends
- * (client and server threads) are read at the edges of its blocks
- * (lib/client/blocks.js): which CPUs they ran on, and how often they shared
- * one. Two lanes whose ends share a CPU at different rates, or whose client
- * is preempted at different rates, compare placements as well as
- * transports: on a 2-vCPU VM sharing a CPU made a depth-1 round trip 2.5–4×
- * faster (docs/regimes.md). A lane that differs from the baseline's (TCP)
- * beyond these bounds gets a `lane_check` note naming what differs.
+ * Are a trial's lanes measured under equal conditions? Each lane's client and server threads are read at its blocks'
+ * edges (lib/client/blocks.js): which CPUs they ran on, how often they shared one. Lanes sharing a CPU, or preempted,
+ * at different rates compare placements as well as transports: on a 2-vCPU VM sharing a CPU made a depth-1 round trip
+ * 2.5–4× faster (docs/regimes.md). A lane beyond these bounds from TCP's gets a `lane_check` note naming what differs.
  */
 import { BASELINE } from '../transports/index.js';
 
@@ -54,8 +50,7 @@ export function laneDifference(lane, baseline) {
 }
 
 /**
- * The records of one trial, each lane checked against the baseline's lane.
- * Without an ok baseline lane, nothing is checked.
+ * The records of one trial, each lane checked against the baseline's; nothing is checked without an ok baseline lane.
  * @template {Record<string, any>} R
  * @param {R[]} records
  * @returns {R[]}

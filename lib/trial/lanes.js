@@ -1,22 +1,13 @@
 /**
- * One trial: each of its lanes (targets) in a lane process of its own
- * (lib/trial/worker.js), which holds the lane's connection or channel, its
- * echo peer and its histogram, and this process schedules their blocks: the
- * paired order (A B B A …, A B C C B A …) and block length of
- * lib/client/blocks.js scheduleBlocks, one block at a time, so the lanes
- * never run at once. A lane sharing another's heap would collect that
- * lane's garbage in its own timed blocks (ipc-advanced's, collected during
- * ipc-json's blocks, cost ipc-json about 14 % of its rate here), and a fresh
- * process per trial keeps JIT state and order from leaking between trials.
- * This process only schedules and is never measured: its work between
- * blocks is outside every timed window.
+ * One trial: each lane in a lane process of its own (./worker.js) holding its connection or channel, echo peer and
+ * histogram, while this process schedules their blocks one at a time (lib/client/blocks.js scheduleBlocks), so lanes
+ * never run at once. A lane sharing another's heap would collect its garbage in its own timed blocks (ipc-advanced's,
+ * collected in ipc-json's, cost ipc-json about 14 % of its rate here), and a fresh process per trial keeps JIT state and
+ * order from leaking between trials. This process is never measured: its work is outside every timed window.
  *
- * Lane processes start under the client's command prefix (taskset, for
- * --pin) and on the trial's Node; server snapshots they ask for are answered
- * through the probe. Any lane's failure, crash or kill fails the trial with
- * one error record per target; a trial whose lanes have not reported by its
- * limit and a grace is killed. An abort (Ctrl-C) rejects. A lane process
- * that outlives this one exits when its channel closes.
+ * Lane processes start under the client's prefix (taskset, for --pin) on the trial's Node; their server snapshots go
+ * through the probe. Any lane's failure, crash or kill fails the trial with an error record per target; lanes silent
+ * past the limit and a grace are killed; an abort rejects; a lane process outliving this one exits when its channel closes.
  */
 import { fileURLToPath } from 'node:url';
 import { startChild } from '../core/child.js';

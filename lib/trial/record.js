@@ -1,7 +1,6 @@
 /**
- * The result record: one plain object per trial and transport, its keys the
- * CSV columns and the JSON keys in order (docs/results.md#the-result-record).
- * Figures that were not measured are null (an empty CSV cell).
+ * The result record: one plain object per trial and transport, its keys the CSV columns and JSON keys in order
+ * (docs/results.md#the-result-record); figures not measured are null (an empty CSV cell).
  */
 import { describeResourceError } from '../core/resources.js';
 import { DEFAULT_WORKLOAD, workloadOf } from '../workloads/index.js';

@@ -1,10 +1,7 @@
 /**
- * A trial's client in this process: dispatch a spec to its workload's
- * client and turn any failure into one record with status=error per target,
- * so callers always get rows. A lane process (lib/trial/worker.js) runs its
- * one lane so, its blocks scheduled by lib/trial/lanes.js.
- * Each record says which Node it ran on (node_version); a trial whose spec
- * names another Node than the one running it fails without measuring.
+ * A trial's client in this process: a spec dispatched to its workload's client, any failure turned into an error
+ * record per target, so callers always get rows (a lane process, ./worker.js, runs its one lane so). Each record says
+ * which Node ran it (node_version); a spec naming another Node than the one running fails without measuring.
  */
 import { createRecord, errorRecord } from './record.js';
 import { getWorkload } from '../workloads/index.js';

@@ -1,11 +1,7 @@
 /**
- * A lane process (lib/trial/lanes.js): the parent sends a spec of one
- * target over IPC; this process holds that lane and runs the blocks the
- * parent schedules: it says its plan when the workload is ready to measure,
- * answers each `warm` and `measure` request with the block's figures,
- * finishes the workload on `end`, and sends back its records and blocks.
- * Server snapshots are asked of the parent, which holds the server's
- * control channel.
+ * A lane process (./lanes.js): it gets a one-target spec over IPC, holds that lane, says its plan when ready, answers
+ * each `warm` and `measure` request with the block's figures, finishes on `end` and sends back its records and blocks.
+ * Server snapshots are asked of the parent, which holds the server's control channel.
  */
 import { runTrial } from './trial.js';
 import { onParentGone, parentChannel } from '../core/child.js';

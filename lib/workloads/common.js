@@ -1,8 +1,4 @@
-/**
- * What every workload's client does the same way: the trial's hard limit and
- * abort, its lanes measured in blocks and named as rows, and percentiles out
- * of an HDR histogram.
- */
+/** What every workload's client does alike: the trial's limit and abort, lanes measured in blocks and named as rows, HDR percentiles. */
 import { runBlocks } from '../client/blocks.js';
 import { RunError } from '../core/errors.js';
 import { overrunWarning } from '../client/block-plan.js';
@@ -24,12 +20,9 @@ export function rttFigures(prefix, h) {
 }
 
 /**
- * The figures every workload names after its unit, of a lane's totals or of
- * one block: the count, the elapsed time, the rate, client, server (and
- * proxy) CPU per unit, both event-loop utilisations, the mechanism figures
- * per unit (mechanismFigures) and where the ends ran. Keys a workload does
- * not declare (proxy CPU outside `proxy`, stream's per-chunk CPU) are left
- * out of its rows by their columns.
+ * The figures every workload names after its unit, of a lane's totals or one block: count, elapsed time, rate, CPU per
+ * unit of client, server (and proxy), both event-loop utilisations, mechanism figures per unit and where the ends ran.
+ * Keys a workload does not declare (proxy CPU outside `proxy`, stream's per-chunk CPU) are left out by its columns.
  * @param {import('../client/blocks.js').Totals | import('../client/blocks.js').Block} x
  * @param {{ count: string, rate: string, per: string }} names e.g. packets, msgs_per_s, msg
  */
@@ -84,10 +77,8 @@ export function trialDeadline(spec, signal, abortAll) {
 /** The mechanism counters, as column stems and in words (lib/core/counters.js). */
 const KINDS = /** @type {const} */ ({ vcsw: 'voluntary context switches', ivcsw: 'involuntary context switches', reads: 'read calls', writes: 'write calls' });
 /**
- * Whose counters, by column prefix, with the Mechanism key of lib/client/blocks.js
- * and the counters shown. nginx reads its connections with recv(), which
- * /proc/PID/io's syscr does not count (it counted 0.5 of nginx's 2.5 read
- * calls per proxied request here, strace -c): no nginx reads column.
+ * Whose counters, by column prefix, with the Mechanism key of lib/client/blocks.js and the counters shown. nginx reads
+ * with recv(), which syscr does not count (0.5 of its 2.5 read calls per proxied request here, strace -c): no nginx reads column.
  */
 const SIDES = /** @type {const} */ ({
   client: { key: 'client', kinds: ['vcsw', 'ivcsw', 'reads', 'writes'] },
@@ -96,8 +87,7 @@ const SIDES = /** @type {const} */ ({
 });
 
 /**
- * The mechanism columns of a workload, per its unit: `client_vcsw_per_msg` …,
- * the client's, the server's, and nginx's where a proxy stands in front.
+ * A workload's mechanism columns per unit (`client_vcsw_per_msg` …): client, server, and nginx before a proxy.
  * @param {string} per the unit in column names: msg, chunk, conn, req
  * @param {{ proxy?: boolean }} [options]
  */
@@ -107,8 +97,7 @@ export function mechanismColumns(per, { proxy = false } = {}) {
 }
 
 /**
- * The mechanism figures of a lane's totals or of one block: each count per
- * unit, null where it was not measured (no server probe, no /proc/PID/io).
+ * The mechanism figures of a lane's totals or one block, per unit; null where not measured (no probe, no /proc/PID/io).
  * @param {import('../client/blocks.js').Totals | import('../client/blocks.js').Block} x
  * @param {string} per
  */
@@ -140,11 +129,9 @@ export function mechanismSummary(per, noun, { proxy = false } = {}) {
 }
 
 /**
- * A trial's lanes measured in paired blocks (lib/client/blocks.js), as rows:
- * one per lane (its totals, `blocks`, `block_<units>` and `extra`) and one
- * per measured block. Once every lane has run a block, a trial whose context
- * can warn is told when --duration cannot hold the fewest blocks
- * (lib/client/block-plan.js).
+ * A trial's lanes measured in paired blocks (lib/client/blocks.js), as rows: one per lane (its totals, `blocks`,
+ * `block_<units>` and `extra`) and one per measured block; a context that can warn hears, once every lane has run a
+ * block, when --duration cannot hold the fewest blocks (lib/client/block-plan.js).
  * @param {import('./workload.js').Workload} workload
  * @param {import('./workload.js').TrialSpec} spec
  * @param {import('./workload.js').TrialContext} context

@@ -1,15 +1,7 @@
 /**
- * The connect workload: the 2017 connection-rate test. Connect, read the
- * server's 12-byte greeting (`Hello there!`), close; again and again, with
- * `depth` such loops at once (1, as the original). A block of n connections
- * ends when the last of them has read its greeting and closed, so nothing is
- * open at its edges. Each connection's time, from the connect call to the
- * greeting's last byte, goes to an HDR histogram.
- *
- * Loopback TCP leaves a TIME_WAIT entry per connection for 60 s. A sweep
- * that runs out of ephemeral ports (EADDRNOTAVAIL) fails its trial with a
- * message that says so, with the port range and tcp_tw_reuse (both also in
- * meta.json's environment); it never crashes.
+ * The connect workload, the 2017 connection-rate test (docs/workloads.md#connect--the-2017-connection-rate-test):
+ * connect, read the 12-byte greeting, close, `depth` loops at once, each connection timed into an HDR histogram. Running
+ * out of ephemeral ports (TIME_WAIT) fails the trial with a message naming the port range and tcp_tw_reuse, never a crash.
  */
 import { createHistogram, performance } from 'node:perf_hooks';
 import { RunError } from '../core/errors.js';

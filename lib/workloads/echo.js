@@ -1,13 +1,8 @@
 /**
- * The echo workload: pipelined packets of one size through an echo server,
- * every byte verified, in blocks that alternate between transports
- * (lib/client/blocks.js). A block of n packets sends n packets with up to `depth`
- * in flight and ends when the last is back. Block length: at least
- * FILL_FACTOR × depth packets, so filling and draining the pipe (about one
- * round trip, the time of `depth` packets by Little's law) costs under 1 %
- * of a block. A message transport (its declaration's `channel`) has
- * its own echo peer, started here for the trial and stopped before it ends:
- * its lane is measured like a socket's, its packets one message each.
+ * The echo workload: pipelined packets of one size through an echo server, every byte verified, in blocks alternating
+ * between transports (lib/client/blocks.js), each of n packets with up to `depth` in flight. A block holds at least
+ * FILL_FACTOR × depth packets, so filling and draining the pipe (about one round trip) costs under 1 % of it
+ * (docs/method.md#what-is-timed). A message transport's lane has its own echo peer, one message per packet.
  */
 import { createHistogram } from 'node:perf_hooks';
 import { ECHO_GREETING } from '../fixture/handlers.js';
@@ -90,10 +85,8 @@ function runEcho(spec, context = {}) {
  */
 
 /**
- * A trial's echo lanes, one per target, each a pipeline with its histogram:
- * a socket to the server, or a message transport's own echo peer, started
- * here for the trial and stopped before it ends. `measure` runs them; every
- * connection and peer is closed however it ends.
+ * A trial's echo lanes, one per target, each a pipeline with its histogram: a socket to the server, or a message
+ * transport's own echo peer, started for the trial. `measure` runs them; every connection and peer is closed however it ends.
  * @template T
  * @param {import('./workload.js').TrialSpec} spec
  * @param {import('./workload.js').TrialContext} context

@@ -1,8 +1,6 @@
 /**
- * The figures a report talks about: label, unit and which direction is
- * better, and per workload its primary figure (the one the verdicts, the
- * first chart and the ratio chart are about), all read from the workloads'
- * declarations; nothing in lib/report/ names a workload.
+ * The figures a report talks about: label, unit and better direction, and per workload its primary figure (that of
+ * the verdicts and the first and ratio charts), all from the workloads' declarations: lib/report/ names no workload.
  */
 import { UsageError } from '../core/errors.js';
 import { WORKLOADS, workloadOf } from './index.js';
@@ -38,9 +36,8 @@ export function figureOf(metric) {
 }
 
 /**
- * The figure a flag names, checked against the workloads of the results it
- * is about: a name that is no figure (`constructor` included: only own
- * keys count) or a figure of another workload is a UsageError naming the flag.
+ * The figure a flag names, checked against the workloads of the results it is about: no figure (`constructor` included:
+ * only own keys count) or another workload's figure is a UsageError naming the flag.
  * @param {string} metric
  * @param {{ flag: string, workloads?: string[], source?: string }} where workloads: of the results directory `source`
  * @returns {Figure}

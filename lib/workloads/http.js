@@ -1,20 +1,9 @@
 /**
- * The http and proxy workloads: the 2017 nginx-to-app-server test and its
- * direct counterpart. A Node `http` server listens on TCP and UDS at once and
- * answers `GET /<n>` with an n-byte body; a keep-alive client (lib/client/http-load.js,
- * on undici) holds `connections` connections per target, `pipelining`
- * requests in flight on each, and measures blocks of n requests that end
- * when the last body is in (every status and body length checked).
- *
- * http: the client talks to the app server over TCP or over UDS.
- * proxy: the client talks to a real nginx on loopback TCP, whose upstream is
- * the app server over TCP or over UDS (the transport a row names is the
- * upstream's); nginx's CPU, read from /proc, is charged per request too.
- *
- * http-rate and proxy-rate: the same in open loop. Requests are offered at
- * a fixed rate (the depth axis) over `--connections` connections taking
- * turns, each timed from when it was due, with the rate workload's figures
- * and rules for whether a lane kept its rate (./rate.js).
+ * The http and proxy workloads (docs/workloads.md#http-and-proxy--the-2017-nginx-test): keep-alive GETs of n-byte
+ * bodies (lib/client/http-load.js) to a Node `http` server on TCP and UDS, directly (http) or through a real nginx on
+ * loopback TCP whose upstream is the row's transport (proxy, nginx's CPU from /proc charged per request too).
+ * http-rate and proxy-rate: the same in open loop, requests offered at a fixed rate (the depth axis) over
+ * `--connections` connections taking turns, with the rate workload's figures and rules (./rate.js, docs/openloop.md).
  */
 import { createHistogram } from 'node:perf_hooks';
 import { RunError } from '../core/errors.js';

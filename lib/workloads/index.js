@@ -1,7 +1,4 @@
-/**
- * The workloads, by name. Everything above a workload finds it here and
- * reads its declaration (./workload.js).
- */
+/** The workloads, by name: everything above a workload finds it here and reads its declaration (./workload.js). */
 import { UsageError } from '../core/errors.js';
 import { connectWorkload } from './connect.js';
 import { echo } from './echo.js';
@@ -18,8 +15,7 @@ export const WORKLOAD_NAMES = Object.keys(WORKLOADS);
 export const DEFAULT_WORKLOAD = 'echo';
 
 /**
- * The declaration of a workload named by data (a row, a summary, meta.json):
- * the default workload's when the name is missing or unknown.
+ * The declaration of a workload named by data (a row, a summary, meta.json); the default's when missing or unknown.
  * @param {unknown} name
  * @returns {import('./workload.js').Workload}
  */
@@ -47,8 +43,7 @@ export function depthLabel(workload, depth) {
 }
 
 /**
- * The most connections a trial of this workload opens at once to one listener
- * at this depth: what the server's listen backlog must hold.
+ * The most connections a trial of this workload opens at once to one listener at this depth: what the backlog must hold.
  * @param {import('./workload.js').Workload} workload
  * @param {number} depth
  * @param {{ connections?: number | null }} [options] the spec's (http-rate and proxy-rate: --connections)

@@ -1,17 +1,10 @@
 /**
- * The rate workload: echo in open loop. Packets of one size are offered at a
- * fixed rate (the depth axis: requests per second) whether or not earlier
- * echoes are back, and each is timed from when it should have been sent
- * (lib/client/open-driver.js), so a stall of the server or the client shows
- * in the percentiles instead of being left out (coordinated omission). A
- * block is a segment of at least MIN_SEGMENT_MS of schedule; segments
- * alternate between transports as echo's blocks do, and the warmup's are
- * discarded. Every echoed byte is verified, as in echo.
- *
- * A lane's figures say whether it kept the rate before any latency: the rate
- * offered, sent and completed, the packets dropped at the in-flight cap, and
- * `limit`: none (sustainable), server (it did not complete what was offered)
- * or generator (this client's pacer ran late). docs/openloop.md.
+ * The rate workload: echo in open loop (docs/openloop.md). Packets are offered at a fixed rate (the depth axis, per
+ * second) whether or not echoes are back, each timed from when it was due (lib/client/open-driver.js), so a stall shows
+ * in the percentiles instead of being left out. A block is a segment of at least MIN_SEGMENT_MS of schedule,
+ * alternating between transports as echo's blocks do; every echoed byte is verified. A lane's figures say whether it
+ * kept the rate before any latency: offered, sent and completed rates, drops at the in-flight cap, and `limit`: none
+ * (sustainable), server (it did not complete what was offered) or generator (this client's pacer ran late).
  */
 import { createHistogram } from 'node:perf_hooks';
 import { MAX_SIZE } from '../core/limits.js';
@@ -25,21 +18,16 @@ export const MIN_SEGMENT_MS = 100;
 /** A segment kept its rate when it dropped nothing and completed at least this share of the rate offered. */
 export const COMPLETION_SHARE = 0.99;
 /**
- * A lane kept its rate when at least this share of its segments did. Not
- * all: on this VM a pause of the whole machine (10–20 ms, a few times a
- * minute) makes one segment of 100 ms end that much late, or drop packets
- * it could not send in time; a server that cannot carry the rate misses it
- * in every segment, its backlog growing through each.
+ * A lane kept its rate when at least this share of its segments did. Not all: on this VM a pause of the whole machine
+ * (10–20 ms, a few times a minute) makes a 100 ms segment end that late, or drop packets; a server that cannot carry the
+ * rate misses it in every segment, its backlog growing through each.
  */
 export const KEPT_SEGMENTS_SHARE = 0.8;
 /**
- * The pacer kept up when its median schedule lag is within this many µs (or
- * a tenth of the mean gap, at slow rates). The median, not p99: on the
- * 2-core VM these figures were measured on, the loop is paused for
- * milliseconds about one pass in a hundred whatever the rate (a lag p99 of
- * 0.2–16 ms in one sweep; docs/openloop.md), which delays 1 % of the packets
- * without the rate being out of reach; a pacer that cannot keep the rate is
- * late for most packets, and its median lag grows.
+ * The pacer kept up when its median schedule lag is within this many µs (or a tenth of the mean gap, at slow rates).
+ * Not p99: on the 2-core VM measured, the loop is paused for milliseconds about one pass in a hundred at any rate (lag
+ * p99 0.2–16 ms in one sweep; docs/openloop.md), delaying 1 % of packets with the rate in reach; a pacer that cannot
+ * keep the rate is late for most packets, and its median grows.
  */
 export const LAG_P50_BOUND_US = 50;
 /** Highest rate offered, requests per second. */
@@ -98,7 +86,6 @@ export const isOpenLoop = (row) => typeof row.limit === 'string';
 export const missedRate = (row) => isOpenLoop(row) && row.limit !== 'none';
 
 /**
- * Whether one segment kept its rate.
  * @param {{ target: number, sent: number, dropped: number, elapsedMs: number }} segment
  */
 export const keptSegment = ({ target, sent, dropped, elapsedMs }) => dropped === 0 && sent / (elapsedMs / 1000) >= COMPLETION_SHARE * target;

@@ -1,13 +1,6 @@
 /**
- * The stream workload: one-way bulk throughput, as the 2019 Go test measured
- * it, but timed at the receiver. The client writes chunks of one size to a
- * sink as fast as backpressure allows (a write that returns false waits for
- * 'drain'). Each block begins with a header saying how many bytes follow;
- * the sink counts them and answers with its own window: from the arrival of
- * its first read to the arrival of its last, and the bytes that came after
- * the first read. Throughput is those bytes over that window, so the
- * sender's buffering never flatters it. Bytes are counted, not verified
- * (checking them would cost the receiver more than the transport).
+ * The stream workload (docs/workloads.md#stream--the-2019-throughput-test): one-way bulk throughput timed at the
+ * receiver, over the sink's own window, so the sender's buffering never flatters it; bytes counted, not verified.
  */
 import { randomFillSync } from 'node:crypto';
 import { RunError } from '../core/errors.js';

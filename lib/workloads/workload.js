@@ -1,8 +1,6 @@
 /**
- * What a workload declares (types only). A workload is one module: its
- * axes and their bounds, its figures (columns with units in their names, the
- * primary one and its direction), its fixture (which server answers, and
- * whether nginx stands in front) and its client.
+ * What a workload declares (types only): its axes and bounds, its figures (columns with units in their names, the
+ * primary one and its direction), its fixture (which server answers, whether nginx stands in front) and its client.
  */
 
 /**
@@ -81,8 +79,7 @@
  * @property {(size: number, depth: number, where: string) => void} [check] bounds across axes (bytes in flight)
  * @property {OptionName[]} options the options it takes
  * @property {boolean} counts whether a count (`--packets`) may replace a duration
- * @property {readonly string[]} columns a trial row's figures, between `depth` and `status` (the mechanism
- *   figures of lib/workloads/common.js last)
+ * @property {readonly string[]} columns a trial row's figures, between `depth` and `status` (the mechanism figures of lib/workloads/common.js last)
  * @property {readonly string[]} blockColumns a block row's figures, after `block`
  * @property {[string, string][]} table [title, column] of the figures `run` shows per trial
  * @property {string} primary the figure the UDS/TCP verdict is about
