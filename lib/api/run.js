@@ -42,6 +42,7 @@ import { describeWakeup, wakeupFinding } from '../report/machine.js';
  * @property {string[]} warnings
  * @property {ReturnType<typeof wakeupFinding> | null} wakeup at depth 1 after the probe: the wake-up share of a round trip
  * @property {boolean} interrupted the signal stopped it before every trial ran
+ * @property {number | null} serverWorkUs the server's own work per request (--server-work), µs; null: none
  */
 
 const KEYS = optionKeys('run');
@@ -87,7 +88,7 @@ export async function run(raw = {}, { onProgress = () => {}, signal } = {}) {
     if (nginx) info(`nginx: ${nginx.path} (${nginx.version}; from ${options.nginx === undefined ? 'PATH' : '--nginx'})`);
     if (node) info(`node: ${describeNodes([node])} runs ${fixture ? 'the server and ' : ''}the client, in a lane process per transport${fixture ? '' : ' (the server is not ours)'}`);
     info(`pin ${pinning.applied}${transports.length > 1 ? ', each lane in a process of its own' : ''}`);
-    info(`${workload.name} ${workload.axes.size.label} ${formatSize(options.size)} × ${workload.axes.depth.label} ${options.depth}, ${amount(measure)} per transport after ${amount(warmup)} warmup${transports.length > 1 ? ', in alternating blocks' : ''}${workload.options.includes('pipelining') ? `, pipelining ${options.pipelining}` : ''}${workload.options.includes('connections') ? `, ${connections} connections taking turns` : ''}${workload.options.includes('arrivals') ? `, ${options.arrivals} arrivals` : ''}${workload.fixture.proxy ? `, nginx upstream ${options.keepalive ? 'keep-alive' : 'a new connection per request'}` : ''}${options.serverWorkUs === null ? '' : `, the server spinning ${options.serverWorkUs} µs per packet (--server-work)`}, seed ${options.seed}, TCP noDelay ${options.noDelay}`);
+    info(`${workload.name} ${workload.axes.size.label} ${formatSize(options.size)} × ${workload.axes.depth.label} ${options.depth}, ${amount(measure)} per transport after ${amount(warmup)} warmup${transports.length > 1 ? ', in alternating blocks' : ''}${workload.options.includes('pipelining') ? `, pipelining ${options.pipelining}` : ''}${workload.options.includes('connections') ? `, ${connections} connections taking turns` : ''}${workload.options.includes('arrivals') ? `, ${options.arrivals} arrivals` : ''}${workload.fixture.proxy ? `, nginx upstream ${options.keepalive ? 'keep-alive' : 'a new connection per request'}` : ''}${options.serverWorkUs === null ? '' : `, the server spinning ${options.serverWorkUs} µs per ${workload.fixture.server === 'http' ? 'request' : 'packet'} (--server-work)`}, seed ${options.seed}, TCP noDelay ${options.noDelay}`);
     info(`${transports.map((t) => describeTarget(/** @type {import('../client/transport.js').Target} */ (targets[t]))).join(', ')}${fixture ? ` (${fixture.describe})` : ' (server not ours: no server CPU)'}`);
 
     /** @type {Record<string, any>[]} */
@@ -140,7 +141,7 @@ export async function run(raw = {}, { onProgress = () => {}, signal } = {}) {
       return { transport, size_bytes: options.size, rtt_us: mine.reduce((a, r) => a + r.rtt_mean_us, 0) / mine.length };
     });
     const wakeup = machine && options.depth === 1 ? wakeupFinding(rtts, machine, pinning.applied) : null;
-    return { rows, ratios: ratiosToTcp(rows, blocksByRun, options), warnings, wakeup, interrupted };
+    return { rows, ratios: ratiosToTcp(rows, blocksByRun, options), warnings, wakeup, interrupted, serverWorkUs: options.serverWorkUs };
   } finally {
     await fixture?.stop();
   }

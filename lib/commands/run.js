@@ -13,7 +13,7 @@ import { run as runTrials } from '../api/run.js';
  */
 export async function run(opts, { stdout, stderr, chalk }) {
   const { json, ...options } = opts;
-  const { rows, ratios, warnings, wakeup } = await runTrials(options, {
+  const { rows, ratios, warnings, wakeup, serverWorkUs } = await runTrials(options, {
     onProgress: (event) => {
       if (event.type === 'note') stderr.write(chalk.yellow(`note: ${printable(event.text)}\n`));
       else if (event.type === 'warning') stderr.write(chalk.yellow(`warning: ${printable(event.text)}\n`));
@@ -23,7 +23,7 @@ export async function run(opts, { stdout, stderr, chalk }) {
   });
   stderr.write(`\n${toTable(/** @type {any} */ (rows), { chalk })}`);
   for (const warning of warnings) stderr.write(chalk.yellow(`warning: ${printable(warning)}\n`));
-  const comparison = toComparison(/** @type {any} */ (rows), { chalk, ratios });
+  const comparison = toComparison(/** @type {any} */ (rows), { chalk, ratios, workUs: serverWorkUs });
   if (comparison) stderr.write(`\n${comparison}`);
   if (wakeup) {
     const { shares, warning, note } = wakeup;

@@ -82,7 +82,7 @@ function toTarget(transport, text) {
  *   run on it (the client in a child process); undefined: the server on this Node, the client in this process
  * @property {boolean} probe run the wake-up probe first
  * @property {string | null} netns --server-netns: iproute2's ip (lib/fixture/netns.js); null: the server on the host
- * @property {number | null} serverWorkUs --server-work: µs of CPU the echo server spins per packet; null: none
+ * @property {number | null} serverWorkUs --server-work: µs of CPU the server spins per packet (echo) or request (http); null: none
  */
 
 /**

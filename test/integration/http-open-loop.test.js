@@ -117,10 +117,12 @@ describe('run --workload http-rate --json', () => {
   }, 60_000);
 });
 
-describe('run --workload proxy-rate --json', () => {
-  it('through a real nginx: the open-loop figures and nginx\'s CPU per request, for both upstreams', async () => {
-    const { code, stdout, stderr } = await callMain(['run', '--workload', 'proxy-rate', '--rate', '500', '--connections', '2', '--duration', '300ms', '--warmup', '50ms', '--json']);
+describe('run --workload proxy-rate --server-work 300us --json', () => {
+  it('through a real nginx: the open-loop figures, nginx\'s CPU per request, and the app server\'s work, for both upstreams', async () => {
+    const { code, stdout, stderr } = await callMain(['run', '--workload', 'proxy-rate', '--rate', '500', '--connections', '2', '--server-work', '300us', '--duration', '300ms', '--warmup', '50ms', '--json']);
     expect(code, stderr).toBe(0);
+    expect(stderr).toContain('the server spinning 300 µs per request (--server-work)');
+    expect(stderr).toMatch(/^ {2}with 300 µs of server work per request, UDS (saved|added) \d+ % (of|to) the resp p99 µs and (saved|added) \d+ % (of|to) the server CPU µs\/req of TCP$/m);
     const records = stdout.trim().split('\n').map((line) => JSON.parse(line));
     expect(records.map((r) => r.transport)).toEqual(['tcp', 'uds']);
     for (const r of records) {
@@ -128,6 +130,7 @@ describe('run --workload proxy-rate --json', () => {
       expect(r).toMatchObject({ workload: 'proxy-rate', status: 'ok', rate_target: 500, dropped: 0, incomplete: 0 });
       expect(r.resp_p99_us).toBeGreaterThanOrEqual(r.svc_p99_us);
       expect(r.proxy_cpu_us_per_req).toBeGreaterThan(0);
+      expect(r.server_cpu_us_per_req).toBeGreaterThanOrEqual(300); // the app server behind nginx spun for each request
     }
   }, 60_000);
 });

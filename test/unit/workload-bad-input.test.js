@@ -46,7 +46,7 @@ describe('run: an option its workload does not take', () => {
     [['--workload', 'http-rate', '--connections', '1025'], /^udsvstcp: error: --connections must be a whole number from 1 to 1024; got "1025"$/m],
     [['--workload', 'http-rate', '--pipelining', '2'], /^udsvstcp: error: --pipelining applies to the http and proxy workloads, not http-rate$/m],
     [['--workload', 'http-rate', '--keepalive'], /^udsvstcp: error: --keepalive applies to the proxy and proxy-rate workloads, not http-rate$/m],
-    [['--workload', 'stream', '--server-work', '1ms'], /^udsvstcp: error: --server-work applies to the echo and rate workloads, not stream$/m],
+    [['--workload', 'stream', '--server-work', '1ms'], /^udsvstcp: error: --server-work applies to the echo, http, proxy, rate, http-rate and proxy-rate workloads, not stream$/m],
     [['--server-work', '0us'], /^udsvstcp: error: --server-work must be a duration from 1 µs to 0\.1 s \(e\.g\. 50us, 500ms, 2s, 1m; a bare number is seconds\); got "0us"$/m],
     [['--server-work', '1ms', '--tcp', '127.0.0.1:1'], /^udsvstcp: error: --server-work is done by the server udsvstcp starts: not with --tcp or --uds \(a server not ours\)$/m],
     [['--workload', 'connect', '--size', '64'], /^udsvstcp: error: --size is fixed at 12 \(greeting bytes\) for this workload; got "64"/],
