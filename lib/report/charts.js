@@ -194,12 +194,41 @@ export function chartSpecs(findings) {
     config: { font: 'sans-serif' },
   };
 
+  // 6. open loop: HdrHistogram's percentile plot of the response times at half the lower knee (lib/stats/knees.js), x =
+  // 1 / (1 − p) on a log axis, a line per run (percentiles of different runs are never averaged), a panel per size
+  const spectrum = findings.knees.flatMap((k) => (k.spectrum ? k.spectrum.points.map((p) => ({
+    size: `${k.node ? `Node ${k.node} · ` : ''}${formatSize(k.size_bytes)} at ${k.spectrum?.rate.toLocaleString('en-US')}/s`, sizeNumber: k.size_bytes,
+    transport: labelOf(p.transport), series: `${labelOf(p.transport)} run ${p.run}`, percentile: p.percentile, x: p.x, value: p.us,
+  })) : []));
+  const ticks = [2, 10, 100, 1000, 10_000, 100_000].filter((t) => t <= Math.max(2, ...spectrum.map((p) => p.x)));
+  const spectrumX = {
+    field: 'x', type: 'quantitative', title: 'percentile (at 1 / (1 − p); the last point: the max)',
+    scale: { type: 'log', nice: false, domain: [2, Math.max(10, ...spectrum.map((p) => p.x))] },
+    axis: { values: ticks, labelExpr: "{ '2': '50 %', '10': '90 %', '100': '99 %', '1000': '99.9 %', '10000': '99.99 %', '100000': '99.999 %' }[datum.value]" },
+  };
+  const spectrumY = { field: 'value', type: 'quantitative', title: `${timeName} µs`, ...logAxis(spectrum.map((p) => p.value)) };
+  const spectrumChart = {
+    description: `${timeName} percentile spectrum at half the lower knee, a line per run, ${named}, a panel per ${sizeName}`,
+    title: { text: `${timeName} percentiles at half the lower knee · ${workloads.join(', ')}`, subtitle: `µs, log axes; a line per run; ${named}`, anchor: 'start', fontSize: 14, subtitleFontSize: 11, offset: 12 },
+    data: { values: spectrum },
+    facet: { column: { field: 'size', type: 'ordinal', title: null, sort: { field: 'sizeNumber' }, header: { labelFontSize: 12 } } },
+    spec: {
+      width: WIDTH, height: HEIGHT,
+      layer: [
+        { mark: { type: 'line' }, encoding: { x: spectrumX, y: spectrumY, color: colour, detail: { field: 'series' } } },
+        { mark: { type: 'point', filled: true, size: 40 }, encoding: { x: spectrumX, y: spectrumY, color: colour, shape, detail: { field: 'series' } } },
+      ],
+    },
+    config: { font: 'sans-serif' },
+  };
+
   return [
     { name: `chart-${primary.metric}.svg`, title: `${primary.short} against ${sizeName} (95 % CI bands)`, spec: primaryChart },
     ...ratioCharts,
     { name: 'chart-cpu.svg', title: `${cpuTitle}: ${sides}`, spec: cpuChart },
     ...(timeMetrics.length ? [{ name: 'chart-rtt.svg', title: `${timeName[0].toUpperCase()}${timeName.slice(1)} p50 and p99 (µs, log axis)`, spec: rttChart }] : []),
     ...(load.length ? [{ name: 'chart-load.svg', title: `${timeName[0].toUpperCase()}${timeName.slice(1)} p50 and p99 against ${w.axes.depth.label} (µs, log axes)`, spec: loadChart }] : []),
+    ...(spectrum.length ? [{ name: 'chart-spectrum.svg', title: `${timeName[0].toUpperCase()}${timeName.slice(1)} percentiles at half the lower knee (µs, log axes, a line per run)`, spec: spectrumChart }] : []),
   ];
 }
 

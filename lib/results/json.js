@@ -22,7 +22,7 @@ export function toReportDocument(findings, { dir, files = [] } = {}) {
     verdicts: findings.sections.map((s) => s.verdict),
     sections: findings.sections.map((s) => ({ workload: s.workload, node: s.node, depth: s.depth, transports: s.transports, primary: s.primary.metric, verdict: s.verdict, sizes: s.sizes })),
     versions: findings.versions.map((v) => ({ workload: v.workload, node: v.node, base: v.base, primary: v.primary.metric, line: v.line, ratios: v.ratios, transports: v.transports, groups: v.groups })),
-    knees: findings.knees.map((k) => ({ workload: k.workload, node: k.node, size_bytes: k.size_bytes, rates: k.rates, line: k.line, transports: k.transports, ratios: Object.fromEntries(Object.entries(k.ratios).map(([t, r]) => [t, r && { n: r.n, mean: r.mean, low: r.low, high: r.high }])) })),
+    knees: findings.knees.map((k) => ({ workload: k.workload, node: k.node, size_bytes: k.size_bytes, rates: k.rates, line: k.line, transports: k.transports, spectrum: k.spectrum, ratios: Object.fromEntries(Object.entries(k.ratios).map(([t, r]) => [t, r && { n: r.n, mean: r.mean, low: r.low, high: r.high }])) })),
     warnings: findings.warnings,
     summary: findings.summary,
     environment: findings.meta?.environment ?? null,

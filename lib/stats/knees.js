@@ -24,8 +24,39 @@ import { formatSize } from '../core/units.js';
  * @property {TransportKnee[]} transports TCP first
  * @property {Record<string, import('./ratios.js').RatioInterval | null>} ratios each other transport's knee against TCP's, by transport, over
  *   the runs where both knees were found below the ladder's top rate (null: no such run)
+ * @property {Spectrum | null} spectrum the response-time percentile spectrum at half the lower knee (null: no knee known)
  * @property {string} line for people
+ *
+ * @typedef {object} Spectrum
+ * @property {number} rate the rate it was measured at: the largest offered at or below half the lowest knee (else the lowest)
+ * @property {{ transport: string, run: number, percentile: string, x: number, us: number }[]} points per run that kept the
+ *   rate, its p50, p90, p99, p99.9 and max response time, at x = 1 / (1 − p) (the max at x = the requests it timed)
  */
+
+/** The percentiles of a spectrum: [p, column]. */
+const SPECTRUM = /** @type {const} */ ([[50, 'resp_p50_us'], [90, 'resp_p90_us'], [99, 'resp_p99_us'], [99.9, 'resp_p999_us']]);
+
+/**
+ * HdrHistogram's percentile plot of the response times, at half the lower knee: each run of each transport that kept
+ * that rate drawn on its own (percentiles of different runs are never averaged).
+ * @param {Record<string, any>[]} group one size's open-loop rows
+ * @param {number[]} rates ascending
+ * @param {TransportKnee[]} transports
+ * @returns {Spectrum | null}
+ */
+function spectrumOf(group, rates, transports) {
+  const knees = transports.map((t) => t.knee).filter((k) => k !== null);
+  if (knees.length === 0) return null;
+  const half = Math.min(...knees) / 2;
+  const rate = [...rates].reverse().find((r) => r <= half) ?? rates[0];
+  const points = group
+    .filter((r) => Number(r.depth) === rate && r.status === 'ok' && r.limit === 'none')
+    .flatMap((r) => [
+      ...SPECTRUM.map(([p, column]) => ({ percentile: `${p} %`, x: Math.round(1 / (1 - p / 100)), us: Number(r[column]) })),
+      { percentile: 'max', x: Number(r.requests), us: Number(r.resp_max_us) },
+    ].filter((point) => point.us > 0 && point.x > 0).map((point) => ({ transport: String(r.transport), run: Number(r.run), ...point })));
+  return points.length ? { rate, points } : null;
+}
 
 /** @param {number[]} values */
 const geomean = (values) => (values.every((v) => v === values[0]) ? values[0] : Math.exp(values.reduce((s, v) => s + Math.log(v), 0) / values.length));
@@ -81,7 +112,7 @@ export function findKnees(rows, { several = false } = {}) {
       const logs = runs.flatMap((_, i) => (found(t.runs[i]) && found(base.runs[i]) ? [Math.log(/** @type {number} */ (t.runs[i]) / /** @type {number} */ (base.runs[i]))] : []));
       ratios[t.transport] = logs.length ? ratioInterval(logs) : null;
     }
-    return { workload, node, size_bytes: size, rates, transports, ratios, line: kneeLine({ node, size, rates, transports, ratios }) };
+    return { workload, node, size_bytes: size, rates, transports, ratios, spectrum: spectrumOf(group, rates, transports), line: kneeLine({ node, size, rates, transports, ratios }) };
   });
 }
 

@@ -11,6 +11,7 @@ import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { getWorkload } from '../../lib/workloads/index.js';
 import { listPresets, loadSpec, resolveSpec } from '../../lib/sweep/spec.js';
+import { findKnees } from '../../lib/stats/knees.js';
 import { runCli } from './cli.js';
 import { expectPinnedHeaders } from './schema.js';
 import { readXlsx } from './xlsx.js';
@@ -124,8 +125,17 @@ export function describePresetSweeps(presets, { dir, runs = {} }) {
       const times = Object.keys(w.summary).some((m) => m.endsWith('_p50_us'));
       expect(existsSync(join(out(), 'chart-rtt.svg'))).toBe(times);
       // open loop: response times against the offered rate, drawn from the rows that kept their rate
-      const kept = parseCsv(await readFile(join(out(), 'trials.csv'), 'utf8')).some((/** @type {any} */ r) => r.status === 'ok' && r.limit === 'none');
+      const trials = parseCsv(await readFile(join(out(), 'trials.csv'), 'utf8'));
+      const kept = trials.some((/** @type {any} */ r) => r.status === 'ok' && r.limit === 'none');
       expect(existsSync(join(out(), 'chart-load.svg'))).toBe(w.columns.includes('limit') && kept);
+      // and the percentile spectrum at half the lower knee, where a knee was found
+      const spectrum = findKnees(trials).some((k) => k.spectrum);
+      expect(existsSync(join(out(), 'chart-spectrum.svg'))).toBe(spectrum);
+      if (spectrum) {
+        const svg = await readFile(join(out(), 'chart-spectrum.svg'), 'utf8');
+        expect(svg).toContain('percentiles at half the lower knee');
+        expect(svg).toMatch(/<path[^>]* d="M/); // lines drawn, not an empty panel
+      }
     });
 
     it('writes trials.csv, blocks.csv, summary.csv and runs-wide.csv with the header lines test/fixtures/schema pins', async () => {

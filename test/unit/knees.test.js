@@ -62,6 +62,38 @@ describe('findKnees', () => {
   });
 });
 
+describe('the percentile spectrum at half the lower knee', () => {
+  /** @param {number} run @param {string} transport @param {number} rate @param {string} limit @param {number} base its p50 */
+  const timed = (run, transport, rate, limit, base) => ({
+    ...row(run, transport, rate, limit), requests: 4000, resp_p50_us: base, resp_p90_us: 2 * base, resp_p99_us: 5 * base, resp_p999_us: 20 * base, resp_max_us: 50 * base,
+  });
+
+  it('at the largest rate at or below half the lowest knee, a line per run that kept it, its max at the requests timed', () => {
+    const rows = [
+      // knees: TCP 4000 in both runs, UDS 8000: half the lower is 2000
+      ...[0, 1].flatMap((run) => [1000, 2000, 4000, 8000].flatMap((rate) => [
+        timed(run, 'tcp', rate, rate <= 4000 ? 'none' : 'server', 100 + run),
+        timed(run, 'uds', rate, 'none', 80 + run),
+      ])),
+    ];
+    const [knee] = findKnees(rows);
+    expect(knee.transports.map((t) => t.knee)).toEqual([4000, 8000]);
+    expect(knee.spectrum?.rate).toBe(2000);
+    const points = knee.spectrum?.points ?? [];
+    expect(points).toHaveLength(2 * 2 * 5); // transports × runs × (4 percentiles + max)
+    expect(points.filter((p) => p.transport === 'tcp' && p.run === 1).map((p) => [p.percentile, Math.round(p.x), p.us])).toEqual([
+      ['50 %', 2, 101], ['90 %', 10, 202], ['99 %', 100, 505], ['99.9 %', 1000, 2020], ['max', 4000, 5050],
+    ]);
+  });
+
+  it('the lowest rate when none is at or below half the lower knee; none without a knee; a run that missed the rate drawn by none', () => {
+    const kept = findKnees([timed(0, 'tcp', 1000, 'none', 100), timed(0, 'uds', 1000, 'none', 90), timed(1, 'tcp', 1000, 'none', 100), timed(1, 'uds', 1000, 'generator', 90)]);
+    expect(kept[0].spectrum?.rate).toBe(1000);
+    expect(new Set(kept[0].spectrum?.points.map((p) => `${p.transport} ${p.run}`))).toEqual(new Set(['tcp 0', 'uds 0', 'tcp 1']));
+    expect(findKnees([timed(0, 'tcp', 1000, 'server', 100), timed(0, 'uds', 1000, 'server', 90)])[0].spectrum).toBeNull();
+  });
+});
+
 describe('the summary of an open-loop sweep', () => {
   it('leaves out a row that missed its rate: a ratio only from runs where both kept it', () => {
     const figures = (/** @type {number} */ p99) => ({ resp_p99_us: p99, resp_p50_us: p99 / 10, server_cpu_us_per_req: 10 });
