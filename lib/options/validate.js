@@ -83,6 +83,7 @@ function toTarget(transport, text) {
  * @property {boolean} probe run the wake-up probe first
  * @property {string | null} netns --server-netns: iproute2's ip (lib/fixture/netns.js); null: the server on the host
  * @property {number | null} serverWorkUs --server-work: µs of CPU the server spins per packet (echo) or request (http); null: none
+ * @property {number | null} serverDelayMs --server-delay: ms the server waits, asynchronously, before each echo or answer; null: none
  */
 
 /**
@@ -133,7 +134,9 @@ export function resolveRunOptions(raw) {
       if (!targets[t]) throw new UsageError(`--transport ${raw.transport} needs --${t} ${declared.target} when a target is given (or give no target to start a server)`);
     }
   }
-  if (raw.serverWork !== undefined && targets) throw new UsageError(`--server-work is done by the server udsvstcp starts: not with ${targetFlags(' or ')} (a server not ours)`);
+  for (const [key, flag] of [['serverWork', '--server-work'], ['serverDelay', '--server-delay']]) {
+    if (raw[key] !== undefined && targets) throw new UsageError(`${flag} is done by the server udsvstcp starts: not with ${targetFlags(' or ')} (a server not ours)`);
+  }
   if (raw.portProxy && !raw.serverNetns) throw new UsageError('--port-proxy needs --server-netns: the port proxy forwards from host loopback to the server\'s address in its network namespace');
   if (raw.serverNetns && targets) throw new UsageError(`--server-netns runs the server udsvstcp starts in a network namespace: not with ${targetFlags(' or ')} (a server not ours)`);
   if (raw.serverNetns) checkNetnsTransports(transports, '--transport', '--server-netns');
@@ -158,5 +161,6 @@ export function resolveRunOptions(raw) {
     netns,
     portProxy: Boolean(raw.portProxy),
     serverWorkUs: raw.serverWork === undefined ? null : parseSetting('serverWork', raw.serverWork, '--server-work') * 1000,
+    serverDelayMs: raw.serverDelay === undefined ? null : parseSetting('serverDelay', raw.serverDelay, '--server-delay'),
   };
 }

@@ -107,3 +107,21 @@ describe('run --server-work: the echo server spins that much CPU per packet', ()
     }
   }, 30_000);
 });
+
+describe('run --server-delay: the server waits that long, on a timer, before each echo or answer', () => {
+  // echo at depth 1 measures at least 8 blocks of 100 round trips per transport: 1 ms each keeps it short
+  it.each([
+    [['--depth', '1'], 1, 'rtt_p50_us', 'echo'],
+    [['--workload', 'http-rate', '--rate', '200', '--connections', '2'], 3, 'resp_p50_us', 'answer'],
+  ])('%j: every median time is at least the delay, for both transports', async (flags, ms, column, what) => {
+    const { code, stdout, stderr } = await callMain(['run', ...flags, '--server-delay', `${ms}ms`, '--duration', '200ms', '--warmup', '20ms', '--transport', 'tcp,uds', '--json']);
+    expect(code, stderr).toBe(0);
+    expect(stderr).toContain(`the server waiting ${ms} ms before each ${what} (--server-delay)`);
+    const records = stdout.trim().split('\n').map((line) => JSON.parse(line));
+    expect(records).toHaveLength(2);
+    for (const r of records) {
+      expect(r.status, r.error).toBe('ok');
+      expect(r[column]).toBeGreaterThanOrEqual(ms * 1000);
+    }
+  }, 30_000);
+});
