@@ -92,9 +92,11 @@ blocks A B B A … between a TCP and a UDS connection (A B C C B A … with thre
 and the last lines give each transport against TCP, UDS/TCP first, with a 95 %
 interval (across trials with --runs 2 or more; from one trial's blocks otherwise).
 The server listens on TCP, UDS and (Linux) an abstract socket at once.
---rate N (the rate workload, which --rate alone picks) offers N packets per
-second in open loop, each timed from when it should have been sent; each
-record says whether the rate was kept (limit: none, server, generator).
+--rate N offers N requests per second in open loop, each timed from when it
+should have been sent; each record says whether the rate was kept (limit:
+none, server, generator). Without --workload, the workload is the first whose
+depth flag is given and which takes the other options: --rate alone picks
+rate (echo), --rate with --connections http-rate, --connections alone http.
 
 ${catalogue()}
 

@@ -108,7 +108,9 @@ export function createHttpLoad(target, { connections, pipelining = 1, path = '/'
   };
 
   /** What is in flight and done in the current block, for error messages. */
-  const inFlightNow = () => `${issued - completed} requests in flight after ${current ? completed - current.first : completed} complete`;
+  const inFlightNow = () => (driver && opened
+    ? `${driver.state.sent - driver.state.received} requests in flight after ${driver.state.received} complete` // open loop: the driver counts them
+    : `${issued - completed} requests in flight after ${current ? completed - current.first : completed} complete`);
 
   /** @param {number} got @param {string} [also] */
   const wrongBody = (got, also = '') => new RunError(`${where}: expected a response body of ${expectedBytes} bytes, got ${got}${also}`, 'ERR_VERIFY');
@@ -160,6 +162,7 @@ export function createHttpLoad(target, { connections, pipelining = 1, path = '/'
     /** @param {unknown} _controller @param {Buffer} chunk */
     onResponseData(_controller, chunk) {
       progress++;
+      if (this.due !== undefined) driver?.heard(performance.now()); // a long body still arriving is no stall
       this.bytes += chunk.length;
       if (this.bytes > expectedBytes) fail(wrongBody(this.bytes, ' or more'));
     }
@@ -246,6 +249,7 @@ export function createHttpLoad(target, { connections, pipelining = 1, path = '/'
 
   /** Open loop: the requests in flight, for the due times of those a stall leaves unanswered. @type {Set<Exchange>} */
   const pending = new Set();
+  let segmentRunning = false;
   const driver = open && createOpenDriver({
     ...open,
     timeoutMs,
@@ -261,12 +265,18 @@ export function createHttpLoad(target, { connections, pipelining = 1, path = '/'
 
   /** @type {HttpLoad['block']} */
   const block = async (requests, recordTo) => {
+    if (closed) throw new RunError('this HTTP load is closed', 'ERR_INTERNAL');
     if (!opened) await run(connections, undefined, 1); // one request on each connection opens it
     opened = true;
     if (!driver) return run(requests, recordTo, pipelining);
     const before = { bytes: bodyBytes, connects };
-    const segment = await driver.block(requests, recordTo);
-    return { ...segment, requests: segment.sent, bytes: bodyBytes - before.bytes, connects: connects - before.connects };
+    segmentRunning = true;
+    try {
+      const segment = await driver.block(requests, recordTo);
+      return { ...segment, requests: segment.sent, bytes: bodyBytes - before.bytes, connects: connects - before.connects };
+    } finally {
+      segmentRunning = false;
+    }
   };
   return {
     block,
@@ -274,6 +284,7 @@ export function createHttpLoad(target, { connections, pipelining = 1, path = '/'
       if (closed) return;
       closed = true;
       if (current) fail(new RunError(`closed with ${issued - completed} requests in flight`, 'ERR_CLOSED'));
+      if (segmentRunning && driver) fail(new RunError(`closed with ${driver.state.sent - driver.state.received} requests in flight`, 'ERR_CLOSED'));
       clearInterval(watchdog);
       driver?.close();
       await Promise.all(clients.map((client) => (client.destroyed ? undefined : client.destroy().catch(() => {}))));

@@ -88,7 +88,8 @@ function toTarget(transport, text) {
 
 /**
  * Without --workload: the first workload (lib/workloads/ order) whose depth flag was given and which takes every other
- * option given (--rate: rate; --rate with --connections: http-rate; --connections: http), else the default.
+ * option given (--rate: rate; --rate with --connections: http-rate; --connections: http), else the first whose depth
+ * flag was given (its refusal then names the option that does not fit), else the default.
  * @param {Record<string, any>} raw
  */
 function impliedWorkload(raw) {
@@ -100,8 +101,9 @@ function impliedWorkload(raw) {
       return false;
     }
   };
-  const implied = WORKLOAD_NAMES.map((n) => WORKLOADS[n]).find((w) => raw[w.axes.depth.flag.slice(2)] !== undefined && takesAll(w));
-  return implied ?? getWorkload(DEFAULT_WORKLOAD);
+  const flagged = WORKLOAD_NAMES.map((n) => WORKLOADS[n]).filter((w) => raw[w.axes.depth.flag.slice(2)] !== undefined);
+  // none takes them all: the first whose depth flag was given, so that the refusal names the option that does not fit
+  return flagged.find(takesAll) ?? flagged[0] ?? getWorkload(DEFAULT_WORKLOAD);
 }
 
 /**

@@ -6,6 +6,7 @@ import { Chalk } from 'chalk';
 import { formatSize } from '../core/units.js';
 import { printable } from '../core/text.js';
 import { workloadOf } from '../workloads/index.js';
+import { missedRate } from '../workloads/rate.js';
 import { BASELINE, labelOf, orderTransports } from '../transports/index.js';
 import { MIN_PER_UNIT, aloneWords } from './verdict.js';
 
@@ -129,7 +130,10 @@ export function toComparison(records, { chalk = plain, ratios = {}, workUs = nul
       const farthest = mechanisms.reduce((/** @type {[string, import('../workloads/workload.js').Figure] | undefined} */ a, b) => (a && Math.abs(Math.log(ratio(a[0]))) >= Math.abs(Math.log(ratio(b[0]))) ? a : b), undefined);
       if (farthest) others.push(`most different: ${farthest[1].short} ×${ratio(farthest[0]).toFixed(2)}`);
       lines.push(`${head}: ${verdict}; ${others.join(', ')}${basis}`);
-      if (workUs !== null) lines.push(`  with ${workUs} µs of server work per request, ${labelOf(transport)} ${[[w.primary, value], [serverCpu(w), ratio(serverCpu(w))]].map(([m, r]) => shareWords(w.summary[m], Number(r))).join(' and ')} of TCP`);
+      // with --server-work: the primary figure as above, the server's CPU from the same rows (those that kept their rate)
+      const kept = (/** @type {Record<string, any>[]} */ rows) => rows.filter((r) => !missedRate(r));
+      const shares = [[w.primary, value], [serverCpu(w), meanOf(kept(mine), serverCpu(w)) / meanOf(kept(tcp), serverCpu(w))]].filter(([, r]) => Number.isFinite(r));
+      if (workUs !== null && shares.length) lines.push(`  with ${workUs} µs of server work per request, ${labelOf(transport)} ${shares.map(([m, r]) => shareWords(w.summary[m], Number(r))).join(' and ')} of TCP`);
     }
   }
   return lines.length ? `${lines.join('\n')}\n` : '';

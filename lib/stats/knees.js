@@ -28,9 +28,11 @@ import { formatSize } from '../core/units.js';
  * @property {string} line for people
  *
  * @typedef {object} Spectrum
- * @property {number} rate the rate it was measured at: the largest offered at or below half the lowest knee (else the lowest)
+ * @property {number} rate the rate it was measured at: the largest offered at or below half the lowest knee (the lowest
+ *   rate when none is, or when a transport's knee is not known: below the ladder)
  * @property {{ transport: string, run: number, percentile: string, x: number, us: number }[]} points per run that kept the
- *   rate, its p50, p90, p99, p99.9 and max response time, at x = 1 / (1 − p) (the max at x = the requests it timed)
+ *   rate, its p50, p90, p99 and p99.9 response time at x = 1 / (1 − p), those finer than 1 / the requests it timed left
+ *   out, then its max at x = the requests (or just past its last percentile)
  */
 
 /** The percentiles of a spectrum: [p, column]. */
@@ -45,16 +47,19 @@ const SPECTRUM = /** @type {const} */ ([[50, 'resp_p50_us'], [90, 'resp_p90_us']
  * @returns {Spectrum | null}
  */
 function spectrumOf(group, rates, transports) {
-  const knees = transports.map((t) => t.knee).filter((k) => k !== null);
-  if (knees.length === 0) return null;
-  const half = Math.min(...knees) / 2;
+  const knees = transports.map((t) => t.knee);
+  const half = knees.every((k) => k !== null) ? Math.min(.../** @type {number[]} */ (knees)) / 2 : 0;
   const rate = [...rates].reverse().find((r) => r <= half) ?? rates[0];
   const points = group
     .filter((r) => Number(r.depth) === rate && r.status === 'ok' && r.limit === 'none')
-    .flatMap((r) => [
-      ...SPECTRUM.map(([p, column]) => ({ percentile: `${p} %`, x: Math.round(1 / (1 - p / 100)), us: Number(r[column]) })),
-      { percentile: 'max', x: Number(r.requests), us: Number(r.resp_max_us) },
-    ].filter((point) => point.us > 0 && point.x > 0).map((point) => ({ transport: String(r.transport), run: Number(r.run), ...point })));
+    .flatMap((r) => {
+      const requests = Number(r.requests);
+      const percentiles = SPECTRUM.map(([p, column]) => ({ percentile: `${p} %`, x: Math.round(1 / (1 - p / 100)), us: Number(r[column]) }))
+        .filter((point) => point.x < requests && point.us > 0);
+      const last = percentiles.length ? percentiles[percentiles.length - 1].x : 1;
+      const max = { percentile: 'max', x: requests > last ? requests : last * 2, us: Number(r.resp_max_us) };
+      return [...percentiles, ...(max.us > 0 ? [max] : [])].map((point) => ({ transport: String(r.transport), run: Number(r.run), ...point }));
+    });
   return points.length ? { rate, points } : null;
 }
 

@@ -12,7 +12,7 @@ import { parseJson } from '../core/json-text.js';
 import { checkNginxConnections } from '../fixture/nginx.js';
 import { checkNetnsTransports, checkWorkloadTransports, resolveAmounts, resolveWorkloadOptions, toAxisValue, toTransportList } from '../options/rules.js';
 import { DEFAULTS, SPEC_KEYS, checkJsonTypes, parseSetting } from '../options/settings.js';
-import { DEFAULT_WORKLOAD, connectionsAt, getWorkload } from '../workloads/index.js';
+import { DEFAULT_WORKLOAD, WORKLOADS, WORKLOAD_NAMES, connectionsAt, getWorkload } from '../workloads/index.js';
 import { newSeed } from '../core/random.js';
 import { MAX_NODES } from '../core/node-executables.js';
 import { MiB, formatSize, isPowerOfTwo, parseSize, toInteger } from '../core/units.js';
@@ -170,7 +170,10 @@ export function resolveSpec(loaded, { test = false, flags = {} } = {}) {
   const given = (/** @type {string} */ key) => (merged[key] === DEFAULTS[/** @type {keyof typeof DEFAULTS} */ (key)] ? undefined : merged[key]);
   for (const key of ['greeting', 'keepalive', 'serverNetns', 'portProxy']) parseSetting(key, merged[key], name(key));
   if (merged.portProxy && !merged.serverNetns) throw new UsageError(`${name('portProxy')} needs serverNetns (--server-netns): the port proxy forwards from host loopback to the server's address in its network namespace`);
-  if (given('connections') !== undefined && workload.axes.depth.flag === '--connections') throw new UsageError(`${name('connections')} is for the open-loop http workloads; ${workload.name} sweeps its connections as its depths`);
+  if (given('connections') !== undefined && !workload.options.includes('connections')) {
+    const takers = WORKLOAD_NAMES.filter((n) => WORKLOADS[n].options.includes('connections')).join(' and ');
+    throw new UsageError(`${name('connections')} applies to the ${takers} workloads; ${workload.name} ${workload.axes.depth.flag === '--connections' ? 'sweeps its connections as its depths' : 'has none'}`);
+  }
   const extras = resolveWorkloadOptions(workload, { greeting: given('greeting'), pipelining: given('pipelining'), keepalive: given('keepalive'), arrivals: given('arrivals'), connections: given('connections') }, name);
   const { measure, warmup } = resolveAmounts(workload, { packets: merged.packets, duration: merged.duration, warmup: merged.warmup }, name, String(DEFAULTS.duration));
   const { size: sizeAxis, depth: depthAxis } = workload.axes;

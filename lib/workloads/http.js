@@ -129,7 +129,7 @@ async function runHttpRate(spec, context, proxy) {
   const { createHttpLoad } = await import('../client/http-load.js');
   const offered = spec.depth;
   const connections = openConnections(spec);
-  const cap = inFlightCap(spec.size);
+  const cap = Math.max(connections, inFlightCap(spec.size)); // echo's payload budget, but at least a request per connection
   const histograms = spec.targets.map(() => ({ service: createHistogram(HISTOGRAM), lag: createHistogram(HISTOGRAM) }));
   const loads = spec.targets.map((target, i) => createHttpLoad(target, {
     connections, path: `/${spec.size}`, expectedBytes: spec.size, timeoutMs: spec.timeoutMs,

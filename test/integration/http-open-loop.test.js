@@ -58,6 +58,18 @@ describe('the HTTP load client in open loop', () => {
     // a request's response time (from when it was due) is at least its service time (from when it was written)
     for (const p of [50, 90, 99, 100]) expect(response.percentile(p)).toBeGreaterThanOrEqual(histograms.service.percentile(p));
   });
+  it('closed during a segment: the segment fails as closed, and a block asked of it after is refused', async () => {
+    const address = /** @type {import('node:net').AddressInfo} */ (server.address());
+    const load = createHttpLoad({ transport: 'tcp', host: '127.0.0.1', port: address.port }, {
+      connections: 2, path: '/64', expectedBytes: 64, timeoutMs: 5000, open: { rate: 100, cap: 100 },
+    });
+    await load.block(2); // the connections opened, a first short segment
+    const segment = load.block(100).then(() => null, (error) => error); // a second of schedule
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await load.close();
+    expect(await segment).toMatchObject({ code: 'ERR_CLOSED', message: expect.stringMatching(/^closed with \d+ requests in flight$/) });
+    await expect(load.block(1)).rejects.toThrow('this HTTP load is closed');
+  });
 });
 
 describe('http-rate: a server stall in open loop', () => {

@@ -92,6 +92,11 @@ describe('the percentile spectrum at half the lower knee', () => {
     expect(new Set(kept[0].spectrum?.points.map((p) => `${p.transport} ${p.run}`))).toEqual(new Set(['tcp 0', 'uds 0', 'tcp 1']));
     expect(findKnees([timed(0, 'tcp', 1000, 'server', 100), timed(0, 'uds', 1000, 'server', 90)])[0].spectrum).toBeNull();
   });
+
+  it('a run of fewer requests than a percentile needs draws it not: of 150 requests, p50 to p99, then the max at 150', () => {
+    const [knee] = findKnees([{ ...timed(0, 'tcp', 500, 'none', 100), requests: 150 }, { ...timed(0, 'uds', 500, 'none', 90), requests: 150 }]);
+    expect(knee.spectrum?.points.filter((p) => p.transport === 'tcp').map((p) => [p.percentile, p.x])).toEqual([['50 %', 2], ['90 %', 10], ['99 %', 100], ['max', 150]]);
+  });
 });
 
 describe('the summary of an open-loop sweep', () => {

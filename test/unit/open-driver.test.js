@@ -118,6 +118,42 @@ describe('open-loop driver on a scripted clock', () => {
   });
 });
 
+describe('open-loop driver, answers out of order (HTTP over several connections)', () => {
+  it('complete() takes each answer with its own due and send times; a stall records each unanswered one from its due time', async () => {
+    let now = 100;
+    /** @type {(() => void)[]} */
+    const passes = [];
+    /** @type {Map<number, number>} index → due, of the requests in flight */
+    const dues = new Map();
+    const histograms = { service: createHistogram(), lag: createHistogram() };
+    const driver = createOpenDriver({
+      rate: 1000, cap: 100, timeoutMs: 20, what: 'test', histograms, clock: () => now, defer: (pass) => passes.push(pass),
+      send: (index, due) => dues.set(index, due), unanswered: () => [...dues.values()],
+    });
+    const ms = (/** @type {number} */ v) => Math.round(v / 1e5) / 10;
+    const recordTo = createHistogram();
+    const segment = driver.block(3, recordTo);
+    now = 102;
+    passes.shift()?.(); // requests 1 and 2, due at 101 and 102, sent now
+    expect([...dues]).toEqual([[0, 100], [1, 101], [2, 102]]);
+    // request 2 answers first, 0.5 ms after it was due and sent; then request 0, 3 ms after
+    for (const [index, at, sentAt] of [[2, 102.5, 102], [0, 103, 100]]) {
+      now = at;
+      driver.heard(now);
+      driver.complete(now, /** @type {number} */ (dues.get(index)), sentAt);
+      dues.delete(index);
+    }
+    expect([recordTo.count, ms(recordTo.min), ms(recordTo.max)]).toEqual([2, 0.5, 3]);
+    // request 1 never answers: the watchdog fails the segment and records it from when it was due, a lower bound
+    now = 1103;
+    await expect(segment).rejects.toMatchObject({ code: 'ERR_TIMEOUT', incomplete: 1 });
+    expect(recordTo.count).toBe(3);
+    expect(ms(recordTo.max)).toBeGreaterThanOrEqual(1002); // from its send (102) it would be 1001; HDR's buckets hold 3 digits
+    expect(ms(recordTo.max)).toBeLessThan(1003);
+    driver.close();
+  });
+});
+
 describe('whether a lane kept its rate', () => {
   it('a segment keeps its rate when it drops nothing and completes 99 % of it', () => {
     expect(keptSegment({ target: 1000, sent: 100, dropped: 0, elapsedMs: 100 })).toBe(true);

@@ -41,6 +41,8 @@ describe('run: an option its workload does not take', () => {
     [['--arrivals', 'poisson'], /^udsvstcp: error: --arrivals applies to the rate, http-rate and proxy-rate workloads, not echo$/m],
     [['--rate', '1000', '--arrivals', 'bursty'], /^udsvstcp: error: --arrivals must be constant \(a packet every 1\/rate\) or poisson .*; got "bursty"$/m],
     [['--rate', '0'], /^udsvstcp: error: --rate must be .*1 .*1000000/m],
+    [['--rate', '100', '--pipelining', '2'], /^udsvstcp: error: --pipelining applies to the http and proxy workloads, not rate$/m],
+    [['--connections', '5', '--arrivals', 'poisson'], /^udsvstcp: error: --arrivals applies to the rate, http-rate and proxy-rate workloads, not http$/m],
     [['--rate', '1000', '--depth', '4'], /^udsvstcp: error: --rate applies to the rate, http-rate and proxy-rate workloads; echo takes --depth/m],
     [['--rate', '1000', '--connections', '0'], /^udsvstcp: error: --connections must be a whole number from 1 to 1024; got "0"$/m],
     [['--workload', 'http-rate', '--connections', '1025'], /^udsvstcp: error: --connections must be a whole number from 1 to 1024; got "1025"$/m],
@@ -87,7 +89,7 @@ describe('sweep: an option or spec key its workload does not take', () => {
 
   it('sweep --workload http --connections 4 is refused: http sweeps its connections as its depths', async () => {
     const out = join(tmp.dir, 'out');
-    await expectUsageError(['sweep', '--workload', 'http', '--sizes', '64', '--connections', '4', '--out', out], /^udsvstcp: error: --connections is for the open-loop http workloads; http sweeps its connections as its depths$/m);
+    await expectUsageError(['sweep', '--workload', 'http', '--sizes', '64', '--connections', '4', '--out', out], /^udsvstcp: error: --connections applies to the http-rate and proxy-rate workloads; http sweeps its connections as its depths$/m);
     expect(existsSync(out)).toBe(false);
   });
 
