@@ -17,18 +17,9 @@ import { FILES, MAX_READ_BYTES, blockColumns, createLog, openLog, trialColumns }
 import { checkResumeFlags, checkStoredSpec } from './stored-spec.js';
 import { nodesForResume, toNodeRecords } from './node-axis.js';
 
-/**
- * @param {string} path
- * @param {boolean} [follow]
- */
-function statOrNull(path, follow = false) {
-  try {
-    return follow ? fs.statSync(path) : fs.lstatSync(path);
-  } catch (error) {
-    if (errorCode(error) === 'ENOENT') return null;
-    throw error;
-  }
-}
+const NO_THROW = { throwIfNoEntry: false };
+/** Undefined where nothing is at the path. @param {string} path @param {boolean} [follow] */
+const statOrNull = (path, follow = false) => (follow ? fs.statSync(path, NO_THROW) : fs.lstatSync(path, NO_THROW));
 
 /**
  * A results file of a directory being resumed: a regular file of ours, at most MAX_READ_BYTES; null if there is none.
