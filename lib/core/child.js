@@ -141,13 +141,12 @@ export function createChannel({ post, listen, key = 'type', what = 'the other en
  * @param {NodeJS.ProcessEnv} [options.env] added to this process's environment
  * @param {'json' | 'advanced'} [options.serialization] of its channel
  * @param {boolean} [options.stdout] a pipe for its stdout (default: ignored)
- * @param {string} [options.cwd]
  * @param {string} [options.key] the key that names a message on its channel (default 'type')
  * @returns {Child}
  */
-export function startChild({ what, argv, prefix = [], env, serialization, stdout = false, cwd, key }) {
+export function startChild({ what, argv, prefix = [], env, serialization, stdout = false, key }) {
   const [command, ...args] = [...prefix, ...argv];
-  const child = spawn(command, args, { stdio: ['ignore', stdout ? 'pipe' : 'ignore', 'pipe', 'ipc'], detached: true, serialization, cwd, env: env ? { ...process.env, ...env } : process.env });
+  const child = spawn(command, args, { stdio: ['ignore', stdout ? 'pipe' : 'ignore', 'pipe', 'ipc'], detached: true, serialization, env: env ? { ...process.env, ...env } : process.env });
   const stderr = keepOutput(child.stderr);
   let running = child.pid !== undefined;
   const channel = createChannel({
@@ -241,16 +240,11 @@ export function startChild({ what, argv, prefix = [], env, serialization, stdout
   };
 }
 
-/**
- * The child's side: its channel to the parent, or undefined without one.
- * @param {{ key?: string, what?: string }} [options]
- * @returns {Channel | undefined}
- */
-export function parentChannel({ key, what = 'the parent' } = {}) {
+/** The child's side: its channel to the parent, or undefined without one. @returns {Channel | undefined} */
+export function parentChannel() {
   if (!process.send) return undefined;
   return createChannel({
-    what,
-    key,
+    what: 'the parent',
     listen: (listener) => process.on('message', listener),
     post: (message, done) => {
       if (process.connected) process.send?.(message, undefined, undefined, done);

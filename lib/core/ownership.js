@@ -38,12 +38,6 @@ export function checkPrivate(what, stat) {
  * @param {string} flag the flag that named it, e.g. --out
  */
 export function checkPrivateDir(dir, flag) {
-  let stat;
-  try {
-    stat = fs.statSync(dir);
-  } catch (error) {
-    if (/** @type {NodeJS.ErrnoException} */ (error).code === 'ENOENT') return;
-    throw error;
-  }
-  checkPrivate(`${flag} ${dir}`, stat);
+  const stat = fs.statSync(dir, { throwIfNoEntry: false });
+  if (stat) checkPrivate(`${flag} ${dir}`, stat);
 }
