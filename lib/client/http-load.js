@@ -265,7 +265,7 @@ export function createHttpLoad(target, { connections, pipelining = 1, path = '/'
 
   /** @type {HttpLoad['block']} */
   const block = async (requests, recordTo) => {
-    if (closed) throw new RunError('this HTTP load is closed', 'ERR_INTERNAL');
+    if (closed) throw failure ?? new RunError('this HTTP load is closed', 'ERR_CLOSED');
     if (!opened) await run(connections, undefined, 1); // one request on each connection opens it
     opened = true;
     if (!driver) return run(requests, recordTo, pipelining);

@@ -135,26 +135,7 @@ async function runHttpRate(spec, context, proxy) {
     connections, path: `/${spec.size}`, expectedBytes: spec.size, timeoutMs: spec.timeoutMs,
     open: { rate: offered, arrivals: spec.arrivals ?? 'constant', seed: spec.seed, cap, histograms: histograms[i] },
   }));
-  let connects = 0;
-  const lanes = spec.targets.map((target, i) => ({
-    target,
-    histogram: createHistogram(HISTOGRAM),
-    block: async (/** @type {number} */ n, /** @type {import('node:perf_hooks').RecordableHistogram | undefined} */ histogram) => {
-      const t = await loads[i].block(n, histogram);
-      if (histogram) connects += t.connects;
-      return t;
-    },
-    abort: (/** @type {Error} */ _error) => { loads[i].close().catch(() => {}); },
-  }));
-  const deadline = trialDeadline(spec, context.signal, (error) => { for (const lane of lanes) lane.abort(error); });
-  try {
-    const result = await measureLanes(proxy ? proxyRateWorkload : httpRateWorkload, spec, context, lanes, openLoopMeasure(offered, lanes, histograms));
-    if (connects > 0) throw new RunError(`${connects} connection(s) were opened again during measured segments (the server or nginx closed keep-alive connections): those requests waited for a connection's setup`, 'ERR_RECONNECT');
-    return result;
-  } finally {
-    deadline.clear();
-    await Promise.all(loads.map((load) => load.close().catch(() => {})));
-  }
+  return measureHttp(proxy ? proxyRateWorkload : httpRateWorkload, spec, context, loads, (lanes) => openLoopMeasure(offered, lanes, histograms));
 }
 
 /**
@@ -168,6 +149,24 @@ async function runHttp(spec, context, proxy) {
   // undici loads only in the trials that use it: every other lane process starts faster
   const { createHttpLoad } = await import('../client/http-load.js');
   const loads = spec.targets.map((target) => createHttpLoad(target, { connections: spec.depth, pipelining, path: `/${spec.size}`, expectedBytes: spec.size, timeoutMs: spec.timeoutMs }));
+  return measureHttp(proxy ? proxyWorkload : httpWorkload, spec, context, loads, (lanes) => ({
+    minUnits: FILL_FACTOR * spec.depth * pipelining, units: 'requests', floor: `${FILL_FACTOR} × --connections ${spec.depth} × --pipelining ${pipelining}`,
+    figures: (x) => unitFigures(x, { count: 'requests', rate: 'req_per_s', per: 'req' }),
+    extra: (t, i) => ({ mb_per_s: t.bytes / (t.elapsedMs / 1000) / 1e6, ...rttFigures('latency', lanes[i].histogram) }),
+  }));
+}
+
+/**
+ * A lane per target over its HTTP load, measured by measureLanes; a trial fails when a connection was opened again
+ * during a measured block (it timed a connection's setup), and the loads are closed whatever happens.
+ * @param {import('./workload.js').Workload} workload
+ * @param {import('./workload.js').TrialSpec} spec
+ * @param {import('./workload.js').TrialContext} context
+ * @param {import('../client/http-load.js').HttpLoad[]} loads one per target
+ * @param {(lanes: (import('../client/blocks.js').Lane & { histogram: import('node:perf_hooks').RecordableHistogram })[]) => Parameters<typeof measureLanes>[4]} howOf
+ * @returns {Promise<import('./workload.js').TrialResult>}
+ */
+async function measureHttp(workload, spec, context, loads, howOf) {
   let connects = 0;
   const lanes = spec.targets.map((target, i) => ({
     target,
@@ -181,11 +180,7 @@ async function runHttp(spec, context, proxy) {
   }));
   const deadline = trialDeadline(spec, context.signal, (error) => { for (const lane of lanes) lane.abort(error); });
   try {
-    const result = await measureLanes(proxy ? proxyWorkload : httpWorkload, spec, context, lanes, {
-      minUnits: FILL_FACTOR * spec.depth * pipelining, units: 'requests', floor: `${FILL_FACTOR} × --connections ${spec.depth} × --pipelining ${pipelining}`,
-      figures: (x) => unitFigures(x, { count: 'requests', rate: 'req_per_s', per: 'req' }),
-      extra: (t, i) => ({ mb_per_s: t.bytes / (t.elapsedMs / 1000) / 1e6, ...rttFigures('latency', lanes[i].histogram) }),
-    });
+    const result = await measureLanes(workload, spec, context, lanes, howOf(lanes));
     if (connects > 0) throw new RunError(`${connects} connection(s) were opened again during measured blocks (the server or nginx closed keep-alive connections): those blocks timed connection setup`, 'ERR_RECONNECT');
     return result;
   } finally {

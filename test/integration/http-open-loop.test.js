@@ -58,7 +58,7 @@ describe('the HTTP load client in open loop', () => {
     // a request's response time (from when it was due) is at least its service time (from when it was written)
     for (const p of [50, 90, 99, 100]) expect(response.percentile(p)).toBeGreaterThanOrEqual(histograms.service.percentile(p));
   });
-  it('closed during a segment: the segment fails as closed, and a block asked of it after is refused', async () => {
+  it('closed during a segment: the segment fails as closed, and so does a block asked of it after', async () => {
     const address = /** @type {import('node:net').AddressInfo} */ (server.address());
     const load = createHttpLoad({ transport: 'tcp', host: '127.0.0.1', port: address.port }, {
       connections: 2, path: '/64', expectedBytes: 64, timeoutMs: 5000, open: { rate: 100, cap: 100 },
@@ -68,7 +68,7 @@ describe('the HTTP load client in open loop', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     await load.close();
     expect(await segment).toMatchObject({ code: 'ERR_CLOSED', message: expect.stringMatching(/^closed with \d+ requests in flight$/) });
-    await expect(load.block(1)).rejects.toThrow('this HTTP load is closed');
+    await expect(load.block(1)).rejects.toMatchObject({ code: 'ERR_CLOSED' });
   });
 });
 
@@ -134,7 +134,8 @@ describe('run --workload proxy-rate --server-work 300us --json', () => {
     const { code, stdout, stderr } = await callMain(['run', '--workload', 'proxy-rate', '--rate', '500', '--connections', '2', '--server-work', '300us', '--duration', '300ms', '--warmup', '50ms', '--json']);
     expect(code, stderr).toBe(0);
     expect(stderr).toContain('the server spinning 300 µs per request (--server-work)');
-    expect(stderr).toMatch(/^ {2}with 300 µs of server work per request, UDS (saved|added) \d+ % (of|to) the resp p99 µs and (saved|added) \d+ % (of|to) the server CPU µs\/req of TCP$/m);
+    // the server's CPU share is left out where a row missed its rate (a loaded machine): then the line has the p99's alone
+    expect(stderr, stderr).toMatch(/^ {2}with 300 µs of server work per request, UDS (saved|added) \d+ % (of|to) the resp p99 µs( and (saved|added) \d+ % (of|to) the server CPU µs\/req)? of TCP$/m);
     const records = stdout.trim().split('\n').map((line) => JSON.parse(line));
     expect(records.map((r) => r.transport)).toEqual(['tcp', 'uds']);
     for (const r of records) {
