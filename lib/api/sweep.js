@@ -26,6 +26,7 @@ import { SUMMARY_COLUMNS, clientWarnings, counterWarnings, summarize, toSummaryT
 import { MAX_FAILED_IN_A_ROW, MAX_REPLACEMENTS } from '../sweep/fixture-keeper.js';
 import { runSweep } from '../sweep/orchestrator.js';
 import { resolvePinning } from '../sweep/pinning.js';
+import { autoRates } from '../sweep/rates-auto.js';
 import { resolveSweep } from '../sweep/request.js';
 import { openSession } from '../sweep/session.js';
 import { describeSpec } from '../sweep/spec.js';
@@ -112,19 +113,30 @@ async function measure({ dir, spec, previous, executables, nodes, begin, end, re
   // before the server starts: the probe's processes have the machine to themselves
   const machine = await collectMachineFacts({ probe, test: spec.test, signal });
   info(describeWakeup(machine), true);
-  const { log, blockLog } = begin({ environment, pinning: pinning.applied, design: describeDesign(spec), machine });
+  const workload = getWorkload(spec.workload);
+  const versions = nodes.map((n) => n.version);
+  const execPathOf = (/** @type {string | undefined} */ version) => nodes.find((n) => n.version === version)?.path ?? nodes[0].path;
+  /** @param {string} [version] */
+  const fixtureOptions = (version) => ({ greeting: spec.greeting, noDelay: spec.noDelay, prefix: pinning.server, nginx: executables.nginx?.path, keepalive: spec.keepalive, connections: Math.max(...(spec.depths.length ? spec.depths : [1]).map((depth) => connectionsAt(workload, depth, spec))), execPath: execPathOf(version), netns: executables.ip?.path ?? null, portProxy: spec.portProxy });
+  /** @type {string | undefined} */
+  let ratesAuto;
+  if (spec.depths.length === 0) {
+    // --depths auto: the rates from the closed-loop capacity, measured now, before the plan is fixed and recorded
+    const auto = await autoRates(spec, { fixture: fixtureOptions(versions[0]), prefix: pinning.client, placement: pinning.placement, execPath: execPathOf(versions[0]), signal });
+    spec.depths = auto.rates;
+    ratesAuto = auto.how;
+    info(auto.how);
+  }
+  const { log, blockLog } = begin({ environment, pinning: pinning.applied, design: { ...describeDesign(spec), ...(ratesAuto ? { rates_auto: ratesAuto } : {}) }, machine });
   const live = previous.filter((r) => r.status !== 'superseded');
 
   info(`sweep ${describeSpec(spec)}`);
-  const workload = getWorkload(spec.workload);
   const connections = Math.max(...spec.depths.map((depth) => connectionsAt(workload, depth, spec)));
   const backlog = backlogWarning({ connections, somaxconn: readSomaxconn(), flag: workload.options.includes('connections') ? `--connections ${connections}` : `--depths ${Math.max(...spec.depths)}` });
   if (backlog) onProgress({ type: 'warning', text: backlog });
   if (executables.nginx) info(`nginx: ${executables.nginx.path} (${executables.nginx.version}; from ${executables.nginx.from})`);
   if (executables.ip) info(`ip: ${executables.ip.path} (iproute2 ${executables.ip.version}): the server in a network namespace${spec.portProxy ? ', TCP through a port proxy' : ', TCP over the bridge'}`);
   info(`node: ${describeNodes(nodes)}${nodes.length > 1 ? `; ${nodes[0].version} is the baseline` : ''}`);
-  const versions = nodes.map((n) => n.version);
-  const execPathOf = (/** @type {string | undefined} */ version) => nodes.find((n) => n.version === version)?.path ?? nodes[0].path;
   if (pinning.note) onProgress({ type: 'note', text: pinning.note });
   info(`results: ${resolve(dir)}${request.resume ? ` (resuming: ${live.length} trial rows already there)` : ''}`);
 
@@ -146,7 +158,7 @@ async function measure({ dir, spec, previous, executables, nodes, begin, end, re
       previous: live,
       signal,
       startServer: async (version) => {
-        const fixture = await startFixture(workload, { greeting: spec.greeting, noDelay: spec.noDelay, prefix: pinning.server, nginx: executables.nginx?.path, keepalive: spec.keepalive, configDir: resolve(dir), connections, configName: versions.length > 1 ? `nginx-${version}.conf` : undefined, execPath: execPathOf(version), netns: executables.ip?.path ?? null, portProxy: spec.portProxy, session: record });
+        const fixture = await startFixture(workload, { ...fixtureOptions(version), configDir: resolve(dir), configName: versions.length > 1 ? `nginx-${version}.conf` : undefined, session: record });
         servers.add(fixture);
         if (hurry?.aborted) fixture.kill();
         status(fixture.describe, true);

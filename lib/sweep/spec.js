@@ -32,7 +32,7 @@ const KEYS = new Set(SPEC_KEYS);
  * @property {boolean} test
  * @property {string} workload
  * @property {number[]} sizes
- * @property {number[]} depths
+ * @property {number[]} depths empty: `auto`, the rates the sweep sets from the closed-loop capacity before it starts
  * @property {string[]} transports tcp, uds, uds-abstract … (lib/transports/)
  * @property {number} runs
  * @property {import('../workloads/workload.js').Amount} measure
@@ -181,11 +181,14 @@ export function resolveSpec(loaded, { test = false, flags = {} } = {}) {
   if (merged.sizes === undefined) throw new UsageError(`${source}: "sizes" is required (a list, or a range such as 1..16384)`);
   const sizes = toSizes(merged.sizes, name('sizes'), sizeAxis);
   if (origin.depths === 'default "depths"') merged.depths = [depthAxis.fallback];
-  const depthList = typeof merged.depths === 'string' ? merged.depths.split(',') : merged.depths;
-  if (!Array.isArray(depthList) || depthList.length === 0) throw new UsageError(`${name('depths')} must be a non-empty list of whole numbers from ${depthAxis.min} to ${depthAxis.max} (${depthAxis.label}); got ${JSON.stringify(merged.depths)}`);
-  const depths = [...new Set(depthList.map((v) => toInteger(String(v), name('depths'), { min: depthAxis.min, max: depthAxis.max })))].sort((a, b) => a - b);
-  for (const size of sizes) workload.check?.(size, depths[depths.length - 1], `${name('sizes')} × ${name('depths')}`);
-  if (workload.fixture.proxy) checkNginxConnections(Math.max(...depths.map((depth) => connectionsAt(workload, depth, extras))), workload.options.includes('connections') ? name('connections') : name('depths'));
+  // auto: an empty list until the sweep has measured the closed-loop capacity (lib/sweep/rates-auto.js)
+  const auto = merged.depths === 'auto';
+  if (auto && !workload.closed) throw new UsageError(`${name('depths')} auto is for the open-loop workloads (${WORKLOAD_NAMES.filter((n) => WORKLOADS[n].closed).join(', ')}): their rates from the closed-loop capacity; ${workload.name} takes a list`);
+  const depthList = auto ? [] : typeof merged.depths === 'string' ? merged.depths.split(',') : merged.depths;
+  if (!auto && (!Array.isArray(depthList) || depthList.length === 0)) throw new UsageError(`${name('depths')} must be a non-empty list of whole numbers from ${depthAxis.min} to ${depthAxis.max} (${depthAxis.label})${workload.closed ? ', or auto' : ''}; got ${JSON.stringify(merged.depths)}`);
+  const depths = [...new Set(/** @type {unknown[]} */ (depthList).map((v) => toInteger(String(v), name('depths'), { min: depthAxis.min, max: depthAxis.max })))].sort((a, b) => a - b);
+  if (depths.length) for (const size of sizes) workload.check?.(size, depths[depths.length - 1], `${name('sizes')} × ${name('depths')}`);
+  if (workload.fixture.proxy) checkNginxConnections(Math.max(...(depths.length ? depths : [depthAxis.min]).map((depth) => connectionsAt(workload, depth, extras))), workload.options.includes('connections') ? name('connections') : name('depths'));
   if (merged.description !== undefined && typeof merged.description !== 'string') throw new UsageError(`${name('description')} must be a string`);
 
   const pairing = parseSetting('pairing', merged.pairing, name('pairing'));

@@ -95,6 +95,7 @@ export const httpRateWorkload = {
   summary: { ...rate.summary, server_cpu_us_per_req: SUMMARY.server_cpu_us_per_req },
   fixture: { server: 'http', proxy: false },
   connections: (_depth, options) => openConnections(options),
+  closed: { workload: 'http', depth: openConnections },
   needs: 'stream',
   run: (spec, context) => runHttpRate(spec, context, false),
 };
@@ -114,6 +115,7 @@ export const proxyRateWorkload = {
   summary: { ...httpRateWorkload.summary, proxy_cpu_us_per_req: proxyWorkload.summary.proxy_cpu_us_per_req, ...mechanismSummary('req', 'request', { proxy: true }) },
   fixture: { server: 'http', proxy: true },
   connections: (_depth, options) => openConnections(options),
+  closed: { workload: 'proxy', depth: openConnections },
   needs: 'upstream',
   run: (spec, context) => runHttpRate(spec, context, true),
 };

@@ -75,6 +75,7 @@ export const rate = {
     ...mechanismSummary('req', 'request'),
   },
   fixture: { server: 'echo', proxy: false },
+  closed: { workload: 'echo', depth: () => 16 },
   needs: 'messages',
   run: runRate,
 };

@@ -1,10 +1,16 @@
 /**
- * The open-loop presets (latency-under-load), each one real `sweep --test`
- * with the tests every preset's sweep must pass (test/helpers/preset-sweeps.js),
- * in a file of their own so they run beside sweep-e2e-more.test.js.
+ * The open-loop presets (latency-under-load, http-under-load), each one real
+ * `sweep --test` with the tests every preset's sweep must pass
+ * (test/helpers/preset-sweeps.js), in a file of their own so they run beside
+ * sweep-e2e-more.test.js; and --depths auto, on a sweep of one size.
  */
-import { afterAll, beforeAll } from 'vitest';
-import { makeTempDir } from '../helpers/cli.js';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rateLadder } from '../../lib/sweep/rates-auto.js';
+import { getWorkload } from '../../lib/workloads/index.js';
+import { callMain, makeTempDir } from '../helpers/cli.js';
+import { readMetaJson, readTrialRows } from '../helpers/sweeps.js';
 import { OPEN, describePresetSweeps } from '../helpers/preset-sweeps.js';
 
 /** @type {{ dir: string, remove: () => Promise<void> }} */
@@ -15,3 +21,29 @@ beforeAll(async () => {
 afterAll(() => tmp.remove());
 
 describePresetSweeps(OPEN, { dir: () => tmp.dir });
+
+describe('sweep --depths auto: the rates from the closed-loop capacity, measured before the plan is fixed', () => {
+  it('measures each transport\'s capacity, offers doubling steps around it, and records the ladder and how it was made', async () => {
+    const out = join(tmp.dir, 'auto');
+    const { code, stderr } = await callMain(['sweep', '--workload', 'rate', '--sizes', '64', '--depths', 'auto', '--runs', '1', '--test', '--no-probe', '--no-report', '--out', out]);
+    expect(code, stderr).toBe(0);
+    expect(stderr).toMatch(/^--depths auto: echo at depth 16 measured tcp 64 B \d+\/s, uds 64 B \d+\/s; rates offered: doubling steps from 2× the highest to 0\.0625× the lowest$/m);
+    const meta = await readMetaJson(out);
+    const capacities = [...stderr.matchAll(/(tcp|uds) 64 B (\d+)\/s/g)].map((m) => Number(m[2]));
+    const depths = /** @type {number[]} */ (meta.spec.depths);
+    expect(depths).toEqual(rateLadder(capacities, getWorkload('rate').axes.depth)); // the ladder of the capacities it printed
+    expect(depths.length).toBeGreaterThanOrEqual(5);
+    expect(meta.design.rates_auto).toContain('--depths auto: echo at depth 16 measured');
+    const rows = await readTrialRows(out);
+    expect(rows).toHaveLength(2 * depths.length);
+    expect(new Set(rows.map((r) => Number(r.depth)))).toEqual(new Set(depths));
+  }, 60_000);
+
+  it('is refused for a closed-loop workload: exit 2, naming --depths and the workloads that take it', async () => {
+    const out = join(tmp.dir, 'never');
+    const { code, stderr } = await callMain(['sweep', '--workload', 'echo', '--sizes', '64', '--depths', 'auto', '--out', out]);
+    expect(code).toBe(2);
+    expect(stderr).toBe('udsvstcp: error: --depths auto is for the open-loop workloads (rate, http-rate, proxy-rate): their rates from the closed-loop capacity; echo takes a list\n');
+    expect(existsSync(out)).toBe(false);
+  });
+});
