@@ -39,10 +39,9 @@ export function rateLadder(capacities, axis) {
  * @param {string[]} how.prefix the client's command prefix (--pin)
  * @param {import('../workloads/workload.js').TrialSpec['placement']} how.placement
  * @param {string} how.execPath the baseline Node
- * @param {AbortSignal} how.signal
  * @returns {Promise<{ capacities: { size_bytes: number, transport: string, rate: number }[], rates: number[], how: string }>}
  */
-export async function autoRates(spec, { fixture: options, prefix, placement, execPath, signal }) {
+export async function autoRates(spec, { fixture: options, prefix, placement, execPath }) {
   const workload = getWorkload(spec.workload);
   const closed = /** @type {NonNullable<typeof workload.closed>} */ (workload.closed);
   const twin = getWorkload(closed.workload);
@@ -56,7 +55,7 @@ export async function autoRates(spec, { fixture: options, prefix, placement, exe
         workload: twin.name, targets: spec.transports.map((t) => server.targets[t]), size, depth,
         measure: { ms: spec.test ? 100 : 300 }, warmup: { ms: spec.test ? 20 : 100 }, seed: spec.seed, noDelay: spec.noDelay,
         timeoutMs: spec.timeoutMs, blockMs: spec.blockMs, test: spec.test, keepalive: spec.keepalive, placement,
-      }, { server, prefix, execPath, limitMs: spec.trialTimeoutMs, signal });
+      }, { server, prefix, execPath, limitMs: spec.trialTimeoutMs });
       for (const r of records) {
         if (r.status !== 'ok') throw new RunError(`--depths auto: the closed-loop trial of ${r.transport} at ${size} B failed: ${r.error}`, 'ERR_AUTO_RATES');
         capacities.push({ size_bytes: size, transport: String(r.transport), rate: Math.round(Number(r[twin.primary])) }); // as printed

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rateLadder } from '../../lib/sweep/rates-auto.js';
 import { getWorkload } from '../../lib/workloads/index.js';
 import { callMain, makeTempDir } from '../helpers/cli.js';
-import { readMetaJson, readTrialRows } from '../helpers/sweeps.js';
+import { readMetaJson, readTrialRows, startSweep } from '../helpers/sweeps.js';
 import { OPEN, describePresetSweeps } from '../helpers/preset-sweeps.js';
 
 /** @type {{ dir: string, remove: () => Promise<void> }} */
@@ -37,6 +37,27 @@ describe('sweep --depths auto: the rates from the closed-loop capacity, measured
     const rows = await readTrialRows(out);
     expect(rows).toHaveLength(2 * depths.length);
     expect(new Set(rows.map((r) => Number(r.depth)))).toEqual(new Set(depths));
+  }, 60_000);
+
+  it('Ctrl-C while the capacity is measured: the probe ends, the ladder is recorded, and the sweep stops as interrupted (exit 130), to resume', async () => {
+    const out = join(tmp.dir, 'auto-interrupted');
+    let sent = false;
+    const { code, stderr } = await startSweep(['--workload', 'rate', '--sizes', '64', '--depths', 'auto', '--runs', '1', '--test', '--no-probe', '--no-report', '--out', out], {
+      onStderr: (text, child) => {
+        // the wake-up probe's line comes just before the capacity probe, whose own line only after it
+        if (!sent && text.includes('wake-up probe:')) {
+          sent = true;
+          child.kill('SIGINT');
+        }
+      },
+    }).done;
+    expect(sent).toBe(true);
+    expect(code, stderr).toBe(130);
+    expect(stderr.indexOf('--depths auto: echo at depth 16 measured')).toBeGreaterThan(stderr.indexOf('wake-up probe:'));
+    expect(stderr).toContain(`Resume with:\n  npx udsvstcp sweep --resume ${out}\n`);
+    const meta = await readMetaJson(out);
+    expect(meta.status).toBe('interrupted');
+    expect(meta.spec.depths.length).toBeGreaterThanOrEqual(5);
   }, 60_000);
 
   it('is refused for a closed-loop workload: exit 2, naming --depths and the workloads that take it', async () => {
