@@ -117,7 +117,7 @@ async function measure({ dir, spec, previous, executables, nodes, begin, end, re
   const versions = nodes.map((n) => n.version);
   const execPathOf = (/** @type {string | undefined} */ version) => nodes.find((n) => n.version === version)?.path ?? nodes[0].path;
   /** @param {string} [version] */
-  const fixtureOptions = (version) => ({ greeting: spec.greeting, noDelay: spec.noDelay, prefix: pinning.server, nginx: executables.nginx?.path, keepalive: spec.keepalive, connections: Math.max(...(spec.depths.length ? spec.depths : [1]).map((depth) => connectionsAt(workload, depth, spec))), execPath: execPathOf(version), netns: executables.ip?.path ?? null, portProxy: spec.portProxy });
+  const fixtureOptions = (version) => ({ greeting: spec.greeting, noDelay: spec.noDelay, prefix: pinning.server, nginx: executables.nginx?.path, keepalive: spec.keepalive, connections: Math.max(...(spec.depths.length ? spec.depths : [1]).map((depth) => connectionsAt(workload, depth, spec))), execPath: execPathOf(version), netns: executables.ip?.path ?? null, portProxy: spec.portProxy, work: spec.serverWorkMs === null && spec.serverDelayMs === null ? undefined : { us: (spec.serverWorkMs ?? 0) * 1000, delayMs: spec.serverDelayMs ?? 0, packetBytes: spec.sizes[0] } });
   /** @type {string | undefined} */
   let ratesAuto;
   if (spec.depths.length === 0) {

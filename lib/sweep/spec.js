@@ -11,7 +11,7 @@ import { errorCode, readRegularFile } from '../core/files.js';
 import { parseJson } from '../core/json-text.js';
 import { checkNginxConnections } from '../fixture/nginx.js';
 import { checkNetnsTransports, checkWorkloadTransports, resolveAmounts, resolveWorkloadOptions, toAxisValue, toTransportList } from '../options/rules.js';
-import { DEFAULTS, SPEC_KEYS, checkJsonTypes, parseSetting } from '../options/settings.js';
+import { DEFAULTS, SPEC_KEYS, checkApplies, checkJsonTypes, parseSetting } from '../options/settings.js';
 import { DEFAULT_WORKLOAD, WORKLOADS, WORKLOAD_NAMES, connectionsAt, getWorkload } from '../workloads/index.js';
 import { newSeed } from '../core/random.js';
 import { MAX_NODES } from '../core/node-executables.js';
@@ -45,6 +45,8 @@ const KEYS = new Set(SPEC_KEYS);
  * @property {boolean} keepalive proxy: nginx keeps upstream connections alive
  * @property {'constant' | 'poisson'} arrivals rate: when an open-loop segment's packets are due
  * @property {number | null} connections http-rate, proxy-rate: keep-alive connections per transport (null: the workload's default)
+ * @property {number | null} serverWorkMs ms of CPU the server spins per packet (echo, one size) or request (http); null: none
+ * @property {number | null} serverDelayMs ms the server waits on a timer before each echo or answer; null: none
  * @property {number} timeoutMs stall timeout inside a trial
  * @property {number} trialTimeoutMs hard limit of a trial
  * @property {'blocks' | 'trials'} pairing blocks: TCP and UDS alternate in one trial; trials: one transport per process (2014)
@@ -176,6 +178,8 @@ export function resolveSpec(loaded, { test = false, flags = {} } = {}) {
   }
   const extras = resolveWorkloadOptions(workload, { greeting: given('greeting'), pipelining: given('pipelining'), keepalive: given('keepalive'), arrivals: given('arrivals'), connections: given('connections') }, name);
   const { measure, warmup } = resolveAmounts(workload, { packets: merged.packets, duration: merged.duration, warmup: merged.warmup }, name, String(DEFAULTS.duration));
+  checkApplies(workload, { serverWork: given('serverWork'), serverDelay: given('serverDelay') }, name);
+  const handler = (/** @type {'serverWork' | 'serverDelay'} */ key) => (given(key) === undefined || given(key) === null ? null : /** @type {number} */ (parseSetting(key, given(key), name(key))));
   const { size: sizeAxis, depth: depthAxis } = workload.axes;
   if (merged.sizes === undefined && sizeAxis.min === sizeAxis.max) merged.sizes = [sizeAxis.min];
   if (merged.sizes === undefined) throw new UsageError(`${source}: "sizes" is required (a list, or a range such as 1..16384)`);
@@ -188,6 +192,7 @@ export function resolveSpec(loaded, { test = false, flags = {} } = {}) {
   if (!auto && (!Array.isArray(depthList) || depthList.length === 0)) throw new UsageError(`${name('depths')} must be a non-empty list of whole numbers from ${depthAxis.min} to ${depthAxis.max} (${depthAxis.label})${workload.closed ? ', or auto' : ''}; got ${JSON.stringify(merged.depths)}`);
   const depths = [...new Set(/** @type {unknown[]} */ (depthList).map((v) => toInteger(String(v), name('depths'), { min: depthAxis.min, max: depthAxis.max })))].sort((a, b) => a - b);
   if (depths.length) for (const size of sizes) workload.check?.(size, depths[depths.length - 1], `${name('sizes')} × ${name('depths')}`);
+  if (handler('serverWork') !== null && workload.fixture.server === 'echo' && sizes.length > 1) throw new UsageError(`${name('serverWork')} on the echo server needs a sweep of one size (it spins per packet, and takes the packet's size from the sweep's); got ${sizes.length} sizes`);
   if (workload.fixture.proxy) checkNginxConnections(Math.max(...(depths.length ? depths : [depthAxis.min]).map((depth) => connectionsAt(workload, depth, extras))), workload.options.includes('connections') ? name('connections') : name('depths'));
   if (merged.description !== undefined && typeof merged.description !== 'string') throw new UsageError(`${name('description')} must be a string`);
 
@@ -222,6 +227,8 @@ export function resolveSpec(loaded, { test = false, flags = {} } = {}) {
     keepalive: extras.keepalive,
     arrivals: extras.arrivals,
     connections: extras.connections,
+    serverWorkMs: handler('serverWork'),
+    serverDelayMs: handler('serverDelay'),
     timeoutMs: parseSetting('timeout', merged.timeout, name('timeout')),
     trialTimeoutMs,
     pairing,
@@ -271,5 +278,5 @@ function toPrecision(value, key) {
 /** @param {SweepSpec} spec */
 export function describeSpec(spec) {
   const amount = (/** @type {import('../workloads/workload.js').Amount} */ a) => ('packets' in a ? `${a.packets} packets` : `${a.ms} ms`);
-  return `${spec.preset}${spec.test ? ' (test mode)' : ''}: sizes ${spec.sizes.map(formatSize).join(', ')}; depths ${spec.depths.join(', ')}; ${spec.transports.join(' + ')}; ${spec.runs} run${spec.runs === 1 ? '' : 's'} of ${amount(spec.measure)} after ${amount(spec.warmup)} warmup; ${spec.pairing === 'blocks' ? `paired blocks of ~${spec.blockMs} ms` : 'one transport per trial'}${spec.precision === null ? '' : `; more runs until ±${+(spec.precision * 100).toFixed(3)} %${spec.maxTimeMs === null ? '' : ` or ${spec.maxTimeMs / 1000} s`}`}; seed ${spec.seed}; pin ${spec.pin}; TCP noDelay ${spec.noDelay}${spec.serverNetns ? `; server in a network namespace${spec.portProxy ? ', TCP through a port proxy' : ', TCP over the bridge'}` : ''}`;
+  return `${spec.preset}${spec.test ? ' (test mode)' : ''}: sizes ${spec.sizes.map(formatSize).join(', ')}; depths ${spec.depths.join(', ')}; ${spec.transports.join(' + ')}; ${spec.runs} run${spec.runs === 1 ? '' : 's'} of ${amount(spec.measure)} after ${amount(spec.warmup)} warmup; ${spec.pairing === 'blocks' ? `paired blocks of ~${spec.blockMs} ms` : 'one transport per trial'}${spec.precision === null ? '' : `; more runs until ±${+(spec.precision * 100).toFixed(3)} %${spec.maxTimeMs === null ? '' : ` or ${spec.maxTimeMs / 1000} s`}`}; seed ${spec.seed}; pin ${spec.pin}; TCP noDelay ${spec.noDelay}${spec.serverWorkMs === null ? '' : `; the server spinning ${+(spec.serverWorkMs * 1000).toFixed(3)} µs per request`}${spec.serverDelayMs === null ? '' : `; the server waiting ${spec.serverDelayMs} ms before each answer`}${spec.serverNetns ? `; server in a network namespace${spec.portProxy ? ', TCP through a port proxy' : ', TCP over the bridge'}` : ''}`;
 }

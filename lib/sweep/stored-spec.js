@@ -99,8 +99,8 @@ function differingKeys(a, b) {
   return [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]));
 }
 
-/** Keys udsvstcp records since after 0.6.0: a spec recorded without one ran with its default. */
-const LATER_KEYS = ['arrivals', 'connections'];
+/** Keys udsvstcp records since after 0.6.0, as a resolved spec names them, and their defaults: a spec recorded without one ran with it. */
+const LATER_KEYS = { arrivals: DEFAULTS.arrivals, connections: null, serverWorkMs: null, serverDelayMs: null };
 
 /**
  * A recorded spec with the keys of LATER_KEYS it lacks, at their defaults (anything else is checked as it is).
@@ -108,7 +108,7 @@ const LATER_KEYS = ['arrivals', 'connections'];
  */
 function withLaterKeys(stored) {
   if (typeof stored !== 'object' || stored === null || Array.isArray(stored)) return stored;
-  return { ...Object.fromEntries(LATER_KEYS.filter((k) => !(k in stored)).map((k) => [k, DEFAULTS[k]])), ...stored };
+  return { ...Object.fromEntries(Object.entries(LATER_KEYS).filter(([k]) => !(k in stored))), ...stored };
 }
 
 /**

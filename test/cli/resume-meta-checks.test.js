@@ -75,7 +75,7 @@ describe('--resume checks meta.json as strictly as a spec file', () => {
       m.environment.node = 'first-run';
       m.sessions[0].environment.node = 'first-run';
       delete m.spec.arrivals; // recorded since open loop: a sweep of 0.6.0 ran with its default
-      delete m.spec.connections; // likewise, since HTTP in open loop
+      for (const key of ['connections', 'serverWorkMs', 'serverDelayMs']) delete m.spec[key]; // likewise, since HTTP in open loop
     });
     const { code, stderr } = await runCli(['sweep', 'tiny', '--resume', dir, '--runs', '1', '--packets', '100', '--sizes', '64,1', '--seed', '9', '--warmup', '0', '--no-probe', '--no-report', '--quiet']);
     expect(code, stderr).toBe(0);

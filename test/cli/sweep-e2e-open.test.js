@@ -22,6 +22,23 @@ afterAll(() => tmp.remove());
 
 describePresetSweeps(OPEN, { dir: () => tmp.dir });
 
+describe('sweep --server-work and --server-delay: the sweep\'s server spins and waits per request', () => {
+  it('every row\'s server CPU per request at least the work, its median at least work and wait, both recorded in meta.json', async () => {
+    const out = join(tmp.dir, 'work');
+    const { code, stderr } = await callMain(['sweep', '--workload', 'http-rate', '--sizes', '64', '--depths', '200', '--runs', '1', '--test', '--no-probe', '--no-report', '--server-work', '300us', '--server-delay', '1ms', '--out', out]);
+    expect(code, stderr).toBe(0);
+    expect(stderr).toContain('; the server spinning 300 µs per request; the server waiting 1 ms before each answer');
+    expect((await readMetaJson(out)).spec).toMatchObject({ serverWorkMs: 0.3, serverDelayMs: 1 });
+    const rows = await readTrialRows(out);
+    expect(rows).toHaveLength(2);
+    for (const r of rows) {
+      expect(r.status, r.error).toBe('ok');
+      expect(Number(r.server_cpu_us_per_req)).toBeGreaterThanOrEqual(300);
+      expect(Number(r.resp_p50_us)).toBeGreaterThanOrEqual(1300);
+    }
+  }, 60_000);
+});
+
 describe('sweep --depths auto: the rates from the closed-loop capacity, measured before the plan is fixed', () => {
   it('measures each transport\'s capacity, offers doubling steps around it, and records the ladder and how it was made', async () => {
     const out = join(tmp.dir, 'auto');

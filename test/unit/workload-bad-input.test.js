@@ -93,6 +93,13 @@ describe('sweep: an option or spec key its workload does not take', () => {
     expect(existsSync(out)).toBe(false);
   });
 
+  it('sweep --server-work on the echo server with two sizes is refused: it takes the packet size from the sweep\'s one size', async () => {
+    const out = join(tmp.dir, 'out');
+    await expectUsageError(['sweep', '--workload', 'rate', '--sizes', '64,1024', '--depths', '1000', '--server-work', '100us', '--out', out], /^udsvstcp: error: --server-work on the echo server needs a sweep of one size \(it spins per packet, and takes the packet's size from the sweep's\); got 2 sizes$/m);
+    await expectUsageError(['sweep', '--workload', 'stream', '--sizes', '64KiB', '--server-delay', '1ms', '--out', out], /^udsvstcp: error: --server-delay applies to the echo, http, proxy, rate, http-rate and proxy-rate workloads, not stream$/m);
+    expect(existsSync(out)).toBe(false);
+  });
+
   it('sweep --workload nope lists the workloads', async () => {
     await expectUsageError(['sweep', 'quick', '--workload', 'nope', '--out', join(tmp.dir, 'out')], /--workload must be one of echo, stream, connect, http, proxy, rate, http-rate, proxy-rate; got "nope"/);
   });
