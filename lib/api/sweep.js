@@ -94,7 +94,9 @@ export async function sweepOutcome(options, { onProgress = () => {}, signal = ne
     const err = error instanceof Error ? error : new Error(String(error));
     const unmarked = session.fail(err);
     // printed under the one-line message (lib/core/errors.js)
-    /** @type {Error & { hint?: string }} */ (err).hint = `  what was measured is kept in ${dir} (meta.json status: ${unmarked ? `not marked failed: ${unmarked.message}` : 'failed'}); after fixing the cause, continue with:\n  ${resume}`;
+    /** @type {Error & { hint?: string }} */ (err).hint = !session.begun() && !request.resume
+      ? `  nothing was recorded in ${dir} (the sweep stopped before its plan was fixed); run it again once the cause is fixed`
+      : `  what was measured is kept in ${dir} (meta.json status: ${unmarked ? `not marked failed: ${unmarked.message}` : 'failed'}); after fixing the cause, continue with:\n  ${resume}`;
     throw err;
   } finally {
     session.release();
@@ -118,12 +120,15 @@ async function measure({ dir, spec, previous, executables, nodes, begin, end, re
   const execPathOf = (/** @type {string | undefined} */ version) => nodes.find((n) => n.version === version)?.path ?? nodes[0].path;
   /** @param {string} [version] */
   const fixtureOptions = (version) => ({ greeting: spec.greeting, noDelay: spec.noDelay, prefix: pinning.server, nginx: executables.nginx?.path, keepalive: spec.keepalive, connections: Math.max(...(spec.depths.length ? spec.depths : [1]).map((depth) => connectionsAt(workload, depth, spec))), execPath: execPathOf(version), netns: executables.ip?.path ?? null, portProxy: spec.portProxy, work: spec.serverWorkMs === null && spec.serverDelayMs === null ? undefined : { us: (spec.serverWorkMs ?? 0) * 1000, delayMs: spec.serverDelayMs ?? 0, packetBytes: spec.sizes[0] } });
+  const status = (/** @type {string} */ text, dim = false) => onProgress({ type: 'status', text, dim });
+  /** fixture.json: what runs now, for a resume after a kill that took nginx's guard too */
+  const record = recordSession(dir, (text) => status(`note: ${text}`));
   /** @type {string | undefined} */
   let ratesAuto;
   if (spec.depths.length === 0) {
     // --depths auto: the rates from the closed-loop capacity, measured now, before the plan is fixed and recorded. Not cut
     // short by a Ctrl-C (a few seconds, bounded by --trial-timeout): the ladder is recorded, so the sweep it interrupts resumes
-    const auto = await autoRates(spec, { fixture: fixtureOptions(versions[0]), prefix: pinning.client, placement: pinning.placement, execPath: execPathOf(versions[0]) });
+    const auto = await autoRates(spec, { fixture: fixtureOptions(versions[0]), prefix: pinning.client, placement: pinning.placement, execPath: execPathOf(versions[0]), hurry });
     spec.depths = auto.rates;
     ratesAuto = auto.how;
     info(auto.how);
@@ -142,9 +147,6 @@ async function measure({ dir, spec, previous, executables, nodes, begin, end, re
   info(`results: ${resolve(dir)}${request.resume ? ` (resuming: ${live.length} trial rows already there)` : ''}`);
 
   onProgress({ type: 'start', workload: spec.workload, nodes: versions });
-  const status = (/** @type {string} */ text, dim = false) => onProgress({ type: 'status', text, dim });
-  /** fixture.json: what runs now, for a resume after a kill that took nginx's guard too */
-  const record = recordSession(dir, (text) => status(`note: ${text}`));
   /** @type {Set<import('../fixture/fixture.js').Fixture>} one per Node version */
   const servers = new Set();
   const killAll = () => { for (const server of servers) server.kill(); };

@@ -7,7 +7,7 @@ export const MAX_SIZE = 64 * MiB;
 /** Most packets in flight. */
 export const MAX_DEPTH = 65536;
 /** Most bytes in flight (size × depth). */
-const MAX_IN_FLIGHT = 256 * MiB;
+export const MAX_IN_FLIGHT = 256 * MiB;
 /** Most runs of one group, planned or added for a target precision: run numbers go from 0 to MAX_RUNS − 1. */
 export const MAX_RUNS = 1000;
 /** Most measured packets per transport in a --packets trial (RTTs go to a fixed-size histogram; this bounds the time). */

@@ -121,3 +121,17 @@ export function checkNetnsTransports(transports, key, netns) {
 
 /** What each capability means, for messages. */
 const CAPABILITY_WORDS = { messages: 'framed messages', stream: 'a byte stream', upstream: 'nginx\'s upstream connections' };
+
+/**
+ * --server-work and --server-delay are done by the server udsvstcp starts: refused beside a message transport, whose
+ * echo is the trial's own peer (lib/transports/), which would leave its figures without them.
+ * @param {string[]} transports
+ * @param {Record<string, unknown>} given serverWork, serverDelay: undefined or null when not given
+ * @param {(key: string) => string} name
+ */
+export function checkServerHandler(transports, given, name) {
+  const peer = transports.find((t) => getTransport(t).channel);
+  for (const [key, value] of Object.entries(given)) {
+    if (peer && value !== undefined && value !== null) throw new UsageError(`${name(key)} is done by the server udsvstcp starts, and ${peer} echoes through the trial's own peer: measure ${peer} without it`);
+  }
+}

@@ -8,7 +8,7 @@ import { checkSocketPath } from '../fixture/socket-file.js';
 import { toInteger } from '../core/units.js';
 import { findNode } from '../core/node-executables.js';
 import { DEFAULT_WORKLOAD, WORKLOADS, WORKLOAD_NAMES, connectionsAt, getWorkload } from '../workloads/index.js';
-import { checkNetnsTransports, checkWorkloadTransports, resolveAmounts, resolveWorkloadOptions, toAxisValue, toTransportList } from './rules.js';
+import { checkNetnsTransports, checkServerHandler, checkWorkloadTransports, resolveAmounts, resolveWorkloadOptions, toAxisValue, toTransportList } from './rules.js';
 import { checkApplies, defaultOf, parseSetting } from './settings.js';
 import { TRANSPORTS, getTransport } from '../transports/index.js';
 
@@ -122,6 +122,7 @@ export function resolveRunOptions(raw) {
 
   let transports = toTransportList(raw.transport ?? 'both', '--transport');
   checkWorkloadTransports(workload, transports, '--transport');
+  checkServerHandler(transports, { serverWork: raw.serverWork, serverDelay: raw.serverDelay }, (key) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
   /** @type {RunOptions['targets']} */
   let targets;
   if (TARGETED.some((t) => raw[t] !== undefined)) {

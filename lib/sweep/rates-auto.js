@@ -2,7 +2,7 @@
  * `--depths auto` for the open-loop workloads (docs/openloop.md#knees): before the sweep's plan is fixed and recorded,
  * each size's closed-loop capacity is measured on a server of the sweep's own kind, one short trial of its closed twin
  * (echo pipelined 16 deep; http or proxy over the same connections) with every transport; the rates offered are then
- * doubling steps down from twice the highest capacity to a sixteenth of the lowest. No bisection yet: a knee is known to
+ * doubling steps down from twice the highest capacity, the last at or above a sixteenth of the lowest. No bisection yet: a knee is known to
  * the ladder's step, a factor of 2.
  */
 import { RunError } from '../core/errors.js';
@@ -38,19 +38,24 @@ export function rateLadder(capacities, axis) {
  * @param {Parameters<typeof startFixture>[1]} how.fixture the options the sweep starts its server with
  * @param {string[]} how.prefix the client's command prefix (--pin)
  * @param {import('../workloads/workload.js').TrialSpec['placement']} how.placement
- * @param {string} how.execPath the baseline Node
+ * @param {string} how.execPath the baseline Node (the ladder comes from its capacity)
+ * @param {AbortSignal} [how.hurry] aborted (a second Ctrl-C): the probe's server killed at once
  * @returns {Promise<{ capacities: { size_bytes: number, transport: string, rate: number }[], rates: number[], how: string }>}
  */
-export async function autoRates(spec, { fixture: options, prefix, placement, execPath }) {
+export async function autoRates(spec, { fixture: options, prefix, placement, execPath, hurry }) {
   const workload = getWorkload(spec.workload);
   const closed = /** @type {NonNullable<typeof workload.closed>} */ (workload.closed);
   const twin = getWorkload(closed.workload);
-  const depth = closed.depth(spec);
-  const server = await startFixture(workload, options);
+  // a delay that caps the closed twin and not the open loop is left out of the probe
+  const probed = closed.delay === false && options?.work ? { ...options, work: { ...options.work, delayMs: 0 } } : options;
+  const server = await startFixture(workload, probed);
+  const kill = () => server.kill();
+  hurry?.addEventListener('abort', kill);
   try {
     /** @type {{ size_bytes: number, transport: string, rate: number }[]} */
     const capacities = [];
     for (const size of spec.sizes) {
+      const depth = closed.depth(spec, size);
       const { records } = await runLanes({
         workload: twin.name, targets: spec.transports.map((t) => server.targets[t]), size, depth,
         measure: { ms: spec.test ? 100 : 300 }, warmup: { ms: spec.test ? 20 : 100 }, seed: spec.seed, noDelay: spec.noDelay,
@@ -62,9 +67,10 @@ export async function autoRates(spec, { fixture: options, prefix, placement, exe
       }
     }
     const rates = rateLadder(capacities.map((c) => c.rate), workload.axes.depth);
-    const how = `--depths auto: ${twin.name} at ${twin.axes.depth.short} ${depth} measured ${capacities.map((c) => `${c.transport} ${c.size_bytes} B ${c.rate}/s`).join(', ')}; rates offered: doubling steps from ${AUTO_CEILING}× the highest to ${AUTO_FLOOR}× the lowest`;
+    const how = `--depths auto: ${twin.name} at ${twin.axes.depth.short} ${[...new Set(spec.sizes.map((size) => closed.depth(spec, size)))].join('/')} measured ${capacities.map((c) => `${c.transport} ${c.size_bytes} B ${c.rate}/s`).join(', ')}; rates offered: doubling steps from ${AUTO_CEILING}× the highest, the last at or above ${AUTO_FLOOR}× the lowest`;
     return { capacities, rates, how };
   } finally {
+    hurry?.removeEventListener('abort', kill);
     await server.stop();
   }
 }

@@ -308,6 +308,8 @@ function createSession({ dir, resume, retryFailed = false }, state, lock) {
       endSession(meta, status, fields);
       writeMeta(dir, meta);
     },
+    /** Whether begin() has written meta.json: before, nothing of this session is in the directory. */
+    begun: () => begun,
     /**
      * Mark meta.json failed with the reason (in place if the disk is full).
      * @param {Error} error

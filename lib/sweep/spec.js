@@ -10,7 +10,7 @@ import { MAX_RUNS } from '../core/limits.js';
 import { errorCode, readRegularFile } from '../core/files.js';
 import { parseJson } from '../core/json-text.js';
 import { checkNginxConnections } from '../fixture/nginx.js';
-import { checkNetnsTransports, checkWorkloadTransports, resolveAmounts, resolveWorkloadOptions, toAxisValue, toTransportList } from '../options/rules.js';
+import { checkNetnsTransports, checkServerHandler, checkWorkloadTransports, resolveAmounts, resolveWorkloadOptions, toAxisValue, toTransportList } from '../options/rules.js';
 import { DEFAULTS, SPEC_KEYS, checkApplies, checkJsonTypes, parseSetting } from '../options/settings.js';
 import { DEFAULT_WORKLOAD, WORKLOADS, WORKLOAD_NAMES, connectionsAt, getWorkload } from '../workloads/index.js';
 import { newSeed } from '../core/random.js';
@@ -199,6 +199,7 @@ export function resolveSpec(loaded, { test = false, flags = {} } = {}) {
   const pairing = parseSetting('pairing', merged.pairing, name('pairing'));
   const transports = toTransportList(merged.transports, name('transports'));
   checkWorkloadTransports(workload, transports, name('transports'));
+  checkServerHandler(transports, { serverWork: handler('serverWork'), serverDelay: handler('serverDelay') }, name);
   if (merged.serverNetns) checkNetnsTransports(transports, name('transports'), 'serverNetns, --server-netns');
   // a trial measures each of its transports for duration + warmup
   const perTrial = pairing === 'blocks' ? transports.length : 1;

@@ -7,7 +7,7 @@
  * (sustainable), server (it did not complete what was offered) or generator (this client's pacer ran late).
  */
 import { createHistogram } from 'node:perf_hooks';
-import { MAX_SIZE } from '../core/limits.js';
+import { MAX_IN_FLIGHT, MAX_SIZE } from '../core/limits.js';
 import { MiB } from '../core/units.js';
 import { createPayloads } from '../client/payload.js';
 import { HISTOGRAM, measureLanes, mechanismColumns, mechanismSummary, rttFigures, unitFigures } from './common.js';
@@ -75,7 +75,9 @@ export const rate = {
     ...mechanismSummary('req', 'request'),
   },
   fixture: { server: 'echo', proxy: false },
-  closed: { workload: 'echo', depth: () => 16 },
+  // 16 in flight (fewer for big packets, within MAX_IN_FLIGHT); without --server-delay, which caps a closed loop at depth
+  // per delay but not the open loop's single connection
+  closed: { workload: 'echo', depth: (_options, size) => Math.max(1, Math.min(16, Math.floor(MAX_IN_FLIGHT / size))), delay: false },
   needs: 'messages',
   run: runRate,
 };

@@ -88,8 +88,9 @@
  * @property {(depth: number, options: { connections?: number | null }) => number} [connections] the most connections a trial
  *   opens at once to one listener at this depth, with these options (default 1: one per transport); the server's listen
  *   backlog follows them (lib/core/backlog.js)
- * @property {{ workload: string, depth: (options: { connections?: number | null }) => number }} [closed] an open-loop
- *   workload's closed-loop twin on the same server, and its depth: the capacity `--depths auto` starts from
+ * @property {{ workload: string, depth: (options: { connections?: number | null }, size: number) => number, delay?: false }} [closed]
+ *   an open-loop workload's closed-loop twin on the same server, its depth, and (delay: false) whether the server's
+ *   --server-delay is left out of the probe: the capacity `--depths auto` starts from
  * @property {import('../transports/transport.js').Capability} needs what a transport must carry for this workload
  *   (lib/transports/): `messages` (echo), `stream` (a byte stream: stream, connect, http), `upstream` (nginx forwards to it: proxy)
  * @property {{ name: string, value: (trial: Record<string, any>) => number }} [wide] runs-wide.csv's first header cell and value of a trial row (default: the primary figure, its unit in the cell)

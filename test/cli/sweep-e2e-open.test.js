@@ -44,7 +44,7 @@ describe('sweep --depths auto: the rates from the closed-loop capacity, measured
     const out = join(tmp.dir, 'auto');
     const { code, stderr } = await callMain(['sweep', '--workload', 'rate', '--sizes', '64', '--depths', 'auto', '--runs', '1', '--test', '--no-probe', '--no-report', '--out', out]);
     expect(code, stderr).toBe(0);
-    expect(stderr).toMatch(/^--depths auto: echo at depth 16 measured tcp 64 B \d+\/s, uds 64 B \d+\/s; rates offered: doubling steps from 2× the highest to 0\.0625× the lowest$/m);
+    expect(stderr).toMatch(/^--depths auto: echo at depth 16 measured tcp 64 B \d+\/s, uds 64 B \d+\/s; rates offered: doubling steps from 2× the highest, the last at or above 0\.0625× the lowest$/m);
     const meta = await readMetaJson(out);
     const capacities = [...stderr.matchAll(/(tcp|uds) 64 B (\d+)\/s/g)].map((m) => Number(m[2]));
     const depths = /** @type {number[]} */ (meta.spec.depths);

@@ -51,6 +51,7 @@ describe('run: an option its workload does not take', () => {
     [['--workload', 'stream', '--server-work', '1ms'], /^udsvstcp: error: --server-work applies to the echo, http, proxy, rate, http-rate and proxy-rate workloads, not stream$/m],
     [['--server-work', '0us'], /^udsvstcp: error: --server-work must be a duration from 1 µs to 0\.1 s \(e\.g\. 50us, 500ms, 2s, 1m; a bare number is seconds\); got "0us"$/m],
     [['--workload', 'stream', '--server-delay', '1ms'], /^udsvstcp: error: --server-delay applies to the echo, http, proxy, rate, http-rate and proxy-rate workloads, not stream$/m],
+    [['--transport', 'tcp,ipc-json', '--server-work', '1ms'], /^udsvstcp: error: --server-work is done by the server udsvstcp starts, and ipc-json echoes through the trial's own peer: measure ipc-json without it$/m],
     [['--server-delay', '500us'], /^udsvstcp: error: --server-delay must be a duration from 1 ms to 10 s .*; got "500us"$/m],
     [['--server-delay', '5ms', '--uds', '/tmp/x.sock'], /^udsvstcp: error: --server-delay is done by the server udsvstcp starts: not with --tcp or --uds \(a server not ours\)$/m],
     [['--server-work', '1ms', '--tcp', '127.0.0.1:1'], /^udsvstcp: error: --server-work is done by the server udsvstcp starts: not with --tcp or --uds \(a server not ours\)$/m],
@@ -97,6 +98,7 @@ describe('sweep: an option or spec key its workload does not take', () => {
     const out = join(tmp.dir, 'out');
     await expectUsageError(['sweep', '--workload', 'rate', '--sizes', '64,1024', '--depths', '1000', '--server-work', '100us', '--out', out], /^udsvstcp: error: --server-work on the echo server needs a sweep of one size \(it spins per packet, and takes the packet's size from the sweep's\); got 2 sizes$/m);
     await expectUsageError(['sweep', '--workload', 'stream', '--sizes', '64KiB', '--server-delay', '1ms', '--out', out], /^udsvstcp: error: --server-delay applies to the echo, http, proxy, rate, http-rate and proxy-rate workloads, not stream$/m);
+    await expectUsageError(['sweep', '--workload', 'echo', '--sizes', '64', '--transports', 'tcp,worker', '--server-delay', '1ms', '--out', out], /^udsvstcp: error: --server-delay is done by the server udsvstcp starts, and worker echoes through the trial's own peer: measure worker without it$/m);
     expect(existsSync(out)).toBe(false);
   });
 
