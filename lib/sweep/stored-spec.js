@@ -137,8 +137,10 @@ export function checkResumeFlags(stored, { preset, test, flags }, dir) {
   const problems = [];
   if (preset !== undefined && preset.replace(/^.*\//, '').replace(/\.json$/, '') !== stored.preset) problems.push(`preset ${preset} (recorded: ${stored.preset})`);
   if (test && !stored.test) problems.push('--test (recorded: a full sweep)');
+  // auto is measured once, before the plan is fixed: a resume offers the rates recorded
+  if (flags?.depths === 'auto') problems.push(`--depths auto (recorded: ${show(stored.depths)}, which a resume offers again)`);
   const { raw } = toRawSpec(stored, `${dir} meta.json "spec"`);
-  const given = { ...resolveSpec({ name: stored.preset, source: `${dir} meta.json "spec"`, raw }, { flags }), test: stored.test };
+  const given = { ...resolveSpec({ name: stored.preset, source: `${dir} meta.json "spec"`, raw }, { flags: flags?.depths === 'auto' ? { ...flags, depths: undefined } : flags }), test: stored.test };
   for (const key of differingKeys(settingsOf(stored), settingsOf(given))) {
     problems.push(`${flagOf(key)} ${show(/** @type {any} */ (given)[key])} (recorded: ${show(/** @type {any} */ (stored)[key])})`);
   }

@@ -54,6 +54,11 @@ describe('sweep --depths auto: the rates from the closed-loop capacity, measured
     const rows = await readTrialRows(out);
     expect(rows).toHaveLength(2 * depths.length);
     expect(new Set(rows.map((r) => Number(r.depth)))).toEqual(new Set(depths));
+    // a resume offers the recorded rates: --depths auto again is refused, saying so, and nothing changes
+    const again = await callMain(['sweep', '--resume', out, '--depths', 'auto']);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain(`--depths auto (recorded: [${depths.join(',')}], which a resume offers again) differ from what meta.json records`);
+    expect(await readTrialRows(out)).toHaveLength(rows.length);
   }, 60_000);
 
   it('Ctrl-C while the capacity is measured: the probe ends, the ladder is recorded, and the sweep stops as interrupted (exit 130), to resume', async () => {
