@@ -180,6 +180,8 @@ export function resolveSpec(loaded, { test = false, flags = {} } = {}) {
   const { measure, warmup } = resolveAmounts(workload, { packets: merged.packets, duration: merged.duration, warmup: merged.warmup }, name, String(DEFAULTS.duration));
   checkApplies(workload, { serverWork: given('serverWork'), serverDelay: given('serverDelay') }, name);
   const handler = (/** @type {'serverWork' | 'serverDelay'} */ key) => (given(key) === undefined || given(key) === null ? null : /** @type {number} */ (parseSetting(key, given(key), name(key))));
+  const serverWorkMs = handler('serverWork');
+  const serverDelayMs = handler('serverDelay');
   const { size: sizeAxis, depth: depthAxis } = workload.axes;
   if (merged.sizes === undefined && sizeAxis.min === sizeAxis.max) merged.sizes = [sizeAxis.min];
   if (merged.sizes === undefined) throw new UsageError(`${source}: "sizes" is required (a list, or a range such as 1..16384)`);
@@ -192,14 +194,14 @@ export function resolveSpec(loaded, { test = false, flags = {} } = {}) {
   if (!auto && (!Array.isArray(depthList) || depthList.length === 0)) throw new UsageError(`${name('depths')} must be a non-empty list of whole numbers from ${depthAxis.min} to ${depthAxis.max} (${depthAxis.label})${workload.closed ? ', or auto' : ''}; got ${JSON.stringify(merged.depths)}`);
   const depths = [...new Set(/** @type {unknown[]} */ (depthList).map((v) => toInteger(String(v), name('depths'), { min: depthAxis.min, max: depthAxis.max })))].sort((a, b) => a - b);
   if (depths.length) for (const size of sizes) workload.check?.(size, depths[depths.length - 1], `${name('sizes')} × ${name('depths')}`);
-  if (handler('serverWork') !== null && workload.fixture.server === 'echo' && sizes.length > 1) throw new UsageError(`${name('serverWork')} on the echo server needs a sweep of one size (it spins per packet, and takes the packet's size from the sweep's); got ${sizes.length} sizes`);
+  if (serverWorkMs !== null && workload.fixture.server === 'echo' && sizes.length > 1) throw new UsageError(`${name('serverWork')} on the echo server needs a sweep of one size (it spins per packet, and takes the packet's size from the sweep's); got ${sizes.length} sizes`);
   if (workload.fixture.proxy) checkNginxConnections(Math.max(...(depths.length ? depths : [depthAxis.min]).map((depth) => connectionsAt(workload, depth, extras))), workload.options.includes('connections') ? name('connections') : name('depths'));
   if (merged.description !== undefined && typeof merged.description !== 'string') throw new UsageError(`${name('description')} must be a string`);
 
   const pairing = parseSetting('pairing', merged.pairing, name('pairing'));
   const transports = toTransportList(merged.transports, name('transports'));
   checkWorkloadTransports(workload, transports, name('transports'));
-  checkServerHandler(transports, { serverWork: handler('serverWork'), serverDelay: handler('serverDelay') }, name);
+  checkServerHandler(transports, { serverWork: serverWorkMs, serverDelay: serverDelayMs }, name);
   if (merged.serverNetns) checkNetnsTransports(transports, name('transports'), 'serverNetns, --server-netns');
   // a trial measures each of its transports for duration + warmup
   const perTrial = pairing === 'blocks' ? transports.length : 1;
@@ -228,8 +230,8 @@ export function resolveSpec(loaded, { test = false, flags = {} } = {}) {
     keepalive: extras.keepalive,
     arrivals: extras.arrivals,
     connections: extras.connections,
-    serverWorkMs: handler('serverWork'),
-    serverDelayMs: handler('serverDelay'),
+    serverWorkMs,
+    serverDelayMs,
     timeoutMs: parseSetting('timeout', merged.timeout, name('timeout')),
     trialTimeoutMs,
     pairing,

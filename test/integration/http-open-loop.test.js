@@ -16,6 +16,7 @@ import { runLanes } from '../../lib/trial/lanes.js';
 import { HISTOGRAM } from '../../lib/workloads/common.js';
 import { getWorkload } from '../../lib/workloads/index.js';
 import { callMain } from '../helpers/cli.js';
+import { response, startRawHttpServer } from '../helpers/http-servers.js';
 import { expectPinnedRunKeys } from '../helpers/schema.js';
 import { stallOnce } from '../helpers/server-stall.js';
 
@@ -69,6 +70,32 @@ describe('the HTTP load client in open loop', () => {
     await load.close();
     expect(await segment).toMatchObject({ code: 'ERR_CLOSED', message: expect.stringMatching(/^closed with \d+ requests in flight$/) });
     await expect(load.block(1)).rejects.toMatchObject({ code: 'ERR_CLOSED' });
+  });
+});
+
+describe('the HTTP load client in open loop, a body that takes longer than --timeout', () => {
+  it('is no stall while its bytes keep arriving: 8 chunks 60 ms apart under a 200 ms timeout', async () => {
+    // the first request (the connection's opening one) is answered at once; the next one's body trickles in
+    const slow = await startRawHttpServer((socket, waiting) => {
+      for (const n of waiting) {
+        if (n === 0) {
+          socket.write(response(8));
+          continue;
+        }
+        socket.write(response(8).subarray(0, -8));
+        for (let k = 0; k < 8; k++) setTimeout(() => socket.write('y'), 60 * (k + 1));
+      }
+      return waiting.length;
+    });
+    const load = createHttpLoad(slow.target, { connections: 1, expectedBytes: 8, timeoutMs: 200, open: { rate: 100, cap: 10 } });
+    try {
+      const segment = await load.block(1, createHistogram(HISTOGRAM));
+      expect(segment).toMatchObject({ requests: 1, dropped: 0 });
+      expect(segment.end - segment.start).toBeGreaterThanOrEqual(400); // the body took 480 ms, over twice the timeout
+    } finally {
+      await load.close();
+      await slow.close();
+    }
   });
 });
 
