@@ -5,7 +5,7 @@
  */
 import { isOpenLoop, missedRate } from '../workloads/rate.js';
 import { findKnees } from '../stats/knees.js';
-import { depthLabel } from '../workloads/index.js';
+import { depthLabel, workloadOf } from '../workloads/index.js';
 import { formatSize } from '../core/units.js';
 import { FIGURES, primaryFigure } from '../workloads/figures.js';
 import { WIDE_CI, summarize, clientWarnings, counterWarnings, laneWarnings } from '../stats/summarize.js';
@@ -13,7 +13,7 @@ import { isVersionComparison } from '../stats/versions.js';
 import { orderVersions } from '../core/node-executables.js';
 import { BASELINE, HEADLINE, labelOf, orderTransports, othersOf, ratioOf } from '../transports/index.js';
 import { estimatesOf, ratioAgainstTcp, ratioEstimatesOf } from './estimates.js';
-import { formatRatio, mostDifferent, toVerdict } from './verdict.js';
+import { formatRatio, mostDifferent, toVerdict, workOf, workVerdict } from './verdict.js';
 import { sendBufferWarning, somaxconnWarning, stealWarning, wakeupOfSections } from './machine.js';
 import { versionFindings } from './versions.js';
 import { resumeCommand } from '../core/shell.js';
@@ -207,6 +207,11 @@ export function buildFindings({ trials: all, meta, notes = [], dir }, options = 
           sizes: transports.includes(HEADLINE) || !others.length ? verdictSizes(HEADLINE) : [],
           others: others.map((t) => ({ label: labelOf(t), sizes: verdictSizes(t) })),
         }, primary, { workloadLabel: workloads.length > 1 });
+        // with --server-work or --server-delay: what each transport saved of the primary figure and of the server's CPU
+        const serverCpu = Object.keys(workloadOf(workload).summary).find((m) => m.startsWith('server_cpu_'));
+        const shares = (/** @type {string} */ t) => rows.map((r) => ({ size_bytes: r.size_bytes, shares: [primary.metric, serverCpu].filter((m) => m && r.figures[m]).map((m) => ({ figure: FIGURES[/** @type {string} */ (m)] ?? primary, ratio: ratioAgainstTcp(r.figures[/** @type {string} */ (m)], t) })) }));
+        const work = workOf(meta?.spec);
+        if (work) section.verdict = [section.verdict, ...transports.filter((t) => t !== BASELINE).map((t) => workVerdict(work, shares(t), labelOf(t)))].filter(Boolean).join(' ');
         sections.push(section);
       }
     }

@@ -8,7 +8,7 @@ import { printable } from '../core/text.js';
 import { workloadOf } from '../workloads/index.js';
 import { missedRate } from '../workloads/rate.js';
 import { BASELINE, labelOf, orderTransports } from '../transports/index.js';
-import { MIN_PER_UNIT, aloneWords } from './verdict.js';
+import { MIN_PER_UNIT, aloneWords, shareWords } from './verdict.js';
 
 /** No colour: the default of every formatter here. */
 export const plain = new Chalk({ level: 0 });
@@ -77,17 +77,6 @@ function meanOf(records, field) {
 
 /** The server's CPU per unit among a workload's figures. @param {import('../workloads/workload.js').Workload} w */
 const serverCpu = (w) => /** @type {string} */ (Object.keys(w.summary).find((m) => m.startsWith('server_cpu_')));
-
-/**
- * A ratio to TCP as a share saved or added: `saved 6 % of the resp p99 µs`, `gave 12 % more msgs/s`.
- * @param {import('../workloads/workload.js').Figure} figure
- * @param {number} r
- */
-function shareWords(figure, r) {
-  const pct = `${Math.abs((1 - r) * 100).toFixed(0)} %`;
-  if (figure.better === 'lower') return r <= 1 ? `saved ${pct} of the ${figure.short}` : `added ${pct} to the ${figure.short}`;
-  return r >= 1 ? `gave ${pct} more ${figure.short}` : `gave ${pct} less ${figure.short}`;
-}
 
 /**
  * One line per (size, depth) and transport against TCP (UDS first): how many times TCP's figures it gives, with the

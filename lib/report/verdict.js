@@ -158,6 +158,42 @@ function describeRun(run, verdict, figure, label) {
 }
 
 /**
+ * A ratio to TCP as a share saved or added: `saved 6 % of the resp p99 µs`, `gave 12 % more msgs/s`; with its interval
+ * where given: `saved 6 % (95 % CI 2–10 %) of …`.
+ * @param {import('../workloads/workload.js').Figure} figure
+ * @param {number} r
+ * @param {Ratio} [ci]
+ */
+export function shareWords(figure, r, ci) {
+  const pct = (/** @type {number} */ v) => Math.abs((1 - v) * 100).toFixed(0);
+  const bounds = ci?.low != null && ci.high != null ? [ci.low, ci.high].map((v) => (r <= 1 ? 1 - v : v - 1) * 100).sort((a, b) => a - b) : null;
+  const within = bounds ? ` (95 % CI ${bounds[0].toFixed(0)}–${bounds[1].toFixed(0)} %)` : '';
+  if (figure.better === 'lower') return r <= 1 ? `saved ${pct(r)} %${within} of the ${figure.short}` : `added ${pct(r)} %${within} to the ${figure.short}`;
+  return r >= 1 ? `gave ${pct(r)} %${within} more ${figure.short}` : `gave ${pct(r)} %${within} less ${figure.short}`;
+}
+
+/**
+ * The server's own work per request, for people: `200 µs of server work`, `1 ms of server wait`, or both; null: none.
+ * @param {{ serverWorkMs?: number | null, serverDelayMs?: number | null } | undefined} spec a sweep's
+ */
+export function workOf(spec) {
+  const parts = [spec?.serverWorkMs == null ? '' : `${+(spec.serverWorkMs * 1000).toFixed(3)} µs of server work`, spec?.serverDelayMs == null ? '' : `${spec.serverDelayMs} ms of server wait`].filter(Boolean);
+  return parts.length ? parts.join(' and ') : null;
+}
+
+/**
+ * What a transport saved against TCP with the server's own work per request (--server-work, --server-delay), size
+ * by size: the primary figure's and the server CPU's ratios as shares with their intervals.
+ * @param {string} work workOf()
+ * @param {{ size_bytes: number, shares: { figure: import('../workloads/workload.js').Figure, ratio: Ratio | null }[] }[]} sizes
+ * @param {string} label the transport against TCP, for people
+ */
+export function workVerdict(work, sizes, label) {
+  const said = sizes.map((s) => ({ size: formatSize(s.size_bytes), words: s.shares.filter((x) => x.ratio).map((x) => shareWords(x.figure, /** @type {Ratio} */ (x.ratio).value, /** @type {Ratio} */ (x.ratio))) })).filter((s) => s.words.length);
+  return said.length ? `With ${work} per request, ${label} ${said.map((s) => `${s.words.join(' and ')} of TCP at ${s.size}`).join('; ')}.` : '';
+}
+
+/**
  * What one transport's ratios against TCP say, size by size, in words (no head, no full stop).
  * @param {SizeVerdict[]} sizes in order
  * @param {{ label: string }} figure the primary figure

@@ -69,3 +69,26 @@ describe('verdicts in plain words', () => {
     expect(toVerdict({ depth: 1, sizes: [at(64, 0.71, 0.68, 0.74)] }, FIGURES.rtt_p50_us)).toBe('depth 1: UDS gives 0.71× the median round-trip time of TCP at 64 B (95 % CI 0.68–0.74).');
   });
 });
+
+describe('the verdict of a sweep with the server\'s own work per request (--server-work, --server-delay)', () => {
+  // UDS gives 1.25× TCP's messages per second, run by run within a few %, and so 0.8× its server CPU per message
+  const trials = [1000, 1010, 990].flatMap((msgs, run) => [okRow(run, 'tcp', 64, 1, msgs), okRow(run, 'uds', 64, 1, msgs * [1.25, 1.2, 1.3][run])]);
+  const verdictOf = (/** @type {Record<string, any>} */ spec) => buildFindings({ trials, meta: { status: 'complete', spec } }).sections[0].verdict;
+
+  it('says what UDS gave or saved of the primary figure and of the server CPU, each with its 95 % CI', () => {
+    const { sections } = buildFindings({ trials, meta: { status: 'complete' } });
+    const cpu = /** @type {any} */ (sections[0].sizes[0].figures.server_cpu_us_per_msg.ratio);
+    const msgs = /** @type {any} */ (sections[0].sizes[0].figures.msgs_per_s.ratio);
+    expect(cpu.value).toBeLessThan(1);
+    const pct = (/** @type {number} */ v) => Math.abs((1 - v) * 100).toFixed(0);
+    const work = `With 200 µs of server work per request, UDS gave ${pct(msgs.value)} % (95 % CI ${pct(msgs.low)}–${pct(msgs.high)} %) more msgs/s and saved ${pct(cpu.value)} % (95 % CI ${pct(cpu.high)}–${pct(cpu.low)} %) of the server CPU µs/msg of TCP at 64 B.`;
+    expect(verdictOf({ serverWorkMs: 0.2, serverDelayMs: null })).toBe(`${verdictOf({})} ${work}`);
+    expect(verdictOf({ serverWorkMs: 0.2, serverDelayMs: 1 })).toContain('With 200 µs of server work and 1 ms of server wait per request, UDS gave');
+    expect(verdictOf({ serverWorkMs: null, serverDelayMs: 0.5 })).toContain('With 0.5 ms of server wait per request, UDS gave');
+  });
+
+  it('says nothing of it without server work', () => {
+    expect(verdictOf({ serverWorkMs: null, serverDelayMs: null })).not.toContain('server work');
+    expect(verdictOf({})).toMatch(/^depth 1: UDS gives 1\.\d\d× the messages per second of TCP at 64 B \(95 % CI [\d.]+–[\d.]+\)\.$/);
+  });
+});
