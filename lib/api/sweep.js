@@ -10,6 +10,7 @@ import { describeNodes } from '../core/node-executables.js';
 import { resumeCommand } from '../core/shell.js';
 import { describeResourceError } from '../core/resources.js';
 import { collectMachineFacts } from '../machine/wakeup-probe.js';
+import { probeDocker } from '../fixture/docker.js';
 import { startFixture, withNginxWords } from '../fixture/fixture.js';
 import { runLanes } from '../trial/lanes.js';
 import { MIN_BLOCKS, TEST_MIN_BLOCKS } from '../client/blocks.js';
@@ -88,7 +89,7 @@ export async function sweepOutcome(options, { onProgress = () => {}, signal = ne
   // with --node where the sweep or this session was given it (a resume never reads its executables from meta.json)
   const resume = resumeCommand(dir, session.spec.node !== null || request.nodeList ? session.nodes : null);
   try {
-    await endSessionLeftovers(dir, { resume: request.resume, ip: session.executables.ip?.path ?? null }, note);
+    await endSessionLeftovers(dir, { resume: request.resume, ip: session.executables.ip?.path ?? null, docker: session.executables.docker?.path ?? null }, note);
     return await measure(session, { request, probe: options.probe !== false, reportFiles: options.report !== false, resume, onProgress, signal, hurry });
   } catch (error) {
     const err = error instanceof Error ? error : new Error(String(error));
@@ -119,7 +120,7 @@ async function measure({ dir, spec, previous, executables, nodes, begin, end, re
   const versions = nodes.map((n) => n.version);
   const execPathOf = (/** @type {string | undefined} */ version) => nodes.find((n) => n.version === version)?.path ?? nodes[0].path;
   /** @param {string} [version] */
-  const fixtureOptions = (version) => ({ greeting: spec.greeting, noDelay: spec.noDelay, prefix: pinning.server, nginx: executables.nginx?.path, keepalive: spec.keepalive, connections: Math.max(...(spec.depths.length ? spec.depths : [1]).map((depth) => connectionsAt(workload, depth, spec))), execPath: execPathOf(version), netns: executables.ip?.path ?? null, portProxy: spec.portProxy, work: spec.serverWorkMs === null && spec.serverDelayMs === null ? undefined : { us: (spec.serverWorkMs ?? 0) * 1000, delayMs: spec.serverDelayMs ?? 0, packetBytes: spec.sizes[0] } });
+  const fixtureOptions = (version) => ({ greeting: spec.greeting, noDelay: spec.noDelay, prefix: pinning.server, nginx: executables.nginx?.path, keepalive: spec.keepalive, connections: Math.max(...(spec.depths.length ? spec.depths : [1]).map((depth) => connectionsAt(workload, depth, spec))), execPath: execPathOf(version), netns: executables.ip?.path ?? null, portProxy: spec.portProxy, docker: executables.docker ?? null, work: spec.serverWorkMs === null && spec.serverDelayMs === null ? undefined : { us: (spec.serverWorkMs ?? 0) * 1000, delayMs: spec.serverDelayMs ?? 0, packetBytes: spec.sizes[0] } });
   const status = (/** @type {string} */ text, dim = false) => onProgress({ type: 'status', text, dim });
   /** fixture.json: what runs now, for a resume after a kill that took nginx's guard too */
   const record = recordSession(dir, (text) => status(`note: ${text}`));
@@ -133,7 +134,8 @@ async function measure({ dir, spec, previous, executables, nodes, begin, end, re
     ratesAuto = auto.how;
     info(auto.how);
   }
-  const { log, blockLog } = begin({ environment, pinning: pinning.applied, design: { ...describeDesign(spec), ...(ratesAuto ? { rates_auto: ratesAuto } : {}) }, machine });
+  const docker = spec.serverDocker ? describeDocker(executables.docker) : null;
+  const { log, blockLog } = begin({ environment, pinning: pinning.applied, design: { ...describeDesign(spec, docker), ...(ratesAuto ? { rates_auto: ratesAuto } : {}) }, machine });
   const live = previous.filter((r) => r.status !== 'superseded');
 
   info(`sweep ${describeSpec(spec)}`);
@@ -141,7 +143,8 @@ async function measure({ dir, spec, previous, executables, nodes, begin, end, re
   const backlog = backlogWarning({ connections, somaxconn: readSomaxconn(), flag: workload.options.includes('connections') ? `--connections ${connections}` : `--depths ${Math.max(...spec.depths)}` });
   if (backlog) onProgress({ type: 'warning', text: backlog });
   if (executables.nginx) info(`nginx: ${executables.nginx.path} (${executables.nginx.version}; from ${executables.nginx.from})`);
-  if (executables.ip) info(`ip: ${executables.ip.path} (iproute2 ${executables.ip.version}): the server in a network namespace${spec.portProxy ? ', TCP through a port proxy' : ', TCP over the bridge'}`);
+  if (executables.ip && !executables.docker) info(`ip: ${executables.ip.path} (iproute2 ${executables.ip.version}): the server in a network namespace${spec.portProxy ? ', TCP through a port proxy' : ', TCP over the bridge'}`);
+  if (docker) info(`docker: ${docker}`);
   info(`node: ${describeNodes(nodes)}${nodes.length > 1 ? `; ${nodes[0].version} is the baseline` : ''}`);
   if (pinning.note) onProgress({ type: 'note', text: pinning.note });
   info(`results: ${resolve(dir)}${request.resume ? ` (resuming: ${live.length} trial rows already there)` : ''}`);
@@ -226,10 +229,21 @@ async function measure({ dir, spec, previous, executables, nodes, begin, end, re
 const SERVER_WARMUP_MS = 300;
 
 /**
+ * With --server-docker, which ran, for the header and meta.json: a real container, or the emulation and why.
+ * @param {{ version: string } | undefined} found the daemon that answered (lib/sweep/request.js)
+ */
+function describeDocker(found) {
+  if (found) return `real (${found.version}, the server in a container named udsvstcp-…, image udsvstcp-node:…)`;
+  const probed = probeDocker();
+  return `emulated (${'reason' in probed ? probed.reason : 'no Docker daemon answered when the sweep began'}; the server in a network namespace instead)`;
+}
+
+/**
  * How the sweep measures, for meta.json.
  * @param {import('../sweep/spec.js').SweepSpec} spec
+ * @param {string | null} [docker] with --server-docker: which ran (describeDocker)
  */
-function describeDesign(spec) {
+function describeDesign(spec, docker = null) {
   const workload = getWorkload(spec.workload);
   return {
     workload: `${workload.name}: ${workload.what}`,
@@ -251,7 +265,10 @@ function describeDesign(spec) {
     max_time_ms: spec.maxTimeMs,
     server_lifetime: spec.server === 'round' ? 'a fresh server for each planned run and each precision round' : 'one server for the whole sweep (a new one only after it dies)',
     proxy: workload.fixture.proxy ? { upstream_keepalive: spec.keepalive, config: 'nginx.conf in this directory' } : null,
-    server_network: spec.serverNetns
+    ...(docker ? { docker } : {}),
+    server_network: docker?.startsWith('real')
+      ? `the server in a real Docker container (an image imported from the Node binary, its libraries and udsvstcp's lib/), on Docker's default bridge network docker0; TCP ${spec.portProxy ? 'through the port Docker publishes on 127.0.0.1 (its docker-proxy, whose CPU is charged to the proxy side)' : 'to the container\'s address on docker0'}; UDS through a socket file in a private host directory bind-mounted into the container (a shared volume)`
+      : spec.serverNetns
       ? `the server in a network namespace of its own, joined to the host by a veth pair on a bridge (a /30 in 10.213.0.0/16, no route beyond it), as a container on a bridge network; TCP ${spec.portProxy ? 'through a port proxy on 127.0.0.1 (a Node process of ours forwarding each connection to the server\'s namespace address, as docker-proxy does for a published port; its CPU is charged to the proxy side)' : 'to the server\'s namespace address over the bridge'}; UDS through a socket file in a private directory both sides see (a shared volume)`
       : 'the server on the host, TCP on 127.0.0.1',
     server_warmup: spec.test ? 'none (test mode: a check that the tool works, not figures)' : `one unrecorded trial of the first group (${SERVER_WARMUP_MS} ms per transport) after the server starts`,

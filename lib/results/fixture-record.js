@@ -88,15 +88,15 @@ export function recordSession(dir, note) {
 
 /**
  * End what killed sessions left (endLeftovers): on --resume what fixture.json in `dir` names, and given `ip`
- * (--server-netns) the networks of any killed udsvstcp; a line for each.
+ * (--server-netns) the networks of any killed udsvstcp, and given `docker` (--server-docker) its containers and images; a line for each.
  * @param {string} dir
- * @param {{ resume: boolean, ip: string | null }} what
+ * @param {{ resume: boolean, ip: string | null, docker?: string | null }} what
  * @param {(text: string) => void} note
  */
-export async function endSessionLeftovers(dir, { resume, ip }, note) {
+export async function endSessionLeftovers(dir, { resume, ip, docker = null }, note) {
   const { record, problem } = resume ? readFixtureRecord(dir) : { record: null };
   if (problem) note(`${problem}; ignored it`);
-  const { killed, removed, left, strays } = await endLeftovers({ record, ip });
+  const { killed, removed, left, strays } = await endLeftovers({ record, ip, docker });
   const done = [killed.length ? `killed ${killed.join(', ')}` : '', removed.length ? `removed ${removed.join(', ')}` : ''].filter(Boolean);
   if (done.length) note(`ended what an earlier session of this sweep left behind (${FILES.fixture}): ${done.join('; ')}`);
   if (left.length) note(`${FILES.fixture} names ${left.join(', ')}, still run by a live process; left alone`);

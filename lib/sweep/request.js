@@ -6,6 +6,7 @@ import { UsageError } from '../core/errors.js';
 import { resolveWorkloadOptions } from '../options/rules.js';
 import { checkTempDir } from '../fixture/socket-file.js';
 import { describeNginx, findNginx } from '../fixture/nginx.js';
+import { probeDocker } from '../fixture/docker.js';
 import { requireNetns } from '../fixture/netns.js';
 import { DEFAULT_WORKLOAD, getWorkload } from '../workloads/index.js';
 import { defaultOutDir } from '../results/writer.js';
@@ -61,7 +62,17 @@ function findExecutables(spec, nginx) {
   return {
     ...(workload.fixture.proxy ? { nginx: { ...describeNginx(findNginx(nginx)), from: nginx === undefined ? 'PATH' : '--nginx' } } : {}),
     ...(spec.serverNetns ? { ip: requireNetns(`sweep ${spec.preset}: serverNetns (--server-netns)`) } : {}),
+    ...(spec.serverDocker ? dockerOf(probeDocker()) : {}), // none when no daemon answers: the namespace emulation runs
   };
+}
+
+/**
+ * A Docker daemon that answered, as an executable (recorded in meta.json; a change on --resume is said), or nothing.
+ * @param {ReturnType<typeof probeDocker>} probed
+ * @returns {Record<string, { path: string, version: string, from: string }>}
+ */
+function dockerOf(probed) {
+  return 'path' in probed ? { docker: probed } : {};
 }
 
 /**

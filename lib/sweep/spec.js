@@ -60,6 +60,7 @@ const KEYS = new Set(SPEC_KEYS);
  *   null: the Node running udsvstcp. A record: each session finds the ones it runs (lib/sweep/node-axis.js)
  * @property {boolean} serverNetns the server in a network namespace of its own, on a bridge (lib/fixture/netns.js)
  * @property {boolean} portProxy with serverNetns: the server's TCP through a port forwarder on host loopback (lib/fixture/port-proxy-main.js)
+ * @property {boolean} serverDocker with serverNetns: the server in a real Docker container when a daemon answers (lib/fixture/docker.js)
  */
 
 export function listPresets() {
@@ -170,7 +171,8 @@ export function resolveSpec(loaded, { test = false, flags = {} } = {}) {
   const workload = getWorkload(merged.workload, name('workload'));
   // options the workload does not take first: a preset's axes written for another workload must not hide them
   const given = (/** @type {string} */ key) => (merged[key] === DEFAULTS[/** @type {keyof typeof DEFAULTS} */ (key)] ? undefined : merged[key]);
-  for (const key of ['greeting', 'keepalive', 'serverNetns', 'portProxy']) parseSetting(key, merged[key], name(key));
+  for (const key of ['greeting', 'keepalive', 'serverNetns', 'serverDocker', 'portProxy']) parseSetting(key, merged[key], name(key));
+  if (merged.serverDocker && !merged.serverNetns) throw new UsageError(`${name('serverDocker')} needs serverNetns (--server-netns): the namespace emulation runs when no Docker daemon answers`);
   if (merged.portProxy && !merged.serverNetns) throw new UsageError(`${name('portProxy')} needs serverNetns (--server-netns): the port proxy forwards from host loopback to the server's address in its network namespace`);
   if (given('connections') !== undefined && !workload.options.includes('connections')) {
     const takers = WORKLOAD_NAMES.filter((n) => WORKLOADS[n].options.includes('connections')).join(' and ');
@@ -244,6 +246,7 @@ export function resolveSpec(loaded, { test = false, flags = {} } = {}) {
     node: toNodeList(merged.node, name('node')),
     serverNetns: /** @type {boolean} */ (merged.serverNetns),
     portProxy: /** @type {boolean} */ (merged.portProxy),
+    serverDocker: Boolean(merged.serverDocker),
   };
 }
 
@@ -281,5 +284,5 @@ function toPrecision(value, key) {
 /** @param {SweepSpec} spec */
 export function describeSpec(spec) {
   const amount = (/** @type {import('../workloads/workload.js').Amount} */ a) => ('packets' in a ? `${a.packets} packets` : `${a.ms} ms`);
-  return `${spec.preset}${spec.test ? ' (test mode)' : ''}: sizes ${spec.sizes.map(formatSize).join(', ')}; depths ${spec.depths.join(', ')}; ${spec.transports.join(' + ')}; ${spec.runs} run${spec.runs === 1 ? '' : 's'} of ${amount(spec.measure)} after ${amount(spec.warmup)} warmup; ${spec.pairing === 'blocks' ? `paired blocks of ~${spec.blockMs} ms` : 'one transport per trial'}${spec.precision === null ? '' : `; more runs until ±${+(spec.precision * 100).toFixed(3)} %${spec.maxTimeMs === null ? '' : ` or ${spec.maxTimeMs / 1000} s`}`}; seed ${spec.seed}; pin ${spec.pin}; TCP noDelay ${spec.noDelay}${spec.serverWorkMs === null ? '' : `; the server spinning ${+(spec.serverWorkMs * 1000).toFixed(3)} µs per request`}${spec.serverDelayMs === null ? '' : `; the server waiting ${spec.serverDelayMs} ms before each answer`}${spec.serverNetns ? `; server in a network namespace${spec.portProxy ? ', TCP through a port proxy' : ', TCP over the bridge'}` : ''}`;
+  return `${spec.preset}${spec.test ? ' (test mode)' : ''}: sizes ${spec.sizes.map(formatSize).join(', ')}; depths ${spec.depths.join(', ')}; ${spec.transports.join(' + ')}; ${spec.runs} run${spec.runs === 1 ? '' : 's'} of ${amount(spec.measure)} after ${amount(spec.warmup)} warmup; ${spec.pairing === 'blocks' ? `paired blocks of ~${spec.blockMs} ms` : 'one transport per trial'}${spec.precision === null ? '' : `; more runs until ±${+(spec.precision * 100).toFixed(3)} %${spec.maxTimeMs === null ? '' : ` or ${spec.maxTimeMs / 1000} s`}`}; seed ${spec.seed}; pin ${spec.pin}; TCP noDelay ${spec.noDelay}${spec.serverWorkMs === null ? '' : `; the server spinning ${+(spec.serverWorkMs * 1000).toFixed(3)} µs per request`}${spec.serverDelayMs === null ? '' : `; the server waiting ${spec.serverDelayMs} ms before each answer`}${spec.serverNetns ? `; server in ${spec.serverDocker ? 'a Docker container where a daemon answers, else in ' : ''}a network namespace${spec.portProxy ? ', TCP through a port proxy' : ', TCP over the bridge'}` : ''}`;
 }
