@@ -59,6 +59,8 @@ const CV_WARN = 0.05;
  * @property {Section[]} sections
  * @property {string[]} warnings
  * @property {string[]} machineWarnings those of the warnings that say what the machine set: wake-ups, UDS's send buffer, somaxconn, steal
+ * @property {string[]} [serverNotes] how the server ran where a reader must know it: with --server-docker, whether in a
+ *   real Docker container or the namespace emulation (meta.json design.docker)
  * @property {string[]} machineNotes what the machine set that is no cause for a warning: with both ends on one CPU
  *   (--pin same), that no cross-CPU wake-up was paid (said instead of the wake-up warning and share)
  * @property {import('./versions.js').VersionFinding[]} versions each Node version against the first (none with one version)
@@ -231,6 +233,10 @@ export function buildFindings({ trials: all, meta, notes = [], dir }, options = 
   const machineWarnings = /** @type {string[]} */ ([wakeup.warning, sendBufferWarning(sections, meta?.machine), somaxconnWarning(sections, meta), stealWarning(meta?.sessions), ...laneWarnings(trials)].filter(Boolean));
   warnings.push(...machineWarnings);
   const machineNotes = wakeup.note ? [wakeup.note] : [];
+  // --server-docker: whether the server ran in a real container or the namespace emulation, and whether sessions differed
+  const serverNotes = typeof meta?.design?.docker === 'string' ? [`docker: ${meta.design.docker}`] : [];
+  const dockerSessions = Array.isArray(meta?.sessions) && meta?.spec?.serverDocker ? meta.sessions.map((s) => Boolean(s?.executables?.docker)) : [];
+  if (new Set(dockerSessions).size > 1) warnings.push(`sessions of this sweep ran the server differently: ${dockerSessions.filter(Boolean).length} in a real Docker container, ${dockerSessions.filter((d) => !d).length} in the namespace emulation (no Docker daemon answered); meta.json sessions[].executables.docker says which`);
 
   /** a section's Node version, for people, where there are several @param {Section} s */
   const where = (s) => (s.node ? `Node ${s.node} ` : '');
@@ -265,5 +271,5 @@ export function buildFindings({ trials: all, meta, notes = [], dir }, options = 
   const versions = versionFindings(summary, (workload) => options.primary ?? primaryFigure(workload));
   const centre = summary.some((r) => typeof r.geomean === 'number') ? 'geometric mean' : 'mean';
   const knees = findKnees(trials, { several: many });
-  return { status, centre, trials: { recorded: trials.length, ok: ok.length, failed: failed.length, planned }, sections, versions, knees, warnings, machineWarnings, machineNotes, summary, meta };
+  return { status, centre, trials: { recorded: trials.length, ok: ok.length, failed: failed.length, planned }, sections, versions, knees, warnings, machineWarnings, machineNotes, serverNotes, summary, meta };
 }

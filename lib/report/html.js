@@ -66,6 +66,7 @@ export function toHtml(findings, charts, { files = [] } = {}) {
     parts.push('<h2>Node versions</h2>', `<ul>${findings.versions.map((v) => `<li class="verdict">${escapeHtml(v.line)}</li>`).join('')}</ul>`);
   }
 
+  for (const n of findings.serverNotes ?? []) parts.push(`<p>${escapeHtml(n)}</p>`);
   if (findings.warnings.length) {
     parts.push('<h2>Warnings</h2>', `<ul class="warnings">${findings.warnings.map((w) => `<li>${escapeHtml(w)}</li>`).join('')}</ul>`);
   }

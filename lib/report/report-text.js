@@ -59,6 +59,7 @@ export function toReportText(findings, { chalk = plain } = {}) {
   }
   for (const knee of findings.knees) out.push(chalk.bold(printable(knee.line)), '');
   for (const w of findings.warnings) out.push(chalk.yellow(`warning: ${printable(w)}`));
+  for (const n of findings.serverNotes ?? []) out.push(`note: ${printable(n)}`);
   for (const n of findings.machineNotes) out.push(chalk.dim(`note: ${printable(n)}`));
   return `${out.join('\n').replace(/\n+$/, '')}\n`;
 }
@@ -105,6 +106,7 @@ export function toMarkdown(findings) {
     }
     out.push(md(VERSION_TABLE_NOTE), '');
   }
+  for (const n of findings.serverNotes ?? []) out.push(md(n), '');
   if (findings.warnings.length) {
     out.push('## Warnings', '');
     for (const w of findings.warnings) out.push(`- ${md(w)}`);

@@ -39,6 +39,12 @@ function isNetworkRecord(n) {
     && n.owner !== null && typeof n.owner === 'object' && isCount(n.owner.pid) && isCount(n.owner.start);
 }
 
+/** @param {any} c a container record (--server-docker) */
+function isContainerRecord(c) {
+  return c !== null && typeof c === 'object' && typeof c.container === 'string' && typeof c.image === 'string' && typeof c.dir === 'string'
+    && c.owner !== null && typeof c.owner === 'object' && isCount(c.owner.pid) && isCount(c.owner.start);
+}
+
 /**
  * The record in `dir`, if there is one.
  * @param {string} dir
@@ -64,6 +70,7 @@ export function readFixtureRecord(dir) {
       dirs: list(data.dirs).filter((d) => typeof d === 'string'),
       sockets: list(data.sockets).filter((s) => s !== null && typeof s === 'object'),
       networks: list(data.networks).filter(isNetworkRecord),
+      containers: list(data.containers).filter(isContainerRecord),
     },
   };
 }
