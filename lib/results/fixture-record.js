@@ -70,7 +70,7 @@ export function readFixtureRecord(dir) {
       dirs: list(data.dirs).filter((d) => typeof d === 'string'),
       sockets: list(data.sockets).filter((s) => s !== null && typeof s === 'object'),
       networks: list(data.networks).filter(isNetworkRecord),
-      containers: list(data.containers).filter(isContainerRecord),
+      ...(Array.isArray(data.containers) ? { containers: list(data.containers).filter(isContainerRecord) } : {}),
     },
   };
 }

@@ -29,6 +29,8 @@ import { readMetaJson, readTrialRows } from '../helpers/sweeps.js';
 import { waitFor } from '../helpers/wait.js';
 
 const NETNS = fileURLToPath(new URL('../../lib/fixture/netns.js', import.meta.url));
+/** The presets' --server-docker falls back to this emulation when no Docker daemon answers: a docker client pointed nowhere (real Docker: server-docker.test.js). */
+const NO_DOCKER = { DOCKER_HOST: 'unix:///nonexistent/udsvstcp-no-docker.sock' };
 
 /** @type {{ dir: string, remove: () => Promise<void> }} */
 let tmp;
@@ -83,7 +85,7 @@ describe('sweep --server-netns as root', () => {
 
   it('myhro-2017-docker --test: both transports measured through nginx, TCP via the port proxy, and nothing left', async () => {
     const out = join(tmp.dir, 'docker');
-    const { code, stdout, stderr } = await runCli(['sweep', 'myhro-2017-docker', '--test', '--no-probe', '--no-report', '--out', out]);
+    const { code, stdout, stderr } = await runCli(['sweep', 'myhro-2017-docker', '--test', '--no-probe', '--no-report', '--out', out], { env: NO_DOCKER });
     expect(code, stderr).toBe(0);
     expect(stdout).toBe(`${out}\n`);
     expect(stderr).toMatch(/^ip: \/\S+\/ip \(iproute2 [^)]+\): the server in a network namespace, TCP through a port proxy$/m);
@@ -102,7 +104,7 @@ describe('sweep --server-netns as root', () => {
 
   it('myhro-2017-docker-bridge --test: nginx reaches the server at its namespace address, no port proxy, and nothing left', async () => {
     const out = join(tmp.dir, 'bridge');
-    const { code, stderr } = await runCli(['sweep', 'myhro-2017-docker-bridge', '--test', '--no-probe', '--no-report', '--out', out]);
+    const { code, stderr } = await runCli(['sweep', 'myhro-2017-docker-bridge', '--test', '--no-probe', '--no-report', '--out', out], { env: NO_DOCKER });
     expect(code, stderr).toBe(0);
     const what = started(stderr);
     expect(what.proxy).toBeNull();
@@ -124,7 +126,7 @@ describe('sweep --server-netns as root', () => {
 
   it('a sweep killed with SIGKILL leaves its namespace and bridge; --resume removes them (fixture.json) and completes', async () => {
     const out = join(tmp.dir, 'killed');
-    const child = spawn(process.execPath, [BIN, 'sweep', 'myhro-2017-docker', '--test', '--no-probe', '--no-report', '--runs', '1', '--out', out], { env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'sweep', 'myhro-2017-docker', '--test', '--no-probe', '--no-report', '--runs', '1', '--out', out], { env: { ...process.env, NO_COLOR: '1', ...NO_DOCKER }, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (text) => { stderr += text; });
     const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -137,7 +139,7 @@ describe('sweep --server-netns as root', () => {
     expect(network.namespace).toMatch(new RegExp(`^udsvstcp-${pid}-`));
     expect(networksOf(ip, pid)).toEqual(expect.arrayContaining([network.namespace, ...network.links])); // left behind: nothing was there to remove it
 
-    const resumed = await runCli(['sweep', '--resume', out, '--no-probe', '--no-report']);
+    const resumed = await runCli(['sweep', '--resume', out, '--no-probe', '--no-report'], { env: NO_DOCKER });
     expect(resumed.code, resumed.stderr).toBe(0);
     const notes = resumed.stderr.split('\n').filter((line) => line.includes('fixture.json'));
     expect(notes).toHaveLength(1);
