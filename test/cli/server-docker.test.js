@@ -17,7 +17,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findDocker, probeDocker } from '../../lib/fixture/docker.js';
-import { BIN, makeTempDir, runCli } from '../helpers/cli.js';
+import { BIN, callMain, expectOneLineUsageError, makeTempDir, runCli } from '../helpers/cli.js';
 import { needRootAndIp } from '../helpers/netns.js';
 import { readMetaJson, readTrialRows } from '../helpers/sweeps.js';
 import { waitFor } from '../helpers/wait.js';
@@ -146,5 +146,11 @@ describe('sweep --server-docker with a Docker daemon', () => {
 
   it('finds the docker client', () => {
     expect(findDocker()).toBe(docker);
+  });
+
+  it('--server-docker without --server-netns is refused: the emulation is its fallback', async () => {
+    const out = join(tmp.dir, 'refused');
+    expectOneLineUsageError(await callMain(['sweep', 'myhro-2017-nginx', '--test', '--server-docker', '--out', out]), /--server-docker needs serverNetns \(--server-netns\)/);
+    expect(existsSync(out)).toBe(false);
   });
 });
