@@ -29,6 +29,8 @@ const LOOPBACK_RANGE = 'an IPv4 address in 127.0.0.0/8, ::1 or localhost';
  */
 export function resolveServeOptions(raw) {
   const workload = getWorkload(raw.workload ?? DEFAULT_WORKLOAD);
+  const handler = workload.fixture.server;
+  if (handler === 'postgres') throw new UsageError(`--workload ${workload.name}: its server is a PostgreSQL cluster that run and sweep start privately, not a server serve can start`);
   checkApplies(workload, { greeting: raw.greeting }, (key) => `--${key}`);
   const host = raw.host ?? String(defaultOf('host', 'serve'));
   if (host.length === 0) throw new UsageError('--host must be an address to bind, e.g. 127.0.0.1');
@@ -36,7 +38,7 @@ export function resolveServeOptions(raw) {
     throw new UsageError(`--host must be a loopback address (${LOOPBACK_RANGE}); got ${JSON.stringify(host)}. Add --allow-remote to bind it anyway: the echo server would be reachable from other machines`);
   }
   return {
-    handler: workload.fixture.server,
+    handler,
     host,
     port: parseSetting('port', raw.port ?? defaultOf('port', 'serve'), '--port'),
     path: raw.uds === undefined ? undefined : checkSocketPath(raw.uds, '--uds'),

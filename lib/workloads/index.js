@@ -3,11 +3,13 @@ import { UsageError } from '../core/errors.js';
 import { connectWorkload } from './connect.js';
 import { echo } from './echo.js';
 import { httpRateWorkload, httpWorkload, proxyRateWorkload, proxyWorkload } from './http.js';
+import { postgresWorkload } from './postgres.js';
 import { rate } from './rate.js';
 import { stream } from './stream.js';
 
 /** @type {Record<string, import('./workload.js').Workload>} */
-export const WORKLOADS = { echo, stream, connect: connectWorkload, http: httpWorkload, proxy: proxyWorkload, rate, 'http-rate': httpRateWorkload, 'proxy-rate': proxyRateWorkload };
+export const WORKLOADS = { echo, stream, connect: connectWorkload, http: httpWorkload, proxy: proxyWorkload, rate, 'http-rate': httpRateWorkload, 'proxy-rate': proxyRateWorkload,
+  postgres: postgresWorkload };
 
 export const WORKLOAD_NAMES = Object.keys(WORKLOADS);
 
