@@ -14,6 +14,7 @@ import { startFixture, withNginxWords } from '../fixture/fixture.js';
 import { runLanes } from '../trial/lanes.js';
 import { MIN_BLOCKS, TEST_MIN_BLOCKS } from '../client/blocks.js';
 import { PROBE_TIMEOUT_MS } from '../fixture/probe.js';
+import { describeCluster } from '../fixture/postgres-process.js';
 import { connectionsAt, getWorkload } from '../workloads/index.js';
 import { toCsv } from '../results/csv.js';
 import { toReportDocument } from '../results/json.js';
@@ -119,7 +120,7 @@ async function measure({ dir, spec, previous, executables, nodes, begin, end, re
   const versions = nodes.map((n) => n.version);
   const execPathOf = (/** @type {string | undefined} */ version) => nodes.find((n) => n.version === version)?.path ?? nodes[0].path;
   /** @param {string} [version] */
-  const fixtureOptions = (version) => ({ greeting: spec.greeting, noDelay: spec.noDelay, prefix: pinning.server, nginx: executables.nginx?.path, keepalive: spec.keepalive, connections: Math.max(...(spec.depths.length ? spec.depths : [1]).map((depth) => connectionsAt(workload, depth, spec))), execPath: execPathOf(version), netns: executables.ip?.path ?? null, portProxy: spec.portProxy, work: spec.serverWorkMs === null && spec.serverDelayMs === null ? undefined : { us: (spec.serverWorkMs ?? 0) * 1000, delayMs: spec.serverDelayMs ?? 0, packetBytes: spec.sizes[0] } });
+  const fixtureOptions = (version) => ({ greeting: spec.greeting, noDelay: spec.noDelay, prefix: pinning.server, nginx: executables.nginx?.path, postgresBin: executables.postgres?.path, keepalive: spec.keepalive, connections: Math.max(...(spec.depths.length ? spec.depths : [1]).map((depth) => connectionsAt(workload, depth, spec))), execPath: execPathOf(version), netns: executables.ip?.path ?? null, portProxy: spec.portProxy, work: spec.serverWorkMs === null && spec.serverDelayMs === null ? undefined : { us: (spec.serverWorkMs ?? 0) * 1000, delayMs: spec.serverDelayMs ?? 0, packetBytes: spec.sizes[0] } });
   const status = (/** @type {string} */ text, dim = false) => onProgress({ type: 'status', text, dim });
   /** fixture.json: what runs now, for a resume after a kill that took nginx's guard too */
   const record = recordSession(dir, (text) => status(`note: ${text}`));
@@ -141,6 +142,7 @@ async function measure({ dir, spec, previous, executables, nodes, begin, end, re
   const backlog = backlogWarning({ connections, somaxconn: readSomaxconn(), flag: workload.options.includes('connections') ? `--connections ${connections}` : `--depths ${Math.max(...spec.depths)}` });
   if (backlog) onProgress({ type: 'warning', text: backlog });
   if (executables.nginx) info(`nginx: ${executables.nginx.path} (${executables.nginx.version}; from ${executables.nginx.from})`);
+  if (executables.postgres) info(`postgres: ${executables.postgres.path} (${executables.postgres.version}; from ${executables.postgres.from}); the cluster runs as ${describeCluster().user}`);
   if (executables.ip) info(`ip: ${executables.ip.path} (iproute2 ${executables.ip.version}): the server in a network namespace${spec.portProxy ? ', TCP through a port proxy' : ', TCP over the bridge'}`);
   info(`node: ${describeNodes(nodes)}${nodes.length > 1 ? `; ${nodes[0].version} is the baseline` : ''}`);
   if (pinning.note) onProgress({ type: 'note', text: pinning.note });
@@ -251,6 +253,7 @@ function describeDesign(spec) {
     max_time_ms: spec.maxTimeMs,
     server_lifetime: spec.server === 'round' ? 'a fresh server for each planned run and each precision round' : 'one server for the whole sweep (a new one only after it dies)',
     proxy: workload.fixture.proxy ? { upstream_keepalive: spec.keepalive, config: 'nginx.conf in this directory' } : null,
+    ...(workload.fixture.server === 'postgres' ? { postgres: describeCluster() } : {}),
     server_network: spec.serverNetns
       ? `the server in a network namespace of its own, joined to the host by a veth pair on a bridge (a /30 in 10.213.0.0/16, no route beyond it), as a container on a bridge network; TCP ${spec.portProxy ? 'through a port proxy on 127.0.0.1 (a Node process of ours forwarding each connection to the server\'s namespace address, as docker-proxy does for a published port; its CPU is charged to the proxy side)' : 'to the server\'s namespace address over the bridge'}; UDS through a socket file in a private directory both sides see (a shared volume)`
       : 'the server on the host, TCP on 127.0.0.1',

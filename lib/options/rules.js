@@ -38,6 +38,7 @@ export function resolveWorkloadOptions(workload, given, name) {
     arrivals: /** @type {'constant' | 'poisson'} */ (given.arrivals === undefined || given.arrivals === null ? 'constant' : parseSetting('arrivals', given.arrivals, name('arrivals'))),
     connections: !workload.options.includes('connections') || given.connections === undefined || given.connections === null ? null : toInteger(String(given.connections), name('connections'), { min: 1, max: MAX_OPEN_CONNECTIONS }),
     nginx: given.nginx === undefined || given.nginx === null ? null : String(given.nginx),
+    postgresBin: given.postgresBin === undefined || given.postgresBin === null ? null : String(given.postgresBin),
   };
 }
 
@@ -120,7 +121,7 @@ export function checkNetnsTransports(transports, key, netns) {
 }
 
 /** What each capability means, for messages. */
-const CAPABILITY_WORDS = { messages: 'framed messages', stream: 'a byte stream', upstream: 'nginx\'s upstream connections' };
+const CAPABILITY_WORDS = { messages: 'framed messages', stream: 'a byte stream', upstream: 'connections from a server outside Node or to one (nginx\'s upstream, PostgreSQL)' };
 
 /**
  * --server-work and --server-delay are done by the server udsvstcp starts: refused beside a message transport, whose

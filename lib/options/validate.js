@@ -80,6 +80,7 @@ function toTarget(transport, text) {
  * @property {number} size
  * @property {number} depth
  * @property {string | undefined} nginx
+ * @property {string | null} [postgresBin] --postgres-bin: the directory of initdb and postgres (postgres)
  * @property {import('../core/node-executables.js').NodeExecutable | undefined} node --node: the server and the client trial
  *   run on it (the client in a child process); undefined: the server on this Node, the client in this process
  * @property {boolean} probe run the wake-up probe first
@@ -129,6 +130,7 @@ export function resolveRunOptions(raw) {
   let targets;
   if (TARGETED.some((t) => raw[t] !== undefined)) {
     if (workload.fixture.proxy) throw new UsageError(`${targetFlags(' and ')} are not for the proxy workload: it starts its own app server and nginx`);
+    if (workload.fixture.server === 'postgres') throw new UsageError(`${targetFlags(' and ')} are not for the postgres workload: it starts its own private PostgreSQL cluster`);
     const given = TARGETED.filter((t) => raw[t] !== undefined);
     targets = Object.fromEntries(given.map((t) => [t, toTarget(t, raw[t])]));
     if (raw.transport === undefined) transports = transports.filter((t) => targets?.[t]);

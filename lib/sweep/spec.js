@@ -123,6 +123,7 @@ export function toSizes(value, key, axis = getWorkload(DEFAULT_WORKLOAD).axes.si
  */
 function checkKeys(raw, where) {
   for (const key of Object.keys(raw)) {
+    if (key === 'postgresBin') throw new UsageError(`${where}: "postgresBin" is not read from a spec file: PostgreSQL's executables come only from --postgres-bin, PATH or /usr/lib/postgresql, never from a file that could have been copied or edited`);
     if (key === 'nginx') throw new UsageError(`${where}: "nginx" is not read from a spec file: the nginx binary comes only from --nginx or PATH, never from a file that could have been copied or edited`);
     if (key === 'node') throw new UsageError(`${where}: "node" is not read from a spec file: Node executables come only from --node (or the Node running udsvstcp), never from a file that could have been copied or edited`);
     if (!KEYS.has(key)) throw new UsageError(`${where}: unknown key "${key}"; keys: ${[...KEYS].join(', ')}`);
@@ -178,7 +179,7 @@ export function resolveSpec(loaded, { test = false, flags = {} } = {}) {
   }
   const extras = resolveWorkloadOptions(workload, { greeting: given('greeting'), pipelining: given('pipelining'), keepalive: given('keepalive'), arrivals: given('arrivals'), connections: given('connections') }, name);
   const { measure, warmup } = resolveAmounts(workload, { packets: merged.packets, duration: merged.duration, warmup: merged.warmup }, name, String(DEFAULTS.duration));
-  checkApplies(workload, { serverWork: given('serverWork'), serverDelay: given('serverDelay') }, name);
+  checkApplies(workload, { serverWork: given('serverWork'), serverDelay: given('serverDelay'), serverNetns: merged.serverNetns || undefined, portProxy: merged.portProxy || undefined }, name);
   const handler = (/** @type {'serverWork' | 'serverDelay'} */ key) => (given(key) === undefined || given(key) === null ? null : /** @type {number} */ (parseSetting(key, given(key), name(key))));
   const serverWorkMs = handler('serverWork');
   const serverDelayMs = handler('serverDelay');
