@@ -65,15 +65,15 @@ describe('udsvstcp sweep postgres --test', () => {
     expect(meta.design.postgres.settings).toMatchObject({ listen_addresses: '127.0.0.1', ssl: 'off' });
     expect(meta.design.postgres.pg_hba).toEqual(['local all all trust', 'host all all 127.0.0.1/32 trust']);
 
-    const rows = parse(await readFile(join(out(), 'trials.csv'), 'utf8'), { columns: true });
+    const rows = /** @type {Record<string, string>[]} */ (parse(await readFile(join(out(), 'trials.csv'), 'utf8'), { columns: true }));
     expect(rows.length).toBeGreaterThan(0);
     for (const r of rows) expect(r.status, r.error).toBe('ok'); // a reply not verified fails its trial
-    expect(new Set(rows.map((/** @type {any} */ r) => `${r.transport} ${r.size_bytes}`))).toEqual(new Set(['tcp 0', 'tcp 1', 'uds 0', 'uds 1']));
+    expect(new Set(rows.map((r) => `${r.transport} ${r.size_bytes}`))).toEqual(new Set(['tcp 0', 'tcp 1', 'uds 0', 'uds 1']));
     for (const transport of ['tcp', 'uds']) {
-      const mine = rows.filter((/** @type {any} */ r) => r.transport === transport);
+      const mine = rows.filter((r) => r.transport === transport);
       for (const r of mine) expect(Number(r.queries)).toBeGreaterThan(0);
       // /proc counts in 10 ms ticks: a short trial may see none, all of a transport's trials together do
-      const serverUs = mine.reduce((/** @type {number} */ sum, /** @type {any} */ r) => sum + Number(r.server_cpu_us_per_query) * Number(r.queries), 0);
+      const serverUs = mine.reduce((sum, r) => sum + Number(r.server_cpu_us_per_query) * Number(r.queries), 0);
       expect(serverUs, transport).toBeGreaterThan(0);
     }
   });
