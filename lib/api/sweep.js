@@ -178,7 +178,7 @@ async function measure({ dir, spec, previous, executables, nodes, begin, end, re
       runTrial: async (trial, fixture) => {
         const mark = fixture.nginxLog?.mark();
         const measured = await runLanes({ ...trial, placement: pinning.placement }, { ...trialOptions, server: fixture, execPath: execPathOf(trial.node_version) });
-        return withNginxWords(measured, fixture, mark);
+        return withNginxWords(fixture.reference ? await fixture.reference(measured, { prefix: pinning.client }) : measured, fixture, mark);
       },
       onStart: (job, index, total) => onProgress({ type: 'trial-start', job, index, total }),
       onEnd: (job, rows, index, total) => onProgress({ type: 'trial-end', job, rows, index, total }),

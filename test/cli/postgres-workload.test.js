@@ -51,7 +51,7 @@ function processesWorkingIn(dir) {
 }
 
 describe('udsvstcp sweep postgres --test', () => {
-  it('exits 0, says which PostgreSQL ran and as whom, and records every query verified on both transports with the backends\' CPU charged per query', async () => {
+  it('exits 0, says which PostgreSQL ran and as whom, and records every query verified on both transports with the backends\' CPU charged per query, and pgbench\'s transactions per second beside them', async () => {
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toMatch(/^postgres: \/\S+ \(PostgreSQL \d+\.\d+[^;]*; from [^)]+\); the cluster runs as \S+ \(uid \d+\)/m);
     const user = /the cluster runs as (\S+) \(uid (\d+)\)/.exec(result.stderr);
@@ -75,6 +75,8 @@ describe('udsvstcp sweep postgres --test', () => {
       // /proc counts in 10 ms ticks: a short trial may see none, all of a transport's trials together do
       const serverUs = mine.reduce((sum, r) => sum + Number(r.server_cpu_us_per_query) * Number(r.queries), 0);
       expect(serverUs, transport).toBeGreaterThan(0);
+      // pgbench, the C reference, ran the same queries on the same transport after each trial's blocks
+      for (const r of mine) expect(Number(r.pgbench_tps), r.pgbench_tps).toBeGreaterThan(0);
     }
   });
 
