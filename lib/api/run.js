@@ -10,6 +10,7 @@ import { formatSize } from '../core/units.js';
 import { startFixture, withNginxWords } from '../fixture/fixture.js';
 import { describeNginx, findNginx } from '../fixture/nginx.js';
 import { describeCluster, describePostgres, findPostgres } from '../fixture/postgres-process.js';
+import { describePgbench } from '../fixture/pgbench.js';
 import { endLeftovers } from '../fixture/leftovers.js';
 import { checkTempDir } from '../fixture/socket-file.js';
 import { describeTarget } from '../client/transport.js';
@@ -88,7 +89,7 @@ export async function run(raw = {}, { onProgress = () => {}, signal } = {}) {
     info(describeEnvironment(collectEnvironment()), true);
     if (backlog) warn(backlog);
     if (nginx) info(`nginx: ${nginx.path} (${nginx.version}; from ${options.nginx === undefined ? 'PATH' : '--nginx'})`);
-    if (postgres) info(`postgres: ${postgres.path} (${postgres.version}; from ${options.postgresBin === null ? 'PATH or /usr/lib/postgresql' : '--postgres-bin'}); the cluster runs as ${describeCluster().user}`);
+    if (postgres) info(`postgres: ${postgres.path} (${postgres.version}; from ${options.postgresBin === null ? 'PATH or /usr/lib/postgresql' : '--postgres-bin'}); the cluster runs as ${describeCluster().user}; ${describePgbench(postgres.path)}`);
     if (node) info(`node: ${describeNodes([node])} runs ${fixture ? 'the server and ' : ''}the client, in a lane process per transport${fixture ? '' : ' (the server is not ours)'}`);
     info(`pin ${pinning.applied}${transports.length > 1 ? ', each lane in a process of its own' : ''}`);
     info(`${workload.name} ${workload.axes.size.label} ${formatSize(options.size)} × ${workload.axes.depth.label} ${options.depth}, ${amount(measure)} per transport after ${amount(warmup)} warmup${transports.length > 1 ? ', in alternating blocks' : ''}${workload.options.includes('pipelining') ? `, pipelining ${options.pipelining}` : ''}${workload.options.includes('connections') ? `, ${connections} connections taking turns` : ''}${workload.options.includes('arrivals') ? `, ${options.arrivals} arrivals` : ''}${workload.fixture.proxy ? `, nginx upstream ${options.keepalive ? 'keep-alive' : 'a new connection per request'}` : ''}${options.serverWorkUs === null ? '' : `, the server spinning ${options.serverWorkUs} µs per ${workload.fixture.server === 'http' ? 'request' : 'packet'} (--server-work)`}${options.serverDelayMs === null ? '' : `, the server waiting ${options.serverDelayMs} ms before each ${workload.fixture.server === 'http' ? 'answer' : 'echo'} (--server-delay)`}, seed ${options.seed}, TCP noDelay ${options.noDelay}`);

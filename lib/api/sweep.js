@@ -15,6 +15,7 @@ import { runLanes } from '../trial/lanes.js';
 import { MIN_BLOCKS, TEST_MIN_BLOCKS } from '../client/blocks.js';
 import { PROBE_TIMEOUT_MS } from '../fixture/probe.js';
 import { describeCluster } from '../fixture/postgres-process.js';
+import { describePgbench } from '../fixture/pgbench.js';
 import { connectionsAt, getWorkload } from '../workloads/index.js';
 import { toCsv } from '../results/csv.js';
 import { toReportDocument } from '../results/json.js';
@@ -142,7 +143,7 @@ async function measure({ dir, spec, previous, executables, nodes, begin, end, re
   const backlog = backlogWarning({ connections, somaxconn: readSomaxconn(), flag: workload.options.includes('connections') ? `--connections ${connections}` : `--depths ${Math.max(...spec.depths)}` });
   if (backlog) onProgress({ type: 'warning', text: backlog });
   if (executables.nginx) info(`nginx: ${executables.nginx.path} (${executables.nginx.version}; from ${executables.nginx.from})`);
-  if (executables.postgres) info(`postgres: ${executables.postgres.path} (${executables.postgres.version}; from ${executables.postgres.from}); the cluster runs as ${describeCluster().user}`);
+  if (executables.postgres) info(`postgres: ${executables.postgres.path} (${executables.postgres.version}; from ${executables.postgres.from}); the cluster runs as ${describeCluster().user}; ${describePgbench(executables.postgres.path)}`);
   if (executables.ip) info(`ip: ${executables.ip.path} (iproute2 ${executables.ip.version}): the server in a network namespace${spec.portProxy ? ', TCP through a port proxy' : ', TCP over the bridge'}`);
   info(`node: ${describeNodes(nodes)}${nodes.length > 1 ? `; ${nodes[0].version} is the baseline` : ''}`);
   if (pinning.note) onProgress({ type: 'note', text: pinning.note });

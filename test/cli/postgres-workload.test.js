@@ -54,6 +54,7 @@ describe('udsvstcp sweep postgres --test', () => {
   it('exits 0, says which PostgreSQL ran and as whom, and records every query verified on both transports with the backends\' CPU charged per query, and pgbench\'s transactions per second beside them', async () => {
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toMatch(/^postgres: \/\S+ \(PostgreSQL \d+\.\d+[^;]*; from [^)]+\); the cluster runs as \S+ \(uid \d+\)/m);
+    expect(result.stderr).toMatch(/^postgres: .*; pgbench \(the C reference\): \/\S+\/pgbench$/m);
     const user = /the cluster runs as (\S+) \(uid (\d+)\)/.exec(result.stderr);
     if (root) {
       expect(['postgres', 'nobody']).toContain(user?.[1]);
