@@ -126,9 +126,9 @@ async function measure({ dir, spec, previous, executables, nodes, begin, end, re
   /** @type {string | undefined} */
   let ratesAuto;
   if (spec.depths.length === 0) {
-    // --depths auto: the rates from the closed-loop capacity, measured now, before the plan is fixed and recorded. Not cut
-    // short by a Ctrl-C (a few seconds, bounded by --trial-timeout): the ladder is recorded, so the sweep it interrupts resumes
-    const auto = await autoRates(spec, { fixture: fixtureOptions(versions[0]), prefix: pinning.client, placement: pinning.placement, execPath: execPathOf(versions[0]), hurry });
+    // --depths auto: the rates from the closed-loop capacity and the knees, measured now, before the plan is fixed and
+    // recorded. A Ctrl-C ends only the bisection: the ladder is recorded, so the sweep it interrupts resumes
+    const auto = await autoRates(spec, { fixture: fixtureOptions(versions[0]), prefix: pinning.client, placement: pinning.placement, execPath: execPathOf(versions[0]), signal, hurry });
     spec.depths = auto.rates;
     ratesAuto = auto.how;
     info(auto.how);
