@@ -84,7 +84,8 @@
  * @property {[string, string][]} table [title, column] of the figures `run` shows per trial
  * @property {string} primary the figure the UDS/TCP verdict is about
  * @property {Record<string, Figure>} summary figures summarised in summary.csv, the primary first
- * @property {{ server: 'echo' | 'sink' | 'greeter' | 'http', proxy: boolean }} fixture which server answers; proxy: nginx in front of it
+ * @property {{ server: 'echo' | 'sink' | 'greeter' | 'http' | 'redis', proxy: boolean }} fixture which server answers (redis: a
+ *   real redis-server, not ours); proxy: nginx in front of it
  * @property {(depth: number, options: { connections?: number | null }) => number} [connections] the most connections a trial
  *   opens at once to one listener at this depth, with these options (default 1: one per transport); the server's listen
  *   backlog follows them (lib/core/backlog.js)
