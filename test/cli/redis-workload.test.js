@@ -1,0 +1,125 @@
+/**
+ * The redis workload with a real redis-server and ioredis: `sweep redis --test`
+ * through the binary measures TCP and UDS with every reply checked and
+ * redis-server's CPU charged per operation, and leaves nothing running or in
+ * its TMPDIR; a sweep killed together with redis-server's guard leaves
+ * redis-server running, and `--resume` ends it and removes its directory;
+ * a --redis-server that is not there, and a transport redis-server cannot
+ * listen on, are refused before anything starts. The schema of its files is
+ * pinned by test/fixtures/schema/redis (checked by the preset sweeps of
+ * sweep-e2e-more). Needs redis-server (CI installs it).
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, readFile, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { describe, expect, it } from 'vitest';
+import { BIN, runCli } from '../helpers/cli.js';
+import { expectRefused } from '../helpers/in-process.js';
+import { descendants, isRunning, isStopped, trackProcesses } from '../helpers/processes.js';
+import { readMetaJson } from '../helpers/sweeps.js';
+import { waitFor } from '../helpers/wait.js';
+
+const ctx = trackProcesses();
+
+/** @param {string} out */
+function recorded(out) {
+  try {
+    return JSON.parse(readFileSync(join(out, 'fixture.json'), 'utf8'));
+  } catch {
+    return null; // not there yet, or being replaced
+  }
+}
+
+/** @param {number} pid */
+const alive = (pid) => {
+  try {
+    return !/\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+};
+
+describe('sweep redis', () => {
+  it('--test: ok rows for tcp and uds, every reply checked, redis-server CPU per op above 0, and nothing left running or in TMPDIR', async () => {
+    const tmpdir = join(ctx.tmp.dir, 'tmp');
+    await mkdir(tmpdir);
+    const out = join(ctx.tmp.dir, 'out');
+    const { code, stderr } = await runCli(['sweep', 'redis', '--test', '--no-probe', '--no-report', '--out', out], { env: { TMPDIR: tmpdir } });
+    expect(code, stderr).toBe(0);
+    expect(stderr).toMatch(/^redis-server: \/\S+redis-server \(\d+\.\d+\.\d+; from PATH\)$/m);
+    const pid = Number(/redis-server pid (\d+): tcp 127\.0\.0\.1:\d+, uds \S+\/udsvstcp-redis-[A-Za-z0-9]{6}\/redis\.sock/.exec(stderr)?.[1]);
+    expect(pid, stderr).toBeGreaterThan(0);
+    /** @type {Record<string, string>[]} */
+    const rows = parse(await readFile(join(out, 'trials.csv'), 'utf8'), { columns: true });
+    expect(rows.map((r) => r.transport).sort()).toEqual(['tcp', 'tcp', 'tcp', 'tcp', 'uds', 'uds', 'uds', 'uds']);
+    for (const r of rows) {
+      expect(r.status, r.error).toBe('ok');
+      expect(Number(r.ops)).toBeGreaterThan(0);
+      expect(Number(r.verified_replies)).toBe(2 * Number(r.ops)); // each op's SET OK and GET's exact bytes
+      expect(Number(r.server_cpu_us_per_op)).toBeGreaterThan(0);
+      expect(Number(r.client_cpu_us_per_op)).toBeGreaterThan(0);
+      expect(Number(r.latency_p99_us)).toBeGreaterThanOrEqual(Number(r.latency_p50_us));
+    }
+    const meta = await readMetaJson(out);
+    expect(meta.status).toBe('complete');
+    expect(alive(pid)).toBe(false);
+    expect(await readdir(tmpdir)).toEqual([]);
+    expect(recorded(out)).toMatchObject({ processes: [], dirs: [] });
+  }, 60_000);
+
+  it('--resume ends the redis-server a killed sweep left running (its guard killed too) and removes its private directory', async () => {
+    const tmpdir = join(ctx.tmp.dir, 'tmp');
+    await mkdir(tmpdir);
+    const out = join(ctx.tmp.dir, 'out');
+    const env = { ...process.env, NO_COLOR: '1', TMPDIR: tmpdir };
+    const child = spawn(process.execPath, [BIN, 'sweep', 'redis', '--test', '--runs', '1', '--no-probe', '--no-report', '--out', out], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (text) => { stderr += text; });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    const pid = /** @type {number} */ (child.pid);
+    const ready = await waitFor(() => recorded(out)?.processes.some((/** @type {any} */ p) => p.role === 'redis-server'), { timeoutMs: 60_000, everyMs: 20 });
+    expect(ready, stderr).toBe(true);
+
+    // everything at once, so that nothing can clean up after the others: stop the sweep, kill its helpers, kill it
+    process.kill(pid, 'SIGSTOP');
+    expect(await waitFor(() => isStopped(pid), { timeoutMs: 10_000, everyMs: 20 })).toBe(true);
+    ctx.seen = descendants(pid);
+    const helpers = ctx.seen.filter((p) => /guard-main\.js|trial\/worker\.js/.test(p.cmdline));
+    expect(helpers.length).toBeGreaterThanOrEqual(1);
+    for (const p of helpers) process.kill(p.pid, 'SIGKILL');
+    child.kill('SIGKILL');
+    await exited;
+    const redis = ctx.seen.filter((p) => p.cmdline.startsWith('/usr/bin/redis-server') || /redis-server \S+:\d+/.test(p.cmdline));
+    expect(redis, ctx.seen.map((p) => p.cmdline).join('\n')).toHaveLength(1);
+    expect(await waitFor(() => helpers.every((p) => !isRunning(p)), { timeoutMs: 10_000, everyMs: 20 })).toBe(true);
+    expect(redis.every(isRunning)).toBe(true); // left running: nothing was there to end it
+    const names = await readdir(tmpdir);
+    expect(names.filter((n) => /^udsvstcp-redis-[A-Za-z0-9]{6}$/.test(n)), names.join(', ')).toHaveLength(1);
+
+    const resumed = await runCli(['sweep', '--resume', out, '--no-probe', '--no-report'], { env: { TMPDIR: tmpdir } });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const notes = resumed.stderr.split('\n').filter((line) => line.includes('fixture.json'));
+    expect(notes).toEqual([`note: ended what an earlier session of this sweep left behind (fixture.json): killed redis-server pid ${redis[0].pid}; removed ${join(tmpdir, names[0])}`]);
+    expect(redis.filter(isRunning)).toEqual([]);
+    expect(existsSync(join(tmpdir, names[0]))).toBe(false);
+    expect(await readdir(tmpdir)).toEqual([]); // and the resumed session's own are gone too
+    expect((await readMetaJson(out)).status).toBe('complete');
+  }, 120_000);
+});
+
+describe('the redis workload refuses before anything starts', () => {
+  it('a --redis-server that is not there: one line naming the flag and apt-get install redis-server', async () => {
+    await expectRefused(['run', '--workload', 'redis', '--redis-server', '/nonexistent/redis-server', '--duration', '50ms', '--warmup', '10ms'],
+      'udsvstcp: error: --redis-server /nonexistent/redis-server: not an executable file; install it (Debian/Ubuntu: apt-get install redis-server) or give --redis-server PATH');
+    const out = join(ctx.tmp.dir, 'results');
+    await expectRefused(['sweep', 'redis', '--test', '--redis-server', '/nonexistent/redis-server', '--out', out], /--redis-server \/nonexistent\/redis-server: not an executable file/);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('a transport redis-server cannot listen on, and --redis-server for another workload', async () => {
+    await expectRefused(['run', '--workload', 'redis', '--transport', 'tcp,uds-abstract'], /--transport .*uds-abstract/);
+    await expectRefused(['run', '--workload', 'echo', '--redis-server', '/usr/bin/redis-server'], /--redis-server/);
+  });
+});
