@@ -5,6 +5,7 @@
  * server's, charged per operation.
  */
 import { createHistogram } from 'node:perf_hooks';
+import { findRedisBenchmark, runRedisBenchmark } from '../client/redis-benchmark.js';
 import { HISTOGRAM, measureLanes, mechanismColumns, mechanismSummary, rttFigures, trialDeadline, unitFigures } from './common.js';
 
 /** A block holds at least this many operations per loop in flight. */
@@ -39,6 +40,12 @@ export const redisWorkload = {
   fixture: { server: 'redis', proxy: false },
   needs: 'upstream',
   run: runRedis,
+  reference: {
+    client: 'redis-benchmark',
+    find: findRedisBenchmark,
+    missing: 'redis-benchmark not found on PATH or in /usr/bin (Debian: apt-get install redis-tools): no C reference rows in reference.csv',
+    run: runRedisBenchmark,
+  },
 };
 
 /**

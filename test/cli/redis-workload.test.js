@@ -18,6 +18,7 @@ import { describe, expect, it } from 'vitest';
 import { BIN, runCli } from '../helpers/cli.js';
 import { expectRefused } from '../helpers/in-process.js';
 import { descendants, isRunning, isStopped, trackProcesses } from '../helpers/processes.js';
+import { readSchemaFixture } from '../helpers/schema.js';
 import { readMetaJson } from '../helpers/sweeps.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -62,6 +63,19 @@ describe('sweep redis', () => {
       expect(Number(r.client_cpu_us_per_op)).toBeGreaterThan(0);
       expect(Number(r.latency_p99_us)).toBeGreaterThanOrEqual(Number(r.latency_p50_us));
     }
+    // the C reference beside it: redis-benchmark on the same server after each trial, SET and GET per transport
+    expect(stderr).toMatch(/^redis-benchmark: \/\S+redis-benchmark, after each trial against the same server, into reference\.csv$/m);
+    expect(stderr).toMatch(/^redis-benchmark 16 B depth 1 SET: tcp \S+ rps, uds \S+ rps \(×\d+\.\d\d\) \(median of 2 runs\)$/m);
+    const text = await readFile(join(out, 'reference.csv'), 'utf8');
+    expect(text.split('\n')[0]).toBe(readSchemaFixture('redis/reference.csv').trim());
+    /** @type {Record<string, string>[]} */
+    const reference = parse(text, { columns: true });
+    expect(reference).toHaveLength(2 * 2 * 2 * 2); // runs × sizes × transports × (SET, GET)
+    for (const r of reference) {
+      expect(r, r.error).toMatchObject({ client: 'redis-benchmark', status: 'ok', depth: '1' });
+      expect(Number(r.rps)).toBeGreaterThan(0);
+    }
+    expect(new Set(reference.map((r) => `${r.transport} ${r.test}`))).toEqual(new Set(['tcp SET', 'tcp GET', 'uds SET', 'uds GET']));
     const meta = await readMetaJson(out);
     expect(meta.status).toBe('complete');
     expect(alive(pid)).toBe(false);
