@@ -15,6 +15,7 @@ import { mkdir, readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
+import { findRedisServer } from '../../lib/fixture/redis-process.js';
 import { BIN, runCli } from '../helpers/cli.js';
 import { expectRefused } from '../helpers/in-process.js';
 import { descendants, isRunning, isStopped, trackProcesses } from '../helpers/processes.js';
@@ -132,8 +133,13 @@ describe('the redis workload refuses before anything starts', () => {
     expect(existsSync(out)).toBe(false);
   });
 
-  it('a transport redis-server cannot listen on, and --redis-server for another workload', async () => {
+  it('no redis-server on PATH nor in /usr/bin: the one line says to install it or give the flag', () => {
+    expect(() => findRedisServer(undefined, [join(ctx.tmp.dir, 'nothing-here')])).toThrow(/^the redis workload needs redis-server: not found on PATH or in \/usr\/bin; install it \(Debian\/Ubuntu: apt-get install redis-server\) or give --redis-server PATH$/);
+  });
+
+  it('a transport redis-server cannot listen on, --redis-server for another workload, and serve', async () => {
     await expectRefused(['run', '--workload', 'redis', '--transport', 'tcp,uds-abstract'], /--transport .*uds-abstract/);
     await expectRefused(['run', '--workload', 'echo', '--redis-server', '/usr/bin/redis-server'], /--redis-server/);
+    await expectRefused(['serve', '--workload', 'redis'], /serve --workload redis: its server is a real redis-server/);
   });
 });
