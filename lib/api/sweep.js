@@ -150,9 +150,10 @@ async function measure({ dir, spec, previous, executables, nodes, begin, end, re
   info(`results: ${resolve(dir)}${request.resume ? ` (resuming: ${live.length} trial rows already there)` : ''}`);
 
   // the workload's reference client (redis-benchmark beside redis), after each trial on the same server
-  const referenceBinary = workload.reference?.find() ?? null;
-  if (workload.reference && !referenceBinary) onProgress({ type: 'note', text: workload.reference.missing });
-  if (workload.reference && referenceBinary) info(`${workload.reference.client}: ${referenceBinary}, after each trial against the same server, into ${FILES.reference}`);
+  const found = workload.reference ? executables[workload.reference.client] : undefined;
+  const referenceBinary = found?.path ?? null;
+  if (workload.reference && !found) onProgress({ type: 'note', text: workload.reference.missing });
+  if (workload.reference && found) info(`${workload.reference.client}: ${found.path} (${found.version}), after each trial against the same server, into ${FILES.reference}`);
   /** @type {number | undefined} the run of the trial in progress (trials run one at a time) */
   let currentRun;
   /** @type {Record<string, unknown>[]} this session's reference rows */

@@ -4,7 +4,7 @@
  * on one connection as the Node client has), over TCP (-h -p) or the socket (-s) as the target's transport says
  * (./transport.js). It checks no reply: it shows what the kernel and the server give without a Node client.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { RunError } from '../core/errors.js';
 import { findProgram, isExecutableFile } from '../core/programs.js';
 import { socketAddress } from './transport.js';
@@ -25,6 +25,17 @@ const TESTS = ['SET', 'GET'];
 /** redis-benchmark on PATH or in /usr/bin, or null. */
 export function findRedisBenchmark() {
   return findProgram('redis-benchmark') ?? (isExecutableFile('/usr/bin/redis-benchmark') ? '/usr/bin/redis-benchmark' : null);
+}
+
+/**
+ * Which redis-benchmark a path is, for people and meta.json: its `--version` (7.0.15), or why there is none.
+ * @param {string} path from findRedisBenchmark
+ * @returns {{ path: string, version: string }}
+ */
+export function describeRedisBenchmark(path) {
+  const result = spawnSync(path, ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 5000, maxBuffer: 64 * 1024 });
+  const version = /redis-benchmark (\S{1,40})/.exec(result.stdout ?? '')?.[1]?.replace(/[^\x21-\x7e]/g, '?');
+  return { path, version: version ?? `unknown: \`${path} --version\` gave none` };
 }
 
 /**

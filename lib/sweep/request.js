@@ -64,8 +64,19 @@ function findExecutables(spec, nginx, redisServer) {
   return {
     ...(workload.fixture.proxy ? { nginx: { ...describeNginx(findNginx(nginx)), from: nginx === undefined ? 'PATH' : '--nginx' } } : {}),
     ...(workload.fixture.server === 'redis' ? { 'redis-server': { ...describeRedisServer(findRedisServer(redisServer)), from: redisServer === undefined ? 'PATH' : '--redis-server' } } : {}),
+    ...referenceOf(workload),
     ...(spec.serverNetns ? { ip: requireNetns(`sweep ${spec.preset}: serverNetns (--server-netns)`) } : {}),
   };
+}
+
+/**
+ * The workload's reference client (redis-benchmark), where it declares one and it is found: optional, none is a note later.
+ * @param {import('../workloads/workload.js').Workload} workload
+ * @returns {import('./session.js').Executables}
+ */
+function referenceOf(workload) {
+  const path = workload.reference?.find();
+  return workload.reference && path ? { [workload.reference.client]: { ...workload.reference.describe(path), from: 'PATH' } } : {};
 }
 
 /**

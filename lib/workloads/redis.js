@@ -5,7 +5,7 @@
  * server's, charged per operation.
  */
 import { createHistogram } from 'node:perf_hooks';
-import { findRedisBenchmark, runRedisBenchmark } from '../client/redis-benchmark.js';
+import { describeRedisBenchmark, findRedisBenchmark, runRedisBenchmark } from '../client/redis-benchmark.js';
 import { HISTOGRAM, measureLanes, mechanismColumns, mechanismSummary, rttFigures, trialDeadline, unitFigures } from './common.js';
 
 /** A block holds at least this many operations per loop in flight. */
@@ -43,6 +43,7 @@ export const redisWorkload = {
   reference: {
     client: 'redis-benchmark',
     find: findRedisBenchmark,
+    describe: describeRedisBenchmark,
     missing: 'redis-benchmark not found on PATH or in /usr/bin (Debian: apt-get install redis-tools): no C reference rows in reference.csv',
     run: runRedisBenchmark,
   },

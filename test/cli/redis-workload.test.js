@@ -1,25 +1,23 @@
 /**
- * The redis workload with a real redis-server and ioredis: `sweep redis --test`
- * through the binary measures TCP and UDS with every reply checked and
- * redis-server's CPU charged per operation, and leaves nothing running or in
- * its TMPDIR; a sweep killed together with redis-server's guard leaves
- * redis-server running, and `--resume` ends it and removes its directory;
- * a --redis-server that is not there, and a transport redis-server cannot
- * listen on, are refused before anything starts. The schema of its files is
- * pinned by test/fixtures/schema/redis (checked by the preset sweeps of
- * sweep-e2e-more). Needs redis-server (CI installs it).
+ * The redis workload with a real redis-server and ioredis, beside the
+ * preset's own `sweep redis --test` in sweep-e2e-more (every reply checked,
+ * redis-server's CPU per operation, redis-benchmark into reference.csv,
+ * nothing left running): a sweep killed together with redis-server's guard
+ * leaves redis-server running, and `--resume` ends it and removes its
+ * directory; a --redis-server that is not there, no redis-server anywhere, a
+ * transport redis-server cannot listen on, --redis-server for another
+ * workload and `serve --workload redis` are refused before anything starts.
+ * Needs redis-server (CI installs it).
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, readFile, readdir } from 'node:fs/promises';
+import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { findRedisServer } from '../../lib/fixture/redis-process.js';
 import { BIN, runCli } from '../helpers/cli.js';
 import { expectRefused } from '../helpers/in-process.js';
 import { descendants, isRunning, isStopped, trackProcesses } from '../helpers/processes.js';
-import { readSchemaFixture } from '../helpers/schema.js';
 import { readMetaJson } from '../helpers/sweeps.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -34,56 +32,7 @@ function recorded(out) {
   }
 }
 
-/** @param {number} pid */
-const alive = (pid) => {
-  try {
-    return !/\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
-};
-
 describe('sweep redis', () => {
-  it('--test: ok rows for tcp and uds, every reply checked, redis-server CPU per op above 0, and nothing left running or in TMPDIR', async () => {
-    const tmpdir = join(ctx.tmp.dir, 'tmp');
-    await mkdir(tmpdir);
-    const out = join(ctx.tmp.dir, 'out');
-    const { code, stderr } = await runCli(['sweep', 'redis', '--test', '--no-probe', '--no-report', '--out', out], { env: { TMPDIR: tmpdir } });
-    expect(code, stderr).toBe(0);
-    expect(stderr).toMatch(/^redis-server: \/\S+redis-server \(\d+\.\d+\.\d+; from PATH\)$/m);
-    const pid = Number(/redis-server pid (\d+): tcp 127\.0\.0\.1:\d+, uds \S+\/udsvstcp-redis-[A-Za-z0-9]{6}\/redis\.sock/.exec(stderr)?.[1]);
-    expect(pid, stderr).toBeGreaterThan(0);
-    /** @type {Record<string, string>[]} */
-    const rows = parse(await readFile(join(out, 'trials.csv'), 'utf8'), { columns: true });
-    expect(rows.map((r) => r.transport).sort()).toEqual(['tcp', 'tcp', 'tcp', 'tcp', 'uds', 'uds', 'uds', 'uds']);
-    for (const r of rows) {
-      expect(r.status, r.error).toBe('ok');
-      expect(Number(r.ops)).toBeGreaterThan(0);
-      expect(Number(r.verified_replies)).toBe(2 * Number(r.ops)); // each op's SET OK and GET's exact bytes
-      expect(Number(r.server_cpu_us_per_op)).toBeGreaterThan(0);
-      expect(Number(r.client_cpu_us_per_op)).toBeGreaterThan(0);
-      expect(Number(r.latency_p99_us)).toBeGreaterThanOrEqual(Number(r.latency_p50_us));
-    }
-    // the C reference beside it: redis-benchmark on the same server after each trial, SET and GET per transport
-    expect(stderr).toMatch(/^redis-benchmark: \/\S+redis-benchmark, after each trial against the same server, into reference\.csv$/m);
-    expect(stderr).toMatch(/^redis-benchmark 16 B depth 1 SET: tcp \S+ rps, uds \S+ rps \(×\d+\.\d\d\) \(median of 2 runs\)$/m);
-    const text = await readFile(join(out, 'reference.csv'), 'utf8');
-    expect(text.split('\n')[0]).toBe(readSchemaFixture('redis/reference.csv').trim());
-    /** @type {Record<string, string>[]} */
-    const reference = parse(text, { columns: true });
-    expect(reference).toHaveLength(2 * 2 * 2 * 2); // runs × sizes × transports × (SET, GET)
-    for (const r of reference) {
-      expect(r, r.error).toMatchObject({ client: 'redis-benchmark', status: 'ok', depth: '1' });
-      expect(Number(r.rps)).toBeGreaterThan(0);
-    }
-    expect(new Set(reference.map((r) => `${r.transport} ${r.test}`))).toEqual(new Set(['tcp SET', 'tcp GET', 'uds SET', 'uds GET']));
-    const meta = await readMetaJson(out);
-    expect(meta.status).toBe('complete');
-    expect(alive(pid)).toBe(false);
-    expect(await readdir(tmpdir)).toEqual([]);
-    expect(recorded(out)).toMatchObject({ processes: [], dirs: [] });
-  }, 60_000);
-
   it('--resume ends the redis-server a killed sweep left running (its guard killed too) and removes its private directory', async () => {
     const tmpdir = join(ctx.tmp.dir, 'tmp');
     await mkdir(tmpdir);
