@@ -71,7 +71,7 @@ export function createRedisLoad(target, { size, depth, seed, timeoutMs, noDelay 
     histogram?.record(Math.max(1, Math.round((performance.now() - t0) * 1e6)));
     if (!got || !got.equals(value)) {
       const at = got ? [...value].findIndex((byte, i) => got[i] !== byte) : -1;
-      throw new RunError(`redis at ${where}: GET ${keys[j]} returned ${got ? `${got.length} bytes differing from the ${value.length} SET stored${at >= 0 ? ` at byte ${at}` : ''}` : 'nil'} `, 'ERR_VERIFY');
+      throw new RunError(`redis at ${where}: GET ${keys[j]} returned ${got ? `${got.length} bytes differing from the ${value.length} SET stored${at >= 0 ? ` at byte ${at}` : ''}` : 'nil'}`, 'ERR_VERIFY');
     }
   };
 

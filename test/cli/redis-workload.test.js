@@ -10,7 +10,7 @@
  * Needs redis-server (CI installs it).
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -86,9 +86,12 @@ describe('the redis workload refuses before anything starts', () => {
     expect(() => findRedisServer(undefined, [join(ctx.tmp.dir, 'nothing-here')])).toThrow(/^the redis workload needs redis-server: not found on PATH or in \/usr\/bin; install it \(Debian\/Ubuntu: apt-get install redis-server\) or give --redis-server PATH$/);
   });
 
-  it('a transport redis-server cannot listen on, --redis-server for another workload, and serve', async () => {
+  it('a transport redis-server cannot listen on, --redis-server for another workload or in a spec file, and serve', async () => {
     await expectRefused(['run', '--workload', 'redis', '--transport', 'tcp,uds-abstract'], /--transport .*uds-abstract/);
     await expectRefused(['run', '--workload', 'echo', '--redis-server', '/usr/bin/redis-server'], /--redis-server/);
     await expectRefused(['serve', '--workload', 'redis'], /serve --workload redis: its server is a real redis-server/);
+    const spec = join(ctx.tmp.dir, 'spec.json');
+    writeFileSync(spec, JSON.stringify({ workload: 'redis', sizes: [16], redisServer: '/tmp/evil' }));
+    await expectRefused(['sweep', spec, '--out', join(ctx.tmp.dir, 'out')], /"redisServer" is not read from a spec file: the redis-server executable comes only from --redis-server or PATH/);
   });
 });
