@@ -39,7 +39,7 @@ export function createRedisLoad(target, { size, depth, seed, timeoutMs, noDelay 
   const client = new Redis({
     ...socketAddress(target, { noDelay }),
     lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: () => null, autoResendUnfulfilledCommands: false,
-    enableReadyCheck: false, connectTimeout: timeoutMs, commandTimeout: timeoutMs,
+    enableReadyCheck: false, disableClientInfo: true, connectTimeout: timeoutMs, commandTimeout: timeoutMs,
   });
   client.on('error', () => {}); // each command's own rejection says what went wrong
   /** Each loop's key: this lane's own, so the other transport's lane never writes it. */
@@ -103,8 +103,9 @@ export function createRedisLoad(target, { size, depth, seed, timeoutMs, noDelay 
       client.disconnect();
     },
     async close() {
-      if (client.status === 'ready') await client.quit().catch(() => client.disconnect());
-      else client.disconnect();
+      // QUIT where the connection is up (redis-server closes it then), and the socket dropped whatever the answer
+      if (client.status === 'ready') await client.quit().catch(() => {});
+      client.disconnect();
     },
   };
 }
