@@ -12,14 +12,16 @@ import { describeResourceError } from '../core/resources.js';
 import { collectMachineFacts } from '../machine/wakeup-probe.js';
 import { startFixture, withNginxWords } from '../fixture/fixture.js';
 import { runLanes } from '../trial/lanes.js';
+import { describeReference, runReference } from '../trial/reference.js';
 import { MIN_BLOCKS, TEST_MIN_BLOCKS } from '../client/blocks.js';
 import { PROBE_TIMEOUT_MS } from '../fixture/probe.js';
 import { connectionsAt, getWorkload } from '../workloads/index.js';
+import { BASELINE } from '../transports/index.js';
 import { toCsv } from '../results/csv.js';
 import { toReportDocument } from '../results/json.js';
 import { endSessionLeftovers, recordSession } from '../results/fixture-record.js';
 import { readResultsDir } from '../results/reader.js';
-import { FILES } from '../results/writer.js';
+import { FILES, appendReference } from '../results/writer.js';
 import { writeFileAtomic } from '../core/files.js';
 import { toRunsWide } from '../results/wide.js';
 import { SUMMARY_COLUMNS, clientWarnings, counterWarnings, summarize, toSummaryText } from '../stats/summarize.js';
@@ -119,7 +121,7 @@ async function measure({ dir, spec, previous, executables, nodes, begin, end, re
   const versions = nodes.map((n) => n.version);
   const execPathOf = (/** @type {string | undefined} */ version) => nodes.find((n) => n.version === version)?.path ?? nodes[0].path;
   /** @param {string} [version] */
-  const fixtureOptions = (version) => ({ greeting: spec.greeting, noDelay: spec.noDelay, prefix: pinning.server, nginx: executables.nginx?.path, keepalive: spec.keepalive, connections: Math.max(...(spec.depths.length ? spec.depths : [1]).map((depth) => connectionsAt(workload, depth, spec))), execPath: execPathOf(version), netns: executables.ip?.path ?? null, portProxy: spec.portProxy, work: spec.serverWorkMs === null && spec.serverDelayMs === null ? undefined : { us: (spec.serverWorkMs ?? 0) * 1000, delayMs: spec.serverDelayMs ?? 0, packetBytes: spec.sizes[0] } });
+  const fixtureOptions = (version) => ({ greeting: spec.greeting, noDelay: spec.noDelay, prefix: pinning.server, nginx: executables.nginx?.path, redisServer: executables['redis-server']?.path, keepalive: spec.keepalive, connections: Math.max(...(spec.depths.length ? spec.depths : [1]).map((depth) => connectionsAt(workload, depth, spec))), execPath: execPathOf(version), netns: executables.ip?.path ?? null, portProxy: spec.portProxy, work: spec.serverWorkMs === null && spec.serverDelayMs === null ? undefined : { us: (spec.serverWorkMs ?? 0) * 1000, delayMs: spec.serverDelayMs ?? 0, packetBytes: spec.sizes[0] } });
   const status = (/** @type {string} */ text, dim = false) => onProgress({ type: 'status', text, dim });
   /** fixture.json: what runs now, for a resume after a kill that took nginx's guard too */
   const record = recordSession(dir, (text) => status(`note: ${text}`));
@@ -141,10 +143,21 @@ async function measure({ dir, spec, previous, executables, nodes, begin, end, re
   const backlog = backlogWarning({ connections, somaxconn: readSomaxconn(), flag: workload.options.includes('connections') ? `--connections ${connections}` : `--depths ${Math.max(...spec.depths)}` });
   if (backlog) onProgress({ type: 'warning', text: backlog });
   if (executables.nginx) info(`nginx: ${executables.nginx.path} (${executables.nginx.version}; from ${executables.nginx.from})`);
+  if (executables['redis-server']) info(`redis-server: ${executables['redis-server'].path} (${executables['redis-server'].version}; from ${executables['redis-server'].from})`);
   if (executables.ip) info(`ip: ${executables.ip.path} (iproute2 ${executables.ip.version}): the server in a network namespace${spec.portProxy ? ', TCP through a port proxy' : ', TCP over the bridge'}`);
   info(`node: ${describeNodes(nodes)}${nodes.length > 1 ? `; ${nodes[0].version} is the baseline` : ''}`);
   if (pinning.note) onProgress({ type: 'note', text: pinning.note });
   info(`results: ${resolve(dir)}${request.resume ? ` (resuming: ${live.length} trial rows already there)` : ''}`);
+
+  // the workload's reference client (redis-benchmark beside redis), after each trial on the same server
+  const found = workload.reference ? executables[workload.reference.client] : undefined;
+  const referenceBinary = found?.path ?? null;
+  if (workload.reference && !found) onProgress({ type: 'note', text: workload.reference.missing });
+  if (workload.reference && found) info(`${workload.reference.client}: ${found.path} (${found.version}), after each trial against the same server, into ${FILES.reference}`);
+  /** @type {number | undefined} the run of the trial in progress (trials run one at a time) */
+  let currentRun;
+  /** @type {Record<string, unknown>[]} this session's reference rows */
+  const referenceRows = [];
 
   onProgress({ type: 'start', workload: spec.workload, nodes: versions });
   /** @type {Set<import('../fixture/fixture.js').Fixture>} one per Node version */
@@ -176,9 +189,17 @@ async function measure({ dir, spec, previous, executables, nodes, begin, end, re
       runTrial: async (trial, fixture) => {
         const mark = fixture.nginxLog?.mark();
         const measured = await runLanes({ ...trial, placement: pinning.placement }, { ...trialOptions, server: fixture, execPath: execPathOf(trial.node_version) });
+        if (referenceBinary && !signal.aborted) {
+          const rows = await runReference(workload, { binary: referenceBinary, trial, records: measured.records, targets: fixture.targets, prefix: pinning.client, run: currentRun });
+          if (rows.length) appendReference(dir, rows);
+          referenceRows.push(...rows);
+        }
         return withNginxWords(measured, fixture, mark);
       },
-      onStart: (job, index, total) => onProgress({ type: 'trial-start', job, index, total }),
+      onStart: (job, index, total) => {
+        currentRun = job.run;
+        onProgress({ type: 'trial-start', job, index, total });
+      },
       onEnd: (job, rows, index, total) => onProgress({ type: 'trial-end', job, rows, index, total }),
       onNote: (text) => status(text),
       onReplace: recordReplacement,
@@ -205,7 +226,8 @@ async function measure({ dir, spec, previous, executables, nodes, begin, end, re
 
   onProgress({ type: 'summary', text: toSummaryText(summary, { precision: spec.precision }) });
   for (const text of [...clientWarnings(rows), ...counterWarnings(rows)]) onProgress({ type: 'warning', text });
-  const files = [FILES.trials, FILES.blocks, FILES.summary, FILES.wide, FILES.meta].map((file) => join(resolve(dir), file));
+  for (const line of describeReference(referenceRows, BASELINE)) info(line);
+  const files = [FILES.trials, FILES.blocks, FILES.summary, FILES.wide, FILES.meta, ...(referenceRows.length ? [FILES.reference] : [])].map((file) => join(resolve(dir), file));
   onProgress({ type: 'recorded', rows: rows.length, planned: result.planned, extra: result.extra, failed, files });
 
   // the report: one that fails does not fail the sweep

@@ -73,6 +73,7 @@ function transportList() {
 
 const takes = (/** @type {string} */ option) => (/** @type {Workload} */ w) => w.options.includes(/** @type {any} */ (option));
 const isProxy = (/** @type {Workload} */ w) => Boolean(w.fixture.proxy);
+const isRedis = (/** @type {Workload} */ w) => w.fixture.server === 'redis';
 const depthFlag = (/** @type {string} */ flag) => (/** @type {Workload} */ w) => w.axes.depth.flag === flag;
 const takesDepth = (/** @type {Workload} */ w) => `takes ${w.axes.depth.flag} (${w.axes.depth.label})`;
 const sweep = { sweep: {} };
@@ -113,6 +114,7 @@ export const LIST = [
   { key: 'test', kind: 'other', json: [], accepts: 'an object of the keys above', help: "the preset's smallest settings (its \"test\" block), used by --test and by npm test", cmd: { sweep: { help: "run the preset's smallest settings (its \"test\" block), at least 2 blocks per transport and 1 warmup block instead of 8 and 3, with no server warm-up: a check that the tool works, not figures", accepts: '' } } },
   // flags only
   { key: 'nginx', arg: '<path>', kind: 'other', applies: isProxy, help: 'the nginx binary; the one that runs is printed (path and nginx -v version)', shown: 'nginx on PATH, else /usr/sbin/nginx', cmd: { sweep: { help: 'the nginx binary, never one a spec file or meta.json names; the one that runs is printed (path and nginx -v version) and recorded in meta.json' }, run: {} } },
+  { key: 'redisServer', arg: '<path>', kind: 'other', applies: isRedis, help: 'the redis-server executable; the one that runs is printed (path and version)', shown: 'redis-server on PATH, else /usr/bin/redis-server', cmd: { sweep: { help: 'the redis-server executable, never one a spec file or meta.json names; the one that runs is printed (path and version) and recorded in meta.json' }, run: {} } },
   { key: 'tcp', arg: '<host:port>', kind: 'other', accepts: 'a loopback address and port', shown: 'start a server', help: 'a TCP server to measure', cmd: { run: {} } },
   { key: 'uds', arg: '<path>', kind: 'other', accepts: 'a socket path', shown: 'start a server', help: 'a UDS server to measure', cmd: { run: {}, serve: { help: 'socket path', accepts: '', shown: '<server>.sock in a fresh private 0700 directory under the temp dir' } } },
   { key: 'host', arg: '<addr>', kind: 'other', default: '127.0.0.1', help: 'TCP address to bind', accepts: 'a loopback address (127.0.0.0/8, ::1, localhost)', cmd: { serve: {} } },

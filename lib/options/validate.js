@@ -30,6 +30,7 @@ const LOOPBACK_RANGE = 'an IPv4 address in 127.0.0.0/8, ::1 or localhost';
 export function resolveServeOptions(raw) {
   const workload = getWorkload(raw.workload ?? DEFAULT_WORKLOAD);
   checkApplies(workload, { greeting: raw.greeting }, (key) => `--${key}`);
+  if (workload.fixture.server === 'redis') throw new UsageError('serve --workload redis: its server is a real redis-server, not one of ours; `run --workload redis` and `sweep redis` start one');
   const host = raw.host ?? String(defaultOf('host', 'serve'));
   if (host.length === 0) throw new UsageError('--host must be an address to bind, e.g. 127.0.0.1');
   if (!isLoopback(host) && !raw.allowRemote) {
@@ -78,6 +79,7 @@ function toTarget(transport, text) {
  * @property {number} size
  * @property {number} depth
  * @property {string | undefined} nginx
+ * @property {string | undefined} redisServer
  * @property {import('../core/node-executables.js').NodeExecutable | undefined} node --node: the server and the client trial
  *   run on it (the client in a child process); undefined: the server on this Node, the client in this process
  * @property {boolean} probe run the wake-up probe first
@@ -127,6 +129,7 @@ export function resolveRunOptions(raw) {
   let targets;
   if (TARGETED.some((t) => raw[t] !== undefined)) {
     if (workload.fixture.proxy) throw new UsageError(`${targetFlags(' and ')} are not for the proxy workload: it starts its own app server and nginx`);
+    if (workload.fixture.server === 'redis') throw new UsageError(`${targetFlags(' and ')} are not for the redis workload: it starts its own redis-server`);
     const given = TARGETED.filter((t) => raw[t] !== undefined);
     targets = Object.fromEntries(given.map((t) => [t, toTarget(t, raw[t])]));
     if (raw.transport === undefined) transports = transports.filter((t) => targets?.[t]);
@@ -142,6 +145,7 @@ export function resolveRunOptions(raw) {
   }
   if (raw.portProxy && !raw.serverNetns) throw new UsageError('--port-proxy needs --server-netns: the port proxy forwards from host loopback to the server\'s address in its network namespace');
   if (raw.serverNetns && targets) throw new UsageError(`--server-netns runs the server udsvstcp starts in a network namespace: not with ${targetFlags(' or ')} (a server not ours)`);
+  if (raw.serverNetns && workload.fixture.server === 'redis') throw new UsageError('--server-netns is not for the redis workload: its redis-server runs on the host');
   if (raw.serverNetns) checkNetnsTransports(transports, '--transport', '--server-netns');
   const netns = raw.serverNetns ? requireNetns('--server-netns').path : null;
   return {
@@ -158,6 +162,7 @@ export function resolveRunOptions(raw) {
     runs: parseSetting('runs', raw.runs ?? defaultOf('runs', 'run'), '--runs'),
     ...extras,
     nginx: extras.nginx ?? undefined,
+    redisServer: extras.redisServer ?? undefined,
     node: raw.node === undefined ? undefined : findNode(raw.node, '--node'), // found and asked last: it runs a program
     probe: Boolean(raw.probe),
     pin: parseSetting('pin', raw.pin ?? defaultOf('pin', 'run'), '--pin'),

@@ -124,6 +124,7 @@ export function toSizes(value, key, axis = getWorkload(DEFAULT_WORKLOAD).axes.si
 function checkKeys(raw, where) {
   for (const key of Object.keys(raw)) {
     if (key === 'nginx') throw new UsageError(`${where}: "nginx" is not read from a spec file: the nginx binary comes only from --nginx or PATH, never from a file that could have been copied or edited`);
+    if (key === 'redisServer') throw new UsageError(`${where}: "redisServer" is not read from a spec file: the redis-server executable comes only from --redis-server or PATH, never from a file that could have been copied or edited`);
     if (key === 'node') throw new UsageError(`${where}: "node" is not read from a spec file: Node executables come only from --node (or the Node running udsvstcp), never from a file that could have been copied or edited`);
     if (!KEYS.has(key)) throw new UsageError(`${where}: unknown key "${key}"; keys: ${[...KEYS].join(', ')}`);
   }
@@ -202,6 +203,7 @@ export function resolveSpec(loaded, { test = false, flags = {} } = {}) {
   const transports = toTransportList(merged.transports, name('transports'));
   checkWorkloadTransports(workload, transports, name('transports'));
   checkServerHandler(transports, { serverWork: serverWorkMs, serverDelay: serverDelayMs }, name);
+  if (merged.serverNetns && workload.fixture.server === 'redis') throw new UsageError(`${name('serverNetns')} is not for the redis workload: its redis-server runs on the host`);
   if (merged.serverNetns) checkNetnsTransports(transports, name('transports'), 'serverNetns, --server-netns');
   // a trial measures each of its transports for duration + warmup
   const perTrial = pairing === 'blocks' ? transports.length : 1;

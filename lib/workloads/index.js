@@ -4,10 +4,11 @@ import { connectWorkload } from './connect.js';
 import { echo } from './echo.js';
 import { httpRateWorkload, httpWorkload, proxyRateWorkload, proxyWorkload } from './http.js';
 import { rate } from './rate.js';
+import { redisWorkload } from './redis.js';
 import { stream } from './stream.js';
 
 /** @type {Record<string, import('./workload.js').Workload>} */
-export const WORKLOADS = { echo, stream, connect: connectWorkload, http: httpWorkload, proxy: proxyWorkload, rate, 'http-rate': httpRateWorkload, 'proxy-rate': proxyRateWorkload };
+export const WORKLOADS = { echo, stream, connect: connectWorkload, http: httpWorkload, proxy: proxyWorkload, rate, 'http-rate': httpRateWorkload, 'proxy-rate': proxyRateWorkload, redis: redisWorkload };
 
 export const WORKLOAD_NAMES = Object.keys(WORKLOADS);
 
