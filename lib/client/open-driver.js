@@ -9,7 +9,7 @@
  * a sender whose answers come back out of order (HTTP over several connections) keeps each request's times, passes
  * them to complete() instead, and lists the unanswered ones' due times.
  */
-import { performance } from 'node:perf_hooks';
+import { createHistogram, performance } from 'node:perf_hooks';
 import { RunError } from '../core/errors.js';
 import { createRandom } from '../core/random.js';
 import { watchStalls } from './block-driver.js';
@@ -49,11 +49,19 @@ export function createSchedule({ rate, arrivals = 'constant', seed = 1, segment 
  * @property {number} packets sent (as a closed-loop block names them)
  * @property {number} dropped due while `cap` were in flight: not sent
  * @property {number} spanMs the schedule's length: when packet n would have been due
+ * @property {number} growthMs its backlog's growth over it (growthOf): a server that cannot carry the rate answers later and later
  * @property {number} sendSpanMs from t0 to one gap after its last actual send (the schedule's length when it kept up)
  */
 
 /** @param {number} ms */
 const ns = (ms) => Math.max(1, Math.round(ms * 1e6));
+
+/**
+ * A segment's backlog growth, ms over its length: the median response time of its last quarter's packets less its
+ * first quarter's, over the 3/4 of the schedule between them; medians, so one pause of the machine moves neither.
+ * @param {import('node:perf_hooks').RecordableHistogram[]} quarters
+ */
+const growthOf = ([first, last]) => (first.count && last.count ? (last.percentile(50) - first.percentile(50)) / 1e6 / 0.75 : 0);
 
 /**
  * @param {object} options
@@ -80,6 +88,8 @@ export function createOpenDriver({ rate, arrivals = 'constant', seed, cap, timeo
   /** @type {import('./block-driver.js').DriverState} */
   const state = { sent: 0, received: 0, limit: 0, closing: false, failure: undefined };
   let lastProgress = clock();
+  /** the response times of the packets due in a segment's first quarter and in its last */
+  const quarters = [createHistogram(), createHistogram()];
   /** @type {{ t0: number, n: number, next: number, firstSent: number, dropped: number, lastSend: number, recordTo?: import('node:perf_hooks').RecordableHistogram, resolve: (t: SegmentTimes) => void, reject: (e: Error) => void } | undefined} */
   let current;
 
@@ -114,7 +124,7 @@ export function createOpenDriver({ rate, arrivals = 'constant', seed, cap, timeo
     const sent = state.sent - segment.firstSent;
     segment.resolve({
       start: segment.t0, end: Math.max(now, segment.t0), scheduled: segment.n, sent, packets: sent, dropped: segment.dropped,
-      spanMs: offset(segment.n),
+      spanMs: offset(segment.n), growthMs: growthOf(quarters),
       sendSpanMs: sent === 0 ? offset(segment.n) : Math.max(offset(segment.n), segment.lastSend - segment.t0 + offset(segment.n) / segment.n),
     });
   };
@@ -146,6 +156,11 @@ export function createOpenDriver({ rate, arrivals = 'constant', seed, cap, timeo
    * @param {number} now @param {number} due @param {number} sent
    */
   const complete = (now, due, sent) => {
+    if (current) {
+      const at = (due - current.t0) / offset(current.n);
+      if (at < 0.25) quarters[0].record(ns(now - due));
+      else if (at >= 0.75) quarters[1].record(ns(now - due));
+    }
     if (current?.recordTo) {
       current.recordTo.record(ns(now - due));
       histograms?.service.record(ns(now - sent));
@@ -183,6 +198,7 @@ export function createOpenDriver({ rate, arrivals = 'constant', seed, cap, timeo
       offset = createSchedule({ rate, arrivals, seed, segment: segments++ });
       return new Promise((resolve, reject) => {
         const t0 = clock();
+        for (const q of quarters) q.reset();
         current = { t0, n: packets, next: 0, firstSent: state.sent, dropped: 0, lastSend: t0, recordTo, resolve, reject };
         lastProgress = t0;
         pass();

@@ -125,6 +125,7 @@ function checkKeys(raw, where) {
   for (const key of Object.keys(raw)) {
     if (key === 'postgresBin') throw new UsageError(`${where}: "postgresBin" is not read from a spec file: PostgreSQL's executables come only from --postgres-bin, PATH or /usr/lib/postgresql, never from a file that could have been copied or edited`);
     if (key === 'nginx') throw new UsageError(`${where}: "nginx" is not read from a spec file: the nginx binary comes only from --nginx or PATH, never from a file that could have been copied or edited`);
+    if (key === 'redisServer') throw new UsageError(`${where}: "redisServer" is not read from a spec file: the redis-server executable comes only from --redis-server or PATH, never from a file that could have been copied or edited`);
     if (key === 'node') throw new UsageError(`${where}: "node" is not read from a spec file: Node executables come only from --node (or the Node running udsvstcp), never from a file that could have been copied or edited`);
     if (!KEYS.has(key)) throw new UsageError(`${where}: unknown key "${key}"; keys: ${[...KEYS].join(', ')}`);
   }

@@ -89,9 +89,13 @@ export const isOpenLoop = (row) => typeof row.limit === 'string';
 export const missedRate = (row) => isOpenLoop(row) && row.limit !== 'none';
 
 /**
- * @param {{ target: number, sent: number, dropped: number, elapsedMs: number }} segment
+ * Its completion rate against what its schedule offered: its packets over the schedule's length plus its backlog's
+ * growth (how much later its last packets were answered than its first, from when each was due). Not over its wall
+ * time, which adds one answer's latency, no backlog, and failed short segments at rates the server carried; not
+ * against --rate, which a poisson segment's schedule offers only on average.
+ * @param {{ scheduled: number, sent: number, dropped: number, spanMs: number, growthMs: number }} segment
  */
-export const keptSegment = ({ target, sent, dropped, elapsedMs }) => dropped === 0 && sent / (elapsedMs / 1000) >= COMPLETION_SHARE * target;
+export const keptSegment = ({ scheduled, sent, dropped, spanMs, growthMs }) => dropped === 0 && (sent / scheduled) * (spanMs / (spanMs + Math.max(0, growthMs))) >= COMPLETION_SHARE;
 
 /**
  * Whether a lane kept its rate, and if not, what limited it.
@@ -119,14 +123,14 @@ export function openLoopMeasure(offered, lanes, histograms) {
   lanes.forEach((lane, i) => {
     const segment = lane.block;
     lane.block = async (n, histogram) => {
-      const t = /** @type {{ start: number, end: number, sent?: number, dropped?: number, sendSpanMs?: number }} */ (await segment(n, histogram));
+      const t = /** @type {{ start: number, end: number, sent?: number, dropped?: number, sendSpanMs?: number, spanMs: number, growthMs: number }} */ (await segment(n, histogram));
       if (histogram) {
         const sent = t.sent ?? n;
         counts[i].sent += sent;
         counts[i].dropped += t.dropped ?? 0;
         counts[i].sendSpanMs += t.sendSpanMs ?? t.end - t.start;
         counts[i].segments++;
-        if (keptSegment({ target: offered, sent, dropped: t.dropped ?? 0, elapsedMs: t.end - t.start })) counts[i].kept++;
+        if (keptSegment({ scheduled: n, sent, dropped: t.dropped ?? 0, spanMs: t.spanMs, growthMs: t.growthMs })) counts[i].kept++;
       }
       return /** @type {any} */ (t);
     };
