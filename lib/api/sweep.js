@@ -13,14 +13,18 @@ import { collectMachineFacts } from '../machine/wakeup-probe.js';
 import { probeDocker } from '../fixture/docker.js';
 import { startFixture, withNginxWords } from '../fixture/fixture.js';
 import { runLanes } from '../trial/lanes.js';
+import { describeReference, runReference } from '../trial/reference.js';
 import { MIN_BLOCKS, TEST_MIN_BLOCKS } from '../client/blocks.js';
 import { PROBE_TIMEOUT_MS } from '../fixture/probe.js';
+import { describeCluster } from '../fixture/postgres-process.js';
+import { describePgbench } from '../fixture/pgbench.js';
 import { connectionsAt, getWorkload } from '../workloads/index.js';
+import { BASELINE } from '../transports/index.js';
 import { toCsv } from '../results/csv.js';
 import { toReportDocument } from '../results/json.js';
 import { endSessionLeftovers, recordSession } from '../results/fixture-record.js';
 import { readResultsDir } from '../results/reader.js';
-import { FILES } from '../results/writer.js';
+import { FILES, appendReference } from '../results/writer.js';
 import { writeFileAtomic } from '../core/files.js';
 import { toRunsWide } from '../results/wide.js';
 import { SUMMARY_COLUMNS, clientWarnings, counterWarnings, summarize, toSummaryText } from '../stats/summarize.js';
@@ -120,16 +124,16 @@ async function measure({ dir, spec, previous, executables, nodes, begin, end, re
   const versions = nodes.map((n) => n.version);
   const execPathOf = (/** @type {string | undefined} */ version) => nodes.find((n) => n.version === version)?.path ?? nodes[0].path;
   /** @param {string} [version] */
-  const fixtureOptions = (version) => ({ greeting: spec.greeting, noDelay: spec.noDelay, prefix: pinning.server, nginx: executables.nginx?.path, keepalive: spec.keepalive, connections: Math.max(...(spec.depths.length ? spec.depths : [1]).map((depth) => connectionsAt(workload, depth, spec))), execPath: execPathOf(version), netns: executables.ip?.path ?? null, portProxy: spec.portProxy, docker: executables.docker ?? null, work: spec.serverWorkMs === null && spec.serverDelayMs === null ? undefined : { us: (spec.serverWorkMs ?? 0) * 1000, delayMs: spec.serverDelayMs ?? 0, packetBytes: spec.sizes[0] } });
+  const fixtureOptions = (version) => ({ greeting: spec.greeting, noDelay: spec.noDelay, prefix: pinning.server, nginx: executables.nginx?.path, redisServer: executables['redis-server']?.path, postgresBin: executables.postgres?.path, keepalive: spec.keepalive, connections: Math.max(...(spec.depths.length ? spec.depths : [1]).map((depth) => connectionsAt(workload, depth, spec))), execPath: execPathOf(version), netns: executables.ip?.path ?? null, portProxy: spec.portProxy, docker: executables.docker ?? null, work: spec.serverWorkMs === null && spec.serverDelayMs === null ? undefined : { us: (spec.serverWorkMs ?? 0) * 1000, delayMs: spec.serverDelayMs ?? 0, packetBytes: spec.sizes[0] } });
   const status = (/** @type {string} */ text, dim = false) => onProgress({ type: 'status', text, dim });
   /** fixture.json: what runs now, for a resume after a kill that took nginx's guard too */
   const record = recordSession(dir, (text) => status(`note: ${text}`));
   /** @type {string | undefined} */
   let ratesAuto;
   if (spec.depths.length === 0) {
-    // --depths auto: the rates from the closed-loop capacity, measured now, before the plan is fixed and recorded. Not cut
-    // short by a Ctrl-C (a few seconds, bounded by --trial-timeout): the ladder is recorded, so the sweep it interrupts resumes
-    const auto = await autoRates(spec, { fixture: fixtureOptions(versions[0]), prefix: pinning.client, placement: pinning.placement, execPath: execPathOf(versions[0]), hurry });
+    // --depths auto: the rates from the closed-loop capacity and the knees, measured now, before the plan is fixed and
+    // recorded. A Ctrl-C ends only the bisection: the ladder is recorded, so the sweep it interrupts resumes
+    const auto = await autoRates(spec, { fixture: fixtureOptions(versions[0]), prefix: pinning.client, placement: pinning.placement, execPath: execPathOf(versions[0]), signal, hurry });
     spec.depths = auto.rates;
     ratesAuto = auto.how;
     info(auto.how);
@@ -143,11 +147,23 @@ async function measure({ dir, spec, previous, executables, nodes, begin, end, re
   const backlog = backlogWarning({ connections, somaxconn: readSomaxconn(), flag: workload.options.includes('connections') ? `--connections ${connections}` : `--depths ${Math.max(...spec.depths)}` });
   if (backlog) onProgress({ type: 'warning', text: backlog });
   if (executables.nginx) info(`nginx: ${executables.nginx.path} (${executables.nginx.version}; from ${executables.nginx.from})`);
+  if (executables['redis-server']) info(`redis-server: ${executables['redis-server'].path} (${executables['redis-server'].version}; from ${executables['redis-server'].from})`);
+  if (executables.postgres) info(`postgres: ${executables.postgres.path} (${executables.postgres.version}; from ${executables.postgres.from}); the cluster runs as ${describeCluster().user}; ${describePgbench(executables.postgres.path)}`);
   if (executables.ip && !executables.docker) info(`ip: ${executables.ip.path} (iproute2 ${executables.ip.version}): the server in a network namespace${spec.portProxy ? ', TCP through a port proxy' : ', TCP over the bridge'}`);
   if (docker) info(`docker: ${docker}`);
   info(`node: ${describeNodes(nodes)}${nodes.length > 1 ? `; ${nodes[0].version} is the baseline` : ''}`);
   if (pinning.note) onProgress({ type: 'note', text: pinning.note });
   info(`results: ${resolve(dir)}${request.resume ? ` (resuming: ${live.length} trial rows already there)` : ''}`);
+
+  // the workload's reference client (redis-benchmark beside redis), after each trial on the same server
+  const found = workload.reference ? executables[workload.reference.client] : undefined;
+  const referenceBinary = found?.path ?? null;
+  if (workload.reference && !found) onProgress({ type: 'note', text: workload.reference.missing });
+  if (workload.reference && found) info(`${workload.reference.client}: ${found.path} (${found.version}), after each trial against the same server, into ${FILES.reference}`);
+  /** @type {number | undefined} the run of the trial in progress (trials run one at a time) */
+  let currentRun;
+  /** @type {Record<string, unknown>[]} this session's reference rows */
+  const referenceRows = [];
 
   onProgress({ type: 'start', workload: spec.workload, nodes: versions });
   /** @type {Set<import('../fixture/fixture.js').Fixture>} one per Node version */
@@ -179,9 +195,20 @@ async function measure({ dir, spec, previous, executables, nodes, begin, end, re
       runTrial: async (trial, fixture) => {
         const mark = fixture.nginxLog?.mark();
         const measured = await runLanes({ ...trial, placement: pinning.placement }, { ...trialOptions, server: fixture, execPath: execPathOf(trial.node_version) });
-        return withNginxWords(measured, fixture, mark);
+        // the server's own C client after the trial's blocks: pgbench's figures as columns of its records (Fixture.reference),
+        // redis-benchmark's as rows of reference.csv (Workload.reference)
+        const result = fixture.reference ? await fixture.reference(measured, { prefix: pinning.client }) : measured;
+        if (referenceBinary && !signal.aborted) {
+          const rows = await runReference(workload, { binary: referenceBinary, trial, records: result.records, targets: fixture.targets, prefix: pinning.client, run: currentRun });
+          if (rows.length) appendReference(dir, rows);
+          referenceRows.push(...rows);
+        }
+        return withNginxWords(result, fixture, mark);
       },
-      onStart: (job, index, total) => onProgress({ type: 'trial-start', job, index, total }),
+      onStart: (job, index, total) => {
+        currentRun = job.run;
+        onProgress({ type: 'trial-start', job, index, total });
+      },
       onEnd: (job, rows, index, total) => onProgress({ type: 'trial-end', job, rows, index, total }),
       onNote: (text) => status(text),
       onReplace: recordReplacement,
@@ -208,7 +235,8 @@ async function measure({ dir, spec, previous, executables, nodes, begin, end, re
 
   onProgress({ type: 'summary', text: toSummaryText(summary, { precision: spec.precision }) });
   for (const text of [...clientWarnings(rows), ...counterWarnings(rows)]) onProgress({ type: 'warning', text });
-  const files = [FILES.trials, FILES.blocks, FILES.summary, FILES.wide, FILES.meta].map((file) => join(resolve(dir), file));
+  for (const line of describeReference(referenceRows, BASELINE)) info(line);
+  const files = [FILES.trials, FILES.blocks, FILES.summary, FILES.wide, FILES.meta, ...(referenceRows.length ? [FILES.reference] : [])].map((file) => join(resolve(dir), file));
   onProgress({ type: 'recorded', rows: rows.length, planned: result.planned, extra: result.extra, failed, files });
 
   // the report: one that fails does not fail the sweep
@@ -265,6 +293,7 @@ function describeDesign(spec, docker = null) {
     max_time_ms: spec.maxTimeMs,
     server_lifetime: spec.server === 'round' ? 'a fresh server for each planned run and each precision round' : 'one server for the whole sweep (a new one only after it dies)',
     proxy: workload.fixture.proxy ? { upstream_keepalive: spec.keepalive, config: 'nginx.conf in this directory' } : null,
+    ...(workload.fixture.server === 'postgres' ? { postgres: describeCluster() } : {}),
     ...(docker ? { docker } : {}),
     server_network: docker?.startsWith('real')
       ? `the server in a real Docker container (an image imported from the Node binary, its libraries and udsvstcp's lib/), on Docker's default bridge network docker0; TCP ${spec.portProxy ? 'through the port Docker publishes on 127.0.0.1 (its docker-proxy, whose CPU is charged to the proxy side)' : 'to the container\'s address on docker0'}; UDS through a socket file in a private host directory bind-mounted into the container (a shared volume)`

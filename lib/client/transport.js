@@ -35,6 +35,20 @@ export function httpOrigin(target) {
   return http(target);
 }
 
+/**
+ * Where a client that opens its own connections (ioredis) reaches a target: its transport's connect options, host and
+ * port or a socket path, with TCP_NODELAY where it applies.
+ * @param {Target} target
+ * @param {{ noDelay?: boolean }} [options]
+ * @returns {{ host?: string, port?: number, path?: string, noDelay?: boolean }}
+ */
+export function socketAddress(target, { noDelay = true } = {}) {
+  const how = getTransport(target.transport).connectOptions;
+  if (!how || target.via) throw new RunError(`${target.transport} cannot be reached as a socket address here`, 'ERR_TRANSPORT');
+  const options = /** @type {{ host?: string, port?: number, path?: string, noDelay?: boolean }} */ (how(target, { noDelay }));
+  return 'path' in options ? { path: options.path } : { host: options.host, port: options.port, noDelay: options.noDelay ?? noDelay };
+}
+
 /** Bytes one read may bring, as libuv's default read size. */
 const READ_BUFFER_BYTES = 64 * 1024;
 

@@ -1,7 +1,7 @@
 /** Programs of the system (taskset, chrt, systemd-detect-virt, ip): found on PATH, run with a short time limit so none can stop anything. */
 import { execFile } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { delimiter, isAbsolute, join } from 'node:path';
 
 /**
  * A regular file this process may execute (not a directory, not missing).
@@ -15,6 +15,24 @@ export function isExecutableFile(path) {
   } catch {
     return false;
   }
+}
+
+/**
+ * Where a program is looked for: PATH's absolute directories, then `extra` (where Debian puts it, often not on PATH:
+ * /usr/sbin and the like).
+ * @param {string[]} extra
+ */
+export function programDirs(extra) {
+  return [...(process.env.PATH ?? '').split(delimiter).filter((dir) => isAbsolute(dir)), ...extra];
+}
+
+/**
+ * `name` in the first of `dirs` that has it as an executable file, or undefined.
+ * @param {string} name
+ * @param {string[]} dirs
+ */
+export function findIn(name, dirs) {
+  return dirs.map((dir) => join(dir, name)).find(isExecutableFile);
 }
 
 /**

@@ -23,7 +23,7 @@ export function toAxisValue(text, axis, flag) {
 }
 
 /**
- * Options only some workloads take (greeting, pipelining, keepalive, arrivals, connections, nginx): refused for others,
+ * Options only some workloads take (greeting, pipelining, keepalive, arrivals, connections, nginx, redisServer): refused for others,
  * then bounded (connections: an option of http-rate and proxy-rate; http's and proxy's depth axis, read by the caller).
  * @param {import('../workloads/workload.js').Workload} workload
  * @param {Record<string, unknown>} given by key, undefined (or false for a switch): not given; any other setting given is checked too (lib/options/settings.js)
@@ -38,6 +38,8 @@ export function resolveWorkloadOptions(workload, given, name) {
     arrivals: /** @type {'constant' | 'poisson'} */ (given.arrivals === undefined || given.arrivals === null ? 'constant' : parseSetting('arrivals', given.arrivals, name('arrivals'))),
     connections: !workload.options.includes('connections') || given.connections === undefined || given.connections === null ? null : toInteger(String(given.connections), name('connections'), { min: 1, max: MAX_OPEN_CONNECTIONS }),
     nginx: given.nginx === undefined || given.nginx === null ? null : String(given.nginx),
+    postgresBin: given.postgresBin === undefined || given.postgresBin === null ? null : String(given.postgresBin),
+    redisServer: given.redisServer === undefined || given.redisServer === null ? null : String(given.redisServer),
   };
 }
 
@@ -120,7 +122,7 @@ export function checkNetnsTransports(transports, key, netns) {
 }
 
 /** What each capability means, for messages. */
-const CAPABILITY_WORDS = { messages: 'framed messages', stream: 'a byte stream', upstream: 'nginx\'s upstream connections' };
+const CAPABILITY_WORDS = { messages: 'framed messages', stream: 'a byte stream', upstream: 'a server outside Node (nginx\'s upstream connections, redis-server\'s and PostgreSQL\'s listeners)' };
 
 /**
  * --server-work and --server-delay are done by the server udsvstcp starts: refused beside a message transport, whose

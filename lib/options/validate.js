@@ -7,7 +7,7 @@ import { checkNginxConnections } from '../fixture/nginx.js';
 import { checkSocketPath } from '../fixture/socket-file.js';
 import { toInteger } from '../core/units.js';
 import { findNode } from '../core/node-executables.js';
-import { DEFAULT_WORKLOAD, WORKLOADS, WORKLOAD_NAMES, connectionsAt, getWorkload } from '../workloads/index.js';
+import { DEFAULT_WORKLOAD, WORKLOADS, WORKLOAD_NAMES, connectionsAt, getWorkload, outsideServer } from '../workloads/index.js';
 import { checkNetnsTransports, checkServerHandler, checkWorkloadTransports, resolveAmounts, resolveWorkloadOptions, toAxisValue, toTransportList } from './rules.js';
 import { checkApplies, defaultOf, parseSetting } from './settings.js';
 import { TRANSPORTS, getTransport } from '../transports/index.js';
@@ -29,6 +29,9 @@ const LOOPBACK_RANGE = 'an IPv4 address in 127.0.0.0/8, ::1 or localhost';
  */
 export function resolveServeOptions(raw) {
   const workload = getWorkload(raw.workload ?? DEFAULT_WORKLOAD);
+  const outside = outsideServer(workload);
+  if (outside) throw new UsageError(`serve --workload ${workload.name}: its server is ${outside}, not one of ours; \`run --workload ${workload.name}\` and \`sweep ${workload.name}\` start one`);
+  const handler = /** @type {Exclude<typeof workload.fixture.server, import('../workloads/index.js').OutsideHandler>} */ (workload.fixture.server);
   checkApplies(workload, { greeting: raw.greeting }, (key) => `--${key}`);
   const host = raw.host ?? String(defaultOf('host', 'serve'));
   if (host.length === 0) throw new UsageError('--host must be an address to bind, e.g. 127.0.0.1');
@@ -36,7 +39,7 @@ export function resolveServeOptions(raw) {
     throw new UsageError(`--host must be a loopback address (${LOOPBACK_RANGE}); got ${JSON.stringify(host)}. Add --allow-remote to bind it anyway: the echo server would be reachable from other machines`);
   }
   return {
-    handler: workload.fixture.server,
+    handler,
     host,
     port: parseSetting('port', raw.port ?? defaultOf('port', 'serve'), '--port'),
     path: raw.uds === undefined ? undefined : checkSocketPath(raw.uds, '--uds'),
@@ -78,6 +81,8 @@ function toTarget(transport, text) {
  * @property {number} size
  * @property {number} depth
  * @property {string | undefined} nginx
+ * @property {string | undefined} redisServer --redis-server: the redis-server executable (redis)
+ * @property {string | null} [postgresBin] --postgres-bin: the directory of initdb and postgres (postgres)
  * @property {import('../core/node-executables.js').NodeExecutable | undefined} node --node: the server and the client trial
  *   run on it (the client in a child process); undefined: the server on this Node, the client in this process
  * @property {boolean} probe run the wake-up probe first
@@ -127,6 +132,7 @@ export function resolveRunOptions(raw) {
   let targets;
   if (TARGETED.some((t) => raw[t] !== undefined)) {
     if (workload.fixture.proxy) throw new UsageError(`${targetFlags(' and ')} are not for the proxy workload: it starts its own app server and nginx`);
+    if (outsideServer(workload)) throw new UsageError(`${targetFlags(' and ')} are not for the ${workload.name} workload: it starts ${outsideServer(workload)} of its own`);
     const given = TARGETED.filter((t) => raw[t] !== undefined);
     targets = Object.fromEntries(given.map((t) => [t, toTarget(t, raw[t])]));
     if (raw.transport === undefined) transports = transports.filter((t) => targets?.[t]);
@@ -158,6 +164,7 @@ export function resolveRunOptions(raw) {
     runs: parseSetting('runs', raw.runs ?? defaultOf('runs', 'run'), '--runs'),
     ...extras,
     nginx: extras.nginx ?? undefined,
+    redisServer: extras.redisServer ?? undefined,
     node: raw.node === undefined ? undefined : findNode(raw.node, '--node'), // found and asked last: it runs a program
     probe: Boolean(raw.probe),
     pin: parseSetting('pin', raw.pin ?? defaultOf('pin', 'run'), '--pin'),

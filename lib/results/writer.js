@@ -7,7 +7,30 @@ import { toCsvHeader, toCsvRows } from './csv.js';
 import { openForAppend, writeAll, writeNewFile } from '../core/files.js';
 import { MiB } from '../core/units.js';
 
-export const FILES = { trials: 'trials.csv', blocks: 'blocks.csv', summary: 'summary.csv', wide: 'runs-wide.csv', meta: 'meta.json', fixture: 'fixture.json' };
+export const FILES = { trials: 'trials.csv', blocks: 'blocks.csv', summary: 'summary.csv', wide: 'runs-wide.csv', meta: 'meta.json', fixture: 'fixture.json', reference: 'reference.csv' };
+
+/**
+ * reference.csv: a workload's reference client (Workload.reference: redis-benchmark beside redis) run against the same
+ * server after each trial, one row per command it times; `client` names it.
+ */
+export const REFERENCE_COLUMNS = ['run', 'node_version', 'client', 'transport', 'size_bytes', 'depth', 'test', 'requests', 'rps', 'avg_latency_us', 'p50_latency_us', 'p99_latency_us', 'status', 'error'];
+
+/**
+ * Append rows to reference.csv, made with its header at the first; flushed before the call returns.
+ * @param {string} dir
+ * @param {Record<string, unknown>[]} rows
+ */
+export function appendReference(dir, rows) {
+  const path = join(dir, FILES.reference);
+  if (!fs.existsSync(path)) writeNewFile(path, toCsvHeader(REFERENCE_COLUMNS));
+  const fd = openForAppend(path);
+  try {
+    writeAll(fd, toCsvRows(rows, REFERENCE_COLUMNS), path);
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
 /**
  * Largest trials.csv and blocks.csv read. trials.csv is parsed as one string (V8's longest: just under 512 MiB), and
  * 256 MiB is about a million rows; blocks.csv is read only on --resume, as bytes: 1 GiB is some ten million blocks.

@@ -7,6 +7,8 @@ import { resolveWorkloadOptions } from '../options/rules.js';
 import { checkTempDir } from '../fixture/socket-file.js';
 import { describeNginx, findNginx } from '../fixture/nginx.js';
 import { probeDocker } from '../fixture/docker.js';
+import { describePostgres, findPostgres } from '../fixture/postgres-process.js';
+import { describeRedisServer, findRedisServer } from '../fixture/redis-process.js';
 import { requireNetns } from '../fixture/netns.js';
 import { DEFAULT_WORKLOAD, getWorkload } from '../workloads/index.js';
 import { defaultOutDir } from '../results/writer.js';
@@ -16,7 +18,7 @@ import { currentNode, findNodes } from '../core/node-executables.js';
 import { SPEC_FLAGS, checkOptionKeys } from '../options/settings.js';
 
 /** The other options of `sweep()`: what to run and where, beside the spec keys. */
-export const SWEEP_OPTIONS = ['preset', 'test', 'out', 'resume', 'retryFailed', 'allowSharedDir', 'nginx', 'probe', 'report'];
+export const SWEEP_OPTIONS = ['preset', 'test', 'out', 'resume', 'retryFailed', 'allowSharedDir', 'nginx', 'redisServer', 'postgresBin', 'probe', 'report'];
 
 /**
  * @typedef {SweepOwnOptions & Record<string, any>} SweepOptions the options of `sweep()`: `udsvstcp sweep`'s flags,
@@ -33,6 +35,8 @@ export const SWEEP_OPTIONS = ['preset', 'test', 'out', 'resume', 'retryFailed', 
  * @property {boolean} [retryFailed] with resume: measure failed trials again
  * @property {boolean} [allowSharedDir] take a results directory other users could change
  * @property {string} [nginx] the nginx binary (proxy)
+ * @property {string} [redisServer] the redis-server executable (redis)
+ * @property {string} [postgresBin] the directory of initdb and postgres (postgres)
  * @property {boolean} [probe] the wake-up probe at the start (default true)
  * @property {boolean} [report] write the report files: summary.md, the charts, results.xlsx, report.html (default true)
  */
@@ -51,19 +55,34 @@ function workloadSpec(name) {
 }
 
 /**
- * The executables a sweep of `spec` runs: from the command line (--nginx) or PATH, never from a spec file or meta.json.
+ * The executables a sweep of `spec` runs: from the command line (--nginx, --redis-server, --postgres-bin) or PATH (and
+ * /usr/lib/postgresql), never from a spec file or meta.json.
  * @param {import('./spec.js').SweepSpec} spec
- * @param {string | undefined} nginx --nginx
+ * @param {{ nginx?: string, redisServer?: string, postgresBin?: string }} given --nginx, --redis-server, --postgres-bin
  * @returns {import('./session.js').Executables}
  */
-function findExecutables(spec, nginx) {
+function findExecutables(spec, { nginx, redisServer, postgresBin }) {
   const workload = getWorkload(spec.workload);
-  resolveWorkloadOptions(workload, { nginx }, (key) => `--${key}`); // --nginx only for the proxy workload
+  // each only for its workload: --nginx for proxy, --redis-server for redis, --postgres-bin for postgres
+  resolveWorkloadOptions(workload, { nginx, redisServer, postgresBin }, (key) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
   return {
     ...(workload.fixture.proxy ? { nginx: { ...describeNginx(findNginx(nginx)), from: nginx === undefined ? 'PATH' : '--nginx' } } : {}),
+    ...(workload.fixture.server === 'redis' ? { 'redis-server': { ...describeRedisServer(findRedisServer(redisServer)), from: redisServer === undefined ? 'PATH' : '--redis-server' } } : {}),
+    ...(workload.fixture.server === 'postgres' ? { postgres: { ...describePostgres(findPostgres(postgresBin)), from: postgresBin === undefined ? 'PATH or /usr/lib/postgresql' : '--postgres-bin' } } : {}),
+    ...referenceOf(workload),
     ...(spec.serverNetns ? { ip: requireNetns(`sweep ${spec.preset}: serverNetns (--server-netns)`) } : {}),
     ...(spec.serverDocker ? dockerOf(probeDocker()) : {}), // none when no daemon answers: the namespace emulation runs
   };
+}
+
+/**
+ * The workload's reference client (redis-benchmark), where it declares one and it is found: optional, none is a note later.
+ * @param {import('../workloads/workload.js').Workload} workload
+ * @returns {import('./session.js').Executables}
+ */
+function referenceOf(workload) {
+  const path = workload.reference?.find();
+  return workload.reference && path ? { [workload.reference.client]: { ...workload.reference.describe(path), from: 'PATH' } } : {};
 }
 
 /**
@@ -90,7 +109,7 @@ export function resolveSweep(opts) {
   /** @type {Record<string, unknown>} */
   const flags = Object.fromEntries(SPEC_FLAGS.map((k) => [k, /** @type {Record<string, unknown>} */ (opts)[k]]));
   const allowShared = Boolean(opts.allowSharedDir);
-  const find = (/** @type {import('./spec.js').SweepSpec} */ spec) => findExecutables(spec, opts.nginx);
+  const find = (/** @type {import('./spec.js').SweepSpec} */ spec) => findExecutables(spec, { nginx: opts.nginx, redisServer: opts.redisServer, postgresBin: opts.postgresBin });
   if (opts.resume !== undefined) {
     if (opts.out !== undefined) throw new UsageError('--resume DIR and --out DIR exclude each other: the results go back into DIR');
     if (typeof preset === 'object') throw new UsageError('--resume DIR takes the spec recorded in DIR: give a preset\'s name or none, not a spec object');

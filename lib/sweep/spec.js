@@ -124,7 +124,9 @@ export function toSizes(value, key, axis = getWorkload(DEFAULT_WORKLOAD).axes.si
  */
 function checkKeys(raw, where) {
   for (const key of Object.keys(raw)) {
+    if (key === 'postgresBin') throw new UsageError(`${where}: "postgresBin" is not read from a spec file: PostgreSQL's executables come only from --postgres-bin, PATH or /usr/lib/postgresql, never from a file that could have been copied or edited`);
     if (key === 'nginx') throw new UsageError(`${where}: "nginx" is not read from a spec file: the nginx binary comes only from --nginx or PATH, never from a file that could have been copied or edited`);
+    if (key === 'redisServer') throw new UsageError(`${where}: "redisServer" is not read from a spec file: the redis-server executable comes only from --redis-server or PATH, never from a file that could have been copied or edited`);
     if (key === 'node') throw new UsageError(`${where}: "node" is not read from a spec file: Node executables come only from --node (or the Node running udsvstcp), never from a file that could have been copied or edited`);
     if (!KEYS.has(key)) throw new UsageError(`${where}: unknown key "${key}"; keys: ${[...KEYS].join(', ')}`);
   }
@@ -172,6 +174,8 @@ export function resolveSpec(loaded, { test = false, flags = {} } = {}) {
   // options the workload does not take first: a preset's axes written for another workload must not hide them
   const given = (/** @type {string} */ key) => (merged[key] === DEFAULTS[/** @type {keyof typeof DEFAULTS} */ (key)] ? undefined : merged[key]);
   for (const key of ['greeting', 'keepalive', 'serverNetns', 'serverDocker', 'portProxy']) parseSetting(key, merged[key], name(key));
+  // where the server runs: not for a server not ours (redis, postgres), before what the others need
+  checkApplies(workload, { serverNetns: merged.serverNetns || undefined, serverDocker: merged.serverDocker || undefined, portProxy: merged.portProxy || undefined }, name);
   if (merged.serverDocker && !merged.serverNetns) throw new UsageError(`${name('serverDocker')} needs serverNetns (--server-netns): the namespace emulation runs when no Docker daemon answers`);
   if (merged.portProxy && !merged.serverNetns) throw new UsageError(`${name('portProxy')} needs serverNetns (--server-netns): the port proxy forwards from host loopback to the server's address in its network namespace`);
   if (given('connections') !== undefined && !workload.options.includes('connections')) {

@@ -7,7 +7,8 @@
  * What a transport can carry, and so which workloads may measure it:
  * - `messages`: an echo of framed packets (every stream can; a message channel can too);
  * - `stream`: a duplex byte stream the client opens as a net.Socket (stream, connect, http);
- * - `upstream`: nginx can forward to it (proxy).
+ * - `upstream`: a server outside Node reaches it or listens on it by an address or a socket path: nginx forwards to it
+ *   (proxy), redis-server (redis) and a PostgreSQL cluster (postgres) listen on it (lib/fixture/outside.js).
  * A workload declares the one it needs (Workload.needs).
  * @typedef {'messages' | 'stream' | 'upstream'} Capability
  */

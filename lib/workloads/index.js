@@ -3,13 +3,30 @@ import { UsageError } from '../core/errors.js';
 import { connectWorkload } from './connect.js';
 import { echo } from './echo.js';
 import { httpRateWorkload, httpWorkload, proxyRateWorkload, proxyWorkload } from './http.js';
+import { postgresWorkload } from './postgres.js';
 import { rate } from './rate.js';
+import { redisWorkload } from './redis.js';
 import { stream } from './stream.js';
 
 /** @type {Record<string, import('./workload.js').Workload>} */
-export const WORKLOADS = { echo, stream, connect: connectWorkload, http: httpWorkload, proxy: proxyWorkload, rate, 'http-rate': httpRateWorkload, 'proxy-rate': proxyRateWorkload };
+export const WORKLOADS = { echo, stream, connect: connectWorkload, http: httpWorkload, proxy: proxyWorkload, rate, 'http-rate': httpRateWorkload, 'proxy-rate': proxyRateWorkload,
+  redis: redisWorkload, postgres: postgresWorkload };
 
 export const WORKLOAD_NAMES = Object.keys(WORKLOADS);
+
+/** The servers not ours, outside Node, that run and sweep start privately on the host (lib/fixture/outside.js), in words. */
+const OUTSIDE_SERVERS = { redis: 'a real redis-server', postgres: 'a private PostgreSQL cluster' };
+/** @typedef {keyof typeof OUTSIDE_SERVERS} OutsideHandler their Workload.fixture.server */
+
+/**
+ * A workload's server in words when it is one not ours, outside Node (redis, postgres), else undefined: run and sweep
+ * start it, on the host; serve does not, --tcp/--uds measure no other, and --server-netns does not apply.
+ * @param {import('./workload.js').Workload} workload
+ * @returns {string | undefined}
+ */
+export function outsideServer(workload) {
+  return Object.hasOwn(OUTSIDE_SERVERS, workload.fixture.server) ? OUTSIDE_SERVERS[/** @type {OutsideHandler} */ (workload.fixture.server)] : undefined;
+}
 
 /** The workload of a spec, flag or row that names none: the 2014 echo sweep's. */
 export const DEFAULT_WORKLOAD = 'echo';

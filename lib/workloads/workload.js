@@ -84,7 +84,9 @@
  * @property {[string, string][]} table [title, column] of the figures `run` shows per trial
  * @property {string} primary the figure the UDS/TCP verdict is about
  * @property {Record<string, Figure>} summary figures summarised in summary.csv, the primary first
- * @property {{ server: 'echo' | 'sink' | 'greeter' | 'http', proxy: boolean }} fixture which server answers; proxy: nginx in front of it
+ * @property {{ server: 'echo' | 'sink' | 'greeter' | 'http' | 'redis' | 'postgres', proxy: boolean }} fixture which server answers
+ *   (redis: a real redis-server, lib/fixture/redis-process.js; postgres: a private PostgreSQL cluster, lib/fixture/postgres.js;
+ *   both servers not ours, outside Node: isOutsideServer); proxy: nginx in front of it
  * @property {(depth: number, options: { connections?: number | null }) => number} [connections] the most connections a trial
  *   opens at once to one listener at this depth, with these options (default 1: one per transport); the server's listen
  *   backlog follows them (lib/core/backlog.js)
@@ -96,6 +98,18 @@
  * @property {{ name: string, value: (trial: Record<string, any>) => number }} [wide] runs-wide.csv's first header cell and value of a trial row (default: the primary figure, its unit in the cell)
  * @property {(summary: Record<string, any>[]) => string[]} [summaryLines] extra lines the printed summary ends with
  * @property {(spec: TrialSpec, context: TrialContext) => Promise<TrialResult>} run the client, in a lane process
+ * @property {Reference} [reference] a reference client of the server's own (redis-benchmark), run by a sweep against
+ *   the same server after each trial, per transport, into reference.csv
+ */
+
+/**
+ * @typedef {object} Reference
+ * @property {string} client its name, reference.csv's `client` column
+ * @property {() => string | null} find its executable, or null: no reference rows
+ * @property {(path: string) => { path: string, version: string }} describe its version, for people and meta.json
+ * @property {string} missing what to say when it is not found
+ * @property {(options: { binary: string, target: import('../client/transport.js').Target, size: number, depth: number, requests: number, prefix?: string[] }) => Promise<Record<string, unknown>[]>} run
+ *   its rows for one target: as many requests as the trial's lane did units (at least 1000)
  */
 
 export {};

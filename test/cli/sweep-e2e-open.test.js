@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rateLadder } from '../../lib/sweep/rates-auto.js';
+import { rateLadder, withKnees } from '../../lib/sweep/rates-auto.js';
 import { getWorkload } from '../../lib/workloads/index.js';
 import { callMain, makeTempDir } from '../helpers/cli.js';
 import { readMetaJson, readTrialRows, startSweep } from '../helpers/sweeps.js';
@@ -40,17 +40,33 @@ describe('sweep --server-work and --server-delay: the sweep\'s server spins and 
 });
 
 describe('sweep --depths auto: the rates from the closed-loop capacity, measured before the plan is fixed', () => {
-  it('measures each transport\'s capacity, offers doubling steps around it, and records the ladder and how it was made', async () => {
+  it('measures each transport\'s capacity, offers doubling steps around it with each knee bisected in them, and records the ladder and how it was made', async () => {
     const out = join(tmp.dir, 'auto');
     const { code, stderr } = await callMain(['sweep', '--workload', 'rate', '--sizes', '64', '--depths', 'auto', '--runs', '1', '--test', '--no-probe', '--no-report', '--out', out]);
     expect(code, stderr).toBe(0);
-    expect(stderr).toMatch(/^--depths auto: echo at depth 16 measured tcp 64 B \d+\/s, uds 64 B \d+\/s; rates offered: doubling steps from 2× the highest, the last at or above 0\.0625× the lowest$/m);
+    const bisected = '(tcp|uds) 64 B kept (none|\\d+/s) missed (none|\\d+/s) \\((\\d+) trials\\)';
+    expect(stderr).toMatch(new RegExp(`^--depths auto: echo at depth 16 measured tcp 64 B \\d+/s, uds 64 B \\d+/s; rates offered: doubling steps from 2× the highest, the last at or above 0\\.0625× the lowest; each knee found in short rate trials up or down the ladder from its capacity, then bisected 1×: ${bisected}, ${bisected}$`, 'm'));
     const meta = await readMetaJson(out);
-    const capacities = [...stderr.matchAll(/(tcp|uds) 64 B (\d+)\/s/g)].map((m) => Number(m[2]));
+    expect(stderr).toContain(`${meta.design.rates_auto}\n`);
+    const capacities = [...stderr.matchAll(/(tcp|uds) 64 B (\d+)\/s[,;]/g)].map((m) => Number(m[2]));
+    const knees = [...meta.design.rates_auto.matchAll(new RegExp(bisected, 'g'))].map((m) => ({ transport: m[1], kept: m[2] === 'none' ? null : parseInt(m[2], 10), missed: m[3] === 'none' ? null : parseInt(m[3], 10), trials: Number(m[4]) }));
+    expect(knees.map((k) => k.transport)).toEqual(['tcp', 'uds']);
+    const ladder = rateLadder(capacities, getWorkload('rate').axes.depth); // the ladder of the capacities it printed
+    expect(ladder.length).toBeGreaterThanOrEqual(5);
     const depths = /** @type {number[]} */ (meta.spec.depths);
-    expect(depths).toEqual(rateLadder(capacities, getWorkload('rate').axes.depth)); // the ladder of the capacities it printed
-    expect(depths.length).toBeGreaterThanOrEqual(5);
-    expect(meta.design.rates_auto).toContain('--depths auto: echo at depth 16 measured');
+    expect(depths).toEqual(withKnees(ladder, knees)); // with each transport's last rate kept and first missed
+    for (const { kept, missed, trials } of knees) {
+      expect(trials).toBeGreaterThanOrEqual(1);
+      if (kept === null) expect(missed).toBe(ladder[0]); // even the floor missed: nothing to bisect
+      else if (missed === null) expect(kept).toBe(ladder[ladder.length - 1]); // even the ceiling kept
+      else {
+        // one bisection of the doubling step the knee lies in: its kept and missed steps, and the rate between them
+        const step = ladder.findIndex((rate) => rate > kept) - 1;
+        expect(step).toBeGreaterThanOrEqual(0);
+        expect(missed).toBeLessThanOrEqual(ladder[step + 1]);
+        expect([kept, missed].filter((rate) => !ladder.includes(rate))).toEqual([Math.round(Math.sqrt(ladder[step] * ladder[step + 1]))]);
+      }
+    }
     const rows = await readTrialRows(out);
     expect(rows).toHaveLength(2 * depths.length);
     expect(new Set(rows.map((r) => Number(r.depth)))).toEqual(new Set(depths));
@@ -61,7 +77,7 @@ describe('sweep --depths auto: the rates from the closed-loop capacity, measured
     expect(await readTrialRows(out)).toHaveLength(rows.length);
   }, 60_000);
 
-  it('Ctrl-C while the capacity is measured: the probe ends, the ladder is recorded, and the sweep stops as interrupted (exit 130), to resume', async () => {
+  it('Ctrl-C while the capacity is measured: the probe ends without bisecting, the ladder is recorded, and the sweep stops as interrupted (exit 130), to resume', async () => {
     const out = join(tmp.dir, 'auto-interrupted');
     let sent = false;
     const { code, stderr } = await startSweep(['--workload', 'rate', '--sizes', '64', '--depths', 'auto', '--runs', '1', '--test', '--no-probe', '--no-report', '--out', out], {
@@ -79,6 +95,10 @@ describe('sweep --depths auto: the rates from the closed-loop capacity, measured
     expect(stderr).toContain(`Resume with:\n  npx udsvstcp sweep --resume ${out}\n`);
     const meta = await readMetaJson(out);
     expect(meta.status).toBe('interrupted');
+    // the Ctrl-C came before the bisection, which it skips: the doubling ladder alone
+    expect(meta.design.rates_auto).toMatch(/: tcp 64 B kept none missed none \(0 trials\), uds 64 B kept none missed none \(0 trials\) \(cut short by a Ctrl-C\)$/);
+    const capacities = [...meta.design.rates_auto.matchAll(/(tcp|uds) 64 B (\d+)\/s[,;]/g)].map((m) => Number(m[2]));
+    expect(meta.spec.depths).toEqual(rateLadder(capacities, getWorkload('rate').axes.depth));
     expect(meta.spec.depths.length).toBeGreaterThanOrEqual(5);
   }, 60_000);
 

@@ -33,7 +33,7 @@ export const PRESETS = listPresets().filter((preset) => !loadSpec(preset).raw.se
 /** The open-loop presets (their rows say whether they kept their rate): test/cli/sweep-e2e-open.test.js sweeps them. */
 export const OPEN = PRESETS.filter((preset) => workloadOf(preset).columns.includes('limit'));
 
-/** @typedef {{ args: string[], seed: number, pinning: string, env?: NodeJS.ProcessEnv }} PresetRun how a preset's one sweep runs */
+/** @typedef {{ args: string[], seed: number, pinning: string, env?: NodeJS.ProcessEnv, timeoutMs?: number }} PresetRun how a preset's one sweep runs (timeoutMs: its limit, default 60 s) */
 
 /**
  * The groups (size|depth) a summary compares UDS with TCP in: those with a
@@ -50,7 +50,8 @@ async function comparedGroups(dir) {
   return { all: new Set(rows.map(key)), compared: new Set([...has('uds')].filter((k) => tcp.has(k)).map((k) => k.split('|').slice(0, 2).join('|'))) };
 }
 
-const SPLIT = 'split: server cpu 0, client cpu 1';
+/** The pinning meta.json records for --pin split, the default. */
+export const SPLIT = 'split: server cpu 0, client cpu 1';
 
 /**
  * The presets test/cli/sweep-e2e.test.js sweeps, each also carrying a
@@ -79,13 +80,13 @@ export function describePresetSweeps(presets, { dir, runs = {} }) {
 
   describe.each(presets)('sweep %s --test, end to end with real processes', (preset) => {
     const out = () => sweptDir(preset);
-    const { args, seed, pinning, env } = RUNS[preset];
+    const { args, seed, pinning, env, timeoutMs = 60_000 } = RUNS[preset];
     /** @type {Awaited<ReturnType<typeof runCli>>} */
     let result;
     beforeAll(async () => {
-      result = await runCli(['sweep', preset, '--test', '--seed', String(seed), ...args, '--out', out()], { cwd: tmp.dir, env });
+      result = await runCli(['sweep', preset, '--test', '--seed', String(seed), ...args, '--out', out()], { cwd: tmp.dir, env, timeoutMs });
       SWEPT.set(preset, result);
-    }, 90_000);
+    }, timeoutMs + 30_000);
 
     it('exits 0 and prints the summary, the verdicts and every file it wrote on stderr, only the results directory on stdout', async () => {
       expect(result.code, result.stderr).toBe(0);

@@ -11,10 +11,10 @@
  *
  * To change a schema on purpose, make the change, then write the fixtures
  * again from the real CLI and read their diff as the change users will see:
- *   for p in quick eliben-2019-throughput myhro-2017-connect myhro-2017-http myhro-2017-nginx; do
+ *   for p in quick eliben-2019-throughput myhro-2017-connect myhro-2017-http myhro-2017-nginx postgres; do
  *     node bin/udsvstcp.js sweep $p --test --out /tmp/schema-$p --quiet
  *   done
- *   # then, per workload W (echo, stream, connect, http, proxy) and its preset P:
+ *   # then, per workload W (echo, stream, connect, http, proxy, postgres) and its preset P:
  *   for f in trials blocks summary runs-wide; do head -1 /tmp/schema-P/$f.csv > test/fixtures/schema/W/$f.csv; done
  *   node bin/udsvstcp.js run --workload W --duration 50ms --warmup 10ms --json | head -1 \
  *     | node -e 'process.stdin.on("data", (d) => console.log(JSON.stringify(Object.keys(JSON.parse(d)))))' > test/fixtures/schema/W/run.json

@@ -28,8 +28,8 @@ async function expectUsageError(args, message) {
 
 describe('run: an option its workload does not take', () => {
   it.each([
-    [['--workload', 'echo', '--connections', '10'], /^udsvstcp: error: --connections applies to the http, proxy, http-rate and proxy-rate workloads; echo takes --depth/],
-    [['--workload', 'http', '--depth', '4'], /^udsvstcp: error: --depth applies to the echo, stream and connect workloads; http takes --connections/],
+    [['--workload', 'echo', '--connections', '10'], /^udsvstcp: error: --connections applies to the http, proxy, http-rate, proxy-rate and postgres workloads; echo takes --depth/],
+    [['--workload', 'http', '--depth', '4'], /^udsvstcp: error: --depth applies to the echo, stream, connect and redis workloads; http takes --connections/],
     [['--workload', 'proxy', '--depth', '4'], /^udsvstcp: error: --depth applies to .*; proxy takes --connections/],
     [['--workload', 'stream', '--pipelining', '2'], /^udsvstcp: error: --pipelining applies to the http and proxy workloads, not stream/],
     [['--workload', 'http', '--keepalive'], /^udsvstcp: error: --keepalive applies to the proxy and proxy-rate workloads, not http/],
@@ -62,8 +62,8 @@ describe('run: an option its workload does not take', () => {
   });
 
   it('run --workload nope lists the workloads', async () => {
-    expect(WORKLOAD_NAMES).toEqual(['echo', 'stream', 'connect', 'http', 'proxy', 'rate', 'http-rate', 'proxy-rate']);
-    await expectUsageError(['run', '--workload', 'nope'], /^udsvstcp: error: --workload must be one of echo, stream, connect, http, proxy, rate, http-rate, proxy-rate; got "nope"$/m);
+    expect(WORKLOAD_NAMES).toEqual(['echo', 'stream', 'connect', 'http', 'proxy', 'rate', 'http-rate', 'proxy-rate', 'redis', 'postgres']);
+    await expectUsageError(['run', '--workload', 'nope'], /^udsvstcp: error: --workload must be one of echo, stream, connect, http, proxy, rate, http-rate, proxy-rate, redis, postgres; got "nope"$/m);
   });
 });
 
@@ -103,12 +103,12 @@ describe('sweep: an option or spec key its workload does not take', () => {
   });
 
   it('sweep --workload nope lists the workloads', async () => {
-    await expectUsageError(['sweep', 'quick', '--workload', 'nope', '--out', join(tmp.dir, 'out')], /--workload must be one of echo, stream, connect, http, proxy, rate, http-rate, proxy-rate; got "nope"/);
+    await expectUsageError(['sweep', 'quick', '--workload', 'nope', '--out', join(tmp.dir, 'out')], /--workload must be one of echo, stream, connect, http, proxy, rate, http-rate, proxy-rate, redis, postgres; got "nope"/);
   });
 });
 
 describe('serve', () => {
   it('serve --workload nope lists the workloads', async () => {
-    await expectUsageError(['serve', '--workload', 'nope', '--uds', join(tmp.dir, 's.sock')], /^udsvstcp: error: --workload must be one of echo, stream, connect, http, proxy, rate, http-rate, proxy-rate; got "nope"$/m);
+    await expectUsageError(['serve', '--workload', 'nope', '--uds', join(tmp.dir, 's.sock')], /^udsvstcp: error: --workload must be one of echo, stream, connect, http, proxy, rate, http-rate, proxy-rate, redis, postgres; got "nope"$/m);
   });
 });

@@ -1,0 +1,82 @@
+/**
+ * The C reference beside the redis workload: redis-benchmark (Debian's redis-tools) against the same redis-server,
+ * SET and GET of the same value size, one connection with `depth` commands pipelined (-c 1 -P depth: as many in flight
+ * on one connection as the Node client has), over TCP (-h -p) or the socket (-s) as the target's transport says
+ * (./transport.js). It checks no reply: it shows what the kernel and the server give without a Node client.
+ */
+import { execFile, spawnSync } from 'node:child_process';
+import { RunError } from '../core/errors.js';
+import { findProgram, isExecutableFile } from '../core/programs.js';
+import { socketAddress } from './transport.js';
+
+/** The commands it runs, as redis-benchmark names them in -t and in its CSV. */
+const TESTS = ['SET', 'GET'];
+
+/**
+ * @typedef {object} ReferenceRow one command's figures from redis-benchmark --csv
+ * @property {string} test SET or GET
+ * @property {number} requests
+ * @property {number} rps
+ * @property {number} avg_latency_us
+ * @property {number} p50_latency_us
+ * @property {number} p99_latency_us
+ */
+
+/** redis-benchmark on PATH or in /usr/bin, or null. */
+export function findRedisBenchmark() {
+  return findProgram('redis-benchmark') ?? (isExecutableFile('/usr/bin/redis-benchmark') ? '/usr/bin/redis-benchmark' : null);
+}
+
+/**
+ * Which redis-benchmark a path is, for people and meta.json: its `--version` (7.0.15), or why there is none.
+ * @param {string} path from findRedisBenchmark
+ * @returns {{ path: string, version: string }}
+ */
+export function describeRedisBenchmark(path) {
+  const result = spawnSync(path, ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 5000, maxBuffer: 64 * 1024 });
+  const version = /redis-benchmark (\S{1,40})/.exec(result.stdout ?? '')?.[1]?.replace(/[^\x21-\x7e]/g, '?');
+  return { path, version: version ?? `unknown: \`${path} --version\` gave none` };
+}
+
+/**
+ * Parse redis-benchmark --csv: a header line, then `"SET","5221.93","0.180",…` per test (latencies in ms).
+ * @param {string} text
+ * @returns {ReferenceRow[]}
+ */
+export function parseBenchmarkCsv(text, requests = 0) {
+  const lines = text.trim().split('\n').map((line) => line.trim().split(',').map((cell) => cell.replace(/^"|"$/g, '')));
+  const header = lines[0] ?? [];
+  const at = (/** @type {string[]} */ cells, /** @type {string} */ name) => Number(cells[header.indexOf(name)]);
+  return lines.slice(1).filter((cells) => TESTS.includes(cells[0])).map((cells) => ({
+    test: cells[0],
+    requests,
+    rps: at(cells, 'rps'),
+    avg_latency_us: at(cells, 'avg_latency_ms') * 1000,
+    p50_latency_us: at(cells, 'p50_latency_ms') * 1000,
+    p99_latency_us: at(cells, 'p99_latency_ms') * 1000,
+  }));
+}
+
+/**
+ * Run redis-benchmark once against a target.
+ * @param {{ binary: string, target: import('./transport.js').Target, size: number, depth: number, requests: number, prefix?: string[], timeoutMs?: number }} options
+ *   prefix: e.g. taskset for the client's CPU
+ * @returns {Promise<ReferenceRow[]>}
+ */
+export function runRedisBenchmark({ binary, target, size, depth, requests, prefix = [], timeoutMs = 60_000 }) {
+  const address = socketAddress(target);
+  const where = address.path !== undefined ? ['-s', address.path] : ['-h', String(address.host), '-p', String(address.port)];
+  const args = [...where, '-t', TESTS.join(',').toLowerCase(), '-d', String(size), '-c', '1', '-P', String(depth), '-n', String(requests), '--csv'];
+  const [command, ...rest] = [...prefix, binary, ...args];
+  return new Promise((resolve, reject) => {
+    execFile(command, rest, { timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 1 << 20, encoding: 'utf8' }, (error, stdout, stderr) => {
+      const rows = parseBenchmarkCsv(String(stdout ?? ''), requests);
+      if (error || rows.length !== TESTS.length) {
+        const why = error?.killed ? `killed after ${timeoutMs} ms` : (String(stderr ?? '').trim().split('\n').pop() || error?.message || 'no CSV rows');
+        reject(new RunError(`redis-benchmark ${args.join(' ')}: ${why}`, 'ERR_REDIS_BENCHMARK'));
+        return;
+      }
+      resolve(rows);
+    });
+  });
+}

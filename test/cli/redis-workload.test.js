@@ -1,0 +1,97 @@
+/**
+ * The redis workload with a real redis-server and ioredis, beside the
+ * preset's own `sweep redis --test` in sweep-e2e-more (every reply checked,
+ * redis-server's CPU per operation, redis-benchmark into reference.csv,
+ * nothing left running): a sweep killed together with redis-server's guard
+ * leaves redis-server running, and `--resume` ends it and removes its
+ * directory; a --redis-server that is not there, no redis-server anywhere, a
+ * transport redis-server cannot listen on, --redis-server for another
+ * workload and `serve --workload redis` are refused before anything starts.
+ * Needs redis-server (CI installs it).
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdir, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { findRedisServer } from '../../lib/fixture/redis-process.js';
+import { BIN, runCli } from '../helpers/cli.js';
+import { expectRefused } from '../helpers/in-process.js';
+import { descendants, isRunning, isStopped, trackProcesses } from '../helpers/processes.js';
+import { readMetaJson } from '../helpers/sweeps.js';
+import { waitFor } from '../helpers/wait.js';
+
+const ctx = trackProcesses();
+
+/** @param {string} out */
+function recorded(out) {
+  try {
+    return JSON.parse(readFileSync(join(out, 'fixture.json'), 'utf8'));
+  } catch {
+    return null; // not there yet, or being replaced
+  }
+}
+
+describe('sweep redis', () => {
+  it('--resume ends the redis-server a killed sweep left running (its guard killed too) and removes its private directory', async () => {
+    const tmpdir = join(ctx.tmp.dir, 'tmp');
+    await mkdir(tmpdir);
+    const out = join(ctx.tmp.dir, 'out');
+    const env = { ...process.env, NO_COLOR: '1', TMPDIR: tmpdir };
+    const child = spawn(process.execPath, [BIN, 'sweep', 'redis', '--test', '--runs', '1', '--no-probe', '--no-report', '--out', out], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (text) => { stderr += text; });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    const pid = /** @type {number} */ (child.pid);
+    const ready = await waitFor(() => recorded(out)?.processes.some((/** @type {any} */ p) => p.role === 'redis-server'), { timeoutMs: 60_000, everyMs: 20 });
+    expect(ready, stderr).toBe(true);
+
+    // everything at once, so that nothing can clean up after the others: stop the sweep, kill its helpers, kill it
+    process.kill(pid, 'SIGSTOP');
+    expect(await waitFor(() => isStopped(pid), { timeoutMs: 10_000, everyMs: 20 })).toBe(true);
+    ctx.seen = descendants(pid);
+    const helpers = ctx.seen.filter((p) => /guard-main\.js|trial\/worker\.js/.test(p.cmdline));
+    expect(helpers.length).toBeGreaterThanOrEqual(1);
+    for (const p of helpers) process.kill(p.pid, 'SIGKILL');
+    child.kill('SIGKILL');
+    await exited;
+    const redis = ctx.seen.filter((p) => p.cmdline.startsWith('/usr/bin/redis-server') || /redis-server \S+:\d+/.test(p.cmdline));
+    expect(redis, ctx.seen.map((p) => p.cmdline).join('\n')).toHaveLength(1);
+    expect(await waitFor(() => helpers.every((p) => !isRunning(p)), { timeoutMs: 10_000, everyMs: 20 })).toBe(true);
+    expect(redis.every(isRunning)).toBe(true); // left running: nothing was there to end it
+    const names = await readdir(tmpdir);
+    expect(names.filter((n) => /^udsvstcp-redis-[A-Za-z0-9]{6}$/.test(n)), names.join(', ')).toHaveLength(1);
+
+    const resumed = await runCli(['sweep', '--resume', out, '--no-probe', '--no-report'], { env: { TMPDIR: tmpdir } });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const notes = resumed.stderr.split('\n').filter((line) => line.includes('fixture.json'));
+    expect(notes).toEqual([`note: ended what an earlier session of this sweep left behind (fixture.json): killed redis-server pid ${redis[0].pid}; removed ${join(tmpdir, names[0])}`]);
+    expect(redis.filter(isRunning)).toEqual([]);
+    expect(existsSync(join(tmpdir, names[0]))).toBe(false);
+    expect(await readdir(tmpdir)).toEqual([]); // and the resumed session's own are gone too
+    expect((await readMetaJson(out)).status).toBe('complete');
+  }, 120_000);
+});
+
+describe('the redis workload refuses before anything starts', () => {
+  it('a --redis-server that is not there: one line naming the flag and apt-get install redis-server', async () => {
+    await expectRefused(['run', '--workload', 'redis', '--redis-server', '/nonexistent/redis-server', '--duration', '50ms', '--warmup', '10ms'],
+      'udsvstcp: error: --redis-server /nonexistent/redis-server: not an executable file; install it (Debian/Ubuntu: apt-get install redis-server) or give --redis-server PATH');
+    const out = join(ctx.tmp.dir, 'results');
+    await expectRefused(['sweep', 'redis', '--test', '--redis-server', '/nonexistent/redis-server', '--out', out], /--redis-server \/nonexistent\/redis-server: not an executable file/);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('no redis-server on PATH nor in /usr/bin: the one line says to install it or give the flag', () => {
+    expect(() => findRedisServer(undefined, [join(ctx.tmp.dir, 'nothing-here')])).toThrow(/^the redis workload needs redis-server: not found on PATH or in \/usr\/bin; install it \(Debian\/Ubuntu: apt-get install redis-server\) or give --redis-server PATH$/);
+  });
+
+  it('a transport redis-server cannot listen on, --redis-server for another workload or in a spec file, and serve', async () => {
+    await expectRefused(['run', '--workload', 'redis', '--transport', 'tcp,uds-abstract'], /--transport .*uds-abstract/);
+    await expectRefused(['run', '--workload', 'echo', '--redis-server', '/usr/bin/redis-server'], /--redis-server/);
+    await expectRefused(['serve', '--workload', 'redis'], /serve --workload redis: its server is a real redis-server/);
+    const spec = join(ctx.tmp.dir, 'spec.json');
+    writeFileSync(spec, JSON.stringify({ workload: 'redis', sizes: [16], redisServer: '/tmp/evil' }));
+    await expectRefused(['sweep', spec, '--out', join(ctx.tmp.dir, 'out')], /"redisServer" is not read from a spec file: the redis-server executable comes only from --redis-server or PATH/);
+  });
+});

@@ -1,0 +1,116 @@
+/**
+ * The redis workload checks every reply: against a real server on loopback
+ * that speaks just enough RESP (SET, GET) and answers one GET with a byte
+ * changed, the trial fails naming the key and the byte; against one that
+ * stops answering, it fails within --timeout instead of hanging. Neither
+ * needs redis-server.
+ */
+import net from 'node:net';
+import { once } from 'node:events';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runTrial } from '../../lib/trial/trial.js';
+
+/** @type {net.Server[]} */
+const servers = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => new Promise((done) => s.close(done))));
+});
+
+/**
+ * A RESP server of SET and GET on 127.0.0.1: the `badGet`-th GET (from 1) comes back with byte `byte` flipped; from
+ * the `silentAfter`-th command on it reads and never answers.
+ * @param {{ badGet?: number, byte?: number, silentAfter?: number }} options
+ */
+async function respServer({ badGet = Infinity, byte = 0, silentAfter = Infinity }) {
+  /** @type {Map<string, Buffer>} */
+  const store = new Map();
+  let gets = 0;
+  let commands = 0;
+  const server = net.createServer((socket) => {
+    let pending = Buffer.alloc(0);
+    socket.on('error', () => {});
+    socket.on('data', (data) => {
+      pending = Buffer.concat([pending, data]);
+      for (;;) {
+        const parsed = parseCommand(pending);
+        if (!parsed) return;
+        pending = pending.subarray(parsed.used);
+        if (++commands >= silentAfter) continue;
+        const [name, key, value] = parsed.args;
+        const command = name.toString().toUpperCase();
+        if (command === 'SET') {
+          store.set(key.toString(), Buffer.from(value));
+          socket.write('+OK\r\n');
+        } else if (command === 'GET') {
+          const stored = store.get(key.toString());
+          if (!stored) {
+            socket.write('$-1\r\n');
+            continue;
+          }
+          const reply = Buffer.from(stored);
+          if (++gets === badGet) reply[byte] ^= 0xff;
+          socket.write(Buffer.concat([Buffer.from(`$${reply.length}\r\n`), reply, Buffer.from('\r\n')]));
+        } else {
+          socket.write('+OK\r\n');
+        }
+      }
+    });
+  });
+  servers.push(server);
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return { transport: 'tcp', host: '127.0.0.1', port: /** @type {net.AddressInfo} */ (server.address()).port };
+}
+
+/**
+ * One RESP array of bulk strings from the front of `buffer`, or null while incomplete.
+ * @param {Buffer} buffer
+ * @returns {{ args: Buffer[], used: number } | null}
+ */
+function parseCommand(buffer) {
+  let at = 0;
+  const line = () => {
+    const end = buffer.indexOf('\r\n', at);
+    if (end < 0) return null;
+    const text = buffer.subarray(at, end).toString();
+    at = end + 2;
+    return text;
+  };
+  const head = line();
+  if (head === null) return null;
+  const n = Number(head.slice(1));
+  const args = [];
+  for (let i = 0; i < n; i++) {
+    const size = line();
+    if (size === null) return null;
+    const length = Number(size.slice(1));
+    if (buffer.length < at + length + 2) return null;
+    args.push(buffer.subarray(at, at + length));
+    at += length + 2;
+  }
+  return { args, used: at };
+}
+
+/** @param {import('../../lib/client/transport.js').Target} target */
+const spec = (target) => ({
+  workload: 'redis', targets: [target], size: 16, depth: 2,
+  measure: { ms: 100 }, warmup: { ms: 0 }, seed: 5, noDelay: true, timeoutMs: 1000, test: true,
+});
+
+describe('the redis workload checks every reply', () => {
+  it('a GET answered with one byte changed fails the trial, naming the key and the byte', async () => {
+    const target = await respServer({ badGet: 30, byte: 3 });
+    const { records } = await runTrial(spec(target));
+    expect(records[0].status).toBe('error');
+    expect(records[0].error).toMatch(/^redis at tcp 127\.0\.0\.1:\d+: GET udsvstcp:tcp:[01] returned 16 bytes differing from the 16 SET stored at byte 3$/);
+  });
+
+  it('a server that stops answering fails the trial within --timeout, not never', async () => {
+    const target = await respServer({ silentAfter: 40 });
+    const started = Date.now();
+    const { records } = await runTrial(spec(target));
+    expect(records[0].status).toBe('error');
+    expect(records[0].error).toMatch(/^redis at tcp 127\.0\.0\.1:\d+: Command timed out/);
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+});
