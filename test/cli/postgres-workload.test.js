@@ -4,7 +4,7 @@
  * starts. Its one real sweep, `sweep postgres --test` (a private cluster,
  * every query verified over TCP and the cluster's socket, pgbench beside pg,
  * nothing left running or on disk), is the preset's own in
- * test/cli/sweep-e2e-more.test.js, which carries the workload's checks too.
+ * test/cli/sweep-e2e-servers.test.js, which carries the workload's checks too.
  */
 import fs from 'node:fs';
 import { join } from 'node:path';

@@ -1,6 +1,6 @@
 /**
  * The redis workload with a real redis-server and ioredis, beside the
- * preset's own `sweep redis --test` in sweep-e2e-more (every reply checked,
+ * preset's own `sweep redis --test` in sweep-e2e-servers (every reply checked,
  * redis-server's CPU per operation, redis-benchmark into reference.csv,
  * nothing left running): a sweep killed together with redis-server's guard
  * leaves redis-server running, and `--resume` ends it and removes its

@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { getWorkload } from '../../lib/workloads/index.js';
+import { getWorkload, outsideServer } from '../../lib/workloads/index.js';
 import { listPresets, loadSpec, resolveSpec } from '../../lib/sweep/spec.js';
 import { findKnees } from '../../lib/stats/knees.js';
 import { runCli } from './cli.js';
@@ -32,6 +32,9 @@ export const PRESETS = listPresets().filter((preset) => !loadSpec(preset).raw.se
 
 /** The open-loop presets (their rows say whether they kept their rate): test/cli/sweep-e2e-open.test.js sweeps them. */
 export const OPEN = PRESETS.filter((preset) => workloadOf(preset).columns.includes('limit'));
+
+/** The presets of a server not ours (redis, postgres): test/cli/sweep-e2e-servers.test.js sweeps them. */
+export const OUTSIDE = PRESETS.filter((preset) => outsideServer(workloadOf(preset)) !== undefined);
 
 /** @typedef {{ args: string[], seed: number, pinning: string, env?: NodeJS.ProcessEnv, timeoutMs?: number }} PresetRun how a preset's one sweep runs (timeoutMs: its limit, default 60 s) */
 
