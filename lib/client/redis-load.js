@@ -54,7 +54,9 @@ export function createRedisLoad(target, { size, depth, seed, timeoutMs, noDelay 
   const fail = (error) => {
     if (failure) return failure;
     const message = /** @type {Error} */ (error).message;
-    return error instanceof RunError ? error : new RunError(`redis at ${where}: ${message}`, /timed out/i.test(message) ? 'ERR_TIMEOUT' : 'ERR_REDIS');
+    // kept: the block's other loops stop at their next op
+    failure = error instanceof RunError ? error : new RunError(`redis at ${where}: ${message}`, /timed out/i.test(message) ? 'ERR_TIMEOUT' : 'ERR_REDIS');
+    return failure;
   };
 
   /**
@@ -86,7 +88,7 @@ export function createRedisLoad(target, { size, depth, seed, timeoutMs, noDelay 
         while (next < ops) {
           if (failure) throw failure;
           next++;
-          await op(j, histogram);
+          await op(j, histogram).catch((error) => { throw fail(error); });
           verified += 2;
         }
       };

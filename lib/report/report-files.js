@@ -37,7 +37,7 @@ export async function writeReport(dir, { outDir = dir, primary, results = undefi
   } catch {
     throw new UsageError(`${outDir}: not writable, so the report cannot be written there (give --out DIR)`, 'ERR_RESULTS');
   }
-  const findings = buildFindings(read, { primary: primary ? figureOf(primary) : undefined, summary });
+  const findings = buildFindings(read, { primary: primary ? figureOf(primary, read.trials[0]?.workload ?? read.meta?.spec?.workload) : undefined, summary });
   if (!write) return { findings, files: [] };
   /** @type {[string, string | Buffer][]} */
   const contents = [];

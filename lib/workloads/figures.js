@@ -23,15 +23,19 @@ export function listFigures() {
  * @returns {Figure}
  */
 export function primaryFigure(workload) {
-  return FIGURES[workloadOf(workload).primary];
+  return figureOf(workloadOf(workload).primary, workload);
 }
 
 /**
- * The figure of a metric; a metric not declared here gets a plain entry.
+ * The figure of a metric, as `workload` declares it where given (workloads share columns, not always labels: http's
+ * median request latency, postgres's median query latency); a metric not declared here gets a plain entry.
  * @param {string} metric
+ * @param {string} [workload]
  * @returns {Figure}
  */
-export function figureOf(metric) {
+export function figureOf(metric, workload) {
+  const summary = workload === undefined ? undefined : workloadOf(workload).summary;
+  if (summary && Object.hasOwn(summary, metric)) return { metric, ...summary[metric] };
   return Object.hasOwn(FIGURES, metric) ? FIGURES[metric] : { metric, label: metric, short: metric, unit: '', better: 'higher' };
 }
 
@@ -51,5 +55,5 @@ export function resolveFigure(metric, { flag, workloads = [], source = 'the resu
       throw new UsageError(`${flag} ${metric}: a figure of ${owners.join(', ')}, not of ${w.name}, the workload of ${source}; ${w.name}'s figures: ${Object.keys(w.summary).join(', ')}`);
     }
   }
-  return FIGURES[metric];
+  return figureOf(metric, workloads[0]);
 }

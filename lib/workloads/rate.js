@@ -15,7 +15,7 @@ import { withEchoLanes } from './echo.js';
 
 /** A segment offers at least this much schedule: its edges (the drain, the switch to the other lane) stay a small part of it. */
 export const MIN_SEGMENT_MS = 100;
-/** A segment kept its rate when it dropped nothing and completed at least this share of the rate offered. */
+/** A segment kept its rate when it dropped nothing and completed at least this share of what its schedule offered (keptSegment). */
 export const COMPLETION_SHARE = 0.99;
 /**
  * A lane kept its rate when at least this share of its segments did. Not all: on this VM a pause of the whole machine

@@ -86,7 +86,7 @@
  * @property {Record<string, Figure>} summary figures summarised in summary.csv, the primary first
  * @property {{ server: 'echo' | 'sink' | 'greeter' | 'http' | 'redis' | 'postgres', proxy: boolean }} fixture which server answers
  *   (redis: a real redis-server, lib/fixture/redis-process.js; postgres: a private PostgreSQL cluster, lib/fixture/postgres.js;
- *   both servers not ours, outside Node: isOutsideServer); proxy: nginx in front of it
+ *   both servers not ours, outside Node: outsideServer in ./index.js); proxy: nginx in front of it
  * @property {(depth: number, options: { connections?: number | null }) => number} [connections] the most connections a trial
  *   opens at once to one listener at this depth, with these options (default 1: one per transport); the server's listen
  *   backlog follows them (lib/core/backlog.js)
