@@ -10,7 +10,7 @@
  * Needs redis-server (CI installs it).
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -18,19 +18,10 @@ import { findRedisServer } from '../../lib/fixture/redis-process.js';
 import { BIN, runCli } from '../helpers/cli.js';
 import { expectRefused } from '../helpers/in-process.js';
 import { descendants, isRunning, isStopped, trackProcesses } from '../helpers/processes.js';
-import { readMetaJson } from '../helpers/sweeps.js';
+import { readFixtureRecord, readMetaJson } from '../helpers/sweeps.js';
 import { waitFor } from '../helpers/wait.js';
 
 const ctx = trackProcesses();
-
-/** @param {string} out */
-function recorded(out) {
-  try {
-    return JSON.parse(readFileSync(join(out, 'fixture.json'), 'utf8'));
-  } catch {
-    return null; // not there yet, or being replaced
-  }
-}
 
 describe('sweep redis', () => {
   it('--resume ends the redis-server a killed sweep left running (its guard killed too) and removes its private directory', async () => {
@@ -43,7 +34,7 @@ describe('sweep redis', () => {
     child.stderr.setEncoding('utf8').on('data', (text) => { stderr += text; });
     const exited = new Promise((resolve) => child.once('exit', resolve));
     const pid = /** @type {number} */ (child.pid);
-    const ready = await waitFor(() => recorded(out)?.processes.some((/** @type {any} */ p) => p.role === 'redis-server'), { timeoutMs: 60_000, everyMs: 20 });
+    const ready = await waitFor(() => readFixtureRecord(out)?.processes.some((/** @type {any} */ p) => p.role === 'redis-server'), { timeoutMs: 60_000, everyMs: 20 });
     expect(ready, stderr).toBe(true);
 
     // everything at once, so that nothing can clean up after the others: stop the sweep, kill its helpers, kill it

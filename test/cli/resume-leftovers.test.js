@@ -6,25 +6,16 @@
  * sweep. Needs nginx (CI installs it).
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, runCli } from '../helpers/cli.js';
 import { descendants, isRunning, isStopped, trackProcesses } from '../helpers/processes.js';
 import { waitFor } from '../helpers/wait.js';
-import { readMetaJson } from '../helpers/sweeps.js';
+import { readFixtureRecord, readMetaJson } from '../helpers/sweeps.js';
 
 const ctx = trackProcesses();
-
-/** @param {string} out */
-function recorded(out) {
-  try {
-    return JSON.parse(readFileSync(join(out, 'fixture.json'), 'utf8'));
-  } catch {
-    return null; // not there yet, or being replaced
-  }
-}
 
 describe('sweep --resume ends what a killed sweep left running', () => {
   it('kills the nginx recorded in fixture.json, removes its and the server\'s private directories, and completes', async () => {
@@ -37,7 +28,7 @@ describe('sweep --resume ends what a killed sweep left running', () => {
     child.stderr.setEncoding('utf8').on('data', (text) => { stderr += text; });
     const exited = new Promise((resolve) => child.once('exit', resolve));
     const pid = /** @type {number} */ (child.pid);
-    const ready = await waitFor(() => recorded(out)?.processes.some((/** @type {any} */ p) => p.role === 'nginx worker'), { timeoutMs: 60_000, everyMs: 20 });
+    const ready = await waitFor(() => readFixtureRecord(out)?.processes.some((/** @type {any} */ p) => p.role === 'nginx worker'), { timeoutMs: 60_000, everyMs: 20 });
     expect(ready, stderr).toBe(true);
 
     // everything at once, so that nothing can clean up after the others: stop the sweep, kill its helpers, kill it
@@ -67,6 +58,6 @@ describe('sweep --resume ends what a killed sweep left running', () => {
     for (const name of left) expect(existsSync(join(tmpdir, String(name)))).toBe(false);
     expect(await readdir(tmpdir)).toEqual([]); // and the resumed session's own are gone too
     expect((await readMetaJson(out)).status).toBe('complete');
-    expect(recorded(out)).toMatchObject({ processes: [], dirs: [], sockets: [] });
+    expect(readFixtureRecord(out)).toMatchObject({ processes: [], dirs: [], sockets: [] });
   }, 120_000);
 });

@@ -19,7 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findDocker, probeDocker } from '../../lib/fixture/docker.js';
 import { BIN, callMain, expectOneLineUsageError, makeTempDir, runCli } from '../helpers/cli.js';
 import { needRootAndIp } from '../helpers/netns.js';
-import { readMetaJson, readTrialRows } from '../helpers/sweeps.js';
+import { readFixtureRecord, readMetaJson, readTrialRows } from '../helpers/sweeps.js';
 import { waitFor } from '../helpers/wait.js';
 
 /** @type {{ dir: string, remove: () => Promise<void> }} */
@@ -55,15 +55,6 @@ function started(stderr) {
   return { container, image, address, tcp, published: Boolean(published), uds, dir: uds.split('/vol/')[0] };
 }
 
-/** @param {string} out */
-function recorded(out) {
-  try {
-    return JSON.parse(readFileSync(join(out, 'fixture.json'), 'utf8'));
-  } catch {
-    return null; // not there yet, or being replaced
-  }
-}
-
 /** @param {ReturnType<typeof started>} what */
 function expectGone(what) {
   const now = ours();
@@ -91,8 +82,8 @@ describe('sweep --server-docker with a Docker daemon', () => {
     expect(meta.design.server_network).toMatch(/real Docker container .* publishes on 127\.0\.0\.1/);
     expect(meta.sessions[0].executables.docker.version).toMatch(/^Docker /);
     expect(readFileSync(join(out, 'summary.md'), 'utf8')).toMatch(/^docker: real \(Docker /m);
-    expect(recorded(out)).toMatchObject({ processes: [] });
-    expect(recorded(out).containers ?? []).toEqual([]); // nothing runs: no container named
+    expect(readFixtureRecord(out)).toMatchObject({ processes: [] });
+    expect(readFixtureRecord(out).containers ?? []).toEqual([]); // nothing runs: no container named
     expectGone(what);
   }, 90_000);
 
@@ -122,11 +113,11 @@ describe('sweep --server-docker with a Docker daemon', () => {
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (text) => { stderr += text; });
     const exited = new Promise((resolve) => child.once('exit', resolve));
-    const ready = await waitFor(() => recorded(out)?.containers?.length > 0, { timeoutMs: 60_000, everyMs: 20 });
+    const ready = await waitFor(() => readFixtureRecord(out)?.containers?.length > 0, { timeoutMs: 60_000, everyMs: 20 });
     expect(ready, stderr).toBe(true);
     child.kill('SIGKILL');
     await exited;
-    const [left] = recorded(out).containers;
+    const [left] = readFixtureRecord(out).containers;
     expect(left.container).toMatch(new RegExp(`^udsvstcp-${child.pid}-`));
     expect(ours().containers).toContain(left.container); // nothing was there to remove it
     expect(ours().images).toContain(left.image);

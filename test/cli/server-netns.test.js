@@ -14,7 +14,7 @@
  * killed sweep, which must not happen while the SIGKILL test looks at its own.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -25,7 +25,7 @@ import { createNetwork, listNetworks, removeStrayNetworks } from '../../lib/fixt
 import { BIN, callMain, expectOneLineUsageError, makeTempDir, runCli, runScript } from '../helpers/cli.js';
 import { needRootAndIp, networksOf } from '../helpers/netns.js';
 import { expectPinnedHeaders } from '../helpers/schema.js';
-import { readMetaJson, readTrialRows } from '../helpers/sweeps.js';
+import { readFixtureRecord, readMetaJson, readTrialRows } from '../helpers/sweeps.js';
 import { waitFor } from '../helpers/wait.js';
 
 const NETNS = fileURLToPath(new URL('../../lib/fixture/netns.js', import.meta.url));
@@ -38,15 +38,6 @@ beforeAll(async () => {
   tmp = await makeTempDir();
 });
 afterAll(() => tmp.remove());
-
-/** @param {string} out */
-function recorded(out) {
-  try {
-    return JSON.parse(readFileSync(join(out, 'fixture.json'), 'utf8'));
-  } catch {
-    return null; // not there yet, or being replaced
-  }
-}
 
 /** @param {number} pid */
 const running = (pid) => existsSync(`/proc/${pid}`);
@@ -97,7 +88,7 @@ describe('sweep --server-netns as root', () => {
     const meta = await readMetaJson(out);
     expect(meta.spec).toMatchObject({ serverNetns: true, portProxy: true });
     expect(meta.design.server_network).toMatch(/network namespace .* port proxy on 127\.0\.0\.1/);
-    expect(recorded(out)).toMatchObject({ processes: [], networks: [] });
+    expect(readFixtureRecord(out)).toMatchObject({ processes: [], networks: [] });
     await expectPinnedHeaders(out, 'proxy');
     expectGone(ip, what);
   }, 60_000);
@@ -131,11 +122,11 @@ describe('sweep --server-netns as root', () => {
     child.stderr.setEncoding('utf8').on('data', (text) => { stderr += text; });
     const exited = new Promise((resolve) => child.once('exit', resolve));
     const pid = /** @type {number} */ (child.pid);
-    const ready = await waitFor(() => recorded(out)?.networks?.length > 0, { timeoutMs: 30_000, everyMs: 10 });
+    const ready = await waitFor(() => readFixtureRecord(out)?.networks?.length > 0, { timeoutMs: 30_000, everyMs: 10 });
     expect(ready, stderr).toBe(true);
     child.kill('SIGKILL');
     await exited;
-    const [network] = recorded(out).networks;
+    const [network] = readFixtureRecord(out).networks;
     expect(network.namespace).toMatch(new RegExp(`^udsvstcp-${pid}-`));
     expect(networksOf(ip, pid)).toEqual(expect.arrayContaining([network.namespace, ...network.links])); // left behind: nothing was there to remove it
 

@@ -2,6 +2,7 @@
  * Tiny real sweeps (a few trials of 100 packets) and readers of their files.
  */
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
@@ -27,6 +28,18 @@ export async function readTrialRows(dir) {
 /** @param {string} dir @returns {Promise<Record<string, any>>} */
 export async function readMetaJson(dir) {
   return JSON.parse(await readFile(join(dir, 'meta.json'), 'utf8'));
+}
+
+/**
+ * fixture.json of a results directory, or null: not there yet, or being replaced.
+ * @param {string} dir
+ */
+export function readFixtureRecord(dir) {
+  try {
+    return JSON.parse(readFileSync(join(dir, 'fixture.json'), 'utf8'));
+  } catch {
+    return null;
+  }
 }
 
 /** @param {Record<string, any>} row */
