@@ -3,7 +3,6 @@
  * server, once per transport whose lane measured, in the trial's order: rows for reference.csv, an error row where it
  * failed. The reference never fails the trial.
  */
-import { formatSize } from '../core/units.js';
 
 /**
  * @param {import('../workloads/workload.js').Workload} workload
@@ -35,37 +34,4 @@ export async function runReference(workload, { binary, trial, records, targets, 
     }
   }
   return rows;
-}
-
-/**
- * One line per group and command for people: each transport's median rps over the runs, and each against the first
- * transport of the rows (the baseline, TCP, where the trial's order starts with it): `redis-benchmark 16 B depth 1 SET:
- * tcp 18.3k rps, uds 25.1k rps (×1.37) (median of 3 runs)`.
- * @param {Record<string, any>[]} rows reference.csv's rows of this session
- * @param {string} baseline the transport the others are set against
- * @returns {string[]}
- */
-export function describeReference(rows, baseline) {
-  const ok = rows.filter((r) => r.status === 'ok');
-  /** @type {Map<string, Map<string, number[]>>} */
-  const groups = new Map();
-  for (const r of ok) {
-    const key = `${r.client} ${formatSize(Number(r.size_bytes))} depth ${r.depth} ${r.test}`;
-    const byTransport = groups.get(key) ?? new Map();
-    byTransport.set(r.transport, [...(byTransport.get(r.transport) ?? []), Number(r.rps)]);
-    groups.set(key, byTransport);
-  }
-  const median = (/** @type {number[]} */ xs) => {
-    const s = [...xs].sort((a, b) => a - b);
-    return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-  };
-  const rps = (/** @type {number} */ x) => (x >= 1000 ? `${(x / 1000).toFixed(1)}k` : x.toFixed(0));
-  return [...groups].map(([key, byTransport]) => {
-    const base = byTransport.has(baseline) ? median(/** @type {number[]} */ (byTransport.get(baseline))) : null;
-    const parts = [...byTransport].sort(([a], [b]) => Number(b === baseline) - Number(a === baseline)).map(([transport, xs]) => {
-      const m = median(xs);
-      return `${transport} ${rps(m)} rps${base && transport !== baseline ? ` (×${(m / base).toFixed(2)})` : ''}`;
-    });
-    return `${key}: ${parts.join(', ')} (median of ${Math.max(...[...byTransport.values()].map((xs) => xs.length))} runs)`;
-  });
 }

@@ -69,7 +69,7 @@ describe('sweep redis --test (swept above): a real redis-server through ioredis'
   it('runs redis-benchmark on the same server after each trial into reference.csv, SET and GET per transport', async () => {
     const { stderr } = swept('redis');
     expect(stderr).toMatch(/^redis-benchmark: \/\S+redis-benchmark \(\d+\.\d+\.\d+\), after each trial against the same server, into reference\.csv$/m);
-    expect(stderr).toMatch(/^redis-benchmark 16 B depth 1 SET: tcp \S+ rps, uds \S+ rps \(×\d+\.\d\d\) \(median of 2 runs\)$/m);
+    expect(stderr).toMatch(/^redis-benchmark 16 B depth 1 SET: tcp \S+ rps, uds \S+ rps \(×\d+\.\d\d, 95 % CI \d+\.\d\d–\d+\.\d\d\) \(median of 2 runs\)$/m);
     const text = await readFile(join(sweptDir('redis'), 'reference.csv'), 'utf8');
     expect(text.split('\n')[0]).toBe(readSchemaFixture('redis/reference.csv').trim());
     /** @type {Record<string, string>[]} */
