@@ -30,7 +30,7 @@ afterAll(() => tmp.remove());
 
 /**
  * The postgres sweep's own TMPDIR, so that what it leaves is in plain sight: made now, as the sweeps' settings are
- * read when the tests are collected. As root the cluster runs as postgres (or nobody), who must search it.
+ * read when the tests are collected. As root the cluster runs as nobody (or postgres), who must search it.
  */
 const pgTmp = mkdtempSync(join(tmpdir(), 'udsvstcp-test-pg-'));
 const root = process.geteuid?.() === 0;
