@@ -6,7 +6,7 @@
  */
 import { execFile, spawnSync } from 'node:child_process';
 import { RunError } from '../core/errors.js';
-import { findProgram, isExecutableFile } from '../core/programs.js';
+import { findIn, programDirs } from '../core/programs.js';
 import { socketAddress } from './transport.js';
 
 /** The commands it runs, as redis-benchmark names them in -t and in its CSV. */
@@ -24,7 +24,7 @@ const TESTS = ['SET', 'GET'];
 
 /** redis-benchmark on PATH or in /usr/bin, or null. */
 export function findRedisBenchmark() {
-  return findProgram('redis-benchmark') ?? (isExecutableFile('/usr/bin/redis-benchmark') ? '/usr/bin/redis-benchmark' : null);
+  return findIn('redis-benchmark', programDirs(['/usr/bin'])) ?? null;
 }
 
 /**

@@ -5,9 +5,9 @@
  */
 import { isOpenLoop, missedRate } from '../workloads/rate.js';
 import { findKnees } from '../stats/knees.js';
-import { depthLabel, workloadOf } from '../workloads/index.js';
+import { depthLabel } from '../workloads/index.js';
 import { formatSize } from '../core/units.js';
-import { FIGURES, figureOf, primaryFigure } from '../workloads/figures.js';
+import { FIGURES, figureOf, primaryFigure, serverCpuMetric } from '../workloads/figures.js';
 import { WIDE_CI, summarize, clientWarnings, counterWarnings, laneWarnings } from '../stats/summarize.js';
 import { isVersionComparison } from '../stats/versions.js';
 import { orderVersions } from '../core/node-executables.js';
@@ -210,7 +210,7 @@ export function buildFindings({ trials: all, meta, notes = [], dir }, options = 
           others: others.map((t) => ({ label: labelOf(t), sizes: verdictSizes(t) })),
         }, primary, { workloadLabel: workloads.length > 1 });
         // with --server-work or --server-delay: what each transport saved of the primary figure and of the server's CPU
-        const serverCpu = Object.keys(workloadOf(workload).summary).find((m) => m.startsWith('server_cpu_'));
+        const serverCpu = serverCpuMetric(workload);
         const shares = (/** @type {string} */ t) => rows.map((r) => ({ size_bytes: r.size_bytes, shares: [primary.metric, serverCpu].filter((m) => m && r.figures[m]).map((m) => ({ figure: figureOf(/** @type {string} */ (m), workload), ratio: ratioAgainstTcp(r.figures[/** @type {string} */ (m)], t) })) }));
         const work = workOf(meta?.spec);
         if (work) section.verdict = [section.verdict, ...transports.filter((t) => t !== BASELINE).map((t) => workVerdict(work, shares(t), labelOf(t)))].filter(Boolean).join(' ');

@@ -7,6 +7,7 @@ import { formatSize } from '../core/units.js';
 import { ratioInterval } from '../stats/ratios.js';
 import { printable } from '../core/text.js';
 import { workloadOf } from '../workloads/index.js';
+import { serverCpuMetric } from '../workloads/figures.js';
 import { missedRate } from '../workloads/rate.js';
 import { BASELINE, labelOf, orderTransports } from '../transports/index.js';
 import { MIN_PER_UNIT, aloneWords, shareWords } from './verdict.js';
@@ -76,9 +77,6 @@ function meanOf(records, field) {
   return values.length ? values.reduce((a, b) => a + b, 0) / values.length : NaN;
 }
 
-/** The server's CPU per unit among a workload's figures. @param {import('../workloads/workload.js').Workload} w */
-const serverCpu = (w) => /** @type {string} */ (Object.keys(w.summary).find((m) => m.startsWith('server_cpu_')));
-
 /**
  * One line per (size, depth) and transport against TCP (UDS first): how many times TCP's figures it gives, with the
  * interval of the primary figure's ratio when one is given.
@@ -122,7 +120,8 @@ export function toComparison(records, { chalk = plain, ratios = {}, workUs = nul
       lines.push(`${head}: ${verdict}; ${others.join(', ')}${basis}`);
       // with --server-work: the primary figure as above, the server's CPU from the same rows (those that kept their rate)
       const kept = (/** @type {Record<string, any>[]} */ rows) => rows.filter((r) => !missedRate(r));
-      const shares = [[w.primary, value], [serverCpu(w), meanOf(kept(mine), serverCpu(w)) / meanOf(kept(tcp), serverCpu(w))]].filter(([, r]) => Number.isFinite(r));
+      const cpu = /** @type {string} */ (serverCpuMetric(group[0].workload));
+      const shares = [[w.primary, value], [cpu, meanOf(kept(mine), cpu) / meanOf(kept(tcp), cpu)]].filter(([, r]) => Number.isFinite(r));
       if (workUs !== null && shares.length) lines.push(`  with ${workUs} µs of server work per request, ${labelOf(transport)} ${shares.map(([m, r]) => shareWords(w.summary[m], Number(r))).join(' and ')} of TCP`);
     }
   }
