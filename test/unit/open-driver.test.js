@@ -86,9 +86,10 @@ describe('open-loop driver on a scripted clock', () => {
     const t = await segment;
     expect(t).toMatchObject({ start: 100, end: 104.3, scheduled: 5, sent: 5, dropped: 0, spanMs: 5 });
     expect(t.sendSpanMs).toBeCloseTo(5, 9); // last sent on time: the schedule's length
-    // the last quarter's packet (4, due 104) answered 0.3 ms after it was due, the first quarter's (0 and 1) 3.6 and 3
-    // ms (median 3, the lower of two): no backlog grew, a negative growth over the 3/4 of the schedule between them
-    expect(t.growthMs).toBeCloseTo((0.3 - 3) / 0.75, 2);
+    // the second half's packets (3 and 4, due 103 and 104) answered 1.2 and 0.3 ms after they were due (median 0.3,
+    // the lower of two), the first half's (0, 1, 2) 3.6, 3 and 2.1 ms (median 3): no backlog grew, a negative growth
+    // over the half of the schedule between the halves' middles
+    expect(t.growthMs).toBeCloseTo((0.3 - 3) / 0.5, 2);
     expect(recordTo.count).toBe(5);
     s.driver.close();
   });
@@ -103,9 +104,28 @@ describe('open-loop driver on a scripted clock', () => {
     }
     s.echoAt(108 + 0.7);
     const t = await segment;
-    // quarters of the 8 ms schedule: packets 0 and 1 (1 and 1.1 ms) against 6 and 7 (1.6 and 1.7): medians 1 and 1.6
-    expect(t.growthMs).toBeCloseTo((1.6 - 1) / 0.75, 2);
+    // halves of the 8 ms schedule: packets 0-3 (1 to 1.3 ms) against 4-7 (1.4 to 1.7): medians 1.1 and 1.5
+    expect(t.growthMs).toBeCloseTo((1.5 - 1.1) / 0.5, 2);
     expect(keptSegment({ scheduled: 8, sent: t.sent, dropped: t.dropped, spanMs: t.spanMs, growthMs: t.growthMs })).toBe(false);
+    s.driver.close();
+  });
+
+  it('a pause of the machine at a segment\'s end (15 ms of a 100 ms segment) is no backlog: the segment kept its rate', async () => {
+    const s = scripted({ rate: 1000, cap: 200 });
+    const segment = s.driver.block(100, createHistogram());
+    // packets 0-84 sent when due and answered 0.1 ms later; then the machine pauses from 184.5 to 199.6: packets
+    // 85-99 go out late at 199.6 and are answered at 199.7, 0.7 to 14.7 ms after they were due
+    for (let j = 0; j < 85; j++) {
+      if (j > 0) s.passAt(100 + j);
+      s.echoAt(100 + j + 0.1);
+    }
+    s.passAt(199.6);
+    expect(s.sent).toHaveLength(100);
+    for (let j = 85; j < 100; j++) s.echoAt(199.7);
+    const t = await segment;
+    // the second half's median is still an undelayed packet's: 0.1 ms, as the first half's
+    expect(Math.abs(t.growthMs)).toBeLessThan(0.01);
+    expect(keptSegment({ scheduled: 100, sent: t.sent, dropped: t.dropped, spanMs: t.spanMs, growthMs: t.growthMs })).toBe(true);
     s.driver.close();
   });
 
