@@ -9,19 +9,20 @@
  * 2. Against a real 64 B echo server: the project's own, started as `udsvstcp run --workload rate` starts it (the
  *    library's run(), lib/api/run.js, one run per rate: a fresh server, TCP and UDS in alternating segments, pinned
  *    as run pins them), at a rising ladder of offered rates (`--ladder`). Per transport: the highest rate at which
- *    the pacer kept its schedule (lag p99 ≤ 50 µs and sent/s within 0.5 % of the target, at that rate and every lower
- *    one); the knee, the highest rate kept as the sweep judges it (`limit` none, with every lower rate: lib/stats/knees.js,
- *    each segment judged by keptSegment in lib/workloads/rate.js) and what stopped it at the next rate; which
+ *    the pacer kept its schedule (lag p99 ≤ 50 µs and sent/s within 0.5 % of the target); the knee, the highest rate
+ *    kept as the sweep judges it (`limit` none, with every lower rate: lib/stats/knees.js, each segment judged by
+ *    keptSegment in lib/workloads/rate.js), what stopped it at the next rate, and the highest rate kept at all; which
  *    saturates first, the generator (its lag or sent/s fails first) or the server (it falls behind while the pacer
  *    keeps its schedule); and the client's CPU per request (the generator's) beside the server's.
  *
  *   node test/bench/pacer.js [--rates 2000,50000] [--duration 2s] [--ladder 1000,1500,…,256000] [--trial 800ms]
  *                            [--warmup 100ms] [--transport tcp,uds] [--pin split] [--budget 110s] [--alone] [--short]
  *
- * The climb stops once every transport has missed both (the pacer's criterion and the knee), at the ladder's top, or
+ * The climb stops once every transport has missed both (the pacer's criterion and the knee's) at two rates in a row, at the ladder's top, or
  * before a rate that would outlast `--budget` (the whole bench, from its start; a trial under way at the budget is
  * stopped). `--short`: one pacer-alone rate for 200 ms and the ladder 1000,2000 (a check that it runs, not figures).
- * `--alone`: the pacer alone only. A table for people on stderr, one JSON document on stdout.
+ * `--alone`: the pacer alone only (pinned, `taskset -c 1 node test/bench/pacer.js --alone`, it shows the CPU a lane runs
+ * on under --pin split; the ladder pins its own processes). A table for people on stderr, one JSON document on stdout.
  */
 import os from 'node:os';
 import { createHistogram, performance } from 'node:perf_hooks';
@@ -53,8 +54,9 @@ const FIELDS = ['rate_target', 'transport', 'status', 'error', 'requests', 'rate
 export const pacerKept = (r) => r.status === 'ok' && r.lag_p99_us <= LAG_P99_BOUND_US && Math.abs(r.rate_sent - r.rate_target) <= RATE_SENT_TOLERANCE * r.rate_target;
 
 /**
- * Per transport, from the ladder's records (one per transport and rate offered, `run` 0): the pacer's highest rate,
- * the knee and what stopped it, which saturates first, and the CPU per request at the knee. Pure.
+ * Per transport, from the ladder's records (one per transport and rate offered, `run` 0): the highest rate at which the
+ * pacer kept its schedule, the knee and what stopped it, the highest rate kept (above a rate missed, too), which
+ * saturates first (null: no rate measured), and the CPU per request at the knee. Pure.
  * @param {Record<string, any>[]} rows records of `udsvstcp run --workload rate`, with `run`
  * @param {string[]} transports
  */
@@ -67,16 +69,17 @@ export function findLimits(rows, transports) {
     const generator = first((r) => r.status === 'ok' && !pacerKept(r));
     const server = first((r) => r.status === 'ok' && r.limit === 'server');
     const earliest = Math.min(...[failed, generator, server].map((x) => x ?? Infinity));
-    const saturatesFirst = earliest === Infinity ? 'neither' : earliest === failed ? 'unknown (the trial failed)'
+    const saturatesFirst = mine.length === 0 ? null : earliest === Infinity ? 'neither' : earliest === failed ? 'unknown (the trial failed)'
       : earliest === generator && earliest === server ? 'both' : earliest === generator ? 'generator' : 'server';
-    const missed = mine.findIndex((r) => !pacerKept(r));
-    const pacerRows = missed === -1 ? mine : mine.slice(0, missed); // kept at each rate up to the first it missed
+    const pacerRates = mine.filter(pacerKept).map((r) => r.rate_target);
+    const keptRates = mine.filter((r) => r.status === 'ok' && r.limit === 'none').map((r) => r.rate_target);
     const knee = knees?.transports.find((t) => t.transport === transport);
     const atKnee = mine.find((r) => r.rate_target === knee?.knee);
     return {
       transport,
-      pacer_max_rate: pacerRows.length ? pacerRows[pacerRows.length - 1].rate_target : null,
+      pacer_max_rate: pacerRates.length ? Math.max(...pacerRates) : null,
       knee: knee?.knee ?? null,
+      highest_kept: keptRates.length ? Math.max(...keptRates) : null,
       knee_stopped_by: Object.keys(knee?.stoppedBy ?? {})[0] ?? null,
       saturates_first: saturatesFirst,
       first_generator_miss: generator,
@@ -86,10 +89,15 @@ export function findLimits(rows, transports) {
   });
 }
 
-/** Every transport has missed both, the pacer's criterion and the knee: no higher rate can tell more. @param {Record<string, any>[]} rows @param {string[]} transports */
+/**
+ * Every transport missed both, the pacer's criterion and the knee's, at each of the last two rates offered to it: no
+ * higher rate can tell more (one miss alone may be a pause of the machine).
+ * @param {Record<string, any>[]} rows
+ * @param {string[]} transports
+ */
 export const climbed = (rows, transports) => transports.every((t) => {
-  const mine = rows.filter((r) => r.transport === t);
-  return mine.some((r) => !pacerKept(r)) && mine.some((r) => r.status !== 'ok' || r.limit !== 'none');
+  const last = rows.filter((r) => r.transport === t).sort((a, b) => a.rate_target - b.rate_target).slice(-2);
+  return last.length === 2 && last.every((r) => !pacerKept(r) && (r.status !== 'ok' || r.limit !== 'none'));
 });
 
 /** @param {number} v @param {number} [digits] */
@@ -107,11 +115,12 @@ export function toTable(rows, limits) {
   const body = rows.map((r) => (r.status !== 'ok' ? [String(r.rate_target), r.transport, `failed: ${r.error}`, '', '', '', '', '', '', '', '', '']
     : [String(r.rate_target), r.transport, fmt(r.rate_sent), fmt(r.rate_completed), String(r.dropped), fmt(r.lag_p50_us), fmt(r.lag_p99_us), pacerKept(r) ? 'kept' : 'missed', r.limit,
       fmt(r.resp_p50_us, 0), fmt(r.client_cpu_us_per_req), fmt(r.server_cpu_us_per_req)]));
-  const lines = limits.map((l) => `${l.transport}: the pacer kept its schedule (lag p99 ≤ ${LAG_P99_BOUND_US} µs, sent/s within ${RATE_SENT_TOLERANCE * 100} %) `
-    + `${l.pacer_max_rate === null ? 'at no rate offered' : `up to ${l.pacer_max_rate}/s`}; `
-    + `knee ${l.knee === null ? 'none (the lowest rate not kept)' : `${l.knee}/s`}${l.knee_stopped_by ? `, then limited by the ${l.knee_stopped_by}` : ', every rate offered kept'}; `
+  const lines = limits.map((l) => (l.saturates_first === null ? `${l.transport}: no rate measured` : `${l.transport}: the pacer kept its schedule (lag p99 ≤ ${LAG_P99_BOUND_US} µs, sent/s within ${RATE_SENT_TOLERANCE * 100} %) `
+    + `${l.pacer_max_rate === null ? 'at no rate offered' : `at ${l.pacer_max_rate}/s and no higher rate`}; `
+    + `knee ${l.knee === null ? 'none (the lowest rate not kept)' : `${l.knee}/s`}${l.knee_stopped_by === 'failed' ? ', then a trial failed' : l.knee_stopped_by ? `, then limited by the ${l.knee_stopped_by}` : ', every rate offered kept'}`
+    + `${l.highest_kept !== null && l.highest_kept !== l.knee ? ` (kept ${l.highest_kept}/s, above a rate missed)` : ''}; `
     + `saturates first: ${l.saturates_first} (the pacer first missed ${rate(l.first_generator_miss)}, the server first fell behind ${rate(l.first_server_miss)})`
-    + `${l.at_knee ? `; at the knee, client CPU ${fmt(l.at_knee.client_cpu_us_per_req)} µs/req (the generator's: it spins), server ${fmt(l.at_knee.server_cpu_us_per_req)} µs/req` : ''}`);
+    + `${l.at_knee ? `; at the knee, client CPU ${fmt(l.at_knee.client_cpu_us_per_req)} µs/req (the generator's: it spins), server ${fmt(l.at_knee.server_cpu_us_per_req)} µs/req` : ''}`));
   return `${alignColumns(header, body)}\n\n${lines.join('\n')}`;
 }
 
@@ -178,6 +187,10 @@ async function main() {
     return refuse(`--ladder must be up to 64 rising whole numbers from 1 to 1000000; got ${JSON.stringify(values.ladder)}`);
   }
 
+  const aloneMs = rates.length * durationMs;
+  if (aloneMs > (ladder.length ? budgetMs / 2 : budgetMs)) {
+    return refuse(`--rates × --duration (${aloneMs / 1000} s) must be within ${ladder.length ? 'half of ' : ''}--budget (${budgetMs / 1000} s)${ladder.length ? ', the rest for the ladder' : ''}`);
+  }
   const alone = await pacerAlone(rates, durationMs);
   process.stderr.write(`node ${process.version} · ${os.availableParallelism()} CPUs · load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}\n\nthe pacer alone, ${durationMs} ms per rate:\n`);
   process.stderr.write(`${alignColumns(['rate/s', 'packets', 'sent', 'lag p50 µs', 'lag p99 µs', 'lag max µs', 'send span ms'],
@@ -210,7 +223,7 @@ async function main() {
     records.push(...result.rows.map((r) => ({ ...r, rate_target: r.rate_target ?? offered }))); // a failed trial's record has no figures
     process.stderr.write(`  ${offered}/s: ${result.rows.map((r) => `${r.transport} ${r.status === 'ok' ? `limit ${r.limit}, lag p99 ${fmt(r.lag_p99_us)} µs, sent ${fmt(r.rate_sent)}/s` : `failed: ${r.error}`}`).join('; ')} (${(lastMs / 1000).toFixed(1)} s)\n`);
   }
-  const rows = records.map((r) => Object.fromEntries(FIELDS.map((k) => [k, r[k] ?? null])));
+  const rows = records.map((r) => ({ ...Object.fromEntries(FIELDS.map((k) => [k, r[k] ?? null])), pacer_kept: pacerKept(r) }));
   const limits = ladder.length ? findLimits(records, transports) : [];
   if (ladder.length) process.stderr.write(`\n${toTable(rows, limits)}\n${cutShort ? `cut short by ${cutShort}\n` : ''}`);
   const elapsed = (performance.now() - started) / 1000;

@@ -5,7 +5,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { findLimits, pacerKept } from '../bench/pacer.js';
+import { climbed, findLimits, pacerKept } from '../bench/pacer.js';
 import { runScript } from '../helpers/cli.js';
 
 const PACER = fileURLToPath(new URL('../bench/pacer.js', import.meta.url));
@@ -37,12 +37,13 @@ describe('npm run bench:pacer', () => {
     for (const r of doc.server.rows) {
       expect(r.status, r.error).toBe('ok');
       expect(['none', 'server', 'generator']).toContain(r.limit);
+      expect(typeof r.pacer_kept).toBe('boolean');
       for (const k of ['rate_sent', 'rate_completed', 'lag_p50_us', 'lag_p99_us', 'client_cpu_us_per_req', 'server_cpu_us_per_req']) expect(r[k], k).toBeGreaterThan(0);
     }
     expect(doc.server.rows.map((/** @type {any} */ r) => r.transport).sort()).toEqual(rates.flatMap(() => ['tcp', 'uds']).sort());
     expect(doc.server.transports.map((/** @type {any} */ t) => t.transport)).toEqual(['tcp', 'uds']);
     for (const t of doc.server.transports) {
-      expect(Object.keys(t).sort()).toEqual(['at_knee', 'first_generator_miss', 'first_server_miss', 'knee', 'knee_stopped_by', 'pacer_max_rate', 'saturates_first', 'transport']);
+      expect(Object.keys(t).sort()).toEqual(['at_knee', 'first_generator_miss', 'first_server_miss', 'highest_kept', 'knee', 'knee_stopped_by', 'pacer_max_rate', 'saturates_first', 'transport']);
       expect(['generator', 'server', 'both', 'neither']).toContain(t.saturates_first);
     }
     expect(stderr).toMatch(/^rate\/s +transport +sent\/s +done\/s +dropped +lag p50 µs +lag p99 µs +pacer +limit +resp p50 µs +cpu µs\/req cli +srv$/m);
@@ -55,15 +56,25 @@ describe('npm run bench:pacer', () => {
       row('uds', 1000), row('uds', 2000, { limit: 'server', server_cpu_us_per_req: 12 }), row('uds', 4000, { limit: 'server', rate_sent: 3900 }),
     ];
     expect(findLimits(rows, ['tcp', 'uds'])).toEqual([
-      { transport: 'tcp', pacer_max_rate: 1000, knee: 2000, knee_stopped_by: 'server', saturates_first: 'generator', first_generator_miss: 2000, first_server_miss: 4000, at_knee: { client_cpu_us_per_req: 30, server_cpu_us_per_req: 10 } },
-      { transport: 'uds', pacer_max_rate: 2000, knee: 1000, knee_stopped_by: 'server', saturates_first: 'server', first_generator_miss: 4000, first_server_miss: 2000, at_knee: { client_cpu_us_per_req: 30, server_cpu_us_per_req: 10 } },
+      { transport: 'tcp', pacer_max_rate: 4000, knee: 2000, highest_kept: 2000, knee_stopped_by: 'server', saturates_first: 'generator', first_generator_miss: 2000, first_server_miss: 4000, at_knee: { client_cpu_us_per_req: 30, server_cpu_us_per_req: 10 } },
+      { transport: 'uds', pacer_max_rate: 2000, knee: 1000, highest_kept: 1000, knee_stopped_by: 'server', saturates_first: 'server', first_generator_miss: 4000, first_server_miss: 2000, at_knee: { client_cpu_us_per_req: 30, server_cpu_us_per_req: 10 } },
     ]);
     // both at one rate; none within the ladder; a knee the generator ended
     const more = [row('tcp', 1000, { limit: 'server', rate_sent: 990 }), row('uds', 1000), row('uds', 2000, { limit: 'generator', lag_p99_us: 900 })];
     expect(findLimits(more, ['tcp', 'uds']).map((l) => [l.saturates_first, l.pacer_max_rate, l.knee, l.knee_stopped_by])).toEqual([['both', null, null, 'server'], ['generator', 1000, 1000, 'generator']]);
-    expect(findLimits([row('tcp', 1000)], ['tcp'])[0]).toMatchObject({ saturates_first: 'neither', knee: 1000, knee_stopped_by: null, first_server_miss: null });
+    // a rate kept above one missed (a pause of the machine at 1000/s) is no knee, but the highest kept
+    expect(findLimits([row('tcp', 1000, { limit: 'server', lag_p99_us: 900 }), row('tcp', 2000)], ['tcp'])[0]).toMatchObject({ knee: null, highest_kept: 2000, pacer_max_rate: 2000, saturates_first: 'both' });
+    expect(findLimits([row('tcp', 1000)], ['tcp', 'uds'])).toMatchObject([{ saturates_first: 'neither', knee: 1000, knee_stopped_by: null, first_server_miss: null }, { saturates_first: null, knee: null }]);
     // sent/s within 0.5 % of the target, either way
     expect([995, 1005, 994, 1006].map((s) => pacerKept(row('tcp', 1000, { rate_sent: s })))).toEqual([true, true, false, false]);
+  });
+
+  it('climbs until every transport missed both criteria at two rates in a row', () => {
+    const missed = { limit: 'server', lag_p99_us: 900 };
+    expect(climbed([row('tcp', 1000, missed)], ['tcp'])).toBe(false);
+    expect(climbed([row('tcp', 1000, missed), row('tcp', 2000, missed)], ['tcp'])).toBe(true);
+    expect(climbed([row('tcp', 1000, missed), row('tcp', 2000, { lag_p99_us: 900 }), row('tcp', 4000, missed)], ['tcp'])).toBe(false); // 2000: kept by the server
+    expect(climbed([row('tcp', 1000, missed), row('tcp', 2000, missed), row('uds', 1000, missed), row('uds', 2000, { limit: 'server' })], ['tcp', 'uds'])).toBe(false); // uds's pacer kept 2000
   });
 
   it('refuses a ladder that does not rise, and a bad --pin, with one line and exit 2, before measuring', async () => {
