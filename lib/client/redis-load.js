@@ -190,10 +190,16 @@ export function createRedisRateLoad(target, { size, seed, timeoutMs, noDelay = t
     async block(requests, histogram) {
       if (failure) throw failure;
       ready ??= (async () => {
-        await client.connect();
-        for (let k = 0; k < RATE_KEYS; k++) {
-          const ok = await client.set(keys[k], values[k]);
-          if (ok !== 'OK') throw new RunError(`redis at ${where}: SET answered ${JSON.stringify(ok)}, not OK`, 'ERR_VERIFY');
+        // no command timer and no driver yet: a silence here fails the lane after --timeout (its SET rejected on the disconnect)
+        const silence = setTimeout(() => fail(new RunError(`redis at ${where}: no answer to the SETs before the first segment for ${timeoutMs} ms (--timeout)`, 'ERR_TIMEOUT')), timeoutMs);
+        try {
+          await client.connect();
+          for (let k = 0; k < RATE_KEYS; k++) {
+            const ok = await client.set(keys[k], values[k]);
+            if (ok !== 'OK') throw new RunError(`redis at ${where}: SET answered ${JSON.stringify(ok)}, not OK`, 'ERR_VERIFY');
+          }
+        } finally {
+          clearTimeout(silence);
         }
       })().catch((error) => { throw fail(error); });
       await ready;

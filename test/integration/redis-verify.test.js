@@ -136,4 +136,13 @@ describe('the redis-rate workload checks every reply, in open loop', () => {
     expect(records[0].error).toMatch(/^no answer for 1000 ms \(--timeout\) with [1-9]\d* requests in flight after 22 complete/);
     expect(Date.now() - started).toBeLessThan(5000);
   });
+
+  it('a server that stops answering while the keys are SET, before any segment, fails the trial within --timeout too', async () => {
+    const target = await respServer({ silentAfter: 5 }); // ioredis's HELLO and 3 SETs answered
+    const started = Date.now();
+    const { records } = await runTrial(rateSpec(target));
+    expect(records[0].status).toBe('error');
+    expect(records[0].error).toMatch(/^redis at tcp 127\.0\.0\.1:\d+: no answer to the SETs before the first segment for 1000 ms \(--timeout\)$/);
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
 });
