@@ -7,10 +7,17 @@
  *
  * A dead or silent server fails the block, never hangs it: no offline queue, no retries, no reconnection, and each
  * command times out after `timeoutMs`.
+ *
+ * In open loop (createRedisRateLoad, the redis-rate workload) a block is a segment of ./open-driver.js: request j is a
+ * GET of key j mod RATE_KEYS, sent when due on the one connection whether or not earlier replies are in; the keys are SET
+ * once, before the first segment, and every reply's bytes are checked against the value SET. Replies come back in
+ * order on one connection, so the driver's own record of each request's due and send times serves (arrived()). No
+ * per-command timer: the driver's watchdog fails a segment that hears nothing for `timeoutMs`.
  */
 import { performance } from 'node:perf_hooks';
 import { Redis } from 'ioredis';
 import { RunError } from '../core/errors.js';
+import { createOpenDriver } from './open-driver.js';
 import { createPayloads } from './payload.js';
 import { describeTarget, socketAddress } from './transport.js';
 
@@ -36,12 +43,7 @@ import { describeTarget, socketAddress } from './transport.js';
 export function createRedisLoad(target, { size, depth, seed, timeoutMs, noDelay = true }) {
   const where = describeTarget(target);
   const payloads = createPayloads(size, `${seed}:redis`, depth);
-  const client = new Redis({
-    ...socketAddress(target, { noDelay }),
-    lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: () => null, autoResendUnfulfilledCommands: false,
-    enableReadyCheck: false, disableClientInfo: true, connectTimeout: timeoutMs, commandTimeout: timeoutMs,
-  });
-  client.on('error', () => {}); // each command's own rejection says what went wrong
+  const client = connectRedis(target, { noDelay, timeoutMs, commandTimeout: timeoutMs });
   /** Each loop's key: this lane's own, so the other transport's lane never writes it. */
   const keys = Array.from({ length: depth }, (_, j) => `udsvstcp:${target.transport}:${j}`);
   /** @type {Promise<void> | undefined} */
@@ -106,6 +108,116 @@ export function createRedisLoad(target, { size, depth, seed, timeoutMs, noDelay 
     },
     async close() {
       // QUIT where the connection is up (redis-server closes it then), and the socket dropped whatever the answer
+      if (client.status === 'ready') await client.quit().catch(() => {});
+      client.disconnect();
+    },
+  };
+}
+
+/**
+ * An ioredis client that fails instead of waiting: no offline queue, retries or reconnection, connected on first use.
+ * @param {import('./transport.js').Target} target
+ * @param {{ noDelay: boolean, timeoutMs: number, commandTimeout?: number }} options commandTimeout: none, no timer per command
+ */
+function connectRedis(target, { noDelay, timeoutMs, commandTimeout }) {
+  const client = new Redis({
+    ...socketAddress(target, { noDelay }),
+    lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: () => null, autoResendUnfulfilledCommands: false,
+    enableReadyCheck: false, disableClientInfo: true, connectTimeout: timeoutMs, ...(commandTimeout ? { commandTimeout } : {}),
+  });
+  client.on('error', () => {}); // each command's own rejection says what went wrong
+  return client;
+}
+
+/** The keys an open-loop lane reads in turn, each SET before its first segment. */
+export const RATE_KEYS = 16;
+
+/**
+ * The redis-rate workload's client: GETs offered on an open-loop schedule over one connection (see the top).
+ * @param {import('./transport.js').Target} target
+ * @param {{ size: number, seed: number | string, timeoutMs: number, noDelay?: boolean, open: import('./pipeline.js').OpenLoop }} options
+ * @returns {RedisLoad}
+ */
+export function createRedisRateLoad(target, { size, seed, timeoutMs, noDelay = true, open }) {
+  const where = describeTarget(target);
+  const payloads = createPayloads(size, `${seed}:redis-rate`, RATE_KEYS);
+  const values = Array.from({ length: RATE_KEYS }, (_, k) => payloads.packet(k));
+  /** this lane's own keys, so the other transport's lane never writes them */
+  const keys = Array.from({ length: RATE_KEYS }, (_, k) => `udsvstcp:${target.transport}:rate:${k}`);
+  const client = connectRedis(target, { noDelay, timeoutMs });
+  /** @type {Promise<void> | undefined} */
+  let ready;
+  /** @type {Error | undefined} */
+  let failure;
+  let verified = 0;
+  let running = false;
+
+  /** @param {unknown} error */
+  const fail = (error) => {
+    if (!failure) {
+      const message = /** @type {Error} */ (error).message;
+      failure = error instanceof RunError ? error : new RunError(`redis at ${where}: ${message}`, /timed out/i.test(message) ? 'ERR_TIMEOUT' : 'ERR_REDIS');
+      driver.fail(failure);
+      client.disconnect();
+    }
+    return failure;
+  };
+
+  const driver = createOpenDriver({
+    ...open,
+    timeoutMs,
+    what: 'redis connection',
+    send: (index) => {
+      const k = index % RATE_KEYS;
+      client.getBuffer(keys[k]).then((got) => {
+        if (failure) return;
+        const now = performance.now();
+        if (!got || !got.equals(values[k])) {
+          const at = got ? [...values[k]].findIndex((byte, i) => got[i] !== byte) : -1;
+          fail(new RunError(`redis at ${where}: GET ${keys[k]} returned ${got ? `${got.length} bytes differing from the ${size} SET stored${at >= 0 ? ` at byte ${at}` : ''}` : 'nil'}`, 'ERR_VERIFY'));
+          return;
+        }
+        verified++;
+        driver.heard(now);
+        driver.arrived(now); // in order: one connection
+        driver.settle(now);
+      }, fail);
+    },
+    onFail: (error) => fail(error),
+  });
+
+  return {
+    async block(requests, histogram) {
+      if (failure) throw failure;
+      ready ??= (async () => {
+        // no command timer and no driver yet: a silence here fails the lane after --timeout (its SET rejected on the disconnect)
+        const silence = setTimeout(() => fail(new RunError(`redis at ${where}: no answer to the SETs before the first segment for ${timeoutMs} ms (--timeout)`, 'ERR_TIMEOUT')), timeoutMs);
+        try {
+          await client.connect();
+          for (let k = 0; k < RATE_KEYS; k++) {
+            const ok = await client.set(keys[k], values[k]);
+            if (ok !== 'OK') throw new RunError(`redis at ${where}: SET answered ${JSON.stringify(ok)}, not OK`, 'ERR_VERIFY');
+          }
+        } finally {
+          clearTimeout(silence);
+        }
+      })().catch((error) => { throw fail(error); });
+      await ready;
+      const before = verified;
+      running = true;
+      try {
+        const segment = await driver.block(requests, histogram);
+        return { ...segment, bytes: segment.sent * size, verified: verified - before };
+      } finally {
+        running = false;
+      }
+    },
+    abort(error) {
+      fail(error);
+    },
+    async close() {
+      if (running) fail(new RunError(`closed with ${driver.state.sent - driver.state.received} requests in flight`, 'ERR_CLOSED'));
+      driver.close();
       if (client.status === 'ready') await client.quit().catch(() => {});
       client.disconnect();
     },

@@ -24,7 +24,8 @@ export function toAxisValue(text, axis, flag) {
 
 /**
  * Options only some workloads take (greeting, pipelining, keepalive, arrivals, connections, nginx, redisServer): refused for others,
- * then bounded (connections: an option of http-rate and proxy-rate; http's and proxy's depth axis, read by the caller).
+ * then bounded (connections: an option of http-rate, proxy-rate and postgres-rate, each with its own most; http's, proxy's
+ * and postgres's depth axis, read by the caller).
  * @param {import('../workloads/workload.js').Workload} workload
  * @param {Record<string, unknown>} given by key, undefined (or false for a switch): not given; any other setting given is checked too (lib/options/settings.js)
  * @param {(key: string) => string} name
@@ -36,7 +37,7 @@ export function resolveWorkloadOptions(workload, given, name) {
     pipelining: given.pipelining === undefined ? 1 : parseSetting('pipelining', given.pipelining, name('pipelining')),
     keepalive: Boolean(given.keepalive),
     arrivals: /** @type {'constant' | 'poisson'} */ (given.arrivals === undefined || given.arrivals === null ? 'constant' : parseSetting('arrivals', given.arrivals, name('arrivals'))),
-    connections: !workload.options.includes('connections') || given.connections === undefined || given.connections === null ? null : toInteger(String(given.connections), name('connections'), { min: 1, max: MAX_OPEN_CONNECTIONS }),
+    connections: !workload.options.includes('connections') || given.connections === undefined || given.connections === null ? null : toInteger(String(given.connections), name('connections'), { min: 1, max: workload.openConnections?.max ?? MAX_OPEN_CONNECTIONS }),
     nginx: given.nginx === undefined || given.nginx === null ? null : String(given.nginx),
     postgresBin: given.postgresBin === undefined || given.postgresBin === null ? null : String(given.postgresBin),
     redisServer: given.redisServer === undefined || given.redisServer === null ? null : String(given.redisServer),

@@ -10,7 +10,6 @@ import { MAX_NODES } from '../core/node-executables.js';
 import { formatSize, toDuration, toInteger } from '../core/units.js';
 import { BASELINE, HEADLINE, TRANSPORTS, getTransport } from '../transports/index.js';
 import { DEFAULT_WORKLOAD, WORKLOADS, WORKLOAD_NAMES, outsideServer } from '../workloads/index.js';
-import { MAX_OPEN_CONNECTIONS, OPEN_CONNECTIONS } from '../workloads/http.js';
 
 /** @typedef {import('../workloads/workload.js').Workload} Workload */
 /** @typedef {'number' | 'string' | 'boolean' | 'null' | 'list'} JsonType */
@@ -79,6 +78,20 @@ const isPostgres = (/** @type {Workload} */ w) => w.fixture.server === 'postgres
 const isOutside = (/** @type {Workload} */ w) => outsideServer(w) !== undefined;
 const depthFlag = (/** @type {string} */ flag) => (/** @type {Workload} */ w) => w.axes.depth.flag === flag;
 const takesDepth = (/** @type {Workload} */ w) => `takes ${w.axes.depth.flag} (${w.axes.depth.label})`;
+
+/**
+ * The open-loop workloads' --connections (Workload.openConnections), those alike together: their ranges
+ * (`http-rate, proxy-rate: 1 to 1024; postgres-rate: 1 to 30`), or with `defaults` their defaults (`10 (http-rate, proxy-rate), 4 (postgres-rate)`).
+ * @param {boolean} [defaults]
+ */
+function openConnectionsText(defaults = false) {
+  const show = (/** @type {Workload} */ w) => (defaults ? String(w.openConnections?.fallback) : `1 to ${w.openConnections?.max}`);
+  const takers = WORKLOAD_NAMES.map((n) => WORKLOADS[n]).filter((w) => w.openConnections);
+  return [...new Set(takers.map(show))].map((v) => {
+    const names = takers.filter((w) => show(w) === v).map((w) => w.name).join(', ');
+    return defaults ? `${v} (${names})` : `${names}: ${v}`;
+  }).join(defaults ? ', ' : '; ');
+}
 const sweep = { sweep: {} };
 const both = { sweep: {}, run: {} };
 
@@ -102,7 +115,7 @@ export const LIST = [
   { key: 'pipelining', arg: '<n>', kind: 'integer', range: { min: 1, max: 256 }, example: '1', default: 1, applies: takes('pipelining'), help: 'requests in flight per connection', cmd: both },
   { key: 'arrivals', arg: '<kind>', kind: 'choice', choices: ['constant', 'poisson'], accepts: 'constant (a packet every 1/rate) or poisson (exponential gaps of mean 1/rate, seeded: the same times for every transport)', default: 'constant', applies: takes('arrivals'), help: 'when the packets of an open-loop segment are due', cmd: both },
   { key: 'keepalive', kind: 'boolean', default: false, applies: takes('keepalive'), help: "nginx keeps its upstream connections alive (HTTP/1.1, an idle pool of 32 per worker); off: a new one per request, as nginx does by default", cmd: both },
-  { key: 'connections', arg: '<n>', kind: 'other', json: ['number', 'null'], says: 'a whole number (10) or null', nullable: true, default: null, applies: (w) => depthFlag('--connections')(w) || takes('connections')(w), otherwise: takesDepth, help: 'keep-alive connections per transport (the 2017 wrk run had 10); the server\'s listen backlog is at least this (never below Node\'s 511), with a warning where net.core.somaxconn caps it lower', accepts: `${axisText('depth', '--connections')}; ${who(takes('connections'))}: 1 to ${MAX_OPEN_CONNECTIONS}; ${who(isProxy)}: at most what nginx can hold within the open-file limit (ulimit -Hn)`, shown: `${axisText('depth', '--connections', true)}; ${OPEN_CONNECTIONS} (${who(takes('connections'))})`, cmd: { sweep: { help: `keep-alive connections per transport of ${who(takes('connections'))}, taking turns in one open-loop schedule (${who(depthFlag('--connections'))} sweep theirs as --depths)`, accepts: `1 to ${MAX_OPEN_CONNECTIONS}`, shown: String(OPEN_CONNECTIONS) }, run: { doc: '([regimes.md](docs/regimes.md#a-connection-burst-beyond-the-backlog)); http-rate and proxy-rate: the connections take turns in one schedule ([openloop.md](docs/openloop.md#http-in-open-loop))' } } },
+  { key: 'connections', arg: '<n>', kind: 'other', json: ['number', 'null'], says: 'a whole number (10) or null', nullable: true, default: null, applies: (w) => depthFlag('--connections')(w) || takes('connections')(w), otherwise: takesDepth, help: 'keep-alive connections per transport (the 2017 wrk run had 10); the server\'s listen backlog is at least this (never below Node\'s 511), with a warning where net.core.somaxconn caps it lower', accepts: `${axisText('depth', '--connections')}; ${openConnectionsText()}; ${who(isProxy)}: at most what nginx can hold within the open-file limit (ulimit -Hn)`, shown: `${axisText('depth', '--connections', true)}; ${openConnectionsText(true)}`, cmd: { sweep: { help: `keep-alive connections per transport of ${who(takes('connections'))}, taking turns in one open-loop schedule (${who(depthFlag('--connections'))} sweep theirs as --depths)`, accepts: openConnectionsText(), shown: openConnectionsText(true) }, run: { doc: `([regimes.md](docs/regimes.md#a-connection-burst-beyond-the-backlog)); ${who(takes('connections'))}: the connections take turns in one schedule ([openloop.md](docs/openloop.md#http-in-open-loop))` } } },
   { key: 'timeout', kind: 'time', arg: '<time>', range: { min: 10, max: 600_000 }, example: '"5s"', default: '5s', help: 'fail a trial when nothing is echoed for this long', cmd: { run: { default: '10s' } } },
   { key: 'trialTimeout', arg: '<time>', kind: 'time', range: { min: 100, max: 7_200_000 }, nullable: true, example: '"10m"', default: null, shown: '(duration + warmup) × transports in a trial + 1 min', help: 'hard limit of one trial, past which it fails (its process is killed if still there 5 s later); more than (duration + warmup) × transports in a trial', cmd: sweep },
   { key: 'pairing', arg: '<mode>', kind: 'choice', choices: ['blocks', 'trials'], accepts: 'blocks or trials', default: 'blocks', help: 'blocks: one trial per (run, size, depth) holds a connection of each transport, each in a lane process of its own, and alternates their blocks A B B A …; trials: one transport per trial, as in 2014 (its ratios pair the trials of a run)', cmd: sweep },

@@ -44,7 +44,7 @@ const KEYS = new Set(SPEC_KEYS);
  * @property {number} pipelining http, proxy: requests in flight per connection
  * @property {boolean} keepalive proxy: nginx keeps upstream connections alive
  * @property {'constant' | 'poisson'} arrivals rate: when an open-loop segment's packets are due
- * @property {number | null} connections http-rate, proxy-rate: keep-alive connections per transport (null: the workload's default)
+ * @property {number | null} connections http-rate, proxy-rate, postgres-rate: connections per transport (null: the workload's default)
  * @property {number | null} serverWorkMs ms of CPU the server spins per packet (echo, one size) or request (http); null: none
  * @property {number | null} serverDelayMs ms the server waits on a timer before each echo or answer; null: none
  * @property {number} timeoutMs stall timeout inside a trial
@@ -179,7 +179,7 @@ export function resolveSpec(loaded, { test = false, flags = {} } = {}) {
   if (merged.serverDocker && !merged.serverNetns) throw new UsageError(`${name('serverDocker')} needs serverNetns (--server-netns): the namespace emulation runs when no Docker daemon answers`);
   if (merged.portProxy && !merged.serverNetns) throw new UsageError(`${name('portProxy')} needs serverNetns (--server-netns): the port proxy forwards from host loopback to the server's address in its network namespace`);
   if (given('connections') !== undefined && !workload.options.includes('connections')) {
-    const takers = WORKLOAD_NAMES.filter((n) => WORKLOADS[n].options.includes('connections')).join(' and ');
+    const takers = WORKLOAD_NAMES.filter((n) => WORKLOADS[n].options.includes('connections')).join(', ').replace(/, ([^,]*)$/, ' and $1');
     throw new UsageError(`${name('connections')} applies to the ${takers} workloads; ${workload.name} ${workload.axes.depth.flag === '--connections' ? 'sweeps its connections as its depths' : 'has none'}`);
   }
   const extras = resolveWorkloadOptions(workload, { greeting: given('greeting'), pipelining: given('pipelining'), keepalive: given('keepalive'), arrivals: given('arrivals'), connections: given('connections') }, name);

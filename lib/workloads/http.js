@@ -78,6 +78,7 @@ export const proxyWorkload = {
 export const OPEN_CONNECTIONS = 10;
 export const MAX_OPEN_CONNECTIONS = AXES.depth.max;
 const RATE_AXES = { size: AXES.size, depth: rate.axes.depth };
+const OPEN = { fallback: OPEN_CONNECTIONS, max: MAX_OPEN_CONNECTIONS };
 const openConnections = (/** @type {{ connections?: number | null }} */ options) => options.connections ?? OPEN_CONNECTIONS;
 
 /** @type {import('./workload.js').Workload} */
@@ -95,6 +96,7 @@ export const httpRateWorkload = {
   summary: { ...rate.summary, server_cpu_us_per_req: SUMMARY.server_cpu_us_per_req },
   fixture: { server: 'http', proxy: false },
   connections: (_depth, options) => openConnections(options),
+  openConnections: OPEN,
   closed: { workload: 'http', depth: openConnections },
   needs: 'stream',
   run: (spec, context) => runHttpRate(spec, context, false),
@@ -115,6 +117,7 @@ export const proxyRateWorkload = {
   summary: { ...httpRateWorkload.summary, proxy_cpu_us_per_req: proxyWorkload.summary.proxy_cpu_us_per_req, ...mechanismSummary('req', 'request', { proxy: true }) },
   fixture: { server: 'http', proxy: true },
   connections: (_depth, options) => openConnections(options),
+  openConnections: OPEN,
   closed: { workload: 'proxy', depth: openConnections },
   needs: 'upstream',
   run: (spec, context) => runHttpRate(spec, context, true),

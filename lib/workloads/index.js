@@ -3,14 +3,14 @@ import { UsageError } from '../core/errors.js';
 import { connectWorkload } from './connect.js';
 import { echo } from './echo.js';
 import { httpRateWorkload, httpWorkload, proxyRateWorkload, proxyWorkload } from './http.js';
-import { postgresWorkload } from './postgres.js';
+import { postgresRateWorkload, postgresWorkload } from './postgres.js';
 import { rate } from './rate.js';
-import { redisWorkload } from './redis.js';
+import { redisRateWorkload, redisWorkload } from './redis.js';
 import { stream } from './stream.js';
 
 /** @type {Record<string, import('./workload.js').Workload>} */
 export const WORKLOADS = { echo, stream, connect: connectWorkload, http: httpWorkload, proxy: proxyWorkload, rate, 'http-rate': httpRateWorkload, 'proxy-rate': proxyRateWorkload,
-  redis: redisWorkload, postgres: postgresWorkload };
+  redis: redisWorkload, postgres: postgresWorkload, 'redis-rate': redisRateWorkload, 'postgres-rate': postgresRateWorkload };
 
 export const WORKLOAD_NAMES = Object.keys(WORKLOADS);
 
@@ -63,7 +63,7 @@ export function depthLabel(workload, depth) {
  * The most connections a trial of this workload opens at once to one listener at this depth: what the backlog must hold.
  * @param {import('./workload.js').Workload} workload
  * @param {number} depth
- * @param {{ connections?: number | null }} [options] the spec's (http-rate and proxy-rate: --connections)
+ * @param {{ connections?: number | null }} [options] the spec's (http-rate, proxy-rate, postgres-rate: --connections)
  */
 export function connectionsAt(workload, depth, options = {}) {
   return workload.connections?.(depth, options) ?? 1;

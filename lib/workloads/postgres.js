@@ -3,14 +3,18 @@
  * (`pg`) to a private PostgreSQL cluster (lib/fixture/postgres-process.js) over loopback TCP and over its Unix socket,
  * `depth` connections per transport each with one query in flight, every reply verified. The size axis is the number
  * of primary-key lookups a query makes: 0 is `SELECT 1`, 1 is pgbench -S's `SELECT abalance FROM pgbench_accounts
- * WHERE aid = $1` with a seeded random aid. The server's CPU is its backends', from /proc.
+ * WHERE aid = $1` with a seeded random aid. The server's CPU is its backends', from /proc. postgres-rate: the same
+ * queries in open loop, offered at a fixed rate (the depth axis) over `--connections` connections taking turns, with
+ * the rate workload's figures and rules (./rate.js, docs/openloop.md#redis-and-postgres-in-open-loop).
  */
 import { createHistogram, performance } from 'node:perf_hooks';
+import { createOpenDriver } from '../client/open-driver.js';
 import { RunError } from '../core/errors.js';
 import { createRandom } from '../core/random.js';
 import { pgAddress } from '../fixture/postgres.js';
 import { ACCOUNTS, DATABASE, SUPERUSER } from '../fixture/postgres-process.js';
 import { HISTOGRAM, measureLanes, mechanismColumns, mechanismSummary, rttFigures, trialDeadline, unitFigures } from './common.js';
+import { OPEN_COLUMNS, inFlightCap, openLoopMeasure, rate } from './rate.js';
 
 /** A block holds at least this many queries per connection. */
 export const FILL_FACTOR = 20;
@@ -52,13 +56,75 @@ export const postgresWorkload = {
   run: runPostgres,
 };
 
+/** Connections per transport of postgres-rate when --connections is not given: a few taking turns, as a small pool's. */
+export const OPEN_CONNECTIONS = 4;
+const openConnections = (/** @type {{ connections?: number | null }} */ options) => options.connections ?? OPEN_CONNECTIONS;
+
+/** @type {import('./workload.js').Workload} */
+export const postgresRateWorkload = {
+  name: 'postgres-rate',
+  what: 'the postgres workload in open loop: queries (SELECT 1 at size 0, pgbench -S\'s lookup at size 1) offered at a fixed rate over `connections` pg connections taking turns, each timed from when it should have been sent, every reply verified',
+  timed: 'a segment: its queries due on an absolute schedule from its start at the offered rate, query j on connection j mod --connections (queued there while it is busy); it ends when the last reply is in. Response time from the intended send, service time from the query\'s write, schedule lag between the intended send and the pacer\'s',
+  axes: { size: postgresWorkload.axes.size, depth: rate.axes.depth },
+  options: ['connections', 'arrivals'],
+  counts: true, // a count of queries: one segment of them, as rate's packets
+  columns: [...OPEN_COLUMNS, 'client_cpu_us_per_req', 'server_cpu_us_per_req', 'client_elu', ...mechanismColumns('req')],
+  blockColumns: ['requests', 'elapsed_ms', 'req_per_s', 'client_cpu_us_per_req', 'server_cpu_us_per_req', 'client_elu', ...mechanismColumns('req')],
+  table: rate.table,
+  primary: rate.primary,
+  summary: { ...rate.summary, server_cpu_us_per_req: { label: 'PostgreSQL CPU per query', short: 'server CPU µs/req', unit: 'us/req', better: 'lower' } },
+  fixture: { server: 'postgres', proxy: false },
+  connections: (_depth, options) => openConnections(options),
+  openConnections: { fallback: OPEN_CONNECTIONS, max: MAX_CONNECTIONS },
+  closed: { workload: 'postgres', depth: openConnections },
+  needs: 'upstream',
+  run: runPostgresRate,
+};
+
+/**
+ * `count` pg connections to one target, connected; each one's 'error' goes to onError.
+ * @param {import('../client/transport.js').Target} target
+ * @param {import('./workload.js').TrialSpec} spec
+ * @param {number} count
+ * @param {{ onError: (error: Error) => void, queryTimeout?: number }} how queryTimeout: none, no timer per query
+ * @returns {Promise<import('pg').Client[]>}
+ */
+async function connectClients(target, spec, count, { onError, queryTimeout }) {
+  const { default: pg } = await import('pg');
+  const address = pgAddress(target);
+  const clients = Array.from({ length: count }, () => {
+    // fail fast when the server dies: a connect that takes longer than --timeout fails the trial
+    const client = new pg.Client({ ...address, user: SUPERUSER, database: DATABASE, connectionTimeoutMillis: spec.timeoutMs, ...(queryTimeout ? { query_timeout: queryTimeout } : {}) });
+    client.on('error', (error) => onError(new RunError(`postgres connection over ${target.transport} failed: ${error.message}`, 'ERR_POSTGRES')));
+    return client;
+  });
+  try {
+    await Promise.all(clients.map((client) => client.connect()));
+  } catch (error) {
+    await Promise.all(clients.map((client) => client.end().catch(() => {})));
+    throw new RunError(`cannot connect to postgres over ${target.transport}: ${/** @type {Error} */ (error).message}`, 'ERR_CONNECT');
+  }
+  return clients;
+}
+
+/**
+ * Whether a query's rows are its right answer, else the error saying what came instead.
+ * @param {boolean} lookup
+ * @param {number} aid
+ * @param {any[]} rows
+ * @param {string} transport
+ */
+function wrongRows(lookup, aid, rows, transport) {
+  const right = lookup ? rows.length === 1 && rows[0].abalance === 0 : rows.length === 1 && rows[0].one === 1;
+  return right ? undefined : new RunError(`${lookup ? `the lookup of aid ${aid} (one row, abalance 0 expected)` : 'SELECT 1'} answered ${JSON.stringify(rows).slice(0, 200)} over ${transport}`, 'ERR_VERIFY');
+}
+
 /**
  * A lane of `depth` pg connections to one target, each with one query at a time.
  * @param {import('../client/transport.js').Target} target
  * @param {import('./workload.js').TrialSpec} spec
  */
 async function createQuerier(target, spec) {
-  const { default: pg } = await import('pg');
   /** @type {Error | undefined} */
   let failure;
   /** @type {import('pg').Client[]} */
@@ -69,19 +135,8 @@ async function createQuerier(target, spec) {
     failure ??= error;
     for (const client of clients) client.end().catch(() => {});
   };
-  const address = pgAddress(target);
-  for (let i = 0; i < spec.depth; i++) {
-    // fail fast when the server dies: a connect or a query that takes longer than --timeout fails the trial
-    const client = new pg.Client({ ...address, user: SUPERUSER, database: DATABASE, connectionTimeoutMillis: spec.timeoutMs, query_timeout: spec.timeoutMs });
-    client.on('error', (error) => fail(new RunError(`postgres connection over ${target.transport} failed: ${error.message}`, 'ERR_POSTGRES')));
-    clients.push(client);
-  }
-  try {
-    await Promise.all(clients.map((client) => client.connect()));
-  } catch (error) {
-    await Promise.all(clients.map((client) => client.end().catch(() => {})));
-    throw new RunError(`cannot connect to postgres over ${target.transport}: ${/** @type {Error} */ (error).message}`, 'ERR_CONNECT');
-  }
+  // and a query that takes longer than --timeout fails the trial
+  clients.push(...await connectClients(target, spec, spec.depth, { onError: fail, queryTimeout: spec.timeoutMs }));
 
   /**
    * One query, verified.
@@ -93,9 +148,8 @@ async function createQuerier(target, spec) {
     const t0 = performance.now();
     const result = lookup ? await client.query(QUERIES[1], [aid]) : await client.query(QUERIES[0]);
     const ns = Math.max(1, Math.round((performance.now() - t0) * 1e6));
-    const rows = result.rows;
-    const right = lookup ? rows.length === 1 && rows[0].abalance === 0 : rows.length === 1 && rows[0].one === 1;
-    if (!right) throw new RunError(`${lookup ? `the lookup of aid ${aid} (one row, abalance 0 expected)` : 'SELECT 1'} answered ${JSON.stringify(rows).slice(0, 200)} over ${target.transport}`, 'ERR_VERIFY');
+    const wrong = wrongRows(lookup, aid, result.rows, target.transport);
+    if (wrong) throw wrong;
     histogram?.record(ns);
   };
 
@@ -148,6 +202,117 @@ async function runPostgres(spec, context = {}) {
       figures: (x) => unitFigures(x, { count: 'queries', rate: 'queries_per_s', per: 'query' }),
       extra: (_t, i) => rttFigures('latency', lanes[i].histogram),
     });
+  } finally {
+    deadline.clear();
+    await Promise.all(queriers.map((q) => q.close()));
+  }
+}
+
+/**
+ * A lane of postgres-rate: `--connections` pg connections to one target in open loop (./open-driver.js), query j on
+ * connection j mod C when due. Each connection's queries wait in its own queue, the next written as soon as the one
+ * before is answered (as pg's queue would), so its service time runs from its write; answers complete out of order
+ * across connections, each with its own due and write times. No per-query timer: the driver's watchdog fails a segment
+ * that hears nothing for --timeout.
+ * @param {import('../client/transport.js').Target} target
+ * @param {import('./workload.js').TrialSpec} spec
+ * @param {import('../client/pipeline.js').OpenLoop} open
+ */
+async function createRateQuerier(target, spec, open) {
+  /** @type {Error | undefined} */
+  let failure;
+  /** @type {import('pg').Client[]} */
+  const clients = [];
+  const random = createRandom(spec.seed, 'postgres-aid'); // the same aids, in the same order, on every transport
+  const lookup = spec.size === 1;
+  /** each connection's queries sent and not yet answered, oldest first: the first is written, the rest wait for it */
+  const queues = Array.from({ length: openConnections(spec) }, () => /** @type {{ due: number, aid: number }[]} */ ([]));
+  let running = false;
+  const fail = (/** @type {Error} */ error) => {
+    if (failure) return;
+    failure = error;
+    driver.fail(error);
+    for (const client of clients) client.end().catch(() => {});
+  };
+
+  /** Write the query at the head of connection c's queue. @param {number} c */
+  const write = (c) => {
+    const { due, aid } = queues[c][0];
+    const sent = performance.now();
+    const query = lookup ? clients[c].query(QUERIES[1], [aid]) : clients[c].query(QUERIES[0]);
+    query.then((result) => {
+      if (failure) return;
+      const now = performance.now();
+      const wrong = wrongRows(lookup, aid, result.rows, target.transport);
+      if (wrong) {
+        fail(wrong);
+        return;
+      }
+      queues[c].shift();
+      if (queues[c].length) write(c);
+      driver.heard(now);
+      driver.complete(now, due, sent);
+      driver.settle(now);
+    }, (error) => fail(new RunError(`postgres over ${target.transport}: ${error.message}`, 'ERR_POSTGRES')));
+  };
+
+  const driver = createOpenDriver({
+    ...open,
+    timeoutMs: spec.timeoutMs,
+    what: 'postgres lane',
+    send: (index, due) => {
+      const c = index % queues.length;
+      queues[c].push({ due, aid: lookup ? 1 + Math.floor(random() * ACCOUNTS) : 0 });
+      if (queues[c].length === 1) write(c);
+    },
+    unanswered: () => queues.flatMap((queue) => queue.map((q) => q.due)),
+    onFail: fail,
+  });
+  clients.push(...await connectClients(target, spec, queues.length, { onError: fail }));
+
+  return {
+    /**
+     * @param {number} n queries offered in this segment
+     * @param {import('node:perf_hooks').RecordableHistogram} [histogram]
+     */
+    async block(n, histogram) {
+      if (failure) throw failure;
+      running = true;
+      try {
+        return await driver.block(n, histogram);
+      } finally {
+        running = false;
+      }
+    },
+    abort: fail,
+    close: async () => {
+      if (running) fail(new RunError(`closed with ${driver.state.sent - driver.state.received} queries in flight`, 'ERR_CLOSED'));
+      driver.close();
+      await Promise.all(clients.map((client) => client.end().catch(() => {})));
+    },
+  };
+}
+
+/**
+ * postgres-rate: a lane per target, each `--connections` connections in open loop.
+ * @param {import('./workload.js').TrialSpec} spec
+ * @param {import('./workload.js').TrialContext} [context]
+ * @returns {Promise<import('./workload.js').TrialResult>}
+ */
+async function runPostgresRate(spec, context = {}) {
+  const offered = spec.depth;
+  const cap = Math.max(openConnections(spec), inFlightCap(1)); // a query and its answer are a few dozen bytes
+  const histograms = spec.targets.map(() => ({ service: createHistogram(HISTOGRAM), lag: createHistogram(HISTOGRAM) }));
+  /** @type {Awaited<ReturnType<typeof createRateQuerier>>[]} */
+  const queriers = [];
+  const deadline = trialDeadline(spec, context.signal, (error) => { for (const q of queriers) q.abort(error); });
+  try {
+    for (const [i, target] of spec.targets.entries()) {
+      queriers.push(await createRateQuerier(target, spec, { rate: offered, arrivals: spec.arrivals ?? 'constant', seed: spec.seed, cap, histograms: histograms[i] }));
+      deadline.check();
+    }
+    const lanes = spec.targets.map((target, i) => ({ target, histogram: createHistogram(HISTOGRAM), block: queriers[i].block, abort: queriers[i].abort }));
+    return await measureLanes(postgresRateWorkload, spec, context, lanes, openLoopMeasure(offered, lanes, histograms));
   } finally {
     deadline.clear();
     await Promise.all(queriers.map((q) => q.close()));

@@ -2,11 +2,13 @@
  * The redis workload (docs/workloads.md#redis--a-real-redis-server-through-ioredis): SET then GET of an n-byte value
  * against a real redis-server (lib/fixture/redis-process.js) through ioredis (lib/client/redis-load.js), `depth`
  * operations in flight on one connection per transport, every reply checked. redis-server's CPU, from /proc, is the
- * server's, charged per operation.
+ * server's, charged per operation. redis-rate: the same server in open loop, GETs offered at a fixed rate (the depth
+ * axis) on one connection, with the rate workload's figures and rules (./rate.js, docs/openloop.md#redis-and-postgres-in-open-loop).
  */
 import { createHistogram } from 'node:perf_hooks';
 import { describeRedisBenchmark, findRedisBenchmark, runRedisBenchmark } from '../client/redis-benchmark.js';
 import { HISTOGRAM, measureLanes, mechanismColumns, mechanismSummary, rttFigures, trialDeadline, unitFigures } from './common.js';
+import { OPEN_COLUMNS, inFlightCap, openLoopMeasure, rate } from './rate.js';
 
 /** A block holds at least this many operations per loop in flight. */
 export const FILL_FACTOR = 20;
@@ -49,6 +51,49 @@ export const redisWorkload = {
   },
 };
 
+/** The closed-loop twin's operations in flight, whose capacity `--depths auto` starts from: pipelined, as open loop's are. */
+const CLOSED_DEPTH = 16;
+
+/** @type {import('./workload.js').Workload} */
+export const redisRateWorkload = {
+  name: 'redis-rate',
+  what: 'the redis workload in open loop: GETs of an n-byte value (16 keys SET beforehand, taken in turn) offered at a fixed rate on one ioredis connection, each timed from when it should have been sent, every reply\'s bytes checked',
+  timed: 'a segment: its GETs sent on an absolute schedule from its start at the offered rate, on one connection whether or not earlier replies are in; it ends when the last reply is in. Response time from the intended send, service time from the GET\'s write, schedule lag between them',
+  axes: { size: redisWorkload.axes.size, depth: rate.axes.depth },
+  options: ['arrivals'],
+  counts: true,
+  columns: [...OPEN_COLUMNS, 'verified_replies', 'client_cpu_us_per_req', 'server_cpu_us_per_req', 'client_elu', ...mechanismColumns('req')],
+  blockColumns: ['requests', 'elapsed_ms', 'req_per_s', 'client_cpu_us_per_req', 'server_cpu_us_per_req', 'client_elu', ...mechanismColumns('req')],
+  table: rate.table,
+  primary: rate.primary,
+  summary: { ...rate.summary, server_cpu_us_per_req: { label: 'redis-server CPU per request', short: 'redis CPU µs/req', unit: 'us/req', better: 'lower' } },
+  fixture: { server: 'redis', proxy: false },
+  closed: { workload: 'redis', depth: () => CLOSED_DEPTH },
+  needs: 'upstream',
+  run: runRedisRate,
+};
+
+/**
+ * redis-rate: a lane per target, each one ioredis connection in open loop.
+ * @param {import('./workload.js').TrialSpec} spec
+ * @param {import('./workload.js').TrialContext} [context]
+ * @returns {Promise<import('./workload.js').TrialResult>}
+ */
+async function runRedisRate(spec, context = {}) {
+  const { createRedisRateLoad } = await import('../client/redis-load.js');
+  const offered = spec.depth;
+  const cap = inFlightCap(spec.size);
+  const histograms = spec.targets.map(() => ({ service: createHistogram(HISTOGRAM), lag: createHistogram(HISTOGRAM) }));
+  const loads = spec.targets.map((target, i) => createRedisRateLoad(target, {
+    size: spec.size, seed: spec.seed, timeoutMs: spec.timeoutMs, noDelay: spec.noDelay,
+    open: { rate: offered, arrivals: spec.arrivals ?? 'constant', seed: spec.seed, cap, histograms: histograms[i] },
+  }));
+  return measureRedis(redisRateWorkload, spec, context, loads, (lanes, verified) => {
+    const how = openLoopMeasure(offered, lanes, histograms);
+    return { ...how, extra: (t, i) => ({ ...how.extra(t, i), verified_replies: verified[i] }) };
+  });
+}
+
 /**
  * A lane per target, each one ioredis connection, measured in paired blocks.
  * @param {import('./workload.js').TrialSpec} spec
@@ -59,6 +104,24 @@ async function runRedis(spec, context = {}) {
   // ioredis loads only in the trials that use it
   const { createRedisLoad } = await import('../client/redis-load.js');
   const loads = spec.targets.map((target) => createRedisLoad(target, { size: spec.size, depth: spec.depth, seed: spec.seed, timeoutMs: spec.timeoutMs, noDelay: spec.noDelay }));
+  return measureRedis(redisWorkload, spec, context, loads, (lanes, verified) => ({
+    minUnits: FILL_FACTOR * spec.depth, units: 'ops', floor: `${FILL_FACTOR} × --depth ${spec.depth}`,
+    figures: (x) => unitFigures(x, { count: 'ops', rate: 'ops_per_s', per: 'op' }),
+    extra: (_t, i) => ({ verified_replies: verified[i], ...rttFigures('latency', lanes[i].histogram) }),
+  }));
+}
+
+/**
+ * A lane per target over its redis load, measured by measureLanes, each lane counting the replies its measured blocks
+ * verified; the loads are closed whatever happens.
+ * @param {import('./workload.js').Workload} workload
+ * @param {import('./workload.js').TrialSpec} spec
+ * @param {import('./workload.js').TrialContext} context
+ * @param {import('../client/redis-load.js').RedisLoad[]} loads one per target
+ * @param {(lanes: (import('../client/blocks.js').Lane & { histogram: import('node:perf_hooks').RecordableHistogram })[], verified: number[]) => Parameters<typeof measureLanes>[4]} howOf
+ * @returns {Promise<import('./workload.js').TrialResult>}
+ */
+async function measureRedis(workload, spec, context, loads, howOf) {
   const verified = loads.map(() => 0);
   const lanes = spec.targets.map((target, i) => ({
     target,
@@ -72,11 +135,7 @@ async function runRedis(spec, context = {}) {
   }));
   const deadline = trialDeadline(spec, context.signal, (error) => { for (const lane of lanes) lane.abort(error); });
   try {
-    return await measureLanes(redisWorkload, spec, context, lanes, {
-      minUnits: FILL_FACTOR * spec.depth, units: 'ops', floor: `${FILL_FACTOR} × --depth ${spec.depth}`,
-      figures: (x) => unitFigures(x, { count: 'ops', rate: 'ops_per_s', per: 'op' }),
-      extra: (t, i) => ({ verified_replies: verified[i], ...rttFigures('latency', lanes[i].histogram) }),
-    });
+    return await measureLanes(workload, spec, context, lanes, howOf(lanes, verified));
   } finally {
     deadline.clear();
     await Promise.all(loads.map((load) => load.close().catch(() => {})));

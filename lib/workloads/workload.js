@@ -42,7 +42,7 @@
  * @property {number} [pipelining] http, proxy: requests in flight per connection
  * @property {boolean} [keepalive] proxy: nginx keeps its upstream connections alive
  * @property {'constant' | 'poisson'} [arrivals] rate: when an open-loop segment's packets are due
- * @property {number | null} [connections] http-rate, proxy-rate: keep-alive connections per transport, taking turns in one schedule
+ * @property {number | null} [connections] http-rate, proxy-rate, postgres-rate: connections per transport, taking turns in one schedule
  * @property {string} [node_version] the Node version the trial must run on (v20.20.2); default: whichever runs it
  * @property {{ server: string, client: string, mode: string }} [placement] the CPUs (taskset lists) of --pin: a
  *   message transport's echo peer, which the trial starts, goes on the server's; the lane process is already on the client's
@@ -90,6 +90,8 @@
  * @property {(depth: number, options: { connections?: number | null }) => number} [connections] the most connections a trial
  *   opens at once to one listener at this depth, with these options (default 1: one per transport); the server's listen
  *   backlog follows them (lib/core/backlog.js)
+ * @property {{ fallback: number, max: number }} [openConnections] an open-loop workload that takes --connections (its
+ *   options include 'connections'): how many when not given, and at most
  * @property {{ workload: string, depth: (options: { connections?: number | null }, size: number) => number, delay?: false }} [closed]
  *   an open-loop workload's closed-loop twin on the same server, its depth, and (delay: false) whether the server's
  *   --server-delay is left out of the probe: the capacity `--depths auto` starts from

@@ -106,7 +106,7 @@ describe('sweep --depths auto: the rates from the closed-loop capacity, measured
     const out = join(tmp.dir, 'never');
     const { code, stderr } = await callMain(['sweep', '--workload', 'echo', '--sizes', '64', '--depths', 'auto', '--out', out]);
     expect(code).toBe(2);
-    expect(stderr).toBe('udsvstcp: error: --depths auto is for the open-loop workloads (rate, http-rate, proxy-rate): their rates from the closed-loop capacity; echo takes a list\n');
+    expect(stderr).toBe('udsvstcp: error: --depths auto is for the open-loop workloads (rate, http-rate, proxy-rate, redis-rate, postgres-rate): their rates from the closed-loop capacity; echo takes a list\n');
     expect(existsSync(out)).toBe(false);
   });
 });

@@ -20,6 +20,9 @@
  *     | node -e 'process.stdin.on("data", (d) => console.log(JSON.stringify(Object.keys(JSON.parse(d)))))' > test/fixtures/schema/W/run.json
  *   node bin/udsvstcp.js report /tmp/schema-quick --json --out /tmp \
  *     | node --input-type=module -e 'import { keyPaths } from "./test/helpers/schema.js"; let t = ""; process.stdin.on("data", (d) => { t += d; }).on("end", () => console.log(JSON.stringify(keyPaths(JSON.parse(t)), null, 2)))' > test/fixtures/schema/report-json.json
+ * The workloads without a preset are swept by name: redis-rate's with
+ *   node bin/udsvstcp.js sweep --workload redis-rate --sizes 16 --depths 300 --runs 1 --test --out /tmp/schema-redis-rate --quiet
+ * (one RUN column), and postgres-rate pins its run.json only.
  * (runs-wide.csv's fixture has the two RUN columns of a --test sweep.) Say the
  * change in the README and the version.
  */

@@ -2,8 +2,10 @@
  * The redis workload checks every reply: against a real server on loopback
  * that speaks just enough RESP (SET, GET) and answers one GET with a byte
  * changed, the trial fails naming the key and the byte; against one that
- * stops answering, it fails within --timeout instead of hanging. Neither
- * needs redis-server.
+ * stops answering, it fails within --timeout instead of hanging. So does
+ * redis-rate, in open loop (its GETs of the 16 keys SET first, in turn; a
+ * silence found by the open-loop driver's watchdog, with no timer per
+ * command). None needs redis-server.
  */
 import net from 'node:net';
 import { once } from 'node:events';
@@ -111,6 +113,36 @@ describe('the redis workload checks every reply', () => {
     const { records } = await runTrial(spec(target));
     expect(records[0].status).toBe('error');
     expect(records[0].error).toMatch(/^redis at tcp 127\.0\.0\.1:\d+: Command timed out/);
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+});
+
+describe('the redis-rate workload checks every reply, in open loop', () => {
+  /** @param {import('../../lib/client/transport.js').Target} target */
+  const rateSpec = (target) => ({ ...spec(target), workload: 'redis-rate', depth: 2000 });
+
+  it('a GET answered with one byte changed fails the trial, naming the key (GET i reads key i mod 16) and the byte', async () => {
+    const target = await respServer({ badGet: 30, byte: 3 });
+    const { records } = await runTrial(rateSpec(target));
+    expect(records[0].status).toBe('error');
+    expect(records[0].error).toMatch(/^redis at tcp 127\.0\.0\.1:\d+: GET udsvstcp:tcp:rate:13 returned 16 bytes differing from the 16 SET stored at byte 3$/);
+  });
+
+  it('a server that stops answering fails the trial within --timeout, the GETs in flight counted', async () => {
+    const target = await respServer({ silentAfter: 40 }); // ioredis's HELLO, 16 SETs and 22 GETs answered
+    const started = Date.now();
+    const { records } = await runTrial(rateSpec(target));
+    expect(records[0].status).toBe('error');
+    expect(records[0].error).toMatch(/^no answer for 1000 ms \(--timeout\) with [1-9]\d* requests in flight after 22 complete/);
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('a server that stops answering while the keys are SET, before any segment, fails the trial within --timeout too', async () => {
+    const target = await respServer({ silentAfter: 5 }); // ioredis's HELLO and 3 SETs answered
+    const started = Date.now();
+    const { records } = await runTrial(rateSpec(target));
+    expect(records[0].status).toBe('error');
+    expect(records[0].error).toMatch(/^redis at tcp 127\.0\.0\.1:\d+: no answer to the SETs before the first segment for 1000 ms \(--timeout\)$/);
     expect(Date.now() - started).toBeLessThan(5000);
   });
 });

@@ -28,7 +28,7 @@ async function expectUsageError(args, message) {
 
 describe('run: an option its workload does not take', () => {
   it.each([
-    [['--workload', 'echo', '--connections', '10'], /^udsvstcp: error: --connections applies to the http, proxy, http-rate, proxy-rate and postgres workloads; echo takes --depth/],
+    [['--workload', 'echo', '--connections', '10'], /^udsvstcp: error: --connections applies to the http, proxy, http-rate, proxy-rate, postgres and postgres-rate workloads; echo takes --depth/],
     [['--workload', 'http', '--depth', '4'], /^udsvstcp: error: --depth applies to the echo, stream, connect and redis workloads; http takes --connections/],
     [['--workload', 'proxy', '--depth', '4'], /^udsvstcp: error: --depth applies to .*; proxy takes --connections/],
     [['--workload', 'stream', '--pipelining', '2'], /^udsvstcp: error: --pipelining applies to the http and proxy workloads, not stream/],
@@ -36,16 +36,19 @@ describe('run: an option its workload does not take', () => {
     [['--workload', 'echo', '--keepalive'], /^udsvstcp: error: --keepalive applies to the proxy and proxy-rate workloads, not echo/],
     [['--workload', 'connect', '--greeting'], /^udsvstcp: error: --greeting applies to the echo /],
     [['--workload', 'stream', '--nginx', '/usr/sbin/nginx'], /^udsvstcp: error: --nginx applies to the proxy and proxy-rate workloads, not stream/],
-    [['--workload', 'http', '--packets', '100'], /^udsvstcp: error: --packets applies to the echo, rate, http-rate and proxy-rate workloads; http measures a duration/],
-    [['--workload', 'echo', '--rate', '5'], /^udsvstcp: error: --rate applies to the rate, http-rate and proxy-rate workloads; echo takes --depth \(packets in flight\)$/m],
-    [['--arrivals', 'poisson'], /^udsvstcp: error: --arrivals applies to the rate, http-rate and proxy-rate workloads, not echo$/m],
+    [['--workload', 'http', '--packets', '100'], /^udsvstcp: error: --packets applies to the echo, rate, http-rate, proxy-rate, redis-rate and postgres-rate workloads; http measures a duration/],
+    [['--workload', 'echo', '--rate', '5'], /^udsvstcp: error: --rate applies to the rate, http-rate, proxy-rate, redis-rate and postgres-rate workloads; echo takes --depth \(packets in flight\)$/m],
+    [['--arrivals', 'poisson'], /^udsvstcp: error: --arrivals applies to the rate, http-rate, proxy-rate, redis-rate and postgres-rate workloads, not echo$/m],
     [['--rate', '1000', '--arrivals', 'bursty'], /^udsvstcp: error: --arrivals must be constant \(a packet every 1\/rate\) or poisson .*; got "bursty"$/m],
     [['--rate', '0'], /^udsvstcp: error: --rate must be .*1 .*1000000/m],
     [['--rate', '100', '--pipelining', '2'], /^udsvstcp: error: --pipelining applies to the http and proxy workloads, not rate$/m],
-    [['--connections', '5', '--arrivals', 'poisson'], /^udsvstcp: error: --arrivals applies to the rate, http-rate and proxy-rate workloads, not http$/m],
-    [['--rate', '1000', '--depth', '4'], /^udsvstcp: error: --rate applies to the rate, http-rate and proxy-rate workloads; echo takes --depth/m],
+    [['--connections', '5', '--arrivals', 'poisson'], /^udsvstcp: error: --arrivals applies to the rate, http-rate, proxy-rate, redis-rate and postgres-rate workloads, not http$/m],
+    [['--rate', '1000', '--depth', '4'], /^udsvstcp: error: --rate applies to the rate, http-rate, proxy-rate, redis-rate and postgres-rate workloads; echo takes --depth/m],
     [['--rate', '1000', '--connections', '0'], /^udsvstcp: error: --connections must be a whole number from 1 to 1024; got "0"$/m],
     [['--workload', 'http-rate', '--connections', '1025'], /^udsvstcp: error: --connections must be a whole number from 1 to 1024; got "1025"$/m],
+    // postgres-rate's connections are the cluster's, both transports' within its max_connections: the closed postgres's most
+    [['--workload', 'postgres-rate', '--rate', '100', '--connections', '31'], /^udsvstcp: error: --connections must be a whole number from 1 to 30; got "31"$/m],
+    [['--workload', 'redis-rate', '--connections', '2'], /^udsvstcp: error: --connections applies to the http, proxy, http-rate, proxy-rate, postgres and postgres-rate workloads; redis-rate takes --rate/m],
     [['--workload', 'http-rate', '--pipelining', '2'], /^udsvstcp: error: --pipelining applies to the http and proxy workloads, not http-rate$/m],
     [['--workload', 'http-rate', '--keepalive'], /^udsvstcp: error: --keepalive applies to the proxy and proxy-rate workloads, not http-rate$/m],
     [['--workload', 'stream', '--server-work', '1ms'], /^udsvstcp: error: --server-work applies to the echo, http, proxy, rate, http-rate and proxy-rate workloads, not stream$/m],
@@ -62,8 +65,8 @@ describe('run: an option its workload does not take', () => {
   });
 
   it('run --workload nope lists the workloads', async () => {
-    expect(WORKLOAD_NAMES).toEqual(['echo', 'stream', 'connect', 'http', 'proxy', 'rate', 'http-rate', 'proxy-rate', 'redis', 'postgres']);
-    await expectUsageError(['run', '--workload', 'nope'], /^udsvstcp: error: --workload must be one of echo, stream, connect, http, proxy, rate, http-rate, proxy-rate, redis, postgres; got "nope"$/m);
+    expect(WORKLOAD_NAMES).toEqual(['echo', 'stream', 'connect', 'http', 'proxy', 'rate', 'http-rate', 'proxy-rate', 'redis', 'postgres', 'redis-rate', 'postgres-rate']);
+    await expectUsageError(['run', '--workload', 'nope'], /^udsvstcp: error: --workload must be one of echo, stream, connect, http, proxy, rate, http-rate, proxy-rate, redis, postgres, redis-rate, postgres-rate; got "nope"$/m);
   });
 });
 
@@ -85,12 +88,18 @@ describe('sweep: an option or spec key its workload does not take', () => {
   it('a spec file with "workload": "http", "packets" names the key: http measures a duration', async () => {
     const spec = join(tmp.dir, 'http-packets.json');
     await writeFile(spec, JSON.stringify({ workload: 'http', sizes: [64], depths: [2], runs: 1, packets: 100, warmup: '10ms' }));
-    await expectUsageError(['sweep', spec, '--out', join(tmp.dir, 'out')], /"packets" applies to the echo, rate, http-rate and proxy-rate workloads; http measures a duration/);
+    await expectUsageError(['sweep', spec, '--out', join(tmp.dir, 'out')], /"packets" applies to the echo, rate, http-rate, proxy-rate, redis-rate and postgres-rate workloads; http measures a duration/);
   });
 
   it('sweep --workload http --connections 4 is refused: http sweeps its connections as its depths', async () => {
     const out = join(tmp.dir, 'out');
-    await expectUsageError(['sweep', '--workload', 'http', '--sizes', '64', '--connections', '4', '--out', out], /^udsvstcp: error: --connections applies to the http-rate and proxy-rate workloads; http sweeps its connections as its depths$/m);
+    await expectUsageError(['sweep', '--workload', 'http', '--sizes', '64', '--connections', '4', '--out', out], /^udsvstcp: error: --connections applies to the http-rate, proxy-rate and postgres-rate workloads; http sweeps its connections as its depths$/m);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('sweep --workload postgres-rate --connections 31 is refused with its range, nothing started', async () => {
+    const out = join(tmp.dir, 'out');
+    await expectUsageError(['sweep', '--workload', 'postgres-rate', '--sizes', '1', '--depths', '100', '--connections', '31', '--out', out], /^udsvstcp: error: --connections must be a whole number from 1 to 30; got "31"$/m);
     expect(existsSync(out)).toBe(false);
   });
 
@@ -103,12 +112,12 @@ describe('sweep: an option or spec key its workload does not take', () => {
   });
 
   it('sweep --workload nope lists the workloads', async () => {
-    await expectUsageError(['sweep', 'quick', '--workload', 'nope', '--out', join(tmp.dir, 'out')], /--workload must be one of echo, stream, connect, http, proxy, rate, http-rate, proxy-rate, redis, postgres; got "nope"/);
+    await expectUsageError(['sweep', 'quick', '--workload', 'nope', '--out', join(tmp.dir, 'out')], /--workload must be one of echo, stream, connect, http, proxy, rate, http-rate, proxy-rate, redis, postgres, redis-rate, postgres-rate; got "nope"/);
   });
 });
 
 describe('serve', () => {
   it('serve --workload nope lists the workloads', async () => {
-    await expectUsageError(['serve', '--workload', 'nope', '--uds', join(tmp.dir, 's.sock')], /^udsvstcp: error: --workload must be one of echo, stream, connect, http, proxy, rate, http-rate, proxy-rate, redis, postgres; got "nope"$/m);
+    await expectUsageError(['serve', '--workload', 'nope', '--uds', join(tmp.dir, 's.sock')], /^udsvstcp: error: --workload must be one of echo, stream, connect, http, proxy, rate, http-rate, proxy-rate, redis, postgres, redis-rate, postgres-rate; got "nope"$/m);
   });
 });
