@@ -29,7 +29,7 @@ describe('sweep redis', () => {
     await mkdir(tmpdir);
     const out = join(ctx.tmp.dir, 'out');
     const env = { ...process.env, NO_COLOR: '1', TMPDIR: tmpdir };
-    const child = spawn(process.execPath, [BIN, 'sweep', 'redis', '--test', '--runs', '1', '--no-probe', '--no-report', '--out', out], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'sweep', 'redis', '--test', '--runs', '1', '--sizes', '16', '--no-probe', '--no-report', '--out', out], { env, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (text) => { stderr += text; });
     const exited = new Promise((resolve) => child.once('exit', resolve));

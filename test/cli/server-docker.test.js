@@ -3,14 +3,18 @@
  * starts one: .ci/run): `sweep myhro-2017-docker --test` runs the app server
  * in a real container, says so in its header, meta.json and report, measures
  * TCP (through the published port) and UDS (through the bind-mounted
- * directory), and leaves no container, image, volume or directory behind; the
- * bridge variant reaches the container's address on docker0; with no daemon
- * answering (DOCKER_HOST pointing nowhere) the sweep falls back to the
- * namespace emulation and says why; and a sweep killed with SIGKILL leaves its
- * container, which `--resume` removes. Needs root, iproute2 and a Docker
- * daemon: without them these tests fail saying so, never skip. One test after
- * another, as server-netns.test.js runs: each start removes what killed
- * sweeps left.
+ * directory), and leaves no container, image, volume or directory behind; a
+ * sweep of the bridge variant killed with SIGKILL leaves its container, which
+ * `--resume` removes, and the resumed sweep's nginx reaches the container's
+ * address on docker0. With no daemon answering (DOCKER_HOST pointing nowhere)
+ * the sweep falls back to the namespace emulation and says why: the same
+ * sweep server-netns.test.js runs, so it says so there. Needs root, iproute2
+ * and a Docker daemon: without them these tests fail saying so, never skip.
+ * One test after another, as server-netns.test.js runs: each start removes
+ * what killed sweeps left. The sweeps are one run, the bridge's of one
+ * connection: what is tested is where the server runs and what is left, not
+ * the figures (the first keeps the preset's 10 connections: nginx's CPU comes
+ * in 10 ms ticks, and one connection's few requests often gave none).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -67,14 +71,14 @@ function expectGone(what) {
 describe('sweep --server-docker with a Docker daemon', () => {
   it('myhro-2017-docker --test: a real container, TCP through the published port, UDS through the mounted directory, nothing left', async () => {
     const out = join(tmp.dir, 'docker');
-    const { code, stderr } = await runCli(['sweep', 'myhro-2017-docker', '--test', '--no-probe', '--out', out]);
+    const { code, stderr } = await runCli(['sweep', 'myhro-2017-docker', '--test', '--runs', '1', '--no-probe', '--out', out]);
     expect(code, stderr).toBe(0);
     expect(stderr).toMatch(/^docker: real \(Docker [^,]+, the server in a container/m);
     const what = started(stderr);
     expect(what.published).toBe(true);
     expect(what.tcp).toMatch(/^127\.0\.0\.1:\d+$/);
     const rows = await readTrialRows(out);
-    expect(rows.map((r) => `${r.transport} ${r.status}`).sort()).toEqual(['tcp ok', 'tcp ok', 'uds ok', 'uds ok']);
+    expect(rows.map((r) => `${r.transport} ${r.status}`).sort()).toEqual(['tcp ok', 'uds ok']);
     for (const row of rows) expect(Number(row.proxy_cpu_us_per_req)).toBeGreaterThan(0); // nginx's, and docker-proxy's for TCP
     const meta = await readMetaJson(out);
     expect(meta.spec).toMatchObject({ serverNetns: true, serverDocker: true, portProxy: true });
@@ -87,29 +91,9 @@ describe('sweep --server-docker with a Docker daemon', () => {
     expectGone(what);
   }, 90_000);
 
-  it('myhro-2017-docker-bridge --test: nginx reaches the container at its docker0 address, nothing left', async () => {
-    const out = join(tmp.dir, 'bridge');
-    const { code, stderr } = await runCli(['sweep', 'myhro-2017-docker-bridge', '--test', '--no-probe', '--no-report', '--out', out]);
-    expect(code, stderr).toBe(0);
-    const what = started(stderr);
-    expect(what.published).toBe(false);
-    expect(what.tcp).toBe(`${what.address}:8080`);
-    expect((await readTrialRows(out)).map((r) => `${r.transport} ${r.status}`).sort()).toEqual(['tcp ok', 'tcp ok', 'uds ok', 'uds ok']);
-    expectGone(what);
-  }, 90_000);
-
-  it('with no daemon answering, the namespace emulation runs and says why', async () => {
-    const out = join(tmp.dir, 'emulated');
-    const { code, stderr } = await runCli(['sweep', 'myhro-2017-docker', '--test', '--no-probe', '--no-report', '--out', out], { env: { DOCKER_HOST: `unix://${join(tmp.dir, 'no-daemon.sock')}` } });
-    expect(code, stderr).toBe(0);
-    expect(stderr).toMatch(/^docker: emulated \(no Docker daemon answered.*; the server in a network namespace instead\)$/m);
-    expect(stderr).toMatch(/http server pid \d+ in network namespace udsvstcp-/);
-    expect((await readMetaJson(out)).design.docker).toMatch(/^emulated \(/);
-  }, 60_000);
-
-  it('a sweep killed with SIGKILL leaves its container; --resume removes it and its image (fixture.json) and completes', async () => {
+  it('a bridge sweep killed with SIGKILL leaves its container; --resume removes it and its image (fixture.json) and completes, nginx reaching the container at its docker0 address, nothing left', async () => {
     const out = join(tmp.dir, 'killed');
-    const child = spawn(process.execPath, [BIN, 'sweep', 'myhro-2017-docker', '--test', '--no-probe', '--no-report', '--runs', '1', '--out', out], { env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'sweep', 'myhro-2017-docker-bridge', '--test', '--no-probe', '--no-report', '--runs', '1', '--depths', '1', '--out', out], { env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (text) => { stderr += text; });
     const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -132,7 +116,12 @@ describe('sweep --server-docker with a Docker daemon', () => {
     expect(ours().images).not.toContain(left.image);
     expect(existsSync(left.dir)).toBe(false);
     expect((await readMetaJson(out)).status).toBe('complete');
-    expectGone(started(resumed.stderr));
+    // the resumed session's own container: no published port, nginx's TCP upstream the container's docker0 address
+    const what = started(resumed.stderr);
+    expect(what.published).toBe(false);
+    expect(what.tcp).toBe(`${what.address}:8080`);
+    expect((await readTrialRows(out)).map((r) => `${r.transport} ${r.status}`).sort()).toEqual(['tcp ok', 'uds ok']);
+    expectGone(what);
   }, 120_000);
 
   it('finds the docker client', () => {

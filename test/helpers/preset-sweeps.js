@@ -36,7 +36,11 @@ export const OPEN = PRESETS.filter((preset) => workloadOf(preset).columns.includ
 /** The presets of a server not ours (redis, postgres): test/cli/sweep-e2e-servers.test.js sweeps them. */
 export const OUTSIDE = PRESETS.filter((preset) => outsideServer(workloadOf(preset)) !== undefined);
 
-/** @typedef {{ args: string[], seed: number, pinning: string, env?: NodeJS.ProcessEnv, timeoutMs?: number }} PresetRun how a preset's one sweep runs (timeoutMs: its limit, default 60 s) */
+/**
+ * @typedef {{ args: string[], seed: number, pinning: string, env?: NodeJS.ProcessEnv, timeoutMs?: number, flags?: Record<string, string> }} PresetRun
+ *   how a preset's one sweep runs (timeoutMs: its limit, default 60 s; flags: design flags given on the command line,
+ *   such as { depths: '1' } for a smaller sweep, which the planned trials, rows and columns tested here follow)
+ */
 
 /**
  * The groups (size|depth) a summary compares UDS with TCP in: those with a
@@ -83,11 +87,13 @@ export function describePresetSweeps(presets, { dir, runs = {} }) {
 
   describe.each(presets)('sweep %s --test, end to end with real processes', (preset) => {
     const out = () => sweptDir(preset);
-    const { args, seed, pinning, env, timeoutMs = 60_000 } = RUNS[preset];
+    const { args, seed, pinning, env, timeoutMs = 60_000, flags = {} } = RUNS[preset];
+    /** the preset's spec in test mode, with the design flags the sweep was given */
+    const specOf = () => resolveSpec(loadSpec(preset), { test: true, flags });
     /** @type {Awaited<ReturnType<typeof runCli>>} */
     let result;
     beforeAll(async () => {
-      result = await runCli(['sweep', preset, '--test', '--seed', String(seed), ...args, '--out', out()], { cwd: tmp.dir, env, timeoutMs });
+      result = await runCli(['sweep', preset, '--test', '--seed', String(seed), ...args, ...Object.entries(flags).flatMap(([key, value]) => [`--${key}`, value]), '--out', out()], { cwd: tmp.dir, env, timeoutMs });
       SWEPT.set(preset, result);
     }, timeoutMs + 30_000);
 
@@ -147,7 +153,7 @@ export function describePresetSweeps(presets, { dir, runs = {} }) {
     });
 
     it('writes trials.csv: one row per planned trial, numeric cells', async () => {
-      const spec = resolveSpec(loadSpec(preset), { test: true });
+      const spec = specOf();
       const text = await readFile(join(out(), 'trials.csv'), 'utf8');
       const rows = parseCsv(text);
       const w = getWorkload(spec.workload);
@@ -179,7 +185,7 @@ export function describePresetSweeps(presets, { dir, runs = {} }) {
     });
 
     it('writes runs-wide.csv in the 2014 layout (the primary figure for other workloads)', async () => {
-      const spec = resolveSpec(loadSpec(preset), { test: true });
+      const spec = specOf();
       const lines = (await readFile(join(out(), 'runs-wide.csv'), 'utf8')).trim().split('\n');
       const runs = new Set(parseCsv(await readFile(join(out(), 'trials.csv'), 'utf8')).map((/** @type {any} */ r) => r.run)).size; // planned, and any added for the precision
       expect(runs).toBeGreaterThanOrEqual(spec.runs);
@@ -197,7 +203,7 @@ export function describePresetSweeps(presets, { dir, runs = {} }) {
     });
 
     it('writes blocks.csv: every measured block of every trial, in pairs of both transports', async () => {
-      const spec = resolveSpec(loadSpec(preset), { test: true });
+      const spec = specOf();
       const trials = parseCsv(await readFile(join(out(), 'trials.csv'), 'utf8'));
       const blocks = parseCsv(await readFile(join(out(), 'blocks.csv'), 'utf8'));
       const w = getWorkload(spec.workload);
