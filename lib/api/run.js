@@ -139,7 +139,7 @@ export async function run(raw = {}, { onProgress = () => {}, signal } = {}) {
         interrupted = true;
         break;
       }
-      const result = withNginxWords(fixture?.reference ? await fixture.reference(measured, { prefix: pinning.client }) : measured, fixture, mark);
+      const result = withNginxWords(fixture?.reference ? await fixture.reference(measured, { prefix: pinning.client, signal, onError: (text) => warn(`pgbench gave no figures (pgbench_tps empty): ${text}`) }) : measured, fixture, mark);
       blocksByRun.push(result.blocks);
       rows.push(...result.records.map((record) => ({ run: round, ...record })));
       onProgress({ type: 'trial-end', run: round, records: result.records });
