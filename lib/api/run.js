@@ -9,7 +9,7 @@ import { describeNodes } from '../core/node-executables.js';
 import { formatSize } from '../core/units.js';
 import { startFixture, withNginxWords } from '../fixture/fixture.js';
 import { describeNginx, findNginx } from '../fixture/nginx.js';
-import { describeCluster, describePostgres, findPostgres } from '../fixture/postgres-process.js';
+import { checkClusterTempDir, describeCluster, describePostgres, findPostgres } from '../fixture/postgres-process.js';
 import { describePgbench } from '../fixture/pgbench.js';
 import { describeRedisServer, findRedisServer } from '../fixture/redis-process.js';
 import { endLeftovers } from '../fixture/leftovers.js';
@@ -69,6 +69,7 @@ export async function run(raw = {}, { onProgress = () => {}, signal } = {}) {
   const redisServer = !options.targets && workload.fixture.server === 'redis' ? describeRedisServer(findRedisServer(options.redisServer)) : undefined;
   // and PostgreSQL, from --postgres-bin, PATH or /usr/lib/postgresql
   const postgres = !options.targets && workload.fixture.server === 'postgres' ? describePostgres(findPostgres(options.postgresBin ?? undefined)) : undefined;
+  if (postgres) checkClusterTempDir(); // as root the cluster's user must reach TMPDIR
   // before the server starts, so that the probe's processes have the machine to themselves
   const machine = options.probe ? await collectMachineFacts({ probe: true, signal }) : null;
   if (machine) info(describeWakeup(machine), true);
@@ -138,7 +139,7 @@ export async function run(raw = {}, { onProgress = () => {}, signal } = {}) {
         interrupted = true;
         break;
       }
-      const result = withNginxWords(fixture?.reference ? await fixture.reference(measured, { prefix: pinning.client }) : measured, fixture, mark);
+      const result = withNginxWords(fixture?.reference ? await fixture.reference(measured, { prefix: pinning.client, signal, onError: (text) => warn(`pgbench gave no figures (pgbench_tps empty): ${text}`) }) : measured, fixture, mark);
       blocksByRun.push(result.blocks);
       rows.push(...result.records.map((record) => ({ run: round, ...record })));
       onProgress({ type: 'trial-end', run: round, records: result.records });

@@ -165,6 +165,8 @@ async function measure({ dir, spec, previous, executables, nodes, begin, end, re
   let currentRun;
   /** @type {Record<string, unknown>[]} this session's reference rows */
   const referenceRows = [];
+  /** @type {string[]} why a run of the server's own C client (pgbench) gave no figures */
+  const referenceErrors = [];
 
   onProgress({ type: 'start', workload: spec.workload, nodes: versions });
   /** @type {Set<import('../fixture/fixture.js').Fixture>} one per Node version */
@@ -198,12 +200,14 @@ async function measure({ dir, spec, previous, executables, nodes, begin, end, re
         const measured = await runLanes({ ...trial, placement: pinning.placement }, { ...trialOptions, server: fixture, execPath: execPathOf(trial.node_version) });
         // the server's own C client after the trial's blocks: pgbench's figures as columns of its records (Fixture.reference),
         // redis-benchmark's as rows of reference.csv (Workload.reference)
-        const result = fixture.reference ? await fixture.reference(measured, { prefix: pinning.client }) : measured;
-        if (referenceBinary && !signal.aborted) {
-          const rows = await runReference(workload, { binary: referenceBinary, trial, records: result.records, targets: fixture.targets, prefix: pinning.client, run: currentRun });
-          if (rows.length) appendReference(dir, rows);
-          referenceRows.push(...rows);
-        }
+        const result = fixture.reference ? await fixture.reference(measured, { prefix: pinning.client, signal, onError: (text) => referenceErrors.push(text) }) : measured;
+        /** @type {Record<string, unknown>[]} */
+        let rows = [];
+        if (referenceBinary && !signal.aborted) rows = await runReference(workload, { binary: referenceBinary, trial, records: result.records, targets: fixture.targets, prefix: pinning.client, run: currentRun, signal });
+        // a Ctrl-C during the C client's runs: the trial is not recorded (its reference cut short), and a resume measures it whole
+        if (signal.aborted && (fixture.reference || referenceBinary)) throw new Error('interrupted');
+        if (rows.length) appendReference(dir, rows);
+        referenceRows.push(...rows);
         return withNginxWords(result, fixture, mark);
       },
       onStart: (job, index, total) => {
@@ -235,7 +239,7 @@ async function measure({ dir, spec, previous, executables, nodes, begin, end, re
   end(result.interrupted ? 'interrupted' : 'complete', { trials_planned: result.planned, extra_trial_rows: rows.filter((r) => Number(r.run) >= spec.runs).length, max_time_reached: result.timeUp, trials_recorded: rows.length, trials_failed: failed, trials_superseded: previous.length - live.length });
 
   onProgress({ type: 'summary', text: toSummaryText(summary, { precision: spec.precision }) });
-  for (const text of [...clientWarnings(rows), ...counterWarnings(rows)]) onProgress({ type: 'warning', text });
+  for (const text of [...clientWarnings(rows), ...counterWarnings(rows), ...referenceWarnings(referenceRows, referenceErrors)]) onProgress({ type: 'warning', text });
   for (const line of describeReference(referenceRows, BASELINE)) info(line);
   const files = [FILES.trials, FILES.blocks, FILES.summary, FILES.wide, FILES.meta, ...(referenceRows.length ? [FILES.reference] : [])].map((file) => join(resolve(dir), file));
   onProgress({ type: 'recorded', rows: rows.length, planned: result.planned, extra: result.extra, failed, files });
@@ -252,6 +256,22 @@ async function measure({ dir, spec, previous, executables, nodes, begin, end, re
   }
   const document = toReportDocument(report?.findings ?? { status: result.interrupted ? 'interrupted' : 'complete', trials: { recorded: rows.length, ok: rows.length - failed, failed, planned: result.planned }, sections: [], versions: [], knees: [], warnings: ['the report could not be made (see stderr)'], machineWarnings: [], machineNotes: [], summary, centre: 'geometric mean', meta: null }, { dir: resolve(dir), files: report?.files ?? [] });
   return { dir, document, report, reportError, interrupted: result.interrupted, failed, resume };
+}
+
+/**
+ * The runs of the server's own C client that gave no figures, said once each kind: redis-benchmark's error rows in
+ * reference.csv, pgbench's empty pgbench_tps cells.
+ * @param {Record<string, unknown>[]} rows this session's reference.csv rows
+ * @param {string[]} pgbench why each pgbench run that failed did
+ * @returns {string[]}
+ */
+export function referenceWarnings(rows, pgbench) {
+  const failed = rows.filter((r) => r.status === 'error');
+  /** @type {string[]} */
+  const warnings = [];
+  if (failed.length) warnings.push(`${failed[0].client} failed in ${failed.length} run(s) (status error in ${FILES.reference}); the first: ${failed[0].error}`);
+  if (pgbench.length) warnings.push(`pgbench failed in ${pgbench.length} run(s): their pgbench_tps is empty in ${FILES.trials}; the first: ${pgbench[0]}`);
+  return warnings;
 }
 
 /** Unrecorded traffic through a new server before its first measured trial, per transport (none in test mode). */

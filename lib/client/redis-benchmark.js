@@ -59,20 +59,20 @@ export function parseBenchmarkCsv(text, requests = 0) {
 
 /**
  * Run redis-benchmark once against a target.
- * @param {{ binary: string, target: import('./transport.js').Target, size: number, depth: number, requests: number, prefix?: string[], timeoutMs?: number }} options
- *   prefix: e.g. taskset for the client's CPU
+ * @param {{ binary: string, target: import('./transport.js').Target, size: number, depth: number, requests: number, prefix?: string[], timeoutMs?: number, signal?: AbortSignal }} options
+ *   prefix: e.g. taskset for the client's CPU; signal: aborted, it is killed
  * @returns {Promise<ReferenceRow[]>}
  */
-export function runRedisBenchmark({ binary, target, size, depth, requests, prefix = [], timeoutMs = 60_000 }) {
+export function runRedisBenchmark({ binary, target, size, depth, requests, prefix = [], timeoutMs = 60_000, signal }) {
   const address = socketAddress(target);
   const where = address.path !== undefined ? ['-s', address.path] : ['-h', String(address.host), '-p', String(address.port)];
   const args = [...where, '-t', TESTS.join(',').toLowerCase(), '-d', String(size), '-c', '1', '-P', String(depth), '-n', String(requests), '--csv'];
   const [command, ...rest] = [...prefix, binary, ...args];
   return new Promise((resolve, reject) => {
-    execFile(command, rest, { timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 1 << 20, encoding: 'utf8' }, (error, stdout, stderr) => {
+    execFile(command, rest, { timeout: timeoutMs, killSignal: 'SIGKILL', signal, maxBuffer: 1 << 20, encoding: 'utf8' }, (error, stdout, stderr) => {
       const rows = parseBenchmarkCsv(String(stdout ?? ''), requests);
       if (error || rows.length !== TESTS.length) {
-        const why = error?.killed ? `killed after ${timeoutMs} ms` : (String(stderr ?? '').trim().split('\n').pop() || error?.message || 'no CSV rows');
+        const why = signal?.aborted ? 'interrupted' : error?.killed ? `killed after ${timeoutMs} ms` : (String(stderr ?? '').trim().split('\n').pop() || error?.message || 'no CSV rows');
         reject(new RunError(`redis-benchmark ${args.join(' ')}: ${why}`, 'ERR_REDIS_BENCHMARK'));
         return;
       }

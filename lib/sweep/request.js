@@ -7,7 +7,7 @@ import { resolveWorkloadOptions } from '../options/rules.js';
 import { checkTempDir } from '../fixture/socket-file.js';
 import { describeNginx, findNginx } from '../fixture/nginx.js';
 import { probeDocker } from '../fixture/docker.js';
-import { describePostgres, findPostgres } from '../fixture/postgres-process.js';
+import { checkClusterTempDir, describePostgres, findPostgres } from '../fixture/postgres-process.js';
 import { describeRedisServer, findRedisServer } from '../fixture/redis-process.js';
 import { requireNetns } from '../fixture/netns.js';
 import { DEFAULT_WORKLOAD, getWorkload } from '../workloads/index.js';
@@ -65,6 +65,7 @@ function findExecutables(spec, { nginx, redisServer, postgresBin }) {
   const workload = getWorkload(spec.workload);
   // each only for its workload: --nginx for proxy, --redis-server for redis, --postgres-bin for postgres
   resolveWorkloadOptions(workload, { nginx, redisServer, postgresBin }, (key) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
+  if (workload.fixture.server === 'postgres') checkClusterTempDir(); // as root the cluster's user must reach TMPDIR: before the results directory
   return {
     ...(workload.fixture.proxy ? { nginx: { ...describeNginx(findNginx(nginx)), from: nginx === undefined ? 'PATH' : '--nginx' } } : {}),
     ...(workload.fixture.server === 'redis' ? { 'redis-server': { ...describeRedisServer(findRedisServer(redisServer)), from: redisServer === undefined ? 'PATH' : '--redis-server' } } : {}),

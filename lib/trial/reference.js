@@ -13,9 +13,10 @@
  * @param {Record<string, import('../client/transport.js').Target>} options.targets the fixture's, by transport
  * @param {string[]} [options.prefix] e.g. taskset for the client's CPU
  * @param {number | string} [options.run]
+ * @param {AbortSignal} [options.signal] aborted (Ctrl-C): none starts, the one running is killed, and no row is made of it
  * @returns {Promise<Record<string, unknown>[]>}
  */
-export async function runReference(workload, { binary, trial, records, targets, prefix = [], run }) {
+export async function runReference(workload, { binary, trial, records, targets, prefix = [], run, signal }) {
   const reference = workload.reference;
   if (!reference) return [];
   const count = workload.columns[0]; // the lane's units: operations for redis
@@ -23,13 +24,15 @@ export async function runReference(workload, { binary, trial, records, targets, 
   const rows = [];
   for (const record of records) {
     const target = targets[record.transport];
+    if (signal?.aborted) break;
     if (record.status !== 'ok' || !target) continue;
     const base = { run, node_version: record.node_version ?? trial.node_version, client: reference.client, transport: record.transport, size_bytes: trial.size, depth: trial.depth };
     const requests = Math.max(1000, Math.round(Number(record[count]) || 0));
     try {
-      const measured = await reference.run({ binary, target, size: trial.size, depth: trial.depth, requests, prefix });
+      const measured = await reference.run({ binary, target, size: trial.size, depth: trial.depth, requests, prefix, signal });
       rows.push(...measured.map((row) => ({ ...base, ...row, status: 'ok', error: '' })));
     } catch (error) {
+      if (signal?.aborted) break;
       rows.push({ ...base, requests, status: 'error', error: /** @type {Error} */ (error).message });
     }
   }

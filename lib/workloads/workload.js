@@ -110,7 +110,7 @@
  * @property {() => string | null} find its executable, or null: no reference rows
  * @property {(path: string) => { path: string, version: string }} describe its version, for people and meta.json
  * @property {string} missing what to say when it is not found
- * @property {(options: { binary: string, target: import('../client/transport.js').Target, size: number, depth: number, requests: number, prefix?: string[] }) => Promise<Record<string, unknown>[]>} run
+ * @property {(options: { binary: string, target: import('../client/transport.js').Target, size: number, depth: number, requests: number, prefix?: string[], signal?: AbortSignal }) => Promise<Record<string, unknown>[]>} run
  *   its rows for one target: as many requests as the trial's lane did units (at least 1000)
  */
 
