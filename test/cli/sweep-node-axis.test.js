@@ -157,7 +157,7 @@ describe('Ctrl-C on a --node sweep', () => {
     expect(code, stderr).toBe(130);
     const command = `npx udsvstcp sweep --resume ${out} --node node-base,${node2.path}`;
     expect(stderr).toContain(`Resume with:\n  ${command}\n`);
-    const report = await runCli(['report', out], { cwd: tmp.dir, env });
+    const report = await callMain(['report', out]); // in this process: report runs no Node
     expect(report.code, report.stderr).toBe(0);
     expect(report.stderr).toContain(`complete it with: ${command}\n`);
     expect(await readFile(join(out, 'summary.md'), 'utf8')).toContain(`complete it with: ${command.replace(/_/g, '\\_')}\n`);
