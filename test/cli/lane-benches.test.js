@@ -13,7 +13,7 @@ const INFLIGHT = fileURLToPath(new URL('../bench/inflight.js', import.meta.url))
 
 describe('bench:lanes and bench:inflight', () => {
   it('bench:lanes prints X/TCP in a pair and in the list, with whether the intervals overlap', async () => {
-    const { code, stdout, stderr } = await runScript(LANES, ['--runs', '2', '--duration', '50ms', '--warmup', '10ms', '--depths', '1', '--transports', 'uds', '--size', '64', '--pin', 'none']);
+    const { code, stdout, stderr } = await runScript(LANES, ['--runs', '2', '--duration', '20ms', '--warmup', '5ms', '--depths', '1', '--transports', 'uds', '--size', '64', '--pin', 'none']);
     expect(code, stderr).toBe(0);
     expect(stdout).toMatch(/^X +depth +X\/TCP in tcp,X +X\/TCP in tcp,uds +overlap$/m);
     expect(stdout).toMatch(/^uds +1 +\d+\.\d\d \[\d+\.\d\d–\d+\.\d\d\] +\d+\.\d\d \[\d+\.\d\d–\d+\.\d\d\] +(yes|no)$/m);

@@ -18,33 +18,44 @@ afterEach(() => tmp.remove());
 
 /** @type {{ dir: string, remove: () => Promise<void> }} */
 let shared;
-/** a tiny sweep of 2 trials interrupted after its first, made once: each test resumes a copy (no test here reads the report files) */
-let interrupted = '';
+/**
+ * a tiny sweep of 2 trials killed outright (SIGKILL) after its first, made once: each test resumes a copy (no test
+ * here reads the report files); it left its lock and meta.json "running"
+ */
+let killed = '';
+/** the pid of the sweep that was killed */
+let killedPid = 0;
 beforeAll(async () => {
   shared = await makeTempDir();
-  interrupted = join(shared.dir, 'out');
-  const sweep = startSweep([await writeTinySpec(shared.dir, { runs: 1 }), '--test', '--no-probe', '--no-report', '--out', interrupted], {
-    onStderr: (text, child) => { if (text.includes('[1/2]') && !child.killed) child.kill('SIGINT'); },
+  killed = join(shared.dir, 'out');
+  const sweep = startSweep([await writeTinySpec(shared.dir, { runs: 1 }), '--test', '--no-probe', '--no-report', '--out', killed], {
+    onStderr: (text, child) => { if (text.includes('[1/2]') && !child.killed) child.kill('SIGKILL'); },
   });
-  const { code, stderr } = await sweep.done;
-  expect(code, stderr).toBe(130);
+  const { signal, stderr } = await sweep.done;
+  expect(signal, stderr).toBe('SIGKILL');
+  killedPid = /** @type {number} */ (sweep.child.pid);
 }, 60_000);
 afterAll(() => shared.remove());
 
-/** A copy of the interrupted sweep, for one test. */
-const interruptedSweep = () => copyResultsDir(interrupted, tmp.dir, 'out');
+/** A copy of the killed sweep, for one test. */
+const killedSweep = () => copyResultsDir(killed, tmp.dir, 'out');
 
 /** @param {number} pid */
 const lockOf = (pid, start = processStart(pid)) => JSON.stringify({ pid, host: os.hostname(), process_start: start, started_at: '2026-01-01T00:00:00.000Z', argv: ['sweep', '--resume', 'x'], token: 'feedc0de' });
 
 describe('one sweep at a time per results directory', () => {
   it('a second --resume while one runs exits 2 naming the holder; no trial is measured twice', async () => {
-    const out = await interruptedSweep();
+    const out = await killedSweep();
     /** @type {Promise<Awaited<ReturnType<typeof callMain>>> | undefined} */
     let second;
-    // the second in this process: it asks for the lock the moment the first has it
+    // the second in this process, once the first has the lock; the first is stopped (SIGSTOP) until the second has
+    // answered, so that it cannot finish and let the lock go first
     const first = startSweep(['--resume', out, '--no-probe', '--no-report'], {
-      onStderr: (text) => { if (!second && text.includes('results:')) second = callMain(['sweep', '--resume', out]); },
+      onStderr: (text, child) => {
+        if (second || !text.includes('results:')) return;
+        child.kill('SIGSTOP');
+        second = callMain(['sweep', '--resume', out]).finally(() => child.kill('SIGCONT'));
+      },
     });
     const done = await first.done;
     expect(done.code, done.stderr).toBe(0);
@@ -58,7 +69,7 @@ describe('one sweep at a time per results directory', () => {
   });
 
   it('a lock held by a live process is respected, and nothing in the directory changes', async () => {
-    const out = await interruptedSweep();
+    const out = await killedSweep();
     await writeFile(join(out, 'sweep.lock'), lockOf(process.pid));
     const before = await readFile(join(out, 'trials.csv'), 'utf8');
     const { code, stderr } = await callMain(['sweep', '--resume', out]);
@@ -69,25 +80,21 @@ describe('one sweep at a time per results directory', () => {
   });
 
   it('a sweep killed outright leaves meta.json running and its lock; --resume takes over and goes on', async () => {
-    const out = join(tmp.dir, 'killed');
     // 2 trials: killed once the first is recorded
-    const sweep = startSweep([await writeTinySpec(tmp.dir, { runs: 1 }), '--test', '--no-probe', '--no-report', '--out', out], {
-      onStderr: (text, child) => { if (text.includes('[1/2]') && !child.killed) child.kill('SIGKILL'); },
-    });
-    const killed = await sweep.done;
-    expect(killed.signal).toBe('SIGKILL');
+    const out = await killedSweep();
     expect(await readdir(out)).toContain('sweep.lock');
+    expect((await readMetaJson(out)).status).toBe('running');
     const { code, stderr } = await callMainLeavingNothing(['sweep', '--resume', out, '--no-probe', '--no-report']);
     expect(code, stderr).toBe(0);
-    expect(stderr).toContain(`note: took over sweep.lock left by udsvstcp pid ${sweep.child.pid}`);
-    expect(stderr).toContain(`note: the last session (pid ${sweep.child.pid}) ended without closing the directory`);
+    expect(stderr).toContain(`note: took over sweep.lock left by udsvstcp pid ${killedPid}`);
+    expect(stderr).toContain(`note: the last session (pid ${killedPid}) ended without closing the directory`);
     const rows = await readTrialRows(out);
     expect(new Set(rows.map(keyOf)).size).toBe(4);
     expect((await readMetaJson(out)).sessions.map((/** @type {any} */ s) => s.status)).toEqual(['lost', 'complete']);
   });
 
   it('a stale lock of a dead pid is taken over, and said so', async () => {
-    const out = await interruptedSweep();
+    const out = await killedSweep();
     const gone = spawn(process.execPath, ['-e', '']);
     const pid = /** @type {number} */ (gone.pid);
     await new Promise((resolve) => gone.on('exit', resolve));

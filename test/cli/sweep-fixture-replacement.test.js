@@ -7,8 +7,8 @@
 import { unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { callMain, makeTempDir } from '../helpers/cli.js';
-import { readMetaJson, readTrialRows, startSweep, writeTinySpec } from '../helpers/sweeps.js';
+import { callMain, callMainWatched, makeTempDir } from '../helpers/cli.js';
+import { readMetaJson, readTrialRows, writeTinySpec } from '../helpers/sweeps.js';
 
 /** @type {{ dir: string, remove: () => Promise<void> }} */
 let tmp;
@@ -18,7 +18,8 @@ beforeEach(async () => {
 afterEach(() => tmp.remove());
 
 /**
- * Run a sweep and, once its first trial is recorded, do `fault` to its server.
+ * Run a sweep (main() in this process; its servers and trials are real processes) and, once its first trial is
+ * recorded, do `fault` to its server.
  * @param {Record<string, unknown>} spec
  * @param {(server: { pid: number, uds: string }) => Promise<void> | void} fault
  */
@@ -26,17 +27,14 @@ async function sweepWithFault(spec, fault) {
   const out = join(tmp.dir, 'out');
   /** @type {{ pid: number, uds: string }[]} */
   const hit = [];
-  const sweep = startSweep([await writeTinySpec(tmp.dir, spec), '--test', '--no-probe', '--no-report', '--out', out], {
-    onStderr: (text) => {
-      const pid = /(?:echo|http) server pid (\d+)/.exec(text)?.[1];
-      const uds = /uds (\/[^\s;,]+)/.exec(text)?.[1];
-      if (pid && uds && hit.length === 0 && text.includes('[1/')) {
-        hit.push({ pid: Number(pid), uds });
-        Promise.resolve(fault(hit[0])).catch(() => {});
-      }
-    },
+  const { code, stderr } = await callMainWatched(['sweep', await writeTinySpec(tmp.dir, spec), '--test', '--no-probe', '--no-report', '--out', out], (text) => {
+    const pid = /(?:echo|http) server pid (\d+)/.exec(text)?.[1];
+    const uds = /uds (\/[^\s;,]+)/.exec(text)?.[1];
+    if (pid && uds && hit.length === 0 && text.includes('[1/')) {
+      hit.push({ pid: Number(pid), uds });
+      Promise.resolve(fault(hit[0])).catch(() => {});
+    }
   });
-  const { code, stderr } = await sweep.done;
   expect(hit, stderr).toHaveLength(1);
   const rows = await readTrialRows(out);
   const meta = await readMetaJson(out);

@@ -2,7 +2,8 @@ import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { shellQuote } from '../../lib/core/shell.js';
-import { makeTempDir, runCli } from '../helpers/cli.js';
+import { makeTempDir } from '../helpers/cli.js';
+import { callMainLeavingNothing } from '../helpers/in-process.js';
 import { keyOf, readMetaJson, readTrialRows, startSweep, writeTinySpec } from '../helpers/sweeps.js';
 
 /** @type {{ dir: string, remove: () => Promise<void> }} */
@@ -17,17 +18,19 @@ beforeEach(async () => {
 afterEach(() => tmp.remove());
 
 /**
- * Run a sweep of 4 trials and send `signal` once its stderr shows `when`
- * (and, with `twice`, again once it says it is stopping). Without `report`
- * (--no-report), no summary.md, charts, results.xlsx or report.html.
+ * Run a sweep of 2 trials (3 with `sizes` of 3), or with `resume` resume
+ * `out`, and send `signal` once its stderr shows `when` (and, with `twice`,
+ * again once it says it is stopping). Without `report` (--no-report), no
+ * summary.md, charts, results.xlsx or report.html.
  * @param {string} out
  * @param {string} when
  * @param {NodeJS.Signals} signal
- * @param {{ twice?: boolean, report?: boolean }} [options]
+ * @param {{ twice?: boolean, report?: boolean, sizes?: number[], resume?: boolean }} [options]
  */
-async function interrupt(out, when, signal, { twice = false, report = false } = {}) {
+async function interrupt(out, when, signal, { twice = false, report = false, sizes = [1, 64], resume = false } = {}) {
   let sent = 0;
-  const sweep = startSweep([await writeTinySpec(tmp.dir, { runs: 1 }), '--test', '--no-probe', ...(report ? [] : ['--no-report']), '--out', out], {
+  const what = resume ? ['--resume', out] : [await writeTinySpec(tmp.dir, { sizes, runs: 1 }), '--test', '--out', out];
+  const sweep = startSweep([...what, '--no-probe', ...(report ? [] : ['--no-report'])], {
     env: { TMPDIR: serverTmp },
     onStderr: (text, child) => {
       if (sent === 0 && text.includes(when)) {
@@ -44,19 +47,37 @@ async function interrupt(out, when, signal, { twice = false, report = false } = 
 
 /**
  * What every interruption must leave: no lock, no server leftovers, a valid
- * trials.csv, meta.json not "running", and a resume that completes the sweep.
+ * trials.csv, meta.json not "running", and a resume that completes the sweep
+ * (main() in this process, with the sweep's TMPDIR: it too must leave nothing running).
+ * @param {string} out
+ * @param {number} [rows] the rows of the complete sweep
+ */
+async function expectResumable(out, rows = 4) {
+  await expectStopped(out);
+  const saved = process.env.TMPDIR;
+  process.env.TMPDIR = serverTmp;
+  try {
+    const resumed = await callMainLeavingNothing(['sweep', '--resume', out, '--no-probe', '--no-report', '--quiet']);
+    expect(resumed.code, resumed.stderr).toBe(0);
+  } finally {
+    if (saved === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = saved;
+  }
+  const recorded = await readTrialRows(out);
+  expect(recorded).toHaveLength(rows);
+  expect(new Set(recorded.map(keyOf)).size).toBe(rows);
+  expect((await readMetaJson(out)).status).toBe('complete');
+  expect(await readdir(serverTmp)).toEqual([]);
+}
+
+/**
+ * No lock, no server leftovers, meta.json not "running".
  * @param {string} out
  */
-async function expectResumable(out) {
+async function expectStopped(out) {
   expect(await readdir(out)).not.toContain('sweep.lock');
   expect(await readdir(serverTmp)).toEqual([]);
   expect((await readMetaJson(out)).status).not.toBe('running');
-  const resumed = await runCli(['sweep', '--resume', out, '--no-probe', '--no-report', '--quiet'], { env: { TMPDIR: serverTmp } });
-  expect(resumed.code, resumed.stderr).toBe(0);
-  const rows = await readTrialRows(out);
-  expect(rows).toHaveLength(4);
-  expect(new Set(rows.map(keyOf)).size).toBe(4);
-  expect((await readMetaJson(out)).status).toBe('complete');
 }
 
 describe('a sweep stopped by a signal at any moment stays resumable', () => {
@@ -85,20 +106,19 @@ describe('a sweep stopped by a signal at any moment stays resumable', () => {
     await expectResumable(out);
   }, 60_000); // a sweep and its resume: slow on a loaded 2-core machine
 
-  it('SIGTERM exits 143 and quotes the directory in the resume command', async () => {
+  // one directory for both: a sweep stopped by SIGTERM, its resume stopped by SIGHUP, then resumed to the end
+  it('SIGTERM exits 143 and quotes the directory in the resume command; SIGHUP (the terminal closed) exits 129, on a resume too', async () => {
     const out = join(tmp.dir, "it's mine");
-    const { code, stderr } = await interrupt(out, '[1/2]', 'SIGTERM');
-    expect(code, stderr).toBe(143);
-    expect(stderr).toContain(`npx udsvstcp sweep --resume '${tmp.dir}/it'\\''s mine'\n`);
-    await expectResumable(out);
-  }, 60_000); // a sweep and its resume: slow on a loaded 2-core machine
-
-  it('SIGHUP (the terminal closed) exits 129', async () => {
-    const out = join(tmp.dir, 'hup');
-    const { code, stderr } = await interrupt(out, '[1/2]', 'SIGHUP');
-    expect(code, stderr).toBe(129);
-    await expectResumable(out);
-  }, 60_000); // a sweep and its resume: slow on a loaded 2-core machine
+    const term = await interrupt(out, '[1/3]', 'SIGTERM', { sizes: [1, 64, 1024] });
+    expect(term.code, term.stderr).toBe(143);
+    expect(term.stderr).toContain(`npx udsvstcp sweep --resume '${tmp.dir}/it'\\''s mine'\n`);
+    await expectStopped(out);
+    const measured = (await readTrialRows(out)).length;
+    expect([2, 4]).toContain(measured); // the trial in progress when the signal came may have ended first
+    const hup = await interrupt(out, 'results:', 'SIGHUP', { resume: true });
+    expect(hup.code, hup.stderr).toBe(129);
+    await expectResumable(out, 6);
+  }, 60_000); // two sweeps and a resume: slow on a loaded 2-core machine
 });
 
 describe('shellQuote', () => {

@@ -10,7 +10,8 @@ import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { callMain, makeTempDir, runCli } from '../helpers/cli.js';
+import { callMain, makeTempDir } from '../helpers/cli.js';
+import { callMainLeavingNothing } from '../helpers/in-process.js';
 import { ENVIRONMENT, okRow, writeResults } from '../helpers/results-fixture.js';
 import { readMetaJson, writeTinySpec } from '../helpers/sweeps.js';
 import { toSummaryText } from '../../lib/stats/summarize.js';
@@ -54,9 +55,9 @@ describe('sweep --intervals: moderated across the groups (the default) or each g
   });
 
   it('with --intervals own, gives each group its runs alone: n − 1 degrees of freedom, and no word of moderation', async () => {
-    const spec = await writeTinySpec(tmp.dir, { sizes: [64], runs: 2, packets: 200 });
+    const spec = await writeTinySpec(tmp.dir, { sizes: [64], runs: 2, packets: 100 });
     const out = join(tmp.dir, 'own');
-    const { code, stderr } = await runCli(['sweep', spec, '--test', '--no-probe', '--out', out, '--intervals', 'own']);
+    const { code, stderr } = await callMainLeavingNothing(['sweep', spec, '--test', '--no-probe', '--out', out, '--intervals', 'own']);
     expect(code, stderr).toBe(0);
     const ratios = await ratioRows(out);
     expect(ratios).toHaveLength(1);

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeTempDir, runCli } from '../helpers/cli.js';
+import { makeTempDir } from '../helpers/cli.js';
+import { callMainLeavingNothing } from '../helpers/in-process.js';
 
 const KEYS = JSON.parse(readFileSync(new URL('../fixtures/machine-keys.json', import.meta.url), 'utf8'));
 
@@ -18,10 +19,11 @@ const proc = (name) => readFileSync(join('/proc/sys', ...name.split('.')), 'utf8
 
 describe.runIf(process.platform === 'linux')('sweep records the machine facts that set the regimes', () => {
   const out = () => join(tmp.dir, 'quick');
-  /** @type {Awaited<ReturnType<typeof runCli>>} */
+  /** @type {Awaited<ReturnType<typeof callMainLeavingNothing>>} */
   let result;
   beforeAll(async () => {
-    result = await runCli(['sweep', 'quick', '--test', '--seed', '3', '--out', out()]);
+    // main() in this process (the probe's, the server's and the trials' processes are real); one trial is enough
+    result = await callMainLeavingNothing(['sweep', 'quick', '--test', '--runs', '1', '--seed', '3', '--out', out()]);
   }, 60_000);
 
   it('meta.json has the sysctls as the kernel gives them, virtualisation, idle settings and a wake-up probe', async () => {
@@ -84,7 +86,7 @@ describe.runIf(process.platform === 'linux')('a sweep prints what the machine se
     expect(wmem).toBeLessThan(256 * 1024);
     const dir = join(tmp.dir, 'buffer');
     // the default preset's precision rounds would add runs: --max-time 1 s starts none after the planned ones
-    const { code, stderr } = await runCli(['sweep', '--test', '--sizes', '128KiB', '--depths', '1,2', '--runs', '1', '--packets', '40', '--warmup', '8', '--precision', '100%', '--max-time', '1s', '--no-probe', '--no-report', '--quiet', '--out', dir]);
+    const { code, stderr } = await callMainLeavingNothing(['sweep', '--test', '--sizes', '128KiB', '--depths', '1,2', '--runs', '1', '--packets', '40', '--warmup', '8', '--precision', '100%', '--max-time', '1s', '--no-probe', '--no-report', '--quiet', '--out', dir]);
     expect(code, stderr).toBe(0);
     const lines = stderr.split('\n').filter((l) => l.includes('send buffer'));
     expect(lines).toEqual([expect.stringMatching(new RegExp(`^warning: at 128 KiB depth 2 more bytes are in flight than UDS's send buffer holds \\(net\\.core\\.wmem_default, ${wmem} B here;`))]);
@@ -93,7 +95,7 @@ describe.runIf(process.platform === 'linux')('a sweep prints what the machine se
 
 describe.runIf(process.platform === 'linux')('run --probe', () => {
   it('runs the wake-up probe before measuring and prints it', async () => {
-    const { code, stderr } = await runCli(['run', '--probe', '--packets', '200', '--warmup', '0']);
+    const { code, stderr } = await callMainLeavingNothing(['run', '--probe', '--packets', '100', '--warmup', '0']);
     expect(code, stderr).toBe(0);
     expect(stderr).toMatch(/^wake-up probe: (same-CPU [\d.]+ µs, cross-CPU [\d.]+ µs|none \(taskset not found)/m);
   }, 30_000);

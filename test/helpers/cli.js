@@ -99,3 +99,22 @@ export function expectOneLineUsageError({ code, stdout, stderr }, message) {
   expect(stderr).toMatch(message);
   expect(stderr).not.toContain('server pid');
 }
+
+/**
+ * callMain with its stderr handed, as it grows, to `onStderr`: for a test
+ * that acts on what main() says while it runs (a fault done to its server).
+ * @param {string[]} args
+ * @param {(text: string) => void} onStderr all of stderr so far
+ */
+export async function callMainWatched(args, onStderr) {
+  const [stdout, stderr] = [new PassThrough(), new PassThrough()];
+  let out = '';
+  let err = '';
+  stdout.setEncoding('utf8').on('data', (t) => { out += t; });
+  stderr.setEncoding('utf8').on('data', (t) => {
+    err += t;
+    onStderr(err);
+  });
+  const code = await main(args, { stdout, stderr, env: { NO_COLOR: '1' } });
+  return { code, stdout: out, stderr: err };
+}
