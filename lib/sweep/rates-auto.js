@@ -2,7 +2,8 @@
  * `--depths auto` for the open-loop workloads (docs/openloop.md#knees): before the sweep's plan is fixed and recorded,
  * each size's closed-loop capacity is measured on a server of the sweep's own kind, one short trial of its closed twin
  * (echo pipelined 16 deep; http or proxy over the same connections) with every transport; the rates offered are then
- * doubling steps down from twice the highest capacity, the last at or above a sixteenth of the lowest, and each transport's
+ * doubling steps down from twice the highest capacity, the last at or above a sixteenth of the lowest (a quarter with
+ * --test: a shorter ladder, fewer trials), and each transport's
  * knee at each size bisected with short open-loop trials (bisectKnee): the last rate it kept and the first it missed join them.
  */
 import { RunError } from '../core/errors.js';
@@ -12,21 +13,24 @@ import { getWorkload } from '../workloads/index.js';
 
 /** The ladder reaches down to this share of the lowest capacity, where every transport keeps its rate. */
 export const AUTO_FLOOR = 1 / 16;
+/** and with --test (a check that the tool works, not figures) to this share: two steps fewer to sweep and to walk. */
+export const AUTO_FLOOR_TEST = 1 / 4;
 /** and up to this multiple of the highest, past every knee: open loop can keep more than closed loop measured. */
 export const AUTO_CEILING = 2;
 /** Rates offered at most. */
 const MAX_RATES = 32;
 
 /**
- * The rates offered: doubling steps down from AUTO_CEILING × the highest capacity to AUTO_FLOOR × the lowest, within the
+ * The rates offered: doubling steps down from AUTO_CEILING × the highest capacity to `floor` × the lowest, within the
  * axis. Pure.
  * @param {number[]} capacities closed-loop rates, per second
  * @param {{ min: number, max: number }} axis the rate axis's bounds
+ * @param {number} [floor] AUTO_FLOOR, or AUTO_FLOOR_TEST with --test
  * @returns {number[]} ascending
  */
-export function rateLadder(capacities, axis) {
+export function rateLadder(capacities, axis, floor = AUTO_FLOOR) {
   const top = Math.min(axis.max, Math.max(...capacities) * AUTO_CEILING);
-  const bottom = Math.max(axis.min, Math.min(...capacities) * AUTO_FLOOR);
+  const bottom = Math.max(axis.min, Math.min(...capacities) * floor);
   /** @type {number[]} */
   const rates = [];
   for (let rate = top; rate >= bottom && rates.length < MAX_RATES; rate /= 2) rates.unshift(Math.round(rate));
@@ -116,7 +120,8 @@ export async function autoRates(spec, { fixture: options, prefix, placement, exe
         capacities.push({ size_bytes: size, transport: String(r.transport), rate: Math.round(Number(r[twin.primary])) }); // as printed
       }
     }
-    const ladder = rateLadder(capacities.map((c) => c.rate), workload.axes.depth);
+    const floor = spec.test ? AUTO_FLOOR_TEST : AUTO_FLOOR;
+    const ladder = rateLadder(capacities.map((c) => c.rate), workload.axes.depth, floor);
     const steps = spec.test ? 1 : 3;
     const knees = [];
     for (const { size_bytes: size, transport, rate: start } of capacities) {
@@ -129,7 +134,7 @@ export async function autoRates(spec, { fixture: options, prefix, placement, exe
     }
     const rates = withKnees(ladder, knees);
     const bisected = knees.map((k) => `${k.transport} ${k.size} B ${k.kept === null ? 'kept none' : `kept ${k.kept}/s`} ${k.missed === null ? 'missed none' : `missed ${k.missed}/s`} (${k.tried.length} trials)`);
-    const how = `--depths auto: ${twin.name} at ${twin.axes.depth.short} ${[...new Set(spec.sizes.map((size) => closed.depth(spec, size)))].join('/')} measured ${capacities.map((c) => `${c.transport} ${c.size_bytes} B ${c.rate}/s`).join(', ')}; rates offered: doubling steps from ${AUTO_CEILING}× the highest, the last at or above ${AUTO_FLOOR}× the lowest; each knee found in short ${workload.name} trials up or down the ladder from its capacity, then bisected ${steps}×: ${bisected.join(', ')}${signal?.aborted ? ' (cut short by a Ctrl-C)' : ''}`;
+    const how = `--depths auto: ${twin.name} at ${twin.axes.depth.short} ${[...new Set(spec.sizes.map((size) => closed.depth(spec, size)))].join('/')} measured ${capacities.map((c) => `${c.transport} ${c.size_bytes} B ${c.rate}/s`).join(', ')}; rates offered: doubling steps from ${AUTO_CEILING}× the highest, the last at or above ${floor}× the lowest${spec.test ? ' (--test)' : ''}; each knee found in short ${workload.name} trials up or down the ladder from its capacity, then bisected ${steps}×: ${bisected.join(', ')}${signal?.aborted ? ' (cut short by a Ctrl-C)' : ''}`;
     return { capacities, rates, how };
   } finally {
     hurry?.removeEventListener('abort', kill);

@@ -111,20 +111,20 @@ describe('http-rate: a server stall in open loop', () => {
 
   it('the requests due during the stall wait for it, p99 shows it, none is left out', async () => {
     // the server is stopped once it has read at least 100 requests of 40 bytes or more (undici's GETs are
-    // longer): past the opening round and the warmup, inside the one measured segment of 3 s
+    // longer): past the opening round and the warmup, inside the one measured segment of 2 s
     const stop = await stallOnce(fixture, { afterPackets: 100, stallMs: STALL_MS, size: 40 });
     const before = (await fixture.snapshot()).connections_total;
     try {
       const { records } = await runLanes(/** @type {import('../../lib/workloads/workload.js').TrialSpec} */ ({
         workload: 'http-rate', targets: [fixture.targets.tcp], size: 64, depth: RATE, connections: 2, seed: 3, noDelay: true, timeoutMs: 10_000,
-        measure: { packets: 3 * RATE }, warmup: { packets: 10 },
+        measure: { packets: 2 * RATE }, warmup: { packets: 10 },
       }), { server: fixture, limitMs: 60_000 });
       const r = records[0];
       expect(r.status, String(r.error)).toBe('ok');
       expect(stop(), 'the server was stopped once, while the trial ran').toBe(1);
-      expect(r).toMatchObject({ workload: 'http-rate', requests: 3 * RATE, blocks: 1, dropped: 0, incomplete: 0, rate_target: RATE });
+      expect(r).toMatchObject({ workload: 'http-rate', requests: 2 * RATE, blocks: 1, dropped: 0, incomplete: 0, rate_target: RATE });
       expect(r.resp_max_us).toBeGreaterThanOrEqual(STALL_MS * 1000 * 0.9);
-      // about RATE × STALL_MS = 80 of 600 requests wait for the stall, from STALL_MS down: p99 is hundreds of ms
+      // about RATE × STALL_MS = 80 of 400 requests wait for the stall, from STALL_MS down: p99 is hundreds of ms
       expect(r.resp_p99_us).toBeGreaterThan(STALL_MS * 1000 * 0.5);
       expect(r.resp_p90_us).toBeGreaterThan(1000);
       expect(r.rate_completed).toBeGreaterThan(RATE * 0.9); // and the backlog drained once the server went on
@@ -135,9 +135,11 @@ describe('http-rate: a server stall in open loop', () => {
   }, 60_000);
 });
 
+// the runs below measure counts, not --duration: a timed trial measures at least 8 segments of 100 ms per transport,
+// and the pacer spins the client's CPU between requests due within 2 ms; 100 requests at 500/s are 2 segments
 describe('run --workload http-rate --json', () => {
   it('a record per transport with the open-loop figures; the header names the connections', async () => {
-    const { code, stdout, stderr } = await callMain(['run', '--rate', '500', '--connections', '3', '--duration', '300ms', '--warmup', '50ms', '--transport', 'tcp,uds', '--json']);
+    const { code, stdout, stderr } = await callMain(['run', '--rate', '500', '--connections', '3', '--packets', '100', '--warmup', '25', '--transport', 'tcp,uds', '--json']);
     expect(code, stderr).toBe(0);
     expect(stderr).toContain('http-rate body size 64 B × offered rate (requests/s) 500');
     expect(stderr).toContain('3 connections taking turns');
@@ -158,7 +160,7 @@ describe('run --workload http-rate --json', () => {
 
 describe('run --workload proxy-rate --server-work 300us --json', () => {
   it('through a real nginx: the open-loop figures, nginx\'s CPU per request, and the app server\'s work, for both upstreams', async () => {
-    const { code, stdout, stderr } = await callMain(['run', '--workload', 'proxy-rate', '--rate', '500', '--connections', '2', '--server-work', '300us', '--duration', '300ms', '--warmup', '50ms', '--json']);
+    const { code, stdout, stderr } = await callMain(['run', '--workload', 'proxy-rate', '--rate', '500', '--connections', '2', '--server-work', '300us', '--packets', '100', '--warmup', '25', '--json']);
     expect(code, stderr).toBe(0);
     expect(stderr).toContain('the server spinning 300 µs per request (--server-work)');
     // the server's CPU share is left out where a row missed its rate (a loaded machine): then the line has the p99's alone

@@ -55,14 +55,21 @@ async function trial(server, spec) {
   return { tcp: by('tcp'), uds: by('uds'), blocks: result.blocks };
 }
 
+/**
+ * An echo trial of counts, not of time (a timed trial measures at least 8 blocks per lane, after 3 of warmup): two
+ * blocks of the floor (100 × depth packets) after one.
+ * @param {number} depth
+ */
+const echoTrial = (depth) => trial(echo, { depth, measure: { packets: 200 * depth }, warmup: { packets: 100 * depth } });
+
 /** @type {ReturnType<typeof trial> | undefined} */
 let sixteenTrial;
 /** The depth-16 echo trial, run once for the tests that look at it. */
-const atSixteen = () => (sixteenTrial ??= trial(echo, { depth: 16 }));
+const atSixteen = () => (sixteenTrial ??= echoTrial(16));
 
 describe('mechanism figures', () => {
   it.skipIf(!linux)('ping-pong: at least a read and a write per message at each end; the client waits for most echoes at depth 1, far fewer at depth 16', async () => {
-    const one = await trial(echo, { depth: 1 });
+    const one = await echoTrial(1);
     const sixteen = await atSixteen();
     for (const t of /** @type {const} */ (['tcp', 'uds'])) {
       for (const column of ['client_reads_per_msg', 'client_writes_per_msg', 'server_reads_per_msg', 'server_writes_per_msg']) {

@@ -47,17 +47,17 @@ async function stalled(spec, afterPackets) {
 
 describe('a server stall in open loop and in closed loop', () => {
   it('open loop: the requests due during the stall wait for it, p99 shows it, none is left out', async () => {
-    // one lane and a count: one measured segment of 3 s, the stall well inside it
-    const r = await stalled({ workload: 'rate', depth: RATE, measure: { packets: 3 * RATE }, warmup: { packets: 10 } }, 10 + RATE);
-    expect(r).toMatchObject({ requests: 3 * RATE, blocks: 1, dropped: 0, incomplete: 0, rate_target: RATE });
+    // one lane and a count: one measured segment of 2 s, the stall well inside it
+    const r = await stalled({ workload: 'rate', depth: RATE, measure: { packets: 2 * RATE }, warmup: { packets: 10 } }, 10 + RATE);
+    expect(r).toMatchObject({ requests: 2 * RATE, blocks: 1, dropped: 0, incomplete: 0, rate_target: RATE });
     expect(r.resp_max_us).toBeGreaterThanOrEqual(STALL_MS * 1000 * 0.9);
-    // about RATE × STALL_MS = 80 of 600 requests wait for the stall, from STALL_MS down: p99 is hundreds of ms
+    // about RATE × STALL_MS = 80 of 400 requests wait for the stall, from STALL_MS down: p99 is hundreds of ms
     expect(r.resp_p99_us).toBeGreaterThan(STALL_MS * 1000 * 0.5);
-    expect(r.resp_p90_us).toBeGreaterThan(1000); // the 13 % that waited reach p90
+    expect(r.resp_p90_us).toBeGreaterThan(1000); // the 20 % that waited reach p90
     // service time, from the actual send: the requests sent before the stall wait through it too, but the stall
     // is one event for the sender, not one per request due
     expect(r.svc_p50_us).toBeLessThan(r.resp_p90_us);
-    // and the backlog drained once the server went on: all 600 were answered, in a segment not much longer than its 3 s
+    // and the backlog drained once the server went on: all 400 were answered, in a segment not much longer than its 2 s
     expect(r.rate_completed).toBeGreaterThan(RATE * 0.9);
   }, 60_000);
 
@@ -70,8 +70,10 @@ describe('a server stall in open loop and in closed loop', () => {
 });
 
 describe('run --rate (the rate workload, which --rate alone picks)', () => {
+  // a count, not --duration: a timed trial measures at least 8 segments of 100 ms per transport, and the pacer
+  // spins the client's CPU between packets due within 2 ms; 400 packets are 2 segments of 200
   it('--json: a record per transport with the offered, sent and completed rates, drops, its limit and the three times', async () => {
-    const { code, stdout, stderr } = await callMain(['run', '--rate', '2000', '--duration', '400ms', '--warmup', '50ms', '--transport', 'tcp,uds', '--json']);
+    const { code, stdout, stderr } = await callMain(['run', '--rate', '2000', '--packets', '400', '--warmup', '100', '--transport', 'tcp,uds', '--json']);
     expect(code, stderr).toBe(0);
     const records = stdout.trim().split('\n').map((line) => JSON.parse(line));
     expect(records.map((r) => r.transport)).toEqual(['tcp', 'uds']);
@@ -85,20 +87,21 @@ describe('run --rate (the rate workload, which --rate alone picks)', () => {
         expect(r[key], key).toBeGreaterThan(0);
       }
       expect(r.resp_p99_us).toBeGreaterThanOrEqual(r.resp_p50_us);
-      expect(r.requests).toBeGreaterThanOrEqual(800); // at least the 400 ms asked for, in segments of 100 ms
+      expect([r.requests, r.blocks]).toEqual([400, 2]); // the 400 asked for, in segments of 100 ms (200 packets at 2000/s)
     }
     expect(stderr).toContain('offered/s');
   }, 60_000);
 });
 
 describe('run --server-work and --server-delay: the server spins that much CPU, then waits that long on a timer, per request', () => {
-  // echo at depth 1 measures at least 8 blocks of 100 round trips per transport: a delay of 1 ms keeps it short
+  // counts, not --duration (a timed trial measures at least 8 blocks per transport): two blocks of the floor each,
+  // 100 round trips at depth 1, 100 ms of schedule in open loop; and 200/s, where the pacer sleeps between packets
   it.each([
-    [['--rate', '500'], 'server_cpu_us_per_req', 'resp_p50_us', 'packet', 'echo'],
-    [['--depth', '1'], 'server_cpu_us_per_msg', 'rtt_p50_us', 'packet', 'echo'],
-    [['--workload', 'http-rate', '--rate', '200', '--connections', '2'], 'server_cpu_us_per_req', 'resp_p50_us', 'request', 'answer'],
+    [['--rate', '200', '--packets', '40', '--warmup', '20'], 'server_cpu_us_per_req', 'resp_p50_us', 'packet', 'echo'],
+    [['--depth', '1', '--packets', '200', '--warmup', '20'], 'server_cpu_us_per_msg', 'rtt_p50_us', 'packet', 'echo'],
+    [['--workload', 'http-rate', '--rate', '200', '--connections', '2', '--packets', '40', '--warmup', '20'], 'server_cpu_us_per_req', 'resp_p50_us', 'request', 'answer'],
   ])('%j: its CPU per request at least the work, its median time at least the delay, for both transports', async (flags, cpu, time, unit, what) => {
-    const { code, stdout, stderr } = await callMain(['run', ...flags, '--server-work', '300us', '--server-delay', '1ms', '--duration', '200ms', '--warmup', '20ms', '--transport', 'tcp,uds', '--json']);
+    const { code, stdout, stderr } = await callMain(['run', ...flags, '--server-work', '300us', '--server-delay', '1ms', '--transport', 'tcp,uds', '--json']);
     expect(code, stderr).toBe(0);
     expect(stderr).toContain(`the server spinning 300 µs per ${unit} (--server-work), the server waiting 1 ms before each ${what} (--server-delay)`);
     const records = stdout.trim().split('\n').map((line) => JSON.parse(line));
