@@ -10,7 +10,7 @@ import { describeResourceError } from './core/resources.js';
 import { printable, printableLines } from './core/text.js';
 import { PROBE_TIMEOUT_MS } from './fixture/probe.js';
 import { MAX_FAILED_IN_A_ROW, MAX_REPLACEMENTS } from './sweep/fixture-keeper.js';
-import { listPresets } from './sweep/spec.js';
+import { listPresets } from './sweep/presets.js';
 import { WORKLOADS, WORKLOAD_NAMES } from './workloads/index.js';
 import { commandOptions } from './options/settings.js';
 import { TRANSPORTS, getTransport } from './transports/index.js';

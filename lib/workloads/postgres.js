@@ -7,9 +7,6 @@
  */
 import { createHistogram, performance } from 'node:perf_hooks';
 import { RunError } from '../core/errors.js';
-import { createRandom } from '../core/random.js';
-import { pgAddress } from '../fixture/postgres.js';
-import { ACCOUNTS, DATABASE, SUPERUSER } from '../fixture/postgres-process.js';
 import { HISTOGRAM, measureLanes, mechanismColumns, mechanismSummary, rttFigures, trialDeadline, unitFigures } from './common.js';
 
 /** A block holds at least this many queries per connection. */
@@ -58,7 +55,9 @@ export const postgresWorkload = {
  * @param {import('./workload.js').TrialSpec} spec
  */
 async function createQuerier(target, spec) {
-  const { default: pg } = await import('pg');
+  // pg and the cluster's modules load only in the trials that use them
+  const [{ default: pg }, { createRandom }, { pgAddress }, { ACCOUNTS, DATABASE, SUPERUSER }] = await Promise.all([
+    import('pg'), import('../core/random.js'), import('../fixture/postgres.js'), import('../fixture/postgres-process.js')]);
   /** @type {Error | undefined} */
   let failure;
   /** @type {import('pg').Client[]} */
