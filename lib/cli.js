@@ -3,14 +3,13 @@
  * 1 a run failed, 2 bad input); nothing here calls process.exit(). A command's module (and its libraries) loads only when
  * that command runs, so --version and --help start about as fast as node itself.
  */
-import { Chalk, chalkStderr } from 'chalk';
 import { Command, CommanderError } from 'commander';
 import { version } from './core/environment.js';
 import { describeResourceError } from './core/resources.js';
 import { printable, printableLines } from './core/text.js';
 import { PROBE_TIMEOUT_MS } from './fixture/probe.js';
 import { MAX_FAILED_IN_A_ROW, MAX_REPLACEMENTS } from './sweep/fixture-keeper.js';
-import { listPresets } from './sweep/spec.js';
+import { listPresets } from './sweep/presets.js';
 import { WORKLOADS, WORKLOAD_NAMES } from './workloads/index.js';
 import { commandOptions } from './options/settings.js';
 import { TRANSPORTS, getTransport } from './transports/index.js';
@@ -44,18 +43,18 @@ function catalogue() {
  * @param {Io} [io]
  */
 export async function main(argv, io = { stdout: process.stdout, stderr: process.stderr, env: process.env }) {
-  // colour only where stderr is a terminal, NO_COLOR honoured, FORCE_COLOR obeyed
-  const noColor = 'NO_COLOR' in io.env && io.env.NO_COLOR !== '';
-  const chalk = new Chalk({ level: noColor ? 0 : 'FORCE_COLOR' in io.env ? chalkStderr.level : io.stderr.isTTY ? chalkStderr.level || 1 : 0 });
-  const out = { ...io, chalk };
   let code = 0;
   /**
-   * A command's action: NAME() of lib/commands/NAME.js with commander's arguments and options (it passes the command last) and `out`.
+   * A command's action: NAME() of lib/commands/NAME.js with commander's arguments and options (it passes the command
+   * last) and `out`, the streams and a chalk (loaded here: --help, --version and commander's refusals need none).
    * @param {'serve' | 'run' | 'sweep' | 'report' | 'compare'} name
    */
   const runCommand = (name) => async (/** @type {unknown[]} */ ...args) => {
-    const module = await import(`./commands/${name}.js`);
-    code = await module[name](...args.slice(0, -1), out);
+    const [module, { Chalk, chalkStderr }] = await Promise.all([import(`./commands/${name}.js`), import('chalk')]);
+    // colour only where stderr is a terminal, NO_COLOR honoured, FORCE_COLOR obeyed
+    const noColor = 'NO_COLOR' in io.env && io.env.NO_COLOR !== '';
+    const chalk = new Chalk({ level: noColor ? 0 : 'FORCE_COLOR' in io.env ? chalkStderr.level : io.stderr.isTTY ? chalkStderr.level || 1 : 0 });
+    code = await module[name](...args.slice(0, -1), { ...io, chalk });
   };
 
   const program = new Command('udsvstcp')

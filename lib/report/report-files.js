@@ -10,14 +10,11 @@ import { join, resolve } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { buildFindings } from './findings.js';
 import { figureOf } from '../workloads/figures.js';
-import { chartSpecs, renderSvg } from './charts.js';
-import { toHtml } from './html.js';
 import { toMarkdown } from './report-text.js';
 import { readResultsDir } from '../results/reader.js';
 import { SUMMARY_COLUMNS } from '../stats/summarize.js';
 import { toRunsWide } from '../results/wide.js';
 import { cpuTimeRows, machineRows } from './machine.js';
-import { toXlsx } from './xlsx.js';
 
 export const REPORT_FILES = { markdown: 'summary.md', html: 'report.html', xlsx: 'results.xlsx' };
 
@@ -39,6 +36,8 @@ export async function writeReport(dir, { outDir = dir, primary, results = undefi
   }
   const findings = buildFindings(read, { primary: primary ? figureOf(primary, read.trials[0]?.workload ?? read.meta?.spec?.workload) : undefined, summary });
   if (!write) return { findings, files: [] };
+  // what makes the files loads only when they are written: a sweep with --no-report needs the findings alone
+  const [{ chartSpecs, renderSvg }, { toHtml }, { toXlsx }] = await Promise.all([import('./charts.js'), import('./html.js'), import('./xlsx.js')]);
   /** @type {[string, string | Buffer][]} */
   const contents = [];
   const charts = [];

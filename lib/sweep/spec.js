@@ -2,9 +2,7 @@
  * Sweep specs: presets in sweeps/*.json, flags over them, validated into one resolved spec (what meta.json records and
  * --resume checks). Every problem is a UsageError naming the key or flag and what it accepts.
  */
-import { readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { UsageError } from '../core/errors.js';
 import { MAX_RUNS } from '../core/limits.js';
 import { errorCode, readRegularFile } from '../core/files.js';
@@ -16,8 +14,9 @@ import { DEFAULT_WORKLOAD, WORKLOADS, WORKLOAD_NAMES, connectionsAt, getWorkload
 import { newSeed } from '../core/random.js';
 import { MAX_NODES } from '../core/node-executables.js';
 import { MiB, formatSize, isPowerOfTwo, parseSize, toInteger } from '../core/units.js';
+import { PRESET_DIR, listPresets } from './presets.js';
 
-const PRESET_DIR = fileURLToPath(new URL('../../sweeps/', import.meta.url));
+export { listPresets };
 /** Largest spec file read: presets are a few KiB. */
 const MAX_SPEC_BYTES = MiB;
 /** Deepest nesting of objects and lists in a spec file: a spec needs 3 (its test block's lists). */
@@ -62,10 +61,6 @@ const KEYS = new Set(SPEC_KEYS);
  * @property {boolean} portProxy with serverNetns: the server's TCP through a port forwarder on host loopback (lib/fixture/port-proxy-main.js)
  * @property {boolean} serverDocker with serverNetns: the server in a real Docker container when a daemon answers (lib/fixture/docker.js)
  */
-
-export function listPresets() {
-  return readdirSync(PRESET_DIR).filter((f) => f.endsWith('.json')).map((f) => basename(f, '.json')).sort();
-}
 
 /**
  * Read a preset by name, or a spec file by path.

@@ -1,7 +1,8 @@
-/** What every workload's client does alike: the trial's limit and abort, lanes measured in blocks and named as rows, HDR percentiles. */
-import { runBlocks } from '../client/blocks.js';
+/**
+ * What every workload's client does alike: the trial's limit and abort, lanes measured in blocks and named as rows, HDR
+ * percentiles. The declarations import it too (mechanismColumns), so the block machinery loads only when a trial runs.
+ */
 import { RunError } from '../core/errors.js';
-import { overrunWarning } from '../client/block-plan.js';
 
 /** HDR histogram bounds for per-unit times in ns: 1 ns to 1 hour, 3 significant figures. */
 export const HISTOGRAM = { lowest: 1, highest: 3_600_000_000_000, figures: 3 };
@@ -146,6 +147,7 @@ export function mechanismSummary(per, noun, { proxy = false } = {}) {
  * @returns {Promise<import('./workload.js').TrialResult>}
  */
 export async function measureLanes(workload, spec, context, lanes, { minUnits, units, floor, figures, extra }) {
+  const [{ runBlocks }, { overrunWarning }] = await Promise.all([import('../client/blocks.js'), import('../client/block-plan.js')]);
   const measure = toAmount(spec.measure);
   const warn = context.warn;
   const { totals, blocks, blockUnits } = await runBlocks(lanes, {

@@ -7,8 +7,6 @@ import { createHistogram, performance } from 'node:perf_hooks';
 import { RunError } from '../core/errors.js';
 import { CONNECT_GREETING } from '../fixture/handlers.js';
 import { readNetLimits } from '../core/environment.js';
-import { connect } from '../client/transport.js';
-import { readGreeting } from '../client/pipeline.js';
 import { HISTOGRAM, measureLanes, mechanismColumns, mechanismSummary, rttFigures, trialDeadline, unitFigures } from './common.js';
 
 /** A block holds at least this many connections per loop. */
@@ -59,8 +57,9 @@ export function portsExhausted(done, limits) {
  * A lane of connect loops to one target.
  * @param {import('../client/transport.js').Target} target
  * @param {import('./workload.js').TrialSpec} spec
+ * @param {{ connect: typeof import('../client/transport.js').connect, readGreeting: typeof import('../client/pipeline.js').readGreeting }} client
  */
-function createConnector(target, spec) {
+function createConnector(target, spec, { connect, readGreeting }) {
   let made = 0;
   /** @type {Error | undefined} */
   let failure;
@@ -125,7 +124,9 @@ function createConnector(target, spec) {
  * @returns {Promise<import('./workload.js').TrialResult>}
  */
 async function runConnect(spec, context = {}) {
-  const lanes = spec.targets.map((target) => ({ target, histogram: createHistogram(HISTOGRAM), ...createConnector(target, spec) }));
+  // the client loads in the lane that runs it: the declaration above is all that the command line and reports need
+  const [{ connect }, { readGreeting }] = await Promise.all([import('../client/transport.js'), import('../client/pipeline.js')]);
+  const lanes = spec.targets.map((target) => ({ target, histogram: createHistogram(HISTOGRAM), ...createConnector(target, spec, { connect, readGreeting }) }));
   const deadline = trialDeadline(spec, context.signal, (error) => { for (const lane of lanes) lane.abort(error); });
   try {
     return await measureLanes(connectWorkload, spec, context, lanes, {

@@ -8,11 +8,7 @@ import { createHistogram } from 'node:perf_hooks';
 import { ECHO_GREETING } from '../fixture/handlers.js';
 import { MAX_DEPTH, MAX_SIZE, checkInFlight } from '../core/limits.js';
 import { formatSize } from '../core/units.js';
-import { createPayloads } from '../client/payload.js';
-import { createPipeline, readGreeting } from '../client/pipeline.js';
-import { createMessagePipeline } from '../client/message-pipeline.js';
 import { getTransport } from '../transports/index.js';
-import { connect } from '../client/transport.js';
 import { HISTOGRAM, measureLanes, mechanismColumns, mechanismSummary, rttFigures, trialDeadline, unitFigures } from './common.js';
 
 /** A block holds at least this many pipelines-full of packets. */
@@ -71,7 +67,8 @@ function oneWayLines(summary) {
  * @param {import('./workload.js').TrialContext} [context]
  * @returns {Promise<import('./workload.js').TrialResult>}
  */
-function runEcho(spec, context = {}) {
+async function runEcho(spec, context = {}) {
+  const { createPayloads } = await import('../client/payload.js');
   const { size, depth } = spec;
   return withEchoLanes(spec, context, { depth, payloads: createPayloads(size, spec.seed, depth) }, (lanes) => measureLanes(echo, spec, context, lanes, {
     minUnits: FILL_FACTOR * depth, units: 'packets', floor: `${FILL_FACTOR} × --depth ${depth}`,
@@ -96,6 +93,9 @@ function runEcho(spec, context = {}) {
  * @returns {Promise<T>}
  */
 export async function withEchoLanes(spec, context, { payloads, depth, open }, measure) {
+  // the client loads in the lane that runs it: the declaration above is all that the command line and reports need
+  const [{ createPipeline, readGreeting }, { createMessagePipeline }, { connect }] = await Promise.all([
+    import('../client/pipeline.js'), import('../client/message-pipeline.js'), import('../client/transport.js')]);
   /** @type {EchoLane[]} */
   const lanes = [];
   /** @type {import('node:net').Socket[]} */

@@ -10,9 +10,6 @@
 import { createHistogram, performance } from 'node:perf_hooks';
 import { createOpenDriver } from '../client/open-driver.js';
 import { RunError } from '../core/errors.js';
-import { createRandom } from '../core/random.js';
-import { pgAddress } from '../fixture/postgres.js';
-import { ACCOUNTS, DATABASE, SUPERUSER } from '../fixture/postgres-process.js';
 import { HISTOGRAM, measureLanes, mechanismColumns, mechanismSummary, rttFigures, trialDeadline, unitFigures } from './common.js';
 import { OPEN_COLUMNS, inFlightCap, openLoopMeasure, rate } from './rate.js';
 
@@ -82,6 +79,15 @@ export const postgresRateWorkload = {
 };
 
 /**
+ * The cluster's address and names and the seeded aids, loaded only in the trials that use them: a lane of any other
+ * workload starts without the cluster's modules.
+ */
+async function clusterParts() {
+  const [{ createRandom }, { pgAddress }, { ACCOUNTS, DATABASE, SUPERUSER }] = await Promise.all([import('../core/random.js'), import('../fixture/postgres.js'), import('../fixture/postgres-process.js')]);
+  return { createRandom, pgAddress, ACCOUNTS, DATABASE, SUPERUSER };
+}
+
+/**
  * `count` pg connections to one target, connected; each one's 'error' goes to onError.
  * @param {import('../client/transport.js').Target} target
  * @param {import('./workload.js').TrialSpec} spec
@@ -90,7 +96,7 @@ export const postgresRateWorkload = {
  * @returns {Promise<import('pg').Client[]>}
  */
 async function connectClients(target, spec, count, { onError, queryTimeout }) {
-  const { default: pg } = await import('pg');
+  const [{ default: pg }, { pgAddress, DATABASE, SUPERUSER }] = await Promise.all([import('pg'), clusterParts()]);
   const address = pgAddress(target);
   const clients = Array.from({ length: count }, () => {
     // fail fast when the server dies: a connect that takes longer than --timeout fails the trial
@@ -125,6 +131,7 @@ function wrongRows(lookup, aid, rows, transport) {
  * @param {import('./workload.js').TrialSpec} spec
  */
 async function createQuerier(target, spec) {
+  const { createRandom, ACCOUNTS } = await clusterParts();
   /** @type {Error | undefined} */
   let failure;
   /** @type {import('pg').Client[]} */
@@ -219,6 +226,7 @@ async function runPostgres(spec, context = {}) {
  * @param {import('../client/pipeline.js').OpenLoop} open
  */
 async function createRateQuerier(target, spec, open) {
+  const { createRandom, ACCOUNTS } = await clusterParts();
   /** @type {Error | undefined} */
   let failure;
   /** @type {import('pg').Client[]} */

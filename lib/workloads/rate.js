@@ -9,7 +9,6 @@
 import { createHistogram } from 'node:perf_hooks';
 import { MAX_IN_FLIGHT, MAX_SIZE } from '../core/limits.js';
 import { MiB } from '../core/units.js';
-import { createPayloads } from '../client/payload.js';
 import { HISTOGRAM, measureLanes, mechanismColumns, mechanismSummary, rttFigures, unitFigures } from './common.js';
 import { withEchoLanes } from './echo.js';
 
@@ -165,7 +164,8 @@ export function openLoopMeasure(offered, lanes, histograms) {
  * @param {import('./workload.js').TrialContext} [context]
  * @returns {Promise<import('./workload.js').TrialResult>}
  */
-function runRate(spec, context = {}) {
+async function runRate(spec, context = {}) {
+  const { createPayloads } = await import('../client/payload.js');
   const { size, depth: offered } = spec;
   const cap = inFlightCap(size);
   const histograms = spec.targets.map(() => ({ service: createHistogram(HISTOGRAM), lag: createHistogram(HISTOGRAM) }));

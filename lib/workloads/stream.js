@@ -2,12 +2,10 @@
  * The stream workload (docs/workloads.md#stream--the-2019-throughput-test): one-way bulk throughput timed at the
  * receiver, over the sink's own window, so the sender's buffering never flatters it; bytes counted, not verified.
  */
-import { randomFillSync } from 'node:crypto';
 import { RunError } from '../core/errors.js';
 import { SINK_HEADER_BYTES, SINK_REPLY_BYTES } from '../fixture/handlers.js';
 import { MAX_SIZE } from '../core/limits.js';
 import { KiB, MiB, formatSize } from '../core/units.js';
-import { connect } from '../client/transport.js';
 import { measureLanes, mechanismColumns, mechanismSummary, trialDeadline, unitFigures } from './common.js';
 
 /** A block moves at least this many bytes (and at least MIN_CHUNKS chunks). */
@@ -132,6 +130,8 @@ function createSender(socket, chunk, timeoutMs) {
  * @returns {Promise<import('./workload.js').TrialResult>}
  */
 async function runStream(spec, context = {}) {
+  // the client loads in the lane that runs it: the declaration above is all that the command line and reports need
+  const [{ randomFillSync }, { connect }] = await Promise.all([import('node:crypto'), import('../client/transport.js')]);
   const chunk = randomFillSync(Buffer.allocUnsafe(spec.size)); // outside anything timed
   /** @type {(import('../client/blocks.js').Lane & { socket: import('node:net').Socket })[]} */
   const lanes = [];
