@@ -149,7 +149,7 @@ async function measure({ dir, spec, previous, executables, nodes, begin, end, re
   if (backlog) onProgress({ type: 'warning', text: backlog });
   if (executables.nginx) info(`nginx: ${executables.nginx.path} (${executables.nginx.version}; from ${executables.nginx.from})`);
   if (executables['redis-server']) info(`redis-server: ${executables['redis-server'].path} (${executables['redis-server'].version}; from ${executables['redis-server'].from})`);
-  if (executables.postgres) info(`postgres: ${executables.postgres.path} (${executables.postgres.version}; from ${executables.postgres.from}); the cluster runs as ${describeCluster().user}; ${describePgbench(executables.postgres.path)}`);
+  if (executables.postgres) info(`postgres: ${executables.postgres.path} (${executables.postgres.version}; from ${executables.postgres.from}); the cluster runs as ${describeCluster().user}${workload.columns.includes('pgbench_tps') ? `; ${describePgbench(executables.postgres.path)}` : ''}`);
   if (executables.ip && !executables.docker) info(`ip: ${executables.ip.path} (iproute2 ${executables.ip.version}): the server in a network namespace${spec.portProxy ? ', TCP through a port proxy' : ', TCP over the bridge'}`);
   if (docker) info(`docker: ${docker}`);
   info(`node: ${describeNodes(nodes)}${nodes.length > 1 ? `; ${nodes[0].version} is the baseline` : ''}`);
@@ -200,12 +200,16 @@ async function measure({ dir, spec, previous, executables, nodes, begin, end, re
         const measured = await runLanes({ ...trial, placement: pinning.placement }, { ...trialOptions, server: fixture, execPath: execPathOf(trial.node_version) });
         // the server's own C client after the trial's blocks: pgbench's figures as columns of its records (Fixture.reference),
         // redis-benchmark's as rows of reference.csv (Workload.reference)
-        const result = fixture.reference ? await fixture.reference(measured, { prefix: pinning.client, signal, onError: (text) => referenceErrors.push(text) }) : measured;
+        // its C client's failures are kept only with the trial (a trial a Ctrl-C discards leaves no warning about its rows)
+        /** @type {string[]} */
+        const errors = [];
+        const result = fixture.reference ? await fixture.reference(measured, { prefix: pinning.client, signal, onError: (text) => errors.push(text) }) : measured;
         /** @type {Record<string, unknown>[]} */
         let rows = [];
         if (referenceBinary && !signal.aborted) rows = await runReference(workload, { binary: referenceBinary, trial, records: result.records, targets: fixture.targets, prefix: pinning.client, run: currentRun, signal });
         // a Ctrl-C during the C client's runs: the trial is not recorded (its reference cut short), and a resume measures it whole
         if (signal.aborted && (fixture.reference || referenceBinary)) throw new Error('interrupted');
+        referenceErrors.push(...errors);
         if (rows.length) appendReference(dir, rows);
         referenceRows.push(...rows);
         return withNginxWords(result, fixture, mark);

@@ -218,7 +218,13 @@ export function createRedisRateLoad(target, { size, seed, timeoutMs, noDelay = t
     async close() {
       if (running) fail(new RunError(`closed with ${driver.state.sent - driver.state.received} requests in flight`, 'ERR_CLOSED'));
       driver.close();
-      if (client.status === 'ready') await client.quit().catch(() => {});
+      // no command timer on this client: a silent server gets --timeout to answer QUIT, then the socket is dropped
+      if (client.status === 'ready') {
+        /** @type {NodeJS.Timeout | undefined} */
+        let timer;
+        await Promise.race([client.quit().catch(() => {}), new Promise((done) => { timer = setTimeout(done, timeoutMs); })]);
+        clearTimeout(timer);
+      }
       client.disconnect();
     },
   };

@@ -276,7 +276,12 @@ async function createRateQuerier(target, spec, open) {
     unanswered: () => queues.flatMap((queue) => queue.map((q) => q.due)),
     onFail: fail,
   });
-  clients.push(...await connectClients(target, spec, queues.length, { onError: fail }));
+  try {
+    clients.push(...await connectClients(target, spec, queues.length, { onError: fail }));
+  } catch (error) {
+    driver.close(); // its watchdog would outlive a querier nobody holds
+    throw error;
+  }
 
   return {
     /**

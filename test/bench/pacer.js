@@ -168,6 +168,11 @@ async function main() {
   const rates = list(values.rates ?? (values.short ? '2000' : '2000,50000'));
   const ladder = values.alone ? [] : list(values.ladder ?? (values.short ? '1000,2000' : LADDER.join(',')));
   const transports = values.transport.split(',');
+  // the lists first: run()'s check below reads the ladder's first rate
+  if (rates.some((r) => !Number.isInteger(r) || r < 1 || r > 1_000_000)) return refuse(`--rates must be whole numbers from 1 to 1000000; got ${JSON.stringify(values.rates)}`);
+  if (ladder.some((r, i) => !Number.isInteger(r) || r < 1 || r > 1_000_000 || (i > 0 && r <= ladder[i - 1])) || ladder.length > 64) {
+    return refuse(`--ladder must be up to 64 rising whole numbers from 1 to 1000000; got ${JSON.stringify(values.ladder)}`);
+  }
   let durationMs = 0;
   let trialMs = 0;
   let warmupMs = 0;
@@ -181,10 +186,6 @@ async function main() {
     if (ladder.length) resolveRunOptions({ workload: 'rate', rate: ladder[0], size: SIZE, transport: values.transport, pin: values.pin });
   } catch (error) {
     return refuse(/** @type {Error} */ (error).message);
-  }
-  if (rates.some((r) => !Number.isInteger(r) || r < 1 || r > 1_000_000)) return refuse(`--rates must be whole numbers from 1 to 1000000; got ${JSON.stringify(values.rates)}`);
-  if (ladder.some((r, i) => !Number.isInteger(r) || r < 1 || r > 1_000_000 || (i > 0 && r <= ladder[i - 1])) || ladder.length > 64) {
-    return refuse(`--ladder must be up to 64 rising whole numbers from 1 to 1000000; got ${JSON.stringify(values.ladder)}`);
   }
 
   const aloneMs = rates.length * durationMs;

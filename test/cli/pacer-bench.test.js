@@ -80,6 +80,9 @@ describe('npm run bench:pacer', () => {
   it('refuses a ladder that does not rise, and a bad --pin, with one line and exit 2, before measuring', async () => {
     const ladder = await runScript(PACER, ['--ladder', '2000,1000']);
     expect([ladder.code, ladder.stdout, ladder.stderr]).toEqual([2, '', 'pacer: error: --ladder must be up to 64 rising whole numbers from 1 to 1000000; got "2000,1000"\n']);
+    // a first rate run() would refuse is named as --ladder's, not as --rate's
+    const zero = await runScript(PACER, ['--ladder', '0,1000']);
+    expect([zero.code, zero.stderr]).toEqual([2, 'pacer: error: --ladder must be up to 64 rising whole numbers from 1 to 1000000; got "0,1000"\n']);
     const pin = await runScript(PACER, ['--pin', 'sideways']);
     expect(pin.code).toBe(2);
     expect(pin.stdout).toBe('');
