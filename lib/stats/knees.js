@@ -1,6 +1,8 @@
 /**
- * Each transport's knee in an open-loop sweep (docs/openloop.md#knees): per run, the largest offered rate it kept, with
- * every lower rate of that run (rows whose `limit` is none); the knees' ratio to TCP's, paired by run, with a Student-t
+ * Each transport's knee in an open-loop sweep (docs/openloop.md#knees): per run, the largest offered rate it kept (its
+ * largest sustainable rate: a row whose `limit` is none), a lower rate missed notwithstanding (a server that carried a
+ * rate carries any lower one: a miss below a rate kept is the machine's pause, counted in `missedBelow`, never the
+ * knee); the knees' ratio to TCP's, paired by run, with a Student-t
  * 95 % interval on the log scale (./ratios.js); and what stopped each transport at the next rate up (server or
  * generator: a knee the generator set is the pacer's, not the transport's). Closed-loop rows have no knee. Pure.
  */
@@ -15,6 +17,7 @@ import { formatSize } from '../core/units.js';
  * @property {(number | null)[]} runs the knee of each run, null where even the lowest rate was not kept
  * @property {number | null} knee the geometric mean of the runs' knees, null where a run has none
  * @property {Record<string, number>} stoppedBy of the runs with a higher rate offered, how many the server stopped there and how many the generator
+ * @property {number} missedBelow rates missed below the run's knee, over all runs (pauses of the machine, not the transport's limit)
  *
  * @typedef {object} KneeFinding
  * @property {string} workload
@@ -89,22 +92,19 @@ export function findKnees(rows, { several = false } = {}) {
       const mine = group.filter((r) => r.transport === transport);
       /** @type {Record<string, number>} */
       const stoppedBy = {};
+      let missedBelow = 0;
       const perRun = runs.map((run) => {
-        let knee = /** @type {number | null} */ (null);
-        for (const rate of rates) {
-          const row = mine.find((r) => Number(r.run) === run && Number(r.depth) === rate);
-          if (row?.status === 'ok' && row.limit === 'none') {
-            knee = rate;
-            continue;
-          }
-          const why = row && (row.status === 'ok' ? row.limit : 'failed');
-          if (why) stoppedBy[why] = (stoppedBy[why] ?? 0) + 1;
-          break;
-        }
-        return knee;
+        const at = rates.map((rate) => mine.find((r) => Number(r.run) === run && Number(r.depth) === rate));
+        const kept = at.map((row) => row?.status === 'ok' && row.limit === 'none');
+        const top = kept.lastIndexOf(true);
+        missedBelow += at.filter((row, i) => i < top && row && !kept[i]).length;
+        const next = at.slice(top + 1).find(Boolean);
+        const why = next && (next.status === 'ok' ? next.limit : 'failed');
+        if (why) stoppedBy[why] = (stoppedBy[why] ?? 0) + 1;
+        return top < 0 ? null : rates[top];
       });
       const known = perRun.filter((k) => k !== null);
-      return { transport, runs: perRun, knee: known.length === perRun.length && known.length ? geomean(/** @type {number[]} */ (known)) : null, stoppedBy };
+      return { transport, runs: perRun, knee: known.length === perRun.length && known.length ? geomean(/** @type {number[]} */ (known)) : null, stoppedBy, missedBelow };
     });
     const base = transports.find((t) => t.transport === BASELINE);
     const top = rates[rates.length - 1];
@@ -130,9 +130,10 @@ function kneeLine({ node, size, rates, transports, ratios }) {
   const each = transports.map((t) => {
     const stop = Object.entries(t.stoppedBy).sort((a, b) => b[1] - a[1]).map(([why]) => why);
     const above = stop.length ? `, then limited by the ${stop.join(' or ')}` : `, every rate up to ${rate(top)}`;
-    return `${labelOf(t.transport)} ${t.knee === null ? 'none (a run kept no rate)' : rate(t.knee)}${above}`;
+    const below = t.missedBelow ? ` (${t.missedBelow} lower rate${t.missedBelow > 1 ? 's' : ''} missed in a run, not counted: a rate kept above says the transport carried it)` : '';
+    return `${labelOf(t.transport)} ${t.knee === null ? 'none (a run kept no rate)' : rate(t.knee)}${above}${below}`;
   });
   const ratioWords = Object.entries(ratios).map(([t, r]) => (r === null ? `${labelOf(t)}/TCP: no run with both knees below the ladder's top${transports.some((x) => x.runs.includes(top)) ? ` (offer rates above ${rate(top)} to find them)` : ''}`
     : `${labelOf(t)}/TCP ×${r.mean.toFixed(2)}${r.low === null || r.high === null ? ' (one run: no interval)' : ` (95 % CI ${r.low.toFixed(2)}–${r.high.toFixed(2)}, ${r.n} runs)`}`));
-  return `${node ? `Node ${node}: ` : ''}knee at ${formatSize(size)} (the largest rate offered that was kept, with every lower one; the ladder's step bounds it): ${each.join('; ')}${ratioWords.length ? `. ${ratioWords.join('; ')}` : ''}.`;
+  return `${node ? `Node ${node}: ` : ''}knee at ${formatSize(size)} (the largest rate offered that was kept; the ladder's step bounds it): ${each.join('; ')}${ratioWords.length ? `. ${ratioWords.join('; ')}` : ''}.`;
 }

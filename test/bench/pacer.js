@@ -10,8 +10,8 @@
  *    library's run(), lib/api/run.js, one run per rate: a fresh server, TCP and UDS in alternating segments, pinned
  *    as run pins them), at a rising ladder of offered rates (`--ladder`). Per transport: the highest rate at which
  *    the pacer kept its schedule (lag p99 ≤ 50 µs and sent/s within 0.5 % of the target); the knee, the highest rate
- *    kept as the sweep judges it (`limit` none, with every lower rate: lib/stats/knees.js, each segment judged by
- *    keptSegment in lib/workloads/rate.js), what stopped it at the next rate, and the highest rate kept at all; which
+ *    kept as the sweep judges it (`limit` none: lib/stats/knees.js, each segment judged by keptSegment in
+ *    lib/workloads/rate.js) and what stopped it at the next rate; which
  *    saturates first, the generator (its lag or sent/s fails first) or the server (it falls behind while the pacer
  *    keeps its schedule); and the client's CPU per request (the generator's) beside the server's.
  *
@@ -117,7 +117,7 @@ export function toTable(rows, limits) {
       fmt(r.resp_p50_us, 0), fmt(r.client_cpu_us_per_req), fmt(r.server_cpu_us_per_req)]));
   const lines = limits.map((l) => (l.saturates_first === null ? `${l.transport}: no rate measured` : `${l.transport}: the pacer kept its schedule (lag p99 ≤ ${LAG_P99_BOUND_US} µs, sent/s within ${RATE_SENT_TOLERANCE * 100} %) `
     + `${l.pacer_max_rate === null ? 'at no rate offered' : `at ${l.pacer_max_rate}/s and no higher rate`}; `
-    + `knee ${l.knee === null ? 'none (the lowest rate not kept)' : `${l.knee}/s`}${l.knee_stopped_by === 'failed' ? ', then a trial failed' : l.knee_stopped_by ? `, then limited by the ${l.knee_stopped_by}` : ', every rate offered kept'}`
+    + `knee ${l.knee === null ? 'none (no rate kept)' : `${l.knee}/s`}${l.knee_stopped_by === 'failed' ? ', then a trial failed' : l.knee_stopped_by ? `, then limited by the ${l.knee_stopped_by}` : ', every rate offered kept'}`
     + `${l.highest_kept !== null && l.highest_kept !== l.knee ? ` (kept ${l.highest_kept}/s, above a rate missed)` : ''}; `
     + `saturates first: ${l.saturates_first} (the pacer first missed ${rate(l.first_generator_miss)}, the server first fell behind ${rate(l.first_server_miss)})`
     + `${l.at_knee ? `; at the knee, client CPU ${fmt(l.at_knee.client_cpu_us_per_req)} µs/req (the generator's: it spins), server ${fmt(l.at_knee.server_cpu_us_per_req)} µs/req` : ''}`));
@@ -237,7 +237,7 @@ async function main() {
     alone: { duration_ms: durationMs, rows: alone },
     server: ladder.length ? {
       size_bytes: SIZE, trial_ms: trialMs, warmup_ms: warmupMs, pin, ladder,
-      criteria: { lag_p99_us_max: LAG_P99_BOUND_US, rate_sent_tolerance: RATE_SENT_TOLERANCE, knee: 'the highest rate with limit none at it and every lower rate (lib/stats/knees.js)' },
+      criteria: { lag_p99_us_max: LAG_P99_BOUND_US, rate_sent_tolerance: RATE_SENT_TOLERANCE, knee: 'the highest rate with limit none at it (lib/stats/knees.js)' },
       cut_short: cutShort, rows, transports: limits,
     } : null,
     elapsed_s: elapsed,

@@ -62,8 +62,8 @@ describe('npm run bench:pacer', () => {
     // both at one rate; none within the ladder; a knee the generator ended
     const more = [row('tcp', 1000, { limit: 'server', rate_sent: 990 }), row('uds', 1000), row('uds', 2000, { limit: 'generator', lag_p99_us: 900 })];
     expect(findLimits(more, ['tcp', 'uds']).map((l) => [l.saturates_first, l.pacer_max_rate, l.knee, l.knee_stopped_by])).toEqual([['both', null, null, 'server'], ['generator', 1000, 1000, 'generator']]);
-    // a rate kept above one missed (a pause of the machine at 1000/s) is no knee, but the highest kept
-    expect(findLimits([row('tcp', 1000, { limit: 'server', lag_p99_us: 900 }), row('tcp', 2000)], ['tcp'])[0]).toMatchObject({ knee: null, highest_kept: 2000, pacer_max_rate: 2000, saturates_first: 'both' });
+    // a rate kept above one missed (a pause of the machine at 1000/s) is the knee: the largest rate kept
+    expect(findLimits([row('tcp', 1000, { limit: 'server', lag_p99_us: 900 }), row('tcp', 2000)], ['tcp'])[0]).toMatchObject({ knee: 2000, highest_kept: 2000, pacer_max_rate: 2000, saturates_first: 'both' });
     expect(findLimits([row('tcp', 1000)], ['tcp', 'uds'])).toMatchObject([{ saturates_first: 'neither', knee: 1000, knee_stopped_by: null, first_server_miss: null }, { saturates_first: null, knee: null }]);
     // sent/s within 0.5 % of the target, either way
     expect([995, 1005, 994, 1006].map((s) => pacerKept(row('tcp', 1000, { rate_sent: s })))).toEqual([true, true, false, false]);

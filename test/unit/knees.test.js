@@ -12,26 +12,40 @@ import { summaryOf } from '../../lib/report/findings.js';
 const row = (run, transport, rate, limit, status = 'ok') => ({ workload: 'rate', node_version: 'v20.20.2', run, size_bytes: 64, depth: rate, transport, status, limit });
 
 describe('findKnees', () => {
-  it('per run, the largest rate kept with every lower one; the ratio to TCP paired by run; what stopped each above its knee', () => {
+  it('per run, the largest rate kept, a lower rate missed notwithstanding; the ratio to TCP paired by run; what stopped each above its knee', () => {
     const rows = [
       // run 0: TCP keeps 1000 and 2000, the server stops it at 4000; UDS keeps all three
       row(0, 'tcp', 1000, 'none'), row(0, 'tcp', 2000, 'none'), row(0, 'tcp', 4000, 'server'),
       row(0, 'uds', 1000, 'none'), row(0, 'uds', 2000, 'none'), row(0, 'uds', 4000, 'none'),
-      // run 1: TCP keeps 1000 only; a kept 4000 after a missed 2000 does not count; UDS stops at 4000 on the generator
+      // run 1: TCP misses 2000 (a pause of the machine: it keeps 4000, the ladder's top); UDS stops at 4000 on the generator
       row(1, 'tcp', 1000, 'none'), row(1, 'tcp', 2000, 'server'), row(1, 'tcp', 4000, 'none'),
       row(1, 'uds', 1000, 'none'), row(1, 'uds', 2000, 'none'), row(1, 'uds', 4000, 'generator'),
     ];
     const [knee] = findKnees(rows);
     expect(knee).toMatchObject({ workload: 'rate', node: null, size_bytes: 64, rates: [1000, 2000, 4000] });
-    expect(knee.transports.map((t) => [t.transport, t.runs, t.stoppedBy])).toEqual([
-      ['tcp', [2000, 1000], { server: 2 }],
-      ['uds', [4000, 2000], { generator: 1 }],
+    expect(knee.transports.map((t) => [t.transport, t.runs, t.stoppedBy, t.missedBelow])).toEqual([
+      ['tcp', [2000, 4000], { server: 1 }, 1],
+      ['uds', [4000, 2000], { generator: 1 }, 0],
     ]);
-    expect(knee.transports[0].knee).toBeCloseTo(Math.sqrt(2000 * 1000), 6);
-    // UDS/TCP of run 1 only (2000 / 1000): in run 0 UDS kept the ladder's top, so its knee there is only known to be higher
-    expect(knee.ratios.uds?.mean).toBeCloseTo(2, 9);
-    expect(knee.ratios.uds?.n).toBe(1);
-    expect(knee.line).toMatch(/^knee at 64 B .*: TCP 1,414\/s, then limited by the server; UDS 2,828\/s, then limited by the generator\. UDS\/TCP ×2\.00 \(one run: no interval\)\.$/);
+    expect(knee.transports[0].knee).toBeCloseTo(Math.sqrt(2000 * 4000), 6);
+    // no run with both knees below the ladder's top (run 0: UDS at 4000; run 1: TCP at 4000): no ratio
+    expect(knee.ratios.uds).toBeNull();
+    expect(knee.line).toMatch(/^knee at 64 B \(the largest rate offered that was kept; .*\): TCP 2,828\/s, then limited by the server \(1 lower rate missed in a run, not counted: a rate kept above says the transport carried it\); UDS 2,828\/s, then limited by the generator\. UDS\/TCP: no run with both knees below the ladder's top/);
+  });
+
+  it('UDS/TCP of the knees paired by run: the geometric mean of the runs\' ratios with its interval', () => {
+    const rows = [
+      row(0, 'tcp', 1000, 'none'), row(0, 'tcp', 2000, 'server'), row(0, 'tcp', 4000, 'server'),
+      row(0, 'uds', 1000, 'none'), row(0, 'uds', 2000, 'none'), row(0, 'uds', 4000, 'server'),
+      row(1, 'tcp', 1000, 'none'), row(1, 'tcp', 2000, 'none'), row(1, 'tcp', 4000, 'server'),
+      row(1, 'uds', 1000, 'none'), row(1, 'uds', 2000, 'none'), row(1, 'uds', 4000, 'server'),
+    ];
+    const [knee] = findKnees(rows);
+    expect(knee.transports.map((t) => t.runs)).toEqual([[1000, 2000], [2000, 2000]]);
+    // run 0: 2000 / 1000, run 1: 2000 / 2000
+    expect(knee.ratios.uds?.mean).toBeCloseTo(Math.SQRT2, 9);
+    expect(knee.ratios.uds?.n).toBe(2);
+    expect(knee.line).toMatch(/UDS\/TCP ×1\.41 \(95 % CI [0-9.]+–[0-9.]+, 2 runs\)\.$/);
   });
 
   it('no ratio from a run where a transport kept the ladder\'s top rate: its knee is only known to be higher; knees in order of size', () => {
