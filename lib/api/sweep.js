@@ -125,7 +125,7 @@ async function measure({ dir, spec, previous, executables, nodes, begin, end, re
   const versions = nodes.map((n) => n.version);
   const execPathOf = (/** @type {string | undefined} */ version) => nodes.find((n) => n.version === version)?.path ?? nodes[0].path;
   /** @param {string} [version] */
-  const fixtureOptions = (version) => ({ greeting: spec.greeting, noDelay: spec.noDelay, prefix: pinning.server, nginx: executables.nginx?.path, redisServer: executables['redis-server']?.path, postgresBin: executables.postgres?.path, keepalive: spec.keepalive, connections: Math.max(...(spec.depths.length ? spec.depths : [1]).map((depth) => connectionsAt(workload, depth, spec))), execPath: execPathOf(version), netns: executables.ip?.path ?? null, portProxy: spec.portProxy, docker: executables.docker ?? null, work: spec.serverWorkMs === null && spec.serverDelayMs === null ? undefined : { us: (spec.serverWorkMs ?? 0) * 1000, delayMs: spec.serverDelayMs ?? 0, packetBytes: spec.sizes[0] } });
+  const fixtureOptions = (version) => ({ greeting: spec.greeting, noDelay: spec.noDelay, prefix: pinning.server, nginx: executables.nginx?.path, redisServer: executables['redis-server']?.path, postgresBin: executables.postgres?.path, postgresTables: spec.sizes.includes(1), keepalive: spec.keepalive, connections: Math.max(...(spec.depths.length ? spec.depths : [1]).map((depth) => connectionsAt(workload, depth, spec))), execPath: execPathOf(version), netns: executables.ip?.path ?? null, portProxy: spec.portProxy, docker: executables.docker ?? null, work: spec.serverWorkMs === null && spec.serverDelayMs === null ? undefined : { us: (spec.serverWorkMs ?? 0) * 1000, delayMs: spec.serverDelayMs ?? 0, packetBytes: spec.sizes[0] } });
   const status = (/** @type {string} */ text, dim = false) => onProgress({ type: 'status', text, dim });
   /** fixture.json: what runs now, for a resume after a kill that took nginx's guard too */
   const record = recordSession(dir, (text) => status(`note: ${text}`));
@@ -318,7 +318,7 @@ function describeDesign(spec, docker = null) {
     max_time_ms: spec.maxTimeMs,
     server_lifetime: spec.server === 'round' ? 'a fresh server for each planned run and each precision round' : 'one server for the whole sweep (a new one only after it dies)',
     proxy: workload.fixture.proxy ? { upstream_keepalive: spec.keepalive, config: 'nginx.conf in this directory' } : null,
-    ...(workload.fixture.server === 'postgres' ? { postgres: describeCluster() } : {}),
+    ...(workload.fixture.server === 'postgres' ? { postgres: describeCluster({ tables: spec.sizes.includes(1) }) } : {}),
     ...(docker ? { docker } : {}),
     server_network: docker?.startsWith('real')
       ? `the server in a real Docker container (an image imported from the Node binary, its libraries and udsvstcp's lib/), on Docker's default bridge network docker0; TCP ${spec.portProxy ? 'through the port Docker publishes on 127.0.0.1 (its docker-proxy, whose CPU is charged to the proxy side)' : 'to the container\'s address on docker0'}; UDS through a socket file in a private host directory bind-mounted into the container (a shared volume)`

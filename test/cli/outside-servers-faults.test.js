@@ -11,7 +11,9 @@
  * - postgres killed with its helpers (SIGKILL): --resume ends the cluster
  *   and its directory, and says so; its pgbench (a stand-in that fails)
  *   failing is a warning naming why, not empty cells alone; redis-benchmark's
- *   failure likewise, on redis's resume;
+ *   failure likewise, on redis's resume. Postgres's three sessions share one
+ *   results directory (Ctrl-C; its --resume killed; the next --resume, whose
+ *   first pgbench fails and second is the real one), a cluster each;
  * - `sweep redis --test` and `sweep postgres --test` as an ordinary user
  *   (`nobody`, when we are root; else as ourselves, who are one);
  * - as root, a TMPDIR the cluster's user cannot search: exit 2, one line,
@@ -70,7 +72,8 @@ const NOBODY = (() => {
 
 /**
  * A stand-in for a C reference client in `dir`: it logs each start (its pid) to `dir`/starts, then does what the file
- * `dir`/mode says: `wait` (sleeps; a Ctrl-C must kill it), `fail` (exit 1 with a message), `pass` (execs the real one).
+ * `dir`/mode says: `wait` (sleeps; a Ctrl-C must kill it), `fail` (exit 1 with a message), `fail-once` (as `fail`, then
+ * `pass` from the next start on), `pass` (execs the real one).
  * `--version` always execs the real one.
  * @param {string} dir
  * @param {string} name
@@ -83,6 +86,7 @@ echo $$ >> ${dir}/starts
 case "$(cat ${dir}/mode)" in
   wait) exec sleep 60 ;;
   fail) echo "stand-in ${name}: no connection today" >&2; exit 1 ;;
+  fail-once) echo pass > ${dir}/mode; echo "stand-in ${name}: no connection today" >&2; exit 1 ;;
   *) exec ${real} "$@" ;;
 esac
 `, { mode: 0o755 });
@@ -192,7 +196,7 @@ async function ctrlCDuringReference(args, env, stand) {
 }
 
 describe.concurrent('Ctrl-C while the C reference client runs: it is killed, none starts after, nothing is left, and --resume measures the trial', () => {
-  it('postgres: pgbench', async () => {
+  it('postgres: pgbench; its --resume killed with its helpers (SIGKILL), the next --resume ends the cluster left and its directory, measures the trial, and pgbench failing is a warning naming why', async () => {
     const tmp = await testDir();
     const serverTmp = serverTmpDir(tmp);
     const out = join(tmp, 'out');
@@ -206,16 +210,46 @@ describe.concurrent('Ctrl-C while the C reference client runs: it is killed, non
     expect(sleeping(waiting[0])).toBe(false); // killed with the sweep's signal
     await expectNothingLeft(stderr, serverTmp, 'postgres');
     expect(fs.existsSync(join(out, 'trials.csv')) ? await readCsv(out, 'trials.csv') : []).toEqual([]); // its reference cut short: not kept
+    const first = Number(/postgres pid (\d+)/.exec(stderr)?.[1]);
 
-    pgbench.mode('pass');
+    // the same directory resumed, and that session killed with its helpers while its cluster runs
+    const child = spawn(process.execPath, [BIN, 'sweep', '--resume', out, '--postgres-bin', pgbench.dir, '--no-probe', '--no-report'], { env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+    let killedStderr = '';
+    child.stderr.setEncoding('utf8').on('data', (text) => { killedStderr += text; });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    const pid = /** @type {number} */ (child.pid);
+    const ready = await waitFor(() => readFixtureRecord(out)?.processes.some((/** @type {any} */ p) => p.role === 'postgres' && p.pid !== first), { timeoutMs: 60_000, everyMs: 20 });
+    if (!ready) child.kill('SIGKILL');
+    expect(ready, killedStderr).toBe(true);
+    // everything of ours at once, so that nothing can clean up after the others; the cluster is left
+    process.kill(pid, 'SIGSTOP');
+    expect(await waitFor(() => isStopped(pid), { timeoutMs: 10_000, everyMs: 20 })).toBe(true);
+    const record = readFixtureRecord(out);
+    const postmaster = record.processes.find((/** @type {any} */ p) => p.role === 'postgres');
+    const seen = descendants(pid);
+    killLater(seen);
+    const helpers = seen.filter((p) => /guard-main\.js|trial\/worker\.js|sleep 60/.test(p.cmdline));
+    for (const p of helpers) process.kill(p.pid, 'SIGKILL');
+    child.kill('SIGKILL');
+    await exited;
+    expect(isRunning(postmaster)).toBe(true); // left running: nothing was there to end it
+    const [privateDir] = record.dirs;
+    expect(fs.existsSync(privateDir)).toBe(true);
+
+    // the first pgbench of this resume fails, the next runs the real one
+    pgbench.mode('fail-once');
     const resumed = await runCli(['sweep', '--resume', out, '--postgres-bin', pgbench.dir, '--no-probe', '--no-report'], { env, timeoutMs: 90_000 });
     expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toContain(`note: ended what an earlier session of this sweep left behind (fixture.json): killed postgres pid ${postmaster.pid} (and its backends); removed ${privateDir}`);
+    expect(isRunning(postmaster)).toBe(false);
     const rows = await readCsv(out, 'trials.csv');
     expect(rows.map((r) => `${r.transport} ${r.status}`).sort()).toEqual(['tcp ok', 'uds ok']);
-    for (const r of rows) expect(Number(r.pgbench_tps), resumed.stderr).toBeGreaterThan(0);
+    expect(rows.map((r) => r.pgbench_tps === '')).toEqual([true, false]); // the failed one's cells empty
+    expect(Number(rows[1].pgbench_tps), resumed.stderr).toBeGreaterThan(0); // the trial measured with the real client
+    expect(resumed.stderr).toMatch(new RegExp(`^warning: pgbench failed in 1 run\\(s\\): their pgbench_tps is empty in trials\\.csv; the first: ${rows[0].transport} SELECT 1 -c 1: pgbench failed \\(exit code 1\\): stand-in pgbench: no connection today$`, 'm'));
     expect((await readMetaJson(out)).status).toBe('complete');
     await expectNothingLeft(resumed.stderr, serverTmp, 'postgres');
-  }, 120_000);
+  }, 180_000);
 
   it('redis: redis-benchmark; and on the resume, redis-benchmark failing is a warning naming why', async () => {
     const tmp = await testDir();
@@ -242,46 +276,6 @@ describe.concurrent('Ctrl-C while the C reference client runs: it is killed, non
     expect(reference[0].error).toContain('stand-in redis-benchmark: no connection today');
     expect(resumed.stderr).toMatch(/^warning: redis-benchmark failed in 2 run\(s\) \(status error in reference\.csv\); the first: redis-benchmark .*stand-in redis-benchmark: no connection today$/m);
     await expectNothingLeft(resumed.stderr, serverTmp, 'redis-server');
-  }, 120_000);
-
-  it('postgres killed with its helpers (SIGKILL): --resume ends the cluster left and its directory, and pgbench failing is a warning naming why', async () => {
-    const tmp = await testDir();
-    const serverTmp = serverTmpDir(tmp);
-    const out = join(tmp, 'out');
-    const pgbench = fakePgbenchDir(tmp);
-    pgbench.mode('wait');
-    const child = spawn(process.execPath, [BIN, ...POSTGRES, '--postgres-bin', pgbench.dir, '--out', out], { env: { ...process.env, NO_COLOR: '1', TMPDIR: serverTmp }, stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (text) => { stderr += text; });
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    const pid = /** @type {number} */ (child.pid);
-    const ready = await waitFor(() => readFixtureRecord(out)?.processes.some((/** @type {any} */ p) => p.role === 'postgres'), { timeoutMs: 60_000, everyMs: 20 });
-    if (!ready) child.kill('SIGKILL');
-    expect(ready, stderr).toBe(true);
-    // everything of ours at once, so that nothing can clean up after the others; the cluster is left
-    process.kill(pid, 'SIGSTOP');
-    expect(await waitFor(() => isStopped(pid), { timeoutMs: 10_000, everyMs: 20 })).toBe(true);
-    const record = readFixtureRecord(out);
-    const postmaster = record.processes.find((/** @type {any} */ p) => p.role === 'postgres');
-    const seen = descendants(pid);
-    killLater(seen);
-    const helpers = seen.filter((p) => /guard-main\.js|trial\/worker\.js|sleep 60/.test(p.cmdline));
-    for (const p of helpers) process.kill(p.pid, 'SIGKILL');
-    child.kill('SIGKILL');
-    await exited;
-    expect(isRunning(postmaster)).toBe(true); // left running: nothing was there to end it
-    const [privateDir] = record.dirs;
-    expect(fs.existsSync(privateDir)).toBe(true);
-
-    pgbench.mode('fail');
-    const resumed = await runCli(['sweep', '--resume', out, '--postgres-bin', pgbench.dir, '--no-probe', '--no-report'], { env: { TMPDIR: serverTmp }, timeoutMs: 90_000 });
-    expect(resumed.code, resumed.stderr).toBe(0);
-    expect(resumed.stderr).toContain(`note: ended what an earlier session of this sweep left behind (fixture.json): killed postgres pid ${postmaster.pid} (and its backends); removed ${privateDir}`);
-    expect(isRunning(postmaster)).toBe(false);
-    const rows = await readCsv(out, 'trials.csv');
-    expect(rows.map((r) => `${r.transport} ${r.status} ${r.pgbench_tps}`).sort()).toEqual(['tcp ok ', 'uds ok ']);
-    expect(resumed.stderr).toMatch(/^warning: pgbench failed in 2 run\(s\): their pgbench_tps is empty in trials\.csv; the first: \S+ SELECT 1 -c 1: pgbench failed \(exit code 1\): stand-in pgbench: no connection today$/m);
-    await expectNothingLeft(resumed.stderr, serverTmp, 'postgres');
   }, 120_000);
 });
 

@@ -2,7 +2,8 @@
  * Real sweeps whose server becomes unusable after the first trial, while it
  * is still alive: its socket file deleted, or the server stopped (SIGSTOP).
  * One trial fails, the fixture is checked, killed and replaced (recorded in
- * meta.json), and every later trial succeeds. Needs nginx for proxy.
+ * meta.json), and every later trial succeeds. Echo's two faults share one
+ * sweep: the socket deleted, then its replacement stopped. Needs nginx for proxy.
  */
 import { unlink } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -61,16 +62,39 @@ function expectOneReplacement({ code, stderr, rows, meta }, reason) {
 }
 
 describe('a sweep replaces a server that is alive but unusable', () => {
-  it('echo: its socket file deleted mid-sweep costs one trial', async () => {
-    const result = await sweepWithFault({ sizes: [1, 64, 1024], runs: 1, timeout: '500ms' }, (server) => unlink(server.uds));
-    expectOneReplacement(result, /^the socket file .*echo\.sock was deleted$/);
-    expect(result.rows.find((r) => r.status === 'error')?.error).toMatch(/ENOENT/);
-  }, 60_000);
-
-  it('echo: a stopped (SIGSTOP) server is found by the probe timeout and killed', async () => {
-    const result = await sweepWithFault({ sizes: [1, 64, 1024], runs: 1, timeout: '300ms' }, (server) => { process.kill(server.pid, 'SIGSTOP'); });
-    expectOneReplacement(result, /^the echo server at (tcp|uds) .*: no answer to a 4-byte echo within 2000 ms$/);
-    expect(() => process.kill(result.server.pid, 0)).toThrow(/ESRCH/); // not left stopped
+  it('echo: its socket file deleted mid-sweep costs one trial; then its replacement stopped (SIGSTOP) is found by the probe timeout and killed, costing one more', async () => {
+    const out = join(tmp.dir, 'out');
+    /** @type {{ pid: number, uds: string }[]} the first server, then its replacement */
+    const hit = [];
+    // 5 trials: one before each fault, the ones they fail, and one after the last
+    const { code, stderr } = await callMainWatched(['sweep', await writeTinySpec(tmp.dir, { sizes: [1, 64, 256, 1024, 4096], runs: 1, timeout: '300ms' }), '--test', '--no-probe', '--no-report', '--out', out], (text) => {
+      const servers = [...text.matchAll(/echo server pid (\d+)[^\n]*uds (\/[^\s;,]+)/g)].map((m) => ({ pid: Number(m[1]), uds: m[2] }));
+      if (hit.length === 0 && servers.length === 1 && text.includes('[1/')) {
+        hit.push(servers[0]);
+        unlink(servers[0].uds).catch(() => {});
+      } else if (hit.length === 1 && servers.length === 2 && text.slice(text.lastIndexOf('echo server pid')).includes('[3/')) {
+        hit.push(servers[1]);
+        process.kill(servers[1].pid, 'SIGSTOP');
+      }
+    });
+    expect(hit, stderr).toHaveLength(2);
+    const rows = await readTrialRows(out);
+    const meta = await readMetaJson(out);
+    expect(code, stderr).toBe(1); // trials failed
+    expect(meta.status).toBe('complete');
+    expect(rows).toHaveLength(10);
+    const failed = rows.map((r, i) => ({ r, i })).filter(({ r }) => r.status === 'error');
+    // a trial ok, the one the deletion fails, one ok on the replacement, the one its SIGSTOP fails, one ok after
+    expect(rows.map((r) => r.status), stderr).toEqual(['ok', 'ok', 'error', 'error', 'ok', 'ok', 'error', 'error', 'ok', 'ok']);
+    expect(failed[0].r.error).toMatch(/ENOENT/);
+    expect(meta.fixture_replacements).toEqual([
+      expect.objectContaining({ session: 0, replacement: 1, reason: expect.stringMatching(/^the socket file .*echo\.sock was deleted$/), after: expect.objectContaining({ run: Number(failed[0].r.run) }) }),
+      expect.objectContaining({ session: 0, replacement: 2, reason: expect.stringMatching(/^the echo server at (tcp|uds) .*: no answer to a 4-byte echo within 2000 ms$/), after: expect.objectContaining({ run: Number(failed[2].r.run) }) }),
+    ]);
+    expect(meta.design.failure_bound).toMatch(/stops .* after 5 failed trials in a row/);
+    expect(stderr).toMatch(/replacing the server \(replacement 1 of at most 3 in this session\)/);
+    expect(stderr).toMatch(/replacing the server \(replacement 2 of at most 3 in this session\)/);
+    expect(() => process.kill(hit[1].pid, 0)).toThrow(/ESRCH/); // not left stopped
   }, 60_000);
 
   it('proxy: the app server\'s socket deleted behind nginx costs one trial', async () => {
