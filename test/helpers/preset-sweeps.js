@@ -37,9 +37,11 @@ export const OPEN = PRESETS.filter((preset) => workloadOf(preset).columns.includ
 export const OUTSIDE = PRESETS.filter((preset) => outsideServer(workloadOf(preset)) !== undefined);
 
 /**
- * @typedef {{ args: string[], seed: number, pinning: string, env?: NodeJS.ProcessEnv, timeoutMs?: number, flags?: Record<string, string> }} PresetRun
+ * @typedef {{ args: string[], seed: number, pinning: string, env?: NodeJS.ProcessEnv, timeoutMs?: number, flags?: Record<string, string>, report?: boolean }} PresetRun
  *   how a preset's one sweep runs (timeoutMs: its limit, default 60 s; flags: design flags given on the command line,
- *   such as { depths: '1' } for a smaller sweep, which the planned trials, rows and columns tested here follow)
+ *   such as { depths: '1' } for a smaller sweep, which the planned trials, rows and columns tested here follow;
+ *   report: false sweeps with --no-report, for a preset whose workload's report another preset's sweep checks, as
+ *   drawing the charts costs each sweep over a second of CPU; see reportCovered)
  */
 
 /**
@@ -57,19 +59,31 @@ async function comparedGroups(dir) {
   return { all: new Set(rows.map(key)), compared: new Set([...has('uds')].filter((k) => tcp.has(k)).map((k) => k.split('|').slice(0, 2).join('|'))) };
 }
 
+/**
+ * The presets swept with report: false whose workload no preset swept with its report has (the report's
+ * figures, charts and cells follow the workload, so one preset per workload checks them): should be none.
+ * @param {string[]} presets
+ * @param {Record<string, PresetRun>} runs
+ */
+export function reportUncovered(presets, runs) {
+  const reported = new Set(presets.filter((preset) => runs[preset]?.report !== false).map((preset) => workloadOf(preset).name));
+  return presets.filter((preset) => runs[preset]?.report === false && !reported.has(workloadOf(preset).name));
+}
+
 /** The pinning meta.json records for --pin split, the default. */
 export const SPLIT = 'split: server cpu 0, client cpu 1';
 
 /**
  * The presets test/cli/sweep-e2e.test.js sweeps, each also carrying a
- * behaviour asserted there; test/cli/sweep-e2e-more.test.js sweeps the rest.
+ * behaviour asserted there; test/cli/sweep-e2e-more.test.js sweeps the rest. All four are of the echo
+ * workload, so default's report (two depths: the richest) stands for the others', swept with --no-report.
  * @type {Record<string, PresetRun>}
  */
 export const OWN = {
   default: { args: ['--no-probe'], seed: 11, pinning: SPLIT },
-  quick: { args: ['--no-probe', '--precision', '0.1%', '--max-time', '6s'], seed: 4, pinning: SPLIT },
-  'nicmcd-2014': { args: ['--no-probe', '--pin', 'same'], seed: 11, pinning: 'same: server and client cpu 0' },
-  'eliben-2019-latency': { args: ['--pin', 'split'], seed: 11, pinning: 'none', env: { PATH: '/nonexistent-udsvstcp-test' } },
+  quick: { args: ['--no-probe', '--precision', '0.1%', '--max-time', '6s'], seed: 4, pinning: SPLIT, report: false },
+  'nicmcd-2014': { args: ['--no-probe', '--pin', 'same'], seed: 11, pinning: 'same: server and client cpu 0', report: false },
+  'eliben-2019-latency': { args: ['--pin', 'split'], seed: 11, pinning: 'none', env: { PATH: '/nonexistent-udsvstcp-test' }, report: false },
 };
 
 /**
@@ -87,17 +101,17 @@ export function describePresetSweeps(presets, { dir, runs = {} }) {
 
   describe.each(presets)('sweep %s --test, end to end with real processes', (preset) => {
     const out = () => sweptDir(preset);
-    const { args, seed, pinning, env, timeoutMs = 60_000, flags = {} } = RUNS[preset];
+    const { args, seed, pinning, env, timeoutMs = 60_000, flags = {}, report = true } = RUNS[preset];
     /** the preset's spec in test mode, with the design flags the sweep was given */
     const specOf = () => resolveSpec(loadSpec(preset), { test: true, flags });
     /** @type {Awaited<ReturnType<typeof runCli>>} */
     let result;
     beforeAll(async () => {
-      result = await runCli(['sweep', preset, '--test', '--seed', String(seed), ...args, ...Object.entries(flags).flatMap(([key, value]) => [`--${key}`, value]), '--out', out()], { cwd: tmp.dir, env, timeoutMs });
+      result = await runCli(['sweep', preset, '--test', '--seed', String(seed), ...args, ...Object.entries(flags).flatMap(([key, value]) => [`--${key}`, value]), ...(report ? [] : ['--no-report']), '--out', out()], { cwd: tmp.dir, env, timeoutMs });
       SWEPT.set(preset, result);
     }, timeoutMs + 30_000);
 
-    it('exits 0 and prints the summary, the verdicts and every file it wrote on stderr, only the results directory on stdout', async () => {
+    it(`exits 0 and prints the summary, the verdicts and every file it wrote on stderr${report ? '' : ' (--no-report: none of the report)'}, only the results directory on stdout`, async () => {
       expect(result.code, result.stderr).toBe(0);
       expect(result.stdout).toBe(`${out()}\n`);
       const w = workloadOf(preset);
@@ -111,13 +125,20 @@ export function describePresetSweeps(presets, { dir, runs = {} }) {
         if (missed) expect(result.stderr).toContain(`in ${missed} of ${ok.length} open-loop rows the offered rate was not kept`);
         else expect(result.stderr).not.toContain('open-loop rows the offered rate was not kept');
       }
-      for (const file of ['trials.csv', 'blocks.csv', 'summary.csv', 'runs-wide.csv', 'meta.json', 'summary.md', 'report.html', 'results.xlsx', 'chart-uds-vs-tcp.svg']) expect(result.stderr).toContain(join(out(), file));
+      for (const file of ['trials.csv', 'blocks.csv', 'summary.csv', 'runs-wide.csv', 'meta.json']) expect(result.stderr).toContain(join(out(), file));
+      for (const file of ['summary.md', 'report.html', 'results.xlsx', 'chart-uds-vs-tcp.svg', 'chart-cpu.svg']) {
+        if (report) expect(result.stderr).toContain(join(out(), file));
+        else expect([result.stderr.includes(join(out(), file)), existsSync(join(out(), file))], file).toEqual([false, false]);
+      }
       // the proxy workload writes its nginx config beside the results, and only it
       expect(existsSync(join(out(), 'nginx.conf'))).toBe(w.fixture.proxy);
-      expect(result.stderr).not.toMatch(/report could not be made|--no-report/);
+      expect(result.stderr).not.toMatch(/report could not be made/);
+      if (report) expect(result.stderr).not.toMatch(/--no-report/);
+      else expect(result.stderr).toContain(`no report files (--no-report); to write them: npx udsvstcp report ${out()}\n`);
     });
 
-    it("draws and tabulates the workload's own figures: CPU per its unit, and its p50/p99 times where it has them", async () => {
+    // the report: of the presets swept with it (a preset swept with --no-report has its workload's report checked on another's)
+    if (report) it("draws and tabulates the workload's own figures: CPU per its unit, and its p50/p99 times where it has them", async () => {
       const w = workloadOf(preset);
       const cpuUnit = Object.entries(w.summary).find(([m]) => m.startsWith('client_cpu_'))?.[1].unit.replace(/^us/, 'µs');
       const cpuSvg = await readFile(join(out(), 'chart-cpu.svg'), 'utf8');
