@@ -81,7 +81,7 @@ export async function run(raw = {}, { onProgress = () => {}, signal } = {}) {
   const pinning = resolvePinning(options.pin);
   if (pinning.note) note(pinning.note);
   const connections = connectionsAt(workload, options.depth, options);
-  const backlog = options.targets ? null : backlogWarning({ connections, somaxconn: readSomaxconn(), flag: workload.options.includes('connections') ? `--connections ${connections}` : `${workload.axes.depth.flag} ${options.depth}` });
+  const backlog = options.targets ? null : backlogWarning({ connections, somaxconn: readSomaxconn(), flag: workload.options.includes('connections') ? `--connections ${connections}` : workload.options.includes('clients') ? `--clients ${options.clients}` : `${workload.axes.depth.flag} ${options.depth}` });
   const fixture = options.targets ? undefined : await startFixture(workload, { greeting: options.greeting, noDelay: options.noDelay, prefix: pinning.server, nginx: nginx?.path, redisServer: redisServer?.path, postgresBin: postgres?.path, postgresTables: options.size === 1, keepalive: options.keepalive, connections, execPath: node?.path, netns: options.netns, portProxy: options.portProxy, work: options.serverWorkUs === null && options.serverDelayMs === null ? undefined : { us: options.serverWorkUs ?? 0, delayMs: options.serverDelayMs ?? 0, packetBytes: options.size } });
   // each trial runs in a child process (on --node's Node), placed as --pin says, within the times asked for plus ten
   // minutes (an hour and ten when counted): the blocks' floors may take longer than --duration, and say so
@@ -98,7 +98,7 @@ export async function run(raw = {}, { onProgress = () => {}, signal } = {}) {
     if (postgres) info(`postgres: ${postgres.path} (${postgres.version}; from ${options.postgresBin === null ? 'PATH or /usr/lib/postgresql' : '--postgres-bin'}); the cluster runs as ${describeCluster().user}${workload.columns.includes('pgbench_tps') ? `; ${describePgbench(postgres.path)}` : ''}`);
     if (node) info(`node: ${describeNodes([node])} runs ${fixture ? 'the server and ' : ''}the client, in a lane process per transport${fixture ? '' : ' (the server is not ours)'}`);
     info(`pin ${pinning.applied}${transports.length > 1 ? ', each lane in a process of its own' : ''}`);
-    info(`${workload.name} ${workload.axes.size.label} ${formatSize(options.size)} × ${workload.axes.depth.label} ${options.depth}, ${amount(measure)} per transport after ${amount(warmup)} warmup${transports.length > 1 ? ', in alternating blocks' : ''}${workload.options.includes('pipelining') ? `, pipelining ${options.pipelining}` : ''}${workload.options.includes('connections') ? `, ${connections} connections taking turns` : ''}${workload.options.includes('arrivals') ? `, ${options.arrivals} arrivals` : ''}${workload.fixture.proxy ? `, nginx upstream ${options.keepalive ? 'keep-alive' : 'a new connection per request'}` : ''}${options.serverWorkUs === null ? '' : `, the server spinning ${options.serverWorkUs} µs per ${workload.fixture.server === 'http' ? 'request' : 'packet'} (--server-work)`}${options.serverDelayMs === null ? '' : `, the server waiting ${options.serverDelayMs} ms before each ${workload.fixture.server === 'http' ? 'answer' : 'echo'} (--server-delay)`}, seed ${options.seed}, TCP noDelay ${options.noDelay}`);
+    info(`${workload.name} ${workload.axes.size.label} ${formatSize(options.size)} × ${workload.axes.depth.label} ${options.depth}, ${amount(measure)} per transport after ${amount(warmup)} warmup${transports.length > 1 ? ', in alternating blocks' : ''}${workload.options.includes('pipelining') ? `, pipelining ${options.pipelining}` : ''}${workload.options.includes('clients') ? `, ${options.clients} client${options.clients === 1 ? '' : 's'}` : ''}${workload.options.includes('batch') ? `, ${options.batch === 1 ? 'no pipeline()' : `pipelines of ${options.batch}`}` : ''}${workload.options.includes('connections') ? `, ${connections} connections taking turns` : ''}${workload.options.includes('arrivals') ? `, ${options.arrivals} arrivals` : ''}${workload.fixture.proxy ? `, nginx upstream ${options.keepalive ? 'keep-alive' : 'a new connection per request'}` : ''}${options.serverWorkUs === null ? '' : `, the server spinning ${options.serverWorkUs} µs per ${workload.fixture.server === 'http' ? 'request' : 'packet'} (--server-work)`}${options.serverDelayMs === null ? '' : `, the server waiting ${options.serverDelayMs} ms before each ${workload.fixture.server === 'http' ? 'answer' : 'echo'} (--server-delay)`}, seed ${options.seed}, TCP noDelay ${options.noDelay}`);
     info(`${transports.map((t) => describeTarget(/** @type {import('../client/transport.js').Target} */ (targets[t]))).join(', ')}${fixture ? ` (${fixture.describe})` : ' (server not ours: no server CPU)'}`);
 
     /** @type {Record<string, any>[]} */
@@ -123,6 +123,8 @@ export async function run(raw = {}, { onProgress = () => {}, signal } = {}) {
         timeoutMs: options.timeoutMs,
         greeting: options.greeting,
         pipelining: options.pipelining,
+        clients: options.clients,
+        batch: options.batch,
         keepalive: options.keepalive,
         arrivals: options.arrivals,
         connections: options.connections,

@@ -1,7 +1,7 @@
 /**
  * The C reference beside the redis workload: redis-benchmark (Debian's redis-tools) against the same redis-server,
- * SET and GET of the same value size, one connection with `depth` commands pipelined (-c 1 -P depth: as many in flight
- * on one connection as the Node client has), over TCP (-h -p) or the socket (-s) as the target's transport says
+ * SET and GET of the same value size, as many connections as the Node client's --clients, each with the commands the
+ * Node client has in flight on one pipelined (-c clients -P depth, or -P depth × 2 × batch with --batch: referencePipeline), over TCP (-h -p) or the socket (-s) as the target's transport says
  * (./transport.js). It checks no reply: it shows what the kernel and the server give without a Node client.
  */
 import { execFile, spawnSync } from 'node:child_process';
@@ -58,15 +58,24 @@ export function parseBenchmarkCsv(text, requests = 0) {
 }
 
 /**
+ * redis-benchmark's -P for a trial: the commands its Node client has in flight per connection. Without pipeline() a
+ * loop has one command in flight (its SET, then its GET): depth; with pipelines of `batch` ops a loop has 2 × batch.
+ * @param {number} depth
+ * @param {number} batch
+ */
+export const referencePipeline = (depth, batch) => (batch === 1 ? depth : depth * 2 * batch);
+
+/**
  * Run redis-benchmark once against a target.
- * @param {{ binary: string, target: import('./transport.js').Target, size: number, depth: number, requests: number, prefix?: string[], timeoutMs?: number, signal?: AbortSignal }} options
- *   prefix: e.g. taskset for the client's CPU; signal: aborted, it is killed
+ * @param {{ binary: string, target: import('./transport.js').Target, size: number, depth: number, clients?: number, batch?: number, requests: number, prefix?: string[], timeoutMs?: number, signal?: AbortSignal }} options
+ *   prefix: e.g. taskset for the client's CPU; signal: aborted, it is killed; clients, batch: the trial's (-c clients,
+ *   and -P the commands the Node client has in flight per connection: depth, or depth × 2 × batch with pipelines)
  * @returns {Promise<ReferenceRow[]>}
  */
-export function runRedisBenchmark({ binary, target, size, depth, requests, prefix = [], timeoutMs = 60_000, signal }) {
+export function runRedisBenchmark({ binary, target, size, depth, clients = 1, batch = 1, requests, prefix = [], timeoutMs = 60_000, signal }) {
   const address = socketAddress(target);
   const where = address.path !== undefined ? ['-s', address.path] : ['-h', String(address.host), '-p', String(address.port)];
-  const args = [...where, '-t', TESTS.join(',').toLowerCase(), '-d', String(size), '-c', '1', '-P', String(depth), '-n', String(requests), '--csv'];
+  const args = [...where, '-t', TESTS.join(',').toLowerCase(), '-d', String(size), '-c', String(clients), '-P', String(referencePipeline(depth, batch)), '-n', String(requests), '--csv'];
   const [command, ...rest] = [...prefix, binary, ...args];
   return new Promise((resolve, reject) => {
     execFile(command, rest, { timeout: timeoutMs, killSignal: 'SIGKILL', signal, maxBuffer: 1 << 20, encoding: 'utf8' }, (error, stdout, stderr) => {

@@ -1,9 +1,12 @@
 /**
- * The redis workload's client: one ioredis connection to a target (host and port, or a socket path: ./transport.js),
- * opened before the first block and kept across blocks. A block does `ops` operations, each a SET of a fresh value to
- * the loop's own key and then a GET of it, `depth` loops at once on the one connection (so up to `depth` commands are in
- * flight, written as they are issued: no auto-pipelining). Every reply is checked: SET's OK, and GET's exact bytes
- * (getBuffer) against the value just set. An op's latency runs from its SET's issue to its GET's reply.
+ * The redis workload's client: `clients` ioredis connections to a target (host and port, or a socket path:
+ * ./transport.js), opened before the first block and kept across blocks. A block does `ops` operations, each a SET of a
+ * fresh value to the loop's own key and then a GET of it, `depth` loops at once on each connection (so up to `depth`
+ * commands are in flight on each, written as they are issued: no auto-pipelining). With `batch` above 1 a loop sends
+ * its next `batch` ops in one explicit pipeline() (each op its own key: n SETs each followed by its GET, 2n commands,
+ * exec'd at once), so up to depth × 2 × batch commands are in flight per connection. Every reply is checked: SET's OK,
+ * and GET's exact bytes (getBuffer) against the value just set. An op's latency runs from its SET's issue to its GET's
+ * reply; in a pipeline, the pipeline's, from exec to its last reply.
  *
  * A dead or silent server fails the block, never hangs it: no offline queue, no retries, no reconnection, and each
  * command times out after `timeoutMs`.
@@ -36,16 +39,24 @@ import { describeTarget, socketAddress } from './transport.js';
  */
 
 /**
+ * Distinct values any this many consecutive ops at most: random values of 16 B and more are distinct anyway, and a
+ * window of every op in flight (up to 64 × 256 × 256) would make a pool far too large to draw.
+ */
+const MAX_WINDOW = 256;
+
+/**
  * @param {import('./transport.js').Target} target
- * @param {{ size: number, depth: number, seed: number | string, timeoutMs: number, noDelay?: boolean }} options
+ * @param {{ size: number, depth: number, clients?: number, batch?: number, seed: number | string, timeoutMs: number, noDelay?: boolean }} options
+ *   clients: connections, each with `depth` loops; batch: ops per explicit pipeline of a loop (1: none)
  * @returns {RedisLoad}
  */
-export function createRedisLoad(target, { size, depth, seed, timeoutMs, noDelay = true }) {
+export function createRedisLoad(target, { size, depth, clients = 1, batch = 1, seed, timeoutMs, noDelay = true }) {
   const where = describeTarget(target);
-  const payloads = createPayloads(size, `${seed}:redis`, depth);
-  const client = connectRedis(target, { noDelay, timeoutMs, commandTimeout: timeoutMs });
-  /** Each loop's key: this lane's own, so the other transport's lane never writes it. */
-  const keys = Array.from({ length: depth }, (_, j) => `udsvstcp:${target.transport}:${j}`);
+  const loops = clients * depth;
+  const payloads = createPayloads(size, `${seed}:redis`, Math.min(loops * batch, Math.max(depth, MAX_WINDOW)));
+  const connections = Array.from({ length: clients }, () => connectRedis(target, { noDelay, timeoutMs, commandTimeout: timeoutMs }));
+  /** Each loop's keys, one per op of its batch: this lane's own, so the other transport's lane never writes them (batch 1: `udsvstcp:tcp:<loop>`). */
+  const keys = Array.from({ length: loops * batch }, (_, k) => `udsvstcp:${target.transport}:${k}`);
   /** @type {Promise<void> | undefined} */
   let connecting;
   /** @type {Error | undefined} */
@@ -61,42 +72,77 @@ export function createRedisLoad(target, { size, depth, seed, timeoutMs, noDelay 
     return failure;
   };
 
+  /** @param {unknown} ok a SET's reply */
+  const checkSet = (ok) => {
+    if (ok !== 'OK') throw new RunError(`redis at ${where}: SET answered ${JSON.stringify(ok)}, not OK`, 'ERR_VERIFY');
+  };
+  /** @param {string} key @param {Buffer} value @param {unknown} got a GET's reply */
+  const checkGet = (key, value, got) => {
+    if (Buffer.isBuffer(got) && got.equals(value)) return;
+    const bytes = Buffer.isBuffer(got) ? got : null;
+    const at = bytes ? [...value].findIndex((byte, i) => bytes[i] !== byte) : -1;
+    throw new RunError(`redis at ${where}: GET ${key} returned ${bytes ? `${bytes.length} bytes differing from the ${value.length} SET stored${at >= 0 ? ` at byte ${at}` : ''}` : 'nil'}`, 'ERR_VERIFY');
+  };
+
   /**
-   * One op on loop j: SET a fresh value, GET it back, check both replies.
+   * One op on loop j (batch 1): SET a fresh value, GET it back, check both replies.
    * @param {number} j
    * @param {import('node:perf_hooks').RecordableHistogram | undefined} histogram
    */
   const op = async (j, histogram) => {
+    const client = connections[j % clients];
     const value = payloads.packet(issued++);
     const t0 = performance.now();
-    const ok = await client.set(keys[j], value);
-    if (ok !== 'OK') throw new RunError(`redis at ${where}: SET answered ${JSON.stringify(ok)}, not OK`, 'ERR_VERIFY');
+    checkSet(await client.set(keys[j], value));
     const got = await client.getBuffer(keys[j]);
     histogram?.record(Math.max(1, Math.round((performance.now() - t0) * 1e6)));
-    if (!got || !got.equals(value)) {
-      const at = got ? [...value].findIndex((byte, i) => got[i] !== byte) : -1;
-      throw new RunError(`redis at ${where}: GET ${keys[j]} returned ${got ? `${got.length} bytes differing from the ${value.length} SET stored${at >= 0 ? ` at byte ${at}` : ''}` : 'nil'}`, 'ERR_VERIFY');
-    }
+    checkGet(keys[j], value, got);
+  };
+
+  /**
+   * n ops on loop j in one explicit pipeline: n SETs each followed by its GET, exec'd at once, every reply checked.
+   * Each op's latency is the pipeline's, from exec to the last reply.
+   * @param {number} j
+   * @param {number} n
+   * @param {import('node:perf_hooks').RecordableHistogram | undefined} histogram
+   */
+  const pipelined = async (j, n, histogram) => {
+    const pipeline = connections[j % clients].pipeline();
+    const sent = Array.from({ length: n }, (_, b) => ({ key: keys[j * batch + b], value: payloads.packet(issued++) }));
+    for (const { key, value } of sent) pipeline.set(key, value).getBuffer(key);
+    const t0 = performance.now();
+    const replies = await pipeline.exec();
+    const latency = Math.max(1, Math.round((performance.now() - t0) * 1e6));
+    if (!replies || replies.length !== 2 * n) throw new RunError(`redis at ${where}: a pipeline of ${2 * n} commands came back with ${replies?.length ?? 0} replies`, 'ERR_VERIFY');
+    sent.forEach(({ key, value }, b) => {
+      const [[setError, ok], [getError, got]] = [replies[2 * b], replies[2 * b + 1]];
+      if (setError) throw setError;
+      checkSet(ok);
+      if (getError) throw getError;
+      checkGet(key, value, got);
+    });
+    if (histogram) for (let b = 0; b < n; b++) histogram.record(latency);
   };
 
   return {
     async block(ops, histogram) {
       if (failure) throw failure;
-      connecting ??= client.connect().catch((error) => { throw fail(error); });
+      connecting ??= Promise.all(connections.map((client) => client.connect())).then(() => {}, (error) => { throw fail(error); });
       await connecting;
       let next = 0;
       let verified = 0;
       const loop = async (/** @type {number} */ j) => {
         while (next < ops) {
           if (failure) throw failure;
-          next++;
-          await op(j, histogram).catch((error) => { throw fail(error); });
-          verified += 2;
+          const n = Math.min(batch, ops - next);
+          next += n;
+          await (batch === 1 ? op(j, histogram) : pipelined(j, n, histogram)).catch((error) => { throw fail(error); });
+          verified += 2 * n;
         }
       };
       const start = performance.now();
       try {
-        await Promise.all(Array.from({ length: Math.min(depth, ops) }, (_, j) => loop(j)));
+        await Promise.all(Array.from({ length: Math.min(loops, Math.ceil(ops / batch)) }, (_, j) => loop(j)));
       } catch (error) {
         throw fail(error);
       }
@@ -104,12 +150,14 @@ export function createRedisLoad(target, { size, depth, seed, timeoutMs, noDelay 
     },
     abort(error) {
       failure ??= error;
-      client.disconnect();
+      for (const client of connections) client.disconnect();
     },
     async close() {
-      // QUIT where the connection is up (redis-server closes it then), and the socket dropped whatever the answer
-      if (client.status === 'ready') await client.quit().catch(() => {});
-      client.disconnect();
+      // QUIT where a connection is up (redis-server closes it then), and each socket dropped whatever the answer
+      await Promise.all(connections.map(async (client) => {
+        if (client.status === 'ready') await client.quit().catch(() => {});
+        client.disconnect();
+      }));
     },
   };
 }

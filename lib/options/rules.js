@@ -23,7 +23,7 @@ export function toAxisValue(text, axis, flag) {
 }
 
 /**
- * Options only some workloads take (greeting, pipelining, keepalive, arrivals, connections, nginx, redisServer): refused for others,
+ * Options only some workloads take (greeting, pipelining, clients, batch, keepalive, arrivals, connections, nginx, redisServer): refused for others,
  * then bounded (connections: an option of http-rate, proxy-rate and postgres-rate, each with its own most; http's, proxy's
  * and postgres's depth axis, read by the caller).
  * @param {import('../workloads/workload.js').Workload} workload
@@ -35,6 +35,8 @@ export function resolveWorkloadOptions(workload, given, name) {
   return {
     greeting: Boolean(given.greeting),
     pipelining: given.pipelining === undefined ? 1 : parseSetting('pipelining', given.pipelining, name('pipelining')),
+    clients: given.clients === undefined || given.clients === null ? 1 : /** @type {number} */ (parseSetting('clients', given.clients, name('clients'))),
+    batch: given.batch === undefined || given.batch === null ? 1 : /** @type {number} */ (parseSetting('batch', given.batch, name('batch'))),
     keepalive: Boolean(given.keepalive),
     arrivals: /** @type {'constant' | 'poisson'} */ (given.arrivals === undefined || given.arrivals === null ? 'constant' : parseSetting('arrivals', given.arrivals, name('arrivals'))),
     connections: !workload.options.includes('connections') || given.connections === undefined || given.connections === null ? null : toInteger(String(given.connections), name('connections'), { min: 1, max: workload.openConnections?.max ?? MAX_OPEN_CONNECTIONS }),

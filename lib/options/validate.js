@@ -72,7 +72,7 @@ function toTarget(transport, text) {
 }
 
 /**
- * @typedef {Pick<import('../sweep/spec.js').SweepSpec, 'measure' | 'warmup' | 'seed' | 'noDelay' | 'timeoutMs' | 'runs' | 'greeting' | 'pipelining' | 'keepalive' | 'arrivals' | 'connections' | 'pin' | 'portProxy'> & RunOnly} RunOptions
+ * @typedef {Pick<import('../sweep/spec.js').SweepSpec, 'measure' | 'warmup' | 'seed' | 'noDelay' | 'timeoutMs' | 'runs' | 'greeting' | 'pipelining' | 'clients' | 'batch' | 'keepalive' | 'arrivals' | 'connections' | 'pin' | 'portProxy'> & RunOnly} RunOptions
  *   `run`'s settings, resolved as a sweep's are, and:
  * @typedef {object} RunOnly
  * @property {import('../workloads/workload.js').Workload} workload

@@ -55,6 +55,8 @@ function trialSpec(spec, job, server) {
     test: spec.test,
     greeting: spec.greeting,
     pipelining: spec.pipelining,
+    clients: spec.clients,
+    batch: spec.batch,
     keepalive: spec.keepalive,
     arrivals: spec.arrivals,
     connections: spec.connections,

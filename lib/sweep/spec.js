@@ -41,6 +41,8 @@ const KEYS = new Set(SPEC_KEYS);
  * @property {boolean} noDelay
  * @property {boolean} greeting echo: the 2014 greeting
  * @property {number} pipelining http, proxy: requests in flight per connection
+ * @property {number} clients redis: ioredis connections per transport, each with `depth` operations in flight
+ * @property {number} batch redis: operations per explicit ioredis pipeline (1: none)
  * @property {boolean} keepalive proxy: nginx keeps upstream connections alive
  * @property {'constant' | 'poisson'} arrivals rate: when an open-loop segment's packets are due
  * @property {number | null} connections http-rate, proxy-rate, postgres-rate: connections per transport (null: the workload's default)
@@ -177,7 +179,7 @@ export function resolveSpec(loaded, { test = false, flags = {} } = {}) {
     const takers = WORKLOAD_NAMES.filter((n) => WORKLOADS[n].options.includes('connections')).join(', ').replace(/, ([^,]*)$/, ' and $1');
     throw new UsageError(`${name('connections')} applies to the ${takers} workloads; ${workload.name} ${workload.axes.depth.flag === '--connections' ? 'sweeps its connections as its depths' : 'has none'}`);
   }
-  const extras = resolveWorkloadOptions(workload, { greeting: given('greeting'), pipelining: given('pipelining'), keepalive: given('keepalive'), arrivals: given('arrivals'), connections: given('connections') }, name);
+  const extras = resolveWorkloadOptions(workload, { greeting: given('greeting'), pipelining: given('pipelining'), clients: given('clients'), batch: given('batch'), keepalive: given('keepalive'), arrivals: given('arrivals'), connections: given('connections') }, name);
   const { measure, warmup } = resolveAmounts(workload, { packets: merged.packets, duration: merged.duration, warmup: merged.warmup }, name, String(DEFAULTS.duration));
   checkApplies(workload, { serverWork: given('serverWork'), serverDelay: given('serverDelay') }, name);
   const handler = (/** @type {'serverWork' | 'serverDelay'} */ key) => (given(key) === undefined || given(key) === null ? null : /** @type {number} */ (parseSetting(key, given(key), name(key))));
@@ -228,6 +230,8 @@ export function resolveSpec(loaded, { test = false, flags = {} } = {}) {
     noDelay: parseSetting('noDelay', merged.noDelay, name('noDelay')),
     greeting: extras.greeting,
     pipelining: extras.pipelining,
+    clients: extras.clients,
+    batch: extras.batch,
     keepalive: extras.keepalive,
     arrivals: extras.arrivals,
     connections: extras.connections,

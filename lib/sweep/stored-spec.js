@@ -100,7 +100,7 @@ function differingKeys(a, b) {
 }
 
 /** Keys udsvstcp records since after 0.6.0, as a resolved spec names them, and their defaults: a spec recorded without one ran with it. */
-const LATER_KEYS = { arrivals: DEFAULTS.arrivals, connections: null, serverWorkMs: null, serverDelayMs: null };
+const LATER_KEYS = { arrivals: DEFAULTS.arrivals, connections: null, serverWorkMs: null, serverDelayMs: null, clients: DEFAULTS.clients, batch: DEFAULTS.batch };
 
 /**
  * A recorded spec with the keys of LATER_KEYS it lacks, at their defaults (anything else is checked as it is).

@@ -29,7 +29,7 @@ export async function runReference(workload, { binary, trial, records, targets, 
     const base = { run, node_version: record.node_version ?? trial.node_version, client: reference.client, transport: record.transport, size_bytes: trial.size, depth: trial.depth };
     const requests = Math.max(1000, Math.round(Number(record[count]) || 0));
     try {
-      const measured = await reference.run({ binary, target, size: trial.size, depth: trial.depth, requests, prefix, signal });
+      const measured = await reference.run({ binary, target, size: trial.size, depth: trial.depth, clients: trial.clients, batch: trial.batch, requests, prefix, signal });
       rows.push(...measured.map((row) => ({ ...base, ...row, status: 'ok', error: '' })));
     } catch (error) {
       if (signal?.aborted) break;

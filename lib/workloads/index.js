@@ -63,7 +63,7 @@ export function depthLabel(workload, depth) {
  * The most connections a trial of this workload opens at once to one listener at this depth: what the backlog must hold.
  * @param {import('./workload.js').Workload} workload
  * @param {number} depth
- * @param {{ connections?: number | null }} [options] the spec's (http-rate, proxy-rate, postgres-rate: --connections)
+ * @param {{ connections?: number | null, clients?: number }} [options] the spec's (http-rate, proxy-rate, postgres-rate: --connections; redis: --clients)
  */
 export function connectionsAt(workload, depth, options = {}) {
   return workload.connections?.(depth, options) ?? 1;

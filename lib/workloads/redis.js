@@ -1,28 +1,30 @@
 /**
  * The redis workload (docs/workloads.md#redis--a-real-redis-server-through-ioredis): SET then GET of an n-byte value
  * against a real redis-server (lib/fixture/redis-process.js) through ioredis (lib/client/redis-load.js), `depth`
- * operations in flight on one connection per transport, every reply checked. redis-server's CPU, from /proc, is the
- * server's, charged per operation. redis-rate: the same server in open loop, GETs offered at a fixed rate (the depth
- * axis) on one connection, with the rate workload's figures and rules (./rate.js, docs/openloop.md#redis-and-postgres-in-open-loop).
+ * operations in flight on each of `--clients` connections per transport (default 1), each in-flight loop sending its
+ * next `--batch` operations in one explicit pipeline (default 1: none), every reply checked. redis-server's CPU, from
+ * /proc, is the server's, charged per operation. redis-rate: the same server in open loop, GETs offered at a fixed rate
+ * (the depth axis) on one connection, with the rate workload's figures and rules (./rate.js, docs/openloop.md#redis-and-postgres-in-open-loop).
  */
 import { createHistogram } from 'node:perf_hooks';
 import { describeRedisBenchmark, findRedisBenchmark, runRedisBenchmark } from '../client/redis-benchmark.js';
 import { HISTOGRAM, measureLanes, mechanismColumns, mechanismSummary, rttFigures, trialDeadline, unitFigures } from './common.js';
 import { OPEN_COLUMNS, inFlightCap, openLoopMeasure, rate } from './rate.js';
 
-/** A block holds at least this many operations per loop in flight. */
+/** A block holds at least this many operations per operation in flight (clients × depth × batch). */
 export const FILL_FACTOR = 20;
 
 /** @type {import('./workload.js').Workload} */
 export const redisWorkload = {
   name: 'redis',
-  what: 'SET then GET of an n-byte value on a real redis-server through ioredis, `depth` operations in flight on one connection, every reply checked',
-  timed: 'a block: from its first SET to the reply of its last GET, nothing in flight at either edge; per operation, from its SET\'s issue to its GET\'s reply',
+  what: 'SET then GET of an n-byte value on a real redis-server through ioredis, `depth` operations in flight on each of `clients` connections (default 1), `batch` of them per explicit pipeline (default 1: none), every reply checked',
+  timed: 'a block: from its first SET to the reply of its last GET, nothing in flight at either edge; per operation, from its SET\'s issue to its GET\'s reply (with --batch above 1, its pipeline\'s: from exec to the last reply)',
   axes: {
     size: { label: 'value size', short: 'value', flag: '--size', min: 16, max: 64 * 1024, fallback: 16, powerOfTwo: true },
     depth: { label: 'operations in flight', short: 'in flight', flag: '--depth', min: 1, max: 256, fallback: 1 },
   },
-  options: [],
+  options: ['clients', 'batch'],
+  connections: (_depth, options) => options.clients ?? 1,
   counts: false,
   columns: ['ops', 'blocks', 'block_ops', 'elapsed_ms', 'ops_per_s', 'verified_replies',
     'latency_mean_us', 'latency_sd_us', 'latency_p50_us', 'latency_p90_us', 'latency_p99_us', 'latency_p999_us', 'latency_max_us',
@@ -95,7 +97,7 @@ async function runRedisRate(spec, context = {}) {
 }
 
 /**
- * A lane per target, each one ioredis connection, measured in paired blocks.
+ * A lane per target, each `clients` ioredis connections, measured in paired blocks.
  * @param {import('./workload.js').TrialSpec} spec
  * @param {import('./workload.js').TrialContext} [context]
  * @returns {Promise<import('./workload.js').TrialResult>}
@@ -103,9 +105,12 @@ async function runRedisRate(spec, context = {}) {
 async function runRedis(spec, context = {}) {
   // ioredis loads only in the trials that use it
   const { createRedisLoad } = await import('../client/redis-load.js');
-  const loads = spec.targets.map((target) => createRedisLoad(target, { size: spec.size, depth: spec.depth, seed: spec.seed, timeoutMs: spec.timeoutMs, noDelay: spec.noDelay }));
+  const clients = spec.clients ?? 1;
+  const batch = spec.batch ?? 1;
+  const loads = spec.targets.map((target) => createRedisLoad(target, { size: spec.size, depth: spec.depth, clients, batch, seed: spec.seed, timeoutMs: spec.timeoutMs, noDelay: spec.noDelay }));
+  const floor = [`--depth ${spec.depth}`, ...(clients > 1 ? [`--clients ${clients}`] : []), ...(batch > 1 ? [`--batch ${batch}`] : [])].join(' × ');
   return measureRedis(redisWorkload, spec, context, loads, (lanes, verified) => ({
-    minUnits: FILL_FACTOR * spec.depth, units: 'ops', floor: `${FILL_FACTOR} × --depth ${spec.depth}`,
+    minUnits: FILL_FACTOR * spec.depth * clients * batch, units: 'ops', floor: `${FILL_FACTOR} × ${floor}`,
     figures: (x) => unitFigures(x, { count: 'ops', rate: 'ops_per_s', per: 'op' }),
     extra: (_t, i) => ({ verified_replies: verified[i], ...rttFigures('latency', lanes[i].histogram) }),
   }));

@@ -43,6 +43,8 @@
  * @property {boolean} [keepalive] proxy: nginx keeps its upstream connections alive
  * @property {'constant' | 'poisson'} [arrivals] rate: when an open-loop segment's packets are due
  * @property {number | null} [connections] http-rate, proxy-rate, postgres-rate: connections per transport, taking turns in one schedule
+ * @property {number} [clients] redis: ioredis connections per transport, each with `depth` operations in flight (default 1)
+ * @property {number} [batch] redis: operations per explicit ioredis pipeline() of each in-flight loop (default 1: no pipeline())
  * @property {string} [node_version] the Node version the trial must run on (v20.20.2); default: whichever runs it
  * @property {{ server: string, client: string, mode: string }} [placement] the CPUs (taskset lists) of --pin: a
  *   message transport's echo peer, which the trial starts, goes on the server's; the lane process is already on the client's
@@ -62,7 +64,7 @@
  *   requests: `packets` for the 2014 spec key) or a duration
  */
 
-/** @typedef {'greeting' | 'pipelining' | 'keepalive' | 'arrivals' | 'connections'} OptionName */
+/** @typedef {'greeting' | 'pipelining' | 'keepalive' | 'arrivals' | 'connections' | 'clients' | 'batch'} OptionName */
 
 /**
  * @typedef {object} TrialResult
@@ -87,7 +89,7 @@
  * @property {{ server: 'echo' | 'sink' | 'greeter' | 'http' | 'redis' | 'postgres', proxy: boolean }} fixture which server answers
  *   (redis: a real redis-server, lib/fixture/redis-process.js; postgres: a private PostgreSQL cluster, lib/fixture/postgres.js;
  *   both servers not ours, outside Node: outsideServer in ./index.js); proxy: nginx in front of it
- * @property {(depth: number, options: { connections?: number | null }) => number} [connections] the most connections a trial
+ * @property {(depth: number, options: { connections?: number | null, clients?: number }) => number} [connections] the most connections a trial
  *   opens at once to one listener at this depth, with these options (default 1: one per transport); the server's listen
  *   backlog follows them (lib/core/backlog.js)
  * @property {{ fallback: number, max: number }} [openConnections] an open-loop workload that takes --connections (its
@@ -110,8 +112,8 @@
  * @property {() => string | null} find its executable, or null: no reference rows
  * @property {(path: string) => { path: string, version: string }} describe its version, for people and meta.json
  * @property {string} missing what to say when it is not found
- * @property {(options: { binary: string, target: import('../client/transport.js').Target, size: number, depth: number, requests: number, prefix?: string[], signal?: AbortSignal }) => Promise<Record<string, unknown>[]>} run
- *   its rows for one target: as many requests as the trial's lane did units (at least 1000)
+ * @property {(options: { binary: string, target: import('../client/transport.js').Target, size: number, depth: number, clients?: number, batch?: number, requests: number, prefix?: string[], signal?: AbortSignal }) => Promise<Record<string, unknown>[]>} run
+ *   its rows for one target: as many requests as the trial's lane did units (at least 1000); clients, batch: the trial's (redis)
  */
 
 export {};

@@ -7,6 +7,9 @@
  * directory; a --redis-server that is not there, no redis-server anywhere, a
  * transport redis-server cannot listen on, --redis-server for another
  * workload and `serve --workload redis` are refused before anything starts.
+ * --clients and --batch (issue #23: concurrency 50, pipelines of 16): a run
+ * of each verifies every reply, and a lane of --clients 3 holds 3 connections
+ * per transport, as redis-server's CLIENT LIST shows.
  * Needs redis-server (CI installs it).
  */
 import { spawn } from 'node:child_process';
@@ -14,8 +17,10 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { findRedisServer } from '../../lib/fixture/redis-process.js';
-import { BIN, runCli } from '../helpers/cli.js';
+import { Redis } from 'ioredis';
+import { createRedisLoad } from '../../lib/client/redis-load.js';
+import { findRedisServer, startRedis } from '../../lib/fixture/redis-process.js';
+import { BIN, callMain, runCli } from '../helpers/cli.js';
 import { expectRefused } from '../helpers/in-process.js';
 import { descendants, isRunning, isStopped, trackProcesses } from '../helpers/processes.js';
 import { readFixtureRecord, readMetaJson } from '../helpers/sweeps.js';
@@ -62,6 +67,65 @@ describe('sweep redis', () => {
     expect(await readdir(tmpdir)).toEqual([]); // and the resumed session's own are gone too
     expect((await readMetaJson(out)).status).toBe('complete');
   }, 120_000);
+});
+
+describe('the redis workload with --clients and --batch', () => {
+  /** @param {string} stdout run --json's: a record per transport */
+  const recordsOf = (stdout) => stdout.trim().split('\n').map((line) => JSON.parse(line));
+
+  it('run --clients 3 --depth 2: ok records, every reply verified (two per op)', async () => {
+    const { code, stdout, stderr } = await callMain(['run', '--workload', 'redis', '--clients', '3', '--depth', '2', '--duration', '100ms', '--warmup', '20ms', '--json']);
+    expect(code, stderr).toBe(0);
+    expect(stderr).toMatch(/operations in flight 2, .*, 3 clients, no pipeline\(\)/);
+    const records = recordsOf(stdout);
+    expect(records.map((r) => r.transport)).toEqual(['tcp', 'uds']);
+    for (const r of records) {
+      expect(r.status, r.error).toBe('ok');
+      expect(r.ops).toBeGreaterThanOrEqual(8 * 20 * 3 * 2); // 8 blocks of the floor, 20 × --depth 2 × --clients 3
+      expect(r.verified_replies).toBe(2 * r.ops);
+    }
+  }, 60_000);
+
+  it('run --batch 4: ok records, every reply in the pipelines verified', async () => {
+    const { code, stdout, stderr } = await callMain(['run', '--workload', 'redis', '--batch', '4', '--duration', '100ms', '--warmup', '20ms', '--json']);
+    expect(code, stderr).toBe(0);
+    expect(stderr).toMatch(/, 1 client, pipelines of 4,/);
+    for (const r of recordsOf(stdout)) {
+      expect(r.status, r.error).toBe('ok');
+      expect(r.ops).toBeGreaterThanOrEqual(8 * 20 * 4);
+      expect(r.verified_replies).toBe(2 * r.ops);
+    }
+  }, 60_000);
+
+  it('sweep --clients 2 --batch 2 records both in meta.json\'s spec, and --resume with another --clients is refused', async () => {
+    const out = join(ctx.tmp.dir, 'swept');
+    const swept = await callMain(['sweep', '--workload', 'redis', '--sizes', '16', '--depths', '1', '--runs', '1', '--test', '--clients', '2', '--batch', '2', '--no-probe', '--no-report', '--quiet', '--out', out]);
+    expect(swept.code, swept.stderr).toBe(0);
+    const meta = await readMetaJson(out);
+    expect([meta.spec.clients, meta.spec.batch]).toEqual([2, 2]);
+    await expectRefused(['sweep', '--resume', out, '--clients', '3', '--no-probe'], /--clients 3 \(recorded: 2\) differ from what meta\.json records/);
+  }, 60_000);
+
+  it('a lane of --clients 3 holds 3 connections per transport, as redis-server counts them (CLIENT LIST)', async () => {
+    const redis = await startRedis({ binary: findRedisServer() });
+    const side = new Redis({ ...redis.tcp, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    const loads = [createRedisLoad({ transport: 'tcp', ...redis.tcp }, { size: 16, depth: 2, clients: 3, seed: 1, timeoutMs: 5000 }),
+      createRedisLoad({ transport: 'uds', ...redis.uds }, { size: 16, depth: 2, clients: 3, batch: 2, seed: 1, timeoutMs: 5000 })];
+    try {
+      const blocks = await Promise.all(loads.map((load) => load.block(30)));
+      expect(blocks.map((b) => b.verified)).toEqual([60, 60]);
+      await side.connect();
+      const list = /** @type {string} */ (await side.call('CLIENT', 'LIST')).trim().split('\n');
+      const others = list.filter((line) => !/ cmd=client\|list /.test(line));
+      // the side connection is TCP too; redis-server shows a socket client's addr as /path:0
+      expect(others.filter((line) => / addr=127\.0\.0\.1:/.test(line)), list.join('\n')).toHaveLength(3);
+      expect(others.filter((line) => / laddr=\/.*redis\.sock:0 /.test(line)), list.join('\n')).toHaveLength(3);
+    } finally {
+      side.disconnect();
+      await Promise.all(loads.map((load) => load.close()));
+      await redis.stop();
+    }
+  }, 60_000);
 });
 
 describe('the redis workload refuses before anything starts', () => {

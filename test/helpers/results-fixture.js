@@ -120,7 +120,7 @@ export async function snapshotFiles(dir) {
 export function sweepMeta({ sizes, depths, runs }, overrides = {}) {
   const spec = {
     preset: 'quick', description: 'results written by a test', test: true, workload: 'echo', sizes, depths, transports: ['tcp', 'uds'], runs,
-    measure: { packets: 100 }, warmup: { packets: 10 }, seed: 3, pin: 'split', noDelay: true, greeting: false, pipelining: 1, keepalive: false, arrivals: 'constant',
+    measure: { packets: 100 }, warmup: { packets: 10 }, seed: 3, pin: 'split', noDelay: true, greeting: false, pipelining: 1, clients: 1, batch: 1, keepalive: false, arrivals: 'constant',
     timeoutMs: 5000, trialTimeoutMs: 60000, pairing: 'blocks', server: 'sweep', intervals: 'moderated', blockMs: 10, precision: null, maxTimeMs: null,
     maxRuns: 1000, node: null, serverNetns: false, portProxy: false,
   };

@@ -5,11 +5,14 @@
  * stops answering, it fails within --timeout instead of hanging. So does
  * redis-rate, in open loop (its GETs of the 16 keys SET first, in turn; a
  * silence found by the open-loop driver's watchdog, with no timer per
- * command). None needs redis-server.
+ * command). With --batch, a byte changed inside a pipeline fails the trial
+ * the same way, and the commands of a pipeline reach the server at once.
+ * None needs redis-server.
  */
 import net from 'node:net';
 import { once } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createRedisLoad } from '../../lib/client/redis-load.js';
 import { runTrial } from '../../lib/trial/trial.js';
 
 /** @type {net.Server[]} */
@@ -20,10 +23,11 @@ afterEach(async () => {
 
 /**
  * A RESP server of SET and GET on 127.0.0.1: the `badGet`-th GET (from 1) comes back with byte `byte` flipped; from
- * the `silentAfter`-th command on it reads and never answers.
- * @param {{ badGet?: number, byte?: number, silentAfter?: number }} options
+ * the `silentAfter`-th command on it reads and never answers. `stats.burst`: the most commands one read of a
+ * connection held whole.
+ * @param {{ badGet?: number, byte?: number, silentAfter?: number, stats?: { burst: number } }} options
  */
-async function respServer({ badGet = Infinity, byte = 0, silentAfter = Infinity }) {
+async function respServer({ badGet = Infinity, byte = 0, silentAfter = Infinity, stats = { burst: 0 } }) {
   /** @type {Map<string, Buffer>} */
   const store = new Map();
   let gets = 0;
@@ -33,9 +37,10 @@ async function respServer({ badGet = Infinity, byte = 0, silentAfter = Infinity 
     socket.on('error', () => {});
     socket.on('data', (data) => {
       pending = Buffer.concat([pending, data]);
-      for (;;) {
+      for (let whole = 1; ; whole++) {
         const parsed = parseCommand(pending);
         if (!parsed) return;
+        stats.burst = Math.max(stats.burst, whole);
         pending = pending.subarray(parsed.used);
         if (++commands >= silentAfter) continue;
         const [name, key, value] = parsed.args;
@@ -111,6 +116,51 @@ describe('the redis workload checks every reply', () => {
     const target = await respServer({ silentAfter: 40 });
     const started = Date.now();
     const { records } = await runTrial(spec(target));
+    expect(records[0].status).toBe('error');
+    expect(records[0].error).toMatch(/^redis at tcp 127\.0\.0\.1:\d+: Command timed out/);
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+});
+
+describe('the redis workload checks every reply inside its pipelines (--batch)', () => {
+  it('a GET answered with one byte changed inside a pipeline fails the trial, naming the key and the byte', async () => {
+    const stats = { burst: 0 };
+    const target = await respServer({ badGet: 30, byte: 5, stats });
+    const { records } = await runTrial({ ...spec(target), batch: 4 });
+    expect(records[0].status).toBe('error');
+    // 2 loops × 4 ops, each its own key
+    expect(records[0].error).toMatch(/^redis at tcp 127\.0\.0\.1:\d+: GET udsvstcp:tcp:[0-7] returned 16 bytes differing from the 16 SET stored at byte 5$/);
+    expect(stats.burst).toBeGreaterThanOrEqual(8); // a pipeline's 4 SETs and 4 GETs in one write
+  });
+
+  it('without one (--batch 1), at most a command per loop reaches the server at once', async () => {
+    const stats = { burst: 0 };
+    const target = await respServer({ stats });
+    const { records } = await runTrial(spec(target));
+    expect(records[0].status, records[0].error).toBe('ok');
+    expect(records[0].verified_replies).toBe(2 * records[0].ops);
+    expect(stats.burst).toBeLessThanOrEqual(2);
+  });
+
+  it('every reply of a pipeline checked, a block\'s last pipeline cut short to its ops (7 ops in pipelines of 3: 3, 3, 1)', async () => {
+    const target = await respServer({});
+    const load = createRedisLoad(target, { size: 16, depth: 1, clients: 2, batch: 3, seed: 5, timeoutMs: 1000 });
+    try {
+      const block = await load.block(7);
+      expect(block.verified).toBe(14);
+      expect(block.bytes).toBe(2 * 7 * 16);
+    } finally {
+      await load.close();
+    }
+    const { records } = await runTrial({ ...spec(target), batch: 3, clients: 2 });
+    expect(records[0].status, records[0].error).toBe('ok');
+    expect(records[0].verified_replies).toBe(2 * records[0].ops);
+  });
+
+  it('a server that stops answering inside a pipeline fails the trial within --timeout', async () => {
+    const target = await respServer({ silentAfter: 40 });
+    const started = Date.now();
+    const { records } = await runTrial({ ...spec(target), batch: 4 });
     expect(records[0].status).toBe('error');
     expect(records[0].error).toMatch(/^redis at tcp 127\.0\.0\.1:\d+: Command timed out/);
     expect(Date.now() - started).toBeLessThan(5000);

@@ -60,6 +60,13 @@ describe('run: an option its workload does not take', () => {
     [['--server-work', '1ms', '--tcp', '127.0.0.1:1'], /^udsvstcp: error: --server-work is done by the server udsvstcp starts: not with --tcp or --uds \(a server not ours\)$/m],
     [['--workload', 'connect', '--size', '64'], /^udsvstcp: error: --size is fixed at 12 \(greeting bytes\) for this workload; got "64"/],
     [['--workload', 'stream', '--depth', '2'], /^udsvstcp: error: --depth is fixed at 1 \(streams per transport\) for this workload; got "2"/],
+    // redis's --clients and --batch (issue #23): the closed redis workload's only
+    [['--workload', 'echo', '--clients', '2'], /^udsvstcp: error: --clients applies to the redis workload, not echo$/m],
+    [['--workload', 'redis-rate', '--batch', '16'], /^udsvstcp: error: --batch applies to the redis workload, not redis-rate$/m],
+    [['--workload', 'redis', '--clients', '65'], /^udsvstcp: error: --clients must be a whole number from 1 to 64; got "65"$/m],
+    [['--workload', 'redis', '--clients', '0'], /^udsvstcp: error: --clients must be a whole number from 1 to 64; got "0"$/m],
+    [['--workload', 'redis', '--batch', '0'], /^udsvstcp: error: --batch must be a whole number from 1 to 256; got "0"$/m],
+    [['--workload', 'redis', '--batch', '257'], /^udsvstcp: error: --batch must be a whole number from 1 to 256; got "257"$/m],
   ])('run %j', async (flags, message) => {
     await expectUsageError(['run', ...flags], message);
   });
@@ -74,6 +81,16 @@ describe('sweep: an option or spec key its workload does not take', () => {
   it('sweep --workload stream --sizes 64KiB --pipelining 2 names --pipelining, not the default preset\'s echo axes', async () => {
     const out = join(tmp.dir, 'out');
     await expectUsageError(['sweep', '--workload', 'stream', '--sizes', '64KiB', '--pipelining', '2', '--out', out], /^udsvstcp: error: --pipelining applies to the http and proxy workloads, not stream$/m);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('sweep --workload http --clients 4, and a spec file\'s "batch" for echo, name the flag or key', async () => {
+    const out = join(tmp.dir, 'out');
+    await expectUsageError(['sweep', '--workload', 'http', '--sizes', '64', '--clients', '4', '--out', out], /^udsvstcp: error: --clients applies to the redis workload, not http$/m);
+    const spec = join(tmp.dir, 'echo-batch.json');
+    await writeFile(spec, JSON.stringify({ workload: 'echo', sizes: [64], batch: 16 }));
+    await expectUsageError(['sweep', spec, '--out', out], /"batch" applies to the redis workload, not echo$/m);
+    await expectUsageError(['sweep', '--workload', 'redis', '--sizes', '16', '--batch', '300', '--out', out], /^udsvstcp: error: --batch must be a whole number from 1 to 256; got "300"$/m);
     expect(existsSync(out)).toBe(false);
   });
 
