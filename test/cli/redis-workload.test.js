@@ -10,14 +10,15 @@
  * --clients and --batch (issue #23: concurrency 50, pipelines of 16): a run
  * of each verifies every reply, and a lane of --clients 3 holds 3 connections
  * per transport, as redis-server's CLIENT LIST shows.
- * Needs redis-server (CI installs it).
+ * Needs redis-server and redis-benchmark (CI installs both).
  */
 import { spawn } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
+import { findRedisBenchmark, runRedisBenchmark } from '../../lib/client/redis-benchmark.js';
 import { createRedisLoad } from '../../lib/client/redis-load.js';
 import { findRedisServer, startRedis } from '../../lib/fixture/redis-process.js';
 import { BIN, callMain, runCli } from '../helpers/cli.js';
@@ -120,6 +121,16 @@ describe('the redis workload with --clients and --batch', () => {
       // the side connection is TCP too; redis-server shows a socket client's addr as /path:0
       expect(others.filter((line) => / addr=127\.0\.0\.1:/.test(line)), list.join('\n')).toHaveLength(3);
       expect(others.filter((line) => / laddr=\/.*redis\.sock:0 /.test(line)), list.join('\n')).toHaveLength(3);
+      // redis-benchmark beside it: -c clients, -P the commands in flight per connection (depth; depth × 2 × batch in pipelines)
+      const binary = findRedisBenchmark();
+      expect(binary, 'redis-benchmark (redis-tools) is needed here').toBeTruthy();
+      const argv = join(ctx.tmp.dir, 'argv');
+      const prefix = ['/bin/sh', '-c', `echo "$@" >> ${argv}; exec "$@"`, 'sh'];
+      for (const batch of [1, 2]) {
+        const rows = await runRedisBenchmark({ binary: /** @type {string} */ (binary), target: { transport: 'tcp', ...redis.tcp }, size: 16, depth: 2, clients: 3, batch, requests: 1000, prefix });
+        expect(rows.map((r) => r.test)).toEqual(['SET', 'GET']);
+      }
+      expect(readFileSync(argv, 'utf8').trim().split('\n').map((line) => / -c (\d+) -P (\d+) /.exec(line)?.slice(1))).toEqual([['3', '2'], ['3', '8']]);
     } finally {
       side.disconnect();
       await Promise.all(loads.map((load) => load.close()));
