@@ -14,6 +14,20 @@ export const MAX_RUNS = 1000;
 export const MAX_PACKETS = 20_000_000;
 
 /**
+ * Refuse more than MAX_IN_FLIGHT bytes of values in flight: redis's size × depth × clients × batch.
+ * @param {number} size
+ * @param {number} depth
+ * @param {string} flags how to name size and depth, e.g. `--size × --depth`
+ * @param {{ clients?: number, batch?: number }} [options]
+ */
+export function checkRedisInFlight(size, depth, flags, { clients = 1, batch = 1 } = {}) {
+  const bytes = size * depth * clients * batch;
+  if (bytes > MAX_IN_FLIGHT) {
+    throw new UsageError(`${flags} × --clients × --batch: value size × depth × clients × batch must be at most ${formatSize(MAX_IN_FLIGHT)} in flight; got ${formatSize(size)} × ${depth} × ${clients} × ${batch} = ${formatSize(bytes)}`);
+  }
+}
+
+/**
  * Refuse more than MAX_IN_FLIGHT bytes in flight.
  * @param {number} size
  * @param {number} depth

@@ -121,7 +121,7 @@ export function resolveRunOptions(raw) {
   const extras = resolveWorkloadOptions(workload, raw, (key) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
   const size = toAxisValue(raw.size ?? sizeAxis.fallback, sizeAxis, '--size');
   const depth = toAxisValue(raw[depthAxis.flag.slice(2)] ?? depthAxis.fallback, depthAxis, depthAxis.flag);
-  workload.check?.(size, depth, `--size × ${depthAxis.flag}`);
+  workload.check?.(size, depth, `--size × ${depthAxis.flag}`, extras);
   if (workload.fixture.proxy) checkNginxConnections(connectionsAt(workload, depth, extras), workload.options.includes('connections') ? '--connections' : depthAxis.flag);
   const { measure, warmup } = resolveAmounts(workload, { packets: raw.packets, duration: raw.duration, warmup: raw.warmup ?? defaultOf('warmup', 'run') }, (key) => `--${key}`, String(defaultOf('duration', 'run')));
 

@@ -196,7 +196,7 @@ export function resolveSpec(loaded, { test = false, flags = {} } = {}) {
   const depthList = auto ? [] : typeof merged.depths === 'string' ? merged.depths.split(',') : merged.depths;
   if (!auto && (!Array.isArray(depthList) || depthList.length === 0)) throw new UsageError(`${name('depths')} must be a non-empty list of whole numbers from ${depthAxis.min} to ${depthAxis.max} (${depthAxis.label})${workload.closed ? ', or auto' : ''}; got ${JSON.stringify(merged.depths)}`);
   const depths = [...new Set(/** @type {unknown[]} */ (depthList).map((v) => toInteger(String(v), name('depths'), { min: depthAxis.min, max: depthAxis.max })))].sort((a, b) => a - b);
-  if (depths.length) for (const size of sizes) workload.check?.(size, depths[depths.length - 1], `${name('sizes')} × ${name('depths')}`);
+  if (depths.length) for (const size of sizes) workload.check?.(size, depths[depths.length - 1], `${name('sizes')} × ${name('depths')}`, extras);
   if (serverWorkMs !== null && workload.fixture.server === 'echo' && sizes.length > 1) throw new UsageError(`${name('serverWork')} on the echo server needs a sweep of one size (it spins per packet, and takes the packet's size from the sweep's); got ${sizes.length} sizes`);
   if (workload.fixture.proxy) checkNginxConnections(Math.max(...(depths.length ? depths : [depthAxis.min]).map((depth) => connectionsAt(workload, depth, extras))), workload.options.includes('connections') ? name('connections') : name('depths'));
   if (merged.description !== undefined && typeof merged.description !== 'string') throw new UsageError(`${name('description')} must be a string`);

@@ -7,6 +7,7 @@
  * (the depth axis) on one connection, with the rate workload's figures and rules (./rate.js, docs/openloop.md#redis-and-postgres-in-open-loop).
  */
 import { createHistogram } from 'node:perf_hooks';
+import { checkRedisInFlight } from '../core/limits.js';
 import { describeRedisBenchmark, findRedisBenchmark, runRedisBenchmark } from '../client/redis-benchmark.js';
 import { HISTOGRAM, measureLanes, mechanismColumns, mechanismSummary, rttFigures, trialDeadline, unitFigures } from './common.js';
 import { OPEN_COLUMNS, inFlightCap, openLoopMeasure, rate } from './rate.js';
@@ -23,6 +24,7 @@ export const redisWorkload = {
     size: { label: 'value size', short: 'value', flag: '--size', min: 16, max: 64 * 1024, fallback: 16, powerOfTwo: true },
     depth: { label: 'operations in flight', short: 'in flight', flag: '--depth', min: 1, max: 256, fallback: 1 },
   },
+  check: checkRedisInFlight,
   options: ['clients', 'batch'],
   connections: (_depth, options) => options.clients ?? 1,
   counts: false,

@@ -78,7 +78,8 @@
  * @property {string} what one line for help and meta.json
  * @property {string} timed what a block's clock covers, for meta.json
  * @property {{ size: Axis, depth: Axis }} axes
- * @property {(size: number, depth: number, where: string) => void} [check] bounds across axes (bytes in flight)
+ * @property {(size: number, depth: number, where: string, options?: { clients?: number, batch?: number }) => void} [check] bounds across
+ *   axes (bytes in flight), with the options that multiply what is in flight (redis: --clients, --batch)
  * @property {OptionName[]} options the options it takes
  * @property {boolean} counts whether a count (`--packets`) may replace a duration
  * @property {readonly string[]} columns a trial row's figures, between `depth` and `status` (the mechanism figures of lib/workloads/common.js last)

@@ -67,6 +67,7 @@ describe('run: an option its workload does not take', () => {
     [['--workload', 'redis', '--clients', '0'], /^udsvstcp: error: --clients must be a whole number from 1 to 64; got "0"$/m],
     [['--workload', 'redis', '--batch', '0'], /^udsvstcp: error: --batch must be a whole number from 1 to 256; got "0"$/m],
     [['--workload', 'redis', '--batch', '257'], /^udsvstcp: error: --batch must be a whole number from 1 to 256; got "257"$/m],
+    [['--workload', 'redis', '--size', '64k', '--depth', '16', '--clients', '16', '--batch', '32'], /^udsvstcp: error: --size × --depth × --clients × --batch: value size × depth × clients × batch must be at most 256 MiB in flight; got 64 KiB × 16 × 16 × 32 = 512 MiB$/m],
   ])('run %j', async (flags, message) => {
     await expectUsageError(['run', ...flags], message);
   });
@@ -91,6 +92,7 @@ describe('sweep: an option or spec key its workload does not take', () => {
     await writeFile(spec, JSON.stringify({ workload: 'echo', sizes: [64], batch: 16 }));
     await expectUsageError(['sweep', spec, '--out', out], /"batch" applies to the redis workload, not echo$/m);
     await expectUsageError(['sweep', '--workload', 'redis', '--sizes', '16', '--batch', '300', '--out', out], /^udsvstcp: error: --batch must be a whole number from 1 to 256; got "300"$/m);
+    await expectUsageError(['sweep', '--workload', 'redis', '--sizes', '16,64k', '--depths', '1,256', '--batch', '64', '--out', out], /^udsvstcp: error: --sizes × --depths × --clients × --batch: .* got 64 KiB × 256 × 1 × 64 = 1024 MiB$/m);
     expect(existsSync(out)).toBe(false);
   });
 
