@@ -98,10 +98,12 @@ describe('the redis workload with --clients and --batch', () => {
     }
   }, 60_000);
 
-  it('sweep --clients 2 --batch 2 records both in meta.json\'s spec, and --resume with another --clients is refused', async () => {
+  it('sweep --clients 2 --batch 2 says both in its header, records both in meta.json\'s spec, and --resume with another --clients is refused', async () => {
     const out = join(ctx.tmp.dir, 'swept');
-    const swept = await callMain(['sweep', '--workload', 'redis', '--sizes', '16', '--depths', '1', '--runs', '1', '--test', '--clients', '2', '--batch', '2', '--no-probe', '--no-report', '--quiet', '--out', out]);
+    const swept = await callMain(['sweep', '--workload', 'redis', '--sizes', '16', '--depths', '1', '--runs', '1', '--test', '--clients', '2', '--batch', '2', '--no-probe', '--no-report', '--out', out]);
     expect(swept.code, swept.stderr).toBe(0);
+    // the header says what differs from one connection without pipeline()
+    expect(swept.stderr).toMatch(/^sweep .*; 2 clients per transport; pipelines of 2; seed /m);
     const meta = await readMetaJson(out);
     expect([meta.spec.clients, meta.spec.batch]).toEqual([2, 2]);
     await expectRefused(['sweep', '--resume', out, '--clients', '3', '--no-probe'], /--clients 3 \(recorded: 2\) differ from what meta\.json records/);

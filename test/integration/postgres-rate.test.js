@@ -15,6 +15,10 @@ describe('run --workload postgres-rate --json', () => {
     expect(code, stderr).toBe(0);
     expect(stderr).toContain('postgres-rate primary-key lookups per query (0: SELECT 1, 1: pgbench -S) 1 B × offered rate (requests/s) 500');
     expect(stderr).toContain('2 connections taking turns');
+    // the cluster's line names no pgbench: none runs after an offered rate's trials
+    const cluster = stderr.split('\n').find((line) => line.startsWith('postgres: '));
+    expect(cluster).toMatch(/the cluster runs as /);
+    expect(cluster).not.toContain('pgbench');
     const records = stdout.trim().split('\n').map((line) => JSON.parse(line));
     expect(records.map((r) => r.transport)).toEqual(['tcp', 'uds']);
     for (const r of records) {

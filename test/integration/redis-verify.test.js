@@ -7,6 +7,7 @@
  * silence found by the open-loop driver's watchdog, with no timer per
  * command). With --batch, a byte changed inside a pipeline fails the trial
  * the same way, and the commands of a pipeline reach the server at once.
+ * A redis-rate lane whose server never answers QUIT closes within --timeout.
  * None needs redis-server.
  */
 import net from 'node:net';
@@ -25,9 +26,9 @@ afterEach(async () => {
  * A RESP server of SET and GET on 127.0.0.1: the `badGet`-th GET (from 1) comes back with byte `byte` flipped; from
  * the `silentAfter`-th command on it reads and never answers. `stats.burst`: the most commands one read of a
  * connection held whole.
- * @param {{ badGet?: number, byte?: number, silentAfter?: number, stats?: { burst: number } }} options
+ * @param {{ badGet?: number, byte?: number, silentAfter?: number, mute?: string[], stats?: { burst: number } }} options mute: commands read and never answered
  */
-async function respServer({ badGet = Infinity, byte = 0, silentAfter = Infinity, stats = { burst: 0 } }) {
+async function respServer({ badGet = Infinity, byte = 0, silentAfter = Infinity, mute = [], stats = { burst: 0 } }) {
   /** @type {Map<string, Buffer>} */
   const store = new Map();
   let gets = 0;
@@ -45,6 +46,7 @@ async function respServer({ badGet = Infinity, byte = 0, silentAfter = Infinity,
         if (++commands >= silentAfter) continue;
         const [name, key, value] = parsed.args;
         const command = name.toString().toUpperCase();
+        if (mute.includes(command)) continue;
         if (command === 'SET') {
           store.set(key.toString(), Buffer.from(value));
           socket.write('+OK\r\n');
@@ -194,5 +196,13 @@ describe('the redis-rate workload checks every reply, in open loop', () => {
     expect(records[0].status).toBe('error');
     expect(records[0].error).toMatch(/^redis at tcp 127\.0\.0\.1:\d+: no answer to the SETs before the first segment for 1000 ms \(--timeout\)$/);
     expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it("a server that never answers QUIT holds the lane's close --timeout at most: the trial measured is kept", async () => {
+    const target = await respServer({ mute: ['QUIT'] });
+    const started = Date.now();
+    const { records } = await runTrial({ ...rateSpec(target), depth: 500 });
+    expect(records[0].status, records[0].error).toBe('ok');
+    expect(Date.now() - started).toBeLessThan(10_000);
   });
 });
