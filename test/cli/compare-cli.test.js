@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WORKLOADS } from '../../lib/workloads/index.js';
-import { makeTempDir, runCli } from '../helpers/cli.js';
+import { callMain, makeTempDir } from '../helpers/cli.js';
 import { editMetaJson, okRow, sweepMeta, writeResults } from '../helpers/results-fixture.js';
 
 /** @type {{ dir: string, remove: () => Promise<void> }} */
@@ -25,7 +25,7 @@ describe('udsvstcp compare on two results directories', () => {
       await writeResults(dir, complete, sweepMeta({ sizes: [64], depths: [1], runs: 2 }, { seed }));
       await editMetaJson(dir, (meta) => { meta.spec.seed = seed; });
     }
-    const result = await runCli(['compare', a, b, '--json']);
+    const result = await callMain(['compare', a, b, '--json']);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toContain(`A = ${a}\nB = ${b}\n`);
     expect(result.stderr).toContain('differences: seed: A 1, B 2');

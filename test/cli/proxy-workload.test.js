@@ -11,7 +11,7 @@
 import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeTempDir, runCli } from '../helpers/cli.js';
+import { callMain, makeTempDir } from '../helpers/cli.js';
 import { processesMentioning } from '../helpers/processes.js';
 import { expectMechanismFigures } from '../helpers/mechanism.js';
 import { expectPinnedRunKeys } from '../helpers/schema.js';
@@ -32,7 +32,7 @@ afterAll(() => tmp.remove());
 async function runProxy(name, flags) {
   const tmpdir = join(tmp.dir, name);
   await mkdir(tmpdir);
-  const result = await runCli(['run', '--workload', 'proxy', ...flags], { env: { TMPDIR: tmpdir } });
+  const result = await callMain(['run', '--workload', 'proxy', ...flags], { env: { TMPDIR: tmpdir } });
   return { ...result, tmpdir };
 }
 

@@ -21,7 +21,7 @@ import { Redis } from 'ioredis';
 import { findRedisBenchmark, runRedisBenchmark } from '../../lib/client/redis-benchmark.js';
 import { createRedisLoad } from '../../lib/client/redis-load.js';
 import { findRedisServer, startRedis } from '../../lib/fixture/redis-process.js';
-import { BIN, callMain, runCli } from '../helpers/cli.js';
+import { BIN, callMain } from '../helpers/cli.js';
 import { expectRefused } from '../helpers/in-process.js';
 import { descendants, isRunning, isStopped, trackProcesses } from '../helpers/processes.js';
 import { readFixtureRecord, readMetaJson } from '../helpers/sweeps.js';
@@ -59,7 +59,7 @@ describe('sweep redis', () => {
     const names = await readdir(tmpdir);
     expect(names.filter((n) => /^udsvstcp-redis-[A-Za-z0-9]{6}$/.test(n)), names.join(', ')).toHaveLength(1);
 
-    const resumed = await runCli(['sweep', '--resume', out, '--no-probe', '--no-report'], { env: { TMPDIR: tmpdir } });
+    const resumed = await callMain(['sweep', '--resume', out, '--no-probe', '--no-report'], { env: { TMPDIR: tmpdir } });
     expect(resumed.code, resumed.stderr).toBe(0);
     const notes = resumed.stderr.split('\n').filter((line) => line.includes('fixture.json'));
     expect(notes).toEqual([`note: ended what an earlier session of this sweep left behind (fixture.json): killed redis-server pid ${redis[0].pid}; removed ${join(tmpdir, names[0])}`]);

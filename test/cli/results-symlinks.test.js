@@ -1,7 +1,7 @@
 import { cp, lstat, mkdir, readFile, readdir, readlink, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { callMain, runCli } from '../helpers/cli.js';
+import { callMain } from '../helpers/cli.js';
 import { readTrialRows, writeTinySpec } from '../helpers/sweeps.js';
 import { copyResultsDir, useTempDir } from '../helpers/temp.js';
 
@@ -26,7 +26,7 @@ beforeAll(async () => {
   const out = join(dir, 'out');
   await mkdir(out);
   for (const name of ['meta.json.tmp', 'summary.csv.tmp', 'runs-wide.csv.tmp', 'trials.csv.tmp']) await symlink(elsewhere, join(out, name));
-  const { code, stderr } = await runCli(['sweep', await writeTinySpec(dir, { runs: 1 }), '--test', '--no-probe', '--out', out, '--quiet']);
+  const { code, stderr } = await callMain(['sweep', await writeTinySpec(dir, { runs: 1 }), '--test', '--no-probe', '--out', out, '--quiet']);
   swept = { dir, elsewhere, out, code, stderr };
 }, 60_000);
 

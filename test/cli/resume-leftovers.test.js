@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, runCli } from '../helpers/cli.js';
+import { BIN, callMain } from '../helpers/cli.js';
 import { descendants, isRunning, isStopped, trackProcesses } from '../helpers/processes.js';
 import { waitFor } from '../helpers/wait.js';
 import { readFixtureRecord, readMetaJson } from '../helpers/sweeps.js';
@@ -49,7 +49,7 @@ describe('sweep --resume ends what a killed sweep left running', () => {
     const left = [names.find((n) => /^udsvstcp-nginx-[A-Za-z0-9]{6}$/.test(n)), names.find((n) => /^udsvstcp-[A-Za-z0-9]{6}$/.test(n))]; // nginx's, then the server's
     expect(left.every(Boolean), names.join(', ')).toBe(true);
 
-    const resumed = await runCli(['sweep', '--resume', out, '--no-probe', '--no-report'], { env: { TMPDIR: tmpdir } });
+    const resumed = await callMain(['sweep', '--resume', out, '--no-probe', '--no-report'], { env: { TMPDIR: tmpdir } });
     expect(resumed.code, resumed.stderr).toBe(0);
     const master = nginx.find((p) => p.cmdline.startsWith('nginx: master'));
     const notes = resumed.stderr.split('\n').filter((line) => line.includes('fixture.json'));

@@ -8,7 +8,7 @@ import { readdirSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BIN, callMain, makeTempDir, runCli } from '../helpers/cli.js';
+import { BIN, callMain, makeTempDir } from '../helpers/cli.js';
 import { waitFor } from '../helpers/wait.js';
 import { expectMechanismFigures } from '../helpers/mechanism.js';
 import { expectPinnedRunKeys } from '../helpers/schema.js';
@@ -29,7 +29,7 @@ afterEach(() => tmp.remove());
 
 describe('udsvstcp run', () => {
   it('starts its own server and prints one JSON record per trial and transport, every echoed byte verified, with exactly the keys test/fixtures/schema pins, and a ratio against TCP for each', async () => {
-    const { code, stdout, stderr } = await runCli(['run', '--transport', TRANSPORTS.join(','), '--size', '1k', '--depth', '4', '--packets', '2000', '--warmup', '200', '--seed', '5', '--json']);
+    const { code, stdout, stderr } = await callMain(['run', '--transport', TRANSPORTS.join(','), '--size', '1k', '--depth', '4', '--packets', '2000', '--warmup', '200', '--seed', '5', '--json']);
     expect(code, stderr).toBe(0);
     const records = lines(stdout);
     expect(records.map((r) => r.transport).sort()).toEqual([...TRANSPORTS].sort());

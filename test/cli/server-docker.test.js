@@ -21,7 +21,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findDocker, probeDocker } from '../../lib/fixture/docker.js';
-import { BIN, callMain, expectOneLineUsageError, makeTempDir, runCli } from '../helpers/cli.js';
+import { BIN, callMain, expectOneLineUsageError, makeTempDir } from '../helpers/cli.js';
 import { needRootAndIp } from '../helpers/netns.js';
 import { readFixtureRecord, readMetaJson, readTrialRows } from '../helpers/sweeps.js';
 import { waitFor } from '../helpers/wait.js';
@@ -71,7 +71,7 @@ function expectGone(what) {
 describe('sweep --server-docker with a Docker daemon', () => {
   it('myhro-2017-docker --test: a real container, TCP through the published port, UDS through the mounted directory, nothing left', async () => {
     const out = join(tmp.dir, 'docker');
-    const { code, stderr } = await runCli(['sweep', 'myhro-2017-docker', '--test', '--runs', '1', '--no-probe', '--out', out]);
+    const { code, stderr } = await callMain(['sweep', 'myhro-2017-docker', '--test', '--runs', '1', '--no-probe', '--out', out]);
     expect(code, stderr).toBe(0);
     expect(stderr).toMatch(/^docker: real \(Docker [^,]+, the server in a container/m);
     const what = started(stderr);
@@ -106,7 +106,7 @@ describe('sweep --server-docker with a Docker daemon', () => {
     expect(ours().containers).toContain(left.container); // nothing was there to remove it
     expect(ours().images).toContain(left.image);
 
-    const resumed = await runCli(['sweep', '--resume', out, '--no-probe', '--no-report']);
+    const resumed = await callMain(['sweep', '--resume', out, '--no-probe', '--no-report']);
     expect(resumed.code, resumed.stderr).toBe(0);
     const note = resumed.stderr.split('\n').find((line) => line.includes('fixture.json'));
     expect(note).toMatch(/^note: ended what an earlier session of this sweep left behind \(fixture\.json\): /);

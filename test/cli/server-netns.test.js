@@ -29,7 +29,7 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { findDocker } from '../../lib/fixture/docker.js';
 import { createNetwork, listNetworks, removeStrayNetworks } from '../../lib/fixture/netns.js';
-import { BIN, callMain, expectOneLineUsageError, makeTempDir, runCli, runScript } from '../helpers/cli.js';
+import { BIN, callMain, expectOneLineUsageError, makeTempDir, runScript } from '../helpers/cli.js';
 import { needRootAndIp, networksOf } from '../helpers/netns.js';
 import { expectPinnedHeaders } from '../helpers/schema.js';
 import { readFixtureRecord, readMetaJson, readTrialRows } from '../helpers/sweeps.js';
@@ -83,7 +83,7 @@ describe('sweep --server-netns as root', () => {
 
   it('myhro-2017-docker --test with no Docker daemon answering: the emulation, saying why; both transports measured through nginx, TCP via the port proxy, and nothing left', async () => {
     const out = join(tmp.dir, 'docker');
-    const { code, stdout, stderr } = await runCli(['sweep', 'myhro-2017-docker', '--test', '--depths', '1', '--no-probe', '--no-report', '--out', out], { env: NO_DOCKER });
+    const { code, stdout, stderr } = await callMain(['sweep', 'myhro-2017-docker', '--test', '--depths', '1', '--no-probe', '--no-report', '--out', out], { env: NO_DOCKER });
     expect(code, stderr).toBe(0);
     expect(stdout).toBe(`${out}\n`);
     // a docker client that reaches no daemon (without a client at all, it says that)
@@ -105,7 +105,7 @@ describe('sweep --server-netns as root', () => {
   }, 60_000);
 
   it('run --workload proxy --server-netns: nginx reaches the server at its namespace address, no port proxy, and nothing left', async () => {
-    const { code, stderr } = await runCli(['run', '--workload', 'proxy', '--server-netns', '--connections', '2', '--duration', '50ms', '--warmup', '10ms']);
+    const { code, stderr } = await callMain(['run', '--workload', 'proxy', '--server-netns', '--connections', '2', '--duration', '50ms', '--warmup', '10ms']);
     expect(code, stderr).toBe(0);
     const what = started(stderr);
     expect(what.proxy).toBeNull();
@@ -129,7 +129,7 @@ describe('sweep --server-netns as root', () => {
     expect(network.namespace).toMatch(new RegExp(`^udsvstcp-${pid}-`));
     expect(networksOf(ip, pid)).toEqual(expect.arrayContaining([network.namespace, ...network.links])); // left behind: nothing was there to remove it
 
-    const resumed = await runCli(['sweep', '--resume', out, '--no-probe', '--no-report'], { env: NO_DOCKER });
+    const resumed = await callMain(['sweep', '--resume', out, '--no-probe', '--no-report'], { env: NO_DOCKER });
     expect(resumed.code, resumed.stderr).toBe(0);
     const notes = resumed.stderr.split('\n').filter((line) => line.includes('fixture.json'));
     expect(notes).toHaveLength(1);

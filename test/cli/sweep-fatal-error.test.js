@@ -1,7 +1,7 @@
 import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { callMain, makeTempDir, runCli } from '../helpers/cli.js';
+import { callMain, makeTempDir } from '../helpers/cli.js';
 import { readMetaJson, readTrialRows, writeTinySpec } from '../helpers/sweeps.js';
 
 /** @type {{ dir: string, remove: () => Promise<void> }} */
@@ -18,7 +18,7 @@ describe('a fatal error after the results directory exists', () => {
     await mkdir(long);
     const out = join(tmp.dir, 'out');
     const spec = await writeTinySpec(tmp.dir, { runs: 1 });
-    const failed = await runCli(['sweep', spec, '--test', '--no-probe', '--out', out], { env: { TMPDIR: long } });
+    const failed = await callMain(['sweep', spec, '--test', '--no-probe', '--out', out], { env: { TMPDIR: long } });
     expect(failed.code, failed.stderr).toBe(1);
     expect(failed.stderr).toContain(`udsvstcp: error: TMPDIR ${long} is ${Buffer.byteLength(long)} bytes long: `);
     expect(failed.stderr).toContain(`what was measured is kept in ${out} (meta.json status: failed); after fixing the cause, continue with:\n  npx udsvstcp sweep --resume ${out}\n`);
@@ -30,7 +30,7 @@ describe('a fatal error after the results directory exists', () => {
     expect(again.code).toBe(2);
     expect(again.stderr).toMatch(/^udsvstcp: error: --out .*out already holds results; use --resume .*out to complete them, or another --out \(its sweep is failed: TMPDIR \S+ is \d+ bytes long/);
 
-    const resumed = await runCli(['sweep', '--resume', out, '--no-probe', '--no-report']);
+    const resumed = await callMain(['sweep', '--resume', out, '--no-probe', '--no-report']);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stderr).toContain(`note: the last session failed (TMPDIR ${long} is`);
     expect(await readTrialRows(out)).toHaveLength(4);

@@ -7,7 +7,7 @@ import { lstat, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeTempDir, runCli } from '../helpers/cli.js';
+import { callMain, makeTempDir } from '../helpers/cli.js';
 import { callMainLeavingNothing } from '../helpers/in-process.js';
 
 /** @type {{ dir: string, remove: () => Promise<void> }} */
@@ -25,7 +25,7 @@ describe('sweep faults', () => {
     const out = join(tmp.dir, 'slow');
     const spec = join(tmp.dir, 'slow.json');
     await import('node:fs/promises').then((fs) => fs.writeFile(spec, JSON.stringify({ sizes: [65536, 64], depths: [1], transports: ['uds'], runs: 1, packets: 20000000, warmup: 0, trialTimeout: '200ms', seed: 3, test: {} })));
-    const { code, stderr } = await runCli(['sweep', spec, '--test', '--no-probe', '--no-report', '--out', out]);
+    const { code, stderr } = await callMain(['sweep', spec, '--test', '--no-probe', '--no-report', '--out', out]);
     expect(code, stderr).toBe(1);
     const rows = parseCsv(await readFile(join(out, 'trials.csv'), 'utf8'));
     expect(rows).toHaveLength(2);

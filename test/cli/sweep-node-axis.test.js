@@ -9,7 +9,7 @@ import { mkdir, readFile, readdir, symlink, writeFile } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BIN, callMain, expectOneLineUsageError, runCli } from '../helpers/cli.js';
+import { BIN, callMain, expectOneLineUsageError } from '../helpers/cli.js';
 import { shellQuote } from '../../lib/core/shell.js';
 import { readXlsx } from '../helpers/xlsx.js';
 import { secondNode } from '../helpers/nodes.js';
@@ -23,11 +23,11 @@ const [v1, v2] = [process.version, node2.version];
 
 describe('sweep quick --test --node <node>,<node2>', () => {
   const out = () => join(tmp.dir, 'axis');
-  /** @type {Awaited<ReturnType<typeof runCli>>} */
+  /** @type {Awaited<ReturnType<typeof callMain>>} */
   let result;
   beforeAll(async () => {
     // --no-probe: the wake-up probe is no part of the Node axis (sweep-machine.test.js has it)
-    result = await runCli(['sweep', 'quick', '--test', '--seed', '5', '--no-probe', '--node', `${process.execPath},${node2.path}`, '--out', out(), '--json'], { cwd: tmp.dir, timeoutMs: 120_000 });
+    result = await callMain(['sweep', 'quick', '--test', '--seed', '5', '--no-probe', '--node', `${process.execPath},${node2.path}`, '--out', out(), '--json']);
   }, 130_000);
 
   it('exits 0, says which Node executables ran (path and version), and starts a server on each', () => {
@@ -109,7 +109,7 @@ describe('sweep quick --test --node <node>,<node2>', () => {
     const last = cut[7].split(',');
     expect(cut[6].split(',').slice(0, 4)).toEqual(['1', cut[6].split(',')[1], 'echo', last[3] === v1 ? v2 : v1]);
     await writeFile(join(dir, 'trials.csv'), `${cut.join('\n')}\n`);
-    const resumed = await runCli(['sweep', '--resume', dir, '--node', `${node2.path},${process.execPath}`], { cwd: tmp.dir, timeoutMs: 120_000 });
+    const resumed = await callMain(['sweep', '--resume', dir, '--node', `${node2.path},${process.execPath}`]);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stderr).toContain("trials.csv line 8: the last trial's rows were not all written (a sweep stopped mid-write); its 1 row(s) were cut back, and that trial is measured again");
     const rows = await readTrialRows(dir);
@@ -174,7 +174,7 @@ describe('Ctrl-C on a --node sweep', () => {
 
 describe('run --node <node2>', () => {
   it('runs the server and the client trial on that Node: the records and the server say its version', async () => {
-    const result = await runCli(['run', '--node', node2.path, '--duration', '30ms', '--warmup', '10ms', '--json'], { cwd: tmp.dir });
+    const result = await callMain(['run', '--node', node2.path, '--duration', '30ms', '--warmup', '10ms', '--json']);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toContain(`node: ${node2.path} (${v2}, `);
     expect(result.stderr).toMatch(new RegExp(`echo server pid \\d+: .* \\(node ${v2.replace(/\./g, '\\.')}\\)`));

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeTempDir, runCli } from '../helpers/cli.js';
+import { callMain, makeTempDir } from '../helpers/cli.js';
 import { readTrialRows, writeTinySpec } from '../helpers/sweeps.js';
 
 const linux = process.platform === 'linux';
@@ -15,13 +15,13 @@ const linux = process.platform === 'linux';
 describe.skipIf(!linux)('sweep with transports tcp, uds, uds-abstract', () => {
   /** @type {{ dir: string, remove: () => Promise<void> }} */
   let tmp;
-  /** @type {Awaited<ReturnType<typeof runCli>>} */
+  /** @type {Awaited<ReturnType<typeof callMain>>} */
   let result;
   const out = () => join(tmp.dir, 'out');
   beforeAll(async () => {
     tmp = await makeTempDir();
     const spec = await writeTinySpec(tmp.dir, { transports: ['tcp', 'uds', 'uds-abstract'], sizes: [64], runs: 2 });
-    result = await runCli(['sweep', spec, '--test', '--no-probe', '--out', out()], { cwd: tmp.dir });
+    result = await callMain(['sweep', spec, '--test', '--no-probe', '--out', out()]);
   }, 60_000);
   afterAll(() => tmp.remove());
 

@@ -72,17 +72,29 @@ export { makeTempDir } from './temp.js';
 
 /**
  * main() in this process, with its output in strings: for what needs no
- * child process (refusals, rules), where runCli would spawn the binary.
+ * child process of its own (refusals, rules, and sweeps whose test is not how the
+ * process ends: their lanes and servers are processes all the same), where runCli would spawn the binary.
  * @param {string[]} args
+ * @param {{ env?: Record<string, string> }} [options] env: variables set while main() runs
  */
-export async function callMain(args) {
+export async function callMain(args, { env = {} } = {}) {
   const [stdout, stderr] = [new PassThrough(), new PassThrough()];
   let out = '';
   let err = '';
   stdout.setEncoding('utf8').on('data', (t) => { out += t; });
   stderr.setEncoding('utf8').on('data', (t) => { err += t; });
-  const code = await main(args, { stdout, stderr, env: { NO_COLOR: '1' } });
-  return { code, stdout: out, stderr: err };
+  // the variables asked for are this process's while main() runs (the tests of a worker run one at a time), then put back
+  const saved = Object.fromEntries(Object.keys(env).map((key) => [key, process.env[key]]));
+  Object.assign(process.env, env);
+  try {
+    const code = await main(args, { stdout, stderr, env: { NO_COLOR: '1' } });
+    return { code, stdout: out, stderr: err };
+  } finally {
+    for (const [key, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
+  }
 }
 
 /**

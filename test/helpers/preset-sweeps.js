@@ -12,7 +12,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { getWorkload, outsideServer } from '../../lib/workloads/index.js';
 import { listPresets, loadSpec, resolveSpec } from '../../lib/sweep/spec.js';
 import { findKnees } from '../../lib/stats/knees.js';
-import { runCli } from './cli.js';
+import { callMain } from './cli.js';
 import { expectPinnedHeaders } from './schema.js';
 import { readXlsx } from './xlsx.js';
 
@@ -37,7 +37,7 @@ export const OPEN = PRESETS.filter((preset) => workloadOf(preset).columns.includ
 export const OUTSIDE = PRESETS.filter((preset) => outsideServer(workloadOf(preset)) !== undefined);
 
 /**
- * @typedef {{ args: string[], seed: number, pinning: string, env?: NodeJS.ProcessEnv, timeoutMs?: number, flags?: Record<string, string>, report?: boolean }} PresetRun
+ * @typedef {{ args: string[], seed: number, pinning: string, env?: Record<string, string>, timeoutMs?: number, flags?: Record<string, string>, report?: boolean }} PresetRun
  *   how a preset's one sweep runs (timeoutMs: its limit, default 60 s; flags: design flags given on the command line,
  *   such as { depths: '1' } for a smaller sweep, which the planned trials, rows and columns tested here follow;
  *   report: false sweeps with --no-report, for a preset whose workload's report another preset's sweep checks, as
@@ -90,24 +90,25 @@ export const OWN = {
  * @param {string[]} presets
  * @param {{ dir: () => string, runs?: Record<string, PresetRun> }} options dir: where each preset's results go
  *   (called once the temp dir exists); runs: presets swept otherwise than with --no-probe, seed 11, pinned split
- * @returns {{ swept: (preset: string) => Awaited<ReturnType<typeof runCli>>, sweptDir: (preset: string) => string }}
+ * @returns {{ swept: (preset: string) => Awaited<ReturnType<typeof callMain>>, sweptDir: (preset: string) => string }}
  */
 export function describePresetSweeps(presets, { dir, runs = {} }) {
-  /** @type {Map<string, Awaited<ReturnType<typeof runCli>>>} each preset's sweep, for the tests of its own behaviour */
+  /** @type {Map<string, Awaited<ReturnType<typeof callMain>>>} each preset's sweep, for the tests of its own behaviour */
   const SWEPT = new Map();
   const sweptDir = (/** @type {string} */ preset) => join(dir(), preset);
   const RUNS = /** @type {Record<string, PresetRun>} */ (Object.fromEntries(presets.map((preset) => [preset, runs[preset] ?? { args: ['--no-probe'], seed: 11, pinning: SPLIT }])));
-  const tmp = { get dir() { return dir(); } };
 
   describe.each(presets)('sweep %s --test, end to end with real processes', (preset) => {
     const out = () => sweptDir(preset);
     const { args, seed, pinning, env, timeoutMs = 60_000, flags = {}, report = true } = RUNS[preset];
     /** the preset's spec in test mode, with the design flags the sweep was given */
     const specOf = () => resolveSpec(loadSpec(preset), { test: true, flags });
-    /** @type {Awaited<ReturnType<typeof runCli>>} */
+    /** @type {Awaited<ReturnType<typeof callMain>>} */
     let result;
     beforeAll(async () => {
-      result = await runCli(['sweep', preset, '--test', '--seed', String(seed), ...args, ...Object.entries(flags).flatMap(([key, value]) => [`--${key}`, value]), ...(report ? [] : ['--no-report']), '--out', out()], { cwd: tmp.dir, env, timeoutMs });
+      // in this process (the binary's own start is tested in package-smoke and the fault tests): its lanes and servers
+      // are real processes all the same, and the report's modules load once a worker, not once a sweep
+      result = await callMain(['sweep', preset, '--test', '--seed', String(seed), ...args, ...Object.entries(flags).flatMap(([key, value]) => [`--${key}`, value]), ...(report ? [] : ['--no-report']), '--out', out()], { env });
       SWEPT.set(preset, result);
     }, timeoutMs + 30_000);
 
