@@ -33,7 +33,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { findRedisBenchmark } from '../../lib/client/redis-benchmark.js';
 import { findPgbench } from '../../lib/fixture/pgbench.js';
 import { findPostgres } from '../../lib/fixture/postgres-process.js';
-import { BIN, callMain, makeTempDir, runScript } from '../helpers/cli.js';
+import { BIN, callMain, makeTempDir, runCli, runScript } from '../helpers/cli.js';
 import { descendants, isRunning, isStopped } from '../helpers/processes.js';
 import { readFixtureRecord, readMetaJson, startSweep } from '../helpers/sweeps.js';
 import { waitFor } from '../helpers/wait.js';
@@ -238,7 +238,7 @@ describe.concurrent('Ctrl-C while the C reference client runs: it is killed, non
 
     // the first pgbench of this resume fails, the next runs the real one
     pgbench.mode('fail-once');
-    const resumed = await callMain(['sweep', '--resume', out, '--postgres-bin', pgbench.dir, '--no-probe', '--no-report'], { env });
+    const resumed = await runCli(['sweep', '--resume', out, '--postgres-bin', pgbench.dir, '--no-probe', '--no-report'], { env, timeoutMs: 90_000 });
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stderr).toContain(`note: ended what an earlier session of this sweep left behind (fixture.json): killed postgres pid ${postmaster.pid} (and its backends); removed ${privateDir}`);
     expect(isRunning(postmaster)).toBe(false);
@@ -268,7 +268,7 @@ describe.concurrent('Ctrl-C while the C reference client runs: it is killed, non
     expect(fs.existsSync(join(out, 'reference.csv'))).toBe(false);
 
     bench.mode('fail');
-    const resumed = await callMain(['sweep', '--resume', out, '--no-probe', '--no-report'], { env });
+    const resumed = await runCli(['sweep', '--resume', out, '--no-probe', '--no-report'], { env, timeoutMs: 60_000 });
     expect(resumed.code, resumed.stderr).toBe(0);
     expect((await readCsv(out, 'trials.csv')).map((r) => `${r.transport} ${r.status}`).sort()).toEqual(['tcp ok', 'uds ok']);
     const reference = await readCsv(out, 'reference.csv');

@@ -70,6 +70,9 @@ export function startServeCli(args = [], env = {}) {
 
 export { makeTempDir } from './temp.js';
 
+/** a callMain with env runs */
+let envHeld = false;
+
 /**
  * main() in this process, with its output in strings: for what needs no
  * child process of its own (refusals, rules, and sweeps whose test is not how the
@@ -83,13 +86,17 @@ export async function callMain(args, { env = {} } = {}) {
   let err = '';
   stdout.setEncoding('utf8').on('data', (t) => { out += t; });
   stderr.setEncoding('utf8').on('data', (t) => { err += t; });
-  // the variables asked for are this process's while main() runs (the tests of a worker run one at a time), then put back
+  // the variables asked for are this process's while main() runs, then put back: never two such calls at once
+  // (describe.concurrent), as the second would see the first's
+  if (Object.keys(env).length && envHeld) throw new Error('callMain with env while another callMain with env runs: use runCli in concurrent tests');
   const saved = Object.fromEntries(Object.keys(env).map((key) => [key, process.env[key]]));
   Object.assign(process.env, env);
+  envHeld ||= Object.keys(env).length > 0;
   try {
     const code = await main(args, { stdout, stderr, env: { NO_COLOR: '1' } });
     return { code, stdout: out, stderr: err };
   } finally {
+    if (Object.keys(env).length) envHeld = false;
     for (const [key, value] of Object.entries(saved)) {
       if (value === undefined) delete process.env[key];
       else process.env[key] = value;
