@@ -92,8 +92,7 @@ export async function sweep(preset, opts, { stdout, stderr, chalk }) {
         ...hooks,
         onPart: (event) => {
           if (event.type === 'part-end') return printReport(event.outcome);
-          // a part's header, whatever --quiet says: the warnings under it are the part's
-          stderr.write(`${event.index ? '\n' : ''}== part ${event.name} (${event.index + 1} of ${event.total}): ${event.preset} into ${printable(event.dir)}${event.skipped ? ' (complete: skipped)' : ''}\n`);
+          say(`${event.index ? '\n' : ''}== part ${event.name} (${event.index + 1} of ${event.total}): ${event.preset} into ${printable(event.dir)}${event.skipped ? ' (complete: skipped)' : ''}\n`);
           return undefined;
         },
       });
