@@ -113,6 +113,17 @@ describe(`sweep ${CHAIN} --test: a chained preset, each part an ordinary sweep i
     expect(document.parts[1].document.trials).toMatchObject({ failed: 0, ok: (await readTrialRows(join(chainDir(), 'http'))).length });
   }, 150_000);
 
+  it('--resume of a chain refuses what would change it: a --seed other than recorded, a design flag; one line, exit 2, nothing changed', async () => {
+    await sweepChain();
+    const before = await readFile(join(chainDir(), 'chain.json'), 'utf8');
+    const seed = await callMain(['sweep', '--resume', chainDir(), '--seed', '12']);
+    expect([seed.code, seed.stdout, seed.stderr]).toEqual([2, '', `udsvstcp: error: --seed 12 differs from what ${join(chainDir(), 'chain.json')} records (seed 11): a resume runs the chain as it began\n`]);
+    const sizes = await callMain(['sweep', '--resume', chainDir(), '--sizes', '64']);
+    expect([sizes.code, sizes.stdout]).toEqual([2, '']);
+    expect(sizes.stderr).toMatch(/^udsvstcp: error: --sizes would change the plan of a part of the chained preset latency-under-load \(echo: echo-under-load, http: http-under-load\); sweep a part's preset alone to change it, e\.g\. udsvstcp sweep echo-under-load --sizes …\n$/);
+    expect(await readFile(join(chainDir(), 'chain.json'), 'utf8')).toBe(before);
+  }, 150_000);
+
   it('report DIR rewrites each part\'s report under a line naming the part; --out is refused (one report per directory)', async () => {
     await sweepChain();
     const html = join(chainDir(), 'http', 'report.html');
