@@ -152,6 +152,14 @@ back, and flags must equal those recorded in DIR/meta.json. A results
 directory is data: nginx comes from --nginx or PATH, never from meta.json
 (a change from the recorded one is noted); the one that runs is printed.
 
+A chained preset (latency-under-load: echo-under-load, then http-under-load)
+sweeps each of its parts in turn, each a complete results directory DIR/PART
+under a line "== part PART", with DIR/chain.json; only run-wide flags pass
+(--test, --seed, --pin, --node, --no-probe, --no-report, …): a flag that
+changes a part's plan is refused (sweep that part's preset alone). A Ctrl-C
+starts no later part; --resume DIR resumes the part stopped, runs the rest
+and skips complete ones; report DIR rewrites each part's report.
+
 --server-netns makes a network namespace, a bridge and a veth pair (names
 udsvstcp-PID-…, uvtb-…, uvth-…) and removes them when the sweep ends, fails
 or is interrupted; those a killed sweep left are removed by the next

@@ -39,6 +39,7 @@ import { describeSpec } from '../sweep/spec.js';
 import { summaryOf } from '../report/findings.js';
 import { describeWakeup } from '../report/machine.js';
 import { writeReport } from '../report/report-files.js';
+import { chainOutcome, isChainRequest } from './chain.js';
 
 /**
  * @typedef {{ type: 'note', text: string }
@@ -79,6 +80,8 @@ import { writeReport } from '../report/report-files.js';
  * @returns {Promise<Record<string, any>>}
  */
 export async function sweep(options = {}, hooks = {}) {
+  // a chained preset (or a chain's directory to resume): its parts' sweeps, one document holding each part's
+  if (isChainRequest(options)) return (await chainOutcome(options, hooks)).document;
   return (await sweepOutcome(options, hooks)).document;
 }
 

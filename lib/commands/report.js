@@ -6,6 +6,8 @@ import { printable } from '../core/text.js';
 import { toJsonText } from '../results/json.js';
 import { toReportText, toVerdictText } from '../report/report-text.js';
 import { reportOutcome } from '../api/report.js';
+import { chainReportOutcome } from '../api/chain.js';
+import { readChainFile } from '../sweep/chain.js';
 
 /**
  * @param {string} dir
@@ -13,6 +15,16 @@ import { reportOutcome } from '../api/report.js';
  * @param {{ stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream, chalk: import('chalk').ChalkInstance }} io
  */
 export async function report(dir, opts, { stdout, stderr, chalk }) {
+  if (readChainFile(dir)) {
+    // a chained preset's directory: each part's report, under a line naming the part
+    const { parts, document } = await chainReportOutcome(dir, { out: opts.out, figure: opts.figure, allowSharedDir: opts.allowSharedDir });
+    for (const [index, { name, preset, dir: partDir, made }] of parts.entries()) {
+      if (!opts.quiet) stderr.write(`${index ? '\n' : ''}== part ${name} (${index + 1} of ${parts.length}): ${preset} in ${printable(partDir)}${made ? '' : ': not run yet (npx udsvstcp sweep --resume DIR runs it)'}\n`);
+      if (made && !opts.quiet) stderr.write(`${toReportText(made.findings, { chalk })}\n${made.files.map((f) => `  ${printable(f)}\n`).join('')}`);
+    }
+    if (opts.json) stdout.write(toJsonText(document));
+    return 0;
+  }
   const { findings, files, document } = await reportOutcome(dir, { out: opts.out, figure: opts.figure, allowSharedDir: opts.allowSharedDir });
   if (!opts.quiet) {
     stderr.write(toReportText(findings, { chalk }));

@@ -9,6 +9,7 @@ import { toJsonText } from '../results/json.js';
 import { SPEC_FLAGS } from '../options/settings.js';
 import { SWEEP_OPTIONS } from '../sweep/request.js';
 import { sweepOutcome } from '../api/sweep.js';
+import { chainOutcome, isChainRequest } from '../api/chain.js';
 import { createProgress } from './progress.js';
 import { printSweepReport } from './report.js';
 
@@ -48,44 +49,63 @@ export async function sweep(preset, opts, { stdout, stderr, chalk }) {
   for (const signal of signals) process.on(signal, onSignal);
   /** @type {ReturnType<typeof createProgress> | undefined} made once the sweep says what it measures */
   let progress;
+  /** @type {(event: import('../api/sweep.js').SweepEvent) => void} */
+  const onProgress = (event) => {
+    switch (event.type) {
+      case 'note': return say(chalk.yellow(`note: ${printable(event.text)}\n`));
+      case 'warning': return say(chalk.yellow(`warning: ${printable(event.text)}\n`));
+      case 'info': return say(event.dim ? chalk.dim(`${printable(event.text)}\n`) : `${printable(event.text)}\n`);
+      case 'status': return progress?.note(event.text, { dim: event.dim });
+      case 'trial-start': return progress?.start(event.job, event.index, event.total);
+      case 'trial-end': return progress?.end(event.job, event.rows, event.index, event.total);
+      case 'start':
+        progress = createProgress({ stream: stderr, quiet: quiet || opts.progress === false, chalk, workload: event.workload, nodes: event.nodes.length > 1 });
+        return undefined;
+      case 'summary':
+        progress?.stop();
+        progress = undefined;
+        return say(`\n${event.text}`);
+      case 'recorded': {
+        const { rows, planned, extra, failed, files } = event;
+        say(`\n${rows} trial rows recorded (${planned} planned${extra ? ` + ${extra} added for the precision` : ''})${failed ? chalk.red(`, ${failed} failed (status=error in trials.csv; --resume DIR --retry-failed measures them again)`) : ''}\n`);
+        return files.forEach((file) => say(`  ${printable(file)}\n`));
+      }
+    }
+    return undefined;
+  };
+  /**
+   * The verdicts of a sweep (or a chain's part) once it has ended, or why its report could not be made.
+   * @param {import('../api/sweep.js').SweepOutcome} outcome
+   */
+  const printReport = ({ dir, report, reportError }) => {
+    if (report) {
+      printSweepReport(report, { stderr, chalk, quiet });
+      if (opts.report === false) say(chalk.dim(`no report files (--no-report); to write them: npx udsvstcp report ${printable(dir)}\n`));
+    } else stderr.write(chalk.yellow(`warning: the report could not be made: ${printable(reportError?.message ?? '')} (try: npx udsvstcp report ${printable(dir)})\n`));
+  };
+  const hooks = { signal: abort.signal, hurry: hurry.signal, onProgress };
+  /** @type {{ document: Record<string, any>, interrupted: boolean, failed: number, resume: string }} */
   let outcome;
   try {
-    outcome = await sweepOutcome(options, {
-      signal: abort.signal,
-      hurry: hurry.signal,
-      onProgress: (event) => {
-        switch (event.type) {
-          case 'note': return say(chalk.yellow(`note: ${printable(event.text)}\n`));
-          case 'warning': return say(chalk.yellow(`warning: ${printable(event.text)}\n`));
-          case 'info': return say(event.dim ? chalk.dim(`${printable(event.text)}\n`) : `${printable(event.text)}\n`);
-          case 'status': return progress?.note(event.text, { dim: event.dim });
-          case 'trial-start': return progress?.start(event.job, event.index, event.total);
-          case 'trial-end': return progress?.end(event.job, event.rows, event.index, event.total);
-          case 'start':
-            progress = createProgress({ stream: stderr, quiet: quiet || opts.progress === false, chalk, workload: event.workload, nodes: event.nodes.length > 1 });
-            return undefined;
-          case 'summary':
-            progress?.stop();
-            progress = undefined;
-            return say(`\n${event.text}`);
-          case 'recorded': {
-            const { rows, planned, extra, failed, files } = event;
-            say(`\n${rows} trial rows recorded (${planned} planned${extra ? ` + ${extra} added for the precision` : ''})${failed ? chalk.red(`, ${failed} failed (status=error in trials.csv; --resume DIR --retry-failed measures them again)`) : ''}\n`);
-            return files.forEach((file) => say(`  ${printable(file)}\n`));
-          }
-        }
-        return undefined;
-      },
-    });
+    if (isChainRequest(options)) {
+      outcome = await chainOutcome(options, {
+        ...hooks,
+        onPart: (event) => {
+          if (event.type === 'part-end') return printReport(event.outcome);
+          say(`${event.index ? '\n' : ''}== part ${event.name} (${event.index + 1} of ${event.total}): ${event.preset} into ${printable(event.dir)}${event.skipped ? ' (complete: skipped)' : ''}\n`);
+          return undefined;
+        },
+      });
+    } else {
+      const single = await sweepOutcome(options, hooks);
+      printReport(single);
+      outcome = single;
+    }
   } finally {
     progress?.stop();
     for (const signal of signals) process.off(signal, onSignal);
   }
-  const { dir, document, report, reportError, interrupted, failed, resume } = outcome;
-  if (report) {
-    printSweepReport(report, { stderr, chalk, quiet });
-    if (opts.report === false) say(chalk.dim(`no report files (--no-report); to write them: npx udsvstcp report ${printable(dir)}\n`));
-  } else stderr.write(chalk.yellow(`warning: the report could not be made: ${printable(reportError?.message ?? '')} (try: npx udsvstcp report ${printable(dir)})\n`));
+  const { document, interrupted, failed, resume } = outcome;
   // data on stdout, whatever --quiet says: the summary as JSON, or where the results are
   stdout.write(opts.json ? toJsonText(document) : `${document.dir}\n`);
   if (received !== null) {

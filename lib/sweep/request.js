@@ -14,6 +14,7 @@ import { DEFAULT_WORKLOAD, getWorkload } from '../workloads/index.js';
 import { defaultOutDir } from '../results/writer.js';
 import { checkNewOutDir } from './session.js';
 import { loadSpec, resolveSpec, toNodeList } from './spec.js';
+import { isChained } from './chain.js';
 import { currentNode, findNodes } from '../core/node-executables.js';
 import { SPEC_FLAGS, checkOptionKeys } from '../options/settings.js';
 
@@ -120,6 +121,7 @@ export function resolveSweep(opts) {
   const loaded = typeof preset === 'object'
     ? { name: 'spec', source: 'the spec object', raw: /** @type {Record<string, unknown>} */ (preset) }
     : preset === undefined && opts.workload !== undefined && opts.workload !== DEFAULT_WORKLOAD ? workloadSpec(opts.workload) : loadSpec(preset ?? 'default');
+  if (isChained(loaded)) throw new UsageError(`${loaded.name} is a chained preset (its parts are sweeps of their own): sweep() or udsvstcp sweep runs it, part by part`);
   const spec = resolveSpec(loaded, { test: Boolean(opts.test), flags });
   const nodes = spec.node === null ? [currentNode()] : findNodes(spec.node, '--node'); // not Node, too old, twice: exit 2 before any file exists
   const dir = opts.out ?? defaultOutDir(spec.preset);

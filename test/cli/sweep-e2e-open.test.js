@@ -1,19 +1,24 @@
 /**
- * The open-loop presets (latency-under-load, http-under-load), each one real
+ * The open-loop presets (echo-under-load, http-under-load), each one real
  * `sweep --test` with the tests every preset's sweep must pass
  * (test/helpers/preset-sweeps.js), in a file of their own so they run beside
  * sweep-e2e-more.test.js; http-under-load's also with --server-work and
  * --server-delay, so that no extra sweep is needed for them; and --depths
- * auto, on a sweep of one size.
+ * auto, on a sweep of one size. The chained preset latency-under-load (echo-under-load,
+ * then http-under-load) is swept once, interrupted in its first part and
+ * resumed: echo-under-load's tests are of that sweep's echo part, which is
+ * not swept alone.
  */
 import { existsSync } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTO_FLOOR_TEST, rateLadder, withKnees } from '../../lib/sweep/rates-auto.js';
 import { getWorkload } from '../../lib/workloads/index.js';
 import { callMain, makeTempDir } from '../helpers/cli.js';
 import { readMetaJson, readTrialRows, startSweep } from '../helpers/sweeps.js';
-import { OPEN, SPLIT, describePresetSweeps } from '../helpers/preset-sweeps.js';
+import { expectPinnedHeaders } from '../helpers/schema.js';
+import { CHAINS, OPEN, SPLIT, describePresetSweeps, partSection } from '../helpers/preset-sweeps.js';
 
 /** @type {{ dir: string, remove: () => Promise<void> }} */
 let tmp;
@@ -22,10 +27,118 @@ beforeAll(async () => {
 });
 afterAll(() => tmp.remove());
 
+const CHAIN = 'latency-under-load';
+const chainDir = () => join(tmp.dir, CHAIN);
+/** @type {Promise<{ interrupted: { code: number | null, stderr: string }, left: { chain: Record<string, any>, echo: Record<string, any>, http: boolean }, resumed: Awaited<ReturnType<typeof callMain>> }> | undefined} */
+let chainSweep;
+/**
+ * The chain's one sweep, made once for every test that reads it: Ctrl-C once its first part has measured a trial, then
+ * --resume, which completes that part and runs the second.
+ */
+function sweepChain() {
+  chainSweep ??= (async () => {
+    let sent = false;
+    const interrupted = await startSweep([CHAIN, '--test', '--no-probe', '--seed', '11', '--out', chainDir()], {
+      onStderr: (text, child) => {
+        if (!sent && /^\[1\/\d+\] /m.test(text)) {
+          sent = true;
+          child.kill('SIGINT');
+        }
+      },
+    }).done;
+    // what the Ctrl-C left, before the resume changes it
+    const left = { chain: JSON.parse(await readFile(join(chainDir(), 'chain.json'), 'utf8')), echo: await readMetaJson(join(chainDir(), 'echo')), http: existsSync(join(chainDir(), 'http')) };
+    const resumed = await callMain(['sweep', '--resume', chainDir()]);
+    return { interrupted, left, resumed };
+  })();
+  return chainSweep;
+}
+
 const WORKED = 'http-under-load';
 const { swept, sweptDir } = describePresetSweeps(OPEN, {
   dir: () => tmp.dir,
-  runs: { [WORKED]: { args: ['--no-probe', '--server-work', '300us', '--server-delay', '1ms'], seed: 11, pinning: SPLIT } },
+  runs: {
+    [WORKED]: { args: ['--no-probe', '--server-work', '300us', '--server-delay', '1ms'], seed: 11, pinning: SPLIT },
+    'echo-under-load': { args: ['--no-probe'], seed: 11, pinning: SPLIT, timeoutMs: 120_000, chain: { part: 'echo', dir: chainDir, sweep: async () => (await sweepChain()).resumed } },
+  },
+});
+
+describe(`sweep ${CHAIN} --test: a chained preset, each part an ordinary sweep into a directory of its own`, () => {
+  it('is the one chained preset, of echo-under-load and http-under-load, and its parts are open-loop presets swept here', () => {
+    expect(CHAINS).toEqual([CHAIN]);
+    expect(OPEN).toEqual(expect.arrayContaining(['echo-under-load', 'http-under-load']));
+  });
+
+  it('Ctrl-C in the first part: that part stopped resumable, the second not started, exit 130, and the resume command names the chain\'s directory', async () => {
+    const { interrupted, left } = await sweepChain();
+    expect(interrupted.code, interrupted.stderr).toBe(130);
+    expect(interrupted.stderr.startsWith(`== part echo (1 of 2): echo-under-load into ${join(chainDir(), 'echo')}\n`)).toBe(true);
+    expect(interrupted.stderr).not.toContain('== part http');
+    expect(interrupted.stderr).toContain(`interrupted (SIGINT): what was measured is kept. Resume with:\n  npx udsvstcp sweep --resume ${chainDir()}\n`);
+    expect(left.http).toBe(false);
+    expect(left.chain).toMatchObject({ status: 'interrupted', parts: [{ name: 'echo', status: 'interrupted' }, { name: 'http', status: 'pending' }] });
+    expect(left.echo.status).toBe('interrupted');
+  }, 150_000);
+
+  it('--resume DIR completes the first part and runs the second: exit 0, DIR on stdout, chain.json complete, each part a complete results directory of ok rows', async () => {
+    const { resumed } = await sweepChain();
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stdout).toBe(`${chainDir()}\n`);
+    expect([...resumed.stderr.matchAll(/^== part (\S+) \((\d) of 2\)/gm)].map((m) => `${m[1]} ${m[2]}`)).toEqual(['echo 1', 'http 2']);
+    expect(partSection(resumed.stderr, 'echo')).toMatch(/\(resuming: [1-9]\d* trial rows already there\)/);
+    const chain = JSON.parse(await readFile(join(chainDir(), 'chain.json'), 'utf8'));
+    expect(chain).toMatchObject({ preset: CHAIN, test: true, flags: { seed: 11, pin: null }, status: 'complete', parts: [{ name: 'echo', preset: 'echo-under-load', dir: 'echo', status: 'complete' }, { name: 'http', preset: 'http-under-load', dir: 'http', status: 'complete' }] });
+    for (const [part, workload] of [['echo', 'rate'], ['http', 'http-rate']]) {
+      const dir = join(chainDir(), part);
+      const meta = await readMetaJson(dir);
+      expect(meta).toMatchObject({ status: 'complete', spec: { preset: `${part}-under-load`, test: true, seed: 11, workload } });
+      const rows = await readTrialRows(dir);
+      expect(rows).toHaveLength(meta.trials_planned);
+      for (const r of rows) expect(r.status, r.error).toBe('ok');
+      await expectPinnedHeaders(dir, workload);
+      expect(partSection(resumed.stderr, part)).toContain(`${rows.length} trial rows recorded`);
+      expect(partSection(resumed.stderr, part)).toContain(join(dir, 'report.html'));
+    }
+  }, 150_000);
+
+  it('--resume of the complete chain skips both parts; --json holds each part\'s summary document', async () => {
+    await sweepChain();
+    const { code, stdout, stderr } = await callMain(['sweep', '--resume', chainDir(), '--json']);
+    expect(code, stderr).toBe(0);
+    expect(stderr).toContain(`== part echo (1 of 2): echo-under-load into ${join(chainDir(), 'echo')} (complete: skipped)\n`);
+    expect(stderr).toContain(`== part http (2 of 2): http-under-load into ${join(chainDir(), 'http')} (complete: skipped)\n`);
+    const document = JSON.parse(stdout);
+    expect(document).toMatchObject({ chain: CHAIN, dir: chainDir(), status: 'complete' });
+    expect(document.parts.map((/** @type {any} */ p) => [p.name, p.status, p.document.status, p.document.dir])).toEqual([['echo', 'complete', 'complete', join(chainDir(), 'echo')], ['http', 'complete', 'complete', join(chainDir(), 'http')]]);
+    expect(document.parts[1].document.trials).toMatchObject({ failed: 0, ok: (await readTrialRows(join(chainDir(), 'http'))).length });
+  }, 150_000);
+
+  it('--resume of a chain refuses what would change it: a --seed other than recorded, a design flag; one line, exit 2, nothing changed', async () => {
+    await sweepChain();
+    const before = await readFile(join(chainDir(), 'chain.json'), 'utf8');
+    const seed = await callMain(['sweep', '--resume', chainDir(), '--seed', '12']);
+    expect([seed.code, seed.stdout, seed.stderr]).toEqual([2, '', `udsvstcp: error: --seed 12 differs from what ${join(chainDir(), 'chain.json')} records (seed 11): a resume runs the chain as it began\n`]);
+    const sizes = await callMain(['sweep', '--resume', chainDir(), '--sizes', '64']);
+    expect([sizes.code, sizes.stdout]).toEqual([2, '']);
+    expect(sizes.stderr).toMatch(/^udsvstcp: error: --sizes would change the plan of a part of the chained preset latency-under-load \(echo: echo-under-load, http: http-under-load\); sweep a part's preset alone to change it, e\.g\. udsvstcp sweep echo-under-load --sizes …\n$/);
+    expect(await readFile(join(chainDir(), 'chain.json'), 'utf8')).toBe(before);
+  }, 150_000);
+
+  it('report DIR rewrites each part\'s report under a line naming the part; --out is refused (one report per directory)', async () => {
+    await sweepChain();
+    const html = join(chainDir(), 'http', 'report.html');
+    const before = (await stat(html)).ino; // the report replaces its files whole
+    const { code, stdout, stderr } = await callMain(['report', chainDir(), '--json']);
+    expect(code, stderr).toBe(0);
+    expect(stderr).toMatch(/^== part echo \(1 of 2\)/m);
+    expect(stderr).toContain(`== part http (2 of 2): http-under-load in ${join(chainDir(), 'http')}\n`);
+    expect(stderr).toContain(`  ${html}\n`);
+    expect((await stat(html)).ino).not.toBe(before);
+    expect(JSON.parse(stdout).parts.map((/** @type {any} */ p) => p.document?.status)).toEqual(['complete', 'complete']);
+    const refused = await callMain(['report', chainDir(), '--out', tmp.dir]);
+    expect([refused.code, refused.stdout]).toEqual([2, '']);
+    expect(refused.stderr).toBe(`udsvstcp: error: --out writes one report, and ${chainDir()} holds a chain of 2 sweeps (chain.json); give a part's directory: udsvstcp report ${join(chainDir(), 'echo')} --out …\n`);
+  }, 150_000);
 });
 
 describe(`sweep --server-work and --server-delay (on the ${WORKED} sweep above): the sweep's server spins and waits per request`, () => {

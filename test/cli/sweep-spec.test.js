@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UsageError } from '../../lib/core/errors.js';
 import { listPresets, loadSpec, resolveSpec, toSizes } from '../../lib/sweep/spec.js';
+import { isChained, toChain } from '../../lib/sweep/chain.js';
 import { callMain, makeTempDir } from '../helpers/cli.js';
 
 /** @type {{ dir: string, remove: () => Promise<void> }} */
@@ -19,10 +20,29 @@ afterEach(() => tmp.remove());
 const resolveRaw = (raw, options) => resolveSpec({ name: 'x', source: 'x.json', raw }, options);
 
 describe('sweep specs', () => {
+  it('ship the chained preset latency-under-load: echo-under-load, then http-under-load, each a preset of its own with a test block', () => {
+    const chains = listPresets().filter((name) => isChained(loadSpec(name)));
+    expect(chains).toEqual(['latency-under-load']);
+    const chain = toChain(loadSpec('latency-under-load'));
+    expect(chain.parts).toEqual([{ name: 'echo', preset: 'echo-under-load' }, { name: 'http', preset: 'http-under-load' }]);
+    expect(chain.parts.map((p) => resolveSpec(loadSpec(p.preset), { test: true }).workload)).toEqual(['rate', 'http-rate']);
+  });
+
+  it.each([
+    [{ parts: { echo: 'echo-under-load' }, runs: 3 }, 'x.json: a chained preset holds "description" and "parts" only; "runs" belongs in a part\'s preset'],
+    [{ parts: {} }, 'x.json "parts" must be an object of part names and presets, e.g. {"echo": "echo-under-load", "http": "http-under-load"}'],
+    [{ parts: { 'Echo/1': 'echo-under-load' } }, 'x.json "parts": "Echo/1" must be a name of lowercase letters, digits and -, up to 32 (it names the part\'s directory)'],
+    [{ parts: { echo: './echo.json' } }, 'x.json "parts.echo" must name a preset in sweeps/; got "./echo.json"'],
+    [{ parts: { all: 'latency-under-load' } }, 'x.json "parts.all": latency-under-load is itself a chained preset; a part is an ordinary sweep'],
+  ])('a chained preset %j is refused naming the key', (raw, message) => {
+    expect(() => toChain({ name: 'x', source: 'x.json', raw })).toThrow(message);
+  });
+
   it('ship default, quick and nicmcd-2014, each with a test block', async () => {
     expect(listPresets()).toEqual(expect.arrayContaining(['default', 'quick', 'nicmcd-2014']));
     for (const name of listPresets()) {
       const loaded = loadSpec(name);
+      if (isChained(loaded)) continue; // its parts are presets of this list: checked as they come
       expect(loaded.raw.test, name).toBeTypeOf('object');
       expect(resolveSpec(loaded, { test: true }).test).toBe(true);
     }

@@ -11,6 +11,7 @@ import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { getWorkload, outsideServer } from '../../lib/workloads/index.js';
 import { listPresets, loadSpec, resolveSpec } from '../../lib/sweep/spec.js';
+import { isChained } from '../../lib/sweep/chain.js';
 import { findKnees } from '../../lib/stats/knees.js';
 import { callMain } from './cli.js';
 import { expectPinnedHeaders } from './schema.js';
@@ -28,7 +29,22 @@ const workloadOf = (preset) => getWorkload(resolveSpec(loadSpec(preset), { test:
  * first removes the networks of any sweep that was killed, so run beside
  * these it would remove the one that test kills before its --resume looks.
  */
-export const PRESETS = listPresets().filter((preset) => !loadSpec(preset).raw.serverNetns);
+export const PRESETS = listPresets().filter((preset) => !isChained(loadSpec(preset)) && !loadSpec(preset).raw.serverNetns);
+
+/** The chained presets (a sweep of each part in turn): test/cli/sweep-e2e-open.test.js sweeps them. */
+export const CHAINS = listPresets().filter((preset) => isChained(loadSpec(preset)));
+
+/**
+ * A chain's stderr: what it printed under the header of its part `part`, up to the next part's.
+ * @param {string} stderr
+ * @param {string} part
+ */
+export function partSection(stderr, part) {
+  const start = stderr.search(new RegExp(`^== part ${part} `, 'm'));
+  if (start < 0) return '';
+  const next = stderr.slice(start + 1).search(/^== part /m);
+  return next < 0 ? stderr.slice(start) : stderr.slice(start, start + 1 + next);
+}
 
 /** The open-loop presets (their rows say whether they kept their rate): test/cli/sweep-e2e-open.test.js sweeps them. */
 export const OPEN = PRESETS.filter((preset) => workloadOf(preset).columns.includes('limit'));
@@ -37,11 +53,19 @@ export const OPEN = PRESETS.filter((preset) => workloadOf(preset).columns.includ
 export const OUTSIDE = PRESETS.filter((preset) => outsideServer(workloadOf(preset)) !== undefined);
 
 /**
- * @typedef {{ args: string[], seed: number, pinning: string, env?: Record<string, string>, timeoutMs?: number, flags?: Record<string, string>, report?: boolean }} PresetRun
+ * @typedef {{ args: string[], seed: number, pinning: string, env?: Record<string, string>, timeoutMs?: number, flags?: Record<string, string>, report?: boolean, chain?: PartOfChain }} PresetRun
  *   how a preset's one sweep runs (timeoutMs: its limit, default 60 s; flags: design flags given on the command line,
  *   such as { depths: '1' } for a smaller sweep, which the planned trials, rows and columns tested here follow;
  *   report: false sweeps with --no-report, for a preset whose workload's report another preset's sweep checks, as
- *   drawing the charts costs each sweep over a second of CPU; see reportCovered)
+ *   drawing the charts costs each sweep over a second of CPU; see reportCovered; chain: the preset is swept as a part
+ *   of a chained preset's sweep, not alone, and tested in it: args, seed and pinning are that sweep's)
+ */
+
+/**
+ * @typedef {object} PartOfChain a preset swept as a part of a chain
+ * @property {string} part its name in the chain: its results are in dir()/part, its stderr under its header
+ * @property {() => string} dir the chain's results directory (what the chain's sweep prints on stdout)
+ * @property {() => Promise<Awaited<ReturnType<typeof callMain>>>} sweep the chain's sweep (or the resume that completed it)
  */
 
 /**
@@ -95,17 +119,29 @@ export const OWN = {
 export function describePresetSweeps(presets, { dir, runs = {} }) {
   /** @type {Map<string, Awaited<ReturnType<typeof callMain>>>} each preset's sweep, for the tests of its own behaviour */
   const SWEPT = new Map();
-  const sweptDir = (/** @type {string} */ preset) => join(dir(), preset);
+  const sweptDir = (/** @type {string} */ preset) => {
+    const chain = runs[preset]?.chain;
+    return chain ? join(chain.dir(), chain.part) : join(dir(), preset);
+  };
   const RUNS = /** @type {Record<string, PresetRun>} */ (Object.fromEntries(presets.map((preset) => [preset, runs[preset] ?? { args: ['--no-probe'], seed: 11, pinning: SPLIT }])));
 
   describe.each(presets)('sweep %s --test, end to end with real processes', (preset) => {
     const out = () => sweptDir(preset);
-    const { args, seed, pinning, env, timeoutMs = 60_000, flags = {}, report = true } = RUNS[preset];
+    const { args, seed, pinning, env, timeoutMs = 60_000, flags = {}, report = true, chain } = RUNS[preset];
+    /** what the sweep prints on stdout: its results directory, or the chain's */
+    const printed = () => (chain ? chain.dir() : out());
     /** the preset's spec in test mode, with the design flags the sweep was given */
     const specOf = () => resolveSpec(loadSpec(preset), { test: true, flags });
     /** @type {Awaited<ReturnType<typeof callMain>>} */
     let result;
     beforeAll(async () => {
+      if (chain) {
+        // the chain's sweep: its exit code and stdout, and of its stderr what the part printed
+        const whole = await chain.sweep();
+        result = { ...whole, stderr: partSection(whole.stderr, chain.part) };
+        SWEPT.set(preset, result);
+        return;
+      }
       // in this process (the binary's own start is tested in package-smoke and the fault tests): its lanes and servers
       // are real processes all the same, and the report's modules load once a worker, not once a sweep
       result = await callMain(['sweep', preset, '--test', '--seed', String(seed), ...args, ...Object.entries(flags).flatMap(([key, value]) => [`--${key}`, value]), ...(report ? [] : ['--no-report']), '--out', out()], { env });
@@ -114,7 +150,8 @@ export function describePresetSweeps(presets, { dir, runs = {} }) {
 
     it(`exits 0 and prints the summary, the verdicts and every file it wrote on stderr${report ? '' : ' (--no-report: none of the report)'}, only the results directory on stdout`, async () => {
       expect(result.code, result.stderr).toBe(0);
-      expect(result.stdout).toBe(`${out()}\n`);
+      expect(result.stdout).toBe(`${printed()}\n`);
+      if (chain) expect(result.stderr).toMatch(new RegExp(`^== part ${chain.part} \\(`));
       const w = workloadOf(preset);
       const { compared } = await comparedGroups(out());
       // the table of ratios where some group has one; in open loop on a loaded machine perhaps none, and a warning counts the rows that missed their rate

@@ -154,6 +154,23 @@ describe('sweep', () => {
     expect(existsSync(out('results'))).toBe(false);
   });
 
+  it.each([
+    [['--sizes', '64'], '--sizes'],
+    [['--depths', '1000'], '--depths'],
+    [['--workload', 'echo'], '--workload'],
+    [['--transports', 'tcp,uds'], '--transports'],
+    [['--runs', '1'], '--runs'],
+  ])('a chained preset with a flag that changes a part\'s plan (%j) is refused naming it, nothing made', async (flag, name) => {
+    await expectUsageError(['sweep', 'latency-under-load', '--test', ...flag, '--out', out('results')], `${name} would change the plan of a part of the chained preset latency-under-load (echo: echo-under-load, http: http-under-load); sweep a part's preset alone to change it, e.g. udsvstcp sweep echo-under-load ${name} …`);
+    expect(existsSync(out('results'))).toBe(false);
+  });
+
+  it('a chained preset through sweepOutcome() (one sweep) is refused, saying it is a chain', async () => {
+    const { sweepOutcome } = await import('../../lib/api/sweep.js');
+    await expect(sweepOutcome({ preset: 'latency-under-load', out: out('results') })).rejects.toThrow('latency-under-load is a chained preset (its parts are sweeps of their own): sweep() or udsvstcp sweep runs it, part by part');
+    expect(existsSync(out('results'))).toBe(false);
+  });
+
   it('a proxy sweep with --nginx /nonexistent makes no results directory', async () => {
     await expectUsageError(['sweep', 'myhro-2017-nginx', '--test', '--nginx', '/nonexistent', '--out', out('results')], /^udsvstcp: error: --nginx \/nonexistent: not an executable file/);
     expect(existsSync(out('results'))).toBe(false);
