@@ -3,7 +3,7 @@
  * largest sustainable rate: a row whose `limit` is none), a lower rate missed notwithstanding (a server that carried a
  * rate carries any lower one: a miss below a rate kept is the machine's pause, counted in `missedBelow`, never the
  * knee); the knees' ratio to TCP's, paired by run, with a Student-t
- * 95 % interval on the log scale (./ratios.js); and what stopped each transport at the next rate up (server or
+ * 95 % interval on the log scale (./ratios.js), or its bound where one of the two kept the ladder's top in every run; and what stopped each transport at the next rate up (server or
  * generator: a knee the generator set is the pacer's, not the transport's). Closed-loop rows have no knee. Pure.
  */
 import { isOpenLoop } from '../workloads/rate.js';
@@ -27,8 +27,15 @@ import { formatSize } from '../core/units.js';
  * @property {TransportKnee[]} transports TCP first
  * @property {Record<string, import('./ratios.js').RatioInterval | null>} ratios each other transport's knee against TCP's, by transport, over
  *   the runs where both knees were found below the ladder's top rate (null: no such run)
+ * @property {Record<string, KneeBound>} bounds where a transport has no ratio because, in every run, it (or TCP) kept the
+ *   ladder's top while the other's knee was found: the ratio's bound, the top rate over TCP's knee (at least) or the
+ *   transport's knee over the top (at most), by transport
  * @property {Spectrum | null} spectrum the response-time percentile spectrum at half the lower knee (null: no knee known)
  * @property {string} line for people
+ *
+ * @typedef {object} KneeBound
+ * @property {'at least' | 'at most'} side
+ * @property {import('./ratios.js').RatioInterval} interval the bound's geometric mean over the runs, with its 95 % interval
  *
  * @typedef {object} Spectrum
  * @property {number} rate the rate it was measured at: the largest offered at or below half the lowest knee (the lowest
@@ -117,14 +124,24 @@ export function findKnees(rows, { several = false } = {}) {
       const logs = runs.flatMap((_, i) => (found(t.runs[i]) && found(base.runs[i]) ? [Math.log(/** @type {number} */ (t.runs[i]) / /** @type {number} */ (base.runs[i]))] : []));
       ratios[t.transport] = logs.length ? ratioInterval(logs) : null;
     }
-    return { workload, node, size_bytes: size, rates, transports, ratios, spectrum: spectrumOf(group, rates, transports), line: kneeLine({ node, size, rates, transports, ratios }) };
+    /** @type {Record<string, KneeBound>} */
+    const bounds = {};
+    for (const t of transports) {
+      if (!base || t === base || ratios[t.transport] !== null) continue;
+      // in every run one of the two kept the top while the other's knee was found: the ratio is bounded, on one side
+      const above = runs.flatMap((_, i) => (t.runs[i] === top && found(base.runs[i]) ? [Math.log(top / /** @type {number} */ (base.runs[i]))] : []));
+      const below = runs.flatMap((_, i) => (base.runs[i] === top && found(t.runs[i]) ? [Math.log(/** @type {number} */ (t.runs[i]) / top)] : []));
+      if (above.length === runs.length) bounds[t.transport] = { side: 'at least', interval: ratioInterval(above) };
+      else if (below.length === runs.length) bounds[t.transport] = { side: 'at most', interval: ratioInterval(below) };
+    }
+    return { workload, node, size_bytes: size, rates, transports, ratios, bounds, spectrum: spectrumOf(group, rates, transports), line: kneeLine({ node, size, rates, transports, ratios, bounds }) };
   });
 }
 
 /**
- * @param {{ node: string | null, size: number, rates: number[], transports: TransportKnee[], ratios: Record<string, import('./ratios.js').RatioInterval | null> }} finding
+ * @param {{ node: string | null, size: number, rates: number[], transports: TransportKnee[], ratios: Record<string, import('./ratios.js').RatioInterval | null>, bounds: Record<string, KneeBound> }} finding
  */
-function kneeLine({ node, size, rates, transports, ratios }) {
+function kneeLine({ node, size, rates, transports, ratios, bounds }) {
   const top = rates[rates.length - 1];
   const rate = (/** @type {number} */ n) => `${Math.round(n).toLocaleString('en-US')}/s`;
   const each = transports.map((t) => {
@@ -133,7 +150,13 @@ function kneeLine({ node, size, rates, transports, ratios }) {
     const below = t.missedBelow ? ` (${t.missedBelow} lower rate${t.missedBelow > 1 ? 's' : ''} missed in a run, not counted: a rate kept above says the transport carried it)` : '';
     return `${labelOf(t.transport)} ${t.knee === null ? 'none (a run kept no rate)' : rate(t.knee)}${above}${below}`;
   });
-  const ratioWords = Object.entries(ratios).map(([t, r]) => (r === null ? `${labelOf(t)}/TCP: no run with both knees below the ladder's top${transports.some((x) => x.runs.includes(top)) ? ` (offer rates above ${rate(top)} to find them)` : ''}`
-    : `${labelOf(t)}/TCP ×${r.mean.toFixed(2)}${r.low === null || r.high === null ? ' (one run: no interval)' : ` (95 % CI ${r.low.toFixed(2)}–${r.high.toFixed(2)}, ${r.n} runs)`}`));
+  const interval = (/** @type {import('./ratios.js').RatioInterval} */ r, what = '') => (r.low === null || r.high === null ? ' (one run: no interval)' : ` (95 % CI${what} ${r.low.toFixed(2)}–${r.high.toFixed(2)}, ${r.n} runs)`);
+  const boundWords = (/** @type {string} */ t, /** @type {KneeBound} */ b) => {
+    const topped = b.side === 'at least' ? labelOf(t) : 'TCP';
+    return `${labelOf(t)}/TCP ${b.side} ×${b.interval.mean.toFixed(2)}${interval(b.interval, ' of that bound')}: ${topped} kept the ladder's top, ${rate(top)}, in every run, so its knee is higher (offer rates above ${rate(top)} to find it)`;
+  };
+  const ratioWords = Object.entries(ratios).map(([t, r]) => (r !== null ? `${labelOf(t)}/TCP ×${r.mean.toFixed(2)}${interval(r)}`
+    : bounds[t] ? boundWords(t, bounds[t])
+      : `${labelOf(t)}/TCP: no run with both knees below the ladder's top${transports.some((x) => x.runs.includes(top)) ? ` (offer rates above ${rate(top)} to find them)` : ''}`));
   return `${node ? `Node ${node}: ` : ''}knee at ${formatSize(size)} (the largest rate offered that was kept; the ladder's step bounds it): ${each.join('; ')}${ratioWords.length ? `. ${ratioWords.join('; ')}` : ''}.`;
 }

@@ -48,7 +48,7 @@ describe('findKnees', () => {
     expect(knee.line).toMatch(/UDS\/TCP ×1\.41 \(95 % CI [0-9.]+–[0-9.]+, 2 runs\)\.$/);
   });
 
-  it('no ratio from a run where a transport kept the ladder\'s top rate: its knee is only known to be higher; knees in order of size', () => {
+  it('no ratio from a run where a transport kept the ladder\'s top rate: its knee is only known to be higher, the ratio bounded; knees in order of size', () => {
     const rows = [
       row(0, 'tcp', 1000, 'none'), row(0, 'tcp', 2000, 'server'), row(0, 'uds', 1000, 'none'), row(0, 'uds', 2000, 'none'),
       { ...row(0, 'tcp', 1000, 'none'), size_bytes: 16 }, { ...row(0, 'uds', 1000, 'none'), size_bytes: 16 },
@@ -57,7 +57,27 @@ describe('findKnees', () => {
     expect(knees.map((k) => k.size_bytes)).toEqual([16, 64]);
     expect(knees[1].transports.map((t) => t.runs)).toEqual([[1000], [2000]]);
     expect(knees[1].ratios.uds).toBeNull();
-    expect(knees[1].line).toContain('UDS 2,000/s, every rate up to 2,000/s. UDS/TCP: no run with both knees below the ladder\'s top (offer rates above 2,000/s to find them).');
+    // UDS kept the top (2000) where TCP's knee was 1000: UDS/TCP at least 2
+    expect(knees[1].bounds.uds).toMatchObject({ side: 'at least', interval: { mean: 2, n: 1, low: null, high: null } });
+    expect(knees[1].line).toContain('UDS 2,000/s, every rate up to 2,000/s. UDS/TCP at least ×2.00 (one run: no interval): UDS kept the ladder\'s top, 2,000/s, in every run, so its knee is higher (offer rates above 2,000/s to find it).');
+    // both kept the only rate: neither knee found, no bound either
+    expect(knees[0].bounds).toEqual({});
+    expect(knees[0].line).toContain('UDS/TCP: no run with both knees below the ladder\'s top (offer rates above 1,000/s to find them).');
+  });
+
+  it('a bound with its interval where the other transport kept the top in every run: TCP at the top bounds UDS/TCP from above; a run of each kind, no bound', () => {
+    const ladder = (/** @type {number} */ run, /** @type {string} */ t, /** @type {number} */ knee) => [1000, 2000, 4000].map((rate) => row(run, t, rate, rate <= knee ? 'none' : 'server'));
+    // TCP kept 4000 (the top) in both runs, UDS's knees 1000 and 2000: UDS/TCP at most 1000/4000 and 2000/4000
+    const [below] = findKnees([...ladder(0, 'tcp', 4000), ...ladder(0, 'uds', 1000), ...ladder(1, 'tcp', 4000), ...ladder(1, 'uds', 2000)]);
+    expect(below.ratios.uds).toBeNull();
+    expect(below.bounds.uds?.side).toBe('at most');
+    expect(below.bounds.uds?.interval.mean).toBeCloseTo(Math.sqrt(0.25 * 0.5), 9);
+    expect(below.bounds.uds?.interval.n).toBe(2);
+    expect(below.line).toMatch(/UDS\/TCP at most ×0\.35 \(95 % CI of that bound [0-9.]+–[0-9.]+, 2 runs\): TCP kept the ladder's top, 4,000\/s, in every run, so its knee is higher/);
+    // run 0: UDS kept the top over TCP's 1000; run 1: TCP kept it over UDS's 2000: bounds of two sides, none given
+    const [mixed] = findKnees([...ladder(0, 'tcp', 1000), ...ladder(0, 'uds', 4000), ...ladder(1, 'tcp', 4000), ...ladder(1, 'uds', 2000)]);
+    expect([mixed.ratios.uds, mixed.bounds]).toEqual([null, {}]);
+    expect(mixed.line).toContain('UDS/TCP: no run with both knees below the ladder\'s top');
   });
 
   it('no knee where a run kept no rate, a failed trial stops the climb, and closed-loop rows have none', () => {
