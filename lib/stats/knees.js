@@ -16,6 +16,8 @@ import { formatSize } from '../core/units.js';
  * @property {string} transport
  * @property {(number | null)[]} runs the knee of each run, null where even the lowest rate was not kept
  * @property {number | null} knee the geometric mean of the runs' knees, null where a run has none
+ * @property {import('./ratios.js').RatioInterval | null} interval the knee's 95 % interval over the runs (Student t on the log
+ *   scale; its mean is `knee`), where every run, two or more, found it below the ladder's top; else null
  * @property {Record<string, number>} stoppedBy of the runs with a higher rate offered, how many the server stopped there and how many the generator
  * @property {number} missedBelow rates missed below the run's knee, over all runs (pauses of the machine, not the transport's limit)
  *
@@ -94,6 +96,7 @@ export function findKnees(rows, { several = false } = {}) {
     const node = several ? String(group[0].node_version) : null;
     const size = Number(group[0].size_bytes);
     const rates = [...new Set(group.map((r) => Number(r.depth)))].sort((a, b) => a - b);
+    const top = rates[rates.length - 1];
     const runs = [...new Set(group.map((r) => Number(r.run)))].sort((a, b) => a - b);
     const transports = orderTransports(group.map((r) => String(r.transport))).map((transport) => {
       const mine = group.filter((r) => r.transport === transport);
@@ -111,10 +114,11 @@ export function findKnees(rows, { several = false } = {}) {
         return top < 0 ? null : rates[top];
       });
       const known = perRun.filter((k) => k !== null);
-      return { transport, runs: perRun, knee: known.length === perRun.length && known.length ? geomean(/** @type {number[]} */ (known)) : null, stoppedBy, missedBelow };
+      // its interval over the runs, where every run found it below the top (a knee at the top is only a lower bound)
+      const below = known.length === perRun.length && known.every((k) => /** @type {number} */ (k) < top);
+      return { transport, runs: perRun, knee: known.length === perRun.length && known.length ? geomean(/** @type {number[]} */ (known)) : null, interval: below && known.length > 1 ? ratioInterval(known.map((k) => Math.log(/** @type {number} */ (k)))) : null, stoppedBy, missedBelow };
     });
     const base = transports.find((t) => t.transport === BASELINE);
-    const top = rates[rates.length - 1];
     /** A knee found in a run: neither none nor the ladder's top (where the knee is only known to be higher). @param {number | null} k */
     const found = (k) => k !== null && k < top;
     /** @type {Record<string, import('./ratios.js').RatioInterval | null>} */
@@ -148,7 +152,8 @@ function kneeLine({ node, size, rates, transports, ratios, bounds }) {
     const stop = Object.entries(t.stoppedBy).sort((a, b) => b[1] - a[1]).map(([why]) => why);
     const above = stop.length ? `, then limited by the ${stop.join(' or ')}` : `, every rate up to ${rate(top)}`;
     const below = t.missedBelow ? ` (${t.missedBelow} lower rate${t.missedBelow > 1 ? 's' : ''} missed in a run, not counted: a rate kept above says the transport carried it)` : '';
-    return `${labelOf(t.transport)} ${t.knee === null ? 'none (a run kept no rate)' : rate(t.knee)}${above}${below}`;
+    const ci = t.interval?.low && t.interval.high ? ` (95 % CI ${rate(t.interval.low)}–${rate(t.interval.high)})` : '';
+    return `${labelOf(t.transport)} ${t.knee === null ? 'none (a run kept no rate)' : rate(t.knee)}${ci}${above}${below}`;
   });
   const interval = (/** @type {import('./ratios.js').RatioInterval} */ r, what = '') => (r.low === null || r.high === null ? ' (one run: no interval)' : ` (95 % CI${what} ${r.low.toFixed(2)}–${r.high.toFixed(2)}, ${r.n} runs)`);
   const boundWords = (/** @type {string} */ t, /** @type {KneeBound} */ b) => {

@@ -65,6 +65,18 @@ describe('findKnees', () => {
     expect(knees[0].line).toContain('UDS/TCP: no run with both knees below the ladder\'s top (offer rates above 1,000/s to find them).');
   });
 
+  it('each transport\'s knee with its interval over the runs where every run found it below the top; none where one kept the top', () => {
+    const ladder = (/** @type {number} */ run, /** @type {string} */ t, /** @type {number} */ knee) => [1000, 2000, 4000, 8000].map((rate) => row(run, t, rate, rate <= knee ? 'none' : 'server'));
+    const [knee] = findKnees([...ladder(0, 'tcp', 1000), ...ladder(0, 'uds', 2000), ...ladder(1, 'tcp', 2000), ...ladder(1, 'uds', 4000), ...ladder(2, 'tcp', 2000), ...ladder(2, 'uds', 8000)]);
+    const [tcp, uds] = knee.transports;
+    expect(tcp.interval?.mean).toBeCloseTo(Math.cbrt(1000 * 2000 * 2000), 6);
+    expect(tcp.interval?.n).toBe(3);
+    expect(tcp.interval?.low).toBeLessThan(/** @type {number} */ (tcp.knee));
+    expect(tcp.interval?.high).toBeGreaterThan(/** @type {number} */ (tcp.knee));
+    expect(uds.interval).toBeNull(); // run 2 kept 8000, the top: that knee is only a lower bound
+    expect(knee.line).toMatch(/: TCP 1,587\/s \(95 % CI [\d,]+\/s–[\d,]+\/s\), then limited by the server; UDS 4,000\/s, then limited by the server\./);
+  });
+
   it('a bound with its interval where the other transport kept the top in every run: TCP at the top bounds UDS/TCP from above; a run of each kind, no bound', () => {
     const ladder = (/** @type {number} */ run, /** @type {string} */ t, /** @type {number} */ knee) => [1000, 2000, 4000].map((rate) => row(run, t, rate, rate <= knee ? 'none' : 'server'));
     // TCP kept 4000 (the top) in both runs, UDS's knees 1000 and 2000: UDS/TCP at most 1000/4000 and 2000/4000
