@@ -78,7 +78,7 @@ export function chainOf(options) {
  * @param {Record<string, any>} options
  */
 export function refuseDesignFlags(chain, options) {
-  const flag = SPEC_FLAGS.find((key) => !CHAIN_SPEC_FLAGS.includes(key) && options[key] !== undefined);
+  const flag = [...SPEC_FLAGS, 'rates'].find((key) => !CHAIN_SPEC_FLAGS.includes(key) && options[key] !== undefined);
   if (flag === undefined) return;
   const name = `--${flag.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
   throw new UsageError(`${name} would change the plan of a part of the chained preset ${chain.name} (${chain.parts.map((p) => `${p.name}: ${p.preset}`).join(', ')}); sweep a part's preset alone to change it, e.g. udsvstcp sweep ${chain.parts[0].preset} ${name} …`);

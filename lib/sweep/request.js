@@ -10,16 +10,16 @@ import { probeDocker } from '../fixture/docker.js';
 import { checkClusterTempDir, describePostgres, findPostgres } from '../fixture/postgres-process.js';
 import { describeRedisServer, findRedisServer } from '../fixture/redis-process.js';
 import { requireNetns } from '../fixture/netns.js';
-import { DEFAULT_WORKLOAD, getWorkload } from '../workloads/index.js';
+import { DEFAULT_WORKLOAD, WORKLOAD_NAMES, getWorkload } from '../workloads/index.js';
 import { defaultOutDir } from '../results/writer.js';
 import { checkNewOutDir } from './session.js';
 import { loadSpec, resolveSpec, toNodeList } from './spec.js';
 import { isChained } from './chain.js';
 import { currentNode, findNodes } from '../core/node-executables.js';
-import { SPEC_FLAGS, checkOptionKeys } from '../options/settings.js';
+import { SPEC_FLAGS, checkOptionKeys, isOpenLoopWorkload } from '../options/settings.js';
 
 /** The other options of `sweep()`: what to run and where, beside the spec keys. */
-export const SWEEP_OPTIONS = ['preset', 'test', 'out', 'resume', 'retryFailed', 'allowSharedDir', 'nginx', 'redisServer', 'postgresBin', 'probe', 'report'];
+export const SWEEP_OPTIONS = ['preset', 'test', 'out', 'resume', 'retryFailed', 'allowSharedDir', 'nginx', 'redisServer', 'postgresBin', 'probe', 'report', 'rates'];
 
 /**
  * @typedef {SweepOwnOptions & Record<string, any>} SweepOptions the options of `sweep()`: `udsvstcp sweep`'s flags,
@@ -40,6 +40,7 @@ export const SWEEP_OPTIONS = ['preset', 'test', 'out', 'resume', 'retryFailed', 
  * @property {string} [postgresBin] the directory of initdb and postgres (postgres)
  * @property {boolean} [probe] the wake-up probe at the start (default true)
  * @property {boolean} [report] write the report files: summary.md, the charts, results.xlsx, report.html (default true)
+ * @property {string | (number | string)[]} [rates] the open-loop workloads' depths by their name (the offered rates); not with depths
  */
 
 /**
@@ -98,11 +99,14 @@ function dockerOf(probed) {
 
 /**
  * Resolve what to do before anything starts; changes nothing on disk.
- * @param {SweepOptions} opts
+ * @param {SweepOptions} options
  * @returns {import('./session.js').SessionRequest}
  */
-export function resolveSweep(opts) {
-  checkOptionKeys('sweep', opts, [...SWEEP_OPTIONS, ...SPEC_FLAGS]);
+export function resolveSweep(options) {
+  checkOptionKeys('sweep', options, [...SWEEP_OPTIONS, ...SPEC_FLAGS]);
+  // --rates: the open-loop workloads' --depths by name (checked against the workload once the spec is resolved)
+  if (options.rates !== undefined && options.depths !== undefined) throw new UsageError('--rates and --depths name one axis: give one');
+  const opts = options.rates === undefined ? options : { ...options, depths: options.rates };
   const { preset } = opts;
   if (preset !== undefined && (typeof preset !== 'object' || preset === null || Array.isArray(preset)) && typeof preset !== 'string') throw new UsageError(`preset must be a preset's name, a path to a .json spec or a spec object; got ${JSON.stringify(preset)}`);
   if (opts.packets !== undefined && opts.duration !== undefined) throw new UsageError('--packets and --duration exclude each other: give one');
@@ -123,6 +127,9 @@ export function resolveSweep(opts) {
     : preset === undefined && opts.workload !== undefined && opts.workload !== DEFAULT_WORKLOAD ? workloadSpec(opts.workload) : loadSpec(preset ?? 'default');
   if (isChained(loaded)) throw new UsageError(`${loaded.name} is a chained preset (its parts are sweeps of their own): sweep() or udsvstcp sweep runs it, part by part`);
   const spec = resolveSpec(loaded, { test: Boolean(opts.test), flags });
+  if (options.rates !== undefined && !isOpenLoopWorkload(getWorkload(spec.workload))) {
+    throw new UsageError(`--rates is for the open-loop workloads (${WORKLOAD_NAMES.filter((n) => isOpenLoopWorkload(getWorkload(n))).join(', ')}), whose depth axis is the offered rate; ${spec.workload} takes --depths`);
+  }
   const nodes = spec.node === null ? [currentNode()] : findNodes(spec.node, '--node'); // not Node, too old, twice: exit 2 before any file exists
   const dir = opts.out ?? defaultOutDir(spec.preset);
   const flag = opts.out !== undefined ? '--out' : 'results directory';
