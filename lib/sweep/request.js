@@ -126,7 +126,7 @@ export function resolveSweep(options) {
     ? { name: 'spec', source: 'the spec object', raw: /** @type {Record<string, unknown>} */ (preset) }
     : preset === undefined && opts.workload !== undefined && opts.workload !== DEFAULT_WORKLOAD ? workloadSpec(opts.workload) : loadSpec(preset ?? 'default');
   if (isChained(loaded)) throw new UsageError(`${loaded.name} is a chained preset (its parts are sweeps of their own): sweep() or udsvstcp sweep runs it, part by part`);
-  const spec = resolveSpec(loaded, { test: Boolean(opts.test), flags });
+  const spec = resolveSpec(loaded, { test: Boolean(opts.test), flags, flagNames: options.rates === undefined ? {} : { depths: '--rates' } });
   if (options.rates !== undefined && !isOpenLoopWorkload(getWorkload(spec.workload))) {
     throw new UsageError(`--rates is for the open-loop workloads (${WORKLOAD_NAMES.filter((n) => isOpenLoopWorkload(getWorkload(n))).join(', ')}), whose depth axis is the offered rate; ${spec.workload} takes --depths`);
   }

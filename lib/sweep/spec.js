@@ -132,10 +132,11 @@ function checkKeys(raw, where) {
 /**
  * Merge preset, test block (with --test) and flags, then validate.
  * @param {{ name: string, source: string, raw: Record<string, unknown> }} loaded
- * @param {{ test?: boolean, flags?: Record<string, unknown> }} [options] flags: keys as in the spec, already named by flag
+ * @param {{ test?: boolean, flags?: Record<string, unknown>, flagNames?: Record<string, string> }} [options] flags: keys as in the spec, already named by flag;
+ *   flagNames: the flag that gave a key, where not its own (--rates gives depths)
  * @returns {SweepSpec}
  */
-export function resolveSpec(loaded, { test = false, flags = {} } = {}) {
+export function resolveSpec(loaded, { test = false, flags = {}, flagNames = {} } = {}) {
   const { source, raw } = loaded;
   checkKeys(raw, source);
   const testBlock = raw.test ?? {};
@@ -164,7 +165,7 @@ export function resolveSpec(loaded, { test = false, flags = {} } = {}) {
   checkJsonTypes(/** @type {Record<string, unknown>} */ (testBlock), (key) => `${source} "test.${key}"`);
   apply(raw, (key) => `${source} "${key}"`);
   if (test) apply(/** @type {Record<string, unknown>} */ (testBlock), (key) => `${source} "test.${key}"`);
-  apply(flags, (key) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
+  apply(flags, (key) => flagNames[key] ?? `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
   const name = (/** @type {string} */ key) => origin[key];
 
   const workload = getWorkload(merged.workload, name('workload'));

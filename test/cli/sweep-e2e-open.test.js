@@ -158,11 +158,11 @@ describe(`sweep --server-work and --server-delay (on the ${WORKED} sweep above):
   });
 });
 
-describe('sweep --depths auto: the rates from the closed-loop capacity, measured before the plan is fixed', () => {
+describe('sweep --depths auto (--rates auto by its open-loop name): the rates from the closed-loop capacity, measured before the plan is fixed', () => {
   it('measures each transport\'s capacity, offers doubling steps around it with each knee bisected in them, and records the ladder and how it was made', async () => {
     const out = join(tmp.dir, 'auto');
     // no warmup segment in the sweep's trials (its probe's trials have their own): every rate is a trial of two lanes
-    const { code, stderr } = await callMain(['sweep', '--workload', 'rate', '--sizes', '64', '--depths', 'auto', '--runs', '1', '--warmup', '0', '--test', '--no-probe', '--no-report', '--out', out]);
+    const { code, stderr } = await callMain(['sweep', '--workload', 'rate', '--sizes', '64', '--rates', 'auto', '--runs', '1', '--warmup', '0', '--test', '--no-probe', '--no-report', '--out', out]);
     expect(code, stderr).toBe(0);
     const bisected = '(tcp|uds) 64 B kept (none|\\d+/s) missed (none|\\d+/s) \\((\\d+) trials\\)';
     expect(stderr).toMatch(new RegExp(`^--depths auto: echo at depth 16 measured tcp 64 B \\d+/s, uds 64 B \\d+/s; rates offered: doubling steps from 2× the highest, the last at or above 0\\.25× the lowest \\(--test\\); each knee found in short rate trials up or down the ladder from its capacity, then bisected 1×: ${bisected}, ${bisected}$`, 'm'));

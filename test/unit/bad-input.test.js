@@ -160,8 +160,16 @@ describe('sweep', () => {
     [['--workload', 'echo'], '--workload'],
     [['--transports', 'tcp,uds'], '--transports'],
     [['--runs', '1'], '--runs'],
+    [['--rates', '1000'], '--rates'],
   ])('a chained preset with a flag that changes a part\'s plan (%j) is refused naming it, nothing made', async (flag, name) => {
     await expectUsageError(['sweep', 'latency-under-load', '--test', ...flag, '--out', out('results')], `${name} would change the plan of a part of the chained preset latency-under-load (echo: echo-under-load, http: http-under-load); sweep a part's preset alone to change it, e.g. udsvstcp sweep echo-under-load ${name} …`);
+    expect(existsSync(out('results'))).toBe(false);
+  });
+
+  it('sweep --rates with --depths (one axis), or for a closed-loop workload, is refused naming it, nothing made', async () => {
+    await expectUsageError(['sweep', '--workload', 'rate', '--rates', '1000', '--depths', '2000', '--out', out('results')], '--rates and --depths name one axis: give one');
+    await expectUsageError(['sweep', 'quick', '--rates', '1000', '--out', out('results')], '--rates is for the open-loop workloads (rate, http-rate, proxy-rate, redis-rate, postgres-rate), whose depth axis is the offered rate; echo takes --depths');
+    await expectUsageError(['sweep', '--workload', 'rate', '--rates', '0', '--out', out('results')], /^udsvstcp: error: --rates must be /);
     expect(existsSync(out('results'))).toBe(false);
   });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { findKnees } from '../../lib/stats/knees.js';
 import { summaryOf } from '../../lib/report/findings.js';
+import { toReportDocument } from '../../lib/results/json.js';
 
 /**
  * An open-loop trial row.
@@ -160,5 +161,21 @@ describe('the summary of an open-loop sweep', () => {
     expect(ratio?.mean).toBeCloseTo(0.8, 9);
     expect(summary.find((r) => r.transport === 'tcp' && r.metric === 'resp_p99_us')).toMatchObject({ n: 2, max: 100 });
     expect(summary.find((r) => r.transport === 'uds' && r.metric === 'resp_p99_us')).toMatchObject({ n: 3 });
+  });
+});
+
+describe('the knees in the report document (sweep --json, report --json)', () => {
+  it('each transport\'s interval, the ratios and the bounds as n, mean, low, high (and the bound\'s side)', () => {
+    const ladder = (/** @type {number} */ run, /** @type {string} */ t, /** @type {number} */ knee) => [1000, 2000, 4000].map((rate) => row(run, t, rate, rate <= knee ? 'none' : 'server'));
+    const knees = findKnees([...ladder(0, 'tcp', 1000), ...ladder(0, 'uds', 4000), ...ladder(1, 'tcp', 2000), ...ladder(1, 'uds', 4000)]);
+    const findings = /** @type {any} */ ({ status: 'complete', trials: {}, sections: [], versions: [], knees, warnings: [], summary: [], meta: null });
+    const [doc] = toReportDocument(findings).knees;
+    expect(Object.keys(doc.bounds.uds).sort()).toEqual(['high', 'low', 'mean', 'n', 'side']);
+    expect(doc.bounds.uds).toMatchObject({ side: 'at least', n: 2 });
+    expect(doc.bounds.uds.mean).toBeCloseTo(Math.sqrt(4 * 2), 9); // 4000/1000 and 4000/2000
+    expect(doc.ratios).toEqual({ uds: null });
+    expect(Object.keys(doc.transports[0].interval).sort()).toEqual(['high', 'low', 'mean', 'n']);
+    expect(doc.transports[0].interval.mean).toBeCloseTo(Math.SQRT2 * 1000, 6);
+    expect(doc.transports[1].interval).toBeNull(); // UDS kept the top
   });
 });
