@@ -9,7 +9,9 @@ import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { hostname } from 'node:os';
 import { version } from '../../lib/core/environment.js';
+import { processStart } from '../../lib/results/lock.js';
 import { report as reportApi } from '../../lib/api/report.js';
 import { loadSpec, resolveSpec } from '../../lib/sweep/spec.js';
 import { callMain, expectOneLineUsageError } from '../helpers/cli.js';
@@ -133,6 +135,21 @@ describe('sweep --resume of a chain with bad input: refused before chain.json is
   it('--nginx (for no part of this chain), the http part to resume: exit 2, one line naming --nginx, nothing changed', async () => {
     const dir = await makeChain(chainRecord({ status: 'interrupted', echo: 'complete', http: 'interrupted' }), { echo: 'complete', http: 'interrupted' });
     await expectRefusedUnchanged(dir, ['sweep', '--resume', dir, '--nginx', '/nonexistent/nginx'], /^udsvstcp: error: --nginx applies to the proxy and proxy-rate workloads, not echo$/m);
+  });
+
+  it('a part refused as its sweep opens it (its directory in use): exit 2, one line, chain.json says what it said, no part failed', async () => {
+    const dir = await makeChain(chainRecord({ status: 'interrupted', echo: 'complete', http: 'interrupted' }), { echo: 'complete', http: 'interrupted' });
+    // the http part's lock held by a live udsvstcp (this process): only the part's own session finds it
+    await writeFile(join(dir, 'http', 'sweep.lock'), `${JSON.stringify({ pid: process.pid, host: hostname(), process_start: processStart(process.pid), started_at: '2026-11-26T10:00:00.000Z', argv: ['sweep'], token: 'a test' })}\n`);
+    const before = await readFile(join(dir, 'chain.json'), 'utf8');
+    const result = await callMain(['sweep', '--resume', dir, '--no-report']);
+    // the parts' lines as the chain walks them, then the refusal in one line, with no hint of a failed part
+    expect([result.code, result.stdout], result.stderr).toEqual([2, '']);
+    const lines = result.stderr.trimEnd().split('\n');
+    expect(lines.slice(0, -1).filter((line) => !line.startsWith('== part ') && line !== '')).toEqual([]);
+    expect(lines.at(-1)).toMatch(`udsvstcp: error: --resume ${join(dir, 'http')} is in use by udsvstcp pid ${process.pid} `);
+    expect(await readFile(join(dir, 'chain.json'), 'utf8')).toBe(before);
+    expect(existsSync(join(dir, 'sweep.lock'))).toBe(false);
   });
 
   it('--seed is compared as a seed: 011 is the recorded 11 (the complete chain resumes, skipping both parts), 12 is refused', async () => {
