@@ -4,7 +4,7 @@
  * later part; `sweep --resume DIR` resumes the part that was stopped and runs those not yet run, skipping complete ones.
  * Also the report of a chain's directory: each part's, as `udsvstcp report` makes it.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, rmdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { version } from '../core/environment.js';
@@ -18,7 +18,7 @@ import { acquireLock } from '../results/lock.js';
 import { writeReport } from '../report/report-files.js';
 import { CHAIN_FILE, chainOf, readChainFile, refuseDesignFlags, writeChainFile } from '../sweep/chain.js';
 import { SWEEP_OPTIONS, resolveSweep } from '../sweep/request.js';
-import { checkNewOutDir } from '../sweep/session.js';
+import { checkNewOutDir, checkResumable } from '../sweep/session.js';
 import { toNodeList } from '../sweep/spec.js';
 import { reportOutcome } from './report.js';
 import { sweepOutcome } from './sweep.js';
@@ -77,21 +77,20 @@ export async function chainOutcome(options, { onProgress = () => {}, onPart = ()
     dir = String(options.resume);
     flag = '--resume';
     if (options.out !== undefined) throw new UsageError('--resume DIR and --out DIR exclude each other: the results go back into DIR');
-    if (!allowShared) checkPrivateDir(dir, flag);
-    record = /** @type {Record<string, any>} */ (readChainFile(dir));
+    record = /** @type {Record<string, any>} */ (readChainFile(dir, { flag, allowShared }));
     const where = join(dir, CHAIN_FILE);
     if (options.preset !== undefined && options.preset !== record.preset) throw new UsageError(`--resume ${dir} holds the chained preset ${record.preset} (${where}); got ${JSON.stringify(options.preset)}`);
     if (options.test !== undefined && Boolean(options.test) !== Boolean(record.test)) throw new UsageError(`--test ${options.test ? 'given' : 'not given'}, but ${where} records test ${Boolean(record.test)}: a resume runs the chain as it began`);
     for (const key of ['seed', 'pin']) {
       const recorded = record.flags?.[key] ?? null;
-      if (options[key] !== undefined && String(options[key]) !== String(recorded)) throw new UsageError(`--${key} ${options[key]} differs from what ${where} records (${key} ${recorded ?? 'not given'}): a resume runs the chain as it began`);
+      // as the chain recorded it: parsed (--seed 011 is 11)
+      if (options[key] !== undefined && JSON.stringify(parseSetting(key, options[key], `--${key}`)) !== JSON.stringify(recorded)) throw new UsageError(`--${key} ${options[key]} differs from what ${where} records (${key} ${recorded ?? 'not given'}): a resume runs the chain as it began`);
     }
   } else {
     if (options.retryFailed) throw new UsageError('--retry-failed needs --resume DIR: it measures again the failed trials recorded there');
     dir = options.out ?? defaultOutDir(chain.name);
     flag = options.out !== undefined ? '--out' : 'results directory';
-    checkNewOutDir(dir, flag, allowShared);
-    if (readChainFile(dir)) throw new UsageError(`${flag} ${dir} already holds a chain's results; use --resume ${dir} to complete them, or another --out`, 'ERR_EXISTS');
+    checkNewOutDir(dir, flag, allowShared); // refuses a directory with results, or with a chain.json
     record = {
       udsvstcp: version(),
       preset: chain.name,
@@ -106,7 +105,7 @@ export async function chainOutcome(options, { onProgress = () => {}, onPart = ()
   }
   const resume = resumeCommand(dir, nodeList ? nodeList.map((given) => ({ given })) : null);
 
-  // each part's plan: checked, all of them, before anything is created or measured
+  // each part's plan: checked, all of them, as its sweep will check it, before anything is created or measured
   const plans = record.parts.map((/** @type {Record<string, any>} */ part) => {
     const partDir = join(dir, part.dir);
     const begun = existsSync(join(partDir, FILES.meta));
@@ -116,20 +115,34 @@ export async function chainOutcome(options, { onProgress = () => {}, onPart = ()
     const partOptions = begun
       ? { resume: partDir, ...(options.retryFailed ? { retryFailed: true } : {}), ...passed }
       : { preset: part.preset, out: partDir, ...(record.test ? { test: true } : {}), ...(record.flags?.seed !== null && record.flags?.seed !== undefined ? { seed: record.flags.seed } : {}), ...(record.flags?.pin ? { pin: record.flags.pin } : {}), ...passed };
-    if (!skip) {
-      const request = resolveSweep(partOptions);
-      if (request.spec) request.findExecutables(request.spec);
-    }
+    // a complete part too: --node or --nginx given to this resume must be right, whatever is left to run
+    const request = resolveSweep(partOptions);
+    if (request.resume) checkResumable(request);
+    else request.findExecutables(/** @type {import('../sweep/spec.js').SweepSpec} */ (request.spec));
     return { part, partDir, skip, partOptions };
   });
 
+  const made = !existsSync(dir);
   mkdirSync(dir, { recursive: true, mode: 0o755 });
-  if (!allowShared) checkPrivateDir(dir, flag);
-  const lock = acquireLock(dir, { flag });
+  let lock;
+  try {
+    if (!allowShared) checkPrivateDir(dir, flag);
+    lock = acquireLock(dir, { flag });
+  } catch (error) {
+    if (made) {
+      try {
+        rmdirSync(dir); // made just now: gone again (only if still empty)
+      } catch {
+        // another process put something in it meanwhile: leave it
+      }
+    }
+    throw error;
+  }
   const save = () => writeChainFile(dir, record);
   /** @type {ChainPartOutcome[]} */
   const parts = [];
   let failed = 0;
+  const was = resuming ? record.status : 'interrupted';
   try {
     record.status = 'running';
     save();
@@ -147,17 +160,26 @@ export async function chainOutcome(options, { onProgress = () => {}, onPart = ()
         continue;
       }
       onPart({ type: 'part', name: part.name, preset: part.preset, dir: partDir, index, total, skipped: false });
+      const before = part.status;
       part.status = 'running';
       save();
       let outcome;
       try {
         outcome = await sweepOutcome(partOptions, { onProgress, signal, hurry });
       } catch (error) {
+        const err = /** @type {Error & { hint?: string }} */ (error);
+        // refused before the part's sweep opened its directory (a sweep's later errors carry a hint): nothing of it
+        // changed, so nothing failed; chain.json says again what it said, and the refusal stays one line
+        if (error instanceof UsageError && err.hint === undefined) {
+          part.status = before;
+          record.status = parts.some((p) => p.outcome) ? 'interrupted' : was;
+          save();
+          throw error;
+        }
         part.status = 'failed';
         record.status = 'failed';
         record.ended_at = new Date().toISOString();
         save();
-        const err = /** @type {Error & { hint?: string }} */ (error);
         err.hint = `${err.hint ? `${err.hint}\n` : ''}  the chain ${record.preset} (${join(dir, CHAIN_FILE)}) stopped at its part ${part.name}; it continues with:\n  ${resume}`;
         throw err;
       }
@@ -171,7 +193,7 @@ export async function chainOutcome(options, { onProgress = () => {}, onPart = ()
     record.status = interrupted ? 'interrupted' : 'complete';
     record.ended_at = new Date().toISOString();
     save();
-    const document = { chain: record.preset, description: record.description, dir: resolve(dir), status: record.status, parts: parts.map((p) => ({ name: p.name, preset: p.preset, dir: resolve(p.dir), status: p.status, document: p.document })) };
+    const document = toChainDocument(record, dir, record.status, parts);
     return { dir, document, parts, interrupted, failed, resume };
   } finally {
     lock.release();
@@ -179,23 +201,37 @@ export async function chainOutcome(options, { onProgress = () => {}, onPart = ()
 }
 
 /**
+ * The document of a chain (`sweep --json` and `report --json` of its directory): the chain, its status, and each part's
+ * status and summary document (null: not run).
+ * @param {Record<string, any>} record chain.json
+ * @param {string} dir
+ * @param {string} status
+ * @param {{ name: string, preset: string, dir: string, status: string, document: Record<string, any> | null }[]} parts
+ */
+function toChainDocument(record, dir, status, parts) {
+  return { chain: record.preset, description: record.description ?? '', dir: resolve(dir), status, parts: parts.map((p) => ({ name: p.name, preset: p.preset, dir: resolve(p.dir), status: p.status, document: p.document })) };
+}
+
+/**
  * The report of a chain's directory: each part's report written into its own directory, as `udsvstcp report DIR/<part>`
- * writes it; a part not run yet is said, not an error.
+ * writes it; a part not run yet is said, not an error. Each part's status is its meta.json's (chain.json may still say
+ * running after a kill); the chain is complete when every part is, failed when one failed, else interrupted.
  * @param {string} dir
  * @param {import('./report.js').ReportOptions} [options]
  */
 export async function chainReportOutcome(dir, options = {}) {
   checkOptionKeys('report', options, ['out', 'figure', 'allowSharedDir']);
-  const record = readChainFile(dir);
+  const allowShared = Boolean(options.allowSharedDir);
+  const record = readChainFile(dir, { flag: 'report', allowShared });
   if (!record) throw new UsageError(`${dir}: no ${CHAIN_FILE} (not a chained preset's results directory)`);
   if (options.out !== undefined) throw new UsageError(`--out writes one report, and ${dir} holds a chain of ${record.parts.length} sweeps (${CHAIN_FILE}); give a part's directory: udsvstcp report ${join(dir, record.parts[0].dir)} --out …`);
-  if (!options.allowSharedDir) checkPrivateDir(dir, 'report');
   const parts = [];
   for (const part of record.parts) {
     const partDir = join(dir, part.dir);
+    const status = existsSync(join(partDir, FILES.meta)) ? String(readMeta(partDir, 'report', { allowShared }).status) : 'pending';
     const made = existsSync(join(partDir, FILES.trials)) ? await reportOutcome(partDir, options) : null;
-    parts.push({ name: /** @type {string} */ (part.name), preset: /** @type {string} */ (part.preset), dir: partDir, made });
+    parts.push({ name: /** @type {string} */ (part.name), preset: /** @type {string} */ (part.preset), dir: partDir, status, made, document: made?.document ?? null });
   }
-  const document = { chain: record.preset, dir: resolve(dir), status: record.status, parts: parts.map((p) => ({ name: p.name, preset: p.preset, dir: resolve(p.dir), document: p.made?.document ?? null })) };
-  return { record, parts, document };
+  const status = parts.every((p) => p.status === 'complete') ? 'complete' : parts.some((p) => p.status === 'failed') ? 'failed' : 'interrupted';
+  return { record, parts, document: toChainDocument(record, dir, status, parts) };
 }

@@ -8,6 +8,8 @@ import { resolveFigure } from '../workloads/figures.js';
 import { readResultsDir } from '../results/reader.js';
 import { toReportDocument } from '../results/json.js';
 import { writeReport } from '../report/report-files.js';
+import { readChainFile } from '../sweep/chain.js';
+import { chainReportOutcome } from './chain.js';
 
 /**
  * @typedef {object} ReportOptions `udsvstcp report`'s flags, camelCased
@@ -17,12 +19,15 @@ import { writeReport } from '../report/report-files.js';
  */
 
 /**
- * Make the report of a results directory; resolves to its document (`report --json`).
+ * Make the report of a results directory; resolves to its document (`report --json`). A chained preset's directory (with
+ * chain.json) is reported as `udsvstcp report` does it: each part's report in the part's directory, and the chain's
+ * document ({ chain, description, dir, status, parts: [{ name, preset, dir, status, document }] }).
  * @param {string} dir
  * @param {ReportOptions} [options]
  * @returns {Promise<Record<string, any>>}
  */
 export async function report(dir, options = {}) {
+  if (readChainFile(dir, { flag: 'report', allowShared: Boolean(options.allowSharedDir) })) return (await chainReportOutcome(dir, options)).document;
   return (await reportOutcome(dir, options)).document;
 }
 

@@ -8,6 +8,7 @@ import { toReportText, toVerdictText } from '../report/report-text.js';
 import { reportOutcome } from '../api/report.js';
 import { chainReportOutcome } from '../api/chain.js';
 import { readChainFile } from '../sweep/chain.js';
+import { resumeCommand } from '../core/shell.js';
 
 /**
  * @param {string} dir
@@ -15,11 +16,11 @@ import { readChainFile } from '../sweep/chain.js';
  * @param {{ stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream, chalk: import('chalk').ChalkInstance }} io
  */
 export async function report(dir, opts, { stdout, stderr, chalk }) {
-  if (readChainFile(dir)) {
+  if (readChainFile(dir, { flag: 'report', allowShared: Boolean(opts.allowSharedDir) })) {
     // a chained preset's directory: each part's report, under a line naming the part
     const { parts, document } = await chainReportOutcome(dir, { out: opts.out, figure: opts.figure, allowSharedDir: opts.allowSharedDir });
     for (const [index, { name, preset, dir: partDir, made }] of parts.entries()) {
-      if (!opts.quiet) stderr.write(`${index ? '\n' : ''}== part ${name} (${index + 1} of ${parts.length}): ${preset} in ${printable(partDir)}${made ? '' : ': not run yet (npx udsvstcp sweep --resume DIR runs it)'}\n`);
+      if (!opts.quiet) stderr.write(`${index ? '\n' : ''}== part ${name} (${index + 1} of ${parts.length}): ${preset} in ${printable(partDir)}${made ? '' : `: not run yet (${printable(resumeCommand(dir, null))} runs it)`}\n`);
       if (made && !opts.quiet) stderr.write(`${toReportText(made.findings, { chalk })}\n${made.files.map((f) => `  ${printable(f)}\n`).join('')}`);
     }
     if (opts.json) stdout.write(toJsonText(document));

@@ -10,7 +10,8 @@ import { UsageError } from '../core/errors.js';
 import { errorCode, readRegularFile, writeFileAtomic } from '../core/files.js';
 import { parseJson } from '../core/json-text.js';
 import { SPEC_FLAGS } from '../options/settings.js';
-import { loadSpec } from './spec.js';
+import { checkPrivateDir } from '../core/ownership.js';
+import { listPresets, loadSpec } from './spec.js';
 
 /** The file that makes a results directory a chain's. */
 export const CHAIN_FILE = 'chain.json';
@@ -64,7 +65,7 @@ export function toChain({ name, source, raw }) {
  */
 export function chainOf(options) {
   if (options.resume !== undefined) {
-    const recorded = typeof options.resume === 'string' ? readChainFile(options.resume) : null;
+    const recorded = typeof options.resume === 'string' ? readChainFile(options.resume, { flag: '--resume', allowShared: Boolean(options.allowSharedDir) }) : null;
     return recorded ? { name: recorded.preset, description: recorded.description ?? '', parts: recorded.parts.map((/** @type {any} */ p) => ({ name: p.name, preset: p.preset })) } : null;
   }
   if (typeof options.preset !== 'string') return null;
@@ -85,16 +86,19 @@ export function refuseDesignFlags(chain, options) {
 }
 
 /**
- * DIR/chain.json, or null where there is none.
+ * DIR/chain.json, or null where there is none. Unless allowShared, a directory (or file) another user could change is
+ * refused before anything of it is read.
  * @param {string} dir
+ * @param {{ flag: string, allowShared?: boolean }} how flag: what named the directory (--resume, report)
  * @returns {Record<string, any> | null}
  */
-export function readChainFile(dir) {
+export function readChainFile(dir, { flag, allowShared = false }) {
   const path = join(dir, CHAIN_FILE);
   let text;
   if (!existsSync(path)) return null;
+  if (!allowShared) checkPrivateDir(dir, flag);
   try {
-    text = readRegularFile(path, { maxBytes: 64 * 1024, what: 'a chain file' }).toString('utf8');
+    text = readRegularFile(path, { maxBytes: 64 * 1024, what: 'a chain file', private: !allowShared }).toString('utf8');
   } catch (error) {
     if (error instanceof UsageError) throw error;
     if (errorCode(error) === 'ENOENT' || errorCode(error) === 'ENOTDIR') return null;
@@ -111,6 +115,16 @@ export function readChainFile(dir) {
   if (typeof chain?.preset !== 'string' || !Array.isArray(parts) || parts.length === 0
     || !parts.every((p) => typeof p?.name === 'string' && PART_NAME.test(p.name) && typeof p.preset === 'string' && !p.preset.includes('/') && p.dir === p.name)) {
     throw new UsageError(`${path}: not a chain file of udsvstcp (it needs "preset" and "parts", each with name, preset and dir)`);
+  }
+  // a results directory never selects code or a spec: its chain must be one udsvstcp ships, its parts that chain's
+  const chains = listPresets().filter((name) => isChained(loadSpec(name)));
+  if (!chains.includes(chain.preset)) throw new UsageError(`${path}: "preset" ${JSON.stringify(chain.preset).slice(0, 80)} is not a chained preset of udsvstcp (${chains.join(', ')}); it was edited by hand`);
+  const names = parts.map((p) => p.name);
+  const twice = names.find((name, i) => names.indexOf(name) !== i);
+  if (twice !== undefined) throw new UsageError(`${path}: the part "${twice}" is named twice; it was edited by hand`);
+  const shipped = toChain(loadSpec(chain.preset)).parts;
+  if (parts.length !== shipped.length || parts.some((p, i) => p.name !== shipped[i].name || p.preset !== shipped[i].preset)) {
+    throw new UsageError(`${path}: its parts (${parts.map((p) => `${p.name}: ${JSON.stringify(p.preset)}`).join(', ').slice(0, 200)}) are not those of the chained preset ${chain.preset} (${shipped.map((p) => `${p.name}: ${p.preset}`).join(', ')}); it was edited by hand`);
   }
   return chain;
 }

@@ -16,6 +16,7 @@ import { inspectTrialLog, markSuperseded, toRow } from '../results/recovery.js';
 import { FILES, MAX_READ_BYTES, blockColumns, createLog, openLog, trialColumns } from '../results/writer.js';
 import { checkResumeFlags, checkStoredSpec } from './stored-spec.js';
 import { nodesForResume, toNodeRecords } from './node-axis.js';
+import { CHAIN_FILE } from './chain.js';
 
 const NO_THROW = { throwIfNoEntry: false };
 /** Undefined where nothing is at the path. @param {string} path @param {boolean} [follow] */
@@ -54,6 +55,9 @@ export function checkNewOutDir(dir, flag, allowShared = false) {
   }
   if (!stat) return;
   if (!allowShared) checkPrivateDir(dir, flag);
+  if (statOrNull(join(dir, CHAIN_FILE))) {
+    throw new UsageError(`${flag} ${dir} already holds a chain's results (${CHAIN_FILE}); use --resume ${dir} to complete them, or another --out`, 'ERR_EXISTS');
+  }
   for (const name of Object.values(FILES)) {
     const found = statOrNull(join(dir, name));
     if (!found) continue;
@@ -123,6 +127,22 @@ export function openSession(request, note) {
 }
 
 /**
+ * What a resume checks of its directory before it changes anything: meta.json readable and of this version, its spec,
+ * the flags given against it, the executables this session runs and the Nodes for the versions recorded. Takes no lock
+ * and changes nothing: a chain checks each part with it before its chain.json is written (lib/api/chain.js).
+ * @param {Pick<SessionRequest, 'dir' | 'given' | 'allowShared' | 'findExecutables' | 'nodeList'>} request
+ */
+export function checkResumable({ dir, given, allowShared = false, findExecutables, nodeList = null }) {
+  const meta = readMeta(dir, '--resume', { allowShared });
+  checkVersion(meta, dir);
+  const spec = checkStoredSpec(meta.spec, `${join(dir, FILES.meta)} "spec"`);
+  if (given) checkResumeFlags(spec, given, dir);
+  const executables = findExecutables(spec); // never those meta.json records: a change from them is said and recorded
+  const nodes = nodesForResume(meta, nodeList, dir, join(dir, FILES.meta)); // never from meta.json: only their versions, which must match
+  return { meta, spec, executables, nodes };
+}
+
+/**
  * @param {SessionRequest} request
  * @param {(note: string) => void} say says what was found, once every check has passed: a refusal is one line
  */
@@ -130,14 +150,9 @@ function openResume({ dir, given, retryFailed, allowShared = false, findExecutab
   /** @type {string[]} */
   const found = [];
   const note = (/** @type {string} */ text) => found.push(text);
-  const meta = readMeta(dir, '--resume', { allowShared });
-  checkVersion(meta, dir);
-  const spec = checkStoredSpec(meta.spec, `${join(dir, FILES.meta)} "spec"`);
-  if (given) checkResumeFlags(spec, given, dir);
-  const executables = findExecutables(spec); // never those meta.json records: a change from them is said and recorded
+  const { meta, spec, executables, nodes } = checkResumable({ dir, given, allowShared, findExecutables, nodeList });
   const executablesChanged = changedExecutables(meta, executables);
   for (const change of executablesChanged) note(`${change}; a results directory never names what runs`);
-  const nodes = nodesForResume(meta, nodeList, dir, join(dir, FILES.meta)); // never from meta.json: only their versions, which must match
   const last = Array.isArray(meta.sessions) ? meta.sessions[meta.sessions.length - 1] : undefined;
   if (meta.status === 'failed') note(`the last session failed (${meta.error ?? 'no reason recorded'}); continuing where it stopped`);
   if (meta.status === 'running') note(`the last session${last?.pid ? ` (pid ${last.pid})` : ''} ended without closing the directory (killed, or the machine stopped); continuing where it stopped`);
