@@ -68,6 +68,21 @@ function expectGone(what) {
   expect(existsSync(what.dir)).toBe(false);
 }
 
+describe('probeDocker', () => {
+  it('asks again when DOCKER_HOST names another daemon: its answer is kept per client and daemon, not per client alone', () => {
+    expect(probeDocker()).toMatchObject({ path: docker }); // the daemon here, and now in the cache
+    const saved = process.env.DOCKER_HOST;
+    process.env.DOCKER_HOST = 'unix:///nonexistent/udsvstcp-no-docker.sock';
+    try {
+      expect(probeDocker()).toMatchObject({ reason: expect.stringContaining('no Docker daemon answered') });
+    } finally {
+      if (saved === undefined) delete process.env.DOCKER_HOST;
+      else process.env.DOCKER_HOST = saved;
+    }
+    expect(probeDocker()).toMatchObject({ path: docker });
+  });
+});
+
 describe('sweep --server-docker with a Docker daemon', () => {
   it('myhro-2017-docker --test: a real container, TCP through the published port, UDS through the mounted directory, nothing left', async () => {
     const out = join(tmp.dir, 'docker');
