@@ -109,17 +109,15 @@ export async function chainOutcome(options, { onProgress = () => {}, onPart = ()
   const plans = record.parts.map((/** @type {Record<string, any>} */ part) => {
     const partDir = join(dir, part.dir);
     const begun = existsSync(join(partDir, FILES.meta));
-    const meta = begun ? readMeta(partDir, '--resume', { allowShared }) : null;
-    const skip = meta?.status === 'complete' && !options.retryFailed;
     /** @type {Record<string, unknown>} */
     const partOptions = begun
       ? { resume: partDir, ...(options.retryFailed ? { retryFailed: true } : {}), ...passed }
       : { preset: part.preset, out: partDir, ...(record.test ? { test: true } : {}), ...(record.flags?.seed !== null && record.flags?.seed !== undefined ? { seed: record.flags.seed } : {}), ...(record.flags?.pin ? { pin: record.flags.pin } : {}), ...passed };
     // a complete part too: --node or --nginx given to this resume must be right, whatever is left to run
     const request = resolveSweep(partOptions);
-    if (request.resume) checkResumable(request);
-    else request.findExecutables(/** @type {import('../sweep/spec.js').SweepSpec} */ (request.spec));
-    return { part, partDir, skip, partOptions };
+    const meta = request.resume ? checkResumable(request).meta : null;
+    if (!request.resume) request.findExecutables(/** @type {import('../sweep/spec.js').SweepSpec} */ (request.spec));
+    return { part, partDir, skip: meta?.status === 'complete' && !options.retryFailed, partOptions };
   });
 
   const made = !existsSync(dir);

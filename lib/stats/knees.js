@@ -157,7 +157,7 @@ function kneeLine({ node, size, rates, transports, ratios, bounds }) {
   });
   const interval = (/** @type {import('./ratios.js').RatioInterval} */ r, what = '') => (r.low === null || r.high === null ? ' (one run: no interval)' : ` (95 % CI${what} ${r.low.toFixed(2)}–${r.high.toFixed(2)}, ${r.n} runs)`);
   const boundWords = (/** @type {string} */ t, /** @type {KneeBound} */ b) => {
-    const topped = b.side === 'at least' ? labelOf(t) : 'TCP';
+    const topped = labelOf(b.side === 'at least' ? t : BASELINE);
     return `${labelOf(t)}/TCP ${b.side} ×${b.interval.mean.toFixed(2)}${interval(b.interval, ' of that bound')}: ${topped} kept the ladder's top, ${rate(top)}, in every run, so its knee is higher (offer rates above ${rate(top)} to find it)`;
   };
   const ratioWords = Object.entries(ratios).map(([t, r]) => (r !== null ? `${labelOf(t)}/TCP ×${r.mean.toFixed(2)}${interval(r)}`

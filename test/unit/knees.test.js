@@ -12,6 +12,15 @@ import { toReportDocument } from '../../lib/results/json.js';
  */
 const row = (run, transport, rate, limit, status = 'ok') => ({ workload: 'rate', node_version: 'v20.20.2', run, size_bytes: 64, depth: rate, transport, status, limit });
 
+/**
+ * One run's rows of a transport up a ladder of rates: kept up to its knee, missed by the server above.
+ * @param {number} run
+ * @param {string} transport
+ * @param {number} knee
+ * @param {number[]} [rates]
+ */
+const ladderOf = (run, transport, knee, rates = [1000, 2000, 4000]) => rates.map((rate) => row(run, transport, rate, rate <= knee ? 'none' : 'server'));
+
 describe('findKnees', () => {
   it('per run, the largest rate kept, a lower rate missed notwithstanding; the ratio to TCP paired by run; what stopped each above its knee', () => {
     const rows = [
@@ -67,8 +76,8 @@ describe('findKnees', () => {
   });
 
   it('each transport\'s knee with its interval over the runs where every run found it below the top; none where one kept the top', () => {
-    const ladder = (/** @type {number} */ run, /** @type {string} */ t, /** @type {number} */ knee) => [1000, 2000, 4000, 8000].map((rate) => row(run, t, rate, rate <= knee ? 'none' : 'server'));
-    const [knee] = findKnees([...ladder(0, 'tcp', 1000), ...ladder(0, 'uds', 2000), ...ladder(1, 'tcp', 2000), ...ladder(1, 'uds', 4000), ...ladder(2, 'tcp', 2000), ...ladder(2, 'uds', 8000)]);
+    const rates = [1000, 2000, 4000, 8000];
+    const [knee] = findKnees([[0, 'tcp', 1000], [0, 'uds', 2000], [1, 'tcp', 2000], [1, 'uds', 4000], [2, 'tcp', 2000], [2, 'uds', 8000]].flatMap(([run, t, k]) => ladderOf(Number(run), String(t), Number(k), rates)));
     const [tcp, uds] = knee.transports;
     expect(tcp.interval?.mean).toBeCloseTo(Math.cbrt(1000 * 2000 * 2000), 6);
     expect(tcp.interval?.n).toBe(3);
@@ -79,16 +88,15 @@ describe('findKnees', () => {
   });
 
   it('a bound with its interval where the other transport kept the top in every run: TCP at the top bounds UDS/TCP from above; a run of each kind, no bound', () => {
-    const ladder = (/** @type {number} */ run, /** @type {string} */ t, /** @type {number} */ knee) => [1000, 2000, 4000].map((rate) => row(run, t, rate, rate <= knee ? 'none' : 'server'));
     // TCP kept 4000 (the top) in both runs, UDS's knees 1000 and 2000: UDS/TCP at most 1000/4000 and 2000/4000
-    const [below] = findKnees([...ladder(0, 'tcp', 4000), ...ladder(0, 'uds', 1000), ...ladder(1, 'tcp', 4000), ...ladder(1, 'uds', 2000)]);
+    const [below] = findKnees([...ladderOf(0, 'tcp', 4000), ...ladderOf(0, 'uds', 1000), ...ladderOf(1, 'tcp', 4000), ...ladderOf(1, 'uds', 2000)]);
     expect(below.ratios.uds).toBeNull();
     expect(below.bounds.uds?.side).toBe('at most');
     expect(below.bounds.uds?.interval.mean).toBeCloseTo(Math.sqrt(0.25 * 0.5), 9);
     expect(below.bounds.uds?.interval.n).toBe(2);
     expect(below.line).toMatch(/UDS\/TCP at most ×0\.35 \(95 % CI of that bound [0-9.]+–[0-9.]+, 2 runs\): TCP kept the ladder's top, 4,000\/s, in every run, so its knee is higher/);
     // run 0: UDS kept the top over TCP's 1000; run 1: TCP kept it over UDS's 2000: bounds of two sides, none given
-    const [mixed] = findKnees([...ladder(0, 'tcp', 1000), ...ladder(0, 'uds', 4000), ...ladder(1, 'tcp', 4000), ...ladder(1, 'uds', 2000)]);
+    const [mixed] = findKnees([...ladderOf(0, 'tcp', 1000), ...ladderOf(0, 'uds', 4000), ...ladderOf(1, 'tcp', 4000), ...ladderOf(1, 'uds', 2000)]);
     expect([mixed.ratios.uds, mixed.bounds]).toEqual([null, {}]);
     expect(mixed.line).toContain('UDS/TCP: no run with both knees below the ladder\'s top');
   });
@@ -166,8 +174,7 @@ describe('the summary of an open-loop sweep', () => {
 
 describe('the knees in the report document (sweep --json, report --json)', () => {
   it('each transport\'s interval, the ratios and the bounds as n, mean, low, high (and the bound\'s side)', () => {
-    const ladder = (/** @type {number} */ run, /** @type {string} */ t, /** @type {number} */ knee) => [1000, 2000, 4000].map((rate) => row(run, t, rate, rate <= knee ? 'none' : 'server'));
-    const knees = findKnees([...ladder(0, 'tcp', 1000), ...ladder(0, 'uds', 4000), ...ladder(1, 'tcp', 2000), ...ladder(1, 'uds', 4000)]);
+    const knees = findKnees([...ladderOf(0, 'tcp', 1000), ...ladderOf(0, 'uds', 4000), ...ladderOf(1, 'tcp', 2000), ...ladderOf(1, 'uds', 4000)]);
     const findings = /** @type {any} */ ({ status: 'complete', trials: {}, sections: [], versions: [], knees, warnings: [], summary: [], meta: null });
     const [doc] = toReportDocument(findings).knees;
     expect(Object.keys(doc.bounds.uds).sort()).toEqual(['high', 'low', 'mean', 'n', 'side']);
