@@ -76,7 +76,7 @@ describe('sweep --precision (on the quick sweep above)', () => {
     const { code, stderr } = swept('quick');
     expect(code, stderr).toBe(0);
     expect(stderr).toMatch(/precision round 1: 1 group\(s\) wider than ±0\.1 %, widest 64 B depth 1 ±[\d.]+ %; one more run for the 1 that gain most from one/);
-    expect(stderr).toMatch(/--max-time 4 s reached: 1 group\(s\) short of ±0\.1 %/);
+    expect(stderr).toMatch(/--max-time 6 s reached: 1 group\(s\) short of ±0\.1 %/);
     const meta = JSON.parse(await readFile(join(out, 'meta.json'), 'utf8'));
     expect(meta.extra_trial_rows).toBeGreaterThan(0);
     expect(meta.max_time_reached).toBe(true);

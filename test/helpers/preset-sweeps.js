@@ -105,7 +105,7 @@ export const SPLIT = 'split: server cpu 0, client cpu 1';
  */
 export const OWN = {
   default: { args: ['--no-probe'], seed: 11, pinning: SPLIT },
-  quick: { args: ['--no-probe', '--precision', '0.1%', '--max-time', '4s'], seed: 4, pinning: SPLIT, report: false },
+  quick: { args: ['--no-probe', '--precision', '0.1%', '--max-time', '6s'], seed: 4, pinning: SPLIT, report: false },
   'nicmcd-2014': { args: ['--no-probe', '--pin', 'same'], seed: 11, pinning: 'same: server and client cpu 0', report: false },
   'eliben-2019-latency': { args: ['--pin', 'split'], seed: 11, pinning: 'none', env: { PATH: '/nonexistent-udsvstcp-test' }, report: false },
 };
