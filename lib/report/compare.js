@@ -128,8 +128,8 @@ export function describeDifferences(metaA, metaB) {
   return [...lines, ...differs('Node versions measured', versions(metaA), versions(metaB)), ...machineDifferences(metaA, metaB)];
 }
 
-/** A share, for people: 10.2 %. @param {unknown} v */
-const percent = (v) => (typeof v === 'number' && Number.isFinite(v) ? `${(v * 100).toFixed(1)} %` : 'unknown');
+/** A figure for people (10.2 %, 3.5 µs), or 'unknown'. @param {unknown} v @param {number} scale @param {string} unit */
+const figure = (v, scale, unit) => (typeof v === 'number' && Number.isFinite(v) ? `${(v * scale).toFixed(1)} ${unit}` : 'unknown');
 
 /**
  * The machine facts that set the regimes (docs/regimes.md) where the two sweeps differ: each recorded sysctl, the
@@ -142,12 +142,12 @@ export function machineDifferences(metaA, metaB) {
   const lines = [...new Set([...Object.keys(ma?.sysctl ?? {}), ...Object.keys(mb?.sysctl ?? {})])].sort().flatMap((name) => differs(name, ma?.sysctl?.[name], mb?.sysctl?.[name]));
   lines.push(...differs('virtualisation', ma?.virtualisation?.vm, mb?.virtualisation?.vm), ...differs('cpuidle driver', ma?.idle?.cpuidle_driver, mb?.idle?.cpuidle_driver));
   const wake = (/** @type {any} */ m) => (typeof m?.wakeup?.wake_cost_us === 'number' ? m.wakeup.wake_cost_us : null);
-  if (wake(ma) !== null || wake(mb) !== null) lines.push(`wake-up cost per round trip (probe): A ${wake(ma) === null ? 'unknown' : `${wake(ma).toFixed(1)} µs`}, B ${wake(mb) === null ? 'unknown' : `${wake(mb).toFixed(1)} µs`}`);
+  if (wake(ma) !== null || wake(mb) !== null) lines.push(`wake-up cost per round trip (probe): A ${figure(wake(ma), 1, 'µs')}, B ${figure(wake(mb), 1, 'µs')}`);
   const steal = (/** @type {any} */ meta) => {
     const shares = (Array.isArray(meta?.sessions) ? meta.sessions : []).map((/** @type {any} */ s) => s?.cpu?.steal).filter((/** @type {unknown} */ v) => typeof v === 'number' && Number.isFinite(v));
     return shares.length ? Math.max(...shares) : null;
   };
-  if (steal(metaA) !== null || steal(metaB) !== null) lines.push(`CPU time stolen by the hypervisor (most of any session): A ${percent(steal(metaA))}, B ${percent(steal(metaB))}`);
+  if (steal(metaA) !== null || steal(metaB) !== null) lines.push(`CPU time stolen by the hypervisor (most of any session): A ${figure(steal(metaA), 100, '%')}, B ${figure(steal(metaB), 100, '%')}`);
   return lines;
 }
 
