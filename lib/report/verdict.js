@@ -199,7 +199,7 @@ export function workVerdict(work, sizes, label) {
  * @param {{ label: string }} figure the primary figure
  * @param {string} [label] the transport against TCP, for people
  */
-export function verdictBody(sizes, figure, label = labelOf(HEADLINE)) {
+function verdictBody(sizes, figure, label = labelOf(HEADLINE)) {
   /** @type {{ verdict: Verdict, sizes: SizeVerdict[] }[]} */
   const runs = [];
   for (const size of sizes) {
