@@ -159,12 +159,9 @@ export function machineDifferences(metaA, metaB) {
 export function toCompareText(comparison, { metric = 'msgs_per_s', differences = [], chalk = plain, a = 'A', b = 'B' } = {}) {
   const figure = FIGURES[metric] ?? { short: metric };
   const out = [`A = ${printable(a)}`, `B = ${printable(b)}`];
-  if (differences.length) out.push(chalk.dim(`differences: ${printable(differences.join('; '))}`));
-  else out.push(chalk.dim('differences: none in the recorded environment and spec'));
-  out.push('');
+  out.push(chalk.dim(`differences: ${differences.length ? printable(differences.join('; ')) : 'none in the recorded environment and spec'}`), '');
   const byVersion = comparison.rows.some((r) => r.node_version);
-  const head = ['depth', 'size', 'transport', `A ${figure.short}`, `B ${figure.short}`, 'B/A', '95 % CI', 'sig', 'runs A/B'];
-  if (byVersion) head[2] = 'node transport';
+  const head = ['depth', 'size', byVersion ? 'node transport' : 'transport', `A ${figure.short}`, `B ${figure.short}`, 'B/A', '95 % CI', 'sig', 'runs A/B'];
   const rows = comparison.rows.filter((r) => r.metric === metric).map((r) => {
     const value = (/** @type {number | null} */ v) => (v === null ? '-' : ratioTransport(r.transport) !== null ? `×${v.toFixed(2)}` : human(v));
     return [String(r.depth), formatSize(r.size_bytes), `${byVersion ? `${printable(String(r.node_version))} ` : ''}${printable(labelOf(r.transport))}`, value(r.a), value(r.b),
@@ -173,8 +170,7 @@ export function toCompareText(comparison, { metric = 'msgs_per_s', differences =
   });
   const numeric = [true, false, false, true, true, true, false, false, true];
   out.push(...textTable({ columns: head.map((title, i) => ({ title, numeric: numeric[i] })), rows }, chalk.bold));
-  out.push('');
-  out.push(chalk.dim(COMPARE_STATISTIC));
+  out.push('', chalk.dim(COMPARE_STATISTIC));
   const tested = comparison.rows.filter((r) => r.metric === metric && r.significant !== null);
   const significant = tested.filter((r) => r.significant === 'yes').length;
   if (tested.length) out.push(`${significant} of ${tested.length} comparisons have a 95 % CI that excludes 1 (marked *); about ${(tested.length * 0.05).toFixed(1)} would by chance alone.`);
