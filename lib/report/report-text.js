@@ -56,15 +56,14 @@ export function versionTitle(findings, version) {
  */
 export function toReportText(findings, { chalk = plain } = {}) {
   const out = [printable(describeState(findings)), ''];
-  for (const section of findings.sections) {
-    out.push(chalk.bold(printable(sectionTitle(findings, section))));
-    out.push(...textTable(depthTable(section), chalk.dim));
-    out.push(chalk.bold(printable(section.verdict)), '');
-  }
-  for (const version of findings.versions) {
-    out.push(chalk.bold(printable(versionTitle(findings, version))));
-    out.push(...textTable(versionTable(version), chalk.dim));
-    out.push(chalk.bold(printable(version.line)), '');
+  const tables = [
+    ...findings.sections.map((s) => ({ title: sectionTitle(findings, s), table: depthTable(s), line: s.verdict })),
+    ...findings.versions.map((v) => ({ title: versionTitle(findings, v), table: versionTable(v), line: v.line })),
+  ];
+  for (const { title, table, line } of tables) {
+    out.push(chalk.bold(printable(title)));
+    out.push(...textTable(table, chalk.dim));
+    out.push(chalk.bold(printable(line)), '');
   }
   for (const knee of findings.knees) out.push(chalk.bold(printable(knee.line)), '');
   for (const w of findings.warnings) out.push(chalk.yellow(`warning: ${printable(w)}`));
