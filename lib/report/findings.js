@@ -199,12 +199,10 @@ export function buildFindings({ trials: all, meta, notes = [], dir }, options = 
           }
           return { size_bytes: size, figures };
         });
-        /** @type {Section} */
-        const section = { workload, node, depth, transports, primary, sizes: rows, verdict: '' };
         const verdictSizes = (/** @type {string} */ t) => rows.map((r) => ({ size_bytes: r.size_bytes, ratio: ratioAgainstTcp(r.figures[primary.metric], t), mechanism: mostDifferent(r.figures, primary.metric, t) }));
         // one transport measured alone: what it measured, nothing compared
         const alone = transports.length === 1 ? { transport: transports[0], sizes: rows.map((r) => ({ size_bytes: r.size_bytes, measured: Boolean(estimatesOf(r.figures[primary.metric])[transports[0]]) })) } : undefined;
-        section.verdict = toVerdict({
+        const verdict = toVerdict({
           workload, node, depth, alone,
           sizes: transports.includes(HEADLINE) || !others.length ? verdictSizes(HEADLINE) : [],
           others: others.map((t) => ({ label: labelOf(t), sizes: verdictSizes(t) })),
@@ -213,8 +211,8 @@ export function buildFindings({ trials: all, meta, notes = [], dir }, options = 
         const serverCpu = serverCpuMetric(workload);
         const shares = (/** @type {string} */ t) => rows.map((r) => ({ size_bytes: r.size_bytes, shares: [primary.metric, serverCpu].filter((m) => m && r.figures[m]).map((m) => ({ figure: figureOf(/** @type {string} */ (m), workload), ratio: ratioAgainstTcp(r.figures[/** @type {string} */ (m)], t) })) }));
         const work = workOf(meta?.spec);
-        if (work) section.verdict = [section.verdict, ...transports.filter((t) => t !== BASELINE).map((t) => workVerdict(work, shares(t), labelOf(t)))].filter(Boolean).join(' ');
-        sections.push(section);
+        const workVerdicts = work ? transports.filter((t) => t !== BASELINE).map((t) => workVerdict(work, shares(t), labelOf(t))) : [];
+        sections.push({ workload, node, depth, transports, primary, sizes: rows, verdict: [verdict, ...workVerdicts].filter(Boolean).join(' ') });
       }
     }
   }
