@@ -37,17 +37,17 @@ const LEGEND = { symbolOpacity: 1, symbolStrokeWidth: 0, symbolSize: 120 };
 const finite = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
 /**
- * A faceted chart: one panel per depth, each its own y scale unless `independent` is false.
+ * A faceted chart: a panel per `column` (depth, or size), each its own y scale unless `independent` is false.
  * @param {Record<string, any>[]} values
  * @param {Record<string, any>[]} layer
- * @param {{ description: string, title: Record<string, any>, depthShort: string, independent?: boolean }} about
+ * @param {{ description: string, title: Record<string, any>, column: Record<string, any>, independent?: boolean }} about
  */
-function faceted(values, layer, { description, title, depthShort, independent = true }) {
+function faceted(values, layer, { description, title, column, independent = true }) {
   return {
     description,
     title,
     data: { values },
-    facet: { column: { field: 'depth', type: 'ordinal', title: null, sort: { field: 'depthNumber' }, header: { labelExpr: `${JSON.stringify(`${depthShort} `)} + datum.value`, labelFontSize: 12 } } },
+    facet: { column },
     spec: { width: WIDTH, height: HEIGHT, layer },
     resolve: independent ? { scale: { y: 'independent' } } : undefined,
     config: { font: 'sans-serif' },
@@ -67,8 +67,12 @@ export function chartSpecs(findings) {
   const depthShort = w.axes.depth.short;
   const workloads = [...new Set(sections.map((s) => s.workload))];
   const depths = [...new Set(sections.map((s) => s.depth))].sort((a, b) => a - b);
+  /** @param {string} text @param {string} [subtitle] */
+  const heading = (text, subtitle) => ({ text, ...(subtitle ? { subtitle } : {}), anchor: 'start', fontSize: 14, subtitleFontSize: 11, offset: 12 });
   /** A chart's title: what is drawn against what, the workloads and the depths it shows. @param {string} text @param {string} [subtitle] */
-  const title = (text, subtitle) => ({ text: `${text} · ${workloads.join(', ')} · ${depthShort} ${depths.join(', ')}`, ...(subtitle ? { subtitle } : {}), anchor: 'start', fontSize: 14, subtitleFontSize: 11, offset: 12 });
+  const title = (text, subtitle) => heading(`${text} · ${workloads.join(', ')} · ${depthShort} ${depths.join(', ')}`, subtitle);
+  const byDepth = { field: 'depth', type: 'ordinal', title: null, sort: { field: 'depthNumber' }, header: { labelExpr: `${JSON.stringify(`${depthShort} `)} + datum.value`, labelFontSize: 12 } };
+  const bySize = { field: 'size', type: 'ordinal', title: null, sort: { field: 'sizeNumber' }, header: { labelFontSize: 12 } };
   const sizes = [...new Set(sections.flatMap((s) => s.sizes.map((r) => r.size_bytes)))].sort((a, b) => a - b);
   const x = sizeAxis(sizes, sizeName, WIDTH);
   const wideX = sizeAxis(sizes, sizeName, WIDTH * 1.5);
@@ -77,13 +81,14 @@ export function chartSpecs(findings) {
   const colour = { field: 'transport', type: 'nominal', title: 'transport', scale: transportScale(measured, COLOURS), legend: LEGEND };
   const shape = { field: 'transport', type: 'nominal', title: 'transport', scale: transportScale(measured, SHAPES), legend: LEGEND };
   /**
- * Lines coloured by transport and dashed by `dash`, points shaped by transport (kept out of the dash legend).
+   * A line per series coloured by transport (dashed by `dash`, where given), points shaped by transport (kept out of the dash legend).
    * @param {Record<string, any>} y
-   * @param {string} dash
+   * @param {string | null} dash
+   * @param {Record<string, any>} [along] the x axis: size, unless given
    */
-  const dashedLines = (y, dash) => [
-    { mark: { type: 'line' }, encoding: { x, y, color: colour, strokeDash: { field: dash, type: 'nominal', title: dash, legend: { symbolType: 'stroke', symbolStrokeWidth: 2, symbolSize: 300 } }, detail: { field: 'series' } } },
-    { mark: { type: 'point', filled: true, size: 40 }, encoding: { x, y, color: colour, shape, detail: { field: 'series' } } },
+  const lines = (y, dash, along = x) => [
+    { mark: { type: 'line' }, encoding: { x: along, y, color: colour, ...(dash ? { strokeDash: { field: dash, type: 'nominal', title: dash, legend: { symbolType: 'stroke', symbolStrokeWidth: 2, symbolSize: 300 } } } : {}), detail: { field: 'series' } } },
+    { mark: { type: 'point', filled: true, size: 40 }, encoding: { x: along, y, color: colour, shape, detail: { field: 'series' } } },
   ];
   /** 95 % CI: a band through the sizes, or a bar where there is one size (a band of one point draws nothing) @param {number} opacity */
   const band = (opacity) => (sizes.length > 1 ? { type: 'errorband', opacity } : { type: 'errorbar', ticks: true, thickness: 2, opacity: 0.6 });
@@ -91,20 +96,23 @@ export function chartSpecs(findings) {
   const nodes = [...new Set(sections.map((s) => s.node))];
   /** @param {import('./findings.js').Section} s */
   const where = (s) => ({ depth: s.node ? `${s.depth} · Node ${s.node}` : String(s.depth), depthNumber: s.depth * nodes.length + nodes.indexOf(s.node) });
+  /** An estimate's value, with its 95 % CI where both ends are finite and above 0 (a log axis and a band need them). @param {{ value: number, low: number | null, high: number | null }} e */
+  const banded = (e) => {
+    const band = finite(e.low) !== null && finite(e.high) !== null && /** @type {number} */ (e.low) > 0;
+    return { value: e.value, low: band ? e.low : null, high: band ? e.high : null };
+  };
 
   // 1. the primary figure, a line per transport with its 95 % CI band (a rate or a time on a linear axis from 0, so heights compare)
   const main = sections.flatMap((s) => s.sizes.flatMap((r) => s.transports.flatMap((t) => {
     const e = /** @type {Record<string, any>} */ (estimatesOf(r.figures[primary.metric]))[t];
-    if (!e || finite(e.value) === null) return [];
-    const band = finite(e.low) !== null && finite(e.high) !== null && e.low > 0;
-    return [{ ...where(s), size: r.size_bytes, transport: labelOf(t), value: e.value, low: band ? e.low : null, high: band ? e.high : null }];
+    return e && finite(e.value) !== null ? [{ ...where(s), size: r.size_bytes, transport: labelOf(t), ...banded(e) }] : [];
   })));
   const primaryY = { field: 'value', type: 'quantitative', title: primary.short };
   const primaryChart = faceted(main, [
     { mark: band(0.25), transform: [{ filter: 'datum.low !== null' }], encoding: { x, y: { ...primaryY, field: 'low' }, y2: { field: 'high' }, color: colour } },
     { mark: { type: 'line' }, encoding: { x, y: primaryY, color: colour } },
     { mark: { type: 'point', filled: true, size: 40 }, encoding: { x, y: primaryY, color: colour, shape } },
-  ], { description: `${primary.short} against ${sizeName}, ${named}, 95 % CI bands`, title: title(`${primary.short} against ${sizeName}`, `${named}, ${findings.centre} of runs, 95 % CI`), depthShort });
+  ], { description: `${primary.short} against ${sizeName}, ${named}, 95 % CI bands`, title: title(`${primary.short} against ${sizeName}`, `${named}, ${findings.centre} of runs, 95 % CI`), column: byDepth });
 
   // 2. each transport relative to TCP (UDS first; the 2014 study's "relative" graph), on a log axis fitted to the values and their
   // intervals, 1 always in view; depths differ in colour, point shape and line dash
@@ -117,9 +125,7 @@ export function chartSpecs(findings) {
     const label = labelOf(transport);
     const ratios = sections.flatMap((s) => s.sizes.flatMap((r) => {
       const e = ratioAgainstTcp(r.figures[primary.metric], transport);
-      if (!e || finite(e.value) === null) return [];
-      const band = finite(e.low) !== null && finite(e.high) !== null && /** @type {number} */ (e.low) > 0;
-      return [{ ...where(s), size: r.size_bytes, value: e.value, low: band ? e.low : null, high: band ? e.high : null }];
+      return e && finite(e.value) !== null ? [{ ...where(s), size: r.size_bytes, ...banded(e) }] : [];
     }));
     const ratioTitle = `${label} / TCP ${primary.short}`;
     const ratioY = { field: 'value', type: 'quantitative', title: ratioTitle, ...logAxis(ratios.flatMap((r) => [r.value, r.low, r.high]), [1]) };
@@ -147,18 +153,20 @@ export function chartSpecs(findings) {
   const cpuMetrics = Object.keys(w.summary).filter((m) => /^(client|server|proxy)_cpu_/.test(m)).map((m) => [m === 'proxy_cpu_us_per_req' ? 'nginx' : m.split('_')[0], m]);
   const cpuTitle = `CPU ${w.summary[cpuMetrics[0][1]].unit.replace(/^us/, 'µs')}`;
   /**
-   * A point per transport, size and figure with a finite value (above 0 where `positive`), labelled `key: part`.
+   * A point per transport, size and figure with a finite value (above 0 where `positive`), labelled `key: part`,
+   * placed by its section's depth and its size unless `place` says otherwise.
    * @param {string[][]} metrics [part, metric] @param {string} key @param {boolean} [positive]
+   * @param {(s: import('./findings.js').Section, r: import('./findings.js').SizeRow) => Record<string, any>} [place]
    */
-  const pointsOf = (metrics, key, positive = false) => sections.flatMap((s) => s.sizes.flatMap((r) => s.transports.flatMap((t) => metrics.flatMap(([part, metric]) => {
+  const pointsOf = (metrics, key, positive = false, place = (s, r) => ({ ...where(s), size: r.size_bytes })) => sections.flatMap((s) => s.sizes.flatMap((r) => s.transports.flatMap((t) => metrics.flatMap(([part, metric]) => {
     const e = /** @type {Record<string, any>} */ (r.figures[metric] ? estimatesOf(r.figures[metric]) : {})[t];
-    return e && finite(e.value) !== null && (!positive || e.value > 0) ? [{ ...where(s), size: r.size_bytes, transport: labelOf(t), [key]: part, series: `${labelOf(t)} ${part}`, value: e.value }] : [];
+    return e && finite(e.value) !== null && (!positive || e.value > 0) ? [{ ...place(s, r), transport: labelOf(t), [key]: part, series: `${labelOf(t)} ${part}`, value: e.value }] : [];
   }))));
   const cpu = pointsOf(cpuMetrics, 'side');
   const sides = cpuMetrics.map(([side]) => side).join(', ');
-  const cpuChart = faceted(cpu, [
-    ...dashedLines({ field: 'value', type: 'quantitative', title: cpuTitle }, 'side'),
-  ], { description: `${cpuTitle} against ${sizeName}: ${sides}; ${named}`, title: title(`${cpuTitle} against ${sizeName}`, `${sides}; ${named}`), depthShort });
+  const cpuChart = faceted(cpu, lines({ field: 'value', type: 'quantitative', title: cpuTitle }, 'side'), {
+    description: `${cpuTitle} against ${sizeName}: ${sides}; ${named}`, title: title(`${cpuTitle} against ${sizeName}`, `${sides}; ${named}`), column: byDepth,
+  });
 
   // 4. p50 and p99 times (RTT for echo, connection time for connect, request latency for http): the workload's *_p50_us
   // and *_p99_us figures, one log axis fitted to all panels
@@ -166,38 +174,27 @@ export function chartSpecs(findings) {
   const times = Object.keys(w.summary).filter((m) => /_p(50|99)_us$/.test(m));
   const timeMetrics = times.filter((m) => m.replace(/_p\d+_us$/, '') === times[0].replace(/_p\d+_us$/, '')).map((m) => [/** @type {string} */ (/_(p50|p99)_us$/.exec(m)?.[1]), m]);
   const timeName = timeMetrics.length ? w.summary[timeMetrics[0][1]].label.replace(/^(median|99th percentile) /, '') : '';
+  const TimeName = `${timeName.charAt(0).toUpperCase()}${timeName.slice(1)}`;
   const rtt = pointsOf(timeMetrics, 'percentile', true);
-  const rttChart = faceted(rtt, [
-    ...dashedLines({ field: 'value', type: 'quantitative', title: `${timeName} µs`, ...logAxis(rtt.map((r) => r.value)) }, 'percentile'),
-  ], { description: `${timeName} p50 and p99 against ${sizeName}, ${named}`, title: title(`${timeName} p50 and p99 against ${sizeName}`, `µs, log axis; ${named}`), depthShort, independent: false });
+  const rttChart = faceted(rtt, lines({ field: 'value', type: 'quantitative', title: `${timeName} µs`, ...logAxis(rtt.map((r) => r.value)) }, 'percentile'), {
+    description: `${timeName} p50 and p99 against ${sizeName}, ${named}`, title: title(`${timeName} p50 and p99 against ${sizeName}`, `µs, log axis; ${named}`), column: byDepth, independent: false,
+  });
 
   // 5. open loop (a workload whose depth is an offered rate, its rows saying whether they kept it): p50 and p99 against the
   // rate, a panel per size, both axes log, the hockey stick where a transport saturates
-  const load = w.columns.includes('limit') ? sections.flatMap((s) => s.sizes.flatMap((r) => s.transports.flatMap((t) => timeMetrics.flatMap(([part, metric]) => {
-    const e = /** @type {Record<string, any>} */ (r.figures[metric] ? estimatesOf(r.figures[metric]) : {})[t];
-    return e && finite(e.value) !== null && e.value > 0 ? [{ size: `${s.node ? `Node ${s.node} · ` : ''}${formatSize(r.size_bytes)}`, sizeNumber: r.size_bytes, rate: s.depth, transport: labelOf(t), percentile: part, series: `${labelOf(t)} ${part}`, value: e.value }] : [];
-  })))) : [];
+  const sizeOf = (/** @type {string | null} */ node, /** @type {number} */ size) => ({ size: `${node ? `Node ${node} · ` : ''}${formatSize(size)}`, sizeNumber: size });
+  const load = w.columns.includes('limit') ? pointsOf(timeMetrics, 'percentile', true, (s, r) => ({ ...sizeOf(s.node, r.size_bytes), rate: s.depth })) : [];
   const rateX = { field: 'rate', type: 'quantitative', title: w.axes.depth.label, ...logAxis(load.map((r) => r.rate)) };
   const loadY = { field: 'value', type: 'quantitative', title: `${timeName} µs`, ...logAxis(load.map((r) => r.value)) };
-  const loadChart = {
+  const loadChart = faceted(load, lines(loadY, 'percentile', rateX), {
     description: `${timeName} p50 and p99 against ${w.axes.depth.label}, ${named}, a panel per ${sizeName}`,
-    title: { text: `${timeName} p50 and p99 against ${w.axes.depth.label} · ${workloads.join(', ')}`, subtitle: `µs, log axes; ${named}; runs that missed a rate are left out`, anchor: 'start', fontSize: 14, subtitleFontSize: 11, offset: 12 },
-    data: { values: load },
-    facet: { column: { field: 'size', type: 'ordinal', title: null, sort: { field: 'sizeNumber' }, header: { labelFontSize: 12 } } },
-    spec: {
-      width: WIDTH, height: HEIGHT,
-      layer: [
-        { mark: { type: 'line' }, encoding: { x: rateX, y: loadY, color: colour, strokeDash: { field: 'percentile', type: 'nominal', title: 'percentile', legend: { symbolType: 'stroke', symbolStrokeWidth: 2, symbolSize: 300 } }, detail: { field: 'series' } } },
-        { mark: { type: 'point', filled: true, size: 40 }, encoding: { x: rateX, y: loadY, color: colour, shape, detail: { field: 'series' } } },
-      ],
-    },
-    config: { font: 'sans-serif' },
-  };
+    title: heading(`${timeName} p50 and p99 against ${w.axes.depth.label} · ${workloads.join(', ')}`, `µs, log axes; ${named}; runs that missed a rate are left out`), column: bySize, independent: false,
+  });
 
   // 6. open loop: HdrHistogram's percentile plot of the response times at half the lower knee (lib/stats/knees.js), x =
   // 1 / (1 − p) on a log axis, a line per run (percentiles of different runs are never averaged), a panel per size
   const spectrum = findings.knees.flatMap((k) => (k.spectrum ? k.spectrum.points.map((p) => ({
-    size: `${k.node ? `Node ${k.node} · ` : ''}${formatSize(k.size_bytes)} at ${k.spectrum?.rate.toLocaleString('en-US')}/s`, sizeNumber: k.size_bytes,
+    size: `${sizeOf(k.node, k.size_bytes).size} at ${k.spectrum?.rate.toLocaleString('en-US')}/s`, sizeNumber: k.size_bytes,
     transport: labelOf(p.transport), series: `${labelOf(p.transport)} run ${p.run}`, percentile: p.percentile, x: p.x, value: p.us,
   })) : []));
   const ticks = [2, 10, 100, 1000, 10_000, 100_000].filter((t) => t <= Math.max(2, ...spectrum.map((p) => p.x)));
@@ -207,28 +204,18 @@ export function chartSpecs(findings) {
     axis: { values: ticks, labelExpr: "{ '2': '50 %', '10': '90 %', '100': '99 %', '1000': '99.9 %', '10000': '99.99 %', '100000': '99.999 %' }[datum.value]" },
   };
   const spectrumY = { field: 'value', type: 'quantitative', title: `${timeName} µs`, ...logAxis(spectrum.map((p) => p.value)) };
-  const spectrumChart = {
+  const spectrumChart = faceted(spectrum, lines(spectrumY, null, spectrumX), {
     description: `${timeName} percentile spectrum at half the lower knee, a line per run, ${named}, a panel per ${sizeName}`,
-    title: { text: `${timeName} percentiles at half the lower knee · ${workloads.join(', ')}`, subtitle: `µs, log axes; a line per run; ${named}`, anchor: 'start', fontSize: 14, subtitleFontSize: 11, offset: 12 },
-    data: { values: spectrum },
-    facet: { column: { field: 'size', type: 'ordinal', title: null, sort: { field: 'sizeNumber' }, header: { labelFontSize: 12 } } },
-    spec: {
-      width: WIDTH, height: HEIGHT,
-      layer: [
-        { mark: { type: 'line' }, encoding: { x: spectrumX, y: spectrumY, color: colour, detail: { field: 'series' } } },
-        { mark: { type: 'point', filled: true, size: 40 }, encoding: { x: spectrumX, y: spectrumY, color: colour, shape, detail: { field: 'series' } } },
-      ],
-    },
-    config: { font: 'sans-serif' },
-  };
+    title: heading(`${timeName} percentiles at half the lower knee · ${workloads.join(', ')}`, `µs, log axes; a line per run; ${named}`), column: bySize, independent: false,
+  });
 
   return [
     { name: `chart-${primary.metric}.svg`, title: `${primary.short} against ${sizeName} (95 % CI bands)`, spec: primaryChart },
     ...ratioCharts,
     { name: 'chart-cpu.svg', title: `${cpuTitle}: ${sides}`, spec: cpuChart },
-    ...(timeMetrics.length ? [{ name: 'chart-rtt.svg', title: `${timeName[0].toUpperCase()}${timeName.slice(1)} p50 and p99 (µs, log axis)`, spec: rttChart }] : []),
-    ...(load.length ? [{ name: 'chart-load.svg', title: `${timeName[0].toUpperCase()}${timeName.slice(1)} p50 and p99 against ${w.axes.depth.label} (µs, log axes)`, spec: loadChart }] : []),
-    ...(spectrum.length ? [{ name: 'chart-spectrum.svg', title: `${timeName[0].toUpperCase()}${timeName.slice(1)} percentiles at half the lower knee (µs, log axes, a line per run)`, spec: spectrumChart }] : []),
+    ...(timeMetrics.length ? [{ name: 'chart-rtt.svg', title: `${TimeName} p50 and p99 (µs, log axis)`, spec: rttChart }] : []),
+    ...(load.length ? [{ name: 'chart-load.svg', title: `${TimeName} p50 and p99 against ${w.axes.depth.label} (µs, log axes)`, spec: loadChart }] : []),
+    ...(spectrum.length ? [{ name: 'chart-spectrum.svg', title: `${TimeName} percentiles at half the lower knee (µs, log axes, a line per run)`, spec: spectrumChart }] : []),
   ];
 }
 

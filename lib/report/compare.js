@@ -128,8 +128,8 @@ export function describeDifferences(metaA, metaB) {
   return [...lines, ...differs('Node versions measured', versions(metaA), versions(metaB)), ...machineDifferences(metaA, metaB)];
 }
 
-/** A share, for people: 10.2 %. @param {unknown} v */
-const percent = (v) => (typeof v === 'number' && Number.isFinite(v) ? `${(v * 100).toFixed(1)} %` : 'unknown');
+/** A figure for people (10.2 %, 3.5 µs), or 'unknown'. @param {unknown} v @param {number} scale @param {string} unit */
+const figure = (v, scale, unit) => (typeof v === 'number' && Number.isFinite(v) ? `${(v * scale).toFixed(1)} ${unit}` : 'unknown');
 
 /**
  * The machine facts that set the regimes (docs/regimes.md) where the two sweeps differ: each recorded sysctl, the
@@ -142,12 +142,12 @@ export function machineDifferences(metaA, metaB) {
   const lines = [...new Set([...Object.keys(ma?.sysctl ?? {}), ...Object.keys(mb?.sysctl ?? {})])].sort().flatMap((name) => differs(name, ma?.sysctl?.[name], mb?.sysctl?.[name]));
   lines.push(...differs('virtualisation', ma?.virtualisation?.vm, mb?.virtualisation?.vm), ...differs('cpuidle driver', ma?.idle?.cpuidle_driver, mb?.idle?.cpuidle_driver));
   const wake = (/** @type {any} */ m) => (typeof m?.wakeup?.wake_cost_us === 'number' ? m.wakeup.wake_cost_us : null);
-  if (wake(ma) !== null || wake(mb) !== null) lines.push(`wake-up cost per round trip (probe): A ${wake(ma) === null ? 'unknown' : `${wake(ma).toFixed(1)} µs`}, B ${wake(mb) === null ? 'unknown' : `${wake(mb).toFixed(1)} µs`}`);
+  if (wake(ma) !== null || wake(mb) !== null) lines.push(`wake-up cost per round trip (probe): A ${figure(wake(ma), 1, 'µs')}, B ${figure(wake(mb), 1, 'µs')}`);
   const steal = (/** @type {any} */ meta) => {
     const shares = (Array.isArray(meta?.sessions) ? meta.sessions : []).map((/** @type {any} */ s) => s?.cpu?.steal).filter((/** @type {unknown} */ v) => typeof v === 'number' && Number.isFinite(v));
     return shares.length ? Math.max(...shares) : null;
   };
-  if (steal(metaA) !== null || steal(metaB) !== null) lines.push(`CPU time stolen by the hypervisor (most of any session): A ${percent(steal(metaA))}, B ${percent(steal(metaB))}`);
+  if (steal(metaA) !== null || steal(metaB) !== null) lines.push(`CPU time stolen by the hypervisor (most of any session): A ${figure(steal(metaA), 100, '%')}, B ${figure(steal(metaB), 100, '%')}`);
   return lines;
 }
 
@@ -159,12 +159,9 @@ export function machineDifferences(metaA, metaB) {
 export function toCompareText(comparison, { metric = 'msgs_per_s', differences = [], chalk = plain, a = 'A', b = 'B' } = {}) {
   const figure = FIGURES[metric] ?? { short: metric };
   const out = [`A = ${printable(a)}`, `B = ${printable(b)}`];
-  if (differences.length) out.push(chalk.dim(`differences: ${printable(differences.join('; '))}`));
-  else out.push(chalk.dim('differences: none in the recorded environment and spec'));
-  out.push('');
+  out.push(chalk.dim(`differences: ${differences.length ? printable(differences.join('; ')) : 'none in the recorded environment and spec'}`), '');
   const byVersion = comparison.rows.some((r) => r.node_version);
-  const head = ['depth', 'size', 'transport', `A ${figure.short}`, `B ${figure.short}`, 'B/A', '95 % CI', 'sig', 'runs A/B'];
-  if (byVersion) head[2] = 'node transport';
+  const head = ['depth', 'size', byVersion ? 'node transport' : 'transport', `A ${figure.short}`, `B ${figure.short}`, 'B/A', '95 % CI', 'sig', 'runs A/B'];
   const rows = comparison.rows.filter((r) => r.metric === metric).map((r) => {
     const value = (/** @type {number | null} */ v) => (v === null ? '-' : ratioTransport(r.transport) !== null ? `×${v.toFixed(2)}` : human(v));
     return [String(r.depth), formatSize(r.size_bytes), `${byVersion ? `${printable(String(r.node_version))} ` : ''}${printable(labelOf(r.transport))}`, value(r.a), value(r.b),
@@ -173,8 +170,7 @@ export function toCompareText(comparison, { metric = 'msgs_per_s', differences =
   });
   const numeric = [true, false, false, true, true, true, false, false, true];
   out.push(...textTable({ columns: head.map((title, i) => ({ title, numeric: numeric[i] })), rows }, chalk.bold));
-  out.push('');
-  out.push(chalk.dim(COMPARE_STATISTIC));
+  out.push('', chalk.dim(COMPARE_STATISTIC));
   const tested = comparison.rows.filter((r) => r.metric === metric && r.significant !== null);
   const significant = tested.filter((r) => r.significant === 'yes').length;
   if (tested.length) out.push(`${significant} of ${tested.length} comparisons have a 95 % CI that excludes 1 (marked *); about ${(tested.length * 0.05).toFixed(1)} would by chance alone.`);

@@ -199,12 +199,10 @@ export function buildFindings({ trials: all, meta, notes = [], dir }, options = 
           }
           return { size_bytes: size, figures };
         });
-        /** @type {Section} */
-        const section = { workload, node, depth, transports, primary, sizes: rows, verdict: '' };
         const verdictSizes = (/** @type {string} */ t) => rows.map((r) => ({ size_bytes: r.size_bytes, ratio: ratioAgainstTcp(r.figures[primary.metric], t), mechanism: mostDifferent(r.figures, primary.metric, t) }));
         // one transport measured alone: what it measured, nothing compared
         const alone = transports.length === 1 ? { transport: transports[0], sizes: rows.map((r) => ({ size_bytes: r.size_bytes, measured: Boolean(estimatesOf(r.figures[primary.metric])[transports[0]]) })) } : undefined;
-        section.verdict = toVerdict({
+        const verdict = toVerdict({
           workload, node, depth, alone,
           sizes: transports.includes(HEADLINE) || !others.length ? verdictSizes(HEADLINE) : [],
           others: others.map((t) => ({ label: labelOf(t), sizes: verdictSizes(t) })),
@@ -213,8 +211,8 @@ export function buildFindings({ trials: all, meta, notes = [], dir }, options = 
         const serverCpu = serverCpuMetric(workload);
         const shares = (/** @type {string} */ t) => rows.map((r) => ({ size_bytes: r.size_bytes, shares: [primary.metric, serverCpu].filter((m) => m && r.figures[m]).map((m) => ({ figure: figureOf(/** @type {string} */ (m), workload), ratio: ratioAgainstTcp(r.figures[/** @type {string} */ (m)], t) })) }));
         const work = workOf(meta?.spec);
-        if (work) section.verdict = [section.verdict, ...transports.filter((t) => t !== BASELINE).map((t) => workVerdict(work, shares(t), labelOf(t)))].filter(Boolean).join(' ');
-        sections.push(section);
+        const workVerdicts = work ? transports.filter((t) => t !== BASELINE).map((t) => workVerdict(work, shares(t), labelOf(t))) : [];
+        sections.push({ workload, node, depth, transports, primary, sizes: rows, verdict: [verdict, ...workVerdicts].filter(Boolean).join(' ') });
       }
     }
   }
@@ -238,11 +236,11 @@ export function buildFindings({ trials: all, meta, notes = [], dir }, options = 
   const dockerSessions = Array.isArray(meta?.sessions) && meta?.spec?.serverDocker ? meta.sessions.map((s) => Boolean(s?.executables?.docker)) : [];
   if (new Set(dockerSessions).size > 1) warnings.push(`sessions of this sweep ran the server differently: ${dockerSessions.filter(Boolean).length} in a real Docker container, ${dockerSessions.filter((d) => !d).length} in the namespace emulation (no Docker daemon answered); meta.json sessions[].executables.docker says which`);
 
-  /** a section's Node version, for people, where there are several @param {Section} s */
-  const where = (s) => (s.node ? `Node ${s.node} ` : '');
+  /** a group for people, its Node version first where there are several @param {Section} s @param {number} size */
+  const groupOf = (s, size) => `${s.node ? `Node ${s.node} ` : ''}${formatSize(size)} ${depthLabel(s.workload, s.depth)}`;
   const missing = ok.length === 0 ? [] : sections.flatMap((s) => s.sizes.flatMap((row) => {
     const lacking = s.transports.filter((t) => !estimatesOf(row.figures[s.primary.metric])[t]).map(labelOf);
-    return lacking.length ? [`${where(s)}${formatSize(row.size_bytes)} ${depthLabel(s.workload, s.depth)} (${lacking.join(', ')})`] : [];
+    return lacking.length ? [`${groupOf(s, row.size_bytes)} (${lacking.join(', ')})`] : [];
   }));
   const openLoop = trials.some(isOpenLoop);
   if (missing.length) warnings.push(`no comparison where a transport has no successful trial${openLoop ? ' (in open loop, none that kept its rate)' : ''}: ${missing.join('; ')}`);
@@ -253,7 +251,7 @@ export function buildFindings({ trials: all, meta, notes = [], dir }, options = 
   const wide = primaryRatios.filter((x) => x.ratio && x.ratio.low !== null && x.ratio.high !== null && Math.max(x.ratio.high / x.ratio.value - 1, 1 - x.ratio.low / x.ratio.value) > WIDE_CI);
   if (wide.length) {
     const widest = wide.reduce((a, b) => ((/** @type {any} */ (a.ratio).high / /** @type {any} */ (a.ratio).low) >= (/** @type {any} */ (b.ratio).high / /** @type {any} */ (b.ratio).low) ? a : b));
-    warnings.push(`${wide.length} of ${primaryRatios.length} ${ratioWords} intervals are wider than ±${WIDE_CI * 100} %, widest ${where(widest.s)}${formatSize(widest.r.size_bytes)} ${depthLabel(widest.s.workload, widest.s.depth)} (${formatRatio(/** @type {number} */ (widest.ratio?.low))}–${formatRatio(/** @type {number} */ (widest.ratio?.high))}); consider more --runs, longer trials, --pin split, or a quieter machine`);
+    warnings.push(`${wide.length} of ${primaryRatios.length} ${ratioWords} intervals are wider than ±${WIDE_CI * 100} %, widest ${groupOf(widest.s, widest.r.size_bytes)} (${formatRatio(/** @type {number} */ (widest.ratio?.low))}–${formatRatio(/** @type {number} */ (widest.ratio?.high))}); consider more --runs, longer trials, --pin split, or a quieter machine`);
   }
   const tested = primaryRatios.filter((x) => x.ratio?.significant === 'yes' || x.ratio?.significant === 'no');
   const significant = tested.filter((x) => x.ratio?.significant === 'yes').length;
@@ -262,7 +260,7 @@ export function buildFindings({ trials: all, meta, notes = [], dir }, options = 
   const noisy = sections.flatMap((s) => s.sizes.flatMap((r) => s.transports.map((t) => ({ s, r, t, e: /** @type {any} */ (estimatesOf(r.figures[s.primary.metric])[t]) })))).filter((x) => x.e && x.e.cv !== null && x.e.cv > CV_WARN);
   if (noisy.length) {
     const worst = noisy.reduce((a, b) => (a.e.cv >= b.e.cv ? a : b));
-    warnings.push(`${noisy.length} groups' ${sections[0].primary.short} vary by more than ${CV_WARN * 100} % (coefficient of variation) between runs, worst ${(worst.e.cv * 100).toFixed(1)} % (${where(worst.s)}${formatSize(worst.r.size_bytes)} ${depthLabel(worst.s.workload, worst.s.depth)} ${labelOf(worst.t)})`);
+    warnings.push(`${noisy.length} groups' ${sections[0].primary.short} vary by more than ${CV_WARN * 100} % (coefficient of variation) between runs, worst ${(worst.e.cv * 100).toFixed(1)} % (${groupOf(worst.s, worst.r.size_bytes)} ${labelOf(worst.t)})`);
   }
   const outliers = sections.reduce((n, s) => n + s.sizes.reduce((m, r) => m + Object.values(estimatesOf(r.figures[s.primary.metric])).reduce((k, e) => k + (e?.outliers ?? 0), 0), 0), 0);
   if (outliers) warnings.push(`${outliers} trial(s) are outliers by median/MAD (|modified Z| > 3.5); kept, and counted in summary.csv "outliers"`);

@@ -3,7 +3,7 @@
  * any kind, and a Content-Security-Policy forbidding loads) with the verdicts, tables, warnings and environment. Pure.
  */
 import { depthTable, describeTable } from './depth-table.js';
-import { TITLE, describeEnvironmentLine, describeState, sectionTitle } from './report-text.js';
+import { TITLE, describeEnvironmentLine, describeState, sectionTitle, versionTitle } from './report-text.js';
 import { cpuTimeRows, machineRows } from './machine.js';
 import { VERSION_TABLE_NOTE, versionTable } from './versions.js';
 
@@ -58,13 +58,13 @@ export function toHtml(findings, charts, { files = [] } = {}) {
   const env = describeEnvironmentLine(findings.meta);
   if (env) parts.push(`<p class="state">${escapeHtml(env)}</p>`);
 
+  /** @param {string[]} lines */
+  const verdicts = (lines) => `<ul>${lines.map((line) => `<li class="verdict">${escapeHtml(line)}</li>`).join('')}</ul>`;
   parts.push('<h2>Verdicts</h2>');
-  if (findings.sections.length) parts.push(`<ul>${findings.sections.map((s) => `<li class="verdict">${escapeHtml(s.verdict)}</li>`).join('')}</ul>`);
+  if (findings.sections.length) parts.push(verdicts(findings.sections.map((s) => s.verdict)));
   else parts.push('<p class="verdict">No verdict: no trials recorded.</p>');
-  if (findings.knees.length) parts.push('<h2>Knees</h2>', `<ul>${findings.knees.map((k) => `<li class="verdict">${escapeHtml(k.line)}</li>`).join('')}</ul>`);
-  if (findings.versions.length) {
-    parts.push('<h2>Node versions</h2>', `<ul>${findings.versions.map((v) => `<li class="verdict">${escapeHtml(v.line)}</li>`).join('')}</ul>`);
-  }
+  if (findings.knees.length) parts.push('<h2>Knees</h2>', verdicts(findings.knees.map((k) => k.line)));
+  if (findings.versions.length) parts.push('<h2>Node versions</h2>', verdicts(findings.versions.map((v) => v.line)));
 
   for (const n of findings.serverNotes ?? []) parts.push(`<p>${escapeHtml(n)}</p>`);
   if (findings.warnings.length) {
@@ -90,7 +90,7 @@ export function toHtml(findings, charts, { files = [] } = {}) {
   }
   if (findings.sections.length) parts.push(`<p>${escapeHtml(describeTable(findings))}</p>`);
   for (const version of findings.versions) {
-    parts.push(`<h2>Node ${escapeHtml(version.node)} against ${escapeHtml(version.base)}${findings.versions.some((v) => v.workload !== version.workload) ? ` (${escapeHtml(version.workload)})` : ''}</h2>`);
+    parts.push(`<h2>${escapeHtml(versionTitle(findings, version))}</h2>`);
     parts.push(`<p class="verdict">${escapeHtml(version.line)}</p>`);
     htmlTable(versionTable(version));
   }

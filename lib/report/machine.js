@@ -73,7 +73,13 @@ export function wakeupFinding(rtts, machine, pinning) {
   if (typeof pinning === 'string' && /^same\b/.test(pinning)) {
     return { shares: [], warning: null, note: `both ends of every round trip ran on one CPU (--pin same): no cross-CPU wake-up is paid, so the wake-up probe's cost (about ${micro(cost)} with the ends on two CPUs) is not part of these round trips` };
   }
-  return { shares, warning: warnOfShares(shares, machine), note: null };
+  // each transport's median share over the depth-1 sizes, in whole percent
+  const by = orderTransports(shares.map((s) => s.transport)).map((t) => ({ transport: t, percent: Math.round(quantile(shares.filter((s) => s.transport === t).map((s) => s.share).sort((a, b) => a - b), 0.5) * 100) }));
+  if (!by.some((s) => s.percent > WAKE_SHARE_DOMINATES * 100)) return { shares, warning: null, note: null };
+  const w = machine?.wakeup;
+  const percent = by.length > 1 && new Set(by.map((s) => s.percent)).size > 1 ? by.map((s) => `${s.percent} % (${labelOf(s.transport)})`).join(' and ') : `${by[0].percent} %`;
+  const warning = `at depth 1, about ${percent} of a round trip here is waking an idle CPU (probe: same-CPU ${micro(w.same_cpu.p50_us)}, cross-CPU ${micro(w.cross_cpu.p50_us)}); depth-1 ratios mostly measure this machine's wake-ups`;
+  return { shares, warning, note: null };
 }
 
 /**
@@ -86,19 +92,6 @@ export function wakeupFinding(rtts, machine, pinning) {
 export function wakeupOfSections(sections, machine, pinning) {
   const rtts = sections.filter((s) => s.depth === 1).flatMap((section) => section.sizes.flatMap((row) => (section.transports ?? PAIR).map((transport) => ({ transport, size_bytes: row.size_bytes, rtt_us: Number(row.figures[RTT_METRIC] ? estimatesOf(row.figures[RTT_METRIC])[transport]?.value : NaN) }))));
   return wakeupFinding(rtts, machine, pinning);
-}
-
-/**
- * @param {Share[]} shares
- * @param {Record<string, any> | null | undefined} machine
- */
-function warnOfShares(shares, machine) {
-  // each transport's median share over the depth-1 sizes, in whole percent
-  const by = orderTransports(shares.map((s) => s.transport)).map((t) => ({ transport: t, percent: Math.round(quantile(shares.filter((s) => s.transport === t).map((s) => s.share).sort((a, b) => a - b), 0.5) * 100) }));
-  if (!by.some((s) => s.percent > WAKE_SHARE_DOMINATES * 100)) return null;
-  const w = /** @type {Record<string, any>} */ (machine?.wakeup);
-  const percent = by.length > 1 && new Set(by.map((s) => s.percent)).size > 1 ? `${by.map((s) => `${s.percent} % (${labelOf(s.transport)})`).join(' and ')}` : `${by[0].percent} %`;
-  return `at depth 1, about ${percent} of a round trip here is waking an idle CPU (probe: same-CPU ${micro(w.same_cpu.p50_us)}, cross-CPU ${micro(w.cross_cpu.p50_us)}); depth-1 ratios mostly measure this machine's wake-ups`;
 }
 
 /** @param {unknown} v */

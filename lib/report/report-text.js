@@ -42,20 +42,28 @@ export function sectionTitle(findings, section) {
 }
 
 /**
+ * A version table's heading: its workload where the versions' workloads differ.
+ * @param {import('./findings.js').Findings} findings
+ * @param {import('./versions.js').VersionFinding} version
+ */
+export function versionTitle(findings, version) {
+  return `Node ${version.node} against ${version.base}${findings.versions.some((v) => v.workload !== version.workload) ? ` (${version.workload})` : ''}`;
+}
+
+/**
  * @param {import('./findings.js').Findings} findings
  * @param {{ chalk?: import('chalk').ChalkInstance }} [options]
  */
 export function toReportText(findings, { chalk = plain } = {}) {
   const out = [printable(describeState(findings)), ''];
-  for (const section of findings.sections) {
-    out.push(chalk.bold(printable(sectionTitle(findings, section))));
-    out.push(...textTable(depthTable(section), chalk.dim));
-    out.push(chalk.bold(printable(section.verdict)), '');
-  }
-  for (const version of findings.versions) {
-    out.push(chalk.bold(printable(`Node ${version.node} against ${version.base}${findings.versions.some((v) => v.workload !== version.workload) ? ` (${version.workload})` : ''}`)));
-    out.push(...textTable(versionTable(version), chalk.dim));
-    out.push(chalk.bold(printable(version.line)), '');
+  const tables = [
+    ...findings.sections.map((s) => ({ title: sectionTitle(findings, s), table: depthTable(s), line: s.verdict })),
+    ...findings.versions.map((v) => ({ title: versionTitle(findings, v), table: versionTable(v), line: v.line })),
+  ];
+  for (const { title, table, line } of tables) {
+    out.push(chalk.bold(printable(title)));
+    out.push(...textTable(table, chalk.dim));
+    out.push(chalk.bold(printable(line)), '');
   }
   for (const knee of findings.knees) out.push(chalk.bold(printable(knee.line)), '');
   for (const w of findings.warnings) out.push(chalk.yellow(`warning: ${printable(w)}`));
@@ -78,6 +86,10 @@ export function toMarkdown(findings) {
   const out = [`# ${md(TITLE)}`, '', md(describeState(findings)) + '.', ''];
   const env = describeEnvironmentLine(findings.meta);
   if (env) out.push(md(env), '');
+  /** a heading and a bullet per item, where there are items @param {string} heading @param {string[]} items */
+  const bullets = (heading, items) => {
+    if (items.length) out.push(`## ${heading}`, '', ...items.map((item) => `- ${md(item)}`), '');
+  };
   /** @param {{ columns: import('./depth-table.js').Column[], rows: string[][] }} table */
   const mdTable = ({ columns, rows }) => [
     `| ${columns.map((c) => md(c.heading)).join(' | ')} |`,
@@ -91,33 +103,17 @@ export function toMarkdown(findings) {
     out.push(...mdTable(depthTable(section)));
   }
   if (findings.sections.length) out.push(md(describeTable(findings)), '');
-  if (findings.knees.length) {
-    out.push('## Knees', '');
-    for (const knee of findings.knees) out.push(`- ${md(knee.line)}`);
-    out.push('');
+  bullets('Knees', findings.knees.map((k) => k.line));
+  bullets('Node versions', findings.versions.map((v) => v.line));
+  for (const version of findings.versions) {
+    out.push(`### ${md(versionTitle(findings, version))}`, '');
+    out.push(...mdTable(versionTable(version)));
   }
-  if (findings.versions.length) {
-    out.push('## Node versions', '');
-    for (const version of findings.versions) out.push(`- ${md(version.line)}`);
-    out.push('');
-    for (const version of findings.versions) {
-      out.push(`### Node ${md(version.node)} against ${md(version.base)}${findings.versions.some((v) => v.workload !== version.workload) ? ` (${md(version.workload)})` : ''}`, '');
-      out.push(...mdTable(versionTable(version)));
-    }
-    out.push(md(VERSION_TABLE_NOTE), '');
-  }
+  if (findings.versions.length) out.push(md(VERSION_TABLE_NOTE), '');
   for (const n of findings.serverNotes ?? []) out.push(md(n), '');
-  if (findings.warnings.length) {
-    out.push('## Warnings', '');
-    for (const w of findings.warnings) out.push(`- ${md(w)}`);
-    out.push('');
-  }
+  bullets('Warnings', findings.warnings);
   const machine = [...machineRows(findings.meta?.machine, findings.sections, findings.meta?.pinning), ...cpuTimeRows(findings.meta?.sessions)];
-  if (machine.length) {
-    out.push('## Machine', '');
-    for (const [label, value] of machine) out.push(`- ${md(label)}: ${md(String(value))}`);
-    out.push('');
-  }
+  bullets('Machine', machine.map(([label, value]) => `${label}: ${value}`));
   return `${out.join('\n').replace(/\n+$/, '')}\n`;
 }
 

@@ -148,7 +148,7 @@ function describeRun(run, verdict, figure, label) {
     }
     case 'unclear': {
       const worst = ratios.reduce((a, b) => (largestDifference(/** @type {any} */ (a)) >= largestDifference(/** @type {any} */ (b)) ? a : b));
-      return `undecided at ${sizes} (${one ? ci(one) : `widest 95 % CI ${x(/** @type {number} */ (worst.low))}–${x(/** @type {number} */ (worst.high))}`}: more runs would narrow it)`;
+      return `undecided at ${sizes} (${one ? '' : 'widest '}${ci(worst)}: more runs would narrow it)`;
     }
     case 'single':
       return `one run only at ${sizes}: ${label} ${span(ratios.map((r) => r.value))}× TCP, no confidence interval (use --runs 2 or more)`;
@@ -199,7 +199,7 @@ export function workVerdict(work, sizes, label) {
  * @param {{ label: string }} figure the primary figure
  * @param {string} [label] the transport against TCP, for people
  */
-export function verdictBody(sizes, figure, label = labelOf(HEADLINE)) {
+function verdictBody(sizes, figure, label = labelOf(HEADLINE)) {
   /** @type {{ verdict: Verdict, sizes: SizeVerdict[] }[]} */
   const runs = [];
   for (const size of sizes) {

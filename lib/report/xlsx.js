@@ -100,7 +100,7 @@ function sheetOf(name, columns, rows, format, widths = []) {
 export async function toXlsx({ trials, trialColumns, summary, summaryColumns, wide, about = [] }) {
   const { default: writeXlsxFile } = await import('write-excel-file/node');
   const sheets = [
-    sheetOf('trials', trialColumns, trials, (c) => trialFormat(c)),
+    sheetOf('trials', trialColumns, trials, trialFormat),
     sheetOf('summary', [...summaryColumns], summary, (c, row) => summaryFormat(c, String(row.unit ?? (ratioTransport(row.transport) !== null ? 'ratio' : '')))),
     sheetOf('runs-wide', wide.columns, wide.rows, (c) => (c === wide.columns[0] ? undefined : '#,##0.0'), [Math.max(wide.columns[0].length, 24)]),
     sheetOf('report', ['item', 'value'], about.map(([item, value]) => ({ item, value })), () => undefined, [24, 120]),

@@ -25,24 +25,26 @@ export function writeFixtureRecord(dir, record) {
 }
 
 const isCount = (/** @type {unknown} */ n) => Number.isSafeInteger(n) && /** @type {number} */ (n) >= 0;
+/** A process named by pid and start time (a parent, an owner). @param {any} p */
+const isProcessId = (p) => p !== null && typeof p === 'object' && isCount(p.pid) && isCount(p.start);
 
 /** @param {any} p */
 function isProcessRecord(p) {
-  return p !== null && typeof p === 'object' && typeof p.role === 'string' && isCount(p.pid) && p.pid > 0 && isCount(p.start) && isCount(p.pgid) && isCount(p.uid)
+  return isProcessId(p) && p.pid > 0 && typeof p.role === 'string' && isCount(p.pgid) && isCount(p.uid)
     && typeof p.exe === 'string' && Array.isArray(p.cmdline) && p.cmdline.every((/** @type {unknown} */ a) => typeof a === 'string')
-    && (p.parent === null || (typeof p.parent === 'object' && isCount(p.parent.pid) && isCount(p.parent.start)));
+    && (p.parent === null || isProcessId(p.parent));
 }
 
 /** @param {any} n */
 function isNetworkRecord(n) {
   return n !== null && typeof n === 'object' && typeof n.namespace === 'string' && Array.isArray(n.links) && n.links.every((/** @type {unknown} */ l) => typeof l === 'string')
-    && n.owner !== null && typeof n.owner === 'object' && isCount(n.owner.pid) && isCount(n.owner.start);
+    && isProcessId(n.owner);
 }
 
 /** @param {any} c a container record (--server-docker) */
 function isContainerRecord(c) {
   return c !== null && typeof c === 'object' && typeof c.container === 'string' && typeof c.image === 'string' && typeof c.dir === 'string'
-    && c.owner !== null && typeof c.owner === 'object' && isCount(c.owner.pid) && isCount(c.owner.start);
+    && isProcessId(c.owner);
 }
 
 /**

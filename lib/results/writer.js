@@ -13,7 +13,7 @@ export const FILES = { trials: 'trials.csv', blocks: 'blocks.csv', summary: 'sum
  * reference.csv: a workload's reference client (Workload.reference: redis-benchmark beside redis) run against the same
  * server after each trial, one row per command it times; `client` names it.
  */
-export const REFERENCE_COLUMNS = ['run', 'node_version', 'client', 'transport', 'size_bytes', 'depth', 'test', 'requests', 'rps', 'avg_latency_us', 'p50_latency_us', 'p99_latency_us', 'status', 'error'];
+const REFERENCE_COLUMNS = ['run', 'node_version', 'client', 'transport', 'size_bytes', 'depth', 'test', 'requests', 'rps', 'avg_latency_us', 'p50_latency_us', 'p99_latency_us', 'status', 'error'];
 
 /**
  * Append rows to reference.csv, made with its header at the first; flushed before the call returns.

@@ -123,15 +123,13 @@ export function findKnees(rows, { several = false } = {}) {
     const found = (k) => k !== null && k < top;
     /** @type {Record<string, import('./ratios.js').RatioInterval | null>} */
     const ratios = {};
+    /** @type {Record<string, KneeBound>} */
+    const bounds = {};
     for (const t of transports) {
       if (!base || t === base) continue;
       const logs = runs.flatMap((_, i) => (found(t.runs[i]) && found(base.runs[i]) ? [Math.log(/** @type {number} */ (t.runs[i]) / /** @type {number} */ (base.runs[i]))] : []));
       ratios[t.transport] = logs.length ? ratioInterval(logs) : null;
-    }
-    /** @type {Record<string, KneeBound>} */
-    const bounds = {};
-    for (const t of transports) {
-      if (!base || t === base || ratios[t.transport] !== null) continue;
+      if (logs.length) continue;
       // in every run one of the two kept the top while the other's knee was found: the ratio is bounded, on one side
       const above = runs.flatMap((_, i) => (t.runs[i] === top && found(base.runs[i]) ? [Math.log(top / /** @type {number} */ (base.runs[i]))] : []));
       const below = runs.flatMap((_, i) => (base.runs[i] === top && found(t.runs[i]) ? [Math.log(/** @type {number} */ (t.runs[i]) / top)] : []));
