@@ -41,6 +41,9 @@ import { DEFAULT_WORKLOAD, WORKLOADS, WORKLOAD_NAMES, outsideServer } from '../w
 /** @param {number} ms */
 const showMs = (ms) => (ms < 1 ? `${+(ms * 1000).toFixed(3)} µs` : ms % 3_600_000 === 0 ? `${ms / 3_600_000} h` : ms % 60_000 === 0 ? `${ms / 60_000} min` : ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`);
 
+/** A key's flag: serverNetns → --server-netns. @param {string} key */
+export const toFlag = (key) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+
 /** The workloads a predicate picks, by name. @param {(w: Workload) => boolean} pick */
 const who = (pick) => WORKLOAD_NAMES.filter((n) => pick(WORKLOADS[n])).join(', ');
 
@@ -244,7 +247,7 @@ export function checkApplies(workload, given, name) {
  */
 export function viewOf(s, command) {
   const view = s.cmd[command] ?? {};
-  const flag = view.flag ?? `--${s.key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}${s.arg ? ` ${s.arg}` : ''}`;
+  const flag = view.flag ?? `${toFlag(s.key)}${s.arg ? ` ${s.arg}` : ''}`;
   const workloads = s.applies && who(s.applies) !== WORKLOAD_NAMES.join(', ') ? who(s.applies) : '';
   const value = 'default' in view ? view.default : s.default;
   const fmt = (/** @type {unknown} */ v) => (v === undefined || v === null || v === '' ? '' : Array.isArray(v) ? v.join(',') : String(v));

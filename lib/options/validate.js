@@ -9,7 +9,7 @@ import { toInteger } from '../core/units.js';
 import { findNode } from '../core/node-executables.js';
 import { DEFAULT_WORKLOAD, WORKLOADS, WORKLOAD_NAMES, connectionsAt, getWorkload, outsideServer } from '../workloads/index.js';
 import { checkNetnsTransports, checkServerHandler, checkWorkloadTransports, resolveAmounts, resolveWorkloadOptions, toAxisValue, toTransportList } from './rules.js';
-import { checkApplies, defaultOf, parseSetting } from './settings.js';
+import { checkApplies, defaultOf, parseSetting, toFlag } from './settings.js';
 import { TRANSPORTS, getTransport } from '../transports/index.js';
 
 /**
@@ -32,7 +32,7 @@ export function resolveServeOptions(raw) {
   const outside = outsideServer(workload);
   if (outside) throw new UsageError(`serve --workload ${workload.name}: its server is ${outside}, not one of ours; \`run --workload ${workload.name}\` and \`sweep ${workload.name}\` start one`);
   const handler = /** @type {Exclude<typeof workload.fixture.server, import('../workloads/index.js').OutsideHandler>} */ (workload.fixture.server);
-  checkApplies(workload, { greeting: raw.greeting }, (key) => `--${key}`);
+  checkApplies(workload, { greeting: raw.greeting }, toFlag);
   const host = raw.host ?? String(defaultOf('host', 'serve'));
   if (host.length === 0) throw new UsageError('--host must be an address to bind, e.g. 127.0.0.1');
   if (!isLoopback(host) && !raw.allowRemote) {
@@ -118,16 +118,16 @@ function impliedWorkload(raw) {
 export function resolveRunOptions(raw) {
   const workload = raw.workload === undefined ? impliedWorkload(raw) : getWorkload(raw.workload);
   const { size: sizeAxis, depth: depthAxis } = workload.axes;
-  const extras = resolveWorkloadOptions(workload, raw, (key) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
+  const extras = resolveWorkloadOptions(workload, raw, toFlag);
   const size = toAxisValue(raw.size ?? sizeAxis.fallback, sizeAxis, '--size');
   const depth = toAxisValue(raw[depthAxis.flag.slice(2)] ?? depthAxis.fallback, depthAxis, depthAxis.flag);
   workload.check?.(size, depth, `--size × ${depthAxis.flag}`, extras);
   if (workload.fixture.proxy) checkNginxConnections(connectionsAt(workload, depth, extras), workload.options.includes('connections') ? '--connections' : depthAxis.flag);
-  const { measure, warmup } = resolveAmounts(workload, { packets: raw.packets, duration: raw.duration, warmup: raw.warmup ?? defaultOf('warmup', 'run') }, (key) => `--${key}`, String(defaultOf('duration', 'run')));
+  const { measure, warmup } = resolveAmounts(workload, { packets: raw.packets, duration: raw.duration, warmup: raw.warmup ?? defaultOf('warmup', 'run') }, toFlag, String(defaultOf('duration', 'run')));
 
   let transports = toTransportList(raw.transport ?? 'both', '--transport');
   checkWorkloadTransports(workload, transports, '--transport');
-  checkServerHandler(transports, { serverWork: raw.serverWork, serverDelay: raw.serverDelay }, (key) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
+  checkServerHandler(transports, { serverWork: raw.serverWork, serverDelay: raw.serverDelay }, toFlag);
   /** @type {RunOptions['targets']} */
   let targets;
   if (TARGETED.some((t) => raw[t] !== undefined)) {

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { toCsvHeader } from '../results/csv.js';
-import { errorCode, openForAppend, readRegularFile, writeAll, writeFileAtomic } from '../core/files.js';
+import { openForAppend, readIfThere, writeAll, writeFileAtomic } from '../core/files.js';
 import { checkPrivateDir } from '../core/ownership.js';
 import { LOCK_FILE, acquireLock } from '../results/lock.js';
 import { beginSession, checkVersion, createMeta, describeStatus, endSession, readMeta, changedExecutables, writeMeta, writeMetaBestEffort } from '../results/meta.js';
@@ -29,13 +29,7 @@ const statOrNull = (path, follow = false) => (follow ? fs.statSync(path, NO_THRO
  * @param {boolean} allowShared
  */
 function readResultsFile(dir, file, allowShared) {
-  try {
-    return readRegularFile(join(dir, FILES[file]), { maxBytes: MAX_READ_BYTES[file], what: 'a results file', private: !allowShared });
-  } catch (error) {
-    if (error instanceof UsageError) throw error;
-    if (errorCode(error) === 'ENOENT') return null;
-    throw new UsageError(`--resume ${dir}: cannot read ${FILES[file]}: ${/** @type {Error} */ (error).message}`);
-  }
+  return readIfThere(join(dir, FILES[file]), { maxBytes: MAX_READ_BYTES[file], what: 'a results file', private: !allowShared }, `--resume ${dir}: cannot read ${FILES[file]}`);
 }
 
 /**

@@ -5,11 +5,11 @@
 import { basename, join } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { MAX_RUNS } from '../core/limits.js';
-import { errorCode, readRegularFile } from '../core/files.js';
+import { readIfThere } from '../core/files.js';
 import { parseJson } from '../core/json-text.js';
 import { checkNginxConnections } from '../fixture/nginx.js';
 import { checkNetnsTransports, checkServerHandler, checkWorkloadTransports, resolveAmounts, resolveWorkloadOptions, toAxisValue, toTransportList } from '../options/rules.js';
-import { DEFAULTS, SPEC_KEYS, checkApplies, checkJsonTypes, parseSetting } from '../options/settings.js';
+import { DEFAULTS, SPEC_KEYS, checkApplies, checkJsonTypes, parseSetting, toFlag } from '../options/settings.js';
 import { DEFAULT_WORKLOAD, WORKLOADS, WORKLOAD_NAMES, connectionsAt, getWorkload } from '../workloads/index.js';
 import { newSeed } from '../core/random.js';
 import { MAX_NODES } from '../core/node-executables.js';
@@ -71,16 +71,8 @@ const KEYS = new Set(SPEC_KEYS);
 export function loadSpec(nameOrFile) {
   const isFile = nameOrFile.includes('/') || nameOrFile.endsWith('.json');
   const source = isFile ? nameOrFile : join(PRESET_DIR, `${nameOrFile}.json`);
-  let bytes;
-  try {
-    bytes = readRegularFile(source, { maxBytes: MAX_SPEC_BYTES, what: 'a sweep spec', follow: true });
-  } catch (error) {
-    if (error instanceof UsageError) throw error;
-    if (errorCode(error) === 'ENOENT') {
-      throw new UsageError(isFile ? `sweep spec file not found: ${nameOrFile}` : `unknown preset "${nameOrFile}"; presets: ${listPresets().join(', ')} (or a path to a .json spec)`);
-    }
-    throw new UsageError(`${source}: cannot read: ${/** @type {Error} */ (error).message}`);
-  }
+  const bytes = readIfThere(source, { maxBytes: MAX_SPEC_BYTES, what: 'a sweep spec', follow: true }, `${source}: cannot read`);
+  if (!bytes) throw new UsageError(isFile ? `sweep spec file not found: ${nameOrFile}` : `unknown preset "${nameOrFile}"; presets: ${listPresets().join(', ')} (or a path to a .json spec)`);
   let raw;
   try {
     raw = parseJson(bytes.toString('utf8'), MAX_SPEC_DEPTH);
@@ -165,7 +157,7 @@ export function resolveSpec(loaded, { test = false, flags = {}, flagNames = {} }
   checkJsonTypes(/** @type {Record<string, unknown>} */ (testBlock), (key) => `${source} "test.${key}"`);
   apply(raw, (key) => `${source} "${key}"`);
   if (test) apply(/** @type {Record<string, unknown>} */ (testBlock), (key) => `${source} "test.${key}"`);
-  apply(flags, (key) => flagNames[key] ?? `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
+  apply(flags, (key) => flagNames[key] ?? toFlag(key));
   const name = (/** @type {string} */ key) => origin[key];
 
   const workload = getWorkload(merged.workload, name('workload'));
