@@ -19,6 +19,7 @@ import { resolveRunOptions } from '../options/validate.js';
 import { checkOptionKeys, optionKeys } from '../options/settings.js';
 import { batchMeansInterval, blockPairLogRatios, pairedLogRatios, ratioInterval } from '../stats/ratios.js';
 import { clientWarnings, counterWarnings, laneWarnings } from '../stats/summarize.js';
+import { trialSettings } from '../sweep/orchestrator.js';
 import { resolvePinning } from '../sweep/pinning.js';
 import { describeServers, findServers } from '../sweep/request.js';
 import { describeWakeup, wakeupFinding } from '../report/machine.js';
@@ -102,22 +103,11 @@ export async function run(raw = {}, { onProgress = () => {}, signal } = {}) {
       const mark = fixture?.nginxLog?.mark();
       /** @type {import('../trial/trial.js').TrialSpec} */
       const spec = {
+        ...trialSettings(options),
         workload: workload.name,
         targets: order.map((t) => /** @type {import('../client/transport.js').Target} */ (targets[t])),
         size: options.size,
         depth: options.depth,
-        measure,
-        warmup,
-        seed: options.seed,
-        noDelay: options.noDelay,
-        timeoutMs: options.timeoutMs,
-        greeting: options.greeting,
-        pipelining: options.pipelining,
-        clients: options.clients,
-        batch: options.batch,
-        keepalive: options.keepalive,
-        arrivals: options.arrivals,
-        connections: options.connections,
         maxMs: limitMs,
         placement: pinning.placement,
         ...(node ? { node_version: node.version } : {}),
