@@ -89,13 +89,7 @@ export function readOwnCounters() {
   } catch {
     // unreadable: reads and writes unknown
   }
-  const known = Number.isFinite(io.syscr) && Number.isFinite(io.syscw);
-  return {
-    vcsw: usage.voluntaryContextSwitches,
-    ivcsw: usage.involuntaryContextSwitches,
-    reads: known ? io.syscr - before : null,
-    writes: known ? io.syscw : null,
-  };
+  return /** @type {Counters} */ (toCounters({ voluntary_ctxt_switches: usage.voluntaryContextSwitches, nonvoluntary_ctxt_switches: usage.involuntaryContextSwitches }, io, before));
 }
 
 /**
