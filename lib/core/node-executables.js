@@ -102,7 +102,6 @@ function locate(given, flag) {
  * Find and ask one Node executable what it is.
  * @param {string} given a path or a name on PATH
  * @param {string} [flag] how to name it in messages (--node, or a spec key)
- * @returns {NodeExecutable}
  */
 export function findNode(given, flag = '--node') {
   if (typeof given !== 'string' || given.trim() === '') throw new UsageError(`${flag} must name a Node executable (a path or a name on PATH); got ${JSON.stringify(given)}`, 'ERR_NODE');
@@ -143,7 +142,6 @@ export function findNode(given, flag = '--node') {
 /**
  * Find and ask several: each at most once by version.
  * @param {string[]} list paths or names on PATH, in the order given (the first is the baseline)
- * @returns {NodeExecutable[]}
  */
 export function findNodes(list, flag = '--node') {
   if (list.length > MAX_NODES) throw new UsageError(`${flag} takes at most ${MAX_NODES} Node executables; got ${list.length}`, 'ERR_NODE');

@@ -73,7 +73,6 @@ export function resolveAmounts(workload, given, name, fallbackDuration) {
  * @param {unknown} value
  * @param {string} key
  * @param {NodeJS.Platform} [platform]
- * @returns {string[]}
  */
 export function toTransportList(value, key, platform = process.platform) {
   const list = value === 'both' ? [...PAIR] : typeof value === 'string' ? value.split(',').map((t) => t.trim()) : value;
