@@ -269,7 +269,7 @@ async function measure({ dir, spec, previous, executables, nodes, begin, end, re
  * @param {string[]} pgbench why each pgbench run that failed did
  * @returns {string[]}
  */
-export function referenceWarnings(rows, pgbench) {
+function referenceWarnings(rows, pgbench) {
   const failed = rows.filter((r) => r.status === 'error');
   /** @type {string[]} */
   const warnings = [];

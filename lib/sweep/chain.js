@@ -17,7 +17,7 @@ import { listPresets, loadSpec } from './spec.js';
 export const CHAIN_FILE = 'chain.json';
 
 /** The spec flags a chain passes to each part: they change how it runs, not what it measures. */
-export const CHAIN_SPEC_FLAGS = ['seed', 'pin', 'node'];
+const CHAIN_SPEC_FLAGS = ['seed', 'pin', 'node'];
 
 /** A part's name: a directory name of the chain's results directory. */
 const PART_NAME = /^[a-z0-9][a-z0-9-]{0,31}$/;

@@ -140,11 +140,12 @@ export function checkResumable({ dir, given, allowShared = false, findExecutable
  * @param {SessionRequest} request
  * @param {(note: string) => void} say says what was found, once every check has passed: a refusal is one line
  */
-function openResume({ dir, given, retryFailed, allowShared = false, findExecutables, nodeList = null }, say) {
+function openResume(request, say) {
+  const { dir, retryFailed, allowShared = false } = request;
   /** @type {string[]} */
   const found = [];
   const note = (/** @type {string} */ text) => found.push(text);
-  const { meta, spec, executables, nodes } = checkResumable({ dir, given, allowShared, findExecutables, nodeList });
+  const { meta, spec, executables, nodes } = checkResumable(request);
   const executablesChanged = changedExecutables(meta, executables);
   for (const change of executablesChanged) note(`${change}; a results directory never names what runs`);
   const last = Array.isArray(meta.sessions) ? meta.sessions[meta.sessions.length - 1] : undefined;
@@ -180,8 +181,7 @@ function openResume({ dir, given, retryFailed, allowShared = false, findExecutab
     const partner = orphans.length ? ` with the ${orphans.length} row(s) of the same trial before it` : '';
     note(`${path} line ${line} was cut back${partner}: ${why} (a row cut short when a sweep stopped mid-write); the ${rows.length} complete rows before it are kept, and that trial is measured again. Removed: ${JSON.stringify(text.slice(0, 200))}`);
     recoveries.push({ at, file: FILES.trials, line: line - orphans.length, why, removed: orphans.join('') + text });
-  }
-  if (orphans.length && !inspection?.cut) {
+  } else if (orphans.length) {
     const line = (inspection?.rows.length ?? 0) + 2;
     note(`${path} line ${line}: the last trial's rows were not all written (a sweep stopped mid-write); its ${orphans.length} row(s) were cut back, and that trial is measured again. Removed: ${JSON.stringify(orphans.join('').slice(0, 200))}`);
     recoveries.push({ at, file: FILES.trials, line, why: 'an unfinished trial', removed: orphans.join('') });
