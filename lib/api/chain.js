@@ -71,7 +71,7 @@ export async function chainOutcome(options, { onProgress = () => {}, onPart = ()
   const dir = resuming ? String(options.resume) : options.out ?? defaultOutDir(chain.name);
   const flag = resuming ? '--resume' : options.out !== undefined ? '--out' : 'results directory';
   // as the chain records them: parsed (--seed 011 is 11)
-  const flags = Object.fromEntries(['seed', 'pin'].map((key) => [key, options[key] === undefined ? null : parseSetting(key, options[key], `--${key}`)]));
+  const flags = Object.fromEntries(['seed', 'pin'].map((key) => [key, options[key] === undefined ? null : parseSetting(key, options[key])]));
   /** @type {Record<string, any>} */
   let record;
   if (resuming) {

@@ -210,11 +210,12 @@ export function acceptsOf(s, view = {}) {
  * A value of an integer, time, choice or boolean setting, or a UsageError naming it and the accepted range.
  * @param {string} key
  * @param {unknown} value
- * @param {string} name the flag or key, for the message
+ * @param {(key: string) => string} [nameOf] how to name the key in the message (default: its flag)
  * @returns {any}
  */
-export function parseSetting(key, value, name) {
+export function parseSetting(key, value, nameOf = toFlag) {
   const s = SETTINGS[key];
+  const name = nameOf(key);
   if (s.kind === 'integer') return toInteger(String(value), name, s.range);
   if (s.kind === 'time') return toDuration(String(value), name, s.range);
   if (s.kind === 'boolean') {

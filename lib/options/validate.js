@@ -41,7 +41,7 @@ export function resolveServeOptions(raw) {
   return {
     handler,
     host,
-    port: parseSetting('port', raw.port ?? defaultOf('port', 'serve'), '--port'),
+    port: parseSetting('port', raw.port ?? defaultOf('port', 'serve')),
     path: raw.uds === undefined ? undefined : checkSocketPath(raw.uds, '--uds'),
     greeting: Boolean(raw.greeting),
     noDelay: !raw.nagle,
@@ -143,9 +143,8 @@ export function resolveRunOptions(raw) {
       if (!targets[t]) throw new UsageError(`--transport ${raw.transport} needs --${t} ${declared.target} when a target is given (or give no target to start a server)`);
     }
   }
-  for (const [key, flag] of [['serverWork', '--server-work'], ['serverDelay', '--server-delay']]) {
-    if (raw[key] !== undefined && targets) throw new UsageError(`${flag} is done by the server udsvstcp starts: not with ${targetFlags(' or ')} (a server not ours)`);
-  }
+  const handled = ['serverWork', 'serverDelay'].find((key) => raw[key] !== undefined);
+  if (handled && targets) throw new UsageError(`${toFlag(handled)} is done by the server udsvstcp starts: not with ${targetFlags(' or ')} (a server not ours)`);
   if (raw.portProxy && !raw.serverNetns) throw new UsageError('--port-proxy needs --server-netns: the port proxy forwards from host loopback to the server\'s address in its network namespace');
   if (raw.serverNetns && targets) throw new UsageError(`--server-netns runs the server udsvstcp starts in a network namespace: not with ${targetFlags(' or ')} (a server not ours)`);
   if (raw.serverNetns) checkNetnsTransports(transports, '--transport', '--server-netns');
@@ -158,19 +157,19 @@ export function resolveRunOptions(raw) {
     depth,
     measure,
     warmup,
-    seed: raw.seed === undefined ? newSeed() : parseSetting('seed', raw.seed, '--seed'),
+    seed: raw.seed === undefined ? newSeed() : parseSetting('seed', raw.seed),
     noDelay: !raw.nagle,
-    timeoutMs: parseSetting('timeout', raw.timeout ?? defaultOf('timeout', 'run'), '--timeout'),
-    runs: parseSetting('runs', raw.runs ?? defaultOf('runs', 'run'), '--runs'),
+    timeoutMs: parseSetting('timeout', raw.timeout ?? defaultOf('timeout', 'run')),
+    runs: parseSetting('runs', raw.runs ?? defaultOf('runs', 'run')),
     ...extras,
     nginx: extras.nginx ?? undefined,
     redisServer: extras.redisServer ?? undefined,
     node: raw.node === undefined ? undefined : findNode(raw.node, '--node'), // found and asked last: it runs a program
     probe: Boolean(raw.probe),
-    pin: parseSetting('pin', raw.pin ?? defaultOf('pin', 'run'), '--pin'),
+    pin: parseSetting('pin', raw.pin ?? defaultOf('pin', 'run')),
     netns,
     portProxy: Boolean(raw.portProxy),
-    serverWorkUs: raw.serverWork === undefined ? null : parseSetting('serverWork', raw.serverWork, '--server-work') * 1000,
-    serverDelayMs: raw.serverDelay === undefined ? null : parseSetting('serverDelay', raw.serverDelay, '--server-delay'),
+    serverWorkUs: raw.serverWork === undefined ? null : parseSetting('serverWork', raw.serverWork) * 1000,
+    serverDelayMs: raw.serverDelay === undefined ? null : parseSetting('serverDelay', raw.serverDelay),
   };
 }

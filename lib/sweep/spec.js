@@ -163,7 +163,7 @@ export function resolveSpec(loaded, { test = false, flags = {}, flagNames = {} }
   const workload = getWorkload(merged.workload, name('workload'));
   // options the workload does not take first: a preset's axes written for another workload must not hide them
   const given = (/** @type {string} */ key) => (merged[key] === DEFAULTS[/** @type {keyof typeof DEFAULTS} */ (key)] ? undefined : merged[key]);
-  for (const key of ['greeting', 'keepalive', 'serverNetns', 'serverDocker', 'portProxy']) parseSetting(key, merged[key], name(key));
+  for (const key of ['greeting', 'keepalive', 'serverNetns', 'serverDocker', 'portProxy']) parseSetting(key, merged[key], name);
   // where the server runs: not for a server not ours (redis, postgres), before what the others need
   checkApplies(workload, { serverNetns: merged.serverNetns || undefined, serverDocker: merged.serverDocker || undefined, portProxy: merged.portProxy || undefined }, name);
   if (merged.serverDocker && !merged.serverNetns) throw new UsageError(`${name('serverDocker')} needs serverNetns (--server-netns): the namespace emulation runs when no Docker daemon answers`);
@@ -175,7 +175,7 @@ export function resolveSpec(loaded, { test = false, flags = {}, flagNames = {} }
   const extras = resolveWorkloadOptions(workload, { greeting: given('greeting'), pipelining: given('pipelining'), clients: given('clients'), batch: given('batch'), keepalive: given('keepalive'), arrivals: given('arrivals'), connections: given('connections') }, name);
   const { measure, warmup } = resolveAmounts(workload, { packets: merged.packets, duration: merged.duration, warmup: merged.warmup }, name, String(DEFAULTS.duration));
   checkApplies(workload, { serverWork: given('serverWork'), serverDelay: given('serverDelay') }, name);
-  const handler = (/** @type {'serverWork' | 'serverDelay'} */ key) => (given(key) === undefined || given(key) === null ? null : /** @type {number} */ (parseSetting(key, given(key), name(key))));
+  const handler = (/** @type {'serverWork' | 'serverDelay'} */ key) => (given(key) === undefined || given(key) === null ? null : /** @type {number} */ (parseSetting(key, given(key), name)));
   const serverWorkMs = handler('serverWork');
   const serverDelayMs = handler('serverDelay');
   const { size: sizeAxis, depth: depthAxis } = workload.axes;
@@ -193,7 +193,7 @@ export function resolveSpec(loaded, { test = false, flags = {}, flagNames = {} }
   if (serverWorkMs !== null && workload.fixture.server === 'echo' && sizes.length > 1) throw new UsageError(`${name('serverWork')} on the echo server needs a sweep of one size (it spins per packet, and takes the packet's size from the sweep's); got ${sizes.length} sizes`);
   if (workload.fixture.proxy) checkNginxConnections(Math.max(...(depths.length ? depths : [depthAxis.min]).map((depth) => connectionsAt(workload, depth, extras))), workload.options.includes('connections') ? name('connections') : name('depths'));
 
-  const pairing = parseSetting('pairing', merged.pairing, name('pairing'));
+  const pairing = parseSetting('pairing', merged.pairing, name);
   const transports = toTransportList(merged.transports, name('transports'));
   checkWorkloadTransports(workload, transports, name('transports'));
   checkServerHandler(transports, { serverWork: serverWorkMs, serverDelay: serverDelayMs }, name);
@@ -203,7 +203,7 @@ export function resolveSpec(loaded, { test = false, flags = {}, flagNames = {} }
   const timed = (('ms' in measure ? measure.ms : 0) + ('ms' in warmup ? warmup.ms : 0)) * perTrial;
   let trialTimeoutMs = timed + 60_000; // default: the times asked for plus a minute
   if (merged.trialTimeout !== null && merged.trialTimeout !== undefined) {
-    trialTimeoutMs = parseSetting('trialTimeout', merged.trialTimeout, name('trialTimeout'));
+    trialTimeoutMs = parseSetting('trialTimeout', merged.trialTimeout, name);
     if (trialTimeoutMs <= timed) throw new UsageError(`${name('trialTimeout')} must exceed (duration + warmup) × transports per trial (${timed / 1000} s); got ${trialTimeoutMs / 1000} s`);
   }
   return {
@@ -214,12 +214,12 @@ export function resolveSpec(loaded, { test = false, flags = {}, flagNames = {} }
     sizes,
     depths,
     transports,
-    runs: parseSetting('runs', merged.runs, name('runs')),
+    runs: parseSetting('runs', merged.runs, name),
     measure,
     warmup,
-    seed: merged.seed === null || merged.seed === undefined ? newSeed() : parseSetting('seed', merged.seed, name('seed')),
-    pin: parseSetting('pin', merged.pin, name('pin')),
-    noDelay: parseSetting('noDelay', merged.noDelay, name('noDelay')),
+    seed: merged.seed === null || merged.seed === undefined ? newSeed() : parseSetting('seed', merged.seed, name),
+    pin: parseSetting('pin', merged.pin, name),
+    noDelay: parseSetting('noDelay', merged.noDelay, name),
     greeting: extras.greeting,
     pipelining: extras.pipelining,
     clients: extras.clients,
@@ -229,14 +229,14 @@ export function resolveSpec(loaded, { test = false, flags = {}, flagNames = {} }
     connections: extras.connections,
     serverWorkMs,
     serverDelayMs,
-    timeoutMs: parseSetting('timeout', merged.timeout, name('timeout')),
+    timeoutMs: parseSetting('timeout', merged.timeout, name),
     trialTimeoutMs,
     pairing,
-    server: parseSetting('server', merged.server, name('server')),
-    intervals: parseSetting('intervals', merged.intervals, name('intervals')),
-    blockMs: parseSetting('block', merged.block, name('block')),
+    server: parseSetting('server', merged.server, name),
+    intervals: parseSetting('intervals', merged.intervals, name),
+    blockMs: parseSetting('block', merged.block, name),
     precision: merged.precision === null || merged.precision === undefined ? null : toPrecision(merged.precision, name('precision')),
-    maxTimeMs: merged.maxTime === null || merged.maxTime === undefined ? null : parseSetting('maxTime', merged.maxTime, name('maxTime')),
+    maxTimeMs: merged.maxTime === null || merged.maxTime === undefined ? null : parseSetting('maxTime', merged.maxTime, name),
     maxRuns: MAX_RUNS,
     node: toNodeList(merged.node, name('node')),
     serverNetns: /** @type {boolean} */ (merged.serverNetns),
