@@ -95,7 +95,6 @@ export function openSession(request, note) {
     if (!statOrNull(dir, true)?.isDirectory() || !statOrNull(join(dir, FILES.meta))) {
       throw new UsageError(`--resume ${dir} holds no sweep results (${FILES.meta} and ${FILES.trials} are needed)`);
     }
-    if (!allowShared) checkPrivateDir(dir, flag);
   } else {
     executables = request.findExecutables(/** @type {import('./spec.js').SweepSpec} */ (request.spec));
     try {
@@ -104,8 +103,8 @@ export function openSession(request, note) {
     } catch (error) {
       throw new UsageError(`${flag} ${dir} is not a writable directory: ${/** @type {Error} */ (error).message}`);
     }
-    if (!allowShared) checkPrivateDir(dir, flag); // what was made, or what another made meanwhile
   }
+  if (!allowShared) checkPrivateDir(dir, flag); // what was resumed, made, or what another made meanwhile
   const lock = acquireLock(dir, { flag });
   try {
     if (lock.tookOver) note(`took over ${LOCK_FILE} left by udsvstcp pid ${lock.tookOver.pid} (since ${lock.tookOver.started_at}), which is no longer running`);
