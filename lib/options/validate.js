@@ -130,10 +130,10 @@ export function resolveRunOptions(raw) {
   checkServerHandler(transports, { serverWork: raw.serverWork, serverDelay: raw.serverDelay }, toFlag);
   /** @type {RunOptions['targets']} */
   let targets;
-  if (TARGETED.some((t) => raw[t] !== undefined)) {
+  const given = TARGETED.filter((t) => raw[t] !== undefined);
+  if (given.length) {
     if (workload.fixture.proxy) throw new UsageError(`${targetFlags(' and ')} are not for the proxy workload: it starts its own app server and nginx`);
     if (outsideServer(workload)) throw new UsageError(`${targetFlags(' and ')} are not for the ${workload.name} workload: it starts ${outsideServer(workload)} of its own`);
-    const given = TARGETED.filter((t) => raw[t] !== undefined);
     targets = Object.fromEntries(given.map((t) => [t, toTarget(t, raw[t])]));
     if (raw.transport === undefined) transports = transports.filter((t) => targets?.[t]);
     for (const t of transports) {
