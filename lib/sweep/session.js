@@ -158,20 +158,18 @@ function openResume(request, say) {
   // a trial's rows go in one write; a write cut short leaves its first rows without the rest: cut them back too
   const perTrial = spec.pairing === 'blocks' ? spec.transports.length : 1;
   const trialKey = (/** @type {Record<string, any>} */ r) => `${r.run}|${r.node_version}|${r.size_bytes}|${r.depth}`;
+  const rows = (inspection?.rows ?? []).map((r) => toRow(r.cells, TRIAL_COLUMNS));
+  let unfinished = 0; // the last trial's rows
+  while (unfinished < rows.length && trialKey(rows[rows.length - 1 - unfinished]) === trialKey(rows[rows.length - 1])) unfinished++;
   /** @type {string[]} */
   const orphans = [];
-  if (inspection && inspection.rows.length) {
-    const last = trialKey(toRow(inspection.rows[inspection.rows.length - 1].cells, TRIAL_COLUMNS));
-    const tail = [];
-    for (let i = inspection.rows.length - 1; i >= 0 && trialKey(toRow(inspection.rows[i].cells, TRIAL_COLUMNS)) === last; i--) tail.unshift(inspection.rows[i]);
-    if (tail.length < perTrial) {
-      inspection.keepBytes = tail[0].start;
-      inspection.addNewline = false;
-      inspection.rows.splice(inspection.rows.length - tail.length);
-      orphans.push(...tail.map((r) => bytes?.subarray(r.start, r.end).toString('utf8') ?? ''));
-    }
+  if (inspection && unfinished > 0 && unfinished < perTrial) {
+    const tail = inspection.rows.splice(rows.length - unfinished);
+    rows.splice(rows.length - unfinished);
+    inspection.keepBytes = tail[0].start;
+    inspection.addNewline = false;
+    orphans.push(...tail.map((r) => bytes?.subarray(r.start, r.end).toString('utf8') ?? ''));
   }
-  const rows = (inspection?.rows ?? []).map((r) => toRow(r.cells, TRIAL_COLUMNS));
   /** @type {Record<string, unknown>[]} */
   const recoveries = [];
   const at = new Date().toISOString();
