@@ -68,14 +68,13 @@ export async function chainOutcome(options, { onProgress = () => {}, onPart = ()
   const passed = Object.fromEntries(PASSED.filter((key) => options[key] !== undefined).map((key) => [key, options[key]]));
   const nodeList = toNodeList(options.node, '--node');
   const resuming = options.resume !== undefined;
-  /** @type {string} */
-  let dir;
+  const dir = resuming ? String(options.resume) : options.out ?? defaultOutDir(chain.name);
+  const flag = resuming ? '--resume' : options.out !== undefined ? '--out' : 'results directory';
+  // as the chain records them: parsed (--seed 011 is 11)
+  const flags = Object.fromEntries(['seed', 'pin'].map((key) => [key, options[key] === undefined ? null : parseSetting(key, options[key])]));
   /** @type {Record<string, any>} */
   let record;
-  let flag;
   if (resuming) {
-    dir = String(options.resume);
-    flag = '--resume';
     if (options.out !== undefined) throw new UsageError('--resume DIR and --out DIR exclude each other: the results go back into DIR');
     record = /** @type {Record<string, any>} */ (readChainFile(dir, { flag, allowShared }));
     const where = join(dir, CHAIN_FILE);
@@ -83,20 +82,17 @@ export async function chainOutcome(options, { onProgress = () => {}, onPart = ()
     if (options.test !== undefined && Boolean(options.test) !== Boolean(record.test)) throw new UsageError(`--test ${options.test ? 'given' : 'not given'}, but ${where} records test ${Boolean(record.test)}: a resume runs the chain as it began`);
     for (const key of ['seed', 'pin']) {
       const recorded = record.flags?.[key] ?? null;
-      // as the chain recorded it: parsed (--seed 011 is 11)
-      if (options[key] !== undefined && JSON.stringify(parseSetting(key, options[key], `--${key}`)) !== JSON.stringify(recorded)) throw new UsageError(`--${key} ${options[key]} differs from what ${where} records (${key} ${recorded ?? 'not given'}): a resume runs the chain as it began`);
+      if (options[key] !== undefined && JSON.stringify(flags[key]) !== JSON.stringify(recorded)) throw new UsageError(`--${key} ${options[key]} differs from what ${where} records (${key} ${recorded ?? 'not given'}): a resume runs the chain as it began`);
     }
   } else {
     if (options.retryFailed) throw new UsageError('--retry-failed needs --resume DIR: it measures again the failed trials recorded there');
-    dir = options.out ?? defaultOutDir(chain.name);
-    flag = options.out !== undefined ? '--out' : 'results directory';
     checkNewOutDir(dir, flag, allowShared); // refuses a directory with results, or with a chain.json
     record = {
       udsvstcp: version(),
       preset: chain.name,
       description: chain.description,
       test: Boolean(options.test),
-      flags: { seed: options.seed === undefined ? null : parseSetting('seed', options.seed, '--seed'), pin: options.pin === undefined ? null : parseSetting('pin', options.pin, '--pin') },
+      flags,
       status: 'running',
       started_at: new Date().toISOString(),
       ended_at: null,
@@ -144,8 +140,8 @@ export async function chainOutcome(options, { onProgress = () => {}, onPart = ()
   try {
     record.status = 'running';
     save();
+    const total = plans.length;
     for (const [index, { part, partDir, skip, partOptions }] of plans.entries()) {
-      const total = plans.length;
       if (skip) {
         part.status = 'complete';
         onPart({ type: 'part', name: part.name, preset: part.preset, dir: partDir, index, total, skipped: true });

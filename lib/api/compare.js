@@ -33,10 +33,7 @@ export function compareOutcome(dirA, dirB, options = {}) {
   const allowShared = Boolean(options.allowSharedDir);
   const a = readResultsDir(dirA, { allowShared });
   const b = readResultsDir(dirB, { allowShared });
-  if (figure !== undefined) {
-    resolveFigure(String(figure), { flag: '--figure', workloads: a.workloads, source: dirA });
-    resolveFigure(String(figure), { flag: '--figure', workloads: b.workloads, source: dirB });
-  }
+  if (figure !== undefined) for (const [{ workloads }, source] of /** @type {const} */ ([[a, dirA], [b, dirB]])) resolveFigure(String(figure), { flag: '--figure', workloads, source });
   const metric = figure === undefined ? primaryFigure(a.workloads[0]).metric : String(figure);
   const comparison = compareSweeps(a, b);
   const differences = describeDifferences(a.meta, b.meta);

@@ -8,10 +8,6 @@ import { backlogWarning, readSomaxconn } from '../core/backlog.js';
 import { describeNodes } from '../core/node-executables.js';
 import { formatSize } from '../core/units.js';
 import { startFixture, withNginxWords } from '../fixture/fixture.js';
-import { describeNginx, findNginx } from '../fixture/nginx.js';
-import { checkClusterTempDir, describeCluster, describePostgres, findPostgres } from '../fixture/postgres-process.js';
-import { describePgbench } from '../fixture/pgbench.js';
-import { describeRedisServer, findRedisServer } from '../fixture/redis-process.js';
 import { endLeftovers } from '../fixture/leftovers.js';
 import { checkTempDir } from '../fixture/socket-file.js';
 import { describeTarget } from '../client/transport.js';
@@ -23,7 +19,9 @@ import { resolveRunOptions } from '../options/validate.js';
 import { checkOptionKeys, optionKeys } from '../options/settings.js';
 import { batchMeansInterval, blockPairLogRatios, pairedLogRatios, ratioInterval } from '../stats/ratios.js';
 import { clientWarnings, counterWarnings, laneWarnings } from '../stats/summarize.js';
+import { trialSettings } from '../sweep/orchestrator.js';
 import { resolvePinning } from '../sweep/pinning.js';
+import { describeServers, findServers } from '../sweep/request.js';
 import { describeWakeup, wakeupFinding } from '../report/machine.js';
 
 /**
@@ -63,13 +61,8 @@ export async function run(raw = {}, { onProgress = () => {}, signal } = {}) {
   const note = (/** @type {string} */ text) => onProgress({ type: 'note', text });
   const warn = (/** @type {string} */ text) => onProgress({ type: 'warning', text });
   if (!options.targets) checkTempDir(); // the server's socket file goes there
-  // the nginx that runs comes from --nginx or PATH; say which
-  const nginx = !options.targets && workload.fixture.proxy ? describeNginx(findNginx(options.nginx)) : undefined;
-  // so does redis-server, from --redis-server or PATH
-  const redisServer = !options.targets && workload.fixture.server === 'redis' ? describeRedisServer(findRedisServer(options.redisServer)) : undefined;
-  // and PostgreSQL, from --postgres-bin, PATH or /usr/lib/postgresql
-  const postgres = !options.targets && workload.fixture.server === 'postgres' ? describePostgres(findPostgres(options.postgresBin ?? undefined)) : undefined;
-  if (postgres) checkClusterTempDir(); // as root the cluster's user must reach TMPDIR
+  // the servers' executables come from --nginx, --redis-server, --postgres-bin or PATH; say which
+  const executables = options.targets ? {} : findServers(workload, { nginx: options.nginx, redisServer: options.redisServer, postgresBin: options.postgresBin ?? undefined });
   // before the server starts, so that the probe's processes have the machine to themselves
   const machine = options.probe ? await collectMachineFacts({ probe: true, signal }) : null;
   if (machine) info(describeWakeup(machine), true);
@@ -82,7 +75,7 @@ export async function run(raw = {}, { onProgress = () => {}, signal } = {}) {
   if (pinning.note) note(pinning.note);
   const connections = connectionsAt(workload, options.depth, options);
   const backlog = options.targets ? null : backlogWarning({ connections, somaxconn: readSomaxconn(), flag: workload.options.includes('connections') ? `--connections ${connections}` : workload.options.includes('clients') ? `--clients ${options.clients}` : `${workload.axes.depth.flag} ${options.depth}` });
-  const fixture = options.targets ? undefined : await startFixture(workload, { greeting: options.greeting, noDelay: options.noDelay, prefix: pinning.server, nginx: nginx?.path, redisServer: redisServer?.path, postgresBin: postgres?.path, postgresTables: options.size === 1, keepalive: options.keepalive, connections, execPath: node?.path, netns: options.netns, portProxy: options.portProxy, work: options.serverWorkUs === null && options.serverDelayMs === null ? undefined : { us: options.serverWorkUs ?? 0, delayMs: options.serverDelayMs ?? 0, packetBytes: options.size } });
+  const fixture = options.targets ? undefined : await startFixture(workload, { greeting: options.greeting, noDelay: options.noDelay, prefix: pinning.server, nginx: executables.nginx?.path, redisServer: executables['redis-server']?.path, postgresBin: executables.postgres?.path, postgresTables: options.size === 1, keepalive: options.keepalive, connections, execPath: node?.path, netns: options.netns, portProxy: options.portProxy, work: options.serverWorkUs === null && options.serverDelayMs === null ? undefined : { us: options.serverWorkUs ?? 0, delayMs: options.serverDelayMs ?? 0, packetBytes: options.size } });
   // each trial runs in a child process (on --node's Node), placed as --pin says, within the times asked for plus ten
   // minutes (an hour and ten when counted): the blocks' floors may take longer than --duration, and say so
   const { measure, warmup, transports } = options;
@@ -93,9 +86,7 @@ export async function run(raw = {}, { onProgress = () => {}, signal } = {}) {
     const amount = (/** @type {import('../workloads/workload.js').Amount} */ a) => ('packets' in a ? `${a.packets} ${workload.columns[0]}` : `${a.ms} ms`);
     info(describeEnvironment(collectEnvironment()), true);
     if (backlog) warn(backlog);
-    if (nginx) info(`nginx: ${nginx.path} (${nginx.version}; from ${options.nginx === undefined ? 'PATH' : '--nginx'})`);
-    if (redisServer) info(`redis-server: ${redisServer.path} (${redisServer.version}; from ${options.redisServer === undefined ? 'PATH' : '--redis-server'})`);
-    if (postgres) info(`postgres: ${postgres.path} (${postgres.version}; from ${options.postgresBin === null ? 'PATH or /usr/lib/postgresql' : '--postgres-bin'}); the cluster runs as ${describeCluster().user}${workload.columns.includes('pgbench_tps') ? `; ${describePgbench(postgres.path)}` : ''}`);
+    for (const line of describeServers(executables, workload)) info(line);
     if (node) info(`node: ${describeNodes([node])} runs ${fixture ? 'the server and ' : ''}the client, in a lane process per transport${fixture ? '' : ' (the server is not ours)'}`);
     info(`pin ${pinning.applied}${transports.length > 1 ? ', each lane in a process of its own' : ''}`);
     info(`${workload.name} ${workload.axes.size.label} ${formatSize(options.size)} × ${workload.axes.depth.label} ${options.depth}, ${amount(measure)} per transport after ${amount(warmup)} warmup${transports.length > 1 ? ', in alternating blocks' : ''}${workload.options.includes('pipelining') ? `, pipelining ${options.pipelining}` : ''}${workload.options.includes('clients') ? `, ${options.clients} client${options.clients === 1 ? '' : 's'}` : ''}${workload.options.includes('batch') ? `, ${options.batch === 1 ? 'no pipeline()' : `pipelines of ${options.batch}`}` : ''}${workload.options.includes('connections') ? `, ${connections} connections taking turns` : ''}${workload.options.includes('arrivals') ? `, ${options.arrivals} arrivals` : ''}${workload.fixture.proxy ? `, nginx upstream ${options.keepalive ? 'keep-alive' : 'a new connection per request'}` : ''}${options.serverWorkUs === null ? '' : `, the server spinning ${options.serverWorkUs} µs per ${workload.fixture.server === 'http' ? 'request' : 'packet'} (--server-work)`}${options.serverDelayMs === null ? '' : `, the server waiting ${options.serverDelayMs} ms before each ${workload.fixture.server === 'http' ? 'answer' : 'echo'} (--server-delay)`}, seed ${options.seed}, TCP noDelay ${options.noDelay}`);
@@ -112,22 +103,11 @@ export async function run(raw = {}, { onProgress = () => {}, signal } = {}) {
       const mark = fixture?.nginxLog?.mark();
       /** @type {import('../trial/trial.js').TrialSpec} */
       const spec = {
+        ...trialSettings(options),
         workload: workload.name,
         targets: order.map((t) => /** @type {import('../client/transport.js').Target} */ (targets[t])),
         size: options.size,
         depth: options.depth,
-        measure,
-        warmup,
-        seed: options.seed,
-        noDelay: options.noDelay,
-        timeoutMs: options.timeoutMs,
-        greeting: options.greeting,
-        pipelining: options.pipelining,
-        clients: options.clients,
-        batch: options.batch,
-        keepalive: options.keepalive,
-        arrivals: options.arrivals,
-        connections: options.connections,
         maxMs: limitMs,
         placement: pinning.placement,
         ...(node ? { node_version: node.version } : {}),

@@ -18,7 +18,6 @@ import { describeReference } from '../report/table.js';
 import { MIN_BLOCKS, TEST_MIN_BLOCKS } from '../client/blocks.js';
 import { PROBE_TIMEOUT_MS } from '../fixture/probe.js';
 import { describeCluster } from '../fixture/postgres-process.js';
-import { describePgbench } from '../fixture/pgbench.js';
 import { connectionsAt, getWorkload } from '../workloads/index.js';
 import { BASELINE } from '../transports/index.js';
 import { toCsv } from '../results/csv.js';
@@ -33,7 +32,7 @@ import { MAX_FAILED_IN_A_ROW, MAX_REPLACEMENTS } from '../sweep/fixture-keeper.j
 import { runSweep } from '../sweep/orchestrator.js';
 import { resolvePinning } from '../sweep/pinning.js';
 import { autoRates } from '../sweep/rates-auto.js';
-import { resolveSweep } from '../sweep/request.js';
+import { describeServers, resolveSweep } from '../sweep/request.js';
 import { openSession } from '../sweep/session.js';
 import { describeSpec } from '../sweep/spec.js';
 import { summaryOf } from '../report/findings.js';
@@ -150,9 +149,7 @@ async function measure({ dir, spec, previous, executables, nodes, begin, end, re
   const connections = Math.max(...spec.depths.map((depth) => connectionsAt(workload, depth, spec)));
   const backlog = backlogWarning({ connections, somaxconn: readSomaxconn(), flag: workload.options.includes('connections') ? `--connections ${connections}` : `--depths ${Math.max(...spec.depths)}` });
   if (backlog) onProgress({ type: 'warning', text: backlog });
-  if (executables.nginx) info(`nginx: ${executables.nginx.path} (${executables.nginx.version}; from ${executables.nginx.from})`);
-  if (executables['redis-server']) info(`redis-server: ${executables['redis-server'].path} (${executables['redis-server'].version}; from ${executables['redis-server'].from})`);
-  if (executables.postgres) info(`postgres: ${executables.postgres.path} (${executables.postgres.version}; from ${executables.postgres.from}); the cluster runs as ${describeCluster().user}${workload.columns.includes('pgbench_tps') ? `; ${describePgbench(executables.postgres.path)}` : ''}`);
+  for (const line of describeServers(executables, workload)) info(line);
   if (executables.ip && !executables.docker) info(`ip: ${executables.ip.path} (iproute2 ${executables.ip.version}): the server in a network namespace${spec.portProxy ? ', TCP through a port proxy' : ', TCP over the bridge'}`);
   if (docker) info(`docker: ${docker}`);
   info(`node: ${describeNodes(nodes)}${nodes.length > 1 ? `; ${nodes[0].version} is the baseline` : ''}`);
@@ -272,7 +269,7 @@ async function measure({ dir, spec, previous, executables, nodes, begin, end, re
  * @param {string[]} pgbench why each pgbench run that failed did
  * @returns {string[]}
  */
-export function referenceWarnings(rows, pgbench) {
+function referenceWarnings(rows, pgbench) {
   const failed = rows.filter((r) => r.status === 'error');
   /** @type {string[]} */
   const warnings = [];

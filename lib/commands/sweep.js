@@ -84,7 +84,7 @@ export async function sweep(preset, opts, { stdout, stderr, chalk }) {
     } else stderr.write(chalk.yellow(`warning: the report could not be made: ${printable(reportError?.message ?? '')} (try: npx udsvstcp report ${printable(dir)})\n`));
   };
   const hooks = { signal: abort.signal, hurry: hurry.signal, onProgress };
-  /** @type {{ document: Record<string, any>, interrupted: boolean, failed: number, resume: string }} */
+  /** @type {import('../api/sweep.js').SweepOutcome | import('../api/chain.js').ChainOutcome} */
   let outcome;
   try {
     if (isChainRequest(options)) {
@@ -97,9 +97,8 @@ export async function sweep(preset, opts, { stdout, stderr, chalk }) {
         },
       });
     } else {
-      const single = await sweepOutcome(options, hooks);
-      printReport(single);
-      outcome = single;
+      outcome = await sweepOutcome(options, hooks);
+      printReport(outcome);
     }
   } finally {
     progress?.stop();

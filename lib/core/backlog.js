@@ -18,7 +18,6 @@ export function listenBacklog(connections = 0) {
 
 /**
  * net.core.somaxconn, the kernel's cap on any listen backlog (Linux; null elsewhere or unreadable).
- * @returns {number | null}
  */
 export function readSomaxconn(path = '/proc/sys/net/core/somaxconn') {
   const text = readText(path);
@@ -31,7 +30,6 @@ export function readSomaxconn(path = '/proc/sys/net/core/somaxconn') {
  * @param {number} options.connections the most a trial opens at once to one listener
  * @param {number | null | undefined} options.somaxconn
  * @param {string} options.flag what asked for them, e.g. `--connections 1024`
- * @returns {string | null}
  */
 export function backlogWarning({ connections, somaxconn, flag }) {
   if (typeof somaxconn !== 'number' || !Number.isFinite(somaxconn) || somaxconn >= connections) return null;

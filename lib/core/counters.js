@@ -19,7 +19,6 @@ import { readText } from './environment.js';
 /**
  * The fields of a /proc/PID/io or /proc/PID/status text: `name: value` lines.
  * @param {string} text
- * @returns {Record<string, number>}
  */
 export function parseProcFields(text) {
   /** @type {Record<string, number>} */
@@ -61,7 +60,6 @@ function procReader() {
  * @param {Record<string, number>} status
  * @param {Record<string, number>} io empty where unreadable
  * @param {number} [preads] our own read calls, taken out of syscr
- * @returns {Counters | null}
  */
 function toCounters(status, io, preads = 0) {
   if (!Number.isFinite(status.voluntary_ctxt_switches) || !Number.isFinite(status.nonvoluntary_ctxt_switches)) return null;
@@ -89,13 +87,7 @@ export function readOwnCounters() {
   } catch {
     // unreadable: reads and writes unknown
   }
-  const known = Number.isFinite(io.syscr) && Number.isFinite(io.syscw);
-  return {
-    vcsw: usage.voluntaryContextSwitches,
-    ivcsw: usage.involuntaryContextSwitches,
-    reads: known ? io.syscr - before : null,
-    writes: known ? io.syscw : null,
-  };
+  return /** @type {Counters} */ (toCounters({ voluntary_ctxt_switches: usage.voluntaryContextSwitches, nonvoluntary_ctxt_switches: usage.involuntaryContextSwitches }, io, before));
 }
 
 /**
@@ -150,7 +142,6 @@ export function createThreadUsage() {
 /**
  * Counters summed (the processes of nginx, a lane's blocks), null where any is unknown.
  * @param {Counters[]} list
- * @returns {Counters}
  */
 export function sumCounters(list) {
   const sum = (/** @type {'vcsw' | 'ivcsw' | 'reads' | 'writes'} */ k) => list.reduce((/** @type {number | null} */ a, c) => (a === null || c[k] === null ? null : a + /** @type {number} */ (c[k])), 0);
@@ -160,7 +151,6 @@ export function sumCounters(list) {
 /**
  * @param {Counters} before
  * @param {Counters} after
- * @returns {Counters}
  */
 export function diffCounters(before, after) {
   const d = (/** @type {number | null} */ a, /** @type {number | null} */ b) => (a === null || b === null ? null : b - a);

@@ -14,7 +14,6 @@ const COLUMNS = /** @type {const} */ (['user', 'nice', 'system', 'idle', 'iowait
 /**
  * Parse /proc/stat's aggregate `cpu` line; null when it is missing or malformed.
  * @param {string} text the whole of /proc/stat
- * @returns {CpuTimes | null}
  */
 export function parseCpuTimes(text) {
   const line = text.split('\n').find((l) => /^cpu\s/.test(l));
@@ -26,7 +25,6 @@ export function parseCpuTimes(text) {
 
 /**
  * The counters now; null off Linux or when /proc/stat cannot be read.
- * @returns {CpuTimes | null}
  */
 export function readCpuTimes() {
   const text = readText('/proc/stat');

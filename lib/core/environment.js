@@ -35,7 +35,6 @@ export function readNetLimits() {
 /**
  * How many files a process we start may open (Linux; null where unknown or unlimited): the hard RLIMIT_NOFILE it
  * inherits (Node raises its soft limit to the hard one at start-up). Only root could raise it.
- * @returns {number | null}
  */
 export function readOpenFileLimit() {
   const line = readText('/proc/self/limits')?.split('\n').find((l) => l.startsWith('Max open files'));

@@ -150,6 +150,22 @@ export function readRegularFile(path, { maxBytes, what, follow = false, private:
   }
 }
 
+/**
+ * readRegularFile, or null where nothing is at `path`; a failure other than a refusal is a UsageError `${cannot}: why`.
+ * @param {string} path
+ * @param {Parameters<typeof readRegularFile>[1]} options
+ * @param {string} cannot e.g. `x.json: cannot read`
+ */
+export function readIfThere(path, options, cannot) {
+  try {
+    return readRegularFile(path, options);
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    if (errorCode(error) === 'ENOENT') return null;
+    throw new UsageError(`${cannot}: ${/** @type {Error} */ (error).message}`);
+  }
+}
+
 /** A name no one else uses, beside `path`. */
 export function uniqueName(/** @type {string} */ path) {
   return `${path}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;

@@ -26,7 +26,6 @@ const SYSCTLS = [
 /**
  * A sysctl's value: a number, a list of numbers ("4096 16384 4194304"), the text where it is neither, null if unreadable.
  * @param {string | null} text
- * @returns {number | number[] | string | null}
  */
 export function parseSysctl(text) {
   if (text === null) return null;

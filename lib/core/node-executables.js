@@ -7,10 +7,10 @@
 import { spawnSync } from 'node:child_process';
 import { randomInt } from 'node:crypto';
 import fs from 'node:fs';
-import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { UsageError } from './errors.js';
 import { packageJson } from './environment.js';
-import { isExecutableFile } from './programs.js';
+import { findIn, isExecutableFile, programDirs } from './programs.js';
 
 /** How long a Node may take to print its versions (a loaded machine starts Node slowly). */
 export const PROBE_TIMEOUT_MS = 10_000;
@@ -93,8 +93,7 @@ function locate(given, flag) {
     if (!isExecutableFile(path)) throw new UsageError(`${flag} ${given}: not an executable file; give the path of a Node executable or a name on PATH (e.g. node)`, 'ERR_NODE');
     return path;
   }
-  const dirs = (process.env.PATH ?? '').split(delimiter).filter((dir) => isAbsolute(dir));
-  const found = dirs.map((dir) => join(dir, given)).find(isExecutableFile);
+  const found = findIn(given, programDirs([]));
   if (!found) throw new UsageError(`${flag} ${given}: not found on PATH; give a path (e.g. /tmp/n26/node_modules/.bin/node) or a name on PATH`, 'ERR_NODE');
   return found;
 }
@@ -103,7 +102,6 @@ function locate(given, flag) {
  * Find and ask one Node executable what it is.
  * @param {string} given a path or a name on PATH
  * @param {string} [flag] how to name it in messages (--node, or a spec key)
- * @returns {NodeExecutable}
  */
 export function findNode(given, flag = '--node') {
   if (typeof given !== 'string' || given.trim() === '') throw new UsageError(`${flag} must name a Node executable (a path or a name on PATH); got ${JSON.stringify(given)}`, 'ERR_NODE');
@@ -144,7 +142,6 @@ export function findNode(given, flag = '--node') {
 /**
  * Find and ask several: each at most once by version.
  * @param {string[]} list paths or names on PATH, in the order given (the first is the baseline)
- * @returns {NodeExecutable[]}
  */
 export function findNodes(list, flag = '--node') {
   if (list.length > MAX_NODES) throw new UsageError(`${flag} takes at most ${MAX_NODES} Node executables; got ${list.length}`, 'ERR_NODE');

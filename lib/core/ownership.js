@@ -11,7 +11,6 @@ import { UsageError } from './errors.js';
  * Why another user could change what is at this stat, or null when no one but this user (or root) can.
  * @param {{ uid: number, mode: number }} stat
  * @param {number | null} [uid] the effective uid to judge for (default: this process's; null where there are none, as on Windows)
- * @returns {string | null}
  */
 export function sharedReason(stat, uid = process.geteuid ? process.geteuid() : null) {
   if (uid === null) return null;

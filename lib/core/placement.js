@@ -12,7 +12,6 @@ const PROCESSOR = 39 - 3;
 /**
  * The CPU a thread last ran on, from the text of its stat file.
  * @param {string} text
- * @returns {number | null}
  */
 export function processorOf(text) {
   const close = text.lastIndexOf(')');
@@ -24,7 +23,6 @@ export function processorOf(text) {
 /**
  * @param {number | 'self'} pid
  * @param {number} [tid] default: the calling thread when pid is 'self', else the process's main thread
- * @returns {number | null}
  */
 export function cpuOf(pid, tid) {
   const text = readText(pid === 'self' && tid === undefined ? '/proc/thread-self/stat' : `/proc/${pid}/task/${tid ?? pid}/stat`);
@@ -33,7 +31,6 @@ export function cpuOf(pid, tid) {
 
 /**
  * The calling thread's id (Linux), null where /proc/thread-self is missing.
- * @returns {number | null}
  */
 export function ownThreadId() {
   try {

@@ -24,7 +24,6 @@ export function createByteStream(seed, stream = 'bytes') {
 /**
  * A seeded generator of floats in [0, 1).
  * @param {number | string} seed
- * @returns {() => number}
  */
 export function createRandom(seed, stream = 'random') {
   const next = createByteStream(seed, stream);
@@ -46,7 +45,6 @@ export function createRandom(seed, stream = 'random') {
  * @template T
  * @param {readonly T[]} items
  * @param {() => number} random
- * @returns {T[]}
  */
 export function shuffle(items, random) {
   const out = items.slice();

@@ -74,7 +74,6 @@ function openFilesHint(limits) {
  * end of its first line (later lines, such as a resume hint, kept); null for any other error.
  * @param {unknown} error
  * @param {Limits} [limits] default: this process's
- * @returns {string | null}
  */
 export function describeResourceError(error, limits = OWN) {
   if (!(error instanceof Error)) return null;

@@ -17,7 +17,6 @@ const SHORT = { '\t': '\\t', '\n': '\\n', '\r': '\\r' };
 /**
  * A value as it may be shown on a terminal: controls escaped (ESC → `\x1b`).
  * @param {unknown} value
- * @returns {string}
  */
 export function printable(value) {
   return String(value).replace(UNPRINTABLE, (char) => {

@@ -34,11 +34,11 @@ export function resolveWorkloadOptions(workload, given, name) {
   checkApplies(workload, given, name);
   return {
     greeting: Boolean(given.greeting),
-    pipelining: given.pipelining === undefined ? 1 : parseSetting('pipelining', given.pipelining, name('pipelining')),
-    clients: given.clients === undefined || given.clients === null ? 1 : /** @type {number} */ (parseSetting('clients', given.clients, name('clients'))),
-    batch: given.batch === undefined || given.batch === null ? 1 : /** @type {number} */ (parseSetting('batch', given.batch, name('batch'))),
+    pipelining: given.pipelining === undefined ? 1 : parseSetting('pipelining', given.pipelining, name),
+    clients: given.clients === undefined || given.clients === null ? 1 : /** @type {number} */ (parseSetting('clients', given.clients, name)),
+    batch: given.batch === undefined || given.batch === null ? 1 : /** @type {number} */ (parseSetting('batch', given.batch, name)),
     keepalive: Boolean(given.keepalive),
-    arrivals: /** @type {'constant' | 'poisson'} */ (given.arrivals === undefined || given.arrivals === null ? 'constant' : parseSetting('arrivals', given.arrivals, name('arrivals'))),
+    arrivals: /** @type {'constant' | 'poisson'} */ (given.arrivals === undefined || given.arrivals === null ? 'constant' : parseSetting('arrivals', given.arrivals, name)),
     connections: !workload.options.includes('connections') || given.connections === undefined || given.connections === null ? null : toInteger(String(given.connections), name('connections'), { min: 1, max: workload.openConnections?.max ?? MAX_OPEN_CONNECTIONS }),
     nginx: given.nginx === undefined || given.nginx === null ? null : String(given.nginx),
     postgresBin: given.postgresBin === undefined || given.postgresBin === null ? null : String(given.postgresBin),
@@ -59,8 +59,8 @@ export function resolveAmounts(workload, given, name, fallbackDuration) {
   if (has(given.packets) && has(given.duration)) throw new UsageError(`${name('packets')} and ${name('duration')} exclude each other: give one`);
   checkApplies(workload, { packets: given.packets }, name);
   const measure = has(given.packets)
-    ? { packets: parseSetting('packets', given.packets, name('packets')) }
-    : { ms: parseSetting('duration', given.duration ?? fallbackDuration, name('duration')) };
+    ? { packets: parseSetting('packets', given.packets, name) }
+    : { ms: parseSetting('duration', given.duration ?? fallbackDuration, name) };
   const warmup = toWarmup(String(given.warmup), name('warmup'));
   if ('packets' in warmup && warmup.packets > 0 && !workload.counts) throw new UsageError(`${name('warmup')} must be a time (e.g. 250ms) for the ${workload.name} workload, not a count; got ${JSON.stringify(given.warmup)}`);
   return { measure, warmup };
@@ -73,7 +73,6 @@ export function resolveAmounts(workload, given, name, fallbackDuration) {
  * @param {unknown} value
  * @param {string} key
  * @param {NodeJS.Platform} [platform]
- * @returns {string[]}
  */
 export function toTransportList(value, key, platform = process.platform) {
   const list = value === 'both' ? [...PAIR] : typeof value === 'string' ? value.split(',').map((t) => t.trim()) : value;

@@ -41,6 +41,9 @@ import { DEFAULT_WORKLOAD, WORKLOADS, WORKLOAD_NAMES, outsideServer } from '../w
 /** @param {number} ms */
 const showMs = (ms) => (ms < 1 ? `${+(ms * 1000).toFixed(3)} µs` : ms % 3_600_000 === 0 ? `${ms / 3_600_000} h` : ms % 60_000 === 0 ? `${ms / 60_000} min` : ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`);
 
+/** A key's flag: serverNetns → --server-netns. @param {string} key */
+export const toFlag = (key) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+
 /** The workloads a predicate picks, by name. @param {(w: Workload) => boolean} pick */
 const who = (pick) => WORKLOAD_NAMES.filter((n) => pick(WORKLOADS[n])).join(', ');
 
@@ -207,11 +210,12 @@ export function acceptsOf(s, view = {}) {
  * A value of an integer, time, choice or boolean setting, or a UsageError naming it and the accepted range.
  * @param {string} key
  * @param {unknown} value
- * @param {string} name the flag or key, for the message
+ * @param {(key: string) => string} [nameOf] how to name the key in the message (default: its flag)
  * @returns {any}
  */
-export function parseSetting(key, value, name) {
+export function parseSetting(key, value, nameOf = toFlag) {
   const s = SETTINGS[key];
+  const name = nameOf(key);
   if (s.kind === 'integer') return toInteger(String(value), name, s.range);
   if (s.kind === 'time') return toDuration(String(value), name, s.range);
   if (s.kind === 'boolean') {
@@ -244,7 +248,7 @@ export function checkApplies(workload, given, name) {
  */
 export function viewOf(s, command) {
   const view = s.cmd[command] ?? {};
-  const flag = view.flag ?? `--${s.key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}${s.arg ? ` ${s.arg}` : ''}`;
+  const flag = view.flag ?? `${toFlag(s.key)}${s.arg ? ` ${s.arg}` : ''}`;
   const workloads = s.applies && who(s.applies) !== WORKLOAD_NAMES.join(', ') ? who(s.applies) : '';
   const value = 'default' in view ? view.default : s.default;
   const fmt = (/** @type {unknown} */ v) => (v === undefined || v === null || v === '' ? '' : Array.isArray(v) ? v.join(',') : String(v));

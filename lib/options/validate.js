@@ -9,7 +9,7 @@ import { toInteger } from '../core/units.js';
 import { findNode } from '../core/node-executables.js';
 import { DEFAULT_WORKLOAD, WORKLOADS, WORKLOAD_NAMES, connectionsAt, getWorkload, outsideServer } from '../workloads/index.js';
 import { checkNetnsTransports, checkServerHandler, checkWorkloadTransports, resolveAmounts, resolveWorkloadOptions, toAxisValue, toTransportList } from './rules.js';
-import { checkApplies, defaultOf, parseSetting } from './settings.js';
+import { checkApplies, defaultOf, parseSetting, toFlag } from './settings.js';
 import { TRANSPORTS, getTransport } from '../transports/index.js';
 
 /**
@@ -32,7 +32,7 @@ export function resolveServeOptions(raw) {
   const outside = outsideServer(workload);
   if (outside) throw new UsageError(`serve --workload ${workload.name}: its server is ${outside}, not one of ours; \`run --workload ${workload.name}\` and \`sweep ${workload.name}\` start one`);
   const handler = /** @type {Exclude<typeof workload.fixture.server, import('../workloads/index.js').OutsideHandler>} */ (workload.fixture.server);
-  checkApplies(workload, { greeting: raw.greeting }, (key) => `--${key}`);
+  checkApplies(workload, { greeting: raw.greeting }, toFlag);
   const host = raw.host ?? String(defaultOf('host', 'serve'));
   if (host.length === 0) throw new UsageError('--host must be an address to bind, e.g. 127.0.0.1');
   if (!isLoopback(host) && !raw.allowRemote) {
@@ -41,7 +41,7 @@ export function resolveServeOptions(raw) {
   return {
     handler,
     host,
-    port: parseSetting('port', raw.port ?? defaultOf('port', 'serve'), '--port'),
+    port: parseSetting('port', raw.port ?? defaultOf('port', 'serve')),
     path: raw.uds === undefined ? undefined : checkSocketPath(raw.uds, '--uds'),
     greeting: Boolean(raw.greeting),
     noDelay: !raw.nagle,
@@ -118,22 +118,22 @@ function impliedWorkload(raw) {
 export function resolveRunOptions(raw) {
   const workload = raw.workload === undefined ? impliedWorkload(raw) : getWorkload(raw.workload);
   const { size: sizeAxis, depth: depthAxis } = workload.axes;
-  const extras = resolveWorkloadOptions(workload, raw, (key) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
+  const extras = resolveWorkloadOptions(workload, raw, toFlag);
   const size = toAxisValue(raw.size ?? sizeAxis.fallback, sizeAxis, '--size');
   const depth = toAxisValue(raw[depthAxis.flag.slice(2)] ?? depthAxis.fallback, depthAxis, depthAxis.flag);
   workload.check?.(size, depth, `--size × ${depthAxis.flag}`, extras);
   if (workload.fixture.proxy) checkNginxConnections(connectionsAt(workload, depth, extras), workload.options.includes('connections') ? '--connections' : depthAxis.flag);
-  const { measure, warmup } = resolveAmounts(workload, { packets: raw.packets, duration: raw.duration, warmup: raw.warmup ?? defaultOf('warmup', 'run') }, (key) => `--${key}`, String(defaultOf('duration', 'run')));
+  const { measure, warmup } = resolveAmounts(workload, { packets: raw.packets, duration: raw.duration, warmup: raw.warmup ?? defaultOf('warmup', 'run') }, toFlag, String(defaultOf('duration', 'run')));
 
   let transports = toTransportList(raw.transport ?? 'both', '--transport');
   checkWorkloadTransports(workload, transports, '--transport');
-  checkServerHandler(transports, { serverWork: raw.serverWork, serverDelay: raw.serverDelay }, (key) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
+  checkServerHandler(transports, { serverWork: raw.serverWork, serverDelay: raw.serverDelay }, toFlag);
   /** @type {RunOptions['targets']} */
   let targets;
-  if (TARGETED.some((t) => raw[t] !== undefined)) {
+  const given = TARGETED.filter((t) => raw[t] !== undefined);
+  if (given.length) {
     if (workload.fixture.proxy) throw new UsageError(`${targetFlags(' and ')} are not for the proxy workload: it starts its own app server and nginx`);
     if (outsideServer(workload)) throw new UsageError(`${targetFlags(' and ')} are not for the ${workload.name} workload: it starts ${outsideServer(workload)} of its own`);
-    const given = TARGETED.filter((t) => raw[t] !== undefined);
     targets = Object.fromEntries(given.map((t) => [t, toTarget(t, raw[t])]));
     if (raw.transport === undefined) transports = transports.filter((t) => targets?.[t]);
     for (const t of transports) {
@@ -143,9 +143,8 @@ export function resolveRunOptions(raw) {
       if (!targets[t]) throw new UsageError(`--transport ${raw.transport} needs --${t} ${declared.target} when a target is given (or give no target to start a server)`);
     }
   }
-  for (const [key, flag] of [['serverWork', '--server-work'], ['serverDelay', '--server-delay']]) {
-    if (raw[key] !== undefined && targets) throw new UsageError(`${flag} is done by the server udsvstcp starts: not with ${targetFlags(' or ')} (a server not ours)`);
-  }
+  const handled = ['serverWork', 'serverDelay'].find((key) => raw[key] !== undefined);
+  if (handled && targets) throw new UsageError(`${toFlag(handled)} is done by the server udsvstcp starts: not with ${targetFlags(' or ')} (a server not ours)`);
   if (raw.portProxy && !raw.serverNetns) throw new UsageError('--port-proxy needs --server-netns: the port proxy forwards from host loopback to the server\'s address in its network namespace');
   if (raw.serverNetns && targets) throw new UsageError(`--server-netns runs the server udsvstcp starts in a network namespace: not with ${targetFlags(' or ')} (a server not ours)`);
   if (raw.serverNetns) checkNetnsTransports(transports, '--transport', '--server-netns');
@@ -158,19 +157,19 @@ export function resolveRunOptions(raw) {
     depth,
     measure,
     warmup,
-    seed: raw.seed === undefined ? newSeed() : parseSetting('seed', raw.seed, '--seed'),
+    seed: raw.seed === undefined ? newSeed() : parseSetting('seed', raw.seed),
     noDelay: !raw.nagle,
-    timeoutMs: parseSetting('timeout', raw.timeout ?? defaultOf('timeout', 'run'), '--timeout'),
-    runs: parseSetting('runs', raw.runs ?? defaultOf('runs', 'run'), '--runs'),
+    timeoutMs: parseSetting('timeout', raw.timeout ?? defaultOf('timeout', 'run')),
+    runs: parseSetting('runs', raw.runs ?? defaultOf('runs', 'run')),
     ...extras,
     nginx: extras.nginx ?? undefined,
     redisServer: extras.redisServer ?? undefined,
     node: raw.node === undefined ? undefined : findNode(raw.node, '--node'), // found and asked last: it runs a program
     probe: Boolean(raw.probe),
-    pin: parseSetting('pin', raw.pin ?? defaultOf('pin', 'run'), '--pin'),
+    pin: parseSetting('pin', raw.pin ?? defaultOf('pin', 'run')),
     netns,
     portProxy: Boolean(raw.portProxy),
-    serverWorkUs: raw.serverWork === undefined ? null : parseSetting('serverWork', raw.serverWork, '--server-work') * 1000,
-    serverDelayMs: raw.serverDelay === undefined ? null : parseSetting('serverDelay', raw.serverDelay, '--server-delay'),
+    serverWorkUs: raw.serverWork === undefined ? null : parseSetting('serverWork', raw.serverWork) * 1000,
+    serverDelayMs: raw.serverDelay === undefined ? null : parseSetting('serverDelay', raw.serverDelay),
   };
 }

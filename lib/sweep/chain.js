@@ -7,9 +7,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../core/errors.js';
-import { errorCode, readRegularFile, writeFileAtomic } from '../core/files.js';
+import { readIfThere, writeFileAtomic } from '../core/files.js';
 import { parseJson } from '../core/json-text.js';
-import { SPEC_FLAGS } from '../options/settings.js';
+import { SPEC_FLAGS, toFlag } from '../options/settings.js';
 import { checkPrivateDir } from '../core/ownership.js';
 import { listPresets, loadSpec } from './spec.js';
 
@@ -17,7 +17,7 @@ import { listPresets, loadSpec } from './spec.js';
 export const CHAIN_FILE = 'chain.json';
 
 /** The spec flags a chain passes to each part: they change how it runs, not what it measures. */
-export const CHAIN_SPEC_FLAGS = ['seed', 'pin', 'node'];
+const CHAIN_SPEC_FLAGS = ['seed', 'pin', 'node'];
 
 /** A part's name: a directory name of the chain's results directory. */
 const PART_NAME = /^[a-z0-9][a-z0-9-]{0,31}$/;
@@ -81,7 +81,7 @@ export function chainOf(options) {
 export function refuseDesignFlags(chain, options) {
   const flag = [...SPEC_FLAGS, 'rates'].find((key) => !CHAIN_SPEC_FLAGS.includes(key) && options[key] !== undefined);
   if (flag === undefined) return;
-  const name = `--${flag.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+  const name = toFlag(flag);
   throw new UsageError(`${name} would change the plan of a part of the chained preset ${chain.name} (${chain.parts.map((p) => `${p.name}: ${p.preset}`).join(', ')}); sweep a part's preset alone to change it, e.g. udsvstcp sweep ${chain.parts[0].preset} ${name} …`);
 }
 
@@ -94,20 +94,14 @@ export function refuseDesignFlags(chain, options) {
  */
 export function readChainFile(dir, { flag, allowShared = false }) {
   const path = join(dir, CHAIN_FILE);
-  let text;
   if (!existsSync(path)) return null;
   if (!allowShared) checkPrivateDir(dir, flag);
-  try {
-    text = readRegularFile(path, { maxBytes: 64 * 1024, what: 'a chain file', private: !allowShared }).toString('utf8');
-  } catch (error) {
-    if (error instanceof UsageError) throw error;
-    if (errorCode(error) === 'ENOENT' || errorCode(error) === 'ENOTDIR') return null;
-    throw new UsageError(`${path}: cannot read: ${/** @type {Error} */ (error).message}`);
-  }
+  const bytes = readIfThere(path, { maxBytes: 64 * 1024, what: 'a chain file', private: !allowShared }, `${path}: cannot read`);
+  if (!bytes) return null;
   /** @type {any} */
   let chain;
   try {
-    chain = parseJson(text, 8);
+    chain = parseJson(bytes.toString('utf8'), 8);
   } catch (error) {
     throw new UsageError(`${path}: malformed JSON: ${/** @type {Error} */ (error).message}`);
   }

@@ -33,6 +33,16 @@ import { formatPercent, formatSize } from '../core/units.js';
  * @property {(replacement: import('./fixture-keeper.js').Replacement) => void} [onReplace] a fixture was replaced (before the new one starts)
  */
 
+/** The settings a trial takes as they are, from a sweep's spec or run's options. */
+const TRIAL_SETTINGS = /** @type {const} */ (['measure', 'warmup', 'seed', 'noDelay', 'timeoutMs', 'greeting', 'pipelining', 'clients', 'batch', 'keepalive', 'arrivals', 'connections']);
+
+/**
+ * @template {Record<(typeof TRIAL_SETTINGS)[number], any>} T
+ * @param {T} from
+ * @returns {Pick<T, (typeof TRIAL_SETTINGS)[number]>}
+ */
+export const trialSettings = (from) => /** @type {any} */ (Object.fromEntries(TRIAL_SETTINGS.map((key) => [key, from[key]])));
+
 /**
  * @param {import('./spec.js').SweepSpec} spec
  * @param {import('./schedule.js').Job} job
@@ -40,26 +50,15 @@ import { formatPercent, formatSize } from '../core/units.js';
  */
 function trialSpec(spec, job, server) {
   return {
+    ...trialSettings(spec),
     workload: spec.workload,
     targets: job.transports.map((t) => server.targets[t]),
     size: job.size,
     depth: job.depth,
-    measure: spec.measure,
-    warmup: spec.warmup,
-    seed: spec.seed,
-    noDelay: spec.noDelay,
-    timeoutMs: spec.timeoutMs,
     maxMs: spec.trialTimeoutMs,
     node_version: job.node,
     blockMs: spec.blockMs,
     test: spec.test,
-    greeting: spec.greeting,
-    pipelining: spec.pipelining,
-    clients: spec.clients,
-    batch: spec.batch,
-    keepalive: spec.keepalive,
-    arrivals: spec.arrivals,
-    connections: spec.connections,
   };
 }
 

@@ -12,11 +12,11 @@ import { runLanes } from '../trial/lanes.js';
 import { getWorkload } from '../workloads/index.js';
 
 /** The ladder reaches down to this share of the lowest capacity, where every transport keeps its rate. */
-export const AUTO_FLOOR = 1 / 16;
+const AUTO_FLOOR = 1 / 16;
 /** and with --test (a check that the tool works, not figures) to this share: two steps fewer to sweep and to walk. */
 export const AUTO_FLOOR_TEST = 1 / 4;
 /** and up to this multiple of the highest, past every knee: open loop can keep more than closed loop measured. */
-export const AUTO_CEILING = 2;
+const AUTO_CEILING = 2;
 /** Rates offered at most. */
 const MAX_RATES = 32;
 

@@ -7,7 +7,8 @@ import { resolveWorkloadOptions } from '../options/rules.js';
 import { checkTempDir } from '../fixture/socket-file.js';
 import { describeNginx, findNginx } from '../fixture/nginx.js';
 import { probeDocker } from '../fixture/docker.js';
-import { checkClusterTempDir, describePostgres, findPostgres } from '../fixture/postgres-process.js';
+import { checkClusterTempDir, describeCluster, describePostgres, findPostgres } from '../fixture/postgres-process.js';
+import { describePgbench } from '../fixture/pgbench.js';
 import { describeRedisServer, findRedisServer } from '../fixture/redis-process.js';
 import { requireNetns } from '../fixture/netns.js';
 import { DEFAULT_WORKLOAD, WORKLOAD_NAMES, getWorkload } from '../workloads/index.js';
@@ -16,31 +17,16 @@ import { checkNewOutDir } from './session.js';
 import { loadSpec, resolveSpec, toNodeList } from './spec.js';
 import { isChained } from './chain.js';
 import { currentNode, findNodes } from '../core/node-executables.js';
-import { SPEC_FLAGS, checkOptionKeys, isOpenLoopWorkload } from '../options/settings.js';
+import { SPEC_FLAGS, checkOptionKeys, isOpenLoopWorkload, toFlag } from '../options/settings.js';
 
 /** The other options of `sweep()`: what to run and where, beside the spec keys. */
 export const SWEEP_OPTIONS = ['preset', 'test', 'out', 'resume', 'retryFailed', 'allowSharedDir', 'nginx', 'redisServer', 'postgresBin', 'probe', 'report', 'rates'];
 
 /**
- * @typedef {SweepOwnOptions & Record<string, any>} SweepOptions the options of `sweep()`: `udsvstcp sweep`'s flags,
- *   camelCased: these, and the spec keys a flag overrides (SPEC_FLAGS, from the settings table) as typed ('1k..64k', '2s') or as in a spec file
- */
-
-/**
- * @typedef {object} SweepOwnOptions
- * @property {string | Record<string, unknown>} [preset] a preset in sweeps/, a path to a .json spec, or a spec object
- *   (the keys of a spec file, sweeps/README.md); default: the default preset
- * @property {boolean} [test] the preset's "test" block (its smallest settings)
- * @property {string} [out] the results directory (default ./udsvstcp-results/<UTC time>-<preset>/)
- * @property {string} [resume] run only the trials missing from this results directory
- * @property {boolean} [retryFailed] with resume: measure failed trials again
- * @property {boolean} [allowSharedDir] take a results directory other users could change
- * @property {string} [nginx] the nginx binary (proxy)
- * @property {string} [redisServer] the redis-server executable (redis)
- * @property {string} [postgresBin] the directory of initdb and postgres (postgres)
- * @property {boolean} [probe] the wake-up probe at the start (default true)
- * @property {boolean} [report] write the report files: summary.md, the charts, results.xlsx, report.html (default true)
- * @property {string | (number | string)[]} [rates] the open-loop workloads' depths by their name (the offered rates); not with depths
+ * @typedef {Record<string, any>} SweepOptions the options of `sweep()`: `udsvstcp sweep`'s flags, camelCased (the settings
+ *   table, lib/options/settings.js, lists them: SWEEP_OPTIONS, and SPEC_FLAGS, the spec keys a flag overrides), as typed
+ *   ('1k..64k', '2s') or as in a spec file; `preset` a preset in sweeps/, a path to a .json spec, or a spec object (the
+ *   keys of a spec file, sweeps/README.md); default: the default preset
  */
 
 /**
@@ -57,44 +43,55 @@ function workloadSpec(name) {
 }
 
 /**
- * The executables a sweep of `spec` runs: from the command line (--nginx, --redis-server, --postgres-bin) or PATH (and
+ * The servers' executables a workload runs, found from --nginx, --redis-server, --postgres-bin or PATH (and
  * /usr/lib/postgresql), never from a spec file or meta.json.
- * @param {import('./spec.js').SweepSpec} spec
- * @param {{ nginx?: string, redisServer?: string, postgresBin?: string }} given --nginx, --redis-server, --postgres-bin
+ * @param {import('../workloads/workload.js').Workload} workload
+ * @param {{ nginx?: string, redisServer?: string, postgresBin?: string }} given
  * @returns {import('./session.js').Executables}
  */
-function findExecutables(spec, { nginx, redisServer, postgresBin }) {
-  const workload = getWorkload(spec.workload);
-  // each only for its workload: --nginx for proxy, --redis-server for redis, --postgres-bin for postgres
-  resolveWorkloadOptions(workload, { nginx, redisServer, postgresBin }, (key) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
+export function findServers(workload, { nginx, redisServer, postgresBin }) {
   if (workload.fixture.server === 'postgres') checkClusterTempDir(); // as root the cluster's user must reach TMPDIR: before the results directory
   return {
     ...(workload.fixture.proxy ? { nginx: { ...describeNginx(findNginx(nginx)), from: nginx === undefined ? 'PATH' : '--nginx' } } : {}),
     ...(workload.fixture.server === 'redis' ? { 'redis-server': { ...describeRedisServer(findRedisServer(redisServer)), from: redisServer === undefined ? 'PATH' : '--redis-server' } } : {}),
     ...(workload.fixture.server === 'postgres' ? { postgres: { ...describePostgres(findPostgres(postgresBin)), from: postgresBin === undefined ? 'PATH or /usr/lib/postgresql' : '--postgres-bin' } } : {}),
-    ...referenceOf(workload),
-    ...(spec.serverNetns ? { ip: requireNetns(`sweep ${spec.preset}: serverNetns (--server-netns)`) } : {}),
-    ...(spec.serverDocker ? dockerOf(probeDocker()) : {}), // none when no daemon answers: the namespace emulation runs
   };
 }
 
 /**
- * The workload's reference client (redis-benchmark), where it declares one and it is found: optional, none is a note later.
+ * What findServers found, a line each.
+ * @param {import('./session.js').Executables} executables
  * @param {import('../workloads/workload.js').Workload} workload
- * @returns {import('./session.js').Executables}
  */
-function referenceOf(workload) {
-  const path = workload.reference?.find();
-  return workload.reference && path ? { [workload.reference.client]: { ...workload.reference.describe(path), from: 'PATH' } } : {};
+export function describeServers(executables, workload) {
+  return ['nginx', 'redis-server', 'postgres'].filter((name) => executables[name]).map((name) => {
+    const { path, version, from } = executables[name];
+    return `${name}: ${path} (${version}; from ${from})${name === 'postgres' ? `; the cluster runs as ${describeCluster().user}${workload.columns.includes('pgbench_tps') ? `; ${describePgbench(path)}` : ''}` : ''}`;
+  });
 }
 
 /**
- * A Docker daemon that answered, as an executable (recorded in meta.json; a change on --resume is said), or nothing.
- * @param {ReturnType<typeof probeDocker>} probed
- * @returns {Record<string, { path: string, version: string, from: string }>}
+ * The executables a sweep of `spec` runs: its servers' (findServers), its workload's reference client (redis-benchmark)
+ * where it declares one and it is found (optional: none is a note later), ip with serverNetns, and the Docker daemon
+ * that answered with serverDocker (recorded in meta.json; a change on --resume is said).
+ * @param {import('./spec.js').SweepSpec} spec
+ * @param {{ nginx?: string, redisServer?: string, postgresBin?: string }} given --nginx, --redis-server, --postgres-bin
+ * @returns {import('./session.js').Executables}
  */
-function dockerOf(probed) {
-  return 'path' in probed ? { docker: probed } : {};
+function findExecutables(spec, given) {
+  const workload = getWorkload(spec.workload);
+  // each only for its workload: --nginx for proxy, --redis-server for redis, --postgres-bin for postgres
+  resolveWorkloadOptions(workload, given, toFlag);
+  const servers = findServers(workload, given);
+  const reference = workload.reference?.find();
+  const ip = spec.serverNetns ? requireNetns(`sweep ${spec.preset}: serverNetns (--server-netns)`) : null;
+  const docker = spec.serverDocker ? probeDocker() : null; // none when no daemon answers: the namespace emulation runs
+  return {
+    ...servers,
+    ...(workload.reference && reference ? { [workload.reference.client]: { ...workload.reference.describe(reference), from: 'PATH' } } : {}),
+    ...(ip ? { ip } : {}),
+    ...(docker && 'path' in docker ? { docker } : {}),
+  };
 }
 
 /**

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { toCsvHeader } from '../results/csv.js';
-import { errorCode, openForAppend, readRegularFile, writeAll, writeFileAtomic } from '../core/files.js';
+import { openForAppend, readIfThere, writeAll, writeFileAtomic } from '../core/files.js';
 import { checkPrivateDir } from '../core/ownership.js';
 import { LOCK_FILE, acquireLock } from '../results/lock.js';
 import { beginSession, checkVersion, createMeta, describeStatus, endSession, readMeta, changedExecutables, writeMeta, writeMetaBestEffort } from '../results/meta.js';
@@ -29,13 +29,7 @@ const statOrNull = (path, follow = false) => (follow ? fs.statSync(path, NO_THRO
  * @param {boolean} allowShared
  */
 function readResultsFile(dir, file, allowShared) {
-  try {
-    return readRegularFile(join(dir, FILES[file]), { maxBytes: MAX_READ_BYTES[file], what: 'a results file', private: !allowShared });
-  } catch (error) {
-    if (error instanceof UsageError) throw error;
-    if (errorCode(error) === 'ENOENT') return null;
-    throw new UsageError(`--resume ${dir}: cannot read ${FILES[file]}: ${/** @type {Error} */ (error).message}`);
-  }
+  return readIfThere(join(dir, FILES[file]), { maxBytes: MAX_READ_BYTES[file], what: 'a results file', private: !allowShared }, `--resume ${dir}: cannot read ${FILES[file]}`);
 }
 
 /**
@@ -101,7 +95,6 @@ export function openSession(request, note) {
     if (!statOrNull(dir, true)?.isDirectory() || !statOrNull(join(dir, FILES.meta))) {
       throw new UsageError(`--resume ${dir} holds no sweep results (${FILES.meta} and ${FILES.trials} are needed)`);
     }
-    if (!allowShared) checkPrivateDir(dir, flag);
   } else {
     executables = request.findExecutables(/** @type {import('./spec.js').SweepSpec} */ (request.spec));
     try {
@@ -110,8 +103,8 @@ export function openSession(request, note) {
     } catch (error) {
       throw new UsageError(`${flag} ${dir} is not a writable directory: ${/** @type {Error} */ (error).message}`);
     }
-    if (!allowShared) checkPrivateDir(dir, flag); // what was made, or what another made meanwhile
   }
+  if (!allowShared) checkPrivateDir(dir, flag); // what was resumed, made, or what another made meanwhile
   const lock = acquireLock(dir, { flag });
   try {
     if (lock.tookOver) note(`took over ${LOCK_FILE} left by udsvstcp pid ${lock.tookOver.pid} (since ${lock.tookOver.started_at}), which is no longer running`);
@@ -146,11 +139,12 @@ export function checkResumable({ dir, given, allowShared = false, findExecutable
  * @param {SessionRequest} request
  * @param {(note: string) => void} say says what was found, once every check has passed: a refusal is one line
  */
-function openResume({ dir, given, retryFailed, allowShared = false, findExecutables, nodeList = null }, say) {
+function openResume(request, say) {
+  const { dir, retryFailed, allowShared = false } = request;
   /** @type {string[]} */
   const found = [];
   const note = (/** @type {string} */ text) => found.push(text);
-  const { meta, spec, executables, nodes } = checkResumable({ dir, given, allowShared, findExecutables, nodeList });
+  const { meta, spec, executables, nodes } = checkResumable(request);
   const executablesChanged = changedExecutables(meta, executables);
   for (const change of executablesChanged) note(`${change}; a results directory never names what runs`);
   const last = Array.isArray(meta.sessions) ? meta.sessions[meta.sessions.length - 1] : undefined;
@@ -164,20 +158,18 @@ function openResume({ dir, given, retryFailed, allowShared = false, findExecutab
   // a trial's rows go in one write; a write cut short leaves its first rows without the rest: cut them back too
   const perTrial = spec.pairing === 'blocks' ? spec.transports.length : 1;
   const trialKey = (/** @type {Record<string, any>} */ r) => `${r.run}|${r.node_version}|${r.size_bytes}|${r.depth}`;
+  const rows = (inspection?.rows ?? []).map((r) => toRow(r.cells, TRIAL_COLUMNS));
+  let unfinished = 0; // the last trial's rows
+  while (unfinished < rows.length && trialKey(rows[rows.length - 1 - unfinished]) === trialKey(rows[rows.length - 1])) unfinished++;
   /** @type {string[]} */
   const orphans = [];
-  if (inspection && inspection.rows.length) {
-    const last = trialKey(toRow(inspection.rows[inspection.rows.length - 1].cells, TRIAL_COLUMNS));
-    const tail = [];
-    for (let i = inspection.rows.length - 1; i >= 0 && trialKey(toRow(inspection.rows[i].cells, TRIAL_COLUMNS)) === last; i--) tail.unshift(inspection.rows[i]);
-    if (tail.length < perTrial) {
-      inspection.keepBytes = tail[0].start;
-      inspection.addNewline = false;
-      inspection.rows.splice(inspection.rows.length - tail.length);
-      orphans.push(...tail.map((r) => bytes?.subarray(r.start, r.end).toString('utf8') ?? ''));
-    }
+  if (inspection && unfinished > 0 && unfinished < perTrial) {
+    const tail = inspection.rows.splice(rows.length - unfinished);
+    rows.splice(rows.length - unfinished);
+    inspection.keepBytes = tail[0].start;
+    inspection.addNewline = false;
+    orphans.push(...tail.map((r) => bytes?.subarray(r.start, r.end).toString('utf8') ?? ''));
   }
-  const rows = (inspection?.rows ?? []).map((r) => toRow(r.cells, TRIAL_COLUMNS));
   /** @type {Record<string, unknown>[]} */
   const recoveries = [];
   const at = new Date().toISOString();
@@ -186,8 +178,7 @@ function openResume({ dir, given, retryFailed, allowShared = false, findExecutab
     const partner = orphans.length ? ` with the ${orphans.length} row(s) of the same trial before it` : '';
     note(`${path} line ${line} was cut back${partner}: ${why} (a row cut short when a sweep stopped mid-write); the ${rows.length} complete rows before it are kept, and that trial is measured again. Removed: ${JSON.stringify(text.slice(0, 200))}`);
     recoveries.push({ at, file: FILES.trials, line: line - orphans.length, why, removed: orphans.join('') + text });
-  }
-  if (orphans.length && !inspection?.cut) {
+  } else if (orphans.length) {
     const line = (inspection?.rows.length ?? 0) + 2;
     note(`${path} line ${line}: the last trial's rows were not all written (a sweep stopped mid-write); its ${orphans.length} row(s) were cut back, and that trial is measured again. Removed: ${JSON.stringify(orphans.join('').slice(0, 200))}`);
     recoveries.push({ at, file: FILES.trials, line, why: 'an unfinished trial', removed: orphans.join('') });

@@ -5,11 +5,11 @@
 import { basename, join } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { MAX_RUNS } from '../core/limits.js';
-import { errorCode, readRegularFile } from '../core/files.js';
+import { readIfThere } from '../core/files.js';
 import { parseJson } from '../core/json-text.js';
 import { checkNginxConnections } from '../fixture/nginx.js';
 import { checkNetnsTransports, checkServerHandler, checkWorkloadTransports, resolveAmounts, resolveWorkloadOptions, toAxisValue, toTransportList } from '../options/rules.js';
-import { DEFAULTS, SPEC_KEYS, checkApplies, checkJsonTypes, parseSetting } from '../options/settings.js';
+import { DEFAULTS, SPEC_KEYS, checkApplies, checkJsonTypes, parseSetting, toFlag } from '../options/settings.js';
 import { DEFAULT_WORKLOAD, WORKLOADS, WORKLOAD_NAMES, connectionsAt, getWorkload } from '../workloads/index.js';
 import { newSeed } from '../core/random.js';
 import { MAX_NODES } from '../core/node-executables.js';
@@ -71,16 +71,8 @@ const KEYS = new Set(SPEC_KEYS);
 export function loadSpec(nameOrFile) {
   const isFile = nameOrFile.includes('/') || nameOrFile.endsWith('.json');
   const source = isFile ? nameOrFile : join(PRESET_DIR, `${nameOrFile}.json`);
-  let bytes;
-  try {
-    bytes = readRegularFile(source, { maxBytes: MAX_SPEC_BYTES, what: 'a sweep spec', follow: true });
-  } catch (error) {
-    if (error instanceof UsageError) throw error;
-    if (errorCode(error) === 'ENOENT') {
-      throw new UsageError(isFile ? `sweep spec file not found: ${nameOrFile}` : `unknown preset "${nameOrFile}"; presets: ${listPresets().join(', ')} (or a path to a .json spec)`);
-    }
-    throw new UsageError(`${source}: cannot read: ${/** @type {Error} */ (error).message}`);
-  }
+  const bytes = readIfThere(source, { maxBytes: MAX_SPEC_BYTES, what: 'a sweep spec', follow: true }, `${source}: cannot read`);
+  if (!bytes) throw new UsageError(isFile ? `sweep spec file not found: ${nameOrFile}` : `unknown preset "${nameOrFile}"; presets: ${listPresets().join(', ')} (or a path to a .json spec)`);
   let raw;
   try {
     raw = parseJson(bytes.toString('utf8'), MAX_SPEC_DEPTH);
@@ -165,13 +157,13 @@ export function resolveSpec(loaded, { test = false, flags = {}, flagNames = {} }
   checkJsonTypes(/** @type {Record<string, unknown>} */ (testBlock), (key) => `${source} "test.${key}"`);
   apply(raw, (key) => `${source} "${key}"`);
   if (test) apply(/** @type {Record<string, unknown>} */ (testBlock), (key) => `${source} "test.${key}"`);
-  apply(flags, (key) => flagNames[key] ?? `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
+  apply(flags, (key) => flagNames[key] ?? toFlag(key));
   const name = (/** @type {string} */ key) => origin[key];
 
   const workload = getWorkload(merged.workload, name('workload'));
   // options the workload does not take first: a preset's axes written for another workload must not hide them
   const given = (/** @type {string} */ key) => (merged[key] === DEFAULTS[/** @type {keyof typeof DEFAULTS} */ (key)] ? undefined : merged[key]);
-  for (const key of ['greeting', 'keepalive', 'serverNetns', 'serverDocker', 'portProxy']) parseSetting(key, merged[key], name(key));
+  for (const key of ['greeting', 'keepalive', 'serverNetns', 'serverDocker', 'portProxy']) parseSetting(key, merged[key], name);
   // where the server runs: not for a server not ours (redis, postgres), before what the others need
   checkApplies(workload, { serverNetns: merged.serverNetns || undefined, serverDocker: merged.serverDocker || undefined, portProxy: merged.portProxy || undefined }, name);
   if (merged.serverDocker && !merged.serverNetns) throw new UsageError(`${name('serverDocker')} needs serverNetns (--server-netns): the namespace emulation runs when no Docker daemon answers`);
@@ -183,7 +175,7 @@ export function resolveSpec(loaded, { test = false, flags = {}, flagNames = {} }
   const extras = resolveWorkloadOptions(workload, { greeting: given('greeting'), pipelining: given('pipelining'), clients: given('clients'), batch: given('batch'), keepalive: given('keepalive'), arrivals: given('arrivals'), connections: given('connections') }, name);
   const { measure, warmup } = resolveAmounts(workload, { packets: merged.packets, duration: merged.duration, warmup: merged.warmup }, name, String(DEFAULTS.duration));
   checkApplies(workload, { serverWork: given('serverWork'), serverDelay: given('serverDelay') }, name);
-  const handler = (/** @type {'serverWork' | 'serverDelay'} */ key) => (given(key) === undefined || given(key) === null ? null : /** @type {number} */ (parseSetting(key, given(key), name(key))));
+  const handler = (/** @type {'serverWork' | 'serverDelay'} */ key) => (given(key) === undefined || given(key) === null ? null : /** @type {number} */ (parseSetting(key, given(key), name)));
   const serverWorkMs = handler('serverWork');
   const serverDelayMs = handler('serverDelay');
   const { size: sizeAxis, depth: depthAxis } = workload.axes;
@@ -200,9 +192,8 @@ export function resolveSpec(loaded, { test = false, flags = {}, flagNames = {} }
   if (depths.length) for (const size of sizes) workload.check?.(size, depths[depths.length - 1], `${name('sizes')} × ${name('depths')}`, extras);
   if (serverWorkMs !== null && workload.fixture.server === 'echo' && sizes.length > 1) throw new UsageError(`${name('serverWork')} on the echo server needs a sweep of one size (it spins per packet, and takes the packet's size from the sweep's); got ${sizes.length} sizes`);
   if (workload.fixture.proxy) checkNginxConnections(Math.max(...(depths.length ? depths : [depthAxis.min]).map((depth) => connectionsAt(workload, depth, extras))), workload.options.includes('connections') ? name('connections') : name('depths'));
-  if (merged.description !== undefined && typeof merged.description !== 'string') throw new UsageError(`${name('description')} must be a string`);
 
-  const pairing = parseSetting('pairing', merged.pairing, name('pairing'));
+  const pairing = parseSetting('pairing', merged.pairing, name);
   const transports = toTransportList(merged.transports, name('transports'));
   checkWorkloadTransports(workload, transports, name('transports'));
   checkServerHandler(transports, { serverWork: serverWorkMs, serverDelay: serverDelayMs }, name);
@@ -212,7 +203,7 @@ export function resolveSpec(loaded, { test = false, flags = {}, flagNames = {} }
   const timed = (('ms' in measure ? measure.ms : 0) + ('ms' in warmup ? warmup.ms : 0)) * perTrial;
   let trialTimeoutMs = timed + 60_000; // default: the times asked for plus a minute
   if (merged.trialTimeout !== null && merged.trialTimeout !== undefined) {
-    trialTimeoutMs = parseSetting('trialTimeout', merged.trialTimeout, name('trialTimeout'));
+    trialTimeoutMs = parseSetting('trialTimeout', merged.trialTimeout, name);
     if (trialTimeoutMs <= timed) throw new UsageError(`${name('trialTimeout')} must exceed (duration + warmup) × transports per trial (${timed / 1000} s); got ${trialTimeoutMs / 1000} s`);
   }
   return {
@@ -223,12 +214,12 @@ export function resolveSpec(loaded, { test = false, flags = {}, flagNames = {} }
     sizes,
     depths,
     transports,
-    runs: parseSetting('runs', merged.runs, name('runs')),
+    runs: parseSetting('runs', merged.runs, name),
     measure,
     warmup,
-    seed: merged.seed === null || merged.seed === undefined ? newSeed() : parseSetting('seed', merged.seed, name('seed')),
-    pin: parseSetting('pin', merged.pin, name('pin')),
-    noDelay: parseSetting('noDelay', merged.noDelay, name('noDelay')),
+    seed: merged.seed === null || merged.seed === undefined ? newSeed() : parseSetting('seed', merged.seed, name),
+    pin: parseSetting('pin', merged.pin, name),
+    noDelay: parseSetting('noDelay', merged.noDelay, name),
     greeting: extras.greeting,
     pipelining: extras.pipelining,
     clients: extras.clients,
@@ -238,14 +229,14 @@ export function resolveSpec(loaded, { test = false, flags = {}, flagNames = {} }
     connections: extras.connections,
     serverWorkMs,
     serverDelayMs,
-    timeoutMs: parseSetting('timeout', merged.timeout, name('timeout')),
+    timeoutMs: parseSetting('timeout', merged.timeout, name),
     trialTimeoutMs,
     pairing,
-    server: parseSetting('server', merged.server, name('server')),
-    intervals: parseSetting('intervals', merged.intervals, name('intervals')),
-    blockMs: parseSetting('block', merged.block, name('block')),
+    server: parseSetting('server', merged.server, name),
+    intervals: parseSetting('intervals', merged.intervals, name),
+    blockMs: parseSetting('block', merged.block, name),
     precision: merged.precision === null || merged.precision === undefined ? null : toPrecision(merged.precision, name('precision')),
-    maxTimeMs: merged.maxTime === null || merged.maxTime === undefined ? null : parseSetting('maxTime', merged.maxTime, name('maxTime')),
+    maxTimeMs: merged.maxTime === null || merged.maxTime === undefined ? null : parseSetting('maxTime', merged.maxTime, name),
     maxRuns: MAX_RUNS,
     node: toNodeList(merged.node, name('node')),
     serverNetns: /** @type {boolean} */ (merged.serverNetns),
@@ -285,8 +276,10 @@ function toPrecision(value, key) {
   return fraction;
 }
 
+/** An amount for people: 100 packets, 150 ms. @param {import('../workloads/workload.js').Amount} a */
+export const showAmount = (a) => ('packets' in a ? `${a.packets} packets` : `${a.ms} ms`);
+
 /** @param {SweepSpec} spec */
 export function describeSpec(spec) {
-  const amount = (/** @type {import('../workloads/workload.js').Amount} */ a) => ('packets' in a ? `${a.packets} packets` : `${a.ms} ms`);
-  return `${spec.preset}${spec.test ? ' (test mode)' : ''}: sizes ${spec.sizes.map(formatSize).join(', ')}; depths ${spec.depths.join(', ')}; ${spec.transports.join(' + ')}; ${spec.runs} run${spec.runs === 1 ? '' : 's'} of ${amount(spec.measure)} after ${amount(spec.warmup)} warmup; ${spec.pairing === 'blocks' ? `paired blocks of ~${spec.blockMs} ms` : 'one transport per trial'}${spec.precision === null ? '' : `; more runs until ±${+(spec.precision * 100).toFixed(3)} %${spec.maxTimeMs === null ? '' : ` or ${spec.maxTimeMs / 1000} s`}`}${spec.clients > 1 ? `; ${spec.clients} clients per transport` : ''}${spec.batch > 1 ? `; pipelines of ${spec.batch}` : ''}; seed ${spec.seed}; pin ${spec.pin}; TCP noDelay ${spec.noDelay}${spec.serverWorkMs === null ? '' : `; the server spinning ${+(spec.serverWorkMs * 1000).toFixed(3)} µs per request`}${spec.serverDelayMs === null ? '' : `; the server waiting ${spec.serverDelayMs} ms before each answer`}${spec.serverNetns ? `; server in ${spec.serverDocker ? 'a Docker container where a daemon answers, else in ' : ''}a network namespace${spec.portProxy ? ', TCP through a port proxy' : ', TCP over the bridge'}` : ''}`;
+  return `${spec.preset}${spec.test ? ' (test mode)' : ''}: sizes ${spec.sizes.map(formatSize).join(', ')}; depths ${spec.depths.join(', ')}; ${spec.transports.join(' + ')}; ${spec.runs} run${spec.runs === 1 ? '' : 's'} of ${showAmount(spec.measure)} after ${showAmount(spec.warmup)} warmup; ${spec.pairing === 'blocks' ? `paired blocks of ~${spec.blockMs} ms` : 'one transport per trial'}${spec.precision === null ? '' : `; more runs until ±${+(spec.precision * 100).toFixed(3)} %${spec.maxTimeMs === null ? '' : ` or ${spec.maxTimeMs / 1000} s`}`}${spec.clients > 1 ? `; ${spec.clients} clients per transport` : ''}${spec.batch > 1 ? `; pipelines of ${spec.batch}` : ''}; seed ${spec.seed}; pin ${spec.pin}; TCP noDelay ${spec.noDelay}${spec.serverWorkMs === null ? '' : `; the server spinning ${+(spec.serverWorkMs * 1000).toFixed(3)} µs per request`}${spec.serverDelayMs === null ? '' : `; the server waiting ${spec.serverDelayMs} ms before each answer`}${spec.serverNetns ? `; server in ${spec.serverDocker ? 'a Docker container where a daemon answers, else in ' : ''}a network namespace${spec.portProxy ? ', TCP through a port proxy' : ', TCP over the bridge'}` : ''}`;
 }

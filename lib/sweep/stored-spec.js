@@ -6,7 +6,7 @@
  */
 import { UsageError } from '../core/errors.js';
 import { DEFAULTS, SETTINGS, SPEC_KEYS, viewOf } from '../options/settings.js';
-import { resolveSpec, toNodeList } from './spec.js';
+import { resolveSpec, showAmount, toNodeList } from './spec.js';
 
 /** Resolved keys in milliseconds (`blockMs`), each with the spec-file key (a time) it comes from. */
 const MS_KEYS = Object.fromEntries(SPEC_KEYS.filter((k) => SETTINGS[k].kind === 'time' && !SETTINGS[k].resolved).map((k) => [`${k}Ms`, k]));
@@ -84,10 +84,7 @@ function toRawSpec(spec, where) {
  * @param {any} value
  */
 function show(value) {
-  if (value && typeof value === 'object' && !Array.isArray(value)) {
-    if ('packets' in value) return `${value.packets} packets`;
-    if ('ms' in value) return `${value.ms} ms`;
-  }
+  if (value && typeof value === 'object' && ('packets' in value || 'ms' in value)) return showAmount(value);
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
