@@ -23,10 +23,25 @@ import { SPEC_FLAGS, checkOptionKeys, isOpenLoopWorkload, toFlag } from '../opti
 export const SWEEP_OPTIONS = ['preset', 'test', 'out', 'resume', 'retryFailed', 'allowSharedDir', 'nginx', 'redisServer', 'postgresBin', 'probe', 'report', 'rates'];
 
 /**
- * @typedef {Record<string, any>} SweepOptions the options of `sweep()`: `udsvstcp sweep`'s flags, camelCased (the settings
- *   table, lib/options/settings.js, lists them: SWEEP_OPTIONS, and SPEC_FLAGS, the spec keys a flag overrides), as typed
- *   ('1k..64k', '2s') or as in a spec file; `preset` a preset in sweeps/, a path to a .json spec, or a spec object (the
- *   keys of a spec file, sweeps/README.md); default: the default preset
+ * @typedef {SweepOwnOptions & Record<string, any>} SweepOptions the options of `sweep()`: `udsvstcp sweep`'s flags,
+ *   camelCased: these, and the spec keys a flag overrides (SPEC_FLAGS, from the settings table) as typed ('1k..64k', '2s') or as in a spec file
+ */
+
+/**
+ * @typedef {object} SweepOwnOptions
+ * @property {string | Record<string, unknown>} [preset] a preset in sweeps/, a path to a .json spec, or a spec object
+ *   (the keys of a spec file, sweeps/README.md); default: the default preset
+ * @property {boolean} [test] the preset's "test" block (its smallest settings)
+ * @property {string} [out] the results directory (default ./udsvstcp-results/<UTC time>-<preset>/)
+ * @property {string} [resume] run only the trials missing from this results directory
+ * @property {boolean} [retryFailed] with resume: measure failed trials again
+ * @property {boolean} [allowSharedDir] take a results directory other users could change
+ * @property {string} [nginx] the nginx binary (proxy)
+ * @property {string} [redisServer] the redis-server executable (redis)
+ * @property {string} [postgresBin] the directory of initdb and postgres (postgres)
+ * @property {boolean} [probe] the wake-up probe at the start (default true)
+ * @property {boolean} [report] write the report files: summary.md, the charts, results.xlsx, report.html (default true)
+ * @property {string | (number | string)[]} [rates] the open-loop workloads' depths by their name (the offered rates); not with depths
  */
 
 /**
