@@ -70,8 +70,8 @@ export async function chainOutcome(options, { onProgress = () => {}, onPart = ()
   const resuming = options.resume !== undefined;
   const dir = resuming ? String(options.resume) : options.out ?? defaultOutDir(chain.name);
   const flag = resuming ? '--resume' : options.out !== undefined ? '--out' : 'results directory';
-  // as the chain records them: parsed (--seed 011 is 11)
-  const flags = Object.fromEntries(['seed', 'pin'].map((key) => [key, options[key] === undefined ? null : parseSetting(key, options[key])]));
+  // as the chain records them: parsed (--seed 011 is 11), after the checks that come first
+  const flagOf = (/** @type {string} */ key) => (options[key] === undefined ? null : parseSetting(key, options[key]));
   /** @type {Record<string, any>} */
   let record;
   if (resuming) {
@@ -82,7 +82,7 @@ export async function chainOutcome(options, { onProgress = () => {}, onPart = ()
     if (options.test !== undefined && Boolean(options.test) !== Boolean(record.test)) throw new UsageError(`--test ${options.test ? 'given' : 'not given'}, but ${where} records test ${Boolean(record.test)}: a resume runs the chain as it began`);
     for (const key of ['seed', 'pin']) {
       const recorded = record.flags?.[key] ?? null;
-      if (options[key] !== undefined && JSON.stringify(flags[key]) !== JSON.stringify(recorded)) throw new UsageError(`--${key} ${options[key]} differs from what ${where} records (${key} ${recorded ?? 'not given'}): a resume runs the chain as it began`);
+      if (options[key] !== undefined && JSON.stringify(flagOf(key)) !== JSON.stringify(recorded)) throw new UsageError(`--${key} ${options[key]} differs from what ${where} records (${key} ${recorded ?? 'not given'}): a resume runs the chain as it began`);
     }
   } else {
     if (options.retryFailed) throw new UsageError('--retry-failed needs --resume DIR: it measures again the failed trials recorded there');
@@ -92,7 +92,7 @@ export async function chainOutcome(options, { onProgress = () => {}, onPart = ()
       preset: chain.name,
       description: chain.description,
       test: Boolean(options.test),
-      flags,
+      flags: { seed: flagOf('seed'), pin: flagOf('pin') },
       status: 'running',
       started_at: new Date().toISOString(),
       ended_at: null,

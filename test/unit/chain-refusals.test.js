@@ -13,6 +13,7 @@ import { hostname } from 'node:os';
 import { version } from '../../lib/core/environment.js';
 import { processStart } from '../../lib/results/lock.js';
 import { report as reportApi } from '../../lib/api/report.js';
+import { sweep as sweepApi } from '../../lib/api/sweep.js';
 import { loadSpec, resolveSpec } from '../../lib/sweep/spec.js';
 import { callMain, expectOneLineUsageError } from '../helpers/cli.js';
 import { okRow, sweepMeta, writeResults } from '../helpers/results-fixture.js';
@@ -158,6 +159,13 @@ describe('sweep --resume of a chain with bad input: refused before chain.json is
     const { code, stderr } = await callMain(['sweep', '--resume', dir, '--seed', '011', '--no-report']);
     expect(code, stderr).toBe(0);
     expect(stderr).toContain(`== part http (2 of 2): http-under-load into ${join(dir, 'http')} (complete: skipped)\n`);
+  });
+
+  it('a bad --seed is named only after what comes first (--retry-failed without --resume), by the library as by the CLI', async () => {
+    const out = join(tmp.dir, 'new');
+    await expect(sweepApi({ preset: CHAIN, retryFailed: true, seed: 'x', out })).rejects.toThrow(/^--retry-failed needs --resume DIR/);
+    expectOneLineUsageError(await callMain(['sweep', CHAIN, '--retry-failed', '--seed', 'x', '--out', out]), /^udsvstcp: error: --retry-failed needs --resume DIR/);
+    expect(existsSync(out)).toBe(false);
   });
 
   it('a chain directory others may write is refused for whose it is before its chain.json is read (even a malformed one)', async () => {
