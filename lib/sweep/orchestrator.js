@@ -169,17 +169,22 @@ export async function runSweep(spec, deps) {
       // the half of them (at least one) that one more run brings closest to the target gets it this round
       const chosen = [...short].sort((a, b) => b.gain - a.gain).slice(0, Math.ceil(short.length / 2));
       const widest = short.reduce((a, b) => (width(a) >= width(b) ? a : b));
-      onNote?.(`precision round ${round + 1}: ${short.length} group(s) wider than ${target}, widest ${formatSize(widest.size)} ${depthLabel(spec.workload, widest.depth)} ${widest.halfWidth === null ? '(one run)' : `±${formatPercent(widest.halfWidth * 100, spec.precision * 100)} %`}; one more run for the ${chosen.length} that gain most from one${leftOut}`);
       const nextRun = (/** @type {{ size: number, depth: number }} */ g) => 1 + Math.max(-1, ...all.filter((r) => groupKey(/** @type {any} */ (r)) === groupKey(g)).map((r) => Number(r.run)));
       const extraJobs = planExtraRuns(chosen.map((g) => ({ ...g, run: nextRun(g) })).filter((g) => g.run < spec.maxRuns), planSpec, round);
       if (extraJobs.length === 0) break;
-      for (const [index, job] of extraJobs.entries()) {
+      /** whether one more trial, of the typical length so far, would pass --max-time: then it is not started */
+      const outOfTime = () => {
         const typical = trialTimes.length ? trialTimes.reduce((a, b) => a + b, 0) / trialTimes.length : 0;
-        if (spec.maxTimeMs !== null && now() - started + typical > spec.maxTimeMs) {
-          timeUp = true;
-          onNote?.(`--max-time ${spec.maxTimeMs / 1000} s reached: ${short.length} group(s) short of ±${spec.precision * 100} %`);
-          break;
-        }
+        if (spec.maxTimeMs === null || now() - started + typical <= spec.maxTimeMs) return false;
+        timeUp = true;
+        onNote?.(`--max-time ${spec.maxTimeMs / 1000} s reached: ${short.length} group(s) short of ${target}`);
+        return true;
+      };
+      // a round is announced only when its first trial fits in the time left
+      if (outOfTime()) break;
+      onNote?.(`precision round ${round + 1}: ${short.length} group(s) wider than ${target}, widest ${formatSize(widest.size)} ${depthLabel(spec.workload, widest.depth)} ${widest.halfWidth === null ? '(one run)' : `±${formatPercent(widest.halfWidth * 100, spec.precision * 100)} %`}; one more run for the ${chosen.length} that gain most from one${leftOut}`);
+      for (const [index, job] of extraJobs.entries()) {
+        if (index > 0 && outOfTime()) break;
         if (!(await runJob(job, index, extraJobs.length, `round ${round}`))) {
           interrupted = true;
           break;

@@ -177,4 +177,16 @@ describe('sweep orchestration', () => {
     expect(notes.some((n) => /--max-time 25 s reached: \d+ group\(s\) short of ±1 %/.test(n))).toBe(true);
     expect(notes.some((n) => /^precision round 1: 6 group\(s\) wider than ±1 %/.test(n))).toBe(true);
   });
+
+  it('announces no precision round whose first trial would pass --max-time: only that the time is up', async () => {
+    const clock = { t: 0 };
+    /** @type {string[]} */
+    const notes = [];
+    const f = fakes({ clock, trialMs: 1000, ratio: (_trial, call) => 2 * (1 + 0.3 * Math.sin(call * 1.7)) });
+    // the 18 planned trials take 18 s: a 19th would end at 19 s, past 18.5 s
+    const { rows, timeUp } = await runSweep({ ...spec, precision: 0.01, maxTimeMs: 18_500 }, { ...f, now: () => clock.t, onNote: (m) => notes.push(m) });
+    expect([timeUp, f.calls(), rows.length]).toEqual([true, 18, 36]);
+    expect(notes.filter((n) => /^precision round/.test(n))).toEqual([]);
+    expect(notes).toContainEqual(expect.stringMatching(/^--max-time 18\.5 s reached: 6 group\(s\) short of ±1 %$/));
+  });
 });
