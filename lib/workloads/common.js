@@ -45,34 +45,43 @@ export function unitFigures(x, { count, rate, per }) {
 }
 
 /**
- * The trial's hard limit and its abort: either fails what is in flight.
+ * A trial's lanes, opened one target at a time, then measured, within the trial's hard limit and its abort: either
+ * fails what is in flight in every lane opened, or the opening under way once it is done. `close` runs however it ends.
+ * @template {{ abort: (error: Error) => void }} L
+ * @template T
  * @param {import('./workload.js').TrialSpec} spec
  * @param {AbortSignal | undefined} signal
- * @param {(error: Error) => void} abortAll fail every lane
+ * @param {(target: import('../client/transport.js').Target, index: number) => L | Promise<L>} open
+ * @param {(lanes: L[]) => Promise<T>} measure
+ * @param {(lanes: L[]) => unknown} [close]
+ * @returns {Promise<T>}
  */
-export function trialDeadline(spec, signal, abortAll) {
+export async function withLanes(spec, signal, open, measure, close = () => {}) {
   const ms = (/** @type {any} */ a) => ('ms' in a ? a.ms : 0);
   const maxMs = spec.maxMs ?? (ms(spec.measure) * 2 + ms(spec.warmup)) * spec.targets.length + 600_000;
+  /** @type {L[]} */
+  const lanes = [];
   /** @type {RunError | undefined} */
   let failure;
   const stop = (/** @type {RunError} */ error) => {
     failure ??= error;
-    abortAll(error);
+    for (const lane of lanes) lane.abort(error);
   };
   const timer = setTimeout(() => stop(new RunError(`trial exceeded its limit of ${maxMs / 1000} s`, 'ERR_TIMEOUT')), maxMs);
   const onAbort = () => stop(new RunError('trial aborted', 'ERR_ABORTED'));
   signal?.addEventListener('abort', onAbort, { once: true });
   if (signal?.aborted) onAbort();
-  return {
-    /** Throw if the limit passed or the trial was aborted (between steps that the lanes do not cover, such as connecting). */
-    check() {
+  try {
+    for (const [i, target] of spec.targets.entries()) {
+      lanes.push(await open(target, i));
       if (failure) throw failure;
-    },
-    clear() {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-    },
-  };
+    }
+    return await measure(lanes);
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort);
+    await close(lanes);
+  }
 }
 
 /** The mechanism counters, as column stems and in words (lib/core/counters.js). */

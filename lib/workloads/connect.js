@@ -7,7 +7,7 @@ import { createHistogram, performance } from 'node:perf_hooks';
 import { RunError } from '../core/errors.js';
 import { CONNECT_GREETING } from '../fixture/handlers.js';
 import { readNetLimits } from '../core/environment.js';
-import { HISTOGRAM, measureLanes, mechanismColumns, mechanismSummary, rttFigures, trialDeadline, unitFigures } from './common.js';
+import { HISTOGRAM, measureLanes, mechanismColumns, mechanismSummary, rttFigures, unitFigures, withLanes } from './common.js';
 
 /** A block holds at least this many connections per loop. */
 export const MIN_PER_LOOP = 20;
@@ -126,15 +126,10 @@ function createConnector(target, spec, { connect, readGreeting }) {
 async function runConnect(spec, context = {}) {
   // the client loads in the lane that runs it: the declaration above is all that the command line and reports need
   const [{ connect }, { readGreeting }] = await Promise.all([import('../client/transport.js'), import('../client/pipeline.js')]);
-  const lanes = spec.targets.map((target) => ({ target, histogram: createHistogram(HISTOGRAM), ...createConnector(target, spec, { connect, readGreeting }) }));
-  const deadline = trialDeadline(spec, context.signal, (error) => { for (const lane of lanes) lane.abort(error); });
-  try {
-    return await measureLanes(connectWorkload, spec, context, lanes, {
-      minUnits: MIN_PER_LOOP * spec.depth, units: 'connections', floor: `${MIN_PER_LOOP} × --depth ${spec.depth}`,
-      figures: (x) => unitFigures(x, { count: 'connections', rate: 'conns_per_s', per: 'conn' }),
-      extra: (t, i) => rttFigures('connect', lanes[i].histogram),
-    });
-  } finally {
-    deadline.clear();
-  }
+  const open = (/** @type {import('../client/transport.js').Target} */ target) => ({ target, histogram: createHistogram(HISTOGRAM), ...createConnector(target, spec, { connect, readGreeting }) });
+  return withLanes(spec, context.signal, open, (lanes) => measureLanes(connectWorkload, spec, context, lanes, {
+    minUnits: MIN_PER_LOOP * spec.depth, units: 'connections', floor: `${MIN_PER_LOOP} × --depth ${spec.depth}`,
+    figures: (x) => unitFigures(x, { count: 'connections', rate: 'conns_per_s', per: 'conn' }),
+    extra: (t, i) => rttFigures('connect', lanes[i].histogram),
+  }));
 }

@@ -9,7 +9,7 @@ import { ECHO_GREETING } from '../fixture/handlers.js';
 import { MAX_DEPTH, MAX_SIZE, checkInFlight } from '../core/limits.js';
 import { formatSize } from '../core/units.js';
 import { getTransport } from '../transports/index.js';
-import { HISTOGRAM, measureLanes, mechanismColumns, mechanismSummary, rttFigures, trialDeadline, unitFigures } from './common.js';
+import { HISTOGRAM, measureLanes, mechanismColumns, mechanismSummary, rttFigures, unitFigures, withLanes } from './common.js';
 
 /** A block holds at least this many pipelines-full of packets. */
 export const FILL_FACTOR = 100;
@@ -96,48 +96,44 @@ export async function withEchoLanes(spec, context, { payloads, depth, open }, me
   // the client loads in the lane that runs it: the declaration above is all that the command line and reports need
   const [{ createPipeline, readGreeting }, { createMessagePipeline }, { connect }] = await Promise.all([
     import('../client/pipeline.js'), import('../client/message-pipeline.js'), import('../client/transport.js')]);
-  /** @type {EchoLane[]} */
-  const lanes = [];
   /** @type {import('node:net').Socket[]} */
   const sockets = [];
   /** @type {import('../fixture/message-peer.js').Peer[]} */
   const peers = [];
-  const deadline = trialDeadline(spec, context.signal, (error) => { for (const lane of lanes) lane.abort(error); });
-  try {
-    for (const target of spec.targets) {
-      const kind = getTransport(target.transport).channel;
-      const loop = { depth, timeoutMs: spec.timeoutMs, open: open?.(lanes.length) };
-      /** @type {import('../client/pipeline.js').Pipeline} */
-      let pipeline;
-      /** @type {Partial<import('../client/blocks.js').Lane>} */
-      let own = {};
-      if (kind) {
-        const peer = await kind.start({ startTimeoutMs: spec.timeoutMs, cpus: spec.placement?.server });
-        peers.push(peer);
-        pipeline = createMessagePipeline(peer, { payloads, codec: kind.codec(payloads), ...loop });
-        own = { probe: peer, serverThread: peer.tid, sharesProcess: kind.sharesProcess, countsReads: kind.countsReads };
-      } else {
-        /** @type {import('../client/transport.js').Reader} */
-        const reader = { fn: () => {} };
-        const socket = await connect(target, { noDelay: spec.noDelay, timeoutMs: spec.timeoutMs, reader });
-        sockets.push(socket);
-        if (spec.greeting) await readGreeting(socket, ECHO_GREETING, spec.timeoutMs, reader); // before the pipeline reads
-        pipeline = createPipeline(socket, { reader, payloads, ...loop });
-      }
-      lanes.push({
-        target, pipeline, ...own,
-        histogram: createHistogram(HISTOGRAM),
-        block: (n, histogram) => pipeline.block(n, histogram),
-        abort: (error) => pipeline.abort(error),
-      });
-      deadline.check();
+  /** @type {(target: import('../client/transport.js').Target, i: number) => Promise<EchoLane>} */
+  const openLane = async (target, i) => {
+    const kind = getTransport(target.transport).channel;
+    const loop = { depth, timeoutMs: spec.timeoutMs, open: open?.(i) };
+    /** @type {import('../client/pipeline.js').Pipeline} */
+    let pipeline;
+    /** @type {Partial<import('../client/blocks.js').Lane>} */
+    let own = {};
+    if (kind) {
+      const peer = await kind.start({ startTimeoutMs: spec.timeoutMs, cpus: spec.placement?.server });
+      peers.push(peer);
+      pipeline = createMessagePipeline(peer, { payloads, codec: kind.codec(payloads), ...loop });
+      own = { probe: peer, serverThread: peer.tid, sharesProcess: kind.sharesProcess, countsReads: kind.countsReads };
+    } else {
+      /** @type {import('../client/transport.js').Reader} */
+      const reader = { fn: () => {} };
+      const socket = await connect(target, { noDelay: spec.noDelay, timeoutMs: spec.timeoutMs, reader });
+      sockets.push(socket);
+      if (spec.greeting) await readGreeting(socket, ECHO_GREETING, spec.timeoutMs, reader); // before the pipeline reads
+      pipeline = createPipeline(socket, { reader, payloads, ...loop });
     }
+    return {
+      target, pipeline, ...own,
+      histogram: createHistogram(HISTOGRAM),
+      block: (n, histogram) => pipeline.block(n, histogram),
+      abort: (error) => pipeline.abort(error),
+    };
+  };
+  return withLanes(spec, context.signal, openLane, async (lanes) => {
     const result = await measure(lanes);
     for (const lane of lanes) lane.pipeline.close();
     return result;
-  } finally {
-    deadline.clear();
+  }, () => {
     for (const socket of sockets) socket.destroy();
-    await Promise.all(peers.map((peer) => peer.stop()));
-  }
+    return Promise.all(peers.map((peer) => peer.stop()));
+  });
 }

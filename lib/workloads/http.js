@@ -8,7 +8,7 @@
 import { createHistogram } from 'node:perf_hooks';
 import { RunError } from '../core/errors.js';
 import { MAX_BODY } from '../fixture/handlers.js';
-import { HISTOGRAM, measureLanes, mechanismColumns, mechanismSummary, rttFigures, trialDeadline, unitFigures } from './common.js';
+import { HISTOGRAM, measureLanes, mechanismColumns, mechanismSummary, rttFigures, unitFigures, withLanes } from './common.js';
 import { OPEN_COLUMNS, inFlightCap, openLoopMeasure, rate } from './rate.js';
 
 /** A block holds at least this many requests per request slot (connections × pipelining). */
@@ -136,11 +136,11 @@ async function runHttpRate(spec, context, proxy) {
   const connections = openConnections(spec);
   const cap = Math.max(connections, inFlightCap(spec.size)); // echo's payload budget, but at least a request per connection
   const histograms = spec.targets.map(() => ({ service: createHistogram(HISTOGRAM), lag: createHistogram(HISTOGRAM) }));
-  const loads = spec.targets.map((target, i) => createHttpLoad(target, {
+  const loadOf = (/** @type {import('../client/transport.js').Target} */ target, /** @type {number} */ i) => createHttpLoad(target, {
     connections, path: `/${spec.size}`, expectedBytes: spec.size, timeoutMs: spec.timeoutMs,
     open: { rate: offered, arrivals: spec.arrivals ?? 'constant', seed: spec.seed, cap, histograms: histograms[i] },
-  }));
-  return measureHttp(proxy ? proxyRateWorkload : httpRateWorkload, spec, context, loads, (lanes) => openLoopMeasure(offered, lanes, histograms));
+  });
+  return measureHttp(proxy ? proxyRateWorkload : httpRateWorkload, spec, context, loadOf, (lanes) => openLoopMeasure(offered, lanes, histograms));
 }
 
 /**
@@ -153,8 +153,8 @@ async function runHttp(spec, context, proxy) {
   const pipelining = spec.pipelining ?? 1;
   // undici loads only in the trials that use it: every other lane process starts faster
   const { createHttpLoad } = await import('../client/http-load.js');
-  const loads = spec.targets.map((target) => createHttpLoad(target, { connections: spec.depth, pipelining, path: `/${spec.size}`, expectedBytes: spec.size, timeoutMs: spec.timeoutMs }));
-  return measureHttp(proxy ? proxyWorkload : httpWorkload, spec, context, loads, (lanes) => ({
+  const loadOf = (/** @type {import('../client/transport.js').Target} */ target) => createHttpLoad(target, { connections: spec.depth, pipelining, path: `/${spec.size}`, expectedBytes: spec.size, timeoutMs: spec.timeoutMs });
+  return measureHttp(proxy ? proxyWorkload : httpWorkload, spec, context, loadOf, (lanes) => ({
     minUnits: FILL_FACTOR * spec.depth * pipelining, units: 'requests', floor: `${FILL_FACTOR} × --connections ${spec.depth} × --pipelining ${pipelining}`,
     figures: (x) => unitFigures(x, { count: 'requests', rate: 'req_per_s', per: 'req' }),
     extra: (t, i) => ({ mb_per_s: t.bytes / (t.elapsedMs / 1000) / 1e6, ...rttFigures('latency', lanes[i].histogram) }),
@@ -167,29 +167,28 @@ async function runHttp(spec, context, proxy) {
  * @param {import('./workload.js').Workload} workload
  * @param {import('./workload.js').TrialSpec} spec
  * @param {import('./workload.js').TrialContext} context
- * @param {import('../client/http-load.js').HttpLoad[]} loads one per target
+ * @param {(target: import('../client/transport.js').Target, i: number) => import('../client/http-load.js').HttpLoad} loadOf
  * @param {(lanes: (import('../client/blocks.js').Lane & { histogram: import('node:perf_hooks').RecordableHistogram })[]) => Parameters<typeof measureLanes>[4]} howOf
  * @returns {Promise<import('./workload.js').TrialResult>}
  */
-async function measureHttp(workload, spec, context, loads, howOf) {
+function measureHttp(workload, spec, context, loadOf, howOf) {
   let connects = 0;
-  const lanes = spec.targets.map((target, i) => ({
-    target,
-    histogram: createHistogram(HISTOGRAM),
-    block: async (/** @type {number} */ n, /** @type {import('node:perf_hooks').RecordableHistogram | undefined} */ histogram) => {
-      const t = await loads[i].block(n, histogram);
-      if (histogram) connects += t.connects;
-      return t;
-    },
-    abort: (/** @type {Error} */ _error) => { loads[i].close().catch(() => {}); },
-  }));
-  const deadline = trialDeadline(spec, context.signal, (error) => { for (const lane of lanes) lane.abort(error); });
-  try {
+  const open = (/** @type {import('../client/transport.js').Target} */ target, /** @type {number} */ i) => {
+    const load = loadOf(target, i);
+    return {
+      target, load,
+      histogram: createHistogram(HISTOGRAM),
+      block: async (/** @type {number} */ n, /** @type {import('node:perf_hooks').RecordableHistogram | undefined} */ histogram) => {
+        const t = await load.block(n, histogram);
+        if (histogram) connects += t.connects;
+        return t;
+      },
+      abort: () => { load.close().catch(() => {}); },
+    };
+  };
+  return withLanes(spec, context.signal, open, async (lanes) => {
     const result = await measureLanes(workload, spec, context, lanes, howOf(lanes));
     if (connects > 0) throw new RunError(`${connects} connection(s) were opened again during measured blocks (the server or nginx closed keep-alive connections): those blocks timed connection setup`, 'ERR_RECONNECT');
     return result;
-  } finally {
-    deadline.clear();
-    await Promise.all(loads.map((load) => load.close().catch(() => {})));
-  }
+  }, (lanes) => Promise.all(lanes.map((lane) => lane.load.close().catch(() => {}))));
 }

@@ -10,7 +10,7 @@
 import { createHistogram, performance } from 'node:perf_hooks';
 import { createOpenDriver } from '../client/open-driver.js';
 import { RunError } from '../core/errors.js';
-import { HISTOGRAM, measureLanes, mechanismColumns, mechanismSummary, rttFigures, trialDeadline, unitFigures } from './common.js';
+import { HISTOGRAM, measureLanes, mechanismColumns, mechanismSummary, rttFigures, unitFigures, withLanes } from './common.js';
 import { OPEN_COLUMNS, inFlightCap, openLoopMeasure, rate } from './rate.js';
 
 /** A block holds at least this many queries per connection. */
@@ -195,25 +195,15 @@ async function createQuerier(target, spec) {
  * @returns {Promise<import('./workload.js').TrialResult>}
  */
 async function runPostgres(spec, context = {}) {
-  /** @type {Awaited<ReturnType<typeof createQuerier>>[]} */
-  const queriers = [];
-  const deadline = trialDeadline(spec, context.signal, (error) => { for (const q of queriers) q.abort(error); });
-  try {
-    for (const target of spec.targets) {
-      queriers.push(await createQuerier(target, spec));
-      deadline.check();
-    }
-    const lanes = spec.targets.map((target, i) => ({ target, histogram: createHistogram(HISTOGRAM), block: queriers[i].block, abort: queriers[i].abort }));
-    return await measureLanes(postgresWorkload, spec, context, lanes, {
-      minUnits: FILL_FACTOR * spec.depth, units: 'queries', floor: `${FILL_FACTOR} × --connections ${spec.depth}`,
-      figures: (x) => unitFigures(x, { count: 'queries', rate: 'queries_per_s', per: 'query' }),
-      extra: (_t, i) => rttFigures('latency', lanes[i].histogram),
-    });
-  } finally {
-    deadline.clear();
-    await Promise.all(queriers.map((q) => q.close()));
-  }
+  return withLanes(spec, context.signal, async (target) => ({ target, histogram: createHistogram(HISTOGRAM), ...await createQuerier(target, spec) }), (lanes) => measureLanes(postgresWorkload, spec, context, lanes, {
+    minUnits: FILL_FACTOR * spec.depth, units: 'queries', floor: `${FILL_FACTOR} × --connections ${spec.depth}`,
+    figures: (x) => unitFigures(x, { count: 'queries', rate: 'queries_per_s', per: 'query' }),
+    extra: (_t, i) => rttFigures('latency', lanes[i].histogram),
+  }), closeAll);
 }
+
+/** Close every lane's connections. @template {{ close: () => Promise<unknown> }} L @param {L[]} lanes */
+const closeAll = (lanes) => Promise.all(lanes.map((lane) => lane.close()));
 
 /**
  * A lane of postgres-rate: `--connections` pg connections to one target in open loop (./open-driver.js), query j on
@@ -316,18 +306,9 @@ async function runPostgresRate(spec, context = {}) {
   const offered = spec.depth;
   const cap = Math.max(openConnections(spec), inFlightCap(1)); // a query and its answer are a few dozen bytes
   const histograms = spec.targets.map(() => ({ service: createHistogram(HISTOGRAM), lag: createHistogram(HISTOGRAM) }));
-  /** @type {Awaited<ReturnType<typeof createRateQuerier>>[]} */
-  const queriers = [];
-  const deadline = trialDeadline(spec, context.signal, (error) => { for (const q of queriers) q.abort(error); });
-  try {
-    for (const [i, target] of spec.targets.entries()) {
-      queriers.push(await createRateQuerier(target, spec, { rate: offered, arrivals: spec.arrivals ?? 'constant', seed: spec.seed, cap, histograms: histograms[i] }));
-      deadline.check();
-    }
-    const lanes = spec.targets.map((target, i) => ({ target, histogram: createHistogram(HISTOGRAM), block: queriers[i].block, abort: queriers[i].abort }));
-    return await measureLanes(postgresRateWorkload, spec, context, lanes, openLoopMeasure(offered, lanes, histograms));
-  } finally {
-    deadline.clear();
-    await Promise.all(queriers.map((q) => q.close()));
-  }
+  const open = async (/** @type {import('../client/transport.js').Target} */ target, /** @type {number} */ i) => ({
+    target, histogram: createHistogram(HISTOGRAM),
+    ...await createRateQuerier(target, spec, { rate: offered, arrivals: spec.arrivals ?? 'constant', seed: spec.seed, cap, histograms: histograms[i] }),
+  });
+  return withLanes(spec, context.signal, open, (lanes) => measureLanes(postgresRateWorkload, spec, context, lanes, openLoopMeasure(offered, lanes, histograms)), closeAll);
 }

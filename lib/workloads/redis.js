@@ -9,7 +9,7 @@
 import { createHistogram } from 'node:perf_hooks';
 import { checkRedisInFlight } from '../core/limits.js';
 import { describeRedisBenchmark, findRedisBenchmark, runRedisBenchmark } from '../client/redis-benchmark.js';
-import { HISTOGRAM, measureLanes, mechanismColumns, mechanismSummary, rttFigures, trialDeadline, unitFigures } from './common.js';
+import { HISTOGRAM, measureLanes, mechanismColumns, mechanismSummary, rttFigures, unitFigures, withLanes } from './common.js';
 import { OPEN_COLUMNS, inFlightCap, openLoopMeasure, rate } from './rate.js';
 
 /** A block holds at least this many operations per operation in flight (clients × depth × batch). */
@@ -88,11 +88,11 @@ async function runRedisRate(spec, context = {}) {
   const offered = spec.depth;
   const cap = inFlightCap(spec.size);
   const histograms = spec.targets.map(() => ({ service: createHistogram(HISTOGRAM), lag: createHistogram(HISTOGRAM) }));
-  const loads = spec.targets.map((target, i) => createRedisRateLoad(target, {
+  const loadOf = (/** @type {import('../client/transport.js').Target} */ target, /** @type {number} */ i) => createRedisRateLoad(target, {
     size: spec.size, seed: spec.seed, timeoutMs: spec.timeoutMs, noDelay: spec.noDelay,
     open: { rate: offered, arrivals: spec.arrivals ?? 'constant', seed: spec.seed, cap, histograms: histograms[i] },
-  }));
-  return measureRedis(redisRateWorkload, spec, context, loads, (lanes, verified) => {
+  });
+  return measureRedis(redisRateWorkload, spec, context, loadOf, (lanes, verified) => {
     const how = openLoopMeasure(offered, lanes, histograms);
     return { ...how, extra: (t, i) => ({ ...how.extra(t, i), verified_replies: verified[i] }) };
   });
@@ -109,9 +109,9 @@ async function runRedis(spec, context = {}) {
   const { createRedisLoad } = await import('../client/redis-load.js');
   const clients = spec.clients ?? 1;
   const batch = spec.batch ?? 1;
-  const loads = spec.targets.map((target) => createRedisLoad(target, { size: spec.size, depth: spec.depth, clients, batch, seed: spec.seed, timeoutMs: spec.timeoutMs, noDelay: spec.noDelay }));
+  const loadOf = (/** @type {import('../client/transport.js').Target} */ target) => createRedisLoad(target, { size: spec.size, depth: spec.depth, clients, batch, seed: spec.seed, timeoutMs: spec.timeoutMs, noDelay: spec.noDelay });
   const floor = [`--depth ${spec.depth}`, ...(clients > 1 ? [`--clients ${clients}`] : []), ...(batch > 1 ? [`--batch ${batch}`] : [])].join(' × ');
-  return measureRedis(redisWorkload, spec, context, loads, (lanes, verified) => ({
+  return measureRedis(redisWorkload, spec, context, loadOf, (lanes, verified) => ({
     minUnits: FILL_FACTOR * spec.depth * clients * batch, units: 'ops', floor: `${FILL_FACTOR} × ${floor}`,
     figures: (x) => unitFigures(x, { count: 'ops', rate: 'ops_per_s', per: 'op' }),
     extra: (_t, i) => ({ verified_replies: verified[i], ...rttFigures('latency', lanes[i].histogram) }),
@@ -124,27 +124,25 @@ async function runRedis(spec, context = {}) {
  * @param {import('./workload.js').Workload} workload
  * @param {import('./workload.js').TrialSpec} spec
  * @param {import('./workload.js').TrialContext} context
- * @param {import('../client/redis-load.js').RedisLoad[]} loads one per target
+ * @param {(target: import('../client/transport.js').Target, i: number) => import('../client/redis-load.js').RedisLoad} loadOf
  * @param {(lanes: (import('../client/blocks.js').Lane & { histogram: import('node:perf_hooks').RecordableHistogram })[], verified: number[]) => Parameters<typeof measureLanes>[4]} howOf
  * @returns {Promise<import('./workload.js').TrialResult>}
  */
-async function measureRedis(workload, spec, context, loads, howOf) {
-  const verified = loads.map(() => 0);
-  const lanes = spec.targets.map((target, i) => ({
-    target,
-    histogram: createHistogram(HISTOGRAM),
-    block: async (/** @type {number} */ n, /** @type {import('node:perf_hooks').RecordableHistogram | undefined} */ histogram) => {
-      const t = await loads[i].block(n, histogram);
-      if (histogram) verified[i] += t.verified; // the measured blocks' (a lane's histogram is given to those only)
-      return t;
-    },
-    abort: (/** @type {Error} */ error) => loads[i].abort(error),
-  }));
-  const deadline = trialDeadline(spec, context.signal, (error) => { for (const lane of lanes) lane.abort(error); });
-  try {
-    return await measureLanes(workload, spec, context, lanes, howOf(lanes, verified));
-  } finally {
-    deadline.clear();
-    await Promise.all(loads.map((load) => load.close().catch(() => {})));
-  }
+function measureRedis(workload, spec, context, loadOf, howOf) {
+  const verified = spec.targets.map(() => 0);
+  const open = (/** @type {import('../client/transport.js').Target} */ target, /** @type {number} */ i) => {
+    const load = loadOf(target, i);
+    return {
+      target, load,
+      histogram: createHistogram(HISTOGRAM),
+      block: async (/** @type {number} */ n, /** @type {import('node:perf_hooks').RecordableHistogram | undefined} */ histogram) => {
+        const t = await load.block(n, histogram);
+        if (histogram) verified[i] += t.verified; // the measured blocks' (a lane's histogram is given to those only)
+        return t;
+      },
+      abort: load.abort,
+    };
+  };
+  return withLanes(spec, context.signal, open, (lanes) => measureLanes(workload, spec, context, lanes, howOf(lanes, verified)),
+    (lanes) => Promise.all(lanes.map((lane) => lane.load.close().catch(() => {}))));
 }
