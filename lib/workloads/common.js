@@ -2,6 +2,7 @@
  * What every workload's client does alike: the trial's limit and abort, lanes measured in blocks and named as rows, HDR
  * percentiles. The declarations import it too (mechanismColumns), so the block machinery loads only when a trial runs.
  */
+import { createHistogram } from 'node:perf_hooks';
 import { RunError } from '../core/errors.js';
 
 /** HDR histogram bounds for per-unit times in ns: 1 ns to 1 hour, 3 significant figures. */
@@ -82,6 +83,38 @@ export async function withLanes(spec, signal, open, measure, close = () => {}) {
     signal?.removeEventListener('abort', onAbort);
     await close(lanes);
   }
+}
+
+/**
+ * A lane per target over its load client (lib/client/http-load.js, redis-load.js), measured by measureLanes; each
+ * measured block's report goes to `tally` (a lane's histogram is given to those only), and the loads are closed
+ * however the trial ends.
+ * @template {{ block: (n: number, histogram?: import('node:perf_hooks').RecordableHistogram) => Promise<any>, close: () => Promise<void>, abort?: (error: Error) => void }} D
+ * @param {import('./workload.js').Workload} workload
+ * @param {import('./workload.js').TrialSpec} spec
+ * @param {import('./workload.js').TrialContext} context
+ * @param {(target: import('../client/transport.js').Target, i: number) => D} loadOf
+ * @param {(t: Awaited<ReturnType<D['block']>>, lane: number) => void} tally
+ * @param {(lanes: (import('../client/blocks.js').Lane & { histogram: import('node:perf_hooks').RecordableHistogram })[]) => Parameters<typeof measureLanes>[4]} howOf
+ * @returns {Promise<import('./workload.js').TrialResult>}
+ */
+export function measureLoads(workload, spec, context, loadOf, tally, howOf) {
+  const open = (/** @type {import('../client/transport.js').Target} */ target, /** @type {number} */ i) => {
+    const load = loadOf(target, i);
+    return {
+      target, load,
+      histogram: createHistogram(HISTOGRAM),
+      block: async (/** @type {number} */ n, /** @type {import('node:perf_hooks').RecordableHistogram | undefined} */ histogram) => {
+        const t = await load.block(n, histogram);
+        if (histogram) tally(t, i);
+        return t;
+      },
+      // a load without abort (http's) is closed: what is in flight fails
+      abort: (/** @type {Error} */ error) => (load.abort ? load.abort(error) : void load.close().catch(() => {})),
+    };
+  };
+  return withLanes(spec, context.signal, open, (lanes) => measureLanes(workload, spec, context, lanes, howOf(lanes)),
+    (lanes) => Promise.all(lanes.map((lane) => lane.load.close().catch(() => {}))));
 }
 
 /** The mechanism counters, as column stems and in words (lib/core/counters.js). */

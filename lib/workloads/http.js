@@ -8,7 +8,7 @@
 import { createHistogram } from 'node:perf_hooks';
 import { RunError } from '../core/errors.js';
 import { MAX_BODY } from '../fixture/handlers.js';
-import { HISTOGRAM, measureLanes, mechanismColumns, mechanismSummary, rttFigures, unitFigures, withLanes } from './common.js';
+import { HISTOGRAM, measureLoads, mechanismColumns, mechanismSummary, rttFigures, unitFigures } from './common.js';
 import { OPEN_COLUMNS, inFlightCap, openLoopMeasure, rate } from './rate.js';
 
 /** A block holds at least this many requests per request slot (connections × pipelining). */
@@ -162,33 +162,18 @@ async function runHttp(spec, context, proxy) {
 }
 
 /**
- * A lane per target over its HTTP load, measured by measureLanes; a trial fails when a connection was opened again
- * during a measured block (it timed a connection's setup), and the loads are closed whatever happens.
+ * A lane per target over its HTTP load (measureLoads); a trial fails when a connection was opened again during a
+ * measured block (it timed a connection's setup).
  * @param {import('./workload.js').Workload} workload
  * @param {import('./workload.js').TrialSpec} spec
  * @param {import('./workload.js').TrialContext} context
  * @param {(target: import('../client/transport.js').Target, i: number) => import('../client/http-load.js').HttpLoad} loadOf
- * @param {(lanes: (import('../client/blocks.js').Lane & { histogram: import('node:perf_hooks').RecordableHistogram })[]) => Parameters<typeof measureLanes>[4]} howOf
+ * @param {Parameters<typeof measureLoads>[5]} howOf
  * @returns {Promise<import('./workload.js').TrialResult>}
  */
-function measureHttp(workload, spec, context, loadOf, howOf) {
+async function measureHttp(workload, spec, context, loadOf, howOf) {
   let connects = 0;
-  const open = (/** @type {import('../client/transport.js').Target} */ target, /** @type {number} */ i) => {
-    const load = loadOf(target, i);
-    return {
-      target, load,
-      histogram: createHistogram(HISTOGRAM),
-      block: async (/** @type {number} */ n, /** @type {import('node:perf_hooks').RecordableHistogram | undefined} */ histogram) => {
-        const t = await load.block(n, histogram);
-        if (histogram) connects += t.connects;
-        return t;
-      },
-      abort: () => { load.close().catch(() => {}); },
-    };
-  };
-  return withLanes(spec, context.signal, open, async (lanes) => {
-    const result = await measureLanes(workload, spec, context, lanes, howOf(lanes));
-    if (connects > 0) throw new RunError(`${connects} connection(s) were opened again during measured blocks (the server or nginx closed keep-alive connections): those blocks timed connection setup`, 'ERR_RECONNECT');
-    return result;
-  }, (lanes) => Promise.all(lanes.map((lane) => lane.load.close().catch(() => {}))));
+  const result = await measureLoads(workload, spec, context, loadOf, (t) => { connects += t.connects; }, howOf);
+  if (connects > 0) throw new RunError(`${connects} connection(s) were opened again during measured blocks (the server or nginx closed keep-alive connections): those blocks timed connection setup`, 'ERR_RECONNECT');
+  return result;
 }

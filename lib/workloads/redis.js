@@ -9,7 +9,7 @@
 import { createHistogram } from 'node:perf_hooks';
 import { checkRedisInFlight } from '../core/limits.js';
 import { describeRedisBenchmark, findRedisBenchmark, runRedisBenchmark } from '../client/redis-benchmark.js';
-import { HISTOGRAM, measureLanes, mechanismColumns, mechanismSummary, rttFigures, unitFigures, withLanes } from './common.js';
+import { HISTOGRAM, measureLoads, mechanismColumns, mechanismSummary, rttFigures, unitFigures } from './common.js';
 import { OPEN_COLUMNS, inFlightCap, openLoopMeasure, rate } from './rate.js';
 
 /** A block holds at least this many operations per operation in flight (clients × depth × batch). */
@@ -92,7 +92,8 @@ async function runRedisRate(spec, context = {}) {
     size: spec.size, seed: spec.seed, timeoutMs: spec.timeoutMs, noDelay: spec.noDelay,
     open: { rate: offered, arrivals: spec.arrivals ?? 'constant', seed: spec.seed, cap, histograms: histograms[i] },
   });
-  return measureRedis(redisRateWorkload, spec, context, loadOf, (lanes, verified) => {
+  const verified = spec.targets.map(() => 0);
+  return measureLoads(redisRateWorkload, spec, context, loadOf, (t, i) => { verified[i] += t.verified; }, (lanes) => {
     const how = openLoopMeasure(offered, lanes, histograms);
     return { ...how, extra: (t, i) => ({ ...how.extra(t, i), verified_replies: verified[i] }) };
   });
@@ -111,38 +112,10 @@ async function runRedis(spec, context = {}) {
   const batch = spec.batch ?? 1;
   const loadOf = (/** @type {import('../client/transport.js').Target} */ target) => createRedisLoad(target, { size: spec.size, depth: spec.depth, clients, batch, seed: spec.seed, timeoutMs: spec.timeoutMs, noDelay: spec.noDelay });
   const floor = [`--depth ${spec.depth}`, ...(clients > 1 ? [`--clients ${clients}`] : []), ...(batch > 1 ? [`--batch ${batch}`] : [])].join(' × ');
-  return measureRedis(redisWorkload, spec, context, loadOf, (lanes, verified) => ({
+  const verified = spec.targets.map(() => 0);
+  return measureLoads(redisWorkload, spec, context, loadOf, (t, i) => { verified[i] += t.verified; }, (lanes) => ({
     minUnits: FILL_FACTOR * spec.depth * clients * batch, units: 'ops', floor: `${FILL_FACTOR} × ${floor}`,
     figures: (x) => unitFigures(x, { count: 'ops', rate: 'ops_per_s', per: 'op' }),
     extra: (_t, i) => ({ verified_replies: verified[i], ...rttFigures('latency', lanes[i].histogram) }),
   }));
-}
-
-/**
- * A lane per target over its redis load, measured by measureLanes, each lane counting the replies its measured blocks
- * verified; the loads are closed whatever happens.
- * @param {import('./workload.js').Workload} workload
- * @param {import('./workload.js').TrialSpec} spec
- * @param {import('./workload.js').TrialContext} context
- * @param {(target: import('../client/transport.js').Target, i: number) => import('../client/redis-load.js').RedisLoad} loadOf
- * @param {(lanes: (import('../client/blocks.js').Lane & { histogram: import('node:perf_hooks').RecordableHistogram })[], verified: number[]) => Parameters<typeof measureLanes>[4]} howOf
- * @returns {Promise<import('./workload.js').TrialResult>}
- */
-function measureRedis(workload, spec, context, loadOf, howOf) {
-  const verified = spec.targets.map(() => 0);
-  const open = (/** @type {import('../client/transport.js').Target} */ target, /** @type {number} */ i) => {
-    const load = loadOf(target, i);
-    return {
-      target, load,
-      histogram: createHistogram(HISTOGRAM),
-      block: async (/** @type {number} */ n, /** @type {import('node:perf_hooks').RecordableHistogram | undefined} */ histogram) => {
-        const t = await load.block(n, histogram);
-        if (histogram) verified[i] += t.verified; // the measured blocks' (a lane's histogram is given to those only)
-        return t;
-      },
-      abort: load.abort,
-    };
-  };
-  return withLanes(spec, context.signal, open, (lanes) => measureLanes(workload, spec, context, lanes, howOf(lanes, verified)),
-    (lanes) => Promise.all(lanes.map((lane) => lane.load.close().catch(() => {}))));
 }
