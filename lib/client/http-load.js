@@ -249,7 +249,6 @@ export function createHttpLoad(target, { connections, pipelining = 1, path = '/'
 
   /** Open loop: the requests in flight, for the due times of those a stall leaves unanswered. @type {Set<Exchange>} */
   const pending = new Set();
-  let segmentRunning = false;
   const driver = open && createOpenDriver({
     ...open,
     timeoutMs,
@@ -270,13 +269,8 @@ export function createHttpLoad(target, { connections, pipelining = 1, path = '/'
     opened = true;
     if (!driver) return run(requests, recordTo, pipelining);
     const before = { bytes: bodyBytes, connects };
-    segmentRunning = true;
-    try {
-      const segment = await driver.block(requests, recordTo);
-      return { ...segment, requests: segment.sent, bytes: bodyBytes - before.bytes, connects: connects - before.connects };
-    } finally {
-      segmentRunning = false;
-    }
+    const segment = await driver.block(requests, recordTo);
+    return { ...segment, requests: segment.sent, bytes: bodyBytes - before.bytes, connects: connects - before.connects };
   };
   return {
     block,
@@ -284,7 +278,7 @@ export function createHttpLoad(target, { connections, pipelining = 1, path = '/'
       if (closed) return;
       closed = true;
       if (current) fail(new RunError(`closed with ${issued - completed} requests in flight`, 'ERR_CLOSED'));
-      if (segmentRunning && driver) fail(new RunError(`closed with ${driver.state.sent - driver.state.received} requests in flight`, 'ERR_CLOSED'));
+      if (driver?.running()) fail(new RunError(`closed with ${driver.state.sent - driver.state.received} requests in flight`, 'ERR_CLOSED'));
       clearInterval(watchdog);
       driver?.close();
       await Promise.all(clients.map((client) => (client.destroyed ? undefined : client.destroy().catch(() => {}))));

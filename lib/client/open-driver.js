@@ -206,6 +206,8 @@ export function createOpenDriver({ rate, arrivals = 'constant', seed, cap, timeo
         pass();
       });
     },
+    /** Whether a segment is under way: a sender closed then fails it, saying how many it left in flight. */
+    running: () => current !== undefined,
     close() {
       state.closing = true;
       clearInterval(watchdog);

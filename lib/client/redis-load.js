@@ -198,7 +198,6 @@ export function createRedisRateLoad(target, { size, seed, timeoutMs, noDelay = t
   /** @type {Error | undefined} */
   let failure;
   let verified = 0;
-  let running = false;
 
   /** @param {unknown} error */
   const fail = (error) => {
@@ -252,19 +251,14 @@ export function createRedisRateLoad(target, { size, seed, timeoutMs, noDelay = t
       })().catch((error) => { throw fail(error); });
       await ready;
       const before = verified;
-      running = true;
-      try {
-        const segment = await driver.block(requests, histogram);
-        return { ...segment, bytes: segment.sent * size, verified: verified - before };
-      } finally {
-        running = false;
-      }
+      const segment = await driver.block(requests, histogram);
+      return { ...segment, bytes: segment.sent * size, verified: verified - before };
     },
     abort(error) {
       fail(error);
     },
     async close() {
-      if (running) fail(new RunError(`closed with ${driver.state.sent - driver.state.received} requests in flight`, 'ERR_CLOSED'));
+      if (driver.running()) fail(new RunError(`closed with ${driver.state.sent - driver.state.received} requests in flight`, 'ERR_CLOSED'));
       driver.close();
       // no command timer on this client: a silent server gets --timeout to answer QUIT, then the socket is dropped
       if (client.status === 'ready') {

@@ -225,7 +225,6 @@ async function createRateQuerier(target, spec, open) {
   const lookup = spec.size === 1;
   /** each connection's queries sent and not yet answered, oldest first: the first is written, the rest wait for it */
   const queues = Array.from({ length: openConnections(spec) }, () => /** @type {{ due: number, aid: number }[]} */ ([]));
-  let running = false;
   const fail = (/** @type {Error} */ error) => {
     if (failure) return;
     failure = error;
@@ -278,18 +277,10 @@ async function createRateQuerier(target, spec, open) {
      * @param {number} n queries offered in this segment
      * @param {import('node:perf_hooks').RecordableHistogram} [histogram]
      */
-    async block(n, histogram) {
-      if (failure) throw failure;
-      running = true;
-      try {
-        return await driver.block(n, histogram);
-      } finally {
-        running = false;
-      }
-    },
+    block: driver.block,
     abort: fail,
     close: async () => {
-      if (running) fail(new RunError(`closed with ${driver.state.sent - driver.state.received} queries in flight`, 'ERR_CLOSED'));
+      if (driver.running()) fail(new RunError(`closed with ${driver.state.sent - driver.state.received} queries in flight`, 'ERR_CLOSED'));
       driver.close();
       await Promise.all(clients.map((client) => client.end().catch(() => {})));
     },
