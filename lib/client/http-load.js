@@ -51,11 +51,6 @@ const KEEP_ALIVE_MS = 10 * 60_000;
  * @returns {HttpLoad}
  */
 export function createHttpLoad(target, { connections, pipelining = 1, path = '/', expectedBytes, timeoutMs = 10_000, open }) {
-  for (const [name, value, min] of /** @type {const} */ ([['connections', connections, 1], ['pipelining', pipelining, 1], ['expectedBytes', expectedBytes, 0], ['timeoutMs', timeoutMs, 1]])) {
-    if (!Number.isSafeInteger(value) || value < min) throw new RunError(`createHttpLoad: ${name} must be an integer ≥ ${min}; got ${value}`, 'ERR_INTERNAL');
-  }
-  if (!path.startsWith('/')) throw new RunError(`createHttpLoad: path must start with '/'; got ${JSON.stringify(path)}`, 'ERR_INTERNAL');
-
   const where = describeTarget(target);
   const { origin, socketPath } = httpOrigin(target);
   const request = /** @type {import('undici').Dispatcher.DispatchOptions} */ ({ method: 'GET', path, blocking: false });
