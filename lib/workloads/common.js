@@ -21,6 +21,20 @@ export function rttFigures(prefix, h) {
   return Object.fromEntries(Object.entries(ns).map(([name, value]) => [`${prefix}_${name}_us`, value / 1000]));
 }
 
+/** The columns of rttFigures(prefix). @param {string} prefix */
+export const rttColumns = (prefix) => ['mean', 'sd', 'p50', 'p90', 'p99', 'p999', 'max'].map((name) => `${prefix}_${name}_us`);
+
+/**
+ * The columns of unitFigures per unit that follow a workload's own: CPU per unit of client, server (and nginx), the
+ * event-loop utilisations (the client's only where the server is not Node: redis, postgres), then mechanismColumns.
+ * @param {string} per
+ * @param {{ proxy?: boolean, serverElu?: boolean }} [options]
+ */
+export function cpuColumns(per, { proxy = false, serverElu = true } = {}) {
+  return [`client_cpu_us_per_${per}`, `server_cpu_us_per_${per}`, ...(proxy ? [`proxy_cpu_us_per_${per}`] : []),
+    'client_elu', ...(serverElu ? ['server_elu'] : []), ...mechanismColumns(per, { proxy })];
+}
+
 /**
  * The figures every workload names after its unit, of a lane's totals or one block: count, elapsed time, rate, CPU per
  * unit of client, server (and proxy), both event-loop utilisations, mechanism figures per unit and where the ends ran.

@@ -7,7 +7,7 @@ import { createHistogram, performance } from 'node:perf_hooks';
 import { RunError } from '../core/errors.js';
 import { CONNECT_GREETING } from '../fixture/handlers.js';
 import { readNetLimits } from '../core/environment.js';
-import { HISTOGRAM, measureLanes, mechanismColumns, mechanismSummary, rttFigures, unitFigures, withLanes } from './common.js';
+import { HISTOGRAM, cpuColumns, measureLanes, mechanismSummary, rttColumns, rttFigures, unitFigures, withLanes } from './common.js';
 
 /** A block holds at least this many connections per loop. */
 export const MIN_PER_LOOP = 20;
@@ -23,10 +23,8 @@ export const connectWorkload = {
   },
   options: [],
   counts: false,
-  columns: ['connections', 'blocks', 'block_connections', 'elapsed_ms', 'conns_per_s',
-    'connect_mean_us', 'connect_sd_us', 'connect_p50_us', 'connect_p90_us', 'connect_p99_us', 'connect_p999_us', 'connect_max_us',
-    'client_cpu_us_per_conn', 'server_cpu_us_per_conn', 'client_elu', 'server_elu', ...mechanismColumns('conn')],
-  blockColumns: ['connections', 'elapsed_ms', 'conns_per_s', 'client_cpu_us_per_conn', 'server_cpu_us_per_conn', 'client_elu', 'server_elu', ...mechanismColumns('conn')],
+  columns: ['connections', 'blocks', 'block_connections', 'elapsed_ms', 'conns_per_s', ...rttColumns('connect'), ...cpuColumns('conn')],
+  blockColumns: ['connections', 'elapsed_ms', 'conns_per_s', ...cpuColumns('conn')],
   table: [['conns', 'connections'], ['conns/s', 'conns_per_s'], ['p50 µs', 'connect_p50_us'], ['p99', 'connect_p99_us'], ['max', 'connect_max_us'],
     ['cpu µs/conn cli', 'client_cpu_us_per_conn'], ['srv', 'server_cpu_us_per_conn']],
   primary: 'conns_per_s',

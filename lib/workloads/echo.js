@@ -9,7 +9,7 @@ import { ECHO_GREETING } from '../fixture/handlers.js';
 import { MAX_DEPTH, MAX_SIZE, checkInFlight } from '../core/limits.js';
 import { formatSize } from '../core/units.js';
 import { getTransport } from '../transports/index.js';
-import { HISTOGRAM, measureLanes, mechanismColumns, mechanismSummary, rttFigures, unitFigures, withLanes } from './common.js';
+import { HISTOGRAM, cpuColumns, measureLanes, mechanismSummary, rttColumns, rttFigures, unitFigures, withLanes } from './common.js';
 
 /** A block holds at least this many pipelines-full of packets. */
 export const FILL_FACTOR = 100;
@@ -26,10 +26,8 @@ export const echo = {
   check: checkInFlight,
   options: ['greeting'],
   counts: true,
-  columns: ['packets', 'blocks', 'block_packets', 'elapsed_ms', 'msgs_per_s', 'mb_per_s',
-    'rtt_mean_us', 'rtt_sd_us', 'rtt_p50_us', 'rtt_p90_us', 'rtt_p99_us', 'rtt_p999_us', 'rtt_max_us',
-    'client_cpu_us_per_msg', 'server_cpu_us_per_msg', 'client_elu', 'server_elu', ...mechanismColumns('msg')],
-  blockColumns: ['packets', 'elapsed_ms', 'msgs_per_s', 'client_cpu_us_per_msg', 'server_cpu_us_per_msg', 'client_elu', 'server_elu', ...mechanismColumns('msg')],
+  columns: ['packets', 'blocks', 'block_packets', 'elapsed_ms', 'msgs_per_s', 'mb_per_s', ...rttColumns('rtt'), ...cpuColumns('msg')],
+  blockColumns: ['packets', 'elapsed_ms', 'msgs_per_s', ...cpuColumns('msg')],
   table: [['packets', 'packets'], ['msgs/s', 'msgs_per_s'], ['MB/s', 'mb_per_s'], ['rtt mean', 'rtt_mean_us'], ['p50', 'rtt_p50_us'],
     ['p99', 'rtt_p99_us'], ['p99.9', 'rtt_p999_us'], ['max µs', 'rtt_max_us'], ['cpu µs/msg cli', 'client_cpu_us_per_msg'], ['srv', 'server_cpu_us_per_msg']],
   primary: 'msgs_per_s',

@@ -8,16 +8,14 @@
 import { createHistogram } from 'node:perf_hooks';
 import { RunError } from '../core/errors.js';
 import { MAX_BODY } from '../fixture/handlers.js';
-import { HISTOGRAM, measureLoads, mechanismColumns, mechanismSummary, rttFigures, unitFigures } from './common.js';
+import { HISTOGRAM, cpuColumns, measureLoads, mechanismSummary, rttColumns, rttFigures, unitFigures } from './common.js';
 import { OPEN_COLUMNS, inFlightCap, openLoopMeasure, rate } from './rate.js';
 
 /** A block holds at least this many requests per request slot (connections × pipelining). */
 export const FILL_FACTOR = 20;
 
-const COLUMNS = ['requests', 'blocks', 'block_requests', 'elapsed_ms', 'req_per_s', 'mb_per_s',
-  'latency_mean_us', 'latency_sd_us', 'latency_p50_us', 'latency_p90_us', 'latency_p99_us', 'latency_p999_us', 'latency_max_us',
-  'client_cpu_us_per_req', 'server_cpu_us_per_req'];
-const BLOCK_COLUMNS = ['requests', 'elapsed_ms', 'req_per_s', 'client_cpu_us_per_req', 'server_cpu_us_per_req'];
+const COLUMNS = ['requests', 'blocks', 'block_requests', 'elapsed_ms', 'req_per_s', 'mb_per_s', ...rttColumns('latency')];
+const BLOCK_COLUMNS = ['requests', 'elapsed_ms', 'req_per_s'];
 const TABLE = /** @type {[string, string][]} */ ([['requests', 'requests'], ['req/s', 'req_per_s'], ['p50 µs', 'latency_p50_us'], ['p99', 'latency_p99_us'],
   ['cpu µs/req cli', 'client_cpu_us_per_req'], ['srv', 'server_cpu_us_per_req']]);
 const SUMMARY = {
@@ -40,8 +38,8 @@ export const httpWorkload = {
   axes: AXES,
   options: ['pipelining'],
   counts: false,
-  columns: [...COLUMNS, 'client_elu', 'server_elu', ...mechanismColumns('req')],
-  blockColumns: [...BLOCK_COLUMNS, 'client_elu', 'server_elu', ...mechanismColumns('req')],
+  columns: [...COLUMNS, ...cpuColumns('req')],
+  blockColumns: [...BLOCK_COLUMNS, ...cpuColumns('req')],
   table: [...TABLE, ['elu cli', 'client_elu']],
   primary: 'req_per_s',
   summary: { ...SUMMARY, ...mechanismSummary('req', 'request') },
@@ -59,8 +57,8 @@ export const proxyWorkload = {
   axes: AXES,
   options: ['pipelining', 'keepalive'],
   counts: false,
-  columns: [...COLUMNS, 'proxy_cpu_us_per_req', 'client_elu', 'server_elu', ...mechanismColumns('req', { proxy: true })],
-  blockColumns: [...BLOCK_COLUMNS, 'proxy_cpu_us_per_req', 'client_elu', 'server_elu', ...mechanismColumns('req', { proxy: true })],
+  columns: [...COLUMNS, ...cpuColumns('req', { proxy: true })],
+  blockColumns: [...BLOCK_COLUMNS, ...cpuColumns('req', { proxy: true })],
   table: [...TABLE, ['nginx', 'proxy_cpu_us_per_req'], ['elu cli', 'client_elu']],
   primary: 'req_per_s',
   summary: {
@@ -89,8 +87,8 @@ export const httpRateWorkload = {
   axes: RATE_AXES,
   options: ['connections', 'arrivals'],
   counts: true, // a count of requests: one segment of them, as rate's packets
-  columns: [...OPEN_COLUMNS, 'client_cpu_us_per_req', 'server_cpu_us_per_req', 'client_elu', 'server_elu', ...mechanismColumns('req')],
-  blockColumns: [...BLOCK_COLUMNS, 'client_elu', 'server_elu', ...mechanismColumns('req')],
+  columns: [...OPEN_COLUMNS, ...cpuColumns('req')],
+  blockColumns: httpWorkload.blockColumns,
   table: rate.table,
   primary: rate.primary,
   summary: { ...rate.summary, server_cpu_us_per_req: SUMMARY.server_cpu_us_per_req },
@@ -110,7 +108,7 @@ export const proxyRateWorkload = {
   axes: RATE_AXES,
   options: ['connections', 'arrivals', 'keepalive'],
   counts: true,
-  columns: [...OPEN_COLUMNS, 'client_cpu_us_per_req', 'server_cpu_us_per_req', 'proxy_cpu_us_per_req', 'client_elu', 'server_elu', ...mechanismColumns('req', { proxy: true })],
+  columns: [...OPEN_COLUMNS, ...cpuColumns('req', { proxy: true })],
   blockColumns: proxyWorkload.blockColumns,
   table: [...rate.table, ['nginx', 'proxy_cpu_us_per_req']],
   primary: rate.primary,

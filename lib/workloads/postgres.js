@@ -10,7 +10,7 @@
 import { createHistogram, performance } from 'node:perf_hooks';
 import { createOpenDriver } from '../client/open-driver.js';
 import { RunError } from '../core/errors.js';
-import { HISTOGRAM, measureLanes, mechanismColumns, mechanismSummary, rttFigures, unitFigures, withLanes } from './common.js';
+import { HISTOGRAM, cpuColumns, measureLanes, mechanismColumns, mechanismSummary, rttColumns, rttFigures, unitFigures, withLanes } from './common.js';
 import { OPEN_COLUMNS, inFlightCap, openLoopMeasure, rate } from './rate.js';
 
 /** A block holds at least this many queries per connection. */
@@ -31,10 +31,9 @@ export const postgresWorkload = {
   },
   options: [],
   counts: false,
-  columns: ['queries', 'blocks', 'block_queries', 'elapsed_ms', 'queries_per_s',
-    'latency_mean_us', 'latency_sd_us', 'latency_p50_us', 'latency_p90_us', 'latency_p99_us', 'latency_p999_us', 'latency_max_us',
+  columns: ['queries', 'blocks', 'block_queries', 'elapsed_ms', 'queries_per_s', ...rttColumns('latency'),
     'client_cpu_us_per_query', 'server_cpu_us_per_query', 'client_elu', 'pgbench_tps', 'pgbench_latency_avg_us', ...mechanismColumns('query')],
-  blockColumns: ['queries', 'elapsed_ms', 'queries_per_s', 'client_cpu_us_per_query', 'server_cpu_us_per_query', 'client_elu', ...mechanismColumns('query')],
+  blockColumns: ['queries', 'elapsed_ms', 'queries_per_s', ...cpuColumns('query', { serverElu: false })],
   table: [['queries', 'queries'], ['queries/s', 'queries_per_s'], ['p50 µs', 'latency_p50_us'], ['p99', 'latency_p99_us'],
     ['cpu µs/query cli', 'client_cpu_us_per_query'], ['srv', 'server_cpu_us_per_query'], ['elu cli', 'client_elu'], ['pgbench tps', 'pgbench_tps']],
   primary: 'queries_per_s',
@@ -65,8 +64,8 @@ export const postgresRateWorkload = {
   axes: { size: postgresWorkload.axes.size, depth: rate.axes.depth },
   options: ['connections', 'arrivals'],
   counts: true, // a count of queries: one segment of them, as rate's packets
-  columns: [...OPEN_COLUMNS, 'client_cpu_us_per_req', 'server_cpu_us_per_req', 'client_elu', ...mechanismColumns('req')],
-  blockColumns: ['requests', 'elapsed_ms', 'req_per_s', 'client_cpu_us_per_req', 'server_cpu_us_per_req', 'client_elu', ...mechanismColumns('req')],
+  columns: [...OPEN_COLUMNS, ...cpuColumns('req', { serverElu: false })],
+  blockColumns: ['requests', 'elapsed_ms', 'req_per_s', ...cpuColumns('req', { serverElu: false })],
   table: rate.table,
   primary: rate.primary,
   summary: { ...rate.summary, server_cpu_us_per_req: { label: 'PostgreSQL CPU per query', short: 'server CPU µs/req', unit: 'us/req', better: 'lower' } },

@@ -9,7 +9,7 @@
 import { createHistogram } from 'node:perf_hooks';
 import { MAX_IN_FLIGHT, MAX_SIZE } from '../core/limits.js';
 import { MiB } from '../core/units.js';
-import { HISTOGRAM, measureLanes, mechanismColumns, mechanismSummary, rttFigures, unitFigures } from './common.js';
+import { HISTOGRAM, cpuColumns, measureLanes, mechanismSummary, rttFigures, unitFigures } from './common.js';
 import { withEchoLanes } from './echo.js';
 
 /** A segment offers at least this much schedule: its edges (the drain, the switch to the other lane) stay a small part of it. */
@@ -57,8 +57,8 @@ export const rate = {
   },
   options: ['arrivals'],
   counts: true,
-  columns: [...OPEN_COLUMNS, 'client_cpu_us_per_req', 'server_cpu_us_per_req', 'client_elu', 'server_elu', ...mechanismColumns('req')],
-  blockColumns: ['requests', 'elapsed_ms', 'req_per_s', 'client_cpu_us_per_req', 'server_cpu_us_per_req', 'client_elu', 'server_elu', ...mechanismColumns('req')],
+  columns: [...OPEN_COLUMNS, ...cpuColumns('req')],
+  blockColumns: ['requests', 'elapsed_ms', 'req_per_s', ...cpuColumns('req')],
   table: [['offered/s', 'rate_target'], ['sent/s', 'rate_sent'], ['done/s', 'rate_completed'], ['dropped', 'dropped'], ['limit', 'limit'],
     ['resp p50', 'resp_p50_us'], ['p99', 'resp_p99_us'], ['p99.9', 'resp_p999_us'], ['max µs', 'resp_max_us'], ['svc p99', 'svc_p99_us'], ['lag p99', 'lag_p99_us'],
     ['cpu µs/req cli', 'client_cpu_us_per_req'], ['srv', 'server_cpu_us_per_req']],

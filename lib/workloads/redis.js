@@ -9,7 +9,7 @@
 import { createHistogram } from 'node:perf_hooks';
 import { checkRedisInFlight } from '../core/limits.js';
 import { describeRedisBenchmark, findRedisBenchmark, runRedisBenchmark } from '../client/redis-benchmark.js';
-import { HISTOGRAM, measureLoads, mechanismColumns, mechanismSummary, rttFigures, unitFigures } from './common.js';
+import { HISTOGRAM, cpuColumns, measureLoads, mechanismSummary, rttColumns, rttFigures, unitFigures } from './common.js';
 import { OPEN_COLUMNS, inFlightCap, openLoopMeasure, rate } from './rate.js';
 
 /** A block holds at least this many operations per operation in flight (clients × depth × batch). */
@@ -28,10 +28,8 @@ export const redisWorkload = {
   options: ['clients', 'batch'],
   connections: (_depth, options) => options.clients ?? 1,
   counts: false,
-  columns: ['ops', 'blocks', 'block_ops', 'elapsed_ms', 'ops_per_s', 'verified_replies',
-    'latency_mean_us', 'latency_sd_us', 'latency_p50_us', 'latency_p90_us', 'latency_p99_us', 'latency_p999_us', 'latency_max_us',
-    'client_cpu_us_per_op', 'server_cpu_us_per_op', 'client_elu', ...mechanismColumns('op')],
-  blockColumns: ['ops', 'elapsed_ms', 'ops_per_s', 'client_cpu_us_per_op', 'server_cpu_us_per_op', 'client_elu', ...mechanismColumns('op')],
+  columns: ['ops', 'blocks', 'block_ops', 'elapsed_ms', 'ops_per_s', 'verified_replies', ...rttColumns('latency'), ...cpuColumns('op', { serverElu: false })],
+  blockColumns: ['ops', 'elapsed_ms', 'ops_per_s', ...cpuColumns('op', { serverElu: false })],
   table: [['ops', 'ops'], ['ops/s', 'ops_per_s'], ['p50 µs', 'latency_p50_us'], ['p99', 'latency_p99_us'],
     ['cpu µs/op cli', 'client_cpu_us_per_op'], ['redis', 'server_cpu_us_per_op'], ['elu cli', 'client_elu']],
   primary: 'ops_per_s',
@@ -66,8 +64,8 @@ export const redisRateWorkload = {
   axes: { size: redisWorkload.axes.size, depth: rate.axes.depth },
   options: ['arrivals'],
   counts: true,
-  columns: [...OPEN_COLUMNS, 'verified_replies', 'client_cpu_us_per_req', 'server_cpu_us_per_req', 'client_elu', ...mechanismColumns('req')],
-  blockColumns: ['requests', 'elapsed_ms', 'req_per_s', 'client_cpu_us_per_req', 'server_cpu_us_per_req', 'client_elu', ...mechanismColumns('req')],
+  columns: [...OPEN_COLUMNS, 'verified_replies', ...cpuColumns('req', { serverElu: false })],
+  blockColumns: ['requests', 'elapsed_ms', 'req_per_s', ...cpuColumns('req', { serverElu: false })],
   table: rate.table,
   primary: rate.primary,
   summary: { ...rate.summary, server_cpu_us_per_req: { label: 'redis-server CPU per request', short: 'redis CPU µs/req', unit: 'us/req', better: 'lower' } },
