@@ -5,11 +5,10 @@
  * http-rate and proxy-rate: the same in open loop, requests offered at a fixed rate (the depth axis) over
  * `--connections` connections taking turns, with the rate workload's figures and rules (./rate.js, docs/openloop.md).
  */
-import { createHistogram } from 'node:perf_hooks';
 import { RunError } from '../core/errors.js';
 import { MAX_BODY } from '../fixture/handlers.js';
-import { HISTOGRAM, cpuColumns, measureLoads, mechanismSummary, rttColumns, rttFigures, unitFigures } from './common.js';
-import { OPEN_COLUMNS, inFlightCap, openLoopMeasure, rate } from './rate.js';
+import { cpuColumns, measureLoads, mechanismSummary, rttColumns, rttFigures, unitFigures } from './common.js';
+import { OPEN_COLUMNS, inFlightCap, openLoops, rate } from './rate.js';
 
 /** A block holds at least this many requests per request slot (connections × pipelining). */
 export const FILL_FACTOR = 20;
@@ -130,15 +129,12 @@ export const proxyRateWorkload = {
  */
 async function runHttpRate(spec, context, proxy) {
   const { createHttpLoad } = await import('../client/http-load.js');
-  const offered = spec.depth;
   const connections = openConnections(spec);
-  const cap = Math.max(connections, inFlightCap(spec.size)); // echo's payload budget, but at least a request per connection
-  const histograms = spec.targets.map(() => ({ service: createHistogram(HISTOGRAM), lag: createHistogram(HISTOGRAM) }));
+  const loops = openLoops(spec, Math.max(connections, inFlightCap(spec.size))); // echo's payload budget, but at least a request per connection
   const loadOf = (/** @type {import('../client/transport.js').Target} */ target, /** @type {number} */ i) => createHttpLoad(target, {
-    connections, path: `/${spec.size}`, expectedBytes: spec.size, timeoutMs: spec.timeoutMs,
-    open: { rate: offered, arrivals: spec.arrivals ?? 'constant', seed: spec.seed, cap, histograms: histograms[i] },
+    connections, path: `/${spec.size}`, expectedBytes: spec.size, timeoutMs: spec.timeoutMs, open: loops.lane(i),
   });
-  return measureHttp(proxy ? proxyRateWorkload : httpRateWorkload, spec, context, loadOf, (lanes) => openLoopMeasure(offered, lanes, histograms));
+  return measureHttp(proxy ? proxyRateWorkload : httpRateWorkload, spec, context, loadOf, loops.measure);
 }
 
 /**

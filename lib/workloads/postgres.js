@@ -11,7 +11,7 @@ import { createHistogram, performance } from 'node:perf_hooks';
 import { createOpenDriver } from '../client/open-driver.js';
 import { RunError } from '../core/errors.js';
 import { HISTOGRAM, cpuColumns, measureLanes, mechanismColumns, mechanismSummary, rttColumns, rttFigures, unitFigures, withLanes } from './common.js';
-import { OPEN_COLUMNS, inFlightCap, openLoopMeasure, rate } from './rate.js';
+import { OPEN_COLUMNS, inFlightCap, openLoops, rate } from './rate.js';
 
 /** A block holds at least this many queries per connection. */
 export const FILL_FACTOR = 20;
@@ -293,12 +293,9 @@ async function createRateQuerier(target, spec, open) {
  * @returns {Promise<import('./workload.js').TrialResult>}
  */
 async function runPostgresRate(spec, context = {}) {
-  const offered = spec.depth;
-  const cap = Math.max(openConnections(spec), inFlightCap(1)); // a query and its answer are a few dozen bytes
-  const histograms = spec.targets.map(() => ({ service: createHistogram(HISTOGRAM), lag: createHistogram(HISTOGRAM) }));
+  const loops = openLoops(spec, Math.max(openConnections(spec), inFlightCap(1))); // a query and its answer are a few dozen bytes
   const open = async (/** @type {import('../client/transport.js').Target} */ target, /** @type {number} */ i) => ({
-    target, histogram: createHistogram(HISTOGRAM),
-    ...await createRateQuerier(target, spec, { rate: offered, arrivals: spec.arrivals ?? 'constant', seed: spec.seed, cap, histograms: histograms[i] }),
+    target, histogram: createHistogram(HISTOGRAM), ...await createRateQuerier(target, spec, loops.lane(i)),
   });
-  return withLanes(spec, context.signal, open, (lanes) => measureLanes(postgresRateWorkload, spec, context, lanes, openLoopMeasure(offered, lanes, histograms)), closeAll);
+  return withLanes(spec, context.signal, open, (lanes) => measureLanes(postgresRateWorkload, spec, context, lanes, loops.measure(lanes)), closeAll);
 }

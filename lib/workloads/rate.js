@@ -110,50 +110,59 @@ export function limitOf({ target, segments, kept, dropped, lagP50Us }) {
 }
 
 /**
- * What measureLanes needs of open-loop lanes, each lane's blocks wrapped to
- * count its measured segments and whether each kept the rate: the floor of
+ * A trial's open loops at the offered rate (the depth axis), each lane's with its service-time and schedule-lag
+ * histograms: `lane(i)`, lane i's for its client (lib/client/open-driver.js); `measure(lanes)`, what measureLanes needs
+ * of the lanes, each lane's blocks wrapped to count its measured segments and whether each kept the rate: the floor of
  * a segment, and the figures (rate, drops, limit, the three times) of a lane.
- * @param {number} offered requests per second
- * @param {import('../client/blocks.js').Lane[]} lanes their blocks are segments (lib/client/open-driver.js)
- * @param {{ service: import('node:perf_hooks').RecordableHistogram, lag: import('node:perf_hooks').RecordableHistogram }[]} histograms each lane's
+ * @param {import('./workload.js').TrialSpec} spec
+ * @param {number} cap in flight at most
  */
-export function openLoopMeasure(offered, lanes, histograms) {
-  const counts = lanes.map(() => ({ sent: 0, dropped: 0, sendSpanMs: 0, segments: 0, kept: 0 }));
-  lanes.forEach((lane, i) => {
-    const segment = lane.block;
-    lane.block = async (n, histogram) => {
-      const t = /** @type {{ start: number, end: number, sent?: number, dropped?: number, sendSpanMs?: number, spanMs: number, growthMs: number }} */ (await segment(n, histogram));
-      if (histogram) {
-        const sent = t.sent ?? n;
-        counts[i].sent += sent;
-        counts[i].dropped += t.dropped ?? 0;
-        counts[i].sendSpanMs += t.sendSpanMs ?? t.end - t.start;
-        counts[i].segments++;
-        if (keptSegment({ scheduled: n, sent, dropped: t.dropped ?? 0, spanMs: t.spanMs, growthMs: t.growthMs })) counts[i].kept++;
-      }
-      return /** @type {any} */ (t);
-    };
-  });
+export function openLoops(spec, cap) {
+  const offered = spec.depth;
+  const histograms = spec.targets.map(() => ({ service: createHistogram(HISTOGRAM), lag: createHistogram(HISTOGRAM) }));
   return {
-    minUnits: Math.max(1, Math.ceil((offered * MIN_SEGMENT_MS) / 1000)),
-    units: 'requests',
-    floor: `${MIN_SEGMENT_MS} ms of schedule at --rate ${offered}`,
-    figures: (/** @type {import('../client/blocks.js').Totals | import('../client/blocks.js').Block} */ x) => unitFigures(x, { count: 'requests', rate: 'req_per_s', per: 'req' }),
-    extra: (/** @type {{ elapsedMs: number }} */ t, /** @type {number} */ i) => {
-      const c = counts[i];
-      const lag = rttFigures('lag', histograms[i].lag);
-      const { limit, reason } = limitOf({ target: offered, segments: c.segments, kept: c.kept, dropped: c.dropped, lagP50Us: lag.lag_p50_us });
+    /** @param {number} i @returns {import('../client/pipeline.js').OpenLoop} */
+    lane: (i) => ({ rate: offered, arrivals: spec.arrivals ?? 'constant', seed: spec.seed, cap, histograms: histograms[i] }),
+    /** @param {import('../client/blocks.js').Lane[]} lanes their blocks are segments (lib/client/open-driver.js) */
+    measure(lanes) {
+      const counts = lanes.map(() => ({ sent: 0, dropped: 0, sendSpanMs: 0, segments: 0, kept: 0 }));
+      lanes.forEach((lane, i) => {
+        const segment = lane.block;
+        lane.block = async (n, histogram) => {
+          const t = /** @type {{ start: number, end: number, sent?: number, dropped?: number, sendSpanMs?: number, spanMs: number, growthMs: number }} */ (await segment(n, histogram));
+          if (histogram) {
+            const sent = t.sent ?? n;
+            counts[i].sent += sent;
+            counts[i].dropped += t.dropped ?? 0;
+            counts[i].sendSpanMs += t.sendSpanMs ?? t.end - t.start;
+            counts[i].segments++;
+            if (keptSegment({ scheduled: n, sent, dropped: t.dropped ?? 0, spanMs: t.spanMs, growthMs: t.growthMs })) counts[i].kept++;
+          }
+          return /** @type {any} */ (t);
+        };
+      });
       return {
-        rate_target: offered,
-        rate_sent: c.sent / (c.sendSpanMs / 1000),
-        rate_completed: c.sent / (t.elapsedMs / 1000), // every request sent is back, or the segment failed
-        dropped: c.dropped,
-        incomplete: 0,
-        limit,
-        limit_reason: reason,
-        ...rttFigures('resp', /** @type {import('node:perf_hooks').RecordableHistogram} */ (lanes[i].histogram)),
-        ...rttFigures('svc', histograms[i].service),
-        ...lag,
+        minUnits: Math.max(1, Math.ceil((offered * MIN_SEGMENT_MS) / 1000)),
+        units: 'requests',
+        floor: `${MIN_SEGMENT_MS} ms of schedule at --rate ${offered}`,
+        figures: (/** @type {import('../client/blocks.js').Totals | import('../client/blocks.js').Block} */ x) => unitFigures(x, { count: 'requests', rate: 'req_per_s', per: 'req' }),
+        extra: (/** @type {{ elapsedMs: number }} */ t, /** @type {number} */ i) => {
+          const c = counts[i];
+          const lag = rttFigures('lag', histograms[i].lag);
+          const { limit, reason } = limitOf({ target: offered, segments: c.segments, kept: c.kept, dropped: c.dropped, lagP50Us: lag.lag_p50_us });
+          return {
+            rate_target: offered,
+            rate_sent: c.sent / (c.sendSpanMs / 1000),
+            rate_completed: c.sent / (t.elapsedMs / 1000), // every request sent is back, or the segment failed
+            dropped: c.dropped,
+            incomplete: 0,
+            limit,
+            limit_reason: reason,
+            ...rttFigures('resp', /** @type {import('node:perf_hooks').RecordableHistogram} */ (lanes[i].histogram)),
+            ...rttFigures('svc', histograms[i].service),
+            ...lag,
+          };
+        },
       };
     },
   };
@@ -166,9 +175,7 @@ export function openLoopMeasure(offered, lanes, histograms) {
  */
 async function runRate(spec, context = {}) {
   const { createPayloads } = await import('../client/payload.js');
-  const { size, depth: offered } = spec;
-  const cap = inFlightCap(size);
-  const histograms = spec.targets.map(() => ({ service: createHistogram(HISTOGRAM), lag: createHistogram(HISTOGRAM) }));
-  const open = (/** @type {number} */ lane) => ({ rate: offered, arrivals: spec.arrivals ?? 'constant', seed: spec.seed, cap, histograms: histograms[lane] });
-  return withEchoLanes(spec, context, { depth: 1, payloads: createPayloads(size, spec.seed, cap), open }, (lanes) => measureLanes(rate, spec, context, lanes, openLoopMeasure(offered, lanes, histograms)));
+  const cap = inFlightCap(spec.size);
+  const loops = openLoops(spec, cap);
+  return withEchoLanes(spec, context, { depth: 1, payloads: createPayloads(spec.size, spec.seed, cap), open: loops.lane }, (lanes) => measureLanes(rate, spec, context, lanes, loops.measure(lanes)));
 }

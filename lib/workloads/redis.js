@@ -6,11 +6,10 @@
  * /proc, is the server's, charged per operation. redis-rate: the same server in open loop, GETs offered at a fixed rate
  * (the depth axis) on one connection, with the rate workload's figures and rules (./rate.js, docs/openloop.md#redis-and-postgres-in-open-loop).
  */
-import { createHistogram } from 'node:perf_hooks';
 import { checkRedisInFlight } from '../core/limits.js';
 import { describeRedisBenchmark, findRedisBenchmark, runRedisBenchmark } from '../client/redis-benchmark.js';
-import { HISTOGRAM, cpuColumns, measureLoads, mechanismSummary, rttColumns, rttFigures, unitFigures } from './common.js';
-import { OPEN_COLUMNS, inFlightCap, openLoopMeasure, rate } from './rate.js';
+import { cpuColumns, measureLoads, mechanismSummary, rttColumns, rttFigures, unitFigures } from './common.js';
+import { OPEN_COLUMNS, inFlightCap, openLoops, rate } from './rate.js';
 
 /** A block holds at least this many operations per operation in flight (clients × depth × batch). */
 export const FILL_FACTOR = 20;
@@ -83,16 +82,13 @@ export const redisRateWorkload = {
  */
 async function runRedisRate(spec, context = {}) {
   const { createRedisRateLoad } = await import('../client/redis-load.js');
-  const offered = spec.depth;
-  const cap = inFlightCap(spec.size);
-  const histograms = spec.targets.map(() => ({ service: createHistogram(HISTOGRAM), lag: createHistogram(HISTOGRAM) }));
+  const loops = openLoops(spec, inFlightCap(spec.size));
   const loadOf = (/** @type {import('../client/transport.js').Target} */ target, /** @type {number} */ i) => createRedisRateLoad(target, {
-    size: spec.size, seed: spec.seed, timeoutMs: spec.timeoutMs, noDelay: spec.noDelay,
-    open: { rate: offered, arrivals: spec.arrivals ?? 'constant', seed: spec.seed, cap, histograms: histograms[i] },
+    size: spec.size, seed: spec.seed, timeoutMs: spec.timeoutMs, noDelay: spec.noDelay, open: loops.lane(i),
   });
   const verified = spec.targets.map(() => 0);
   return measureLoads(redisRateWorkload, spec, context, loadOf, (t, i) => { verified[i] += t.verified; }, (lanes) => {
-    const how = openLoopMeasure(offered, lanes, histograms);
+    const how = loops.measure(lanes);
     return { ...how, extra: (t, i) => ({ ...how.extra(t, i), verified_replies: verified[i] }) };
   });
 }
