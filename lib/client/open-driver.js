@@ -15,7 +15,7 @@ import { createRandom } from '../core/random.js';
 import { watchStalls } from './block-driver.js';
 
 /** A pass that finds the next packet due within this many ms spins (setImmediate) instead of sleeping on a timer. */
-export const NAP_MS = 2;
+const NAP_MS = 2;
 /** A timer wakes the pacer this long before the packet is due (timers are late, never early, by up to about a millisecond). */
 const WAKE_EARLY_MS = 1;
 

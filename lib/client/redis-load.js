@@ -178,7 +178,7 @@ function connectRedis(target, { noDelay, timeoutMs, commandTimeout }) {
 }
 
 /** The keys an open-loop lane reads in turn, each SET before its first segment. */
-export const RATE_KEYS = 16;
+const RATE_KEYS = 16;
 
 /**
  * The redis-rate workload's client: GETs offered on an open-loop schedule over one connection (see the top).

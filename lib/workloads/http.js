@@ -72,7 +72,7 @@ export const proxyWorkload = {
 };
 
 /** Keep-alive connections of http-rate and proxy-rate when --connections is not given (the 2017 wrk run had 10), and at most. */
-export const OPEN_CONNECTIONS = 10;
+const OPEN_CONNECTIONS = 10;
 export const MAX_OPEN_CONNECTIONS = AXES.depth.max;
 const RATE_AXES = { size: AXES.size, depth: rate.axes.depth };
 const OPEN = { fallback: OPEN_CONNECTIONS, max: MAX_OPEN_CONNECTIONS };

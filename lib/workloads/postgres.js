@@ -14,11 +14,11 @@ import { HISTOGRAM, cpuColumns, measureLanes, mechanismColumns, mechanismSummary
 import { OPEN_COLUMNS, inFlightCap, openLoops, rate } from './rate.js';
 
 /** A block holds at least this many queries per connection. */
-export const FILL_FACTOR = 20;
+const FILL_FACTOR = 20;
 /** Connections per transport at most: both transports' lanes hold theirs at once, within the cluster's max_connections of 64. */
-export const MAX_CONNECTIONS = 30;
+const MAX_CONNECTIONS = 30;
 /** The queries, by the size axis: how many primary-key lookups each makes. */
-export const QUERIES = /** @type {const} */ (['SELECT 1 AS one', 'SELECT abalance FROM pgbench_accounts WHERE aid = $1']);
+const QUERIES = /** @type {const} */ (['SELECT 1 AS one', 'SELECT abalance FROM pgbench_accounts WHERE aid = $1']);
 
 /** @type {import('./workload.js').Workload} */
 export const postgresWorkload = {
@@ -53,7 +53,7 @@ export const postgresWorkload = {
 };
 
 /** Connections per transport of postgres-rate when --connections is not given: a few taking turns, as a small pool's. */
-export const OPEN_CONNECTIONS = 4;
+const OPEN_CONNECTIONS = 4;
 const openConnections = (/** @type {{ connections?: number | null }} */ options) => options.connections ?? OPEN_CONNECTIONS;
 
 /** @type {import('./workload.js').Workload} */

@@ -13,24 +13,24 @@ import { HISTOGRAM, cpuColumns, measureLanes, mechanismSummary, rttFigures, unit
 import { withEchoLanes } from './echo.js';
 
 /** A segment offers at least this much schedule: its edges (the drain, the switch to the other lane) stay a small part of it. */
-export const MIN_SEGMENT_MS = 100;
+const MIN_SEGMENT_MS = 100;
 /** A segment kept its rate when it dropped nothing and completed at least this share of what its schedule offered (keptSegment). */
-export const COMPLETION_SHARE = 0.99;
+const COMPLETION_SHARE = 0.99;
 /**
  * A lane kept its rate when at least this share of its segments did. Not all: on this VM a pause of the whole machine
  * (10–20 ms, a few times a minute) makes a 100 ms segment end that late, or drop packets; a server that cannot carry the
  * rate misses it in every segment, its backlog growing through each.
  */
-export const KEPT_SEGMENTS_SHARE = 0.8;
+const KEPT_SEGMENTS_SHARE = 0.8;
 /**
  * The pacer kept up when its median schedule lag is within this many µs (or a tenth of the mean gap, at slow rates).
  * Not p99: on the 2-core VM measured, the loop is paused for milliseconds about one pass in a hundred at any rate (lag
  * p99 0.2–16 ms in one sweep; docs/openloop.md), delaying 1 % of packets with the rate in reach; a pacer that cannot
  * keep the rate is late for most packets, and its median grows.
  */
-export const LAG_P50_BOUND_US = 50;
+const LAG_P50_BOUND_US = 50;
 /** Highest rate offered, requests per second. */
-export const MAX_RATE = 1_000_000;
+const MAX_RATE = 1_000_000;
 
 /**
  * Packets in flight at most, the safety valve: 4096, fewer for big packets (16 MiB in flight at most).

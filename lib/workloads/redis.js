@@ -12,7 +12,7 @@ import { cpuColumns, measureLoads, mechanismSummary, rttColumns, rttFigures, uni
 import { OPEN_COLUMNS, inFlightCap, openLoops, rate } from './rate.js';
 
 /** A block holds at least this many operations per operation in flight (clients × depth × batch). */
-export const FILL_FACTOR = 20;
+const FILL_FACTOR = 20;
 
 /** @type {import('./workload.js').Workload} */
 export const redisWorkload = {
