@@ -2,7 +2,7 @@
  * What every workload's client does alike: the trial's limit and abort, lanes measured in blocks and named as rows, HDR
  * percentiles. The declarations import it too (mechanismColumns), so the block machinery loads only when a trial runs.
  */
-import { createHistogram } from 'node:perf_hooks';
+import { createHistogram, performance } from 'node:perf_hooks';
 import { RunError } from '../core/errors.js';
 
 /** HDR histogram bounds for per-unit times in ns: 1 ns to 1 hour, 3 significant figures. */
@@ -97,6 +97,30 @@ export async function withLanes(spec, signal, open, measure, close = () => {}) {
     signal?.removeEventListener('abort', onAbort);
     await close(lanes);
   }
+}
+
+/**
+ * A closed-loop block of `n` units: `loops` loops at once (fewer when n is smaller), each starting the next unit when
+ * its last is done; a failure (`failed()`) stops each loop before its next unit.
+ * @param {number} n
+ * @param {number} loops
+ * @param {(loop: number) => Promise<void>} unit
+ * @param {() => Error | undefined} failed
+ * @returns {Promise<import('../client/blocks.js').BlockTimes>}
+ */
+export async function loopBlock(n, loops, unit, failed) {
+  let next = 0;
+  const start = performance.now();
+  const loop = async (/** @type {number} */ j) => {
+    while (next < n) {
+      const failure = failed();
+      if (failure) throw failure;
+      next++;
+      await unit(j);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(loops, n) }, (_, j) => loop(j)));
+  return { start, end: performance.now() };
 }
 
 /**

@@ -7,7 +7,7 @@ import { createHistogram, performance } from 'node:perf_hooks';
 import { RunError } from '../core/errors.js';
 import { CONNECT_GREETING } from '../fixture/handlers.js';
 import { readNetLimits } from '../core/environment.js';
-import { HISTOGRAM, cpuColumns, measureLanes, mechanismSummary, rttColumns, rttFigures, unitFigures, withLanes } from './common.js';
+import { HISTOGRAM, cpuColumns, loopBlock, measureLanes, mechanismSummary, rttColumns, rttFigures, unitFigures, withLanes } from './common.js';
 
 /** A block holds at least this many connections per loop. */
 export const MIN_PER_LOOP = 20;
@@ -90,24 +90,8 @@ function createConnector(target, spec, { connect, readGreeting }) {
   };
 
   return {
-    /**
-     * @param {number} n connections in this block
-     * @param {import('node:perf_hooks').RecordableHistogram} [histogram]
-     * @returns {Promise<import('../client/blocks.js').BlockTimes>}
-     */
-    async block(n, histogram) {
-      let next = 0;
-      const start = performance.now();
-      const loop = async () => {
-        while (next < n) {
-          if (failure) throw failure;
-          next++;
-          await once(histogram);
-        }
-      };
-      await Promise.all(Array.from({ length: Math.min(spec.depth, n) }, loop));
-      return { start, end: performance.now() };
-    },
+    /** @type {import('../client/blocks.js').Lane['block']} */
+    block: (n, histogram) => loopBlock(n, spec.depth, () => once(histogram), () => failure),
     /** @param {Error} error */
     abort(error) {
       failure ??= error;

@@ -10,7 +10,7 @@
 import { createHistogram, performance } from 'node:perf_hooks';
 import { createOpenDriver } from '../client/open-driver.js';
 import { RunError } from '../core/errors.js';
-import { HISTOGRAM, cpuColumns, measureLanes, mechanismColumns, mechanismSummary, rttColumns, rttFigures, unitFigures, withLanes } from './common.js';
+import { HISTOGRAM, cpuColumns, loopBlock, measureLanes, mechanismColumns, mechanismSummary, rttColumns, rttFigures, unitFigures, withLanes } from './common.js';
 import { OPEN_COLUMNS, inFlightCap, openLoops, rate } from './rate.js';
 
 /** A block holds at least this many queries per connection. */
@@ -160,28 +160,10 @@ async function createQuerier(target, spec) {
   };
 
   return {
-    /**
-     * @param {number} n queries in this block
-     * @param {import('node:perf_hooks').RecordableHistogram} [histogram]
-     * @returns {Promise<import('../client/blocks.js').BlockTimes>}
-     */
-    async block(n, histogram) {
-      let next = 0;
-      const start = performance.now();
-      const loop = async (/** @type {import('pg').Client} */ client) => {
-        while (next < n) {
-          if (failure) throw failure;
-          next++;
-          await once(client, histogram);
-        }
-      };
-      try {
-        await Promise.all(clients.slice(0, Math.min(spec.depth, n)).map(loop));
-      } catch (error) {
-        throw failure ?? error;
-      }
-      return { start, end: performance.now() };
-    },
+    /** @type {import('../client/blocks.js').Lane['block']} */
+    block: (n, histogram) => loopBlock(n, spec.depth, (j) => once(clients[j], histogram), () => failure).catch((error) => {
+      throw failure ?? error;
+    }),
     /** @param {Error} error */
     abort: fail,
     close: () => Promise.all(clients.map((client) => client.end().catch(() => {}))),
