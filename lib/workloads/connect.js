@@ -102,10 +102,10 @@ function createConnector(target, spec, { connect, readGreeting }) {
 
 /**
  * @param {import('./workload.js').TrialSpec} spec
- * @param {import('./workload.js').TrialContext} [context]
+ * @param {import('./workload.js').TrialContext} context
  * @returns {Promise<import('./workload.js').TrialResult>}
  */
-async function runConnect(spec, context = {}) {
+async function runConnect(spec, context) {
   // the client loads in the lane that runs it: the declaration above is all that the command line and reports need
   const [{ connect }, { readGreeting }] = await Promise.all([import('../client/transport.js'), import('../client/pipeline.js')]);
   const open = (/** @type {import('../client/transport.js').Target} */ target) => ({ target, histogram: createHistogram(HISTOGRAM), ...createConnector(target, spec, { connect, readGreeting }) });

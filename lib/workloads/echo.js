@@ -62,10 +62,10 @@ function oneWayLines(summary) {
 
 /**
  * @param {import('./workload.js').TrialSpec} spec
- * @param {import('./workload.js').TrialContext} [context]
+ * @param {import('./workload.js').TrialContext} context
  * @returns {Promise<import('./workload.js').TrialResult>}
  */
-async function runEcho(spec, context = {}) {
+async function runEcho(spec, context) {
   const { createPayloads } = await import('../client/payload.js');
   const { size, depth } = spec;
   return withEchoLanes(spec, context, { depth, payloads: createPayloads(size, spec.seed, depth) }, (lanes) => measureLanes(echo, spec, context, lanes, {

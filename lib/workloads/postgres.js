@@ -172,10 +172,10 @@ async function createQuerier(target, spec) {
 
 /**
  * @param {import('./workload.js').TrialSpec} spec
- * @param {import('./workload.js').TrialContext} [context]
+ * @param {import('./workload.js').TrialContext} context
  * @returns {Promise<import('./workload.js').TrialResult>}
  */
-async function runPostgres(spec, context = {}) {
+async function runPostgres(spec, context) {
   return withLanes(spec, context.signal, async (target) => ({ target, histogram: createHistogram(HISTOGRAM), ...await createQuerier(target, spec) }), (lanes) => measureLanes(postgresWorkload, spec, context, lanes, {
     minUnits: FILL_FACTOR * spec.depth, units: 'queries', floor: `${FILL_FACTOR} × --connections ${spec.depth}`,
     figures: (x) => unitFigures(x, { count: 'queries', rate: 'queries_per_s', per: 'query' }),
@@ -271,10 +271,10 @@ async function createRateQuerier(target, spec, open) {
 /**
  * postgres-rate: a lane per target, each `--connections` connections in open loop.
  * @param {import('./workload.js').TrialSpec} spec
- * @param {import('./workload.js').TrialContext} [context]
+ * @param {import('./workload.js').TrialContext} context
  * @returns {Promise<import('./workload.js').TrialResult>}
  */
-async function runPostgresRate(spec, context = {}) {
+async function runPostgresRate(spec, context) {
   const loops = openLoops(spec, Math.max(openConnections(spec), inFlightCap(1))); // a query and its answer are a few dozen bytes
   const open = async (/** @type {import('../client/transport.js').Target} */ target, /** @type {number} */ i) => ({
     target, histogram: createHistogram(HISTOGRAM), ...await createRateQuerier(target, spec, loops.lane(i)),

@@ -170,10 +170,10 @@ export function openLoops(spec, cap) {
 
 /**
  * @param {import('./workload.js').TrialSpec} spec
- * @param {import('./workload.js').TrialContext} [context]
+ * @param {import('./workload.js').TrialContext} context
  * @returns {Promise<import('./workload.js').TrialResult>}
  */
-async function runRate(spec, context = {}) {
+async function runRate(spec, context) {
   const { createPayloads } = await import('../client/payload.js');
   const cap = inFlightCap(spec.size);
   const loops = openLoops(spec, cap);

@@ -77,10 +77,10 @@ export const redisRateWorkload = {
 /**
  * redis-rate: a lane per target, each one ioredis connection in open loop.
  * @param {import('./workload.js').TrialSpec} spec
- * @param {import('./workload.js').TrialContext} [context]
+ * @param {import('./workload.js').TrialContext} context
  * @returns {Promise<import('./workload.js').TrialResult>}
  */
-async function runRedisRate(spec, context = {}) {
+async function runRedisRate(spec, context) {
   const { createRedisRateLoad } = await import('../client/redis-load.js');
   const loops = openLoops(spec, inFlightCap(spec.size));
   const loadOf = (/** @type {import('../client/transport.js').Target} */ target, /** @type {number} */ i) => createRedisRateLoad(target, {
@@ -96,10 +96,10 @@ async function runRedisRate(spec, context = {}) {
 /**
  * A lane per target, each `clients` ioredis connections, measured in paired blocks.
  * @param {import('./workload.js').TrialSpec} spec
- * @param {import('./workload.js').TrialContext} [context]
+ * @param {import('./workload.js').TrialContext} context
  * @returns {Promise<import('./workload.js').TrialResult>}
  */
-async function runRedis(spec, context = {}) {
+async function runRedis(spec, context) {
   // ioredis loads only in the trials that use it
   const { createRedisLoad } = await import('../client/redis-load.js');
   const clients = spec.clients ?? 1;

@@ -126,10 +126,10 @@ function createSender(socket, chunk, timeoutMs) {
 
 /**
  * @param {import('./workload.js').TrialSpec} spec
- * @param {import('./workload.js').TrialContext} [context]
+ * @param {import('./workload.js').TrialContext} context
  * @returns {Promise<import('./workload.js').TrialResult>}
  */
-async function runStream(spec, context = {}) {
+async function runStream(spec, context) {
   // the client loads in the lane that runs it: the declaration above is all that the command line and reports need
   const [{ randomFillSync }, { connect }] = await Promise.all([import('node:crypto'), import('../client/transport.js')]);
   const chunk = randomFillSync(Buffer.allocUnsafe(spec.size)); // outside anything timed
