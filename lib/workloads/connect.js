@@ -103,7 +103,6 @@ function createConnector(target, spec, { connect, readGreeting }) {
 /**
  * @param {import('./workload.js').TrialSpec} spec
  * @param {import('./workload.js').TrialContext} context
- * @returns {Promise<import('./workload.js').TrialResult>}
  */
 async function runConnect(spec, context) {
   // the client loads in the lane that runs it: the declaration above is all that the command line and reports need

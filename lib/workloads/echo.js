@@ -63,7 +63,6 @@ function oneWayLines(summary) {
 /**
  * @param {import('./workload.js').TrialSpec} spec
  * @param {import('./workload.js').TrialContext} context
- * @returns {Promise<import('./workload.js').TrialResult>}
  */
 async function runEcho(spec, context) {
   const { createPayloads } = await import('../client/payload.js');

@@ -125,7 +125,6 @@ export const proxyRateWorkload = {
  * @param {import('./workload.js').TrialSpec} spec
  * @param {import('./workload.js').TrialContext} context
  * @param {boolean} proxy
- * @returns {Promise<import('./workload.js').TrialResult>}
  */
 async function runHttpRate(spec, context, proxy) {
   const { createHttpLoad } = await import('../client/http-load.js');
@@ -141,7 +140,6 @@ async function runHttpRate(spec, context, proxy) {
  * @param {import('./workload.js').TrialSpec} spec
  * @param {import('./workload.js').TrialContext} context
  * @param {boolean} proxy
- * @returns {Promise<import('./workload.js').TrialResult>}
  */
 async function runHttp(spec, context, proxy) {
   const pipelining = spec.pipelining ?? 1;
@@ -163,7 +161,6 @@ async function runHttp(spec, context, proxy) {
  * @param {import('./workload.js').TrialContext} context
  * @param {(target: import('../client/transport.js').Target, i: number) => import('../client/http-load.js').HttpLoad} loadOf
  * @param {Parameters<typeof measureLoads>[5]} howOf
- * @returns {Promise<import('./workload.js').TrialResult>}
  */
 async function measureHttp(workload, spec, context, loadOf, howOf) {
   let connects = 0;

@@ -173,7 +173,6 @@ async function createQuerier(target, spec) {
 /**
  * @param {import('./workload.js').TrialSpec} spec
  * @param {import('./workload.js').TrialContext} context
- * @returns {Promise<import('./workload.js').TrialResult>}
  */
 async function runPostgres(spec, context) {
   return withLanes(spec, context.signal, async (target) => ({ target, histogram: createHistogram(HISTOGRAM), ...await createQuerier(target, spec) }), (lanes) => measureLanes(postgresWorkload, spec, context, lanes, {
@@ -272,7 +271,6 @@ async function createRateQuerier(target, spec, open) {
  * postgres-rate: a lane per target, each `--connections` connections in open loop.
  * @param {import('./workload.js').TrialSpec} spec
  * @param {import('./workload.js').TrialContext} context
- * @returns {Promise<import('./workload.js').TrialResult>}
  */
 async function runPostgresRate(spec, context) {
   const loops = openLoops(spec, Math.max(openConnections(spec), inFlightCap(1))); // a query and its answer are a few dozen bytes

@@ -171,7 +171,6 @@ export function openLoops(spec, cap) {
 /**
  * @param {import('./workload.js').TrialSpec} spec
  * @param {import('./workload.js').TrialContext} context
- * @returns {Promise<import('./workload.js').TrialResult>}
  */
 async function runRate(spec, context) {
   const { createPayloads } = await import('../client/payload.js');

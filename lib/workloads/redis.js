@@ -78,7 +78,6 @@ export const redisRateWorkload = {
  * redis-rate: a lane per target, each one ioredis connection in open loop.
  * @param {import('./workload.js').TrialSpec} spec
  * @param {import('./workload.js').TrialContext} context
- * @returns {Promise<import('./workload.js').TrialResult>}
  */
 async function runRedisRate(spec, context) {
   const { createRedisRateLoad } = await import('../client/redis-load.js');
@@ -97,7 +96,6 @@ async function runRedisRate(spec, context) {
  * A lane per target, each `clients` ioredis connections, measured in paired blocks.
  * @param {import('./workload.js').TrialSpec} spec
  * @param {import('./workload.js').TrialContext} context
- * @returns {Promise<import('./workload.js').TrialResult>}
  */
 async function runRedis(spec, context) {
   // ioredis loads only in the trials that use it

@@ -127,7 +127,6 @@ function createSender(socket, chunk, timeoutMs) {
 /**
  * @param {import('./workload.js').TrialSpec} spec
  * @param {import('./workload.js').TrialContext} context
- * @returns {Promise<import('./workload.js').TrialResult>}
  */
 async function runStream(spec, context) {
   // the client loads in the lane that runs it: the declaration above is all that the command line and reports need
