@@ -126,14 +126,10 @@ export const proxyRateWorkload = {
  * @param {import('./workload.js').TrialContext} context
  * @param {boolean} proxy
  */
-async function runHttpRate(spec, context, proxy) {
-  const { createHttpLoad } = await import('../client/http-load.js');
+function runHttpRate(spec, context, proxy) {
   const connections = openConnections(spec);
   const loops = openLoops(spec, Math.max(connections, inFlightCap(spec.size))); // echo's payload budget, but at least a request per connection
-  const loadOf = (/** @type {import('../client/transport.js').Target} */ target, /** @type {number} */ i) => createHttpLoad(target, {
-    connections, path: `/${spec.size}`, expectedBytes: spec.size, timeoutMs: spec.timeoutMs, open: loops.lane(i),
-  });
-  return measureHttp(proxy ? proxyRateWorkload : httpRateWorkload, spec, context, loadOf, loops.measure);
+  return measureHttp(proxy ? proxyRateWorkload : httpRateWorkload, spec, context, (i) => ({ connections, open: loops.lane(i) }), loops.measure);
 }
 
 /**
@@ -141,12 +137,9 @@ async function runHttpRate(spec, context, proxy) {
  * @param {import('./workload.js').TrialContext} context
  * @param {boolean} proxy
  */
-async function runHttp(spec, context, proxy) {
+function runHttp(spec, context, proxy) {
   const pipelining = spec.pipelining ?? 1;
-  // undici loads only in the trials that use it: every other lane process starts faster
-  const { createHttpLoad } = await import('../client/http-load.js');
-  const loadOf = (/** @type {import('../client/transport.js').Target} */ target) => createHttpLoad(target, { connections: spec.depth, pipelining, path: `/${spec.size}`, expectedBytes: spec.size, timeoutMs: spec.timeoutMs });
-  return measureHttp(proxy ? proxyWorkload : httpWorkload, spec, context, loadOf, (lanes) => ({
+  return measureHttp(proxy ? proxyWorkload : httpWorkload, spec, context, () => ({ connections: spec.depth, pipelining }), (lanes) => ({
     minUnits: FILL_FACTOR * spec.depth * pipelining, units: 'requests', floor: `${FILL_FACTOR} × --connections ${spec.depth} × --pipelining ${pipelining}`,
     figures: (x) => unitFigures(x, { count: 'requests', rate: 'req_per_s', per: 'req' }),
     extra: (t, i) => ({ mb_per_s: t.bytes / (t.elapsedMs / 1000) / 1e6, ...rttFigures('latency', lanes[i].histogram) }),
@@ -154,15 +147,20 @@ async function runHttp(spec, context, proxy) {
 }
 
 /**
- * A lane per target over its HTTP load (measureLoads); a trial fails when a connection was opened again during a
- * measured block (it timed a connection's setup).
+ * A lane per target over its HTTP load (measureLoads), GETs of the size's body; a trial fails when a connection was
+ * opened again during a measured block (it timed a connection's setup).
  * @param {import('./workload.js').Workload} workload
  * @param {import('./workload.js').TrialSpec} spec
  * @param {import('./workload.js').TrialContext} context
- * @param {(target: import('../client/transport.js').Target, i: number) => import('../client/http-load.js').HttpLoad} loadOf
+ * @param {(i: number) => { connections: number, pipelining?: number, open?: import('../client/pipeline.js').OpenLoop }} optionsOf lane i's
  * @param {Parameters<typeof measureLoads>[5]} howOf
  */
-async function measureHttp(workload, spec, context, loadOf, howOf) {
+async function measureHttp(workload, spec, context, optionsOf, howOf) {
+  // undici loads only in the trials that use it: every other lane process starts faster
+  const { createHttpLoad } = await import('../client/http-load.js');
+  const loadOf = (/** @type {import('../client/transport.js').Target} */ target, /** @type {number} */ i) => createHttpLoad(target, {
+    path: `/${spec.size}`, expectedBytes: spec.size, timeoutMs: spec.timeoutMs, ...optionsOf(i),
+  });
   let connects = 0;
   const result = await measureLoads(workload, spec, context, loadOf, (t) => { connects += t.connects; }, howOf);
   if (connects > 0) throw new RunError(`${connects} connection(s) were opened again during measured blocks (the server or nginx closed keep-alive connections): those blocks timed connection setup`, 'ERR_RECONNECT');
