@@ -170,10 +170,8 @@ export function createOpenDriver({ rate, arrivals = 'constant', seed, cap, timeo
       complete(now, intended[slot], sentAt[slot]);
     },
     complete,
-    /** A read is done: end the segment if it has sent everything and all is back. @param {number} now */
-    settle(now) {
-      finishIfDone(now);
-    },
+    /** A read is done: end the segment if it has sent everything and all is back. */
+    settle: finishIfDone,
     /**
      * Offer `packets` packets on the schedule from now; resolve when every one sent is back.
      * @param {number} packets

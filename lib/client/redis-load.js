@@ -254,9 +254,7 @@ export function createRedisRateLoad(target, { size, seed, timeoutMs, noDelay = t
       const segment = await driver.block(requests, histogram);
       return { ...segment, bytes: segment.sent * size, verified: verified - before };
     },
-    abort(error) {
-      fail(error);
-    },
+    abort: fail,
     async close() {
       if (driver.running()) fail(new RunError(`closed with ${driver.state.sent - driver.state.received} requests in flight`, 'ERR_CLOSED'));
       driver.close();

@@ -93,10 +93,8 @@ export async function withEchoLanes(spec, context, { payloads, depth, open }, me
   // the client loads in the lane that runs it: the declaration above is all that the command line and reports need
   const [{ createPipeline, readGreeting }, { createMessagePipeline }, { connect }] = await Promise.all([
     import('../client/pipeline.js'), import('../client/message-pipeline.js'), import('../client/transport.js')]);
-  /** @type {import('node:net').Socket[]} */
-  const sockets = [];
-  /** @type {import('../fixture/message-peer.js').Peer[]} */
-  const peers = [];
+  /** @type {(() => unknown)[]} how to close each connection and peer opened, whether or not its lane was made */
+  const closers = [];
   /** @type {(target: import('../client/transport.js').Target, i: number) => Promise<EchoLane>} */
   const openLane = async (target, i) => {
     const kind = getTransport(target.transport).channel;
@@ -107,14 +105,14 @@ export async function withEchoLanes(spec, context, { payloads, depth, open }, me
     let own = {};
     if (kind) {
       const peer = await kind.start({ startTimeoutMs: spec.timeoutMs, cpus: spec.placement?.server });
-      peers.push(peer);
+      closers.push(() => peer.stop());
       pipeline = createMessagePipeline(peer, { payloads, codec: kind.codec(payloads), ...loop });
       own = { probe: peer, serverThread: peer.tid, sharesProcess: kind.sharesProcess, countsReads: kind.countsReads };
     } else {
       /** @type {import('../client/transport.js').Reader} */
       const reader = { fn: () => {} };
       const socket = await connect(target, { noDelay: spec.noDelay, timeoutMs: spec.timeoutMs, reader });
-      sockets.push(socket);
+      closers.push(() => socket.destroy());
       if (spec.greeting) await readGreeting(socket, ECHO_GREETING, spec.timeoutMs, reader); // before the pipeline reads
       pipeline = createPipeline(socket, { reader, payloads, ...loop });
     }
@@ -129,8 +127,5 @@ export async function withEchoLanes(spec, context, { payloads, depth, open }, me
     const result = await measure(lanes);
     for (const lane of lanes) lane.pipeline.close();
     return result;
-  }, () => {
-    for (const socket of sockets) socket.destroy();
-    return Promise.all(peers.map((peer) => peer.stop()));
-  });
+  }, () => Promise.all(closers.map((close) => close())));
 }
