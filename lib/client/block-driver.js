@@ -18,18 +18,40 @@ import { RunError } from '../core/errors.js';
  */
 
 /**
- * The watchdog of both drivers (this and ./open-driver.js): every quarter of `timeoutMs` (10 to 250 ms), `onStall` when
- * packets are in flight and nothing has arrived for `timeoutMs`. Unref'd: it keeps nothing alive.
- * @param {number} timeoutMs
- * @param {{ state: DriverState, lastProgress: () => number, onStall: (now: number) => void, clock?: () => number }} watch
+ * What both drivers (this and ./open-driver.js) share: their counts; a watchdog that every quarter of `timeoutMs` (10
+ * to 250 ms) calls `onStall` when packets are in flight and nothing was heard for `timeoutMs` (unref'd: it keeps
+ * nothing alive); one failure that ends it all, heard by `onFail` before `end` rejects the block under way.
+ * @param {{ timeoutMs: number, clock: () => number, onStall: (now: number) => void, onFail: (error: Error) => void, end: (error: Error) => void }} options
  */
-export function watchStalls(timeoutMs, { state, lastProgress, onStall, clock = () => performance.now() }) {
-  const timer = setInterval(() => {
+export function driverCore({ timeoutMs, clock, onStall, onFail, end }) {
+  /** @type {DriverState} */
+  const state = { sent: 0, received: 0, limit: 0, closing: false, failure: undefined };
+  let lastProgress = clock();
+  const watchdog = setInterval(() => {
     const now = clock();
-    if (state.sent > state.received && now - lastProgress() > timeoutMs) onStall(now);
+    if (state.sent > state.received && now - lastProgress > timeoutMs) onStall(now);
   }, Math.max(10, Math.min(250, timeoutMs / 4)));
-  timer.unref();
-  return timer;
+  watchdog.unref();
+  return {
+    state,
+    /** @param {Error} error */
+    fail(error) {
+      if (state.failure) return;
+      state.failure = error;
+      state.limit = state.sent;
+      clearInterval(watchdog);
+      onFail(error);
+      end(error);
+    },
+    /** Something arrived at `now`: the watchdog's clock restarts. @param {number} now */
+    heard(now) {
+      lastProgress = now;
+    },
+    close() {
+      state.closing = true;
+      clearInterval(watchdog);
+    },
+  };
 }
 
 /**
@@ -42,13 +64,19 @@ export function watchStalls(timeoutMs, { state, lastProgress, onStall, clock = (
  */
 export function createBlockDriver({ depth, timeoutMs, send, onFail = () => {}, what }) {
   const sendStamps = new Float64Array(depth);
-  /** @type {DriverState} */
-  const state = { sent: 0, received: 0, limit: 0, closing: false, failure: undefined };
-  let lastProgress = performance.now();
   /** @type {import('node:perf_hooks').RecordableHistogram | undefined} */
   let histogram;
   /** @type {{ first: number, start: number, resolve: (t: import('./pipeline.js').BlockTimes) => void, reject: (e: Error) => void } | undefined} */
   let current;
+  const core = driverCore({
+    timeoutMs, clock: () => performance.now(), onFail,
+    onStall: () => core.fail(new RunError(`no echo for ${timeoutMs} ms (--timeout) with ${state.sent - state.received} packets in flight after ${state.received} complete`, 'ERR_TIMEOUT')),
+    end: (error) => {
+      current?.reject(error);
+      current = undefined;
+    },
+  });
+  const { state } = core;
 
   const refill = () => {
     while (state.sent < state.limit && state.sent - state.received < depth) {
@@ -58,29 +86,8 @@ export function createBlockDriver({ depth, timeoutMs, send, onFail = () => {}, w
     }
   };
 
-  /** @param {Error} error */
-  const fail = (error) => {
-    if (state.failure) return;
-    state.failure = error;
-    state.limit = state.sent;
-    clearInterval(watchdog);
-    onFail(error);
-    current?.reject(error);
-    current = undefined;
-  };
-
-  const watchdog = watchStalls(timeoutMs, {
-    state, lastProgress: () => lastProgress,
-    onStall: () => fail(new RunError(`no echo for ${timeoutMs} ms (--timeout) with ${state.sent - state.received} packets in flight after ${state.received} complete`, 'ERR_TIMEOUT')),
-  });
-
   return {
-    state,
-    fail,
-    /** Something arrived at `now`: the watchdog's clock restarts. @param {number} now */
-    heard(now) {
-      lastProgress = now;
-    },
+    ...core,
     /** The next packet is back, whole and verified, at `now`. @param {number} now */
     arrived(now) {
       histogram?.record(Math.max(1, Math.round((now - sendStamps[state.received % depth]) * 1e6)));
@@ -107,14 +114,10 @@ export function createBlockDriver({ depth, timeoutMs, send, onFail = () => {}, w
       histogram = recordTo;
       return new Promise((resolve, reject) => {
         current = { first: state.received, start: performance.now(), resolve, reject };
-        lastProgress = current.start;
+        core.heard(current.start);
         state.limit = state.sent + packets;
         refill();
       });
-    },
-    close() {
-      state.closing = true;
-      clearInterval(watchdog);
     },
   };
 }

@@ -21,11 +21,11 @@ import { createDriver, mismatchError } from './pipeline.js';
  * @param {import('./payload.js').Payloads} options.payloads
  * @param {Codec} options.codec
  * @param {number} options.depth packets in flight, 1 = ping-pong
- * @param {number} [options.timeoutMs] fail when packets are in flight and nothing arrives for this long
+ * @param {number} options.timeoutMs fail when packets are in flight and nothing arrives for this long
  * @param {import('./pipeline.js').OpenLoop} [options.open] send at a fixed rate instead; depth is then unused
  * @returns {import('./pipeline.js').Pipeline}
  */
-export function createMessagePipeline(peer, { payloads, codec, depth, timeoutMs = 10_000, open }) {
+export function createMessagePipeline(peer, { payloads, codec, depth, timeoutMs, open }) {
   const { size } = payloads;
   const driver = createDriver({ depth, timeoutMs, open, what: 'channel', send: (index) => peer.send(codec.encode(index)) });
   const { state, fail } = driver;

@@ -12,10 +12,10 @@
 import { createHistogram, performance } from 'node:perf_hooks';
 import { RunError } from '../core/errors.js';
 import { createRandom } from '../core/random.js';
-import { watchStalls } from './block-driver.js';
+import { driverCore } from './block-driver.js';
 
 /** A pass that finds the next packet due within this many ms spins (setImmediate) instead of sleeping on a timer. */
-export const NAP_MS = 2;
+const NAP_MS = 2;
 /** A timer wakes the pacer this long before the packet is due (timers are late, never early, by up to about a millisecond). */
 const WAKE_EARLY_MS = 1;
 
@@ -88,9 +88,6 @@ export function createOpenDriver({ rate, arrivals = 'constant', seed, cap, timeo
   let offset = createSchedule({ rate, arrivals, seed });
   const intended = new Float64Array(cap);
   const sentAt = new Float64Array(cap);
-  /** @type {import('./block-driver.js').DriverState} */
-  const state = { sent: 0, received: 0, limit: 0, closing: false, failure: undefined };
-  let lastProgress = clock();
   /** the response times of the packets due in a segment's first half and in its second */
   const halves = [createHistogram(), createHistogram()];
   /** @type {{ t0: number, n: number, next: number, firstSent: number, dropped: number, lastSend: number, recordTo?: import('node:perf_hooks').RecordableHistogram, resolve: (t: SegmentTimes) => void, reject: (e: Error) => void } | undefined} */
@@ -132,27 +129,22 @@ export function createOpenDriver({ rate, arrivals = 'constant', seed, cap, timeo
     });
   };
 
-  /** @param {Error} error */
-  const fail = (error) => {
-    if (state.failure) return;
-    state.failure = error;
-    clearInterval(watchdog);
-    onFail(error);
-    current?.reject(error);
-    current = undefined;
-  };
-
-  const watchdog = watchStalls(timeoutMs, {
-    state, lastProgress: () => lastProgress, clock,
+  const core = driverCore({
+    timeoutMs, clock, onFail,
+    end: (error) => {
+      current?.reject(error);
+      current = undefined;
+    },
     onStall: (now) => {
       const inFlight = state.sent - state.received;
       // never left out: each counts with its response time so far, a lower bound
       const dues = unanswered ? unanswered() : Array.from({ length: inFlight }, (_, k) => intended[(state.received + k) % cap]);
       for (const due of dues) current?.recordTo?.record(ns(now - due));
       const error = new RunError(`no answer for ${timeoutMs} ms (--timeout) with ${inFlight} requests in flight after ${state.received} complete; they are incomplete, recorded with their response times so far`, 'ERR_TIMEOUT');
-      fail(Object.assign(error, { incomplete: inFlight }));
+      core.fail(Object.assign(error, { incomplete: inFlight }));
     },
   });
+  const { state } = core;
 
   /**
    * A packet is back, whole and verified, at `now`: one due at `due` and sent at `sent` (ms).
@@ -171,22 +163,15 @@ export function createOpenDriver({ rate, arrivals = 'constant', seed, cap, timeo
   };
 
   return {
-    state,
-    fail,
-    /** @param {number} now */
-    heard(now) {
-      lastProgress = now;
-    },
+    ...core,
     /** The next packet is back, whole and verified, at `now`. @param {number} now */
     arrived(now) {
       const slot = state.received % cap;
       complete(now, intended[slot], sentAt[slot]);
     },
     complete,
-    /** A read is done: end the segment if it has sent everything and all is back. @param {number} now */
-    settle(now) {
-      finishIfDone(now);
-    },
+    /** A read is done: end the segment if it has sent everything and all is back. */
+    settle: finishIfDone,
     /**
      * Offer `packets` packets on the schedule from now; resolve when every one sent is back.
      * @param {number} packets
@@ -202,14 +187,12 @@ export function createOpenDriver({ rate, arrivals = 'constant', seed, cap, timeo
         const t0 = clock();
         for (const h of halves) h.reset();
         current = { t0, n: packets, next: 0, firstSent: state.sent, dropped: 0, lastSend: t0, recordTo, resolve, reject };
-        lastProgress = t0;
+        core.heard(t0);
         pass();
       });
     },
-    close() {
-      state.closing = true;
-      clearInterval(watchdog);
-    },
+    /** Whether a segment is under way: a sender closed then fails it, saying how many it left in flight. */
+    running: () => current !== undefined,
   };
 }
 

@@ -49,14 +49,14 @@ export function mismatchError(packet, byte, sent, got) {
 /**
  * @param {import('node:net').Socket} socket connected, nothing read yet
  * @param {object} options
- * @param {import('./transport.js').Reader} [options.reader] the socket's reader, when it was connected with one; else 'data' events
+ * @param {import('./transport.js').Reader} options.reader the socket's reader (it was connected with one)
  * @param {import('./payload.js').Payloads} options.payloads
  * @param {number} options.depth packets in flight, 1 = ping-pong
- * @param {number} [options.timeoutMs] fail when packets are in flight and nothing arrives for this long
+ * @param {number} options.timeoutMs fail when packets are in flight and nothing arrives for this long
  * @param {OpenLoop} [options.open] send at a fixed rate instead (./open-driver.js); depth is then unused
  * @returns {Pipeline}
  */
-export function createPipeline(socket, { reader, payloads, depth, timeoutMs = 10_000, open }) {
+export function createPipeline(socket, { reader, payloads, depth, timeoutMs, open }) {
   const { size, pool, contiguous } = payloads;
   let rxOffset = 0;
   const driver = createDriver({ depth, timeoutMs, open, what: 'connection', send: (index) => socket.write(payloads.packet(index)), onFail: () => socket.destroy() });
@@ -110,8 +110,7 @@ export function createPipeline(socket, { reader, payloads, depth, timeoutMs = 10
     }
   };
 
-  if (reader) reader.fn = onData;
-  else socket.on('data', onData);
+  reader.fn = onData;
   socket.on('end', onClose);
   socket.on('close', onClose);
   socket.on('error', (error) => {

@@ -43,7 +43,7 @@ export function describeRedisBenchmark(path) {
  * @param {string} text
  * @returns {ReferenceRow[]}
  */
-export function parseBenchmarkCsv(text, requests = 0) {
+function parseBenchmarkCsv(text, requests = 0) {
   const lines = text.trim().split('\n').map((line) => line.trim().split(',').map((cell) => cell.replace(/^"|"$/g, '')));
   const header = lines[0] ?? [];
   const at = (/** @type {string[]} */ cells, /** @type {string} */ name) => Number(cells[header.indexOf(name)]);
@@ -63,7 +63,7 @@ export function parseBenchmarkCsv(text, requests = 0) {
  * @param {number} depth
  * @param {number} batch
  */
-export const referencePipeline = (depth, batch) => (batch === 1 ? depth : depth * 2 * batch);
+const referencePipeline = (depth, batch) => (batch === 1 ? depth : depth * 2 * batch);
 
 /**
  * Run redis-benchmark once against a target.

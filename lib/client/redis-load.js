@@ -178,7 +178,7 @@ function connectRedis(target, { noDelay, timeoutMs, commandTimeout }) {
 }
 
 /** The keys an open-loop lane reads in turn, each SET before its first segment. */
-export const RATE_KEYS = 16;
+const RATE_KEYS = 16;
 
 /**
  * The redis-rate workload's client: GETs offered on an open-loop schedule over one connection (see the top).
@@ -198,7 +198,6 @@ export function createRedisRateLoad(target, { size, seed, timeoutMs, noDelay = t
   /** @type {Error | undefined} */
   let failure;
   let verified = 0;
-  let running = false;
 
   /** @param {unknown} error */
   const fail = (error) => {
@@ -252,19 +251,12 @@ export function createRedisRateLoad(target, { size, seed, timeoutMs, noDelay = t
       })().catch((error) => { throw fail(error); });
       await ready;
       const before = verified;
-      running = true;
-      try {
-        const segment = await driver.block(requests, histogram);
-        return { ...segment, bytes: segment.sent * size, verified: verified - before };
-      } finally {
-        running = false;
-      }
+      const segment = await driver.block(requests, histogram);
+      return { ...segment, bytes: segment.sent * size, verified: verified - before };
     },
-    abort(error) {
-      fail(error);
-    },
+    abort: fail,
     async close() {
-      if (running) fail(new RunError(`closed with ${driver.state.sent - driver.state.received} requests in flight`, 'ERR_CLOSED'));
+      if (driver.running()) fail(new RunError(`closed with ${driver.state.sent - driver.state.received} requests in flight`, 'ERR_CLOSED'));
       driver.close();
       // no command timer on this client: a silent server gets --timeout to answer QUIT, then the socket is dropped
       if (client.status === 'ready') {

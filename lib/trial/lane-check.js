@@ -16,10 +16,7 @@ export const LANE_BOUNDS = Object.freeze({
   preemptionsFactor: 2,
 });
 
-/**
- * @param {unknown} x
- * @returns {x is number}
- */
+/** @type {(x: unknown) => x is number} */
 const isNumber = (x) => typeof x === 'number' && Number.isFinite(x);
 
 /**

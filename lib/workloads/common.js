@@ -2,6 +2,7 @@
  * What every workload's client does alike: the trial's limit and abort, lanes measured in blocks and named as rows, HDR
  * percentiles. The declarations import it too (mechanismColumns), so the block machinery loads only when a trial runs.
  */
+import { createHistogram, performance } from 'node:perf_hooks';
 import { RunError } from '../core/errors.js';
 
 /** HDR histogram bounds for per-unit times in ns: 1 ns to 1 hour, 3 significant figures. */
@@ -18,6 +19,20 @@ const toAmount = (amount) => ('packets' in amount ? { count: amount.packets } : 
 export function rttFigures(prefix, h) {
   const ns = { mean: h.mean, sd: h.stddev, p50: h.percentile(50), p90: h.percentile(90), p99: h.percentile(99), p999: h.percentile(99.9), max: h.max };
   return Object.fromEntries(Object.entries(ns).map(([name, value]) => [`${prefix}_${name}_us`, value / 1000]));
+}
+
+/** The columns of rttFigures(prefix). @param {string} prefix */
+export const rttColumns = (prefix) => ['mean', 'sd', 'p50', 'p90', 'p99', 'p999', 'max'].map((name) => `${prefix}_${name}_us`);
+
+/**
+ * The columns of unitFigures per unit that follow a workload's own: CPU per unit of client, server (and nginx), the
+ * event-loop utilisations (the client's only where the server is not Node: redis, postgres), then mechanismColumns.
+ * @param {string} per
+ * @param {{ proxy?: boolean, serverElu?: boolean }} [options]
+ */
+export function cpuColumns(per, { proxy = false, serverElu = true } = {}) {
+  return [`client_cpu_us_per_${per}`, `server_cpu_us_per_${per}`, ...(proxy ? [`proxy_cpu_us_per_${per}`] : []),
+    'client_elu', ...(serverElu ? ['server_elu'] : []), ...mechanismColumns(per, { proxy })];
 }
 
 /**
@@ -45,34 +60,99 @@ export function unitFigures(x, { count, rate, per }) {
 }
 
 /**
- * The trial's hard limit and its abort: either fails what is in flight.
+ * A trial's lanes, opened one target at a time, then measured, within the trial's hard limit and its abort: either
+ * fails what is in flight in every lane opened, or the opening under way once it is done. `close` runs however it ends.
+ * @template {{ abort: (error: Error) => void }} L
+ * @template T
  * @param {import('./workload.js').TrialSpec} spec
  * @param {AbortSignal | undefined} signal
- * @param {(error: Error) => void} abortAll fail every lane
+ * @param {(target: import('../client/transport.js').Target, index: number) => L | Promise<L>} open
+ * @param {(lanes: L[]) => Promise<T>} measure
+ * @param {(lanes: L[]) => unknown} [close]
+ * @returns {Promise<T>}
  */
-export function trialDeadline(spec, signal, abortAll) {
+export async function withLanes(spec, signal, open, measure, close = () => {}) {
   const ms = (/** @type {any} */ a) => ('ms' in a ? a.ms : 0);
   const maxMs = spec.maxMs ?? (ms(spec.measure) * 2 + ms(spec.warmup)) * spec.targets.length + 600_000;
+  /** @type {L[]} */
+  const lanes = [];
   /** @type {RunError | undefined} */
   let failure;
   const stop = (/** @type {RunError} */ error) => {
     failure ??= error;
-    abortAll(error);
+    for (const lane of lanes) lane.abort(error);
   };
   const timer = setTimeout(() => stop(new RunError(`trial exceeded its limit of ${maxMs / 1000} s`, 'ERR_TIMEOUT')), maxMs);
   const onAbort = () => stop(new RunError('trial aborted', 'ERR_ABORTED'));
   signal?.addEventListener('abort', onAbort, { once: true });
   if (signal?.aborted) onAbort();
-  return {
-    /** Throw if the limit passed or the trial was aborted (between steps that the lanes do not cover, such as connecting). */
-    check() {
+  try {
+    for (const [i, target] of spec.targets.entries()) {
+      lanes.push(await open(target, i));
       if (failure) throw failure;
-    },
-    clear() {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-    },
+    }
+    return await measure(lanes);
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort);
+    await close(lanes);
+  }
+}
+
+/**
+ * A closed-loop block of `n` units: `loops` loops at once (fewer when n is smaller), each starting the next unit when
+ * its last is done; a failure (`failed()`) stops each loop before its next unit.
+ * @param {number} n
+ * @param {number} loops
+ * @param {(loop: number) => Promise<void>} unit
+ * @param {() => Error | undefined} failed
+ * @returns {Promise<import('../client/blocks.js').BlockTimes>}
+ */
+export async function loopBlock(n, loops, unit, failed) {
+  let next = 0;
+  const start = performance.now();
+  const loop = async (/** @type {number} */ j) => {
+    while (next < n) {
+      const failure = failed();
+      if (failure) throw failure;
+      next++;
+      await unit(j);
+    }
   };
+  await Promise.all(Array.from({ length: Math.min(loops, n) }, (_, j) => loop(j)));
+  return { start, end: performance.now() };
+}
+
+/**
+ * A lane per target over its load client (lib/client/http-load.js, redis-load.js), measured by measureLanes; each
+ * measured block's report goes to `tally` (a lane's histogram is given to those only), and the loads are closed
+ * however the trial ends.
+ * @template {{ block: (n: number, histogram?: import('node:perf_hooks').RecordableHistogram) => Promise<any>, close: () => Promise<void>, abort?: (error: Error) => void }} D
+ * @param {import('./workload.js').Workload} workload
+ * @param {import('./workload.js').TrialSpec} spec
+ * @param {import('./workload.js').TrialContext} context
+ * @param {(target: import('../client/transport.js').Target, i: number) => D} loadOf
+ * @param {(t: Awaited<ReturnType<D['block']>>, lane: number) => void} tally
+ * @param {(lanes: (import('../client/blocks.js').Lane & { histogram: import('node:perf_hooks').RecordableHistogram })[]) => Parameters<typeof measureLanes>[4]} howOf
+ * @returns {Promise<import('./workload.js').TrialResult>}
+ */
+export function measureLoads(workload, spec, context, loadOf, tally, howOf) {
+  const open = (/** @type {import('../client/transport.js').Target} */ target, /** @type {number} */ i) => {
+    const load = loadOf(target, i);
+    return {
+      target, load,
+      histogram: createHistogram(HISTOGRAM),
+      block: async (/** @type {number} */ n, /** @type {import('node:perf_hooks').RecordableHistogram | undefined} */ histogram) => {
+        const t = await load.block(n, histogram);
+        if (histogram) tally(t, i);
+        return t;
+      },
+      // a load without abort (http's) is closed: what is in flight fails
+      abort: (/** @type {Error} */ error) => (load.abort ? load.abort(error) : void load.close().catch(() => {})),
+    };
+  };
+  return withLanes(spec, context.signal, open, (lanes) => measureLanes(workload, spec, context, lanes, howOf(lanes)),
+    (lanes) => Promise.all(lanes.map((lane) => lane.load.close().catch(() => {}))));
 }
 
 /** The mechanism counters, as column stems and in words (lib/core/counters.js). */

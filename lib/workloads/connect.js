@@ -7,7 +7,7 @@ import { createHistogram, performance } from 'node:perf_hooks';
 import { RunError } from '../core/errors.js';
 import { CONNECT_GREETING } from '../fixture/handlers.js';
 import { readNetLimits } from '../core/environment.js';
-import { HISTOGRAM, measureLanes, mechanismColumns, mechanismSummary, rttFigures, trialDeadline, unitFigures } from './common.js';
+import { HISTOGRAM, cpuColumns, loopBlock, measureLanes, mechanismSummary, rttColumns, rttFigures, unitFigures, withLanes } from './common.js';
 
 /** A block holds at least this many connections per loop. */
 export const MIN_PER_LOOP = 20;
@@ -23,10 +23,8 @@ export const connectWorkload = {
   },
   options: [],
   counts: false,
-  columns: ['connections', 'blocks', 'block_connections', 'elapsed_ms', 'conns_per_s',
-    'connect_mean_us', 'connect_sd_us', 'connect_p50_us', 'connect_p90_us', 'connect_p99_us', 'connect_p999_us', 'connect_max_us',
-    'client_cpu_us_per_conn', 'server_cpu_us_per_conn', 'client_elu', 'server_elu', ...mechanismColumns('conn')],
-  blockColumns: ['connections', 'elapsed_ms', 'conns_per_s', 'client_cpu_us_per_conn', 'server_cpu_us_per_conn', 'client_elu', 'server_elu', ...mechanismColumns('conn')],
+  columns: ['connections', 'blocks', 'block_connections', 'elapsed_ms', 'conns_per_s', ...rttColumns('connect'), ...cpuColumns('conn')],
+  blockColumns: ['connections', 'elapsed_ms', 'conns_per_s', ...cpuColumns('conn')],
   table: [['conns', 'connections'], ['conns/s', 'conns_per_s'], ['p50 µs', 'connect_p50_us'], ['p99', 'connect_p99_us'], ['max', 'connect_max_us'],
     ['cpu µs/conn cli', 'client_cpu_us_per_conn'], ['srv', 'server_cpu_us_per_conn']],
   primary: 'conns_per_s',
@@ -92,24 +90,8 @@ function createConnector(target, spec, { connect, readGreeting }) {
   };
 
   return {
-    /**
-     * @param {number} n connections in this block
-     * @param {import('node:perf_hooks').RecordableHistogram} [histogram]
-     * @returns {Promise<import('../client/blocks.js').BlockTimes>}
-     */
-    async block(n, histogram) {
-      let next = 0;
-      const start = performance.now();
-      const loop = async () => {
-        while (next < n) {
-          if (failure) throw failure;
-          next++;
-          await once(histogram);
-        }
-      };
-      await Promise.all(Array.from({ length: Math.min(spec.depth, n) }, loop));
-      return { start, end: performance.now() };
-    },
+    /** @type {import('../client/blocks.js').Lane['block']} */
+    block: (n, histogram) => loopBlock(n, spec.depth, () => once(histogram), () => failure),
     /** @param {Error} error */
     abort(error) {
       failure ??= error;
@@ -120,21 +102,15 @@ function createConnector(target, spec, { connect, readGreeting }) {
 
 /**
  * @param {import('./workload.js').TrialSpec} spec
- * @param {import('./workload.js').TrialContext} [context]
- * @returns {Promise<import('./workload.js').TrialResult>}
+ * @param {import('./workload.js').TrialContext} context
  */
-async function runConnect(spec, context = {}) {
+async function runConnect(spec, context) {
   // the client loads in the lane that runs it: the declaration above is all that the command line and reports need
   const [{ connect }, { readGreeting }] = await Promise.all([import('../client/transport.js'), import('../client/pipeline.js')]);
-  const lanes = spec.targets.map((target) => ({ target, histogram: createHistogram(HISTOGRAM), ...createConnector(target, spec, { connect, readGreeting }) }));
-  const deadline = trialDeadline(spec, context.signal, (error) => { for (const lane of lanes) lane.abort(error); });
-  try {
-    return await measureLanes(connectWorkload, spec, context, lanes, {
-      minUnits: MIN_PER_LOOP * spec.depth, units: 'connections', floor: `${MIN_PER_LOOP} × --depth ${spec.depth}`,
-      figures: (x) => unitFigures(x, { count: 'connections', rate: 'conns_per_s', per: 'conn' }),
-      extra: (t, i) => rttFigures('connect', lanes[i].histogram),
-    });
-  } finally {
-    deadline.clear();
-  }
+  const open = (/** @type {import('../client/transport.js').Target} */ target) => ({ target, histogram: createHistogram(HISTOGRAM), ...createConnector(target, spec, { connect, readGreeting }) });
+  return withLanes(spec, context.signal, open, (lanes) => measureLanes(connectWorkload, spec, context, lanes, {
+    minUnits: MIN_PER_LOOP * spec.depth, units: 'connections', floor: `${MIN_PER_LOOP} × --depth ${spec.depth}`,
+    figures: (x) => unitFigures(x, { count: 'connections', rate: 'conns_per_s', per: 'conn' }),
+    extra: (t, i) => rttFigures('connect', lanes[i].histogram),
+  }));
 }

@@ -9,7 +9,7 @@ import { ECHO_GREETING } from '../fixture/handlers.js';
 import { MAX_DEPTH, MAX_SIZE, checkInFlight } from '../core/limits.js';
 import { formatSize } from '../core/units.js';
 import { getTransport } from '../transports/index.js';
-import { HISTOGRAM, measureLanes, mechanismColumns, mechanismSummary, rttFigures, trialDeadline, unitFigures } from './common.js';
+import { HISTOGRAM, cpuColumns, measureLanes, mechanismSummary, rttColumns, rttFigures, unitFigures, withLanes } from './common.js';
 
 /** A block holds at least this many pipelines-full of packets. */
 export const FILL_FACTOR = 100;
@@ -26,10 +26,8 @@ export const echo = {
   check: checkInFlight,
   options: ['greeting'],
   counts: true,
-  columns: ['packets', 'blocks', 'block_packets', 'elapsed_ms', 'msgs_per_s', 'mb_per_s',
-    'rtt_mean_us', 'rtt_sd_us', 'rtt_p50_us', 'rtt_p90_us', 'rtt_p99_us', 'rtt_p999_us', 'rtt_max_us',
-    'client_cpu_us_per_msg', 'server_cpu_us_per_msg', 'client_elu', 'server_elu', ...mechanismColumns('msg')],
-  blockColumns: ['packets', 'elapsed_ms', 'msgs_per_s', 'client_cpu_us_per_msg', 'server_cpu_us_per_msg', 'client_elu', 'server_elu', ...mechanismColumns('msg')],
+  columns: ['packets', 'blocks', 'block_packets', 'elapsed_ms', 'msgs_per_s', 'mb_per_s', ...rttColumns('rtt'), ...cpuColumns('msg')],
+  blockColumns: ['packets', 'elapsed_ms', 'msgs_per_s', ...cpuColumns('msg')],
   table: [['packets', 'packets'], ['msgs/s', 'msgs_per_s'], ['MB/s', 'mb_per_s'], ['rtt mean', 'rtt_mean_us'], ['p50', 'rtt_p50_us'],
     ['p99', 'rtt_p99_us'], ['p99.9', 'rtt_p999_us'], ['max µs', 'rtt_max_us'], ['cpu µs/msg cli', 'client_cpu_us_per_msg'], ['srv', 'server_cpu_us_per_msg']],
   primary: 'msgs_per_s',
@@ -64,10 +62,9 @@ function oneWayLines(summary) {
 
 /**
  * @param {import('./workload.js').TrialSpec} spec
- * @param {import('./workload.js').TrialContext} [context]
- * @returns {Promise<import('./workload.js').TrialResult>}
+ * @param {import('./workload.js').TrialContext} context
  */
-async function runEcho(spec, context = {}) {
+async function runEcho(spec, context) {
   const { createPayloads } = await import('../client/payload.js');
   const { size, depth } = spec;
   return withEchoLanes(spec, context, { depth, payloads: createPayloads(size, spec.seed, depth) }, (lanes) => measureLanes(echo, spec, context, lanes, {
@@ -96,48 +93,39 @@ export async function withEchoLanes(spec, context, { payloads, depth, open }, me
   // the client loads in the lane that runs it: the declaration above is all that the command line and reports need
   const [{ createPipeline, readGreeting }, { createMessagePipeline }, { connect }] = await Promise.all([
     import('../client/pipeline.js'), import('../client/message-pipeline.js'), import('../client/transport.js')]);
-  /** @type {EchoLane[]} */
-  const lanes = [];
-  /** @type {import('node:net').Socket[]} */
-  const sockets = [];
-  /** @type {import('../fixture/message-peer.js').Peer[]} */
-  const peers = [];
-  const deadline = trialDeadline(spec, context.signal, (error) => { for (const lane of lanes) lane.abort(error); });
-  try {
-    for (const target of spec.targets) {
-      const kind = getTransport(target.transport).channel;
-      const loop = { depth, timeoutMs: spec.timeoutMs, open: open?.(lanes.length) };
-      /** @type {import('../client/pipeline.js').Pipeline} */
-      let pipeline;
-      /** @type {Partial<import('../client/blocks.js').Lane>} */
-      let own = {};
-      if (kind) {
-        const peer = await kind.start({ startTimeoutMs: spec.timeoutMs, cpus: spec.placement?.server });
-        peers.push(peer);
-        pipeline = createMessagePipeline(peer, { payloads, codec: kind.codec(payloads), ...loop });
-        own = { probe: peer, serverThread: peer.tid, sharesProcess: kind.sharesProcess, countsReads: kind.countsReads };
-      } else {
-        /** @type {import('../client/transport.js').Reader} */
-        const reader = { fn: () => {} };
-        const socket = await connect(target, { noDelay: spec.noDelay, timeoutMs: spec.timeoutMs, reader });
-        sockets.push(socket);
-        if (spec.greeting) await readGreeting(socket, ECHO_GREETING, spec.timeoutMs, reader); // before the pipeline reads
-        pipeline = createPipeline(socket, { reader, payloads, ...loop });
-      }
-      lanes.push({
-        target, pipeline, ...own,
-        histogram: createHistogram(HISTOGRAM),
-        block: (n, histogram) => pipeline.block(n, histogram),
-        abort: (error) => pipeline.abort(error),
-      });
-      deadline.check();
+  /** @type {(() => unknown)[]} how to close each connection and peer opened, whether or not its lane was made */
+  const closers = [];
+  /** @type {(target: import('../client/transport.js').Target, i: number) => Promise<EchoLane>} */
+  const openLane = async (target, i) => {
+    const kind = getTransport(target.transport).channel;
+    const loop = { depth, timeoutMs: spec.timeoutMs, open: open?.(i) };
+    /** @type {import('../client/pipeline.js').Pipeline} */
+    let pipeline;
+    /** @type {Partial<import('../client/blocks.js').Lane>} */
+    let own = {};
+    if (kind) {
+      const peer = await kind.start({ startTimeoutMs: spec.timeoutMs, cpus: spec.placement?.server });
+      closers.push(() => peer.stop());
+      pipeline = createMessagePipeline(peer, { payloads, codec: kind.codec(payloads), ...loop });
+      own = { probe: peer, serverThread: peer.tid, sharesProcess: kind.sharesProcess, countsReads: kind.countsReads };
+    } else {
+      /** @type {import('../client/transport.js').Reader} */
+      const reader = { fn: () => {} };
+      const socket = await connect(target, { noDelay: spec.noDelay, timeoutMs: spec.timeoutMs, reader });
+      closers.push(() => socket.destroy());
+      if (spec.greeting) await readGreeting(socket, ECHO_GREETING, spec.timeoutMs, reader); // before the pipeline reads
+      pipeline = createPipeline(socket, { reader, payloads, ...loop });
     }
+    return {
+      target, pipeline, ...own,
+      histogram: createHistogram(HISTOGRAM),
+      block: (n, histogram) => pipeline.block(n, histogram),
+      abort: (error) => pipeline.abort(error),
+    };
+  };
+  return withLanes(spec, context.signal, openLane, async (lanes) => {
     const result = await measure(lanes);
     for (const lane of lanes) lane.pipeline.close();
     return result;
-  } finally {
-    deadline.clear();
-    for (const socket of sockets) socket.destroy();
-    await Promise.all(peers.map((peer) => peer.stop()));
-  }
+  }, () => Promise.all(closers.map((close) => close())));
 }

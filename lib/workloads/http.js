@@ -5,19 +5,16 @@
  * http-rate and proxy-rate: the same in open loop, requests offered at a fixed rate (the depth axis) over
  * `--connections` connections taking turns, with the rate workload's figures and rules (./rate.js, docs/openloop.md).
  */
-import { createHistogram } from 'node:perf_hooks';
 import { RunError } from '../core/errors.js';
 import { MAX_BODY } from '../fixture/handlers.js';
-import { HISTOGRAM, measureLanes, mechanismColumns, mechanismSummary, rttFigures, trialDeadline, unitFigures } from './common.js';
-import { OPEN_COLUMNS, inFlightCap, openLoopMeasure, rate } from './rate.js';
+import { cpuColumns, measureLoads, mechanismSummary, rttColumns, rttFigures, unitFigures } from './common.js';
+import { OPEN_COLUMNS, inFlightCap, openLoops, rate } from './rate.js';
 
 /** A block holds at least this many requests per request slot (connections × pipelining). */
 export const FILL_FACTOR = 20;
 
-const COLUMNS = ['requests', 'blocks', 'block_requests', 'elapsed_ms', 'req_per_s', 'mb_per_s',
-  'latency_mean_us', 'latency_sd_us', 'latency_p50_us', 'latency_p90_us', 'latency_p99_us', 'latency_p999_us', 'latency_max_us',
-  'client_cpu_us_per_req', 'server_cpu_us_per_req'];
-const BLOCK_COLUMNS = ['requests', 'elapsed_ms', 'req_per_s', 'client_cpu_us_per_req', 'server_cpu_us_per_req'];
+const COLUMNS = ['requests', 'blocks', 'block_requests', 'elapsed_ms', 'req_per_s', 'mb_per_s', ...rttColumns('latency')];
+const BLOCK_COLUMNS = ['requests', 'elapsed_ms', 'req_per_s'];
 const TABLE = /** @type {[string, string][]} */ ([['requests', 'requests'], ['req/s', 'req_per_s'], ['p50 µs', 'latency_p50_us'], ['p99', 'latency_p99_us'],
   ['cpu µs/req cli', 'client_cpu_us_per_req'], ['srv', 'server_cpu_us_per_req']]);
 const SUMMARY = {
@@ -40,8 +37,8 @@ export const httpWorkload = {
   axes: AXES,
   options: ['pipelining'],
   counts: false,
-  columns: [...COLUMNS, 'client_elu', 'server_elu', ...mechanismColumns('req')],
-  blockColumns: [...BLOCK_COLUMNS, 'client_elu', 'server_elu', ...mechanismColumns('req')],
+  columns: [...COLUMNS, ...cpuColumns('req')],
+  blockColumns: [...BLOCK_COLUMNS, ...cpuColumns('req')],
   table: [...TABLE, ['elu cli', 'client_elu']],
   primary: 'req_per_s',
   summary: { ...SUMMARY, ...mechanismSummary('req', 'request') },
@@ -59,8 +56,8 @@ export const proxyWorkload = {
   axes: AXES,
   options: ['pipelining', 'keepalive'],
   counts: false,
-  columns: [...COLUMNS, 'proxy_cpu_us_per_req', 'client_elu', 'server_elu', ...mechanismColumns('req', { proxy: true })],
-  blockColumns: [...BLOCK_COLUMNS, 'proxy_cpu_us_per_req', 'client_elu', 'server_elu', ...mechanismColumns('req', { proxy: true })],
+  columns: [...COLUMNS, ...cpuColumns('req', { proxy: true })],
+  blockColumns: [...BLOCK_COLUMNS, ...cpuColumns('req', { proxy: true })],
   table: [...TABLE, ['nginx', 'proxy_cpu_us_per_req'], ['elu cli', 'client_elu']],
   primary: 'req_per_s',
   summary: {
@@ -75,7 +72,7 @@ export const proxyWorkload = {
 };
 
 /** Keep-alive connections of http-rate and proxy-rate when --connections is not given (the 2017 wrk run had 10), and at most. */
-export const OPEN_CONNECTIONS = 10;
+const OPEN_CONNECTIONS = 10;
 export const MAX_OPEN_CONNECTIONS = AXES.depth.max;
 const RATE_AXES = { size: AXES.size, depth: rate.axes.depth };
 const OPEN = { fallback: OPEN_CONNECTIONS, max: MAX_OPEN_CONNECTIONS };
@@ -89,8 +86,8 @@ export const httpRateWorkload = {
   axes: RATE_AXES,
   options: ['connections', 'arrivals'],
   counts: true, // a count of requests: one segment of them, as rate's packets
-  columns: [...OPEN_COLUMNS, 'client_cpu_us_per_req', 'server_cpu_us_per_req', 'client_elu', 'server_elu', ...mechanismColumns('req')],
-  blockColumns: [...BLOCK_COLUMNS, 'client_elu', 'server_elu', ...mechanismColumns('req')],
+  columns: [...OPEN_COLUMNS, ...cpuColumns('req')],
+  blockColumns: httpWorkload.blockColumns,
   table: rate.table,
   primary: rate.primary,
   summary: { ...rate.summary, server_cpu_us_per_req: SUMMARY.server_cpu_us_per_req },
@@ -110,7 +107,7 @@ export const proxyRateWorkload = {
   axes: RATE_AXES,
   options: ['connections', 'arrivals', 'keepalive'],
   counts: true,
-  columns: [...OPEN_COLUMNS, 'client_cpu_us_per_req', 'server_cpu_us_per_req', 'proxy_cpu_us_per_req', 'client_elu', 'server_elu', ...mechanismColumns('req', { proxy: true })],
+  columns: [...OPEN_COLUMNS, ...cpuColumns('req', { proxy: true })],
   blockColumns: proxyWorkload.blockColumns,
   table: [...rate.table, ['nginx', 'proxy_cpu_us_per_req']],
   primary: rate.primary,
@@ -128,33 +125,21 @@ export const proxyRateWorkload = {
  * @param {import('./workload.js').TrialSpec} spec
  * @param {import('./workload.js').TrialContext} context
  * @param {boolean} proxy
- * @returns {Promise<import('./workload.js').TrialResult>}
  */
-async function runHttpRate(spec, context, proxy) {
-  const { createHttpLoad } = await import('../client/http-load.js');
-  const offered = spec.depth;
+function runHttpRate(spec, context, proxy) {
   const connections = openConnections(spec);
-  const cap = Math.max(connections, inFlightCap(spec.size)); // echo's payload budget, but at least a request per connection
-  const histograms = spec.targets.map(() => ({ service: createHistogram(HISTOGRAM), lag: createHistogram(HISTOGRAM) }));
-  const loads = spec.targets.map((target, i) => createHttpLoad(target, {
-    connections, path: `/${spec.size}`, expectedBytes: spec.size, timeoutMs: spec.timeoutMs,
-    open: { rate: offered, arrivals: spec.arrivals ?? 'constant', seed: spec.seed, cap, histograms: histograms[i] },
-  }));
-  return measureHttp(proxy ? proxyRateWorkload : httpRateWorkload, spec, context, loads, (lanes) => openLoopMeasure(offered, lanes, histograms));
+  const loops = openLoops(spec, Math.max(connections, inFlightCap(spec.size))); // echo's payload budget, but at least a request per connection
+  return measureHttp(proxy ? proxyRateWorkload : httpRateWorkload, spec, context, (i) => ({ connections, open: loops.lane(i) }), loops.measure);
 }
 
 /**
  * @param {import('./workload.js').TrialSpec} spec
  * @param {import('./workload.js').TrialContext} context
  * @param {boolean} proxy
- * @returns {Promise<import('./workload.js').TrialResult>}
  */
-async function runHttp(spec, context, proxy) {
+function runHttp(spec, context, proxy) {
   const pipelining = spec.pipelining ?? 1;
-  // undici loads only in the trials that use it: every other lane process starts faster
-  const { createHttpLoad } = await import('../client/http-load.js');
-  const loads = spec.targets.map((target) => createHttpLoad(target, { connections: spec.depth, pipelining, path: `/${spec.size}`, expectedBytes: spec.size, timeoutMs: spec.timeoutMs }));
-  return measureHttp(proxy ? proxyWorkload : httpWorkload, spec, context, loads, (lanes) => ({
+  return measureHttp(proxy ? proxyWorkload : httpWorkload, spec, context, () => ({ connections: spec.depth, pipelining }), (lanes) => ({
     minUnits: FILL_FACTOR * spec.depth * pipelining, units: 'requests', floor: `${FILL_FACTOR} × --connections ${spec.depth} × --pipelining ${pipelining}`,
     figures: (x) => unitFigures(x, { count: 'requests', rate: 'req_per_s', per: 'req' }),
     extra: (t, i) => ({ mb_per_s: t.bytes / (t.elapsedMs / 1000) / 1e6, ...rttFigures('latency', lanes[i].histogram) }),
@@ -162,34 +147,22 @@ async function runHttp(spec, context, proxy) {
 }
 
 /**
- * A lane per target over its HTTP load, measured by measureLanes; a trial fails when a connection was opened again
- * during a measured block (it timed a connection's setup), and the loads are closed whatever happens.
+ * A lane per target over its HTTP load (measureLoads), GETs of the size's body; a trial fails when a connection was
+ * opened again during a measured block (it timed a connection's setup).
  * @param {import('./workload.js').Workload} workload
  * @param {import('./workload.js').TrialSpec} spec
  * @param {import('./workload.js').TrialContext} context
- * @param {import('../client/http-load.js').HttpLoad[]} loads one per target
- * @param {(lanes: (import('../client/blocks.js').Lane & { histogram: import('node:perf_hooks').RecordableHistogram })[]) => Parameters<typeof measureLanes>[4]} howOf
- * @returns {Promise<import('./workload.js').TrialResult>}
+ * @param {(i: number) => { connections: number, pipelining?: number, open?: import('../client/pipeline.js').OpenLoop }} optionsOf lane i's
+ * @param {Parameters<typeof measureLoads>[5]} howOf
  */
-async function measureHttp(workload, spec, context, loads, howOf) {
+async function measureHttp(workload, spec, context, optionsOf, howOf) {
+  // undici loads only in the trials that use it: every other lane process starts faster
+  const { createHttpLoad } = await import('../client/http-load.js');
+  const loadOf = (/** @type {import('../client/transport.js').Target} */ target, /** @type {number} */ i) => createHttpLoad(target, {
+    path: `/${spec.size}`, expectedBytes: spec.size, timeoutMs: spec.timeoutMs, ...optionsOf(i),
+  });
   let connects = 0;
-  const lanes = spec.targets.map((target, i) => ({
-    target,
-    histogram: createHistogram(HISTOGRAM),
-    block: async (/** @type {number} */ n, /** @type {import('node:perf_hooks').RecordableHistogram | undefined} */ histogram) => {
-      const t = await loads[i].block(n, histogram);
-      if (histogram) connects += t.connects;
-      return t;
-    },
-    abort: (/** @type {Error} */ _error) => { loads[i].close().catch(() => {}); },
-  }));
-  const deadline = trialDeadline(spec, context.signal, (error) => { for (const lane of lanes) lane.abort(error); });
-  try {
-    const result = await measureLanes(workload, spec, context, lanes, howOf(lanes));
-    if (connects > 0) throw new RunError(`${connects} connection(s) were opened again during measured blocks (the server or nginx closed keep-alive connections): those blocks timed connection setup`, 'ERR_RECONNECT');
-    return result;
-  } finally {
-    deadline.clear();
-    await Promise.all(loads.map((load) => load.close().catch(() => {})));
-  }
+  const result = await measureLoads(workload, spec, context, loadOf, (t) => { connects += t.connects; }, howOf);
+  if (connects > 0) throw new RunError(`${connects} connection(s) were opened again during measured blocks (the server or nginx closed keep-alive connections): those blocks timed connection setup`, 'ERR_RECONNECT');
+  return result;
 }

@@ -10,15 +10,15 @@
 import { createHistogram, performance } from 'node:perf_hooks';
 import { createOpenDriver } from '../client/open-driver.js';
 import { RunError } from '../core/errors.js';
-import { HISTOGRAM, measureLanes, mechanismColumns, mechanismSummary, rttFigures, trialDeadline, unitFigures } from './common.js';
-import { OPEN_COLUMNS, inFlightCap, openLoopMeasure, rate } from './rate.js';
+import { HISTOGRAM, cpuColumns, loopBlock, measureLanes, mechanismColumns, mechanismSummary, rttColumns, rttFigures, unitFigures, withLanes } from './common.js';
+import { OPEN_COLUMNS, inFlightCap, openLoops, rate } from './rate.js';
 
 /** A block holds at least this many queries per connection. */
-export const FILL_FACTOR = 20;
+const FILL_FACTOR = 20;
 /** Connections per transport at most: both transports' lanes hold theirs at once, within the cluster's max_connections of 64. */
-export const MAX_CONNECTIONS = 30;
+const MAX_CONNECTIONS = 30;
 /** The queries, by the size axis: how many primary-key lookups each makes. */
-export const QUERIES = /** @type {const} */ (['SELECT 1 AS one', 'SELECT abalance FROM pgbench_accounts WHERE aid = $1']);
+const QUERIES = /** @type {const} */ (['SELECT 1 AS one', 'SELECT abalance FROM pgbench_accounts WHERE aid = $1']);
 
 /** @type {import('./workload.js').Workload} */
 export const postgresWorkload = {
@@ -31,10 +31,9 @@ export const postgresWorkload = {
   },
   options: [],
   counts: false,
-  columns: ['queries', 'blocks', 'block_queries', 'elapsed_ms', 'queries_per_s',
-    'latency_mean_us', 'latency_sd_us', 'latency_p50_us', 'latency_p90_us', 'latency_p99_us', 'latency_p999_us', 'latency_max_us',
+  columns: ['queries', 'blocks', 'block_queries', 'elapsed_ms', 'queries_per_s', ...rttColumns('latency'),
     'client_cpu_us_per_query', 'server_cpu_us_per_query', 'client_elu', 'pgbench_tps', 'pgbench_latency_avg_us', ...mechanismColumns('query')],
-  blockColumns: ['queries', 'elapsed_ms', 'queries_per_s', 'client_cpu_us_per_query', 'server_cpu_us_per_query', 'client_elu', ...mechanismColumns('query')],
+  blockColumns: ['queries', 'elapsed_ms', 'queries_per_s', ...cpuColumns('query', { serverElu: false })],
   table: [['queries', 'queries'], ['queries/s', 'queries_per_s'], ['p50 µs', 'latency_p50_us'], ['p99', 'latency_p99_us'],
     ['cpu µs/query cli', 'client_cpu_us_per_query'], ['srv', 'server_cpu_us_per_query'], ['elu cli', 'client_elu'], ['pgbench tps', 'pgbench_tps']],
   primary: 'queries_per_s',
@@ -54,7 +53,7 @@ export const postgresWorkload = {
 };
 
 /** Connections per transport of postgres-rate when --connections is not given: a few taking turns, as a small pool's. */
-export const OPEN_CONNECTIONS = 4;
+const OPEN_CONNECTIONS = 4;
 const openConnections = (/** @type {{ connections?: number | null }} */ options) => options.connections ?? OPEN_CONNECTIONS;
 
 /** @type {import('./workload.js').Workload} */
@@ -65,8 +64,8 @@ export const postgresRateWorkload = {
   axes: { size: postgresWorkload.axes.size, depth: rate.axes.depth },
   options: ['connections', 'arrivals'],
   counts: true, // a count of queries: one segment of them, as rate's packets
-  columns: [...OPEN_COLUMNS, 'client_cpu_us_per_req', 'server_cpu_us_per_req', 'client_elu', ...mechanismColumns('req')],
-  blockColumns: ['requests', 'elapsed_ms', 'req_per_s', 'client_cpu_us_per_req', 'server_cpu_us_per_req', 'client_elu', ...mechanismColumns('req')],
+  columns: [...OPEN_COLUMNS, ...cpuColumns('req', { serverElu: false })],
+  blockColumns: ['requests', 'elapsed_ms', 'req_per_s', ...cpuColumns('req', { serverElu: false })],
   table: rate.table,
   primary: rate.primary,
   summary: { ...rate.summary, server_cpu_us_per_req: { label: 'PostgreSQL CPU per query', short: 'server CPU µs/req', unit: 'us/req', better: 'lower' } },
@@ -161,28 +160,10 @@ async function createQuerier(target, spec) {
   };
 
   return {
-    /**
-     * @param {number} n queries in this block
-     * @param {import('node:perf_hooks').RecordableHistogram} [histogram]
-     * @returns {Promise<import('../client/blocks.js').BlockTimes>}
-     */
-    async block(n, histogram) {
-      let next = 0;
-      const start = performance.now();
-      const loop = async (/** @type {import('pg').Client} */ client) => {
-        while (next < n) {
-          if (failure) throw failure;
-          next++;
-          await once(client, histogram);
-        }
-      };
-      try {
-        await Promise.all(clients.slice(0, Math.min(spec.depth, n)).map(loop));
-      } catch (error) {
-        throw failure ?? error;
-      }
-      return { start, end: performance.now() };
-    },
+    /** @type {import('../client/blocks.js').Lane['block']} */
+    block: (n, histogram) => loopBlock(n, spec.depth, (j) => once(clients[j], histogram), () => failure).catch((error) => {
+      throw failure ?? error;
+    }),
     /** @param {Error} error */
     abort: fail,
     close: () => Promise.all(clients.map((client) => client.end().catch(() => {}))),
@@ -191,29 +172,18 @@ async function createQuerier(target, spec) {
 
 /**
  * @param {import('./workload.js').TrialSpec} spec
- * @param {import('./workload.js').TrialContext} [context]
- * @returns {Promise<import('./workload.js').TrialResult>}
+ * @param {import('./workload.js').TrialContext} context
  */
-async function runPostgres(spec, context = {}) {
-  /** @type {Awaited<ReturnType<typeof createQuerier>>[]} */
-  const queriers = [];
-  const deadline = trialDeadline(spec, context.signal, (error) => { for (const q of queriers) q.abort(error); });
-  try {
-    for (const target of spec.targets) {
-      queriers.push(await createQuerier(target, spec));
-      deadline.check();
-    }
-    const lanes = spec.targets.map((target, i) => ({ target, histogram: createHistogram(HISTOGRAM), block: queriers[i].block, abort: queriers[i].abort }));
-    return await measureLanes(postgresWorkload, spec, context, lanes, {
-      minUnits: FILL_FACTOR * spec.depth, units: 'queries', floor: `${FILL_FACTOR} × --connections ${spec.depth}`,
-      figures: (x) => unitFigures(x, { count: 'queries', rate: 'queries_per_s', per: 'query' }),
-      extra: (_t, i) => rttFigures('latency', lanes[i].histogram),
-    });
-  } finally {
-    deadline.clear();
-    await Promise.all(queriers.map((q) => q.close()));
-  }
+async function runPostgres(spec, context) {
+  return withLanes(spec, context.signal, async (target) => ({ target, histogram: createHistogram(HISTOGRAM), ...await createQuerier(target, spec) }), (lanes) => measureLanes(postgresWorkload, spec, context, lanes, {
+    minUnits: FILL_FACTOR * spec.depth, units: 'queries', floor: `${FILL_FACTOR} × --connections ${spec.depth}`,
+    figures: (x) => unitFigures(x, { count: 'queries', rate: 'queries_per_s', per: 'query' }),
+    extra: (_t, i) => rttFigures('latency', lanes[i].histogram),
+  }), closeAll);
 }
+
+/** Close every lane's connections. @template {{ close: () => Promise<unknown> }} L @param {L[]} lanes */
+const closeAll = (lanes) => Promise.all(lanes.map((lane) => lane.close()));
 
 /**
  * A lane of postgres-rate: `--connections` pg connections to one target in open loop (./open-driver.js), query j on
@@ -235,7 +205,6 @@ async function createRateQuerier(target, spec, open) {
   const lookup = spec.size === 1;
   /** each connection's queries sent and not yet answered, oldest first: the first is written, the rest wait for it */
   const queues = Array.from({ length: openConnections(spec) }, () => /** @type {{ due: number, aid: number }[]} */ ([]));
-  let running = false;
   const fail = (/** @type {Error} */ error) => {
     if (failure) return;
     failure = error;
@@ -288,18 +257,10 @@ async function createRateQuerier(target, spec, open) {
      * @param {number} n queries offered in this segment
      * @param {import('node:perf_hooks').RecordableHistogram} [histogram]
      */
-    async block(n, histogram) {
-      if (failure) throw failure;
-      running = true;
-      try {
-        return await driver.block(n, histogram);
-      } finally {
-        running = false;
-      }
-    },
+    block: driver.block,
     abort: fail,
     close: async () => {
-      if (running) fail(new RunError(`closed with ${driver.state.sent - driver.state.received} queries in flight`, 'ERR_CLOSED'));
+      if (driver.running()) fail(new RunError(`closed with ${driver.state.sent - driver.state.received} queries in flight`, 'ERR_CLOSED'));
       driver.close();
       await Promise.all(clients.map((client) => client.end().catch(() => {})));
     },
@@ -309,25 +270,12 @@ async function createRateQuerier(target, spec, open) {
 /**
  * postgres-rate: a lane per target, each `--connections` connections in open loop.
  * @param {import('./workload.js').TrialSpec} spec
- * @param {import('./workload.js').TrialContext} [context]
- * @returns {Promise<import('./workload.js').TrialResult>}
+ * @param {import('./workload.js').TrialContext} context
  */
-async function runPostgresRate(spec, context = {}) {
-  const offered = spec.depth;
-  const cap = Math.max(openConnections(spec), inFlightCap(1)); // a query and its answer are a few dozen bytes
-  const histograms = spec.targets.map(() => ({ service: createHistogram(HISTOGRAM), lag: createHistogram(HISTOGRAM) }));
-  /** @type {Awaited<ReturnType<typeof createRateQuerier>>[]} */
-  const queriers = [];
-  const deadline = trialDeadline(spec, context.signal, (error) => { for (const q of queriers) q.abort(error); });
-  try {
-    for (const [i, target] of spec.targets.entries()) {
-      queriers.push(await createRateQuerier(target, spec, { rate: offered, arrivals: spec.arrivals ?? 'constant', seed: spec.seed, cap, histograms: histograms[i] }));
-      deadline.check();
-    }
-    const lanes = spec.targets.map((target, i) => ({ target, histogram: createHistogram(HISTOGRAM), block: queriers[i].block, abort: queriers[i].abort }));
-    return await measureLanes(postgresRateWorkload, spec, context, lanes, openLoopMeasure(offered, lanes, histograms));
-  } finally {
-    deadline.clear();
-    await Promise.all(queriers.map((q) => q.close()));
-  }
+async function runPostgresRate(spec, context) {
+  const loops = openLoops(spec, Math.max(openConnections(spec), inFlightCap(1))); // a query and its answer are a few dozen bytes
+  const open = async (/** @type {import('../client/transport.js').Target} */ target, /** @type {number} */ i) => ({
+    target, histogram: createHistogram(HISTOGRAM), ...await createRateQuerier(target, spec, loops.lane(i)),
+  });
+  return withLanes(spec, context.signal, open, (lanes) => measureLanes(postgresRateWorkload, spec, context, lanes, loops.measure(lanes)), closeAll);
 }

@@ -9,28 +9,28 @@
 import { createHistogram } from 'node:perf_hooks';
 import { MAX_IN_FLIGHT, MAX_SIZE } from '../core/limits.js';
 import { MiB } from '../core/units.js';
-import { HISTOGRAM, measureLanes, mechanismColumns, mechanismSummary, rttFigures, unitFigures } from './common.js';
+import { HISTOGRAM, cpuColumns, measureLanes, mechanismSummary, rttFigures, unitFigures } from './common.js';
 import { withEchoLanes } from './echo.js';
 
 /** A segment offers at least this much schedule: its edges (the drain, the switch to the other lane) stay a small part of it. */
-export const MIN_SEGMENT_MS = 100;
+const MIN_SEGMENT_MS = 100;
 /** A segment kept its rate when it dropped nothing and completed at least this share of what its schedule offered (keptSegment). */
-export const COMPLETION_SHARE = 0.99;
+const COMPLETION_SHARE = 0.99;
 /**
  * A lane kept its rate when at least this share of its segments did. Not all: on this VM a pause of the whole machine
  * (10–20 ms, a few times a minute) makes a 100 ms segment end that late, or drop packets; a server that cannot carry the
  * rate misses it in every segment, its backlog growing through each.
  */
-export const KEPT_SEGMENTS_SHARE = 0.8;
+const KEPT_SEGMENTS_SHARE = 0.8;
 /**
  * The pacer kept up when its median schedule lag is within this many µs (or a tenth of the mean gap, at slow rates).
  * Not p99: on the 2-core VM measured, the loop is paused for milliseconds about one pass in a hundred at any rate (lag
  * p99 0.2–16 ms in one sweep; docs/openloop.md), delaying 1 % of packets with the rate in reach; a pacer that cannot
  * keep the rate is late for most packets, and its median grows.
  */
-export const LAG_P50_BOUND_US = 50;
+const LAG_P50_BOUND_US = 50;
 /** Highest rate offered, requests per second. */
-export const MAX_RATE = 1_000_000;
+const MAX_RATE = 1_000_000;
 
 /**
  * Packets in flight at most, the safety valve: 4096, fewer for big packets (16 MiB in flight at most).
@@ -57,8 +57,8 @@ export const rate = {
   },
   options: ['arrivals'],
   counts: true,
-  columns: [...OPEN_COLUMNS, 'client_cpu_us_per_req', 'server_cpu_us_per_req', 'client_elu', 'server_elu', ...mechanismColumns('req')],
-  blockColumns: ['requests', 'elapsed_ms', 'req_per_s', 'client_cpu_us_per_req', 'server_cpu_us_per_req', 'client_elu', 'server_elu', ...mechanismColumns('req')],
+  columns: [...OPEN_COLUMNS, ...cpuColumns('req')],
+  blockColumns: ['requests', 'elapsed_ms', 'req_per_s', ...cpuColumns('req')],
   table: [['offered/s', 'rate_target'], ['sent/s', 'rate_sent'], ['done/s', 'rate_completed'], ['dropped', 'dropped'], ['limit', 'limit'],
     ['resp p50', 'resp_p50_us'], ['p99', 'resp_p99_us'], ['p99.9', 'resp_p999_us'], ['max µs', 'resp_max_us'], ['svc p99', 'svc_p99_us'], ['lag p99', 'lag_p99_us'],
     ['cpu µs/req cli', 'client_cpu_us_per_req'], ['srv', 'server_cpu_us_per_req']],
@@ -110,50 +110,59 @@ export function limitOf({ target, segments, kept, dropped, lagP50Us }) {
 }
 
 /**
- * What measureLanes needs of open-loop lanes, each lane's blocks wrapped to
- * count its measured segments and whether each kept the rate: the floor of
+ * A trial's open loops at the offered rate (the depth axis), each lane's with its service-time and schedule-lag
+ * histograms: `lane(i)`, lane i's for its client (lib/client/open-driver.js); `measure(lanes)`, what measureLanes needs
+ * of the lanes, each lane's blocks wrapped to count its measured segments and whether each kept the rate: the floor of
  * a segment, and the figures (rate, drops, limit, the three times) of a lane.
- * @param {number} offered requests per second
- * @param {import('../client/blocks.js').Lane[]} lanes their blocks are segments (lib/client/open-driver.js)
- * @param {{ service: import('node:perf_hooks').RecordableHistogram, lag: import('node:perf_hooks').RecordableHistogram }[]} histograms each lane's
+ * @param {import('./workload.js').TrialSpec} spec
+ * @param {number} cap in flight at most
  */
-export function openLoopMeasure(offered, lanes, histograms) {
-  const counts = lanes.map(() => ({ sent: 0, dropped: 0, sendSpanMs: 0, segments: 0, kept: 0 }));
-  lanes.forEach((lane, i) => {
-    const segment = lane.block;
-    lane.block = async (n, histogram) => {
-      const t = /** @type {{ start: number, end: number, sent?: number, dropped?: number, sendSpanMs?: number, spanMs: number, growthMs: number }} */ (await segment(n, histogram));
-      if (histogram) {
-        const sent = t.sent ?? n;
-        counts[i].sent += sent;
-        counts[i].dropped += t.dropped ?? 0;
-        counts[i].sendSpanMs += t.sendSpanMs ?? t.end - t.start;
-        counts[i].segments++;
-        if (keptSegment({ scheduled: n, sent, dropped: t.dropped ?? 0, spanMs: t.spanMs, growthMs: t.growthMs })) counts[i].kept++;
-      }
-      return /** @type {any} */ (t);
-    };
-  });
+export function openLoops(spec, cap) {
+  const offered = spec.depth;
+  const histograms = spec.targets.map(() => ({ service: createHistogram(HISTOGRAM), lag: createHistogram(HISTOGRAM) }));
   return {
-    minUnits: Math.max(1, Math.ceil((offered * MIN_SEGMENT_MS) / 1000)),
-    units: 'requests',
-    floor: `${MIN_SEGMENT_MS} ms of schedule at --rate ${offered}`,
-    figures: (/** @type {import('../client/blocks.js').Totals | import('../client/blocks.js').Block} */ x) => unitFigures(x, { count: 'requests', rate: 'req_per_s', per: 'req' }),
-    extra: (/** @type {{ elapsedMs: number }} */ t, /** @type {number} */ i) => {
-      const c = counts[i];
-      const lag = rttFigures('lag', histograms[i].lag);
-      const { limit, reason } = limitOf({ target: offered, segments: c.segments, kept: c.kept, dropped: c.dropped, lagP50Us: lag.lag_p50_us });
+    /** @param {number} i @returns {import('../client/pipeline.js').OpenLoop} */
+    lane: (i) => ({ rate: offered, arrivals: spec.arrivals ?? 'constant', seed: spec.seed, cap, histograms: histograms[i] }),
+    /** @param {import('../client/blocks.js').Lane[]} lanes their blocks are segments (lib/client/open-driver.js) */
+    measure(lanes) {
+      const counts = lanes.map(() => ({ sent: 0, dropped: 0, sendSpanMs: 0, segments: 0, kept: 0 }));
+      lanes.forEach((lane, i) => {
+        const segment = lane.block;
+        lane.block = async (n, histogram) => {
+          const t = /** @type {{ start: number, end: number, sent?: number, dropped?: number, sendSpanMs?: number, spanMs: number, growthMs: number }} */ (await segment(n, histogram));
+          if (histogram) {
+            const sent = t.sent ?? n;
+            counts[i].sent += sent;
+            counts[i].dropped += t.dropped ?? 0;
+            counts[i].sendSpanMs += t.sendSpanMs ?? t.end - t.start;
+            counts[i].segments++;
+            if (keptSegment({ scheduled: n, sent, dropped: t.dropped ?? 0, spanMs: t.spanMs, growthMs: t.growthMs })) counts[i].kept++;
+          }
+          return /** @type {any} */ (t);
+        };
+      });
       return {
-        rate_target: offered,
-        rate_sent: c.sent / (c.sendSpanMs / 1000),
-        rate_completed: c.sent / (t.elapsedMs / 1000), // every request sent is back, or the segment failed
-        dropped: c.dropped,
-        incomplete: 0,
-        limit,
-        limit_reason: reason,
-        ...rttFigures('resp', /** @type {import('node:perf_hooks').RecordableHistogram} */ (lanes[i].histogram)),
-        ...rttFigures('svc', histograms[i].service),
-        ...lag,
+        minUnits: Math.max(1, Math.ceil((offered * MIN_SEGMENT_MS) / 1000)),
+        units: 'requests',
+        floor: `${MIN_SEGMENT_MS} ms of schedule at --rate ${offered}`,
+        figures: (/** @type {import('../client/blocks.js').Totals | import('../client/blocks.js').Block} */ x) => unitFigures(x, { count: 'requests', rate: 'req_per_s', per: 'req' }),
+        extra: (/** @type {{ elapsedMs: number }} */ t, /** @type {number} */ i) => {
+          const c = counts[i];
+          const lag = rttFigures('lag', histograms[i].lag);
+          const { limit, reason } = limitOf({ target: offered, segments: c.segments, kept: c.kept, dropped: c.dropped, lagP50Us: lag.lag_p50_us });
+          return {
+            rate_target: offered,
+            rate_sent: c.sent / (c.sendSpanMs / 1000),
+            rate_completed: c.sent / (t.elapsedMs / 1000), // every request sent is back, or the segment failed
+            dropped: c.dropped,
+            incomplete: 0,
+            limit,
+            limit_reason: reason,
+            ...rttFigures('resp', /** @type {import('node:perf_hooks').RecordableHistogram} */ (lanes[i].histogram)),
+            ...rttFigures('svc', histograms[i].service),
+            ...lag,
+          };
+        },
       };
     },
   };
@@ -161,14 +170,11 @@ export function openLoopMeasure(offered, lanes, histograms) {
 
 /**
  * @param {import('./workload.js').TrialSpec} spec
- * @param {import('./workload.js').TrialContext} [context]
- * @returns {Promise<import('./workload.js').TrialResult>}
+ * @param {import('./workload.js').TrialContext} context
  */
-async function runRate(spec, context = {}) {
+async function runRate(spec, context) {
   const { createPayloads } = await import('../client/payload.js');
-  const { size, depth: offered } = spec;
-  const cap = inFlightCap(size);
-  const histograms = spec.targets.map(() => ({ service: createHistogram(HISTOGRAM), lag: createHistogram(HISTOGRAM) }));
-  const open = (/** @type {number} */ lane) => ({ rate: offered, arrivals: spec.arrivals ?? 'constant', seed: spec.seed, cap, histograms: histograms[lane] });
-  return withEchoLanes(spec, context, { depth: 1, payloads: createPayloads(size, spec.seed, cap), open }, (lanes) => measureLanes(rate, spec, context, lanes, openLoopMeasure(offered, lanes, histograms)));
+  const cap = inFlightCap(spec.size);
+  const loops = openLoops(spec, cap);
+  return withEchoLanes(spec, context, { depth: 1, payloads: createPayloads(spec.size, spec.seed, cap), open: loops.lane }, (lanes) => measureLanes(rate, spec, context, lanes, loops.measure(lanes)));
 }

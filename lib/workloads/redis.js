@@ -6,14 +6,13 @@
  * /proc, is the server's, charged per operation. redis-rate: the same server in open loop, GETs offered at a fixed rate
  * (the depth axis) on one connection, with the rate workload's figures and rules (./rate.js, docs/openloop.md#redis-and-postgres-in-open-loop).
  */
-import { createHistogram } from 'node:perf_hooks';
 import { checkRedisInFlight } from '../core/limits.js';
 import { describeRedisBenchmark, findRedisBenchmark, runRedisBenchmark } from '../client/redis-benchmark.js';
-import { HISTOGRAM, measureLanes, mechanismColumns, mechanismSummary, rttFigures, trialDeadline, unitFigures } from './common.js';
-import { OPEN_COLUMNS, inFlightCap, openLoopMeasure, rate } from './rate.js';
+import { cpuColumns, measureLoads, mechanismSummary, rttColumns, rttFigures, unitFigures } from './common.js';
+import { OPEN_COLUMNS, inFlightCap, openLoops, rate } from './rate.js';
 
 /** A block holds at least this many operations per operation in flight (clients × depth × batch). */
-export const FILL_FACTOR = 20;
+const FILL_FACTOR = 20;
 
 /** @type {import('./workload.js').Workload} */
 export const redisWorkload = {
@@ -28,10 +27,8 @@ export const redisWorkload = {
   options: ['clients', 'batch'],
   connections: (_depth, options) => options.clients ?? 1,
   counts: false,
-  columns: ['ops', 'blocks', 'block_ops', 'elapsed_ms', 'ops_per_s', 'verified_replies',
-    'latency_mean_us', 'latency_sd_us', 'latency_p50_us', 'latency_p90_us', 'latency_p99_us', 'latency_p999_us', 'latency_max_us',
-    'client_cpu_us_per_op', 'server_cpu_us_per_op', 'client_elu', ...mechanismColumns('op')],
-  blockColumns: ['ops', 'elapsed_ms', 'ops_per_s', 'client_cpu_us_per_op', 'server_cpu_us_per_op', 'client_elu', ...mechanismColumns('op')],
+  columns: ['ops', 'blocks', 'block_ops', 'elapsed_ms', 'ops_per_s', 'verified_replies', ...rttColumns('latency'), ...cpuColumns('op', { serverElu: false })],
+  blockColumns: ['ops', 'elapsed_ms', 'ops_per_s', ...cpuColumns('op', { serverElu: false })],
   table: [['ops', 'ops'], ['ops/s', 'ops_per_s'], ['p50 µs', 'latency_p50_us'], ['p99', 'latency_p99_us'],
     ['cpu µs/op cli', 'client_cpu_us_per_op'], ['redis', 'server_cpu_us_per_op'], ['elu cli', 'client_elu']],
   primary: 'ops_per_s',
@@ -66,8 +63,8 @@ export const redisRateWorkload = {
   axes: { size: redisWorkload.axes.size, depth: rate.axes.depth },
   options: ['arrivals'],
   counts: true,
-  columns: [...OPEN_COLUMNS, 'verified_replies', 'client_cpu_us_per_req', 'server_cpu_us_per_req', 'client_elu', ...mechanismColumns('req')],
-  blockColumns: ['requests', 'elapsed_ms', 'req_per_s', 'client_cpu_us_per_req', 'server_cpu_us_per_req', 'client_elu', ...mechanismColumns('req')],
+  columns: [...OPEN_COLUMNS, 'verified_replies', ...cpuColumns('req', { serverElu: false })],
+  blockColumns: ['requests', 'elapsed_ms', 'req_per_s', ...cpuColumns('req', { serverElu: false })],
   table: rate.table,
   primary: rate.primary,
   summary: { ...rate.summary, server_cpu_us_per_req: { label: 'redis-server CPU per request', short: 'redis CPU µs/req', unit: 'us/req', better: 'lower' } },
@@ -80,20 +77,17 @@ export const redisRateWorkload = {
 /**
  * redis-rate: a lane per target, each one ioredis connection in open loop.
  * @param {import('./workload.js').TrialSpec} spec
- * @param {import('./workload.js').TrialContext} [context]
- * @returns {Promise<import('./workload.js').TrialResult>}
+ * @param {import('./workload.js').TrialContext} context
  */
-async function runRedisRate(spec, context = {}) {
+async function runRedisRate(spec, context) {
   const { createRedisRateLoad } = await import('../client/redis-load.js');
-  const offered = spec.depth;
-  const cap = inFlightCap(spec.size);
-  const histograms = spec.targets.map(() => ({ service: createHistogram(HISTOGRAM), lag: createHistogram(HISTOGRAM) }));
-  const loads = spec.targets.map((target, i) => createRedisRateLoad(target, {
-    size: spec.size, seed: spec.seed, timeoutMs: spec.timeoutMs, noDelay: spec.noDelay,
-    open: { rate: offered, arrivals: spec.arrivals ?? 'constant', seed: spec.seed, cap, histograms: histograms[i] },
-  }));
-  return measureRedis(redisRateWorkload, spec, context, loads, (lanes, verified) => {
-    const how = openLoopMeasure(offered, lanes, histograms);
+  const loops = openLoops(spec, inFlightCap(spec.size));
+  const loadOf = (/** @type {import('../client/transport.js').Target} */ target, /** @type {number} */ i) => createRedisRateLoad(target, {
+    size: spec.size, seed: spec.seed, timeoutMs: spec.timeoutMs, noDelay: spec.noDelay, open: loops.lane(i),
+  });
+  const verified = spec.targets.map(() => 0);
+  return measureLoads(redisRateWorkload, spec, context, loadOf, (t, i) => { verified[i] += t.verified; }, (lanes) => {
+    const how = loops.measure(lanes);
     return { ...how, extra: (t, i) => ({ ...how.extra(t, i), verified_replies: verified[i] }) };
   });
 }
@@ -101,50 +95,19 @@ async function runRedisRate(spec, context = {}) {
 /**
  * A lane per target, each `clients` ioredis connections, measured in paired blocks.
  * @param {import('./workload.js').TrialSpec} spec
- * @param {import('./workload.js').TrialContext} [context]
- * @returns {Promise<import('./workload.js').TrialResult>}
+ * @param {import('./workload.js').TrialContext} context
  */
-async function runRedis(spec, context = {}) {
+async function runRedis(spec, context) {
   // ioredis loads only in the trials that use it
   const { createRedisLoad } = await import('../client/redis-load.js');
   const clients = spec.clients ?? 1;
   const batch = spec.batch ?? 1;
-  const loads = spec.targets.map((target) => createRedisLoad(target, { size: spec.size, depth: spec.depth, clients, batch, seed: spec.seed, timeoutMs: spec.timeoutMs, noDelay: spec.noDelay }));
+  const loadOf = (/** @type {import('../client/transport.js').Target} */ target) => createRedisLoad(target, { size: spec.size, depth: spec.depth, clients, batch, seed: spec.seed, timeoutMs: spec.timeoutMs, noDelay: spec.noDelay });
   const floor = [`--depth ${spec.depth}`, ...(clients > 1 ? [`--clients ${clients}`] : []), ...(batch > 1 ? [`--batch ${batch}`] : [])].join(' × ');
-  return measureRedis(redisWorkload, spec, context, loads, (lanes, verified) => ({
+  const verified = spec.targets.map(() => 0);
+  return measureLoads(redisWorkload, spec, context, loadOf, (t, i) => { verified[i] += t.verified; }, (lanes) => ({
     minUnits: FILL_FACTOR * spec.depth * clients * batch, units: 'ops', floor: `${FILL_FACTOR} × ${floor}`,
     figures: (x) => unitFigures(x, { count: 'ops', rate: 'ops_per_s', per: 'op' }),
     extra: (_t, i) => ({ verified_replies: verified[i], ...rttFigures('latency', lanes[i].histogram) }),
   }));
-}
-
-/**
- * A lane per target over its redis load, measured by measureLanes, each lane counting the replies its measured blocks
- * verified; the loads are closed whatever happens.
- * @param {import('./workload.js').Workload} workload
- * @param {import('./workload.js').TrialSpec} spec
- * @param {import('./workload.js').TrialContext} context
- * @param {import('../client/redis-load.js').RedisLoad[]} loads one per target
- * @param {(lanes: (import('../client/blocks.js').Lane & { histogram: import('node:perf_hooks').RecordableHistogram })[], verified: number[]) => Parameters<typeof measureLanes>[4]} howOf
- * @returns {Promise<import('./workload.js').TrialResult>}
- */
-async function measureRedis(workload, spec, context, loads, howOf) {
-  const verified = loads.map(() => 0);
-  const lanes = spec.targets.map((target, i) => ({
-    target,
-    histogram: createHistogram(HISTOGRAM),
-    block: async (/** @type {number} */ n, /** @type {import('node:perf_hooks').RecordableHistogram | undefined} */ histogram) => {
-      const t = await loads[i].block(n, histogram);
-      if (histogram) verified[i] += t.verified; // the measured blocks' (a lane's histogram is given to those only)
-      return t;
-    },
-    abort: (/** @type {Error} */ error) => loads[i].abort(error),
-  }));
-  const deadline = trialDeadline(spec, context.signal, (error) => { for (const lane of lanes) lane.abort(error); });
-  try {
-    return await measureLanes(workload, spec, context, lanes, howOf(lanes, verified));
-  } finally {
-    deadline.clear();
-    await Promise.all(loads.map((load) => load.close().catch(() => {})));
-  }
 }

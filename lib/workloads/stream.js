@@ -6,7 +6,7 @@ import { RunError } from '../core/errors.js';
 import { SINK_HEADER_BYTES, SINK_REPLY_BYTES } from '../fixture/handlers.js';
 import { MAX_SIZE } from '../core/limits.js';
 import { KiB, MiB, formatSize } from '../core/units.js';
-import { measureLanes, mechanismColumns, mechanismSummary, trialDeadline, unitFigures } from './common.js';
+import { measureLanes, mechanismColumns, mechanismSummary, unitFigures, withLanes } from './common.js';
 
 /** A block moves at least this many bytes (and at least MIN_CHUNKS chunks). */
 const MIN_BLOCK_BYTES = 16 * MiB;
@@ -126,40 +126,32 @@ function createSender(socket, chunk, timeoutMs) {
 
 /**
  * @param {import('./workload.js').TrialSpec} spec
- * @param {import('./workload.js').TrialContext} [context]
- * @returns {Promise<import('./workload.js').TrialResult>}
+ * @param {import('./workload.js').TrialContext} context
  */
-async function runStream(spec, context = {}) {
+async function runStream(spec, context) {
   // the client loads in the lane that runs it: the declaration above is all that the command line and reports need
   const [{ randomFillSync }, { connect }] = await Promise.all([import('node:crypto'), import('../client/transport.js')]);
   const chunk = randomFillSync(Buffer.allocUnsafe(spec.size)); // outside anything timed
-  /** @type {(import('../client/blocks.js').Lane & { socket: import('node:net').Socket })[]} */
-  const lanes = [];
-  const deadline = trialDeadline(spec, context.signal, (error) => { for (const lane of lanes) lane.abort(error); });
-  try {
-    for (const target of spec.targets) {
-      const socket = await connect(target, { noDelay: spec.noDelay, timeoutMs: spec.timeoutMs, server: stream.fixture.server });
-      const sender = createSender(socket, chunk, spec.timeoutMs);
-      lanes.push({ target, socket, block: (n) => sender.block(n), abort: sender.abort });
-      deadline.check();
-    }
-    const gb = (/** @type {number} */ bytes) => bytes / 1e9;
-    const perGb = (/** @type {number | null} */ us, /** @type {number} */ units) => (us === null ? null : us / 1000 / gb(units * spec.size));
-    return await measureLanes(stream, spec, context, lanes, {
-      minUnits: Math.max(MIN_CHUNKS, Math.ceil(MIN_BLOCK_BYTES / spec.size)), units: 'chunks', floor: `${formatSize(MIN_BLOCK_BYTES)} and ${MIN_CHUNKS} chunks at least`,
-      figures: (x) => ({
-        ...unitFigures(x, { count: 'chunks', rate: 'chunks_per_s', per: 'chunk' }),
-        bytes: x.bytes,
-        gb_per_s: gb(x.bytes) / (x.elapsedMs / 1000),
-        client_cpu_ms_per_gb: perGb(x.cpuUs, x.units),
-        server_cpu_ms_per_gb: perGb(x.serverCpuUs, x.units),
-      }),
-    });
-  } finally {
-    deadline.clear();
+  const open = async (/** @type {import('../client/transport.js').Target} */ target) => {
+    const socket = await connect(target, { noDelay: spec.noDelay, timeoutMs: spec.timeoutMs, server: stream.fixture.server });
+    const sender = createSender(socket, chunk, spec.timeoutMs);
+    return { target, socket, block: (/** @type {number} */ n) => sender.block(n), abort: sender.abort };
+  };
+  const gb = (/** @type {number} */ bytes) => bytes / 1e9;
+  const perGb = (/** @type {number | null} */ us, /** @type {number} */ units) => (us === null ? null : us / 1000 / gb(units * spec.size));
+  return withLanes(spec, context.signal, open, (lanes) => measureLanes(stream, spec, context, lanes, {
+    minUnits: Math.max(MIN_CHUNKS, Math.ceil(MIN_BLOCK_BYTES / spec.size)), units: 'chunks', floor: `${formatSize(MIN_BLOCK_BYTES)} and ${MIN_CHUNKS} chunks at least`,
+    figures: (x) => ({
+      ...unitFigures(x, { count: 'chunks', rate: 'chunks_per_s', per: 'chunk' }),
+      bytes: x.bytes,
+      gb_per_s: gb(x.bytes) / (x.elapsedMs / 1000),
+      client_cpu_ms_per_gb: perGb(x.cpuUs, x.units),
+      server_cpu_ms_per_gb: perGb(x.serverCpuUs, x.units),
+    }),
+  }), (lanes) => {
     for (const lane of lanes) {
       lane.socket.removeAllListeners('close');
       lane.socket.destroy();
     }
-  }
+  });
 }

@@ -64,8 +64,6 @@
  *   requests: `packets` for the 2014 spec key) or a duration
  */
 
-/** @typedef {'greeting' | 'pipelining' | 'keepalive' | 'arrivals' | 'connections' | 'clients' | 'batch'} OptionName */
-
 /**
  * @typedef {object} TrialResult
  * @property {Record<string, any>[]} records one per target, in the order of spec.targets
@@ -80,7 +78,7 @@
  * @property {{ size: Axis, depth: Axis }} axes
  * @property {(size: number, depth: number, where: string, options?: { clients?: number, batch?: number }) => void} [check] bounds across
  *   axes (bytes in flight), with the options that multiply what is in flight (redis: --clients, --batch)
- * @property {OptionName[]} options the options it takes
+ * @property {('greeting' | 'pipelining' | 'keepalive' | 'arrivals' | 'connections' | 'clients' | 'batch')[]} options the options it takes
  * @property {boolean} counts whether a count (`--packets`) may replace a duration
  * @property {readonly string[]} columns a trial row's figures, between `depth` and `status` (the mechanism figures of lib/workloads/common.js last)
  * @property {readonly string[]} blockColumns a block row's figures, after `block`
