@@ -73,6 +73,8 @@ export async function run(raw = {}, { onProgress = () => {}, signal } = {}) {
   }
   const pinning = resolvePinning(options.pin);
   if (pinning.note) note(pinning.note);
+  // a server given by --tcp/--uds runs where its owner put it: only the client is placed
+  const pinned = options.targets && pinning.placement ? `${pinning.placement.mode}: client cpu ${pinning.placement.client} (the server is not ours: not placed)` : pinning.applied;
   const connections = connectionsAt(workload, options.depth, options);
   const backlog = options.targets ? null : backlogWarning({ connections, somaxconn: readSomaxconn(), flag: workload.options.includes('connections') ? `--connections ${connections}` : workload.options.includes('clients') ? `--clients ${options.clients}` : `${workload.axes.depth.flag} ${options.depth}` });
   const fixture = options.targets ? undefined : await startFixture(workload, { greeting: options.greeting, noDelay: options.noDelay, prefix: pinning.server, nginx: executables.nginx?.path, redisServer: executables['redis-server']?.path, postgresBin: executables.postgres?.path, postgresTables: options.size === 1, keepalive: options.keepalive, connections, execPath: node?.path, netns: options.netns, portProxy: options.portProxy, work: options.serverWorkUs === null && options.serverDelayMs === null ? undefined : { us: options.serverWorkUs ?? 0, delayMs: options.serverDelayMs ?? 0, packetBytes: options.size } });
@@ -88,7 +90,7 @@ export async function run(raw = {}, { onProgress = () => {}, signal } = {}) {
     if (backlog) warn(backlog);
     for (const line of describeServers(executables, workload)) info(line);
     if (node) info(`node: ${describeNodes([node])} runs ${fixture ? 'the server and ' : ''}the client, in a lane process per transport${fixture ? '' : ' (the server is not ours)'}`);
-    info(`pin ${pinning.applied}${transports.length > 1 ? ', each lane in a process of its own' : ''}`);
+    info(`pin ${pinned}${transports.length > 1 ? ', each lane in a process of its own' : ''}`);
     info(`${workload.name} ${workload.axes.size.label} ${formatSize(options.size)} × ${workload.axes.depth.label} ${options.depth}, ${amount(measure)} per transport after ${amount(warmup)} warmup${transports.length > 1 ? ', in alternating blocks' : ''}${workload.options.includes('pipelining') ? `, pipelining ${options.pipelining}` : ''}${workload.options.includes('clients') ? `, ${options.clients} client${options.clients === 1 ? '' : 's'}` : ''}${workload.options.includes('batch') ? `, ${options.batch === 1 ? 'no pipeline()' : `pipelines of ${options.batch}`}` : ''}${workload.options.includes('connections') ? `, ${connections} connections taking turns` : ''}${workload.options.includes('arrivals') ? `, ${options.arrivals} arrivals` : ''}${workload.fixture.proxy ? `, nginx upstream ${options.keepalive ? 'keep-alive' : 'a new connection per request'}` : ''}${options.serverWorkUs === null ? '' : `, the server spinning ${options.serverWorkUs} µs per ${workload.fixture.server === 'http' ? 'request' : 'packet'} (--server-work)`}${options.serverDelayMs === null ? '' : `, the server waiting ${options.serverDelayMs} ms before each ${workload.fixture.server === 'http' ? 'answer' : 'echo'} (--server-delay)`}, seed ${options.seed}, TCP noDelay ${options.noDelay}`);
     info(`${transports.map((t) => describeTarget(/** @type {import('../client/transport.js').Target} */ (targets[t]))).join(', ')}${fixture ? ` (${fixture.describe})` : ' (server not ours: no server CPU)'}`);
 
@@ -132,7 +134,7 @@ export async function run(raw = {}, { onProgress = () => {}, signal } = {}) {
       const mine = rows.filter((r) => r.transport === transport && r.status === 'ok' && typeof r.rtt_mean_us === 'number');
       return { transport, size_bytes: options.size, rtt_us: mine.reduce((a, r) => a + r.rtt_mean_us, 0) / mine.length };
     });
-    const wakeup = machine && options.depth === 1 ? wakeupFinding(rtts, machine, pinning.applied) : null;
+    const wakeup = machine && options.depth === 1 ? wakeupFinding(rtts, machine, pinned) : null;
     return { rows, ratios: ratiosToTcp(rows, blocksByRun, options), warnings, wakeup, interrupted, serverWorkUs: options.serverWorkUs };
   } finally {
     await fixture?.stop();

@@ -38,6 +38,9 @@ describe('run against a server that is not ours', () => {
     }
     expect(records[2].server_cpu_us_per_msg).toBeGreaterThan(0); // the worker is ours, whoever serves TCP
     expect(stderr).toContain('server not ours');
+    // placed is only what run started: the client; the server runs where its owner put it
+    expect(stderr).toMatch(/^pin split: client cpu \d+ \(the server is not ours: not placed\), each lane in a process of its own$/m);
+    expect(stderr).not.toMatch(/server cpu/);
   });
 });
 
