@@ -111,7 +111,9 @@ export function toComparison(records, { chalk = plain, ratios = {}, workUs = nul
       const value = iv ? iv.mean : ratio(w.primary);
       const text = `${labelOf(transport)} ×${value.toFixed(2)} the ${w.summary[w.primary].short} of TCP${iv?.low != null && iv.high != null ? ` (95 % CI ${iv.low.toFixed(2)}–${iv.high.toFixed(2)}${iv.low > 1 || iv.high < 1 ? '' : ', not significant'})` : ''}`;
       const verdict = value >= 1 ? chalk.green(text) : chalk.yellow(text);
-      const basis = iv ? chalk.dim(` [interval from ${ratios[transport].basis}]`) : n < 3 ? chalk.dim(` (${n} trial${n === 1 ? '' : 's'} each: run a sweep for a confidence interval)`) : '';
+      // an interval asked for but not had: one pair (one block each, or one paired run) gives none
+      const basis = iv?.low != null ? chalk.dim(` [interval from ${ratios[transport].basis}]`) : iv ? chalk.dim(' (one pair of measurements: no interval; more blocks, --runs 3 or a sweep give one)')
+        : n < 3 ? chalk.dim(` (${n} trial${n === 1 ? '' : 's'} each: run a sweep for a confidence interval)`) : '';
       const others = Object.entries(w.summary).filter(([m, f]) => m !== w.primary && !f.mechanism && Number.isFinite(ratio(m))).map(([m, f]) => `${f.short} ×${ratio(m).toFixed(2)}`);
       // of the mechanism figures, the one farthest from 1 (among those that happen often enough to matter)
       const mechanisms = Object.entries(w.summary).filter(([m, f]) => f.mechanism && ratio(m) > 0 && Number.isFinite(ratio(m)) && Math.max(meanOf(tcp, m), meanOf(mine, m)) >= MIN_PER_UNIT);

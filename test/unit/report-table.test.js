@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createRecord, errorRecord, recordFields } from '../../lib/trial/record.js';
 import { toJsonLine } from '../../lib/results/json.js';
 import { toComparison, toTable } from '../../lib/report/table.js';
+import { batchMeansInterval, ratioInterval } from '../../lib/stats/ratios.js';
 
 const tcp = createRecord({ workload: 'echo', transport: 'tcp', size_bytes: 64, depth: 1, packets: 1000, elapsed_ms: 80, msgs_per_s: 12500, mb_per_s: 0.8, rtt_mean_us: 80, rtt_sd_us: 5, rtt_p50_us: 79.5, rtt_p90_us: 85, rtt_p99_us: 120, rtt_p999_us: 200, rtt_max_us: 400, client_cpu_us_per_msg: 30, server_cpu_us_per_msg: 25, client_elu: 0.5, server_elu: 0.4 });
 const uds = createRecord({ ...tcp, transport: 'uds', msgs_per_s: 25000, rtt_p50_us: 39.75, rtt_p99_us: 60, client_cpu_us_per_msg: 15 });
@@ -40,6 +41,14 @@ describe('report formatters', () => {
     expect(toComparison([tcp])).toBe('64 B depth 1: TCP alone: its messages per second measured, nothing compared (TCP is the baseline, and no other transport was measured against it)\n');
     expect(toComparison([uds, uds])).toBe('64 B depth 1: UDS alone: its messages per second measured, nothing compared (there is no TCP baseline to compare it with)\n');
     expect(toComparison([errorRecord({ workload: 'echo', transport: 'uds', size_bytes: 64, depth: 1 }, new Error('boom'))])).toBe('');
+  });
+
+  it('with an interval asked for but one pair to make it of (one block each, one paired run), says so instead of naming its basis', () => {
+    const one = batchMeansInterval([Math.log(2)]);
+    expect(one.low).toBeNull();
+    expect(toComparison([tcp, uds], { ratios: { uds: { interval: one, basis: 'the block pairs of one process (batch means)' } } })).toMatch(/×2\.00 the msgs\/s of TCP;.* \(one pair of measurements: no interval; more blocks, --runs 3 or a sweep give one\)\n$/);
+    const two = ratioInterval([Math.log(2), Math.log(2.2)]);
+    expect(toComparison([tcp, uds], { ratios: { uds: { interval: two, basis: '2 runs' } } })).toMatch(/\(95 % CI [\d.]+–[\d.]+\);.* \[interval from 2 runs\]\n$/);
   });
 
   it('names the mechanism figure farthest from 1 among those that happen often enough, not every one', () => {
