@@ -24,7 +24,7 @@ export function createProgress({ stream, quiet, chalk, workload, nodes = false }
     const tcp = rows.find((r) => r.transport === BASELINE);
     const others = rows.filter((r) => r.transport !== BASELINE);
     if (!tcp || !others.length) return text;
-    return `${text} (${others.map((r) => `${labelOf(r.transport)} ×${(r[w.primary] / tcp[w.primary]).toFixed(2)}`).join(', ')}, ${others[0].blocks} blocks each)`;
+    return `${text} (${others.map((r) => `${labelOf(r.transport)} ×${(r[w.primary] / tcp[w.primary]).toFixed(2)}`).join(', ')}, ${others[0].blocks} block${others[0].blocks === 1 ? '' : 's'} each)`;
   };
   if (quiet) return { start() {}, end() {}, note() {}, stop() {} };
   if (stream.isTTY) {

@@ -13,7 +13,7 @@ const SIZE_UNITS = {
 };
 
 /** @type {Record<string, number>} */
-const TIME_UNITS = { us: 0.001, 'µs': 0.001, ms: 1, s: 1000, m: 60_000 };
+const TIME_UNITS = { us: 0.001, 'µs': 0.001, ms: 1, s: 1000, m: 60_000, min: 60_000, h: 3_600_000 };
 
 export const KiB = 1024;
 export const MiB = 1024 * 1024;
@@ -32,12 +32,12 @@ export function parseSize(text) {
 }
 
 /**
- * Parse a duration such as `2s`, `500ms`, `1m`; a bare number is seconds.
+ * Parse a duration such as `2s`, `500ms`, `1m` or `1min`, `1h`; a bare number is seconds.
  * @param {string | number} text
  * @returns {number} milliseconds, or NaN when the text is not a duration
  */
 export function parseDuration(text) {
-  const match = /^\s*(\d+(?:\.\d+)?)\s*(us|µs|ms|s|m)?\s*$/i.exec(String(text));
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(us|µs|ms|min|s|m|h)?\s*$/i.exec(String(text));
   if (!match) return NaN;
   return Number(match[1]) * TIME_UNITS[(match[2] ?? 's').toLowerCase()];
 }
@@ -50,6 +50,19 @@ export function formatSize(bytes) {
   if (bytes >= MiB && bytes % MiB === 0) return `${bytes / MiB} MiB`;
   if (bytes >= KiB && bytes % KiB === 0) return `${bytes / KiB} KiB`;
   return `${bytes} B`;
+}
+
+/**
+ * A human form of a duration, in the largest unit that holds it whole: 50 µs, 10 ms, 2 s, 10 min, 1 h. The one way
+ * a range of times is written, in the help, the docs and the errors.
+ * @param {number} ms
+ */
+export function formatDuration(ms) {
+  if (ms < 1) return `${+(ms * 1000).toFixed(3)} µs`;
+  if (ms % 3_600_000 === 0) return `${ms / 3_600_000} h`;
+  if (ms % 60_000 === 0) return `${ms / 60_000} min`;
+  if (ms % 1000 === 0) return `${ms / 1000} s`;
+  return `${ms} ms`;
 }
 
 /**
@@ -108,10 +121,14 @@ export function toInteger(text, flag, { min = 1, max = Number.MAX_SAFE_INTEGER }
 export function toDuration(text, flag, { min = 1, max = 3_600_000 } = {}) {
   const ms = parseDuration(text);
   if (!Number.isFinite(ms) || ms < min || ms > max) {
-    throw new UsageError(`${flag} must be a duration from ${min < 1 ? `${+(min * 1000).toFixed(3)} µs` : `${min} ms`} to ${max / 1000} s (e.g. ${min < 1 ? '50us, ' : ''}500ms, 2s, 1m; a bare number is seconds); got ${JSON.stringify(String(text))}`);
+    const examples = ['50us', '500ms', '2s', '1min', '1h'].filter((e) => parseDuration(e) >= min && parseDuration(e) <= max);
+    throw new UsageError(`${flag} must be a duration from ${formatDuration(min)} to ${formatDuration(max)} (${examples.length ? `e.g. ${examples.join(', ')}; ` : ''}a bare number is seconds); got ${JSON.stringify(String(text))}`);
   }
   return ms;
 }
+
+/** The longest warmup by time. */
+export const MAX_WARMUP_MS = 600_000;
 
 /**
  * A warmup: a bare whole number is a packet count, a number with a time unit is a duration.
@@ -123,7 +140,7 @@ export function toWarmup(text, flag) {
   const s = String(text).trim();
   const packets = /^\d+$/.test(s) ? Number(s) : NaN;
   if (Number.isSafeInteger(packets) && packets <= 10_000_000) return { packets };
-  const ms = /^\d+(?:\.\d+)?\s*(ms|s|m)$/i.test(s) ? parseDuration(s) : NaN;
-  if (ms <= 600_000) return { ms };
-  throw new UsageError(`${flag} must be a packet count from 0 to 10000000 (a bare number: 1000) or a time up to 600 s (with a unit: 250ms, 1s, 10m); got ${JSON.stringify(s)}`);
+  const ms = /^\d+(?:\.\d+)?\s*(ms|min|s|m|h)$/i.test(s) ? parseDuration(s) : NaN;
+  if (ms <= MAX_WARMUP_MS) return { ms };
+  throw new UsageError(`${flag} must be a packet count from 0 to 10000000 (a bare number: 1000) or a time up to ${formatDuration(MAX_WARMUP_MS)} (with a unit: 250ms, 1s, 10min); got ${JSON.stringify(s)}`);
 }

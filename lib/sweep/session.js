@@ -92,7 +92,10 @@ export function openSession(request, note) {
   /** @type {Executables | undefined} */
   let executables;
   if (request.resume) {
-    if (!statOrNull(dir, true)?.isDirectory() || !statOrNull(join(dir, FILES.meta))) {
+    const stat = statOrNull(dir, true);
+    if (!stat) throw new UsageError(`--resume ${dir} does not exist: it takes the results directory of a sweep to complete`);
+    if (!stat.isDirectory()) throw new UsageError(`--resume ${dir} is not a directory: it takes the results directory of a sweep to complete`);
+    if (!statOrNull(join(dir, FILES.meta))) {
       throw new UsageError(`--resume ${dir} holds no sweep results (${FILES.meta} and ${FILES.trials} are needed)`);
     }
   } else {

@@ -134,6 +134,7 @@ export function resolveSpec(loaded, { test = false, flags = {}, flagNames = {} }
   const testBlock = raw.test ?? {};
   if (typeof testBlock !== 'object' || testBlock === null || Array.isArray(testBlock)) throw new UsageError(`${source}: "test" must be an object of keys`);
   checkKeys(/** @type {Record<string, unknown>} */ (testBlock), `${source} "test"`);
+  if ('test' in testBlock) throw new UsageError(`${source} "test.test": a "test" block holds the keys it changes for --test, not another "test" block`);
 
   if (raw.packets !== undefined && raw.duration !== undefined) throw new UsageError(`${source}: "packets" and "duration" exclude each other: give one`);
   /** @type {Record<string, unknown>} */

@@ -50,7 +50,7 @@ describe('--resume checks meta.json as strictly as a spec file', () => {
     ['no spec', (/** @type {any} */ m) => { delete m.spec; }, /meta\.json "spec" is missing or not an object of sweep keys/],
     ['sizes [3]', (/** @type {any} */ m) => { m.spec.sizes = [3]; }, /meta\.json "spec" "sizes" must be a power of two/],
     ['transports ["quic"]', (/** @type {any} */ m) => { m.spec.transports = ['quic']; }, /meta\.json "spec" "transports" must be one of tcp, uds, uds-abstract, ipc-json, ipc-advanced, worker, or a list of them/],
-    ['runs [3]', (/** @type {any} */ m) => { m.spec.runs = [3]; }, /meta\.json "spec" "runs" must be a whole number \(3\); got \[3\]/],
+    ['runs [3]', (/** @type {any} */ m) => { m.spec.runs = [3]; }, /meta\.json "spec" "runs" must be a JSON number, a whole number from 1 to 1000; got \[3\]/],
     ['an unknown key', (/** @type {any} */ m) => { m.spec.colour = 'red'; }, /meta\.json "spec": unknown key "colour"/],
     ['no seed', (/** @type {any} */ m) => { m.spec.seed = null; }, /meta\.json "spec" "seed" must be the whole number the sweep used/],
   ])('refuses a hand-edited meta.json (%s): exit 2, one line naming the key, nothing changed', async (name, edit, message) => {

@@ -84,7 +84,7 @@ describe('sweep specs', () => {
     [{ sizes: '8..2' }, /"sizes" range must be A\.\.B/],
     [{ sizes: [64], precision: '0.05%' }, /"precision" must be a relative half-width of the UDS\/TCP 95 % interval from 0\.1% to 100%/],
     [{ sizes: [64], precision: '150%' }, /"precision" must be a relative half-width/],
-    [{ sizes: [64], maxTime: '100ms' }, /"maxTime" must be a duration from 1000 ms/],
+    [{ sizes: [64], maxTime: '100ms' }, /"maxTime" must be a duration from 1 s to 24 h/],
     [{ sizes: [64], pairing: 'pairs' }, /"pairing" must be blocks or trials/],
     [{ sizes: [64], server: 'run' }, /"server" must be sweep \(one server throughout\) or round/],
     [{ sizes: [64], block: '0ms' }, /"block" must be a duration from 1 ms to 10 s/],
@@ -103,7 +103,7 @@ describe('sweep specs', () => {
 describe('udsvstcp sweep refuses bad input before anything starts (exit 2, one line)', () => {
   /**
    * @param {string[]} args
-   * @param {RegExp} message
+   * @param {RegExp | string} message
    */
   async function expectUsageError(args, message) {
     const { code, stdout, stderr } = await callMain(['sweep', ...args]);
@@ -143,6 +143,14 @@ describe('udsvstcp sweep refuses bad input before anything starts (exit 2, one l
   it('--resume of a directory without results', async () => {
     await expectUsageError(['--resume', tmp.dir], /--resume .* holds no sweep results/);
   });
+
+  it('--resume of a path that is not there, or not a directory, says so (it said "holds no sweep results")', async () => {
+    const file = join(tmp.dir, 'afile');
+    await writeFile(file, 'x');
+    await expectUsageError(['--resume', join(tmp.dir, 'nosuch')], `--resume ${join(tmp.dir, 'nosuch')} does not exist: it takes the results directory of a sweep to complete`);
+    await expectUsageError(['--resume', file], `--resume ${file} is not a directory: it takes the results directory of a sweep to complete`);
+    expect(await readFile(file, 'utf8')).toBe('x');
+  });
 });
 
 describe('sweep --workload NAME without a preset', () => {
@@ -155,6 +163,8 @@ describe('sweep --workload NAME without a preset', () => {
         expect(request.spec).toMatchObject({ preset: name, workload: name, sizes: [size], depths: [depth], test: true, runs: 2 });
       }
       expect(resolveSweep({ workload: 'echo', out: join(tmp.dir, 'e') }).spec).toMatchObject({ preset: 'default', workload: 'echo' });
+      // hours, as the help's "1 s to 24 h" (2h was refused)
+      expect(resolveSweep({ workload: 'echo', maxTime: '2h', precision: '3%', out: join(tmp.dir, 'h') }).spec).toMatchObject({ maxTimeMs: 7_200_000 });
     } finally {
       await tmp.remove();
     }

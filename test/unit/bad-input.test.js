@@ -35,6 +35,11 @@ describe('run: one line naming the flag and its range', () => {
     await expectUsageError(['run', `--size=${size}`], /--size must be a power of two from 1 B to 64 MiB/);
   });
 
+  it.each([['--duration', '2h', '10 ms to 1 h (e.g. 500ms, 2s, 1min, 1h;'], ['--timeout', '11min', '10 ms to 10 min (e.g. 500ms, 2s, 1min;'], ['--server-work', '1s', '1 µs to 100 ms (e.g. 50us;']])('run %s %s: its range as the help writes it', async (flag, value, range) => {
+    // it said "from 10 ms to 3600 s" where the help says "10 ms to 1 h"
+    await expectUsageError(['run', flag, value], `${flag} must be a duration from ${range} a bare number is seconds); got "${value}"`);
+  });
+
   it.each(['0', '65537', 'x'])('run --depth=%s', async (depth) => {
     await expectUsageError(['run', `--depth=${depth}`], /--depth must be a whole number from 1 to 65536/);
   });
@@ -52,7 +57,7 @@ describe('run: one line naming the flag and its range', () => {
   });
 
   it('--warmup with a time over the limit says that a bare number is packets', async () => {
-    await expectUsageError(['run', '--warmup', '11m'], '--warmup must be a packet count from 0 to 10000000 (a bare number: 1000) or a time up to 600 s (with a unit: 250ms, 1s, 10m); got "11m"');
+    await expectUsageError(['run', '--warmup', '11m'], '--warmup must be a packet count from 0 to 10000000 (a bare number: 1000) or a time up to 10 min (with a unit: 250ms, 1s, 10min); got "11m"');
   });
 
   it('an unknown option', async () => {
@@ -139,14 +144,22 @@ describe('sweep', () => {
   const out = (name) => join(tmp.dir, name);
 
   it.each([
-    [{ runs: [3] }, 'spec.json "runs" must be a whole number (3); got [3]'],
+    [{ runs: [3] }, 'spec.json "runs" must be a JSON number, a whole number from 1 to 1000; got [3]'],
+    [{ runs: '2' }, 'spec.json "runs" must be a JSON number, a whole number from 1 to 1000; got "2"'],
+    [{ duration: true }, 'spec.json "duration" must be a duration from 10 ms to 1 h, a JSON string with a unit ("500ms", "2s") or a JSON number of seconds; got true'],
+    [{ test: { test: {} } }, 'spec.json "test.test": a "test" block holds the keys it changes for --test, not another "test" block'],
     [{ pin: ['split'] }, 'spec.json "pin" must be "none", "split" or "same"; got ["split"]'],
     [{ depths: [[1]] }, 'spec.json "depths" must be a list of whole numbers ([1, 16]); got [[1]]'],
-    [{ test: { packets: '100' } }, 'spec.json "test.packets" must be a whole number (100000); got "100"'],
+    [{ test: { packets: '100' } }, 'spec.json "test.packets" must be a JSON number, a whole number from 1 to 20000000; got "100"'],
   ])('a spec value of the wrong type %j is refused naming the key', async (keys, message) => {
     await writeFile(join(tmp.dir, 'spec.json'), JSON.stringify({ sizes: [64], ...keys }));
     await expectUsageError(['sweep', join(tmp.dir, 'spec.json'), '--out', out('results')], message);
     expect((await readdir(tmp.dir)).sort()).toEqual(['spec.json', 'tmp']);
+  });
+
+  it('sweep --max-time past 24 h: its range as the help writes it, nothing made', async () => {
+    await expectUsageError(['sweep', 'quick', '--precision', '3%', '--max-time', '25h', '--out', out('results')], '--max-time must be a duration from 1 s to 24 h (e.g. 2s, 1min, 1h; a bare number is seconds); got "25h"');
+    expect(existsSync(out('results'))).toBe(false);
   });
 
   it('sweep --packets with --duration, as run refuses them', async () => {

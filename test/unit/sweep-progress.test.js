@@ -36,6 +36,11 @@ describe('the progress line of a trial', () => {
     expect(lineFor(records, size, workload)).toBe(expected);
   });
 
+  it('one block each: "1 block each", not "1 blocks each"', () => {
+    const records = [['tcp', 26456.4], ['uds', 42856.2]].map(([transport, value]) => ({ workload: 'echo', transport, size_bytes: 64, depth: 1, blocks: 1, msgs_per_s: value }));
+    expect(lineFor(records, 64, 'echo')).toBe('[1/2] run 0 #0 64 B depth 1 tcp+uds: tcp 26456 msgs/s, uds 42856 msgs/s (UDS ×1.62, 1 block each)\n');
+  });
+
   it('a failed trial: its error', () => {
     const records = [{ workload: 'stream', transport: 'tcp', status: 'error', error: 'the sink closed the connection before the block was counted' }, { workload: 'stream', transport: 'uds', status: 'error', error: 'x' }];
     expect(lineFor(records, 65536, 'stream')).toBe('[1/2] run 0 #0 64 KiB streams 1 tcp+uds: error: the sink closed the connection before the block was counted\n');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../lib/core/errors.js';
-import { formatPercent, formatSize, parseDuration, parseSize, toInteger, toPacketSize, toWarmup } from '../../lib/core/units.js';
+import { formatDuration, formatPercent, formatSize, parseDuration, parseSize, toInteger, toPacketSize, toWarmup } from '../../lib/core/units.js';
 
 describe('sizes, counts and durations as typed', () => {
   it('parses binary sizes', () => {
@@ -21,6 +21,12 @@ describe('sizes, counts and durations as typed', () => {
     expect(parseDuration('50us')).toBeCloseTo(0.05, 12); // microseconds, for --server-work
     expect(parseDuration('200µs')).toBeCloseTo(0.2, 12);
     expect(parseDuration('soon')).toBeNaN();
+    // hours and minutes as the help writes its ranges ("10 ms to 1 h", "up to 10 min"): `1h` gave NaN
+    expect(parseDuration('1h')).toBe(3_600_000);
+    expect(parseDuration('2H')).toBe(7_200_000);
+    expect(parseDuration('10min')).toBe(600_000);
+    expect(parseDuration('1 min')).toBe(60_000);
+    expect(parseDuration('1hr')).toBeNaN();
   });
 
   it('formats sizes for people', () => {
@@ -48,6 +54,12 @@ describe('sizes, counts and durations as typed', () => {
     expect(toWarmup('1000', '--warmup')).toEqual({ packets: 1000 });
     expect(toWarmup('250ms', '--warmup')).toEqual({ ms: 250 });
     expect(() => toWarmup('lots', '--warmup')).toThrow(/--warmup must be a packet count/);
+    expect(toWarmup('10min', '--warmup')).toEqual({ ms: 600_000 });
+    expect(() => toWarmup('1h', '--warmup')).toThrow(/^--warmup must be a packet count from 0 to 10000000 \(a bare number: 1000\) or a time up to 10 min \(/);
+  });
+
+  it('writes a duration in the largest unit that holds it whole', () => {
+    expect([0.05, 10, 1500, 2000, 600_000, 3_600_000, 86_400_000, 5_400_000].map(formatDuration)).toEqual(['50 µs', '10 ms', '1500 ms', '2 s', '10 min', '1 h', '24 h', '90 min']);
   });
 });
 
