@@ -13,7 +13,7 @@ import { isVersionComparison } from '../stats/versions.js';
 import { orderVersions } from '../core/node-executables.js';
 import { BASELINE, HEADLINE, labelOf, orderTransports, othersOf, ratioOf } from '../transports/index.js';
 import { estimatesOf, ratioAgainstTcp, ratioEstimatesOf } from './estimates.js';
-import { formatRatio, mostDifferent, toVerdict, workOf, workVerdict } from './verdict.js';
+import { formatRatio, mostDifferent, singleRunWords, toVerdict, workOf, workVerdict } from './verdict.js';
 import { sendBufferWarning, somaxconnWarning, stealWarning, wakeupOfSections } from './machine.js';
 import { versionFindings } from './versions.js';
 import { resumeCommand } from '../core/shell.js';
@@ -164,6 +164,9 @@ export function buildFindings({ trials: all, meta, notes = [], dir }, options = 
   const failed = trials.filter((r) => r.status !== 'ok');
   const status = statusOf(meta);
   const planned = plannedOf(meta);
+  const resume = resumeCommand(dir ?? 'DIR', resumeNodesOf(meta)); // with --node where the sweep had it, as the sweep prints it
+  // a group with one run where the sweep planned more: resume it, or measure the failed trials again; not --runs
+  const single = singleRunWords({ runs: typeof meta?.spec?.runs === 'number' ? meta.spec.runs : null, stopped: status === 'interrupted' || status === 'unfinished', retry: `${resume} --retry-failed` });
   const workloads = [...new Set(trials.map((r) => String(r.workload)))];
   if (workloads.length === 0 && typeof meta?.spec?.workload === 'string') workloads.push(meta.spec.workload);
 
@@ -206,7 +209,7 @@ export function buildFindings({ trials: all, meta, notes = [], dir }, options = 
           workload, node, depth, alone,
           sizes: transports.includes(HEADLINE) || !others.length ? verdictSizes(HEADLINE) : [],
           others: others.map((t) => ({ label: labelOf(t), sizes: verdictSizes(t) })),
-        }, primary, { workloadLabel: workloads.length > 1 });
+        }, primary, { workloadLabel: workloads.length > 1, single });
         // with --server-work or --server-delay: what each transport saved of the primary figure and of the server's CPU
         const serverCpu = serverCpuMetric(workload);
         const shares = (/** @type {string} */ t) => rows.map((r) => ({ size_bytes: r.size_bytes, shares: [primary.metric, serverCpu].filter((m) => m && r.figures[m]).map((m) => ({ figure: figureOf(/** @type {string} */ (m), workload), ratio: ratioAgainstTcp(r.figures[/** @type {string} */ (m)], t) })) }));
@@ -218,7 +221,6 @@ export function buildFindings({ trials: all, meta, notes = [], dir }, options = 
   }
 
   const warnings = [...notes];
-  const resume = resumeCommand(dir ?? 'DIR', resumeNodesOf(meta)); // with --node where the sweep had it, as the sweep prints it
   const recorded = `${trials.length}${planned ? ` of ${planned}` : ''} trial rows recorded; complete it with: ${resume}`;
   if (status === 'interrupted') warnings.push(`the sweep was interrupted: ${recorded}`);
   if (status === 'unfinished') warnings.push(`meta.json says the sweep is still running, or it was killed before it finished: ${recorded}`);
