@@ -1,7 +1,8 @@
 /** `compare()`: the groups two sweeps share, B/A of each figure with its 95 % CI (Welch, log scale), as one document. */
 import { checkOptionKeys } from '../options/settings.js';
 import { COMPARE_STATISTIC, compareSweeps, describeDifferences } from '../report/compare.js';
-import { primaryFigure, resolveFigure } from '../workloads/figures.js';
+import { primaryFigure } from '../workloads/figures.js';
+import { checkFigure } from './report.js';
 import { readResultsDir } from '../results/reader.js';
 
 /**
@@ -29,11 +30,10 @@ export async function compare(dirA, dirB, options = {}) {
 export function compareOutcome(dirA, dirB, options = {}) {
   checkOptionKeys('compare', options, ['figure', 'allowSharedDir']);
   const { figure } = options;
-  if (figure !== undefined) resolveFigure(String(figure), { flag: '--figure' });
   const allowShared = Boolean(options.allowSharedDir);
   const a = readResultsDir(dirA, { allowShared });
   const b = readResultsDir(dirB, { allowShared });
-  if (figure !== undefined) for (const [{ workloads }, source] of /** @type {const} */ ([[a, dirA], [b, dirB]])) resolveFigure(String(figure), { flag: '--figure', workloads, source });
+  if (figure !== undefined) checkFigure(String(figure), [{ workloads: a.workloads, source: dirA }, { workloads: b.workloads, source: dirB }]);
   const metric = figure === undefined ? primaryFigure(a.workloads[0]).metric : String(figure);
   const comparison = compareSweeps(a, b);
   const differences = describeDifferences(a.meta, b.meta);

@@ -4,7 +4,8 @@ import { resolve } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { checkOptionKeys } from '../options/settings.js';
 import { checkPrivateDir } from '../core/ownership.js';
-import { resolveFigure } from '../workloads/figures.js';
+import { FIGURES, resolveFigure } from '../workloads/figures.js';
+import { WORKLOADS } from '../workloads/index.js';
 import { readResultsDir } from '../results/reader.js';
 import { toReportDocument } from '../results/json.js';
 import { writeReport } from '../report/report-files.js';
@@ -38,14 +39,29 @@ export async function report(dir, options = {}) {
 export async function reportOutcome(dir, options = {}) {
   checkOptionKeys('report', options, ['out', 'figure', 'allowSharedDir']);
   const { out, figure } = options;
-  // checked before anything is read or written
-  if (figure !== undefined) resolveFigure(String(figure), { flag: '--figure' });
+  // checked before anything is written
   if (out !== undefined && (!existsSync(out) || !statSync(out).isDirectory())) throw new UsageError(`--out ${out}: not an existing directory`);
   const allowShared = Boolean(options.allowSharedDir);
   if (out !== undefined && !allowShared) checkPrivateDir(out, '--out');
   const results = readResultsDir(dir, { allowShared });
   // a figure of another workload than the directory's would give verdicts about nothing
-  if (figure !== undefined) resolveFigure(String(figure), { flag: '--figure', workloads: results.workloads, source: dir });
+  if (figure !== undefined) checkFigure(String(figure), [{ workloads: results.workloads, source: dir }]);
   const { findings, files } = await writeReport(dir, { outDir: out, primary: figure === undefined ? undefined : String(figure), allowShared, results });
   return { findings, files, document: toReportDocument(findings, { dir: resolve(dir), files }) };
+}
+
+/**
+ * The figure --figure names, checked against the workloads of the results it is about: no figure is a UsageError
+ * listing the figures of those workloads only (every workload's where the results name none), another workload's
+ * figure one naming whose it is (resolveFigure).
+ * @param {string} figure
+ * @param {{ workloads: string[], source: string }[]} results
+ */
+export function checkFigure(figure, results) {
+  const names = [...new Set(results.flatMap((r) => r.workloads))].filter((name) => Object.hasOwn(WORKLOADS, name));
+  if (!Object.hasOwn(FIGURES, figure) && names.length) {
+    const figures = (/** @type {string} */ name) => Object.keys(WORKLOADS[name].summary).join(', ');
+    throw new UsageError(`--figure ${figure}: not a figure; ${names.length === 1 ? `${names[0]}'s figures: ${figures(names[0])}` : `by workload: ${names.map((name) => `${name}: ${figures(name)}`).join('; ')}`}`);
+  }
+  for (const { workloads, source } of results) resolveFigure(figure, { flag: '--figure', workloads, source });
 }

@@ -27,7 +27,7 @@ import { readResultsDir } from '../results/reader.js';
 import { FILES, appendReference } from '../results/writer.js';
 import { writeFileAtomic } from '../core/files.js';
 import { toRunsWide } from '../results/wide.js';
-import { SUMMARY_COLUMNS, clientWarnings, counterWarnings, summarize, toSummaryText } from '../stats/summarize.js';
+import { SUMMARY_COLUMNS, summarize, toSummaryText } from '../stats/summarize.js';
 import { MAX_FAILED_IN_A_ROW, MAX_REPLACEMENTS } from '../sweep/fixture-keeper.js';
 import { runSweep } from '../sweep/orchestrator.js';
 import { resolvePinning } from '../sweep/pinning.js';
@@ -243,7 +243,9 @@ async function measure({ dir, spec, previous, executables, nodes, begin, end, re
   end(result.interrupted ? 'interrupted' : 'complete', { trials_planned: result.planned, extra_trial_rows: rows.filter((r) => Number(r.run) >= spec.runs).length, max_time_reached: result.timeUp, trials_recorded: rows.length, trials_failed: failed, trials_superseded: previous.length - live.length });
 
   onProgress({ type: 'summary', text: toSummaryText(summary, { precision: spec.precision }) });
-  for (const text of [...clientWarnings(rows), ...counterWarnings(rows), ...referenceWarnings(referenceRows, referenceErrors)]) onProgress({ type: 'warning', text });
+  // the other warnings are the report's (findings.warnings), printed with its verdicts as `report DIR` prints them; these
+  // are this session's runs of the server's own C client, whose errors (pgbench's) no file keeps for a report to read
+  for (const text of referenceWarnings(referenceRows, referenceErrors)) onProgress({ type: 'warning', text });
   for (const line of describeReference(referenceRows, BASELINE)) info(line);
   const files = [FILES.trials, FILES.blocks, FILES.summary, FILES.wide, FILES.meta, ...(referenceRows.length ? [FILES.reference] : [])].map((file) => join(resolve(dir), file));
   onProgress({ type: 'recorded', rows: rows.length, planned: result.planned, extra: result.extra, failed, files });
@@ -258,7 +260,7 @@ async function measure({ dir, spec, previous, executables, nodes, begin, end, re
   } catch (error) {
     reportError = new Error(describeResourceError(error) ?? /** @type {Error} */ (error).message);
   }
-  const document = toReportDocument(report?.findings ?? { status: result.interrupted ? 'interrupted' : 'complete', trials: { recorded: rows.length, ok: rows.length - failed, failed, planned: result.planned }, sections: [], versions: [], knees: [], warnings: ['the report could not be made (see stderr)'], machineWarnings: [], machineNotes: [], summary, centre: 'geometric mean', meta: null }, { dir: resolve(dir), files: report?.files ?? [] });
+  const document = toReportDocument(report?.findings ?? { status: result.interrupted ? 'interrupted' : 'complete', trials: { recorded: rows.length, ok: rows.length - failed, failed, planned: result.planned }, sections: [], versions: [], knees: [], warnings: ['the report could not be made (see stderr)'], stateWarnings: [], machineWarnings: [], machineNotes: [], summary, centre: 'geometric mean', meta: null }, { dir: resolve(dir), files: report?.files ?? [] });
   return { dir, document, report, reportError, interrupted: result.interrupted, failed, resume };
 }
 

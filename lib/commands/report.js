@@ -36,13 +36,18 @@ export async function report(dir, opts, { stdout, stderr, chalk }) {
 }
 
 /**
- * The report at the end of a sweep: verdicts, the machine's warnings (even when quiet) and notes, the files written.
+ * The report at the end of a sweep: verdicts, the warnings `report DIR` gives (the machine's even when quiet) but those
+ * of the sweep's state, which the sweep says in its own closing lines (rows recorded and failed, how to resume), the
+ * machine's notes, the files written.
  * @param {{ findings: import('../report/findings.js').Findings, files: string[] }} made
  * @param {{ stderr: NodeJS.WritableStream, chalk: import('chalk').ChalkInstance, quiet?: boolean }} io
  */
 export function printSweepReport({ findings, files }, { stderr, chalk, quiet = false }) {
   if (!quiet) stderr.write(`\n${toVerdictText(findings, { chalk })}`);
-  for (const w of findings.machineWarnings) stderr.write(chalk.yellow(`warning: ${printable(w)}\n`));
+  for (const w of findings.warnings) {
+    if (findings.stateWarnings.includes(w) || (quiet && !findings.machineWarnings.includes(w))) continue;
+    stderr.write(chalk.yellow(`warning: ${printable(w)}\n`));
+  }
   if (!quiet) for (const n of findings.machineNotes) stderr.write(chalk.dim(`note: ${printable(n)}\n`));
   if (!quiet) stderr.write(files.map((f) => `  ${printable(f)}\n`).join(''));
 }

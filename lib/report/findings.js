@@ -13,11 +13,22 @@ import { isVersionComparison } from '../stats/versions.js';
 import { orderVersions } from '../core/node-executables.js';
 import { BASELINE, HEADLINE, labelOf, orderTransports, othersOf, ratioOf } from '../transports/index.js';
 import { estimatesOf, ratioAgainstTcp, ratioEstimatesOf } from './estimates.js';
-import { formatRatio, mostDifferent, toVerdict, workOf, workVerdict } from './verdict.js';
+import { formatRatio, mostDifferent, singleRunWords, toVerdict, workOf, workVerdict } from './verdict.js';
 import { sendBufferWarning, somaxconnWarning, stealWarning, wakeupOfSections } from './machine.js';
 import { versionFindings } from './versions.js';
 import { resumeCommand } from '../core/shell.js';
 import { resumeNodesOf } from '../results/meta.js';
+
+/**
+ * What to do about ratio intervals wider than wanted, for the sweep the results are of: with --precision, a larger
+ * --max-time (the rule adds runs until it); without, the rule or more runs; --pin split unless the sweep was pinned so.
+ * The one place the remedy is said (summary.md, `report`, and a sweep's stderr print the findings' warnings).
+ * @param {{ precision: number | null, pinning: unknown }} sweep precision: meta.json spec.precision; pinning: meta.json pinning ('split: …')
+ */
+export function wideRemedy({ precision, pinning }) {
+  const ways = [...(precision === null ? ['--precision 3% with --max-time', 'more --runs'] : ['a larger --max-time']), ...(/^split\b/.test(String(pinning ?? '')) ? [] : ['--pin split']), 'a quieter machine'];
+  return `consider ${ways.slice(0, -1).join(', ')}, or ${ways[ways.length - 1]}`;
+}
 
 /** A coefficient of variation (sd / mean) above this deserves a warning. */
 const CV_WARN = 0.05;
@@ -58,6 +69,8 @@ const CV_WARN = 0.05;
  * @property {{ recorded: number, ok: number, failed: number, planned: number | null }} trials
  * @property {Section[]} sections
  * @property {string[]} warnings
+ * @property {string[]} stateWarnings those of the warnings that say the sweep's state: interrupted or unfinished (with
+ *   the command that resumes it), no trials, failed trials; a sweep says these in its own closing lines instead
  * @property {string[]} machineWarnings those of the warnings that say what the machine set: wake-ups, UDS's send buffer, somaxconn, steal
  * @property {string[]} [serverNotes] how the server ran where a reader must know it: with --server-docker, whether in a
  *   real Docker container or the namespace emulation (meta.json design.docker)
@@ -164,6 +177,9 @@ export function buildFindings({ trials: all, meta, notes = [], dir }, options = 
   const failed = trials.filter((r) => r.status !== 'ok');
   const status = statusOf(meta);
   const planned = plannedOf(meta);
+  const resume = resumeCommand(dir ?? 'DIR', resumeNodesOf(meta)); // with --node where the sweep had it, as the sweep prints it
+  // a group with one run where the sweep planned more: resume it, or measure the failed trials again; not --runs
+  const single = singleRunWords({ runs: typeof meta?.spec?.runs === 'number' ? meta.spec.runs : null, stopped: status === 'interrupted' || status === 'unfinished', retry: `${resume} --retry-failed` });
   const workloads = [...new Set(trials.map((r) => String(r.workload)))];
   if (workloads.length === 0 && typeof meta?.spec?.workload === 'string') workloads.push(meta.spec.workload);
 
@@ -206,7 +222,7 @@ export function buildFindings({ trials: all, meta, notes = [], dir }, options = 
           workload, node, depth, alone,
           sizes: transports.includes(HEADLINE) || !others.length ? verdictSizes(HEADLINE) : [],
           others: others.map((t) => ({ label: labelOf(t), sizes: verdictSizes(t) })),
-        }, primary, { workloadLabel: workloads.length > 1 });
+        }, primary, { workloadLabel: workloads.length > 1, single });
         // with --server-work or --server-delay: what each transport saved of the primary figure and of the server's CPU
         const serverCpu = serverCpuMetric(workload);
         const shares = (/** @type {string} */ t) => rows.map((r) => ({ size_bytes: r.size_bytes, shares: [primary.metric, serverCpu].filter((m) => m && r.figures[m]).map((m) => ({ figure: figureOf(/** @type {string} */ (m), workload), ratio: ratioAgainstTcp(r.figures[/** @type {string} */ (m)], t) })) }));
@@ -218,13 +234,13 @@ export function buildFindings({ trials: all, meta, notes = [], dir }, options = 
   }
 
   const warnings = [...notes];
-  const resume = resumeCommand(dir ?? 'DIR', resumeNodesOf(meta)); // with --node where the sweep had it, as the sweep prints it
   const recorded = `${trials.length}${planned ? ` of ${planned}` : ''} trial rows recorded; complete it with: ${resume}`;
   if (status === 'interrupted') warnings.push(`the sweep was interrupted: ${recorded}`);
   if (status === 'unfinished') warnings.push(`meta.json says the sweep is still running, or it was killed before it finished: ${recorded}`);
   if (trials.length === 0) warnings.push('no trials recorded: nothing to report');
   else if (ok.length === 0) warnings.push(`every trial failed (${failed.length}): ${describeFailures(failed)}`);
   else if (failed.length) warnings.push(`${failed.length} of ${trials.length} trials failed (status=error in trials.csv): ${describeFailures(failed)}`);
+  const stateWarnings = warnings.slice(notes.length);
 
   // what the machine set (docs/regimes.md) and lanes under unequal conditions: a sweep prints these under its verdicts too
   const wakeup = wakeupOfSections(sections, meta?.machine, meta?.pinning); // with both ends on one CPU, a note instead of a warning
@@ -247,11 +263,18 @@ export function buildFindings({ trials: all, meta, notes = [], dir }, options = 
 
   const primaryRatios = sections.flatMap((s) => s.sizes.flatMap((r) => ratioEstimatesOf(r.figures[s.primary.metric]).map(({ ratio }) => ({ s, r, ratio })))).filter((x) => x.ratio);
   const ratioWords = sections.some((s) => othersOf(s.transports).length) ? 'ratio' : labelOf(ratioOf(HEADLINE));
-  if (primaryRatios.length && primaryRatios.every((x) => x.ratio?.low === null)) warnings.push('one run per group: no confidence intervals and no verdicts on significance; run 2 or more (--runs), 10 or more for firm ones');
-  const wide = primaryRatios.filter((x) => x.ratio && x.ratio.low !== null && x.ratio.high !== null && Math.max(x.ratio.high / x.ratio.value - 1, 1 - x.ratio.low / x.ratio.value) > WIDE_CI);
+  if (primaryRatios.length && primaryRatios.every((x) => x.ratio?.low === null)) {
+    // where more runs were planned, the verdicts say why there is one and what to do (singleRunWords), not --runs
+    const more = typeof meta?.spec?.runs === 'number' && meta.spec.runs >= 2;
+    warnings.push(`one run per group: no confidence intervals and no verdicts on significance${more ? '' : '; run 2 or more (--runs), 10 or more for firm ones'}`);
+  }
+  // wider than --precision asked where it did (the groups summary.csv says precision_met no of), else than WIDE_CI
+  const precision = typeof meta?.spec?.precision === 'number' ? meta.spec.precision : null;
+  const limit = precision ?? WIDE_CI;
+  const wide = primaryRatios.filter((x) => x.ratio && x.ratio.low !== null && x.ratio.high !== null && Math.max(x.ratio.high / x.ratio.value - 1, 1 - x.ratio.low / x.ratio.value) > limit);
   if (wide.length) {
     const widest = wide.reduce((a, b) => ((/** @type {any} */ (a.ratio).high / /** @type {any} */ (a.ratio).low) >= (/** @type {any} */ (b.ratio).high / /** @type {any} */ (b.ratio).low) ? a : b));
-    warnings.push(`${wide.length} of ${primaryRatios.length} ${ratioWords} intervals are wider than ±${WIDE_CI * 100} %, widest ${groupOf(widest.s, widest.r.size_bytes)} (${formatRatio(/** @type {number} */ (widest.ratio?.low))}–${formatRatio(/** @type {number} */ (widest.ratio?.high))}); consider more --runs, longer trials, --pin split, or a quieter machine`);
+    warnings.push(`${wide.length} of ${primaryRatios.length} ${ratioWords} intervals are wider than ${precision === null ? '' : 'the '}±${+(limit * 100).toFixed(3)} %${precision === null ? '' : ' target of --precision'}, widest ${groupOf(widest.s, widest.r.size_bytes)} (${formatRatio(/** @type {number} */ (widest.ratio?.low))}–${formatRatio(/** @type {number} */ (widest.ratio?.high))}); ${wideRemedy({ precision, pinning: meta?.pinning })}`);
   }
   const tested = primaryRatios.filter((x) => x.ratio?.significant === 'yes' || x.ratio?.significant === 'no');
   const significant = tested.filter((x) => x.ratio?.significant === 'yes').length;
@@ -269,5 +292,5 @@ export function buildFindings({ trials: all, meta, notes = [], dir }, options = 
   const versions = versionFindings(summary, (workload) => options.primary ?? primaryFigure(workload));
   const centre = summary.some((r) => typeof r.geomean === 'number') ? 'geometric mean' : 'mean';
   const knees = findKnees(trials, { several: many });
-  return { status, centre, trials: { recorded: trials.length, ok: ok.length, failed: failed.length, planned }, sections, versions, knees, warnings, machineWarnings, machineNotes, serverNotes, summary, meta };
+  return { status, centre, trials: { recorded: trials.length, ok: ok.length, failed: failed.length, planned }, sections, versions, knees, warnings, stateWarnings, machineWarnings, machineNotes, serverNotes, summary, meta };
 }

@@ -130,8 +130,9 @@ function describeMechanisms(run, label) {
  * @param {Verdict} verdict
  * @param {{ label: string }} figure
  * @param {string} label the transport against TCP, for people ('UDS')
+ * @param {string} single what to do where one run was measured (SINGLE_RUN unless the sweep planned more)
  */
-function describeRun(run, verdict, figure, label) {
+function describeRun(run, verdict, figure, label, single) {
   const sizes = sizeSpan(run);
   const ratios = /** @type {Ratio[]} */ (run.map((s) => s.ratio).filter(Boolean));
   const one = ratios.length === 1 ? ratios[0] : undefined;
@@ -151,7 +152,7 @@ function describeRun(run, verdict, figure, label) {
       return `undecided at ${sizes} (${one ? '' : 'widest '}${ci(worst)}: more runs would narrow it)`;
     }
     case 'single':
-      return `one run only at ${sizes}: ${label} ${span(ratios.map((r) => r.value))}× TCP, no confidence interval (use --runs 2 or more)`;
+      return `one run only at ${sizes}: ${label} ${span(ratios.map((r) => r.value))}× TCP, no confidence interval (${single})`;
     default:
       return `no comparison at ${sizes} (no run in which both transports succeeded)`;
   }
@@ -198,8 +199,9 @@ export function workVerdict(work, sizes, label) {
  * @param {SizeVerdict[]} sizes in order
  * @param {{ label: string }} figure the primary figure
  * @param {string} [label] the transport against TCP, for people
+ * @param {string} [single] what to do where one run was measured
  */
-function verdictBody(sizes, figure, label = labelOf(HEADLINE)) {
+function verdictBody(sizes, figure, label = labelOf(HEADLINE), single = SINGLE_RUN) {
   /** @type {{ verdict: Verdict, sizes: SizeVerdict[] }[]} */
   const runs = [];
   for (const size of sizes) {
@@ -208,7 +210,7 @@ function verdictBody(sizes, figure, label = labelOf(HEADLINE)) {
     if (last && last.verdict === verdict) last.sizes.push(size);
     else runs.push({ verdict, sizes: [size] });
   }
-  return runs.map((r) => describeRun(r.sizes, r.verdict, figure, label)).join('; ');
+  return runs.map((r) => describeRun(r.sizes, r.verdict, figure, label, single)).join('; ');
 }
 
 /**
@@ -236,6 +238,20 @@ function aloneVerdict(head, { transport, sizes }, figure) {
   return `${head}: ${label} alone at ${sizeSpan(measured)}: ${aloneWords(transport, figure)}${failed.length ? `; no successful trial at ${failed.join(', ')}` : ''}.`;
 }
 
+/** What to do where one run was measured and one was planned. */
+const SINGLE_RUN = 'use --runs 2 or more';
+
+/**
+ * What to do where a group has one run: more --runs where the sweep planned one, else what kept the others from being
+ * measured: the sweep stopped (resume it) or they failed (measure them again).
+ * @param {{ runs: number | null, stopped: boolean, retry: string }} sweep runs: planned (meta.json spec.runs);
+ *   stopped: interrupted or killed; retry: the command that measures failed trials again
+ */
+export function singleRunWords({ runs, stopped, retry }) {
+  if (runs === null || runs < 2) return SINGLE_RUN;
+  return stopped ? `${runs} runs planned: the sweep stopped before the others; resume it, as said below` : `${runs} runs planned, the others failed: ${retry} measures them again`;
+}
+
 /**
  * One line in plain words for one depth: UDS against TCP, then each other transport against TCP; or, where one
  * transport was measured alone, what it measured and that nothing is compared.
@@ -243,12 +259,13 @@ function aloneVerdict(head, { transport, sizes }, figure) {
  *   alone?: { transport: string, sizes: { size_bytes: number, measured: boolean }[] } }} section
  *   node: its Node version, named where a sweep measured several; sizes: UDS/TCP (none: a sweep without UDS); alone: the one transport measured
  * @param {{ label: string }} figure the primary figure
- * @param {{ workloadLabel?: boolean }} [options] name the workload too (several in one sweep)
+ * @param {{ workloadLabel?: boolean, single?: string }} [options] workloadLabel: name the workload too (several in one sweep);
+ *   single: what to do where one run was measured, when the sweep planned more (singleRunWords)
  */
-export function toVerdict(section, figure, { workloadLabel = false } = {}) {
+export function toVerdict(section, figure, { workloadLabel = false, single = SINGLE_RUN } = {}) {
   const head = `${workloadLabel && section.workload ? `${section.workload} ` : ''}${section.node ? `Node ${section.node}, ` : ''}${depthLabel(section.workload, section.depth)}`;
   if (section.alone) return aloneVerdict(head, section.alone, figure);
-  const others = (section.others ?? []).filter((o) => o.sizes.length).map((o) => `${o.label} against TCP: ${verdictBody(o.sizes, figure, o.label)}.`);
+  const others = (section.others ?? []).filter((o) => o.sizes.length).map((o) => `${o.label} against TCP: ${verdictBody(o.sizes, figure, o.label, single)}.`);
   if (section.sizes.length === 0) return others.length ? `${head}: ${others.join(' ')}` : `${head}: nothing measured.`;
-  return [`${head}: ${verdictBody(section.sizes, figure)}.`, ...others].join(' ');
+  return [`${head}: ${verdictBody(section.sizes, figure, undefined, single)}.`, ...others].join(' ');
 }

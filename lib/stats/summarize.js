@@ -211,7 +211,7 @@ const fmt = (v) => (v === null ? '   -  ' : v.toFixed(2).padStart(6));
 const num = (g) => String(g >= 100 ? Math.round(g) : +g.toPrecision(3));
 
 /**
- * The summary for people: one line per (size, depth), then warnings with remedies.
+ * The summary for people: one line per (size, depth), with the legends of its marks (its warnings are the report's).
  * @param {Record<string, any>[]} summary rows from summarize()
  * @param {{ precision?: number | null }} [options]
  */
@@ -261,21 +261,15 @@ export function toSummaryText(summary, { precision = null } = {}) {
     }
   });
   if (isModerated(ratios)) lines.push(`  CIs: Student t over runs, each group's variance moderated across the ${ratios.filter((r) => r.transport === cells[0]).length} groups (empirical Bayes; degrees of freedom in summary.csv ci95_df).`);
-  if (ratios.some((r) => r.significant === 'yes')) lines.push(`  * the 95 % CI excludes 1. With ${ratios.length} comparisons, about ${(ratios.length * 0.05).toFixed(1)} could look significant by chance.`);
-  const wide = ratios.filter((r) => r.ci95_half_width_pct === null || r.ci95_half_width_pct > limit * 100);
-  if (wide.length) {
-    const widest = wide.reduce((a, b) => ((a.ci95_half_width_pct ?? Infinity) >= (b.ci95_half_width_pct ?? Infinity) ? a : b));
-    const what = `${cells.length === 1 ? '' : `${labelOf(widest.transport)}, `}${widest.ci95_half_width_pct === null ? 'one run, no interval' : `±${formatPercent(widest.ci95_half_width_pct, limit * 100)} %`}`;
-    const remedy = precision === null ? 'consider --precision 3% with --max-time, more --runs, --pin split, or a quieter machine' : 'consider a larger --max-time, --pin split, or a quieter machine';
-    lines.push(`${precision === null ? 'warning:' : '  ! short of the target:'} ${wide.length} of ${ratios.length} ${cells.length === 1 ? labelOf(cells[0]) : 'ratio'} intervals are wider than ±${+(limit * 100).toFixed(3)} %, widest ${groupLabel(widest)} (${what}); ${remedy}.`);
-  }
+  // the marks' legends only: the warnings (wide intervals and what to do, comparisons significant by chance, outliers)
+  // are the report's (lib/report/findings.js), which a sweep prints after its verdicts, as `report DIR` does
+  if (ratios.some((r) => r.significant === 'yes')) lines.push('  * the 95 % CI excludes 1.');
+  if (ratios.some((r) => r.precision_met === 'no')) lines.push(`  ! wider than the ±${+(limit * 100).toFixed(3)} % target of --precision.`);
   lines.push(...versionLines(summary, primary, unit));
   for (const version of versions) {
     const mine = own.filter((r) => (r.node_version ?? null) === version);
     lines.push(...(w.summaryLines?.(mine) ?? []).map((line) => (several && version ? `${version}: ${line}` : line)));
   }
-  const outliers = own.filter((r) => r.metric === primary && r.outliers > 0);
-  if (outliers.length) lines.push(`note: ${outliers.reduce((n, r) => n + r.outliers, 0)} value(s) are outliers by median/MAD (|modified Z| > 3.5); kept, and counted in summary.csv "outliers".`);
   return `${lines.join('\n')}\n`;
 }
 

@@ -1,7 +1,7 @@
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listFigures } from '../../lib/workloads/figures.js';
+import { getWorkload } from '../../lib/workloads/index.js';
 import { readResultsDir } from '../../lib/results/reader.js';
 import { callMain, makeTempDir } from '../helpers/cli.js';
 import { okRow, writeResults } from '../helpers/results-fixture.js';
@@ -75,7 +75,7 @@ describe('report and compare refuse what is not a results directory', () => {
       stderr[args.join(' ')] = result.stderr;
     }
     expect(stderr[`report ${join(tmp.dir, 'nope')}`]).toBe(`udsvstcp: error: ${join(tmp.dir, 'nope')}: no such directory\n`);
-    expect(stderr[`report ${good} --figure speed`]).toBe(`udsvstcp: error: --figure speed: not a figure; by workload: ${listFigures()}\n`);
+    expect(stderr[`report ${good} --figure speed`]).toBe(`udsvstcp: error: --figure speed: not a figure; echo's figures: ${Object.keys(getWorkload('echo').summary).join(', ')}\n`);
     expect((await readdir(good)).sort()).toEqual(['meta.json', 'trials.csv']);
   }, 60_000);
 });

@@ -64,7 +64,17 @@ describe('report on what a partial, interrupted or failed sweep leaves', () => {
     expect(stderr).toContain('sweep not finished: 2 trial rows of 12 planned, 2 ok, 0 failed');
     expect(stderr).toContain('warning: the last line of trials.csv is incomplete');
     expect(stderr).toContain('warning: meta.json says the sweep is still running, or it was killed before it finished');
-    expect(stderr).toContain('depth 1: one run only at 64 B: UDS 1.40× TCP, no confidence interval (use --runs 2 or more).');
+    // 3 runs planned, one measured: resume it, not --runs
+    expect(stderr).toContain('depth 1: one run only at 64 B: UDS 1.40× TCP, no confidence interval (3 runs planned: the sweep stopped before the others; resume it, as said below).');
+  });
+
+  it('where a group has one run because the others failed, says to measure them again, not --runs', async () => {
+    const dir = await results('one-left', [
+      okRow(0, 'tcp', 64, 1, 10000), okRow(0, 'uds', 64, 1, 14000), okRow(1, 'tcp', 64, 1, 10500), errorRow(1, 'uds', 64, 1, 'boom'),
+    ], { status: 'complete', environment: ENVIRONMENT, spec: { ...spec, sizes: [64] } });
+    const { code, stderr } = await cli(['report', dir]);
+    expect(code, stderr).toBe(0);
+    expect(stderr).toContain(`depth 1: one run only at 64 B: UDS 1.40× TCP, no confidence interval (3 runs planned, the others failed: npx udsvstcp sweep --resume ${dir} --retry-failed measures them again).`);
   });
 
   it('says so when every trial failed, and still writes every file', async () => {

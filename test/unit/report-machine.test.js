@@ -7,7 +7,7 @@ import { buildFindings } from '../../lib/report/findings.js';
 import { toHtml } from '../../lib/report/html.js';
 import { describeWakeup, machineRows, wakeupFinding } from '../../lib/report/machine.js';
 import { toMarkdown, toReportText } from '../../lib/report/report-text.js';
-import { ENVIRONMENT, okRow, writeResults } from '../helpers/results-fixture.js';
+import { ENVIRONMENT, errorRow, okRow, writeResults } from '../helpers/results-fixture.js';
 import { useTempDir } from '../helpers/temp.js';
 
 const tmp = useTempDir({ each: true });
@@ -135,4 +135,28 @@ describe('the machine facts in the report', () => {
     expect(toHtml(findings, [])).not.toContain('<h2>Machine</h2>');
     expect(toMarkdown(findings)).not.toContain('## Machine');
   });
+});
+
+describe('the warnings a sweep ends with (lib/commands/report.js printSweepReport, on hand-made results)', () => {
+  it("are those `report DIR` gives, the noisy groups' too, but those of the sweep's state, which it says in its own closing lines", async () => {
+    // interrupted, one trial failed, and UDS's msgs/s vary by far more than 5 % between runs
+    const rows = [okRow(0, 'tcp', 64, 1, 10000), okRow(0, 'uds', 64, 1, 12000), okRow(1, 'tcp', 64, 1, 10100), okRow(1, 'uds', 64, 1, 15000), okRow(2, 'tcp', 64, 1, 9900), errorRow(2, 'uds', 64, 1, 'boom')];
+    await writeResults(tmp.dir, rows, { status: 'interrupted', trials_planned: 8, environment: ENVIRONMENT, spec: { sizes: [64], depths: [1], transports: ['tcp', 'uds'], runs: 4 }, pinning: 'split: server cpu 0, client cpu 1' });
+    const report = await writeReport(tmp.dir);
+    /** the warning lines of a text @param {string} text */
+    const warningsOf = (text) => text.split('\n').filter((line) => line.startsWith('warning: '));
+    /** @param {boolean} quiet */
+    const printed = (quiet) => {
+      let stderr = '';
+      const stream = new Writable({ write: (chunk, _encoding, done) => { stderr += chunk; done(); } });
+      printSweepReport(report, { stderr: stream, chalk: new Chalk({ level: 0 }), quiet });
+      return warningsOf(stderr);
+    };
+    const reported = warningsOf(toReportText(report.findings));
+    expect(reported.join('\n')).toMatch(/groups' msgs\/s vary by more than 5 %/);
+    expect(report.findings.stateWarnings).toEqual([expect.stringMatching(/^the sweep was interrupted: /), expect.stringMatching(/^1 of 6 trials failed/)]);
+    expect(printed(false)).toEqual(reported.filter((w) => !report.findings.stateWarnings.includes(w.slice('warning: '.length))));
+    expect(printed(false)).toHaveLength(reported.length - 2);
+    expect(printed(true)).toEqual(report.findings.machineWarnings.map((w) => `warning: ${w}`));
+  }, 60_000);
 });

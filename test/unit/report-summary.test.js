@@ -52,7 +52,9 @@ describe('sweep summary', () => {
     const short = summarize(rows, { precision: 0.03 }).find((r) => r.transport === 'uds/tcp' && r.metric === 'msgs_per_s');
     expect(short?.precision_met).toBe('no');
     expect(summarize(rows).find((r) => r.transport === 'uds/tcp' && r.metric === 'msgs_per_s')?.precision_met).toBeNull();
-    expect(toSummaryText(summarize(rows, { precision: 0.03 }), { precision: 0.03 })).toMatch(/! short of the target: 1 of 1 UDS\/TCP intervals are wider than ±3 %/);
+    // the mark's legend; the warning, with its remedy, is the report's (below)
+    expect(toSummaryText(summarize(rows, { precision: 0.03 }), { precision: 0.03 })).toMatch(/\n {2}! wider than the ±3 % target of --precision\.\n/);
+    expect(toSummaryText(summarize(steady, { precision: 0.03 }), { precision: 0.03 })).not.toContain('!');
   });
 
   it('pairs UDS with TCP run by run: geometric mean of ratios, CI on the log scale', () => {
@@ -80,11 +82,23 @@ describe('sweep summary', () => {
     expect(tcp).toMatchObject({ n: 8, outliers: 1, max: 500 });
   });
 
-  it('says when there is no CI, and warns about noisy groups with a remedy', () => {
+  it('says when there is no CI, and leaves the warnings to the report (one list, lib/report/findings.js)', () => {
     const text = toSummaryText(summarize(rows.slice(0, 2)));
     expect(text).toContain('(n=1, no CI)');
     expect(text).not.toContain('CI excludes 1');
-    expect(toSummaryText(summarize(rows))).toMatch(/warning: 1 of 1 UDS\/TCP intervals are wider than ±5 %, widest 64 B depth 1 \(±\d+\.\d %\); consider --precision 3% with --max-time/);
+    expect(toSummaryText(summarize(rows))).not.toMatch(/warning|wider than|consider/);
+  });
+
+  it('advises for wide intervals by what the sweep did: --pin split only where it was not pinned split, one remedy for --precision', async () => {
+    const { buildFindings, wideRemedy } = await import('../../lib/report/findings.js');
+    const split = 'split: server cpu 0, client cpu 1';
+    expect(wideRemedy({ precision: null, pinning: split })).toBe('consider --precision 3% with --max-time, more --runs, or a quieter machine');
+    expect(wideRemedy({ precision: 0.03, pinning: split })).toBe('consider a larger --max-time, or a quieter machine');
+    expect(wideRemedy({ precision: null, pinning: 'same: server and client cpu 0' })).toBe('consider --precision 3% with --max-time, more --runs, --pin split, or a quieter machine');
+    expect(wideRemedy({ precision: 0.03, pinning: 'none' })).toBe('consider a larger --max-time, --pin split, or a quieter machine');
+    const wide = (/** @type {Record<string, any>} */ meta) => buildFindings({ trials: rows, meta: { status: 'complete', ...meta } }).warnings.filter((w) => w.includes('wider than'));
+    expect(wide({ pinning: split, spec: { runs: 3 } })).toEqual([expect.stringMatching(/^1 of 1 UDS\/TCP intervals are wider than ±5 %, widest 64 B depth 1 \([\d.]+–[\d.]+\); consider --precision 3% with --max-time, more --runs, or a quieter machine$/)]);
+    expect(wide({ pinning: 'same: server and client cpu 0', spec: { runs: 3, precision: 0.03 } })).toEqual([expect.stringMatching(/^1 of 1 UDS\/TCP intervals are wider than the ±3 % target of --precision, .*; consider a larger --max-time, --pin split, or a quieter machine$/)]);
   });
 
   it('lays out runs-wide.csv as in 2014, ms per 100 000 round trips', () => {

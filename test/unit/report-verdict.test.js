@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FIGURES } from '../../lib/workloads/figures.js';
-import { classify, percentUp, toVerdict } from '../../lib/report/verdict.js';
+import { classify, percentUp, singleRunWords, toVerdict } from '../../lib/report/verdict.js';
 import { buildFindings } from '../../lib/report/findings.js';
 import { okRow, errorRow } from '../helpers/results-fixture.js';
 
@@ -43,6 +43,14 @@ describe('verdicts in plain words', () => {
     expect(toVerdict({ depth: 1, sizes: [at(1, 1.1, 0.57, 1.74), at(4, 1.1, 0.8, 1.3)] }, msgs)).toBe('depth 1: undecided at 1 B–4 B (widest 95 % CI 0.57–1.74: more runs would narrow it).');
     expect(toVerdict({ depth: 16, sizes: [at(1, 2.1, 0.0046, 958.95)] }, msgs)).toBe('depth 16: undecided at 1 B (95 % CI 0.0046–958.95: more runs would narrow it).');
     expect(toVerdict({ depth: 1, sizes: [at(1, 1.08, null, null, 1)] }, msgs)).toBe('depth 1: one run only at 1 B: UDS 1.08× TCP, no confidence interval (use --runs 2 or more).');
+    // one run where the sweep planned more: what kept the others, not --runs
+    const retry = 'npx udsvstcp sweep --resume r --retry-failed';
+    expect(singleRunWords({ runs: 1, stopped: true, retry })).toBe('use --runs 2 or more');
+    expect(singleRunWords({ runs: null, stopped: true, retry })).toBe('use --runs 2 or more');
+    expect(toVerdict({ depth: 1, sizes: [at(1, 1.08, null, null, 1)] }, msgs, { single: singleRunWords({ runs: 2, stopped: true, retry }) }))
+      .toBe('depth 1: one run only at 1 B: UDS 1.08× TCP, no confidence interval (2 runs planned: the sweep stopped before the others; resume it, as said below).');
+    expect(toVerdict({ depth: 1, sizes: [at(1, 1.08, null, null, 1)] }, msgs, { single: singleRunWords({ runs: 3, stopped: false, retry }) }))
+      .toBe(`depth 1: one run only at 1 B: UDS 1.08× TCP, no confidence interval (3 runs planned, the others failed: ${retry} measures them again).`);
     expect(toVerdict({ depth: 1, sizes: [{ size_bytes: 256, ratio: null }] }, msgs)).toBe('depth 1: no comparison at 256 B (no run in which both transports succeeded).');
     expect(toVerdict({ depth: 1, sizes: [] }, msgs)).toBe('depth 1: nothing measured.');
   });
