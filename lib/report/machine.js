@@ -191,7 +191,7 @@ export function sendBufferWarning(sections, machine) {
     .flatMap((s) => s.sizes.filter((row) => row.size_bytes * s.depth > buffer).map((row) => ({ s, row })));
   if (!over.length) return null;
   const groups = [...new Set(over.map(({ s, row }) => `${formatSize(row.size_bytes)}${s.workload === 'stream' ? ' chunks' : ` depth ${s.depth}`}`))];
-  return `at ${groups.join(', ')} more bytes are in flight than UDS's send buffer holds (net.core.wmem_default, ${buffer} B here; a Unix socket's never grows, TCP's does): the UDS sender waits for the receiver again and again, so these ratios follow how soon it is woken and can move between sweeps by more than their intervals; raise net.core.wmem_default to measure the transport instead (sudo npm run bench:wmem measures both; docs/regimes.md)`;
+  return `at ${groups.join(', ')} more bytes are in flight than UDS's send buffer holds (net.core.wmem_default, ${buffer} B here; a Unix socket's never grows, TCP's does): the UDS sender waits for the receiver again and again, so these ratios follow how soon it is woken and can move between sweeps by more than their intervals; raise net.core.wmem_default to measure the transport instead (docs/regimes.md: in a clone of the repository, sudo npm run bench:wmem measures both)`;
 }
 
 /**
