@@ -242,7 +242,7 @@ async function measure({ dir, spec, previous, executables, nodes, begin, end, re
   const failed = rows.filter((r) => r.status === 'error').length;
   end(result.interrupted ? 'interrupted' : 'complete', { trials_planned: result.planned, extra_trial_rows: rows.filter((r) => Number(r.run) >= spec.runs).length, max_time_reached: result.timeUp, trials_recorded: rows.length, trials_failed: failed, trials_superseded: previous.length - live.length });
 
-  onProgress({ type: 'summary', text: toSummaryText(summary, { precision: spec.precision }) });
+  onProgress({ type: 'summary', text: toSummaryText(summary, { precision: spec.precision, workload: spec.workload }) });
   // the other warnings are the report's (findings.warnings), printed with its verdicts as `report DIR` prints them; these
   // are this session's runs of the server's own C client, whose errors (pgbench's) no file keeps for a report to read
   for (const text of referenceWarnings(referenceRows, referenceErrors)) onProgress({ type: 'warning', text });

@@ -213,11 +213,11 @@ const num = (g) => String(g >= 100 ? Math.round(g) : +g.toPrecision(3));
 /**
  * The summary for people: one line per (size, depth), with the legends of its marks (its warnings are the report's).
  * @param {Record<string, any>[]} summary rows from summarize()
- * @param {{ precision?: number | null }} [options]
+ * @param {{ precision?: number | null, workload?: string }} [options] workload: the sweep's, for a summary with no rows
  */
-export function toSummaryText(summary, { precision = null } = {}) {
+export function toSummaryText(summary, { precision = null, workload = undefined } = {}) {
   const lines = [];
-  const w = workloadOf(summary[0]?.workload);
+  const w = workloadOf(summary[0]?.workload ?? workload);
   const primary = w.primary;
   const unit = w.summary[primary].unit;
   const [second] = Object.keys(w.summary).filter((m) => m !== primary);
@@ -244,7 +244,9 @@ export function toSummaryText(summary, { precision = null } = {}) {
     }
   }
   // a block of lines per transport against TCP, UDS/TCP first
-  (cells.length ? cells : alone.length === 1 ? [] : [ratioOf(HEADLINE)]).forEach((cell, k) => {
+  // no group compared (in open loop: no run in which both kept the rate): a line, not an empty table
+  if (!cells.length && alone.length !== 1) lines.push(`${labelOf(ratioOf(HEADLINE))} ${unit}: no group compared (the verdicts below say why)`);
+  cells.forEach((cell, k) => {
     const transport = /** @type {string} */ (ratioTransport(cell));
     const label = labelOf(transport);
     if (k > 0) lines.push('');

@@ -38,6 +38,10 @@ describe('sweep summary', () => {
     expect(Number(tcp?.mean) - 4.302652729911275 * Number(tcp?.sd) / Math.sqrt(3)).toBeLessThan(0); // what a linear-scale interval would give
   });
 
+  it('with no group compared (in open loop, none kept its rate): one line in the sweep\'s workload\'s unit, not an empty echo table', () => {
+    expect(toSummaryText([], { workload: 'http-rate' })).toBe('UDS/TCP us: no group compared (the verdicts below say why)\n');
+  });
+
   it('of one transport alone: its figure per group and that nothing is compared, not an empty UDS/TCP table', () => {
     const text = toSummaryText(summarize([row(0, 'uds', 200), row(1, 'uds', 400)]));
     expect(text).toMatch(/^UDS msgs\/s, measured alone \(geometric mean of runs, 95 % CI\); nothing compared: there is no TCP baseline\n {2}64 B depth 1 +283 \[[\d.]+, [\d.]+\] n=2\n/);
