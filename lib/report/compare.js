@@ -12,6 +12,7 @@ import { printable } from '../core/text.js';
 import { welchLogRatio } from '../stats/welch.js';
 import { FIGURES } from '../workloads/figures.js';
 import { labelOf, orderTransports, ratioTransport, ratiosOf } from '../transports/index.js';
+import { depthLabel, workloadOf } from '../workloads/index.js';
 import { human, plain, textTable } from './table.js';
 
 export const COMPARE_STATISTIC = "B/A: ratio of the geometric means over runs; 95 % CI from Welch's t-test on the log values of the per-run figures (Welch–Satterthwaite df, rounded down)";
@@ -63,7 +64,7 @@ function byDepthThenSize(x, y) {
 /** @param {string[]} keys group keys */
 function describeGroups(keys) {
   const parts = [...keys].sort(byDepthThenSize).map((k) => k.split('|'));
-  const shown = parts.slice(0, 6).map(([w, s, d, v]) => `${w} ${formatSize(Number(s))} depth ${d}${v ? ` Node ${v}` : ''}`);
+  const shown = parts.slice(0, 6).map(([w, s, d, v]) => `${w} ${formatSize(Number(s))} ${depthLabel(w, d)}${v ? ` Node ${v}` : ''}`);
   return `${shown.join(', ')}${parts.length > 6 ? ` and ${parts.length - 6} more` : ''}`;
 }
 
@@ -112,17 +113,24 @@ export function compareSweeps(a, b, { metrics = Object.keys(FIGURES) } = {}) {
  */
 const differs = (name, va, vb) => ((va !== undefined || vb !== undefined) && JSON.stringify(va ?? null) !== JSON.stringify(vb ?? null) ? [`${name}: A ${JSON.stringify(va ?? null)}, B ${JSON.stringify(vb ?? null)}`] : []);
 
+/** Spec keys left out of the differences: the preset's prose, which differs with the preset (said on its own). */
+const UNCOMPARED_SPEC_KEYS = new Set(['description']);
+
 /**
- * What differs between the two sweeps' environments, specs, Nodes and machines, one line each.
+ * What differs between the two sweeps' specs (every key, the preset first), servers, environments, Nodes and
+ * machines: one fact each.
  * @param {Record<string, any> | null} metaA
  * @param {Record<string, any> | null} metaB
  */
 export function describeDifferences(metaA, metaB) {
-  const recorded = /** @type {const} */ ({
-    environment: ['udsvstcp', 'node', 'v8', 'libuv', 'platform', 'os_release', 'arch', 'cpu_model', 'cpu_count', 'cpu_governor', 'stream_high_water_mark_bytes'],
-    spec: ['measure', 'warmup', 'pin', 'noDelay', 'runs', 'sizes', 'depths', 'pairing', 'seed'],
-  });
-  const lines = Object.entries(recorded).flatMap(([section, keys]) => keys.flatMap((key) => differs(key, metaA?.[section]?.[key], metaB?.[section]?.[key])));
+  const [specA, specB] = [metaA?.spec, metaB?.spec].map((spec) => (spec && typeof spec === 'object' && !Array.isArray(spec) ? spec : {}));
+  const specKeys = [...new Set([...Object.keys(specA), ...Object.keys(specB)])].filter((key) => !UNCOMPARED_SPEC_KEYS.has(key));
+  const lines = specKeys.flatMap((key) => differs(key, specA[key], specB[key]));
+  // with --server-docker, whether a real container ran or the namespace that stands in for one (meta.json design.docker)
+  const docker = (/** @type {Record<string, any> | null} */ meta) => (typeof meta?.design?.docker === 'string' ? meta.design.docker : null);
+  if (docker(metaA) !== docker(metaB)) lines.push(`server in Docker: A ${docker(metaA) ?? 'no'}, B ${docker(metaB) ?? 'no'}`);
+  const environment = ['udsvstcp', 'node', 'v8', 'libuv', 'platform', 'os_release', 'arch', 'cpu_model', 'cpu_count', 'cpu_governor', 'stream_high_water_mark_bytes'];
+  lines.push(...environment.flatMap((key) => differs(key, metaA?.environment?.[key], metaB?.environment?.[key])));
   // the Nodes measured (sweep --node), which need not be the one that ran udsvstcp
   const versions = (/** @type {Record<string, any> | null} */ meta) => (Array.isArray(meta?.nodes) ? meta.nodes.map((n) => n?.version ?? null) : null);
   return [...lines, ...differs('Node versions measured', versions(metaA), versions(metaB)), ...machineDifferences(metaA, metaB)];
@@ -142,12 +150,14 @@ export function machineDifferences(metaA, metaB) {
   const lines = [...new Set([...Object.keys(ma?.sysctl ?? {}), ...Object.keys(mb?.sysctl ?? {})])].sort().flatMap((name) => differs(name, ma?.sysctl?.[name], mb?.sysctl?.[name]));
   lines.push(...differs('virtualisation', ma?.virtualisation?.vm, mb?.virtualisation?.vm), ...differs('cpuidle driver', ma?.idle?.cpuidle_driver, mb?.idle?.cpuidle_driver));
   const wake = (/** @type {any} */ m) => (typeof m?.wakeup?.wake_cost_us === 'number' ? m.wakeup.wake_cost_us : null);
-  if (wake(ma) !== null || wake(mb) !== null) lines.push(`wake-up cost per round trip (probe): A ${figure(wake(ma), 1, 'µs')}, B ${figure(wake(mb), 1, 'µs')}`);
+  // each as shown: two figures that round alike are no difference
+  const both = (/** @type {string} */ name, /** @type {string} */ fa, /** @type {string} */ fb) => (fa === fb ? [] : [`${name}: A ${fa}, B ${fb}`]);
+  lines.push(...both('wake-up cost per round trip (probe)', figure(wake(ma), 1, 'µs'), figure(wake(mb), 1, 'µs')));
   const steal = (/** @type {any} */ meta) => {
     const shares = (Array.isArray(meta?.sessions) ? meta.sessions : []).map((/** @type {any} */ s) => s?.cpu?.steal).filter((/** @type {unknown} */ v) => typeof v === 'number' && Number.isFinite(v));
     return shares.length ? Math.max(...shares) : null;
   };
-  if (steal(metaA) !== null || steal(metaB) !== null) lines.push(`CPU time stolen by the hypervisor (most of any session): A ${figure(steal(metaA), 100, '%')}, B ${figure(steal(metaB), 100, '%')}`);
+  lines.push(...both('CPU time stolen by the hypervisor (most of any session)', figure(steal(metaA), 100, '%'), figure(steal(metaB), 100, '%')));
   return lines;
 }
 
@@ -159,9 +169,13 @@ export function machineDifferences(metaA, metaB) {
 export function toCompareText(comparison, { metric = 'msgs_per_s', differences = [], chalk = plain, a = 'A', b = 'B' } = {}) {
   const figure = FIGURES[metric] ?? { short: metric };
   const out = [`A = ${printable(a)}`, `B = ${printable(b)}`];
-  out.push(chalk.dim(`differences: ${differences.length ? printable(differences.join('; ')) : 'none in the recorded environment and spec'}`), '');
+  if (differences.length) out.push(chalk.dim('differences:'), ...differences.map((line) => chalk.dim(`  ${printable(line)}`)), '');
+  else out.push(chalk.dim('differences: none in the recorded environment and spec'), '');
   const byVersion = comparison.rows.some((r) => r.node_version);
-  const head = ['depth', 'size', byVersion ? 'node transport' : 'transport', `A ${figure.short}`, `B ${figure.short}`, 'B/A', '95 % CI', 'sig', 'runs A/B'];
+  // the depth axis as the workload names it (rate for an open-loop sweep, connections for http)
+  const workloads = new Set(comparison.rows.map((r) => r.workload));
+  const depthHead = workloads.size === 1 ? workloadOf([...workloads][0]).axes.depth.short : 'depth';
+  const head = [depthHead, 'size', byVersion ? 'node transport' : 'transport', `A ${figure.short}`, `B ${figure.short}`, 'B/A', '95 % CI', 'sig', 'runs A/B'];
   const rows = comparison.rows.filter((r) => r.metric === metric).map((r) => {
     const value = (/** @type {number | null} */ v) => (v === null ? '-' : ratioTransport(r.transport) !== null ? `×${v.toFixed(2)}` : human(v));
     return [String(r.depth), formatSize(r.size_bytes), `${byVersion ? `${printable(String(r.node_version))} ` : ''}${printable(labelOf(r.transport))}`, value(r.a), value(r.b),

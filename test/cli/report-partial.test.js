@@ -107,7 +107,7 @@ describe('compare on partial sweeps', () => {
     const b = await results('cmp-b', [okRow(0, 'tcp', 64, 1, 11000), okRow(0, 'uds', 64, 1, 14000), okRow(1, 'tcp', 64, 1, 11100), okRow(1, 'uds', 64, 1, 14200), okRow(0, 'tcp', 4096, 1, 7000)], { status: 'complete', environment: { ...ENVIRONMENT, node: '22.12.0' } });
     const { code, stderr, stdout } = await cli(['compare', a, b, '--json']);
     expect(code, stderr).toBe(0);
-    expect(stderr).toContain('differences: node: A "20.20.2", B "22.12.0"');
+    expect(stderr).toContain('\ndifferences:\n  node: A "20.20.2", B "22.12.0"\n');
     expect(stderr).toContain('warning: only in A: echo 1 KiB depth 1');
     expect(stderr).toContain('warning: only in B: echo 4 KiB depth 1');
     const rows = JSON.parse(stdout).rows.filter((/** @type {any} */ r) => r.metric === 'msgs_per_s');

@@ -32,6 +32,11 @@ describe('compare: the machine facts that differ', () => {
     ]);
   });
 
+  it('leaves out a wake-up cost or steal the two sweeps share, as shown (rounded alike)', () => {
+    expect(machineDifferences(meta({ wake: 27.51, steal: [0.001] }), meta({ wake: 27.49, steal: [0.0012] }))).toEqual([]);
+    expect(machineDifferences(meta({ wake: 27.5, steal: [0.001] }), meta({ wake: 27.5, steal: [0.004] }))).toEqual(['CPU time stolen by the hypervisor (most of any session): A 0.1 %, B 0.4 %']);
+  });
+
   it('are part of the differences compare prints', () => {
     expect(describeDifferences(meta({}), meta({ wmem: 4194304 }))).toContain('net.core.wmem_default: A 212992, B 4194304');
   });
