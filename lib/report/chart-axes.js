@@ -23,27 +23,49 @@ const MAX_TICKS = 8;
 const LABEL_SIZE = "datum.value >= 1048576 ? datum.value / 1048576 + ' MiB' : datum.value >= 1024 ? datum.value / 1024 + ' KiB' : datum.value + ' B'";
 
 /**
- * The size axis: log₂, padded so neither end's label sits on the edge, a tick and label at every size (none dropped for
- * overlap), the labels angled -45° or -90° when they would not fit upright side by side.
- * @param {number[]} sizes sorted ascending, positive
- * @param {string} title
+ * Whether a workload's sizes are powers of two in bytes (drawn on a log₂ axis and written 64 B, 1 KiB) or any other
+ * number, written plainly: a count, 0 among them (postgres: primary-key lookups per query, 0 for SELECT 1), or connect's
+ * one greeting length (12, under the title "greeting bytes").
+ * @param {import('../workloads/workload.js').Axis} axis
+ */
+export const isByteSize = (axis) => Boolean(axis.powerOfTwo);
+
+/**
+ * A size as the charts write it in a panel's header: 64 B, 1 KiB; or, when the sizes are not bytes, the axis's short
+ * name and the number (lookups 0).
+ * @param {import('../workloads/workload.js').Axis} axis
+ * @param {number} size
+ */
+export const sizeText = (axis, size) => (isByteSize(axis) ? formatSize(size) : `${axis.short} ${size}`);
+
+/**
+ * The size axis, a tick and label at every size (none dropped for overlap), the labels angled -45° or -90° when they
+ * would not fit upright side by side, padded so neither end's label sits on the edge. Byte sizes on a log₂ axis
+ * labelled 64 B, 1 KiB; any other size (a count, 0 among them: a log axis cannot place 0, and drew every point at 0
+ * with no tick) on a linear axis labelled with the number.
+ * @param {number[]} sizes sorted ascending; positive where the axis is a byte size
+ * @param {import('../workloads/workload.js').Axis} axis the workload's size axis: its label is the axis title
  * @param {number} width of a panel, pixels
  */
-export function sizeAxis(sizes, title, width) {
+export function sizeAxis(sizes, axis, width) {
+  const log = isByteSize(axis) && sizes[0] > 0;
+  const at = log ? Math.log2 : (/** @type {number} */ v) => v;
   const lo = sizes[0];
   const hi = sizes[sizes.length - 1];
-  const span = Math.log2(hi / lo);
+  const span = at(hi) - at(lo);
   const pad = Math.max(0.5, span * 0.05);
-  const gaps = sizes.slice(1).map((s, i) => Math.log2(s / sizes[i]));
+  const gaps = sizes.slice(1).map((s, i) => at(s) - at(sizes[i]));
   const pixelGap = gaps.length ? (width * Math.min(...gaps)) / (span + 2 * pad) : Infinity;
-  const labelPx = Math.max(...sizes.map((s) => formatSize(s).length)) * CHAR_PX + 6;
+  const labelPx = Math.max(...sizes.map((s) => (log ? formatSize(s) : String(s)).length)) * CHAR_PX + 6;
   const labelAngle = pixelGap >= labelPx ? 0 : pixelGap >= ANGLED_PX ? -45 : -90;
+  const ticks = { values: sizes, labelAngle, labelOverlap: false, labelFlush: false, grid: true };
   return {
     field: 'size',
     type: 'quantitative',
-    title,
-    scale: { type: 'log', base: 2, nice: false, domain: [lo * 2 ** -pad, hi * 2 ** pad] },
-    axis: { values: sizes, labelExpr: LABEL_SIZE, labelAngle, labelOverlap: false, labelFlush: false, grid: true },
+    title: axis.label,
+    ...(log
+      ? { scale: { type: 'log', base: 2, nice: false, domain: [lo * 2 ** -pad, hi * 2 ** pad] }, axis: { ...ticks, labelExpr: LABEL_SIZE } }
+      : { scale: { type: 'linear', nice: false, zero: false, domain: [lo - pad, hi + pad] }, axis: { ...ticks, format: 'd' } }),
   };
 }
 

@@ -1,8 +1,9 @@
 /**
  * A report's charts: Vega-Lite specifications built from the findings (pure), rendered to SVG by Vega in Node with no
- * browser and no network (renderSvg). Every chart has a title, size on a log₂ axis with every size labelled, a panel per
- * depth, and the same colour and point shape per transport everywhere (apart in greyscale); log axes are fitted to the
- * data (./chart-axes.js). The kinds of chart are numbered in chartSpecs; figures and units come from the workload.
+ * browser and no network (renderSvg). Every chart has a title, size on an axis with every size labelled (log₂ for byte
+ * sizes, linear for a count such as postgres's lookups), a panel per depth (and Node version) sharing one y scale, and
+ * the same colour and point shape per transport everywhere (apart in greyscale); log axes are fitted to the data
+ * (./chart-axes.js). The kinds of chart are numbered in chartSpecs; figures and units come from the workload.
  *
  * vega and vega-lite (some 380 modules in about 90 packages) are loaded when the first chart is drawn. Node before 22
  * opens a module graph's files all at once, about 110 descriptors here, so under a low `ulimit -n` the import failed
@@ -14,8 +15,7 @@ import { readLimits } from '../core/resources.js';
 import { workloadOf } from '../workloads/index.js';
 import { BASELINE, HEADLINE, TRANSPORTS, labelOf, orderTransports, othersOf } from '../transports/index.js';
 import { estimatesOf, ratioAgainstTcp } from './estimates.js';
-import { logAxis, sizeAxis } from './chart-axes.js';
-import { formatSize } from '../core/units.js';
+import { logAxis, sizeAxis, sizeText } from './chart-axes.js';
 
 /** @typedef {{ name: string, title: string, spec: Record<string, any> }} Chart */
 
@@ -37,19 +37,22 @@ const LEGEND = { symbolOpacity: 1, symbolStrokeWidth: 0, symbolSize: 120 };
 const finite = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
 /**
- * A faceted chart: a panel per `column` (depth, or size), each its own y scale unless `independent` is false.
+ * A faceted chart: a panel per `column` (depth, or size; and Node version), every panel on one y scale. The panels of
+ * a chart show one figure in one unit, side by side to be compared: a scale of their own would draw 40 000 and
+ * 140 000 at one height, hiding the difference between Node versions (or depths) the panels are there to show. No
+ * chart has panels of different figures or units, so none resolves its y scale independently.
  * @param {Record<string, any>[]} values
  * @param {Record<string, any>[]} layer
- * @param {{ description: string, title: Record<string, any>, column: Record<string, any>, independent?: boolean }} about
+ * @param {{ description: string, title: Record<string, any>, column: Record<string, any> }} about
  */
-function faceted(values, layer, { description, title, column, independent = true }) {
+function faceted(values, layer, { description, title, column }) {
   return {
     description,
     title,
     data: { values },
     facet: { column },
     spec: { width: WIDTH, height: HEIGHT, layer },
-    resolve: independent ? { scale: { y: 'independent' } } : undefined,
+    resolve: { scale: { y: 'shared' } },
     config: { font: 'sans-serif' },
   };
 }
@@ -74,8 +77,8 @@ export function chartSpecs(findings) {
   const byDepth = { field: 'depth', type: 'ordinal', title: null, sort: { field: 'depthNumber' }, header: { labelExpr: `${JSON.stringify(`${depthShort} `)} + datum.value`, labelFontSize: 12 } };
   const bySize = { field: 'size', type: 'ordinal', title: null, sort: { field: 'sizeNumber' }, header: { labelFontSize: 12 } };
   const sizes = [...new Set(sections.flatMap((s) => s.sizes.map((r) => r.size_bytes)))].sort((a, b) => a - b);
-  const x = sizeAxis(sizes, sizeName, WIDTH);
-  const wideX = sizeAxis(sizes, sizeName, WIDTH * 1.5);
+  const x = sizeAxis(sizes, w.axes.size, WIDTH);
+  const wideX = sizeAxis(sizes, w.axes.size, WIDTH * 1.5);
   const measured = orderTransports(sections.flatMap((s) => s.transports));
   const named = measured.map(labelOf).join(', ').replace(/, ([^,]*)$/, ' and $1');
   const colour = { field: 'transport', type: 'nominal', title: 'transport', scale: transportScale(measured, COLOURS), legend: LEGEND };
@@ -177,18 +180,18 @@ export function chartSpecs(findings) {
   const TimeName = `${timeName.charAt(0).toUpperCase()}${timeName.slice(1)}`;
   const rtt = pointsOf(timeMetrics, 'percentile', true);
   const rttChart = faceted(rtt, lines({ field: 'value', type: 'quantitative', title: `${timeName} µs`, ...logAxis(rtt.map((r) => r.value)) }, 'percentile'), {
-    description: `${timeName} p50 and p99 against ${sizeName}, ${named}`, title: title(`${timeName} p50 and p99 against ${sizeName}`, `µs, log axis; ${named}`), column: byDepth, independent: false,
+    description: `${timeName} p50 and p99 against ${sizeName}, ${named}`, title: title(`${timeName} p50 and p99 against ${sizeName}`, `µs, log axis; ${named}`), column: byDepth,
   });
 
   // 5. open loop (a workload whose depth is an offered rate, its rows saying whether they kept it): p50 and p99 against the
   // rate, a panel per size, both axes log, the hockey stick where a transport saturates
-  const sizeOf = (/** @type {string | null} */ node, /** @type {number} */ size) => ({ size: `${node ? `Node ${node} · ` : ''}${formatSize(size)}`, sizeNumber: size });
+  const sizeOf = (/** @type {string | null} */ node, /** @type {number} */ size) => ({ size: `${node ? `Node ${node} · ` : ''}${sizeText(w.axes.size, size)}`, sizeNumber: size });
   const load = w.columns.includes('limit') ? pointsOf(timeMetrics, 'percentile', true, (s, r) => ({ ...sizeOf(s.node, r.size_bytes), rate: s.depth })) : [];
   const rateX = { field: 'rate', type: 'quantitative', title: w.axes.depth.label, ...logAxis(load.map((r) => r.rate)) };
   const loadY = { field: 'value', type: 'quantitative', title: `${timeName} µs`, ...logAxis(load.map((r) => r.value)) };
   const loadChart = faceted(load, lines(loadY, 'percentile', rateX), {
     description: `${timeName} p50 and p99 against ${w.axes.depth.label}, ${named}, a panel per ${sizeName}`,
-    title: heading(`${timeName} p50 and p99 against ${w.axes.depth.label} · ${workloads.join(', ')}`, `µs, log axes; ${named}; runs that missed a rate are left out`), column: bySize, independent: false,
+    title: heading(`${timeName} p50 and p99 against ${w.axes.depth.label} · ${workloads.join(', ')}`, `µs, log axes; ${named}; runs that missed a rate are left out`), column: bySize,
   });
 
   // 6. open loop: HdrHistogram's percentile plot of the response times at half the lower knee (lib/stats/knees.js), x =
@@ -206,7 +209,7 @@ export function chartSpecs(findings) {
   const spectrumY = { field: 'value', type: 'quantitative', title: `${timeName} µs`, ...logAxis(spectrum.map((p) => p.value)) };
   const spectrumChart = faceted(spectrum, lines(spectrumY, null, spectrumX), {
     description: `${timeName} percentile spectrum at half the lower knee, a line per run, ${named}, a panel per ${sizeName}`,
-    title: heading(`${timeName} percentiles at half the lower knee · ${workloads.join(', ')}`, `µs, log axes; a line per run; ${named}`), column: bySize, independent: false,
+    title: heading(`${timeName} percentiles at half the lower knee · ${workloads.join(', ')}`, `µs, log axes; a line per run; ${named}`), column: bySize,
   });
 
   return [

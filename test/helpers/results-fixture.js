@@ -36,6 +36,25 @@ export function okRow(run, transport, size, depth, msgs) {
 }
 
 /**
+ * A postgres trial row that succeeded: its size is the lookups per query (0: SELECT 1, 1: pgbench -S's lookup), not bytes.
+ * @param {number} run
+ * @param {string} transport tcp or uds
+ * @param {number} size 0 or 1
+ * @param {number} depth connections
+ * @param {number} queries queries/s; the other figures follow from it
+ */
+export function queryRow(run, transport, size, depth, queries) {
+  return {
+    run, order: 0,
+    ...createRecord({
+      workload: 'postgres', transport, size_bytes: size, depth, queries: 1000, blocks: 2, block_queries: 500, elapsed_ms: 1e6 / queries, queries_per_s: queries,
+      latency_mean_us: (1e6 * depth) / queries, latency_p50_us: (1e6 * depth) / queries, latency_p99_us: (2e6 * depth) / queries,
+      client_cpu_us_per_query: 1e6 / queries / 2, server_cpu_us_per_query: 1e6 / queries / 3, client_elu: 0.5,
+    }),
+  };
+}
+
+/**
  * A trial row that failed.
  * @param {number} run
  * @param {'tcp' | 'uds'} transport

@@ -1,8 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { logDomain, logTicks } from '../../lib/report/chart-axes.js';
+import { logDomain, logTicks, sizeText } from '../../lib/report/chart-axes.js';
 import { chartSpecs, renderSvg } from '../../lib/report/charts.js';
 import { buildFindings } from '../../lib/report/findings.js';
-import { okRow } from '../helpers/results-fixture.js';
+import { workloadOf } from '../../lib/workloads/index.js';
+import { okRow, queryRow } from '../helpers/results-fixture.js';
 
 // nine sizes, 1 B to 64 KiB by fours (the default preset's), two depths, three runs;
 // UDS gives 1.1–1.9× the msgs/s of TCP, so every ratio and its interval lie between 1 and 2
@@ -122,4 +123,94 @@ describe('log axes fitted to the data', () => {
     expect(logTicks([40, 12_000])).toEqual([50, 100, 200, 500, 1000, 2000, 5000, 10_000]);
     expect(logTicks([1e-4, 1e6])).toEqual([1e-4, 0.01, 1, 100, 10_000, 1e6]);
   });
+});
+
+/**
+ * Every encoding of a spec's layers (a faceted chart's or a single view's) on `channel`.
+ * @param {Record<string, any>} spec
+ * @param {string} channel
+ * @returns {Record<string, any>[]}
+ */
+const encodingsOf = (spec, channel) => (spec.spec?.layer ?? spec.layer).flatMap((/** @type {Record<string, any>} */ l) => (l.encoding?.[channel] ? [l.encoding[channel]] : []));
+
+describe('charts of sizes that are not bytes (postgres: primary-key lookups per query, 0 for SELECT 1)', () => {
+  /** @type {Record<string, any>[]} */
+  const pgRows = [];
+  for (let run = 0; run < 2; run++) {
+    for (const depth of [1, 16]) {
+      for (const size of [0, 1]) {
+        const tcp = (3000 * Math.sqrt(depth)) / (1 + size / 2) * (1 + 0.05 * run);
+        pgRows.push(queryRow(run, 'tcp', size, depth, tcp), queryRow(run, 'uds', size, depth, tcp * (1.05 + 0.1 * size + 0.01 * run)));
+      }
+    }
+  }
+  const charts = chartSpecs(buildFindings({ trials: pgRows, meta: { status: 'complete' } }));
+  /** @type {Record<string, string>} */
+  const pgSvgs = {};
+  beforeAll(async () => {
+    for (const chart of charts) pgSvgs[chart.name] = await renderSvg(chart.spec);
+  }, 30_000);
+
+  it('put the sizes on a linear axis that holds 0, a tick at each, not on a log one', () => {
+    expect(charts.map((c) => c.name)).toEqual(['chart-queries_per_s.svg', 'chart-uds-vs-tcp.svg', 'chart-cpu.svg', 'chart-rtt.svg']);
+    for (const chart of charts) {
+      const xs = encodingsOf(chart.spec, 'x');
+      expect(xs.length, chart.name).toBeGreaterThan(0);
+      for (const x of xs) {
+        expect(x.field, chart.name).toBe('size');
+        expect(x.scale.type, chart.name).toBe('linear');
+        const [lo, hi] = x.scale.domain;
+        expect(lo, chart.name).toBeLessThan(0);
+        expect(hi, chart.name).toBeGreaterThan(1);
+        expect(Number.isFinite(lo) && Number.isFinite(hi), chart.name).toBe(true);
+        expect(x.axis.values, chart.name).toEqual([0, 1]);
+      }
+    }
+  });
+
+  it('draw them: no log scale "from 0 to Infinity", every size labelled with its number, points at two places', () => {
+    for (const [name, svg] of Object.entries(pgSvgs)) {
+      expect(svg, name).not.toContain('Infinity');
+      const axes = axisLabels(svg, 'X');
+      expect(axes.length, name).toBeGreaterThanOrEqual(1);
+      for (const labels of axes) expect(labels, name).toEqual(['0', '1']);
+      const places = new Set([...svg.matchAll(/aria-roledescription="point" transform="translate\(([\d.]+),/g)].map(([, px]) => px));
+      expect(places.size, name).toBe(2);
+    }
+  });
+
+  it('name a size in a panel header as bytes, or by the axis and its number where it is a count', () => {
+    expect(sizeText(workloadOf('postgres').axes.size, 0)).toBe('lookups 0');
+    expect(sizeText(workloadOf('echo').axes.size, 1024)).toBe('1 KiB');
+  });
+});
+
+describe('the charts of a --node sweep', () => {
+  // two Node versions, the second 3.5× the msgs/s of the first; two depths
+  /** @type {Record<string, any>[]} */
+  const nodeRows = [];
+  for (const [version, factor] of /** @type {const} */ ([['v20.0.0', 1], ['v22.0.0', 3.5]])) {
+    for (let run = 0; run < 2; run++) {
+      for (const depth of [1, 16]) {
+        for (const size of [64, 1024]) {
+          const tcp = 10_000 * factor * (1 + 0.05 * run);
+          nodeRows.push({ ...okRow(run, 'tcp', size, depth, tcp), node_version: version }, { ...okRow(run, 'uds', size, depth, tcp * 1.3), node_version: version });
+        }
+      }
+    }
+  }
+  const meta = { status: 'complete', nodes: [{ version: 'v20.0.0' }, { version: 'v22.0.0' }] };
+  const charts = chartSpecs(buildFindings({ trials: nodeRows, meta }));
+
+  it('give every panel of a chart one y scale: they show one figure, and the versions differ in it', async () => {
+    const faceted = charts.filter((c) => c.spec.facet);
+    expect(faceted.map((c) => c.name)).toEqual(['chart-msgs_per_s.svg', 'chart-cpu.svg', 'chart-rtt.svg']);
+    for (const chart of faceted) expect(chart.spec.resolve?.scale?.y, chart.name).not.toBe('independent');
+    const primary = /** @type {import('../../lib/report/charts.js').Chart} */ (faceted[0]);
+    const svg = await renderSvg(primary.spec);
+    expect(titlesOf(svg).filter((t) => / · Node v2[02]\.0\.0$/.test(t))).toHaveLength(4); // depth × version panels
+    const yAxes = [...svg.matchAll(/aria-label="(Y-axis titled [^"]*)"/g)].map(([, label]) => label);
+    expect(yAxes.length).toBeGreaterThanOrEqual(1);
+    expect(new Set(yAxes).size).toBe(1);
+  }, 30_000);
 });
