@@ -37,22 +37,22 @@ const LEGEND = { symbolOpacity: 1, symbolStrokeWidth: 0, symbolSize: 120 };
 const finite = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
 /**
- * A faceted chart: a panel per `column` (depth, or size; and Node version), every panel on one y scale. The panels of
- * a chart show one figure in one unit, side by side to be compared: a scale of their own would draw 40 000 and
- * 140 000 at one height, hiding the difference between Node versions (or depths) the panels are there to show. No
- * chart has panels of different figures or units, so none resolves its y scale independently.
+ * A faceted chart: a panel per `column` (depth, or size; and Node version). Panels of several Node versions share their
+ * y scale: they are there to compare, and a scale of their own would draw 40 000 and 140 000 at one height. Panels of
+ * depths alone may each have their own (`independent`): depth 1 and depth 16 differ by far more than the transports,
+ * whose difference is what each panel shows.
  * @param {Record<string, any>[]} values
  * @param {Record<string, any>[]} layer
- * @param {{ description: string, title: Record<string, any>, column: Record<string, any> }} about
+ * @param {{ description: string, title: Record<string, any>, column: Record<string, any>, independent?: boolean }} about
  */
-function faceted(values, layer, { description, title, column }) {
+function faceted(values, layer, { description, title, column, independent = false }) {
   return {
     description,
     title,
     data: { values },
     facet: { column },
     spec: { width: WIDTH, height: HEIGHT, layer },
-    resolve: { scale: { y: 'shared' } },
+    resolve: { scale: { y: independent ? 'independent' : 'shared' } },
     config: { font: 'sans-serif' },
   };
 }
@@ -115,7 +115,7 @@ export function chartSpecs(findings) {
     { mark: band(0.25), transform: [{ filter: 'datum.low !== null' }], encoding: { x, y: { ...primaryY, field: 'low' }, y2: { field: 'high' }, color: colour } },
     { mark: { type: 'line' }, encoding: { x, y: primaryY, color: colour } },
     { mark: { type: 'point', filled: true, size: 40 }, encoding: { x, y: primaryY, color: colour, shape } },
-  ], { description: `${primary.short} against ${sizeName}, ${named}, 95 % CI bands`, title: title(`${primary.short} against ${sizeName}`, `${named}, ${findings.centre} of runs, 95 % CI`), column: byDepth });
+  ], { description: `${primary.short} against ${sizeName}, ${named}, 95 % CI bands`, title: title(`${primary.short} against ${sizeName}`, `${named}, ${findings.centre} of runs, 95 % CI`), column: byDepth, independent: nodes.length < 2 });
 
   // 2. each transport relative to TCP (UDS first; the 2014 study's "relative" graph), on a log axis fitted to the values and their
   // intervals, 1 always in view; depths differ in colour, point shape and line dash
@@ -168,7 +168,7 @@ export function chartSpecs(findings) {
   const cpu = pointsOf(cpuMetrics, 'side');
   const sides = cpuMetrics.map(([side]) => side).join(', ');
   const cpuChart = faceted(cpu, lines({ field: 'value', type: 'quantitative', title: cpuTitle }, 'side'), {
-    description: `${cpuTitle} against ${sizeName}: ${sides}; ${named}`, title: title(`${cpuTitle} against ${sizeName}`, `${sides}; ${named}`), column: byDepth,
+    description: `${cpuTitle} against ${sizeName}: ${sides}; ${named}`, title: title(`${cpuTitle} against ${sizeName}`, `${sides}; ${named}`), column: byDepth, independent: nodes.length < 2,
   });
 
   // 4. p50 and p99 times (RTT for echo, connection time for connect, request latency for http): the workload's *_p50_us

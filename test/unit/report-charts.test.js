@@ -213,4 +213,11 @@ describe('the charts of a --node sweep', () => {
     expect(yAxes.length).toBeGreaterThanOrEqual(1);
     expect(new Set(yAxes).size).toBe(1);
   }, 30_000);
+
+  it('with one Node version, give each depth panel of the primary and CPU charts a y scale of its own (the depths differ by more than the transports)', () => {
+    const one = chartSpecs(buildFindings({ trials: nodeRows.filter((r) => r.node_version === 'v20.0.0'), meta: { status: 'complete' } }));
+    expect(Object.fromEntries(one.filter((c) => c.spec.facet).map((c) => [c.name, c.spec.resolve?.scale?.y]))).toEqual({
+      'chart-msgs_per_s.svg': 'independent', 'chart-cpu.svg': 'independent', 'chart-rtt.svg': 'shared',
+    });
+  });
 });
