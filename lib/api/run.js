@@ -13,7 +13,7 @@ import { checkTempDir } from '../fixture/socket-file.js';
 import { describeTarget } from '../client/transport.js';
 import { runLanes } from '../trial/lanes.js';
 import { BASELINE, channelTargets } from '../transports/index.js';
-import { connectionsAt } from '../workloads/index.js';
+import { connectionsAt, sizeLabel } from '../workloads/index.js';
 import { collectMachineFacts } from '../machine/wakeup-probe.js';
 import { resolveRunOptions } from '../options/validate.js';
 import { checkOptionKeys, optionKeys } from '../options/settings.js';
@@ -21,6 +21,7 @@ import { batchMeansInterval, blockPairLogRatios, pairedLogRatios, ratioInterval 
 import { clientWarnings, counterWarnings, laneWarnings } from '../stats/summarize.js';
 import { trialSettings } from '../sweep/orchestrator.js';
 import { resolvePinning } from '../sweep/pinning.js';
+import { showAmount, warmupWords } from '../sweep/spec.js';
 import { describeServers, findServers } from '../sweep/request.js';
 import { describeWakeup, wakeupFinding } from '../report/machine.js';
 
@@ -85,13 +86,14 @@ export async function run(raw = {}, { onProgress = () => {}, signal } = {}) {
   try {
     // a message transport's echo is the trial's own, whoever serves the others
     const targets = { ...channelTargets(), ...(options.targets ?? /** @type {NonNullable<typeof fixture>} */ (fixture).targets) };
-    const amount = (/** @type {import('../workloads/workload.js').Amount} */ a) => ('packets' in a ? `${a.packets} ${workload.columns[0]}` : `${a.ms} ms`);
+    // a size axis in the workload's own words (postgres: 1 lookup) needs no label before it; bytes do (packet size 64 B)
+    const size = workload.axes.size.format ? sizeLabel(workload.name, options.size) : `${workload.axes.size.label} ${formatSize(options.size)}`;
     info(describeEnvironment(collectEnvironment()), true);
     if (backlog) warn(backlog);
     for (const line of describeServers(executables, workload)) info(line);
     if (node) info(`node: ${describeNodes([node])} runs ${fixture ? 'the server and ' : ''}the client, in a lane process per transport${fixture ? '' : ' (the server is not ours)'}`);
     info(`pin ${pinned}${transports.length > 1 ? ', each lane in a process of its own' : ''}`);
-    info(`${workload.name} ${workload.axes.size.label} ${formatSize(options.size)} × ${workload.axes.depth.label} ${options.depth}, ${amount(measure)} per transport after ${amount(warmup)} warmup${transports.length > 1 ? ', in alternating blocks' : ''}${workload.options.includes('pipelining') ? `, pipelining ${options.pipelining}` : ''}${workload.options.includes('clients') ? `, ${options.clients} client${options.clients === 1 ? '' : 's'}` : ''}${workload.options.includes('batch') ? `, ${options.batch === 1 ? 'no pipeline()' : `pipelines of ${options.batch}`}` : ''}${workload.options.includes('connections') ? `, ${connections} connections taking turns` : ''}${workload.options.includes('arrivals') ? `, ${options.arrivals} arrivals` : ''}${workload.fixture.proxy ? `, nginx upstream ${options.keepalive ? 'keep-alive' : 'a new connection per request'}` : ''}${options.serverWorkUs === null ? '' : `, the server spinning ${options.serverWorkUs} µs per ${workload.fixture.server === 'http' ? 'request' : 'packet'} (--server-work)`}${options.serverDelayMs === null ? '' : `, the server waiting ${options.serverDelayMs} ms before each ${workload.fixture.server === 'http' ? 'answer' : 'echo'} (--server-delay)`}, seed ${options.seed}, TCP noDelay ${options.noDelay}`);
+    info(`${workload.name} ${size} × ${workload.axes.depth.label} ${options.depth}, ${showAmount(measure, workload)} per transport ${warmupWords(warmup, workload)}${transports.length > 1 ? ', in alternating blocks' : ''}${workload.options.includes('pipelining') ? `, pipelining ${options.pipelining}` : ''}${workload.options.includes('clients') ? `, ${options.clients} client${options.clients === 1 ? '' : 's'}` : ''}${workload.options.includes('batch') ? `, ${options.batch === 1 ? 'no pipeline()' : `pipelines of ${options.batch}`}` : ''}${workload.options.includes('connections') ? `, ${connections} connections taking turns` : ''}${workload.options.includes('arrivals') ? `, ${options.arrivals} arrivals` : ''}${workload.fixture.proxy ? `, nginx upstream ${options.keepalive ? 'keep-alive' : 'a new connection per request'}` : ''}${options.serverWorkUs === null ? '' : `, the server spinning ${options.serverWorkUs} µs per ${workload.fixture.server === 'http' ? 'request' : 'packet'} (--server-work)`}${options.serverDelayMs === null ? '' : `, the server waiting ${options.serverDelayMs} ms before each ${workload.fixture.server === 'http' ? 'answer' : 'echo'} (--server-delay)`}, seed ${options.seed}, TCP noDelay ${options.noDelay}`);
     info(`${transports.map((t) => describeTarget(/** @type {import('../client/transport.js').Target} */ (targets[t]))).join(', ')}${fixture ? ` (${fixture.describe})` : ' (server not ours: no server CPU)'}`);
 
     /** @type {Record<string, any>[]} */

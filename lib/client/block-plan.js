@@ -1,6 +1,6 @@
 /**
  * How many blocks of how many units a trial runs, and how long that takes at a rate: the plan ./blocks.js follows, and
- * the warning, once every lane has run one block, when the floors (a block's fewest units, a phase's fewest blocks)
+ * the warning, once the warmup is over (without one, once every lane has run a block), when the floors (a block's fewest units, a phase's fewest blocks)
  * outlast the duration; why the floors stay: docs/method.md#what-is-timed. Pure.
  */
 
@@ -105,7 +105,8 @@ const count = (n) => Math.round(n).toLocaleString('en-US').replace(/,/g, ' ');
 
 /**
  * The one line that says a trial cannot keep to --duration, or null when it can.
- * @param {TrialPlan} plan at the rates of the lanes' first blocks
+ * @param {TrialPlan} plan at the rates lib/client/blocks.js hands over: with a warmup, each lane's fastest warmup
+ *   block's; without, each lane's first measured block's
  * @param {object} words
  * @param {Amount} words.measure the duration asked for (per lane)
  * @param {string} words.units what a block counts: packets, chunks, connections, requests
@@ -116,5 +117,5 @@ export function overrunWarning(plan, { measure, units, floor }) {
   if (plan.fits || !('ms' in measure)) return null;
   const { blocks, blockUnits } = plan.measure;
   const perLane = plan.measure.ms / plan.lanes;
-  return `--duration ${seconds(measure.ms)} cannot hold the fewest blocks a trial measures, ${blocks} per transport of at least ${count(blockUnits)} ${units} (${floor}): at the first blocks' rate (${count(plan.slowest * 1000)} ${units}/s, the slowest transport) they take about ${seconds(perLane)} per transport, and this trial about ${seconds(plan.ms)} in all${plan.warmup ? ' with its warmup' : ''}; --duration ${seconds(Math.ceil(plan.floorMs / 100) * 100)} or more would hold them`;
+  return `--duration ${seconds(measure.ms)} cannot hold the fewest blocks a trial measures, ${blocks} per transport of at least ${count(blockUnits)} ${units} (${floor}): at ${plan.warmup ? 'the warmup\'s best rate' : 'the first blocks\' rate'} (${count(plan.slowest * 1000)} ${units}/s, the slowest transport) they take about ${seconds(perLane)} per transport, and this trial about ${seconds(plan.ms)} in all${plan.warmup ? ' with its warmup' : ''}; --duration ${seconds(Math.ceil(plan.floorMs / 100) * 100)} or more would hold them`;
 }

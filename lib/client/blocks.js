@@ -100,14 +100,15 @@ const floorsOf = (test) => (test ? { minBlocks: TEST_MIN_BLOCKS, minWarmupBlocks
  * @typedef {object} BlockControl the scheduler in another process (lib/trial/lanes.js): this process
  *   holds one lane and runs the blocks it is asked for
  * @property {(plan: BlockPlan, executor: BlockExecutor, onRates: (rates: number[]) => void) => Promise<{ blocks: MeasuredBlock[], blockUnits: number }>} serve
- *   `onRates` is called with every lane's first rate where the scheduler sends them
+ *   `onRates` is called with every lane's rate where the scheduler sends them (see scheduleBlocks)
  */
 
 /**
  * @param {Lane[]} lanes
  * @param {BlockPlan & { probe?: ServerProbe, signal?: AbortSignal, control?: BlockControl, onPlan?: (plan: import('./block-plan.js').TrialPlan) => void }} options
- *   with `control`, the one lane's blocks are scheduled by another process; `onPlan`, once every lane has run a block:
- *   the trial's plan at those blocks' rates (lib/client/block-plan.js), to say at once what --duration cannot hold
+ *   with `control`, the one lane's blocks are scheduled by another process; `onPlan`, once the warmup is over (without
+ *   one, once every lane has run a block): the trial's plan at the rates scheduleBlocks hands over
+ *   (lib/client/block-plan.js), to say before the measured blocks what --duration cannot hold
  * @returns {Promise<{ totals: Totals[], blocks: Block[], blockUnits: number }>} totals in the order of lanes
  */
 export async function runBlocks(lanes, { measure, warmup, minUnits, blockMs = DEFAULT_BLOCK_MS, test, probe, signal, name = 'blocks', control, onPlan }) {
@@ -125,18 +126,29 @@ export async function runBlocks(lanes, { measure, warmup, minUnits, blockMs = DE
  * Warm up, then measure blocks of one length in alternating order, each lane's blocks through its executor.
  * @param {BlockExecutor[]} executors one per lane
  * @param {BlockPlan & { signal?: AbortSignal, onRates?: (rates: number[]) => void }} plan `onRates`: every lane's rate
- *   in units per ms, once each has run a block
+ *   in units per ms, once: its fastest warmup block's, after the warmup, or without one its first measured block's
  * @returns {Promise<{ blocks: (MeasuredBlock & { lane: number })[], blockUnits: number }>} the measured blocks in the order they ran
  */
 export async function scheduleBlocks(executors, { measure, warmup, minUnits, blockMs = DEFAULT_BLOCK_MS, test, signal, name = 'blocks', onRates = () => {} }) {
   const { minBlocks, minWarmupBlocks } = floorsOf(test);
   const rate = executors.map(() => NaN);
+  // the rates onRates hears, once: each lane's fastest warmup block after the warmup (its first blocks pay for connecting
+  // and for code not yet optimised: the default http run's first ran at a tenth of its measured rate and warned wrongly), else each lane's first
+  // measured block where there is no warmup
+  const fastest = executors.map(() => NaN);
+  let told = false;
+  /** @param {number[]} rates */
+  const tell = (rates) => {
+    if (told || !rates.every((r) => Number.isFinite(r) && r > 0)) return;
+    told = true;
+    onRates(rates);
+  };
   const firstRates = executors.map(() => NaN);
-  /** Each lane's first block's rate; once every lane has one, they go to `onRates`. @param {number} i @param {number} n @param {number} ms */
+  /** Each lane's first measured block's rate; once every lane has one, they go to `onRates`. @param {number} i @param {number} n @param {number} ms */
   const firstBlocks = (i, n, ms) => {
-    if (!Number.isNaN(firstRates[i])) return;
+    if (told || !Number.isNaN(firstRates[i])) return;
     firstRates[i] = n / ms;
-    if (!firstRates.some(Number.isNaN)) onRates(firstRates);
+    if (!firstRates.some(Number.isNaN)) tell(firstRates);
   };
 
   // warmup: blocks of minUnits (fewer if the warmup is a smaller count), as the plan has them
@@ -147,10 +159,11 @@ export async function scheduleBlocks(executors, { measure, warmup, minUnits, blo
       block: async (i, n) => {
         const ms = await executors[i].warm(n);
         rate[i] = n / ms;
-        firstBlocks(i, n, ms);
+        if (Number.isFinite(rate[i]) && !(rate[i] <= fastest[i])) fastest[i] = rate[i];
         return ms;
       },
     });
+    tell(fastest);
   }
 
   // measured blocks, all of one length

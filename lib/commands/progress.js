@@ -4,9 +4,8 @@
  */
 import { BASELINE, labelOf } from '../transports/index.js';
 import { createRequire } from 'node:module';
-import { formatSize } from '../core/units.js';
 import { printable } from '../core/text.js';
-import { depthLabel, workloadOf } from '../workloads/index.js';
+import { depthLabel, sizeLabel, workloadOf } from '../workloads/index.js';
 
 /**
  * @param {{ stream: NodeJS.WritableStream & { isTTY?: boolean }, quiet: boolean, chalk: import('chalk').ChalkInstance, workload?: string, nodes?: boolean }} options nodes: name each trial's Node version (a sweep of several)
@@ -15,7 +14,7 @@ export function createProgress({ stream, quiet, chalk, workload, nodes = false }
   const w = workloadOf(workload);
   const unit = w.summary[w.primary].unit;
   const show = (/** @type {number} */ v) => (v >= 100 ? String(Math.round(v)) : String(+v.toPrecision(3)));
-  const label = (/** @type {import('../sweep/schedule.js').Job} */ job) => `run ${job.run} #${job.order} ${nodes ? `node ${job.node} ` : ''}${formatSize(job.size)} ${depthLabel(workload, job.depth)} ${job.transports.join('+')}`;
+  const label = (/** @type {import('../sweep/schedule.js').Job} */ job) => `run ${job.run} #${job.order} ${nodes ? `node ${job.node} ` : ''}${sizeLabel(workload, job.size)} ${depthLabel(workload, job.depth)} ${job.transports.join('+')}`;
   /** @param {Record<string, any>[]} rows */
   const figures = (rows) => {
     const failed = rows.find((r) => r.status !== 'ok');

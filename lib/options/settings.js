@@ -52,11 +52,14 @@ const who = (pick) => WORKLOAD_NAMES.filter((n) => pick(WORKLOADS[n])).join(', '
  * @param {boolean} [defaults]
  */
 function axisText(name, flag, defaults = false) {
-  const show = (/** @type {number} */ n) => (name === 'size' ? formatSize(n) : String(n));
+  // a range is what to type: bytes as bytes, an axis in its own words (postgres) as its numbers, its label saying
+  // what they mean; a default is a value: in the axis's words (1 lookup)
+  const show = (/** @type {import('../workloads/workload.js').Axis} */ a, /** @type {number} */ n) => (name !== 'size' ? String(n) : a.format ? a.format(n) : formatSize(n));
+  const typed = (/** @type {import('../workloads/workload.js').Axis} */ a, /** @type {number} */ n) => (name === 'size' && !a.format ? formatSize(n) : String(n));
   const axes = WORKLOAD_NAMES.filter((n) => !flag || WORKLOADS[n].axes[name].flag === flag).map((n) => ({ n, a: WORKLOADS[n].axes[name] }));
-  if (!defaults) return axes.map(({ n, a }) => `${n}: ${a.label} ${a.min === a.max ? show(a.min) : `${show(a.min)} to ${show(a.max)}`}`).join('; ');
-  const values = [...new Set(axes.map(({ a }) => show(a.fallback)))];
-  return values.length === 1 ? values[0] : values.map((v) => `${v} (${axes.filter(({ a }) => show(a.fallback) === v).map(({ n }) => n).join(', ')})`).join(', ');
+  if (!defaults) return axes.map(({ n, a }) => `${n}: ${a.label} ${a.min === a.max ? typed(a, a.min) : `${typed(a, a.min)} to ${typed(a, a.max)}`}`).join('; ');
+  const values = [...new Set(axes.map(({ a }) => show(a, a.fallback)))];
+  return values.length === 1 ? values[0] : values.map((v) => `${v} (${axes.filter(({ a }) => show(a, a.fallback) === v).map(({ n }) => n).join(', ')})`).join(', ');
 }
 
 /** The transports, each with where it runs and which workloads take it: `tcp, uds, uds-abstract (linux; not proxy), …`. */

@@ -1,7 +1,6 @@
 /** The table of one depth as cells of text (a selection of the figures in summary.csv), for the terminal, Markdown and HTML. Pure. */
-import { formatSize } from '../core/units.js';
 import { isModerated } from '../stats/summarize.js';
-import { workloadOf } from '../workloads/index.js';
+import { sizeLabel, workloadOf } from '../workloads/index.js';
 import { HEADLINE, PAIR, labelOf, othersOf, ratioOf } from '../transports/index.js';
 import { estimatesOf } from './estimates.js';
 import { human } from './table.js';
@@ -65,7 +64,7 @@ export function depthTable(section) {
     const r = f.ratio;
     const cpu = (/** @type {string} */ metric, /** @type {string} */ t) => num(row.figures[metric] ? estimatesOf(row.figures[metric])[t]?.value : undefined);
     return [
-      formatSize(row.size_bytes),
+      sizeLabel(section.workload, row.size_bytes),
       ...PAIR.map((t) => num(estimatesOf(f)[t]?.value)),
       ratio(r?.value),
       ciCell(r),

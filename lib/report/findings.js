@@ -5,8 +5,7 @@
  */
 import { isOpenLoop, missedRate } from '../workloads/rate.js';
 import { findKnees } from '../stats/knees.js';
-import { depthLabel } from '../workloads/index.js';
-import { formatSize } from '../core/units.js';
+import { depthLabel, sizeLabel } from '../workloads/index.js';
 import { FIGURES, figureOf, primaryFigure, serverCpuMetric } from '../workloads/figures.js';
 import { WIDE_CI, summarize, clientWarnings, counterWarnings, laneWarnings } from '../stats/summarize.js';
 import { isVersionComparison } from '../stats/versions.js';
@@ -227,7 +226,7 @@ export function buildFindings({ trials: all, meta, notes = [], dir }, options = 
         const serverCpu = serverCpuMetric(workload);
         const shares = (/** @type {string} */ t) => rows.map((r) => ({ size_bytes: r.size_bytes, shares: [primary.metric, serverCpu].filter((m) => m && r.figures[m]).map((m) => ({ figure: figureOf(/** @type {string} */ (m), workload), ratio: ratioAgainstTcp(r.figures[/** @type {string} */ (m)], t) })) }));
         const work = workOf(meta?.spec);
-        const workVerdicts = work ? transports.filter((t) => t !== BASELINE).map((t) => workVerdict(work, shares(t), labelOf(t))) : [];
+        const workVerdicts = work ? transports.filter((t) => t !== BASELINE).map((t) => workVerdict(work, shares(t), labelOf(t), (n) => sizeLabel(workload, n))) : [];
         sections.push({ workload, node, depth, transports, primary, sizes: rows, verdict: [verdict, ...workVerdicts].filter(Boolean).join(' ') });
       }
     }
@@ -253,7 +252,7 @@ export function buildFindings({ trials: all, meta, notes = [], dir }, options = 
   if (new Set(dockerSessions).size > 1) warnings.push(`sessions of this sweep ran the server differently: ${dockerSessions.filter(Boolean).length} in a real Docker container, ${dockerSessions.filter((d) => !d).length} in the namespace emulation (no Docker daemon answered); meta.json sessions[].executables.docker says which`);
 
   /** a group for people, its Node version first where there are several @param {Section} s @param {number} size */
-  const groupOf = (s, size) => `${s.node ? `Node ${s.node} ` : ''}${formatSize(size)} ${depthLabel(s.workload, s.depth)}`;
+  const groupOf = (s, size) => `${s.node ? `Node ${s.node} ` : ''}${sizeLabel(s.workload, size)} ${depthLabel(s.workload, s.depth)}`;
   const missing = ok.length === 0 ? [] : sections.flatMap((s) => s.sizes.flatMap((row) => {
     const lacking = s.transports.filter((t) => !estimatesOf(row.figures[s.primary.metric])[t]).map(labelOf);
     return lacking.length ? [`${groupOf(s, row.size_bytes)} (${lacking.join(', ')})`] : [];

@@ -6,7 +6,7 @@ import { Chalk } from 'chalk';
 import { formatSize } from '../core/units.js';
 import { ratioInterval } from '../stats/ratios.js';
 import { printable } from '../core/text.js';
-import { workloadOf } from '../workloads/index.js';
+import { sizeLabel, workloadOf } from '../workloads/index.js';
 import { serverCpuMetric } from '../workloads/figures.js';
 import { missedRate } from '../workloads/rate.js';
 import { BASELINE, labelOf, orderTransports } from '../transports/index.js';
@@ -52,7 +52,7 @@ export function toTable(records, { chalk = plain } = {}) {
   /** @type {[string, (r: import('../trial/record.js').TrialRecord) => string][]} who, then the workload's `table` figures, then status */
   const COLUMNS = [
     ['transport', (r) => String(r.transport)],
-    ['size', (r) => (r.size_bytes === null ? '-' : formatSize(Number(r.size_bytes)))],
+    ['size', (r) => (r.size_bytes === null ? '-' : sizeLabel(w.name, Number(r.size_bytes)))],
     [w.axes.depth.flag.slice(2), (r) => human(r.depth)],
     ...w.table.map(([title, column]) => /** @type {[string, (r: import('../trial/record.js').TrialRecord) => string]} */ ([title, (r) => human(r[column])])),
     ['status', (r) => String(r.status)],
@@ -95,7 +95,7 @@ export function toComparison(records, { chalk = plain, ratios = {}, workUs = nul
   for (const group of groups.values()) {
     const measured = orderTransports(group.map((r) => String(r.transport)));
     const w = workloadOf(group[0].workload);
-    const head = `${formatSize(Number(group[0].size_bytes))} ${w.axes.depth.flag.slice(2)} ${printable(group[0].depth)}`;
+    const head = `${sizeLabel(w.name, Number(group[0].size_bytes))} ${w.axes.depth.flag.slice(2)} ${printable(group[0].depth)}`;
     if (measured.length === 1) {
       // one transport alone: what it measured, and that nothing is compared (nothing at all if it failed)
       if (Number.isFinite(meanOf(group, w.primary))) lines.push(`${head}: ${labelOf(measured[0])} alone: ${aloneWords(measured[0], w.summary[w.primary])}`);

@@ -5,7 +5,7 @@
  * far from 1 the line names the mechanism figure that differs most (mostDifferent), among those frequent enough to
  * matter: a difference in something that happens once in a hundred messages explains nothing. Pure.
  */
-import { depthLabel } from '../workloads/index.js';
+import { depthLabel, sizeLabel } from '../workloads/index.js';
 import { figureOf } from '../workloads/figures.js';
 import { formatSize } from '../core/units.js';
 import { BASELINE, HEADLINE, labelOf } from '../transports/index.js';
@@ -20,6 +20,8 @@ export const MIN_PER_UNIT = 0.05;
  * @property {string} metric e.g. client_writes_per_chunk
  * @property {string} label in words: "client write calls per chunk"
  * @property {number} ratio to TCP (geometric mean of paired runs)
+ *
+ * @typedef {(size: number) => string} SizeWords a size in the workload's words (sizeLabel: `64 B`, `1 lookup`)
  */
 
 /**
@@ -96,11 +98,12 @@ export function span(values) {
 }
 
 /**
- * Sizes for people: `64 KiB`, or a range `1 B–16 KiB`.
+ * Sizes for people: `64 KiB`, or a range `1 B–16 KiB` (postgres: `SELECT 1–1 lookup`).
  * @param {{ size_bytes: number }[]} run in order
+ * @param {SizeWords} size a size in the workload's words
  */
-function sizeSpan(run) {
-  return run.length === 1 ? formatSize(run[0].size_bytes) : `${formatSize(run[0].size_bytes)}–${formatSize(run[run.length - 1].size_bytes)}`;
+function sizeSpan(run, size) {
+  return run.length === 1 ? size(run[0].size_bytes) : `${size(run[0].size_bytes)}–${size(run[run.length - 1].size_bytes)}`;
 }
 
 /**
@@ -108,8 +111,9 @@ function sizeSpan(run) {
  * chunk of TCP" (with the sizes, where not every size of the run); empty when none was found.
  * @param {SizeVerdict[]} run
  * @param {string} label the transport against TCP, for people ('UDS')
+ * @param {SizeWords} size
  */
-function describeMechanisms(run, label) {
+function describeMechanisms(run, label, size) {
   /** @type {Map<string, { label: string, sizes: SizeVerdict[], ratios: number[] }>} */
   const byMetric = new Map();
   for (const size of run) {
@@ -121,7 +125,7 @@ function describeMechanisms(run, label) {
     byMetric.set(m.metric, entry);
   }
   const list = (/** @type {string[]} */ items) => (items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`);
-  const clauses = [...byMetric.values()].map((e, i) => `${i === 0 ? `${label} makes ` : ''}${span(e.ratios)}× the ${e.label}${i === 0 ? ' of TCP' : ''}${e.sizes.length === run.length ? '' : ` at ${list(e.sizes.map((s) => formatSize(s.size_bytes)))}`}`);
+  const clauses = [...byMetric.values()].map((e, i) => `${i === 0 ? `${label} makes ` : ''}${span(e.ratios)}× the ${e.label}${i === 0 ? ' of TCP' : ''}${e.sizes.length === run.length ? '' : ` at ${list(e.sizes.map((s) => size(s.size_bytes)))}`}`);
   return clauses.join('; ');
 }
 
@@ -131,16 +135,17 @@ function describeMechanisms(run, label) {
  * @param {{ label: string }} figure
  * @param {string} label the transport against TCP, for people ('UDS')
  * @param {string} single what to do where one run was measured (SINGLE_RUN unless the sweep planned more)
+ * @param {SizeWords} size
  */
-function describeRun(run, verdict, figure, label, single) {
-  const sizes = sizeSpan(run);
+function describeRun(run, verdict, figure, label, single, size) {
+  const sizes = sizeSpan(run, size);
   const ratios = /** @type {Ratio[]} */ (run.map((s) => s.ratio).filter(Boolean));
   const one = ratios.length === 1 ? ratios[0] : undefined;
   const ci = (/** @type {Ratio} */ r) => `95 % CI ${x(/** @type {number} */ (r.low))}–${x(/** @type {number} */ (r.high))}`;
   switch (verdict) {
     case 'above':
     case 'below': {
-      const mechanisms = describeMechanisms(run, label);
+      const mechanisms = describeMechanisms(run, label, size);
       return `${label} gives ${span(ratios.map((r) => r.value))}× the ${figure.label} of TCP at ${sizes} (${one ? ci(one) : `every 95 % CI ${verdict} 1`}${mechanisms ? `; most different: ${mechanisms}` : ''})`;
     }
     case 'same': {
@@ -188,9 +193,10 @@ export function workOf(spec) {
  * @param {string} work workOf()
  * @param {{ size_bytes: number, shares: { figure: import('../workloads/workload.js').Figure, ratio: Ratio | null }[] }[]} sizes
  * @param {string} label the transport against TCP, for people
+ * @param {SizeWords} [size] a size in the workload's words
  */
-export function workVerdict(work, sizes, label) {
-  const said = sizes.map((s) => ({ size: formatSize(s.size_bytes), words: s.shares.filter((x) => x.ratio).map((x) => shareWords(x.figure, /** @type {Ratio} */ (x.ratio).value, /** @type {Ratio} */ (x.ratio))) })).filter((s) => s.words.length);
+export function workVerdict(work, sizes, label, size = formatSize) {
+  const said = sizes.map((s) => ({ size: size(s.size_bytes), words: s.shares.filter((x) => x.ratio).map((x) => shareWords(x.figure, /** @type {Ratio} */ (x.ratio).value, /** @type {Ratio} */ (x.ratio))) })).filter((s) => s.words.length);
   return said.length ? `With ${work} per request, ${label} ${said.map((s) => `${s.words.join(' and ')} of TCP at ${s.size}`).join('; ')}.` : '';
 }
 
@@ -200,8 +206,9 @@ export function workVerdict(work, sizes, label) {
  * @param {{ label: string }} figure the primary figure
  * @param {string} [label] the transport against TCP, for people
  * @param {string} [single] what to do where one run was measured
+ * @param {SizeWords} [size]
  */
-function verdictBody(sizes, figure, label = labelOf(HEADLINE), single = SINGLE_RUN) {
+function verdictBody(sizes, figure, label = labelOf(HEADLINE), single = SINGLE_RUN, size = formatSize) {
   /** @type {{ verdict: Verdict, sizes: SizeVerdict[] }[]} */
   const runs = [];
   for (const size of sizes) {
@@ -210,7 +217,7 @@ function verdictBody(sizes, figure, label = labelOf(HEADLINE), single = SINGLE_R
     if (last && last.verdict === verdict) last.sizes.push(size);
     else runs.push({ verdict, sizes: [size] });
   }
-  return runs.map((r) => describeRun(r.sizes, r.verdict, figure, label, single)).join('; ');
+  return runs.map((r) => describeRun(r.sizes, r.verdict, figure, label, single, size)).join('; ');
 }
 
 /**
@@ -229,13 +236,14 @@ export function aloneWords(transport, figure) {
  * @param {string} head
  * @param {{ transport: string, sizes: { size_bytes: number, measured: boolean }[] }} alone measured: a successful trial at that size
  * @param {{ label: string }} figure
+ * @param {SizeWords} size
  */
-function aloneVerdict(head, { transport, sizes }, figure) {
+function aloneVerdict(head, { transport, sizes }, figure, size) {
   const label = labelOf(transport);
   const measured = sizes.filter((s) => s.measured);
-  const failed = sizes.filter((s) => !s.measured).map((s) => formatSize(s.size_bytes));
+  const failed = sizes.filter((s) => !s.measured).map((s) => size(s.size_bytes));
   if (measured.length === 0) return `${head}: ${label} alone: no successful trial, nothing measured.`;
-  return `${head}: ${label} alone at ${sizeSpan(measured)}: ${aloneWords(transport, figure)}${failed.length ? `; no successful trial at ${failed.join(', ')}` : ''}.`;
+  return `${head}: ${label} alone at ${sizeSpan(measured, size)}: ${aloneWords(transport, figure)}${failed.length ? `; no successful trial at ${failed.join(', ')}` : ''}.`;
 }
 
 /** What to do where one run was measured and one was planned. */
@@ -264,8 +272,9 @@ export function singleRunWords({ runs, stopped, retry }) {
  */
 export function toVerdict(section, figure, { workloadLabel = false, single = SINGLE_RUN } = {}) {
   const head = `${workloadLabel && section.workload ? `${section.workload} ` : ''}${section.node ? `Node ${section.node}, ` : ''}${depthLabel(section.workload, section.depth)}`;
-  if (section.alone) return aloneVerdict(head, section.alone, figure);
-  const others = (section.others ?? []).filter((o) => o.sizes.length).map((o) => `${o.label} against TCP: ${verdictBody(o.sizes, figure, o.label, single)}.`);
+  const size = (/** @type {number} */ n) => sizeLabel(section.workload, n);
+  if (section.alone) return aloneVerdict(head, section.alone, figure, size);
+  const others = (section.others ?? []).filter((o) => o.sizes.length).map((o) => `${o.label} against TCP: ${verdictBody(o.sizes, figure, o.label, single, size)}.`);
   if (section.sizes.length === 0) return others.length ? `${head}: ${others.join(' ')}` : `${head}: nothing measured.`;
-  return [`${head}: ${verdictBody(section.sizes, figure, undefined, single)}.`, ...others].join(' ');
+  return [`${head}: ${verdictBody(section.sizes, figure, undefined, single, size)}.`, ...others].join(' ');
 }

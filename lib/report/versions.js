@@ -2,10 +2,9 @@
  * What a report says of Node versions against each other (VersionFinding: a line in words and a table per version after
  * the baseline), from summarize()'s comparison rows (lib/stats/versions.js). Pure.
  */
-import { formatSize } from '../core/units.js';
 import { isVersionComparison } from '../stats/versions.js';
 import { labelOf, orderTransports, ratiosOf, ratioTransport } from '../transports/index.js';
-import { depthLabel } from '../workloads/index.js';
+import { depthLabel, sizeLabel } from '../workloads/index.js';
 import { ciCell, sigCell } from './depth-table.js';
 import { formatRatio, span } from './verdict.js';
 
@@ -51,7 +50,7 @@ function describe(what, found, workload, name = false) {
   const tested = found.filter((x) => x.r.low !== null);
   const changed = tested.filter((x) => x.r.significant === 'yes');
   const where = name && changed.length
-    ? `: ${changed.slice(0, 3).map((x) => `${formatSize(x.g.size_bytes)} ${depthLabel(workload, x.g.depth)} ×${formatRatio(x.r.value)}`).join(', ')}${changed.length > 3 ? ', …' : ''}`
+    ? `: ${changed.slice(0, 3).map((x) => `${sizeLabel(workload, x.g.size_bytes)} ${depthLabel(workload, x.g.depth)} ×${formatRatio(x.r.value)}`).join(', ')}${changed.length > 3 ? ', …' : ''}`
     : '';
   const ci = tested.length === 0 ? 'one run: no CI' : `95 % CI excludes 1 at ${changed.length} of ${found.length} group${found.length === 1 ? '' : 's'}${where}`;
   return `${what} ×${span(found.map((x) => x.r.value))} (${ci})`;
@@ -115,7 +114,7 @@ export function versionTable(finding) {
       { title: 'runs', heading: 'paired runs', numeric: true },
     ],
     rows: finding.groups.map((g) => [
-      formatSize(g.size_bytes), String(g.depth),
+      sizeLabel(finding.workload, g.size_bytes), String(g.depth),
       ...finding.ratios.flatMap((c) => [ratio(g.ratios[c]), ciCell(g.ratios[c]), sigCell(g.ratios[c])]),
       ...finding.transports.flatMap((t) => [ratio(g.transports[t]), ciCell(g.transports[t])]),
       String(runs(g)),

@@ -7,7 +7,7 @@ import { UsageError } from '../core/errors.js';
 import { MAX_RUNS } from '../core/limits.js';
 import { formatSize, isPowerOfTwo } from '../core/units.js';
 import { TRANSPORTS } from '../transports/index.js';
-import { WORKLOADS, WORKLOAD_NAMES, workloadOf } from '../workloads/index.js';
+import { WORKLOADS, WORKLOAD_NAMES, sizeLabel, workloadOf } from '../workloads/index.js';
 import { FIGURES } from '../workloads/figures.js';
 import { VERSION_PATTERN } from '../core/node-executables.js';
 import { parseCell } from './csv.js';
@@ -92,7 +92,7 @@ export function createRowReader(path, columns) {
     const w = WORKLOADS[row.workload];
     wholeNumber(row.run, where('run'), { min: 0, max: MAX_RUNS - 1, what: 'run numbers of a sweep' });
     const { size, depth } = w.axes;
-    wholeNumber(row.size_bytes, where('size_bytes'), { min: size.min, max: size.max, what: `${w.name} ${size.label}s`, bytes: true });
+    wholeNumber(row.size_bytes, where('size_bytes'), { min: size.min, max: size.max, what: `${w.name} ${size.label}s`, bytes: !size.format });
     if (size.powerOfTwo && !isPowerOfTwo(row.size_bytes)) throw new UsageError(`${where('size_bytes')}: ${row.size_bytes} is not a power of two, as ${w.name} ${size.label}s are`, 'ERR_RESULTS');
     wholeNumber(row.depth, where('depth'), { min: depth.min, max: depth.max, what: `${w.name} depths (${depth.label})` });
     if (row.status === 'ok') checkFigures(row, line);
@@ -101,7 +101,7 @@ export function createRowReader(path, columns) {
       const first = seen.get(key);
       if (first !== undefined) {
         const node = row.node_version ? ` on Node ${row.node_version}` : '';
-        throw new UsageError(`${path}: line ${line}, columns run, workload, ${row.node_version ? 'node_version, ' : ''}size_bytes, depth, transport: a second row for run ${row.run} of ${row.workload} ${formatSize(row.size_bytes)} depth ${row.depth}${node} over ${row.transport.toUpperCase()} (the first is line ${first}); a run has one row per transport, so its transports pair without doubt`, 'ERR_RESULTS');
+        throw new UsageError(`${path}: line ${line}, columns run, workload, ${row.node_version ? 'node_version, ' : ''}size_bytes, depth, transport: a second row for run ${row.run} of ${row.workload} ${sizeLabel(row.workload, row.size_bytes)} depth ${row.depth}${node} over ${row.transport.toUpperCase()} (the first is line ${first}); a run has one row per transport, so its transports pair without doubt`, 'ERR_RESULTS');
       }
       seen.set(key, line);
     }
@@ -164,7 +164,7 @@ export function checkMetaSpec(path, meta) {
   for (const [name, axis] of /** @type {const} */ ([['sizes', w.axes.size], ['depths', w.axes.depth]])) {
     if (spec[name] === undefined) continue;
     if (!Array.isArray(spec[name])) throw new UsageError(`${key(name)} is ${JSON.stringify(spec[name])}, not a list`, 'ERR_RESULTS');
-    spec[name].forEach((/** @type {unknown} */ v, /** @type {number} */ i) => wholeNumber(v, `${key(name)}[${i}]`, { min: axis.min, max: axis.max, what: `${w.name} ${axis.label}s`, bytes: name === 'sizes' }));
+    spec[name].forEach((/** @type {unknown} */ v, /** @type {number} */ i) => wholeNumber(v, `${key(name)}[${i}]`, { min: axis.min, max: axis.max, what: `${w.name} ${axis.label}s`, bytes: name === 'sizes' && !axis.format }));
   }
   if (spec.transports !== undefined && !(Array.isArray(spec.transports) && spec.transports.every((/** @type {unknown} */ t) => TRANSPORTS.includes(/** @type {any} */ (t))))) {
     throw new UsageError(`${key('transports')} is ${JSON.stringify(spec.transports)}, not a list of ${TRANSPORTS.join(', ')}`, 'ERR_RESULTS');

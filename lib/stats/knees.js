@@ -9,7 +9,7 @@
 import { isOpenLoop } from '../workloads/rate.js';
 import { ratioInterval } from './ratios.js';
 import { BASELINE, labelOf, orderTransports } from '../transports/index.js';
-import { formatSize } from '../core/units.js';
+import { sizeLabel } from '../workloads/index.js';
 
 /**
  * @typedef {object} TransportKnee
@@ -136,14 +136,14 @@ export function findKnees(rows, { several = false } = {}) {
       if (above.length === runs.length) bounds[t.transport] = { side: 'at least', interval: ratioInterval(above) };
       else if (below.length === runs.length) bounds[t.transport] = { side: 'at most', interval: ratioInterval(below) };
     }
-    return { workload, node, size_bytes: size, rates, transports, ratios, bounds, spectrum: spectrumOf(group, rates, transports), line: kneeLine({ node, size, rates, transports, ratios, bounds }) };
+    return { workload, node, size_bytes: size, rates, transports, ratios, bounds, spectrum: spectrumOf(group, rates, transports), line: kneeLine({ workload, node, size, rates, transports, ratios, bounds }) };
   });
 }
 
 /**
- * @param {{ node: string | null, size: number, rates: number[], transports: TransportKnee[], ratios: Record<string, import('./ratios.js').RatioInterval | null>, bounds: Record<string, KneeBound> }} finding
+ * @param {{ workload: string, node: string | null, size: number, rates: number[], transports: TransportKnee[], ratios: Record<string, import('./ratios.js').RatioInterval | null>, bounds: Record<string, KneeBound> }} finding
  */
-function kneeLine({ node, size, rates, transports, ratios, bounds }) {
+function kneeLine({ workload, node, size, rates, transports, ratios, bounds }) {
   const top = rates[rates.length - 1];
   const rate = (/** @type {number} */ n) => `${Math.round(n).toLocaleString('en-US')}/s`;
   const each = transports.map((t) => {
@@ -161,5 +161,5 @@ function kneeLine({ node, size, rates, transports, ratios, bounds }) {
   const ratioWords = Object.entries(ratios).map(([t, r]) => (r !== null ? `${labelOf(t)}/TCP ×${r.mean.toFixed(2)}${interval(r)}`
     : bounds[t] ? boundWords(t, bounds[t])
       : `${labelOf(t)}/TCP: no run with both knees below the ladder's top${transports.some((x) => x.runs.includes(top)) ? ` (offer rates above ${rate(top)} to find them)` : ''}`));
-  return `${node ? `Node ${node}: ` : ''}knee at ${formatSize(size)} (the largest rate offered that was kept; the ladder's step bounds it): ${each.join('; ')}${ratioWords.length ? `. ${ratioWords.join('; ')}` : ''}.`;
+  return `${node ? `Node ${node}: ` : ''}knee at ${sizeLabel(workload, size)} (the largest rate offered that was kept; the ladder's step bounds it): ${each.join('; ')}${ratioWords.length ? `. ${ratioWords.join('; ')}` : ''}.`;
 }

@@ -9,9 +9,9 @@ import { groupRows, pairedLogRatios, ratioIntervals } from './ratios.js';
 import { compareNodeVersions, isVersionComparison } from './versions.js';
 import { describe, quantile } from './describe.js';
 import { orderVersions } from '../core/node-executables.js';
-import { formatPercent, formatSize } from '../core/units.js';
+import { formatPercent } from '../core/units.js';
 import { BASELINE, HEADLINE, labelOf, orderTransports, ratioOf, ratioTransport, ratiosOf } from '../transports/index.js';
-import { depthLabel, workloadOf } from '../workloads/index.js';
+import { depthLabel, sizeLabel, workloadOf } from '../workloads/index.js';
 
 /**
  * The figures summarised for a workload's rows, the primary first.
@@ -231,7 +231,7 @@ export function toSummaryText(summary, { precision = null, workload = undefined 
   const secondLabel = w.summary[second].short.replace(/ (µs|us|s)\b.*$/, '');
   const labelWidth = several ? 30 : 20;
   /** a group for people: `64B depth 1`, with its Node version first when there are several @param {Record<string, any>} r */
-  const groupLabel = (r) => `${several && r.node_version ? `${r.node_version} ` : ''}${formatSize(r.size_bytes)} ${depthLabel(r.workload, r.depth)}`;
+  const groupLabel = (r) => `${several && r.node_version ? `${r.node_version} ` : ''}${sizeLabel(r.workload, r.size_bytes)} ${depthLabel(r.workload, r.depth)}`;
   const keyOf = (/** @type {Record<string, any>} */ s) => `${s.node_version}|${s.size_bytes}|${s.depth}|${s.transport}|${s.metric}`;
   const index = new Map([...own].reverse().map((s) => [keyOf(s), s])); // the first row of a key wins
   // one transport measured alone (no ratio cell): its figure per group, and that nothing is compared
@@ -289,7 +289,7 @@ function versionLines(summary, primary, unit) {
   /** @param {Record<string, any> | undefined} r */
   const cell = (r) => (!r ? '       -                  ' : `×${fmt(r.mean)}${r.ci95_low === null ? ' (n=1, no CI)     ' : ` [${fmt(r.ci95_low)}, ${fmt(r.ci95_high)}]`}${r.significant === 'yes' ? ' *' : '  '}`);
   const base = String(rows[0].node_version).split('/')[1];
-  const groupOf = (/** @type {Record<string, any>} */ r) => `${r.node_version} ${formatSize(r.size_bytes)} ${depthLabel(r.workload, r.depth)}`;
+  const groupOf = (/** @type {Record<string, any>} */ r) => `${r.node_version} ${sizeLabel(r.workload, r.size_bytes)} ${depthLabel(r.workload, r.depth)}`;
   /** @type {Map<string, Record<string, any>[]>} the rows of each (version, size, depth), in the summary's order */
   const groups = new Map();
   for (const r of rows) groups.set(groupOf(r), [...(groups.get(groupOf(r)) ?? []), r]);

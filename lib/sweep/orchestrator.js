@@ -10,8 +10,8 @@ import { failedTrial } from '../trial/trial.js';
 import { createFixtureKeeper } from './fixture-keeper.js';
 import { failingGroups, groupKey, jobKeys, planExtraRuns, planTrials, rowKey } from './schedule.js';
 import { groupsShortOfPrecision } from '../stats/ratios.js';
-import { depthLabel, getWorkload } from '../workloads/index.js';
-import { formatPercent, formatSize } from '../core/units.js';
+import { depthLabel, getWorkload, sizeLabel } from '../workloads/index.js';
+import { formatPercent } from '../core/units.js';
 
 /** @typedef {import('../fixture/fixture.js').Fixture} Fixture "the server": what the trials connect to */
 
@@ -182,7 +182,7 @@ export async function runSweep(spec, deps) {
       };
       // a round is announced only when its first trial fits in the time left
       if (outOfTime()) break;
-      onNote?.(`precision round ${round + 1}: ${short.length} group(s) wider than ${target}, widest ${formatSize(widest.size)} ${depthLabel(spec.workload, widest.depth)} ${widest.halfWidth === null ? '(one run)' : `±${formatPercent(widest.halfWidth * 100, spec.precision * 100)} %`}; one more run for the ${chosen.length} that gain most from one${leftOut}`);
+      onNote?.(`precision round ${round + 1}: ${short.length} group(s) wider than ${target}, widest ${sizeLabel(spec.workload, widest.size)} ${depthLabel(spec.workload, widest.depth)} ${widest.halfWidth === null ? '(one run)' : `±${formatPercent(widest.halfWidth * 100, spec.precision * 100)} %`}; one more run for the ${chosen.length} that gain most from one${leftOut}`);
       for (const [index, job] of extraJobs.entries()) {
         if (index > 0 && outOfTime()) break;
         if (!(await runJob(job, index, extraJobs.length, `round ${round}`))) {

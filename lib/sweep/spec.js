@@ -10,10 +10,10 @@ import { parseJson } from '../core/json-text.js';
 import { checkNginxConnections } from '../fixture/nginx.js';
 import { checkNetnsTransports, checkServerHandler, checkWorkloadTransports, resolveAmounts, resolveWorkloadOptions, toAxisValue, toTransportList } from '../options/rules.js';
 import { DEFAULTS, SPEC_KEYS, checkApplies, checkJsonTypes, parseSetting, toFlag } from '../options/settings.js';
-import { DEFAULT_WORKLOAD, WORKLOADS, WORKLOAD_NAMES, connectionsAt, getWorkload } from '../workloads/index.js';
+import { DEFAULT_WORKLOAD, WORKLOADS, WORKLOAD_NAMES, connectionsAt, getWorkload, sizeLabel, workloadOf } from '../workloads/index.js';
 import { newSeed } from '../core/random.js';
 import { MAX_NODES } from '../core/node-executables.js';
-import { MiB, formatSize, isPowerOfTwo, parseSize, toInteger } from '../core/units.js';
+import { MiB, isPowerOfTwo, parseSize, toInteger } from '../core/units.js';
 import { PRESET_DIR, listPresets } from './presets.js';
 
 export { listPresets };
@@ -277,10 +277,23 @@ function toPrecision(value, key) {
   return fraction;
 }
 
-/** An amount for people: 100 packets, 150 ms. @param {import('../workloads/workload.js').Amount} a */
-export const showAmount = (a) => ('packets' in a ? `${a.packets} packets` : `${a.ms} ms`);
+/**
+ * An amount for people: 100 packets, 150 ms; with the workload, a count in its units (100 requests).
+ * @param {import('../workloads/workload.js').Amount} a
+ * @param {import('../workloads/workload.js').Workload} [workload]
+ */
+export const showAmount = (a, workload) => ('packets' in a ? `${a.packets} ${workload?.columns[0] ?? 'packets'}` : `${a.ms} ms`);
+
+/**
+ * The warmup for people, after the measured amount: `after 200 ms warmup`, or `with no warmup` where it is 0 (of a
+ * time-paced workload too, whose 0 reads as a count).
+ * @param {import('../workloads/workload.js').Amount} a
+ * @param {import('../workloads/workload.js').Workload} [workload]
+ */
+export const warmupWords = (a, workload) => (('packets' in a ? a.packets : a.ms) === 0 ? 'with no warmup' : `after ${showAmount(a, workload)} warmup`);
 
 /** @param {SweepSpec} spec */
 export function describeSpec(spec) {
-  return `${spec.preset}${spec.test ? ' (test mode)' : ''}: sizes ${spec.sizes.map(formatSize).join(', ')}; depths ${spec.depths.join(', ')}; ${spec.transports.join(' + ')}; ${spec.runs} run${spec.runs === 1 ? '' : 's'} of ${showAmount(spec.measure)} after ${showAmount(spec.warmup)} warmup; ${spec.pairing === 'blocks' ? `paired blocks of ~${spec.blockMs} ms` : 'one transport per trial'}${spec.precision === null ? '' : `; more runs until ±${+(spec.precision * 100).toFixed(3)} %${spec.maxTimeMs === null ? '' : ` or ${spec.maxTimeMs / 1000} s`}`}${spec.clients > 1 ? `; ${spec.clients} clients per transport` : ''}${spec.batch > 1 ? `; pipelines of ${spec.batch}` : ''}; seed ${spec.seed}; pin ${spec.pin}; TCP noDelay ${spec.noDelay}${spec.serverWorkMs === null ? '' : `; the server spinning ${+(spec.serverWorkMs * 1000).toFixed(3)} µs per request`}${spec.serverDelayMs === null ? '' : `; the server waiting ${spec.serverDelayMs} ms before each answer`}${spec.serverNetns ? `; server in ${spec.serverDocker ? 'a Docker container where a daemon answers, else in ' : ''}a network namespace${spec.portProxy ? ', TCP through a port proxy' : ', TCP over the bridge'}` : ''}`;
+  const w = workloadOf(spec.workload);
+  return `${spec.preset}${spec.test ? ' (test mode)' : ''}: sizes ${spec.sizes.map((s) => sizeLabel(spec.workload, s)).join(', ')}; depths ${spec.depths.join(', ')}; ${spec.transports.join(' + ')}; ${spec.runs} run${spec.runs === 1 ? '' : 's'} of ${showAmount(spec.measure, w)} ${warmupWords(spec.warmup, w)}; ${spec.pairing === 'blocks' ? `paired blocks of ~${spec.blockMs} ms` : 'one transport per trial'}${spec.precision === null ? '' : `; more runs until ±${+(spec.precision * 100).toFixed(3)} %${spec.maxTimeMs === null ? '' : ` or ${spec.maxTimeMs / 1000} s`}`}${spec.clients > 1 ? `; ${spec.clients} clients per transport` : ''}${spec.batch > 1 ? `; pipelines of ${spec.batch}` : ''}; seed ${spec.seed}; pin ${spec.pin}; TCP noDelay ${spec.noDelay}${spec.serverWorkMs === null ? '' : `; the server spinning ${+(spec.serverWorkMs * 1000).toFixed(3)} µs per request`}${spec.serverDelayMs === null ? '' : `; the server waiting ${spec.serverDelayMs} ms before each answer`}${spec.serverNetns ? `; server in ${spec.serverDocker ? 'a Docker container where a daemon answers, else in ' : ''}a network namespace${spec.portProxy ? ', TCP through a port proxy' : ', TCP over the bridge'}` : ''}`;
 }

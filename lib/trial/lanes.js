@@ -61,7 +61,7 @@ export async function runLanes(spec, { server, prefix = [], execPath = process.e
     const run = async () => {
       const plans = await Promise.all(lanes.map((lane) => lane.planned));
       const plan = { ...plans[0], minUnits: Math.max(...plans.map((p) => p.minUnits)) };
-      // the first lane turns every lane's first rate into its workload's words, where --duration cannot hold the blocks
+      // the first lane turns every lane's rate (scheduleBlocks') into its workload's words, where --duration cannot hold the blocks
       const onRates = (/** @type {number[]} */ rates) => lanes[0].send('rates', { rates });
       const { blockUnits } = await scheduleBlocks(lanes.map((lane) => lane.executor), { ...plan, signal: stopped.signal, onRates });
       for (const lane of lanes) lane.send('end', { blockUnits });

@@ -1,5 +1,6 @@
 /** The workloads, by name: everything above a workload finds it here and reads its declaration (./workload.js). */
 import { UsageError } from '../core/errors.js';
+import { formatSize } from '../core/units.js';
 import { connectWorkload } from './connect.js';
 import { echo } from './echo.js';
 import { httpRateWorkload, httpWorkload, proxyRateWorkload, proxyWorkload } from './http.js';
@@ -48,6 +49,16 @@ export function workloadOf(name) {
 export function getWorkload(name, where = '--workload') {
   if (typeof name !== 'string' || !Object.hasOwn(WORKLOADS, name)) throw new UsageError(`${where} must be one of ${WORKLOAD_NAMES.join(', ')}; got ${JSON.stringify(name)}`);
   return WORKLOADS[name];
+}
+
+/**
+ * A size for people in the workload's words (its size axis's `format`): `64 B` (echo), `1 lookup` (postgres). Where a
+ * file or table keeps the number, it stays one.
+ * @param {string | undefined} workload
+ * @param {number | string} size
+ */
+export function sizeLabel(workload, size) {
+  return (workloadOf(workload).axes.size.format ?? formatSize)(Number(size));
 }
 
 /**

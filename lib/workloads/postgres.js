@@ -19,6 +19,8 @@ const FILL_FACTOR = 20;
 const MAX_CONNECTIONS = 30;
 /** The queries, by the size axis: how many primary-key lookups each makes. */
 const QUERIES = /** @type {const} */ (['SELECT 1 AS one', 'SELECT abalance FROM pgbench_accounts WHERE aid = $1']);
+/** A size for people: a count of lookups, not bytes. @param {number} n */
+export const formatLookups = (n) => (n === 0 ? 'SELECT 1' : `${n} lookup${n === 1 ? '' : 's'}`);
 
 /** @type {import('./workload.js').Workload} */
 export const postgresWorkload = {
@@ -26,7 +28,7 @@ export const postgresWorkload = {
   what: 'queries from node-postgres (pg) to a private PostgreSQL cluster (trust auth and no TLS on both paths), `connections` connections with one query in flight on each: SELECT 1 (size 0) or pgbench -S\'s primary-key lookup (size 1)',
   timed: 'a block: from its first query to the last reply, nothing in flight at either edge; per query, from client.query() to its verified rows',
   axes: {
-    size: { label: 'primary-key lookups per query (0: SELECT 1, 1: pgbench -S)', short: 'lookups', flag: '--size', min: 0, max: QUERIES.length - 1, fallback: 1 },
+    size: { label: 'primary-key lookups per query (0: SELECT 1, 1: pgbench -S)', short: 'lookups', flag: '--size', min: 0, max: QUERIES.length - 1, fallback: 1, format: formatLookups },
     depth: { label: 'connections', short: 'connections', flag: '--connections', min: 1, max: MAX_CONNECTIONS, fallback: 1 },
   },
   options: [],

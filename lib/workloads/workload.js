@@ -12,6 +12,8 @@
  * @property {number} max
  * @property {number} fallback the `run` default
  * @property {boolean} [powerOfTwo] a size in bytes: powers of two only, given as 64, 1k, 64KiB
+ * @property {(value: number) => string} [format] the size axis: a value for people, in the workload's own words where it
+ *   is not bytes (postgres: `SELECT 1`, `1 lookup`); default formatSize (64 B, 1 MiB). CSV and JSON keep the number
  */
 
 /**

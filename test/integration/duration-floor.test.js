@@ -19,7 +19,7 @@ describe('--duration shorter than the fewest blocks', () => {
     expect(code, stderr).toBe(0);
     const warnings = stderr.split('\n').filter((line) => line.startsWith('warning: --duration'));
     expect(warnings, stderr).toHaveLength(1);
-    const said = /^warning: --duration 10 ms cannot hold the fewest blocks a trial measures, (\d+) per transport of at least ([\d ]+) packets \(100 × --depth 16\): at the first blocks' rate \([\d ]+ packets\/s, the slowest transport\) they take about [\d.]+ m?s per transport, and this trial about [\d.]+ m?s in all with its warmup; --duration [\d.]+ m?s or more would hold them$/.exec(warnings[0]);
+    const said = /^warning: --duration 10 ms cannot hold the fewest blocks a trial measures, (\d+) per transport of at least ([\d ]+) packets \(100 × --depth 16\): at the warmup's best rate \([\d ]+ packets\/s, the slowest transport\) they take about [\d.]+ m?s per transport, and this trial about [\d.]+ m?s in all with its warmup; --duration [\d.]+ m?s or more would hold them$/.exec(warnings[0]);
     expect(said, warnings[0]).not.toBeNull();
     const [blocks, blockPackets] = [Number(said?.[1]), Number(said?.[2].replace(/ /g, ''))];
     expect(blocks).toBe(MIN_BLOCKS);

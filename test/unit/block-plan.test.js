@@ -61,7 +61,7 @@ describe('overrunWarning', () => {
   it('one line naming --duration, the fewest blocks, the floor, the time per transport and in all, and the duration that holds them', () => {
     const plan = planTrial({ warmup: { ms: 250 }, measure: { ms: 500 }, rates: [200, 250], minUnits: 102_400, ...FLOORS });
     expect(overrunWarning(plan, { measure: { ms: 500 }, units: 'packets', floor: '100 × --depth 1024' })).toBe(
-      '--duration 500 ms cannot hold the fewest blocks a trial measures, 8 per transport of at least 102 400 packets (100 × --depth 1024): at the first blocks\' rate (200 000 packets/s, the slowest transport) they take about 3.7 s per transport, and this trial about 10 s in all with its warmup; --duration 3.7 s or more would hold them');
+      '--duration 500 ms cannot hold the fewest blocks a trial measures, 8 per transport of at least 102 400 packets (100 × --depth 1024): at the warmup\'s best rate (200 000 packets/s, the slowest transport) they take about 3.7 s per transport, and this trial about 10 s in all with its warmup; --duration 3.7 s or more would hold them');
   });
 
   it('without a warmup, the time in all is the measured blocks\'', () => {
@@ -77,16 +77,43 @@ describe('overrunWarning', () => {
   });
 });
 
-describe('scheduleBlocks: the first blocks\' rates', () => {
-  it('hands over the rates once every lane has run a block, each lane\'s first, and only once', async () => {
+describe('scheduleBlocks: the rates the plan is made at', () => {
+  /** @param {number[][]} warmMs each lane's warmup blocks' ms in turn @param {number[][]} [measureMs] its measured blocks' */
+  const lanesTaking = (warmMs, measureMs = warmMs.map(() => [1])) => warmMs.map((ms, i) => ({
+    warm: async () => /** @type {number} */ (ms.shift()),
+    measure: async () => /** @type {import('../../lib/client/blocks.js').MeasuredBlock} */ (/** @type {unknown} */ ({ elapsedMs: measureMs[i].shift() ?? 1 })),
+  }));
+
+  it('after the warmup, each lane\'s fastest warmup block\'s rate, not its first (which pays for connecting), and only once', async () => {
     /** @type {number[][]} */
     const seen = [];
-    // each lane's warmup blocks of 100 units take these ms in turn: its first block's rate is 100 / the first
-    const executors = [[10, 50, 50], [20, 1, 1]].map((ms) => ({
-      warm: async () => /** @type {number} */ (ms.shift()),
-      measure: async () => /** @type {import('../../lib/client/blocks.js').MeasuredBlock} */ (/** @type {unknown} */ ({ elapsedMs: 1 })),
-    }));
+    // warmup blocks of 100 units: lane 0 takes 10, 50, 50 ms (fastest 10/ms), lane 1 20, 1, 2 ms (fastest 100/ms)
+    const executors = lanesTaking([[10, 50, 50], [20, 1, 2]]);
     await scheduleBlocks(executors, { warmup: { count: 300 }, measure: { count: 100 }, minUnits: 100, onRates: (rates) => seen.push([...rates]) });
-    expect(seen).toEqual([[10, 5]]);
+    expect(seen).toEqual([[10, 100]]);
+  });
+
+  it('the default http run (issue: warned each time, at a tenth of the measured rate): a slow first warmup block no longer says --duration 1 s cannot hold the blocks', async () => {
+    // 20 × --connections 10 requests a block; the first warmup block at 1 000 requests/s, the rest at 10 000/s
+    /** @type {import('../../lib/client/block-plan.js').TrialPlan[]} */
+    const plans = [];
+    const executors = lanesTaking([[200, 20, 20], [200, 20, 20]]);
+    const warmup = { count: 600 };
+    const measure = { ms: 1000 };
+    await scheduleBlocks(executors, {
+      warmup, measure: { count: 200 }, minUnits: 200,
+      onRates: (rates) => plans.push(planTrial({ warmup, measure, rates, minUnits: 200, ...FLOORS })),
+    });
+    expect(plans).toHaveLength(1);
+    expect(plans[0].slowest).toBe(10);
+    expect(overrunWarning(plans[0], { measure, units: 'requests', floor: '20 × --connections 10 × --pipelining 1' })).toBeNull();
+  });
+
+  it('without a warmup, each lane\'s first measured block\'s rate, once every lane has one', async () => {
+    /** @type {number[][]} */
+    const seen = [];
+    const executors = lanesTaking([[], []], [[4, 1], [5, 1]]);
+    await scheduleBlocks(executors, { warmup: { count: 0 }, measure: { count: 400 }, minUnits: 100, onRates: (rates) => seen.push([...rates]) });
+    expect(seen).toEqual([[25, 20]]);
   });
 });
