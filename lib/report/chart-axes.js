@@ -31,12 +31,12 @@ const LABEL_SIZE = "datum.value >= 1048576 ? datum.value / 1048576 + ' MiB' : da
 export const isByteSize = (axis) => Boolean(axis.powerOfTwo);
 
 /**
- * A size as the charts write it in a panel's header: 64 B, 1 KiB; or, when the sizes are not bytes, the axis's short
- * name and the number (lookups 0).
+ * A size as the charts write it in a panel's header: in the workload's own words where it has them (postgres: SELECT 1,
+ * 1 lookup), else 64 B, 1 KiB; or, when the sizes are not bytes, the axis's short name and the number.
  * @param {import('../workloads/workload.js').Axis} axis
  * @param {number} size
  */
-export const sizeText = (axis, size) => (isByteSize(axis) ? formatSize(size) : `${axis.short} ${size}`);
+export const sizeText = (axis, size) => (axis.format ? axis.format(size) : isByteSize(axis) ? formatSize(size) : `${axis.short} ${size}`);
 
 /**
  * The size axis, a tick and label at every size (none dropped for overlap), the labels angled -45° or -90° when they

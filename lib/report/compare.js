@@ -7,12 +7,11 @@
  */
 import { UsageError } from '../core/errors.js';
 import { groupRows, logsByRun } from '../stats/ratios.js';
-import { formatSize } from '../core/units.js';
 import { printable } from '../core/text.js';
 import { welchLogRatio } from '../stats/welch.js';
 import { FIGURES } from '../workloads/figures.js';
 import { labelOf, orderTransports, ratioTransport, ratiosOf } from '../transports/index.js';
-import { depthLabel, workloadOf } from '../workloads/index.js';
+import { depthLabel, sizeLabel, workloadOf } from '../workloads/index.js';
 import { human, plain, textTable } from './table.js';
 
 export const COMPARE_STATISTIC = "B/A: ratio of the geometric means over runs; 95 % CI from Welch's t-test on the log values of the per-run figures (Welch–Satterthwaite df, rounded down)";
@@ -64,7 +63,7 @@ function byDepthThenSize(x, y) {
 /** @param {string[]} keys group keys */
 function describeGroups(keys) {
   const parts = [...keys].sort(byDepthThenSize).map((k) => k.split('|'));
-  const shown = parts.slice(0, 6).map(([w, s, d, v]) => `${w} ${formatSize(Number(s))} ${depthLabel(w, d)}${v ? ` Node ${v}` : ''}`);
+  const shown = parts.slice(0, 6).map(([w, s, d, v]) => `${w} ${sizeLabel(w, Number(s))} ${depthLabel(w, d)}${v ? ` Node ${v}` : ''}`);
   return `${shown.join(', ')}${parts.length > 6 ? ` and ${parts.length - 6} more` : ''}`;
 }
 
@@ -178,7 +177,7 @@ export function toCompareText(comparison, { metric = 'msgs_per_s', differences =
   const head = [depthHead, 'size', byVersion ? 'node transport' : 'transport', `A ${figure.short}`, `B ${figure.short}`, 'B/A', '95 % CI', 'sig', 'runs A/B'];
   const rows = comparison.rows.filter((r) => r.metric === metric).map((r) => {
     const value = (/** @type {number | null} */ v) => (v === null ? '-' : ratioTransport(r.transport) !== null ? `×${v.toFixed(2)}` : human(v));
-    return [String(r.depth), formatSize(r.size_bytes), `${byVersion ? `${printable(String(r.node_version))} ` : ''}${printable(labelOf(r.transport))}`, value(r.a), value(r.b),
+    return [String(r.depth), sizeLabel(r.workload, r.size_bytes), `${byVersion ? `${printable(String(r.node_version))} ` : ''}${printable(labelOf(r.transport))}`, value(r.a), value(r.b),
       r.ratio === null ? '-' : r.ratio.toFixed(3), r.ci95_low === null || r.ci95_high === null ? '-' : `${r.ci95_low.toFixed(3)}–${r.ci95_high.toFixed(3)}`,
       r.significant === 'yes' ? '*' : r.significant === 'no' ? '' : '-', `${r.n_a}/${r.n_b}`];
   });

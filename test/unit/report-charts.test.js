@@ -180,7 +180,9 @@ describe('charts of sizes that are not bytes (postgres: primary-key lookups per 
   });
 
   it('name a size in a panel header as bytes, or by the axis and its number where it is a count', () => {
-    expect(sizeText(workloadOf('postgres').axes.size, 0)).toBe('lookups 0');
+    expect(sizeText(workloadOf('postgres').axes.size, 0)).toBe('SELECT 1'); // the workload's own words, as its tables say it
+    expect(sizeText(workloadOf('postgres').axes.size, 1)).toBe('1 lookup');
+    expect(sizeText(workloadOf('connect').axes.size, 12)).toBe('greeting 12');
     expect(sizeText(workloadOf('echo').axes.size, 1024)).toBe('1 KiB');
   });
 });
