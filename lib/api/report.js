@@ -4,8 +4,7 @@ import { resolve } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { checkOptionKeys } from '../options/settings.js';
 import { checkPrivateDir } from '../core/ownership.js';
-import { FIGURES, resolveFigure } from '../workloads/figures.js';
-import { WORKLOADS } from '../workloads/index.js';
+import { resolveFigure } from '../workloads/figures.js';
 import { readResultsDir } from '../results/reader.js';
 import { toReportDocument } from '../results/json.js';
 import { writeReport } from '../report/report-files.js';
@@ -51,17 +50,12 @@ export async function reportOutcome(dir, options = {}) {
 }
 
 /**
- * The figure --figure names, checked against the workloads of the results it is about: no figure is a UsageError
- * listing the figures of those workloads only (every workload's where the results name none), another workload's
- * figure one naming whose it is (resolveFigure).
+ * The figure --figure names, checked against the workloads of each results directory it is about (resolveFigure): an
+ * unknown one lists the figures of all their workloads.
  * @param {string} figure
  * @param {{ workloads: string[], source: string }[]} results
  */
 export function checkFigure(figure, results) {
-  const names = [...new Set(results.flatMap((r) => r.workloads))].filter((name) => Object.hasOwn(WORKLOADS, name));
-  if (!Object.hasOwn(FIGURES, figure) && names.length) {
-    const figures = (/** @type {string} */ name) => Object.keys(WORKLOADS[name].summary).join(', ');
-    throw new UsageError(`--figure ${figure}: not a figure; ${names.length === 1 ? `${names[0]}'s figures: ${figures(names[0])}` : `by workload: ${names.map((name) => `${name}: ${figures(name)}`).join('; ')}`}`);
-  }
-  for (const { workloads, source } of results) resolveFigure(figure, { flag: '--figure', workloads, source });
+  const listed = results.flatMap((r) => r.workloads);
+  for (const { workloads, source } of results) resolveFigure(figure, { flag: '--figure', workloads, source, listed });
 }

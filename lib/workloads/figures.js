@@ -11,10 +11,14 @@ import { WORKLOADS, workloadOf } from './index.js';
 export const FIGURES = /** @type {Record<string, Figure>} */ (Object.fromEntries(Object.values(WORKLOADS).flatMap((w) => Object.entries(w.summary).map(([metric, f]) => [metric, { metric, ...f }]))));
 
 /**
- * The figures, by workload, for an error message: `echo: msgs_per_s, …; stream: gb_per_s, …`.
+ * The figures, by workload, for an error message: `echo's figures: msgs_per_s, …` of one workload, `by workload: echo:
+ * msgs_per_s, …; stream: gb_per_s, …` of several; of these workloads (those known), or of every workload.
+ * @param {string[]} [names]
  */
-export function listFigures() {
-  return Object.values(WORKLOADS).map((w) => `${w.name}: ${Object.keys(w.summary).join(', ')}`).join('; ');
+export function listFigures(names = []) {
+  const known = [...new Set(names)].filter((name) => Object.hasOwn(WORKLOADS, name)).map((name) => WORKLOADS[name]);
+  if (known.length === 1) return `${known[0].name}'s figures: ${Object.keys(known[0].summary).join(', ')}`;
+  return `by workload: ${(known.length ? known : Object.values(WORKLOADS)).map((w) => `${w.name}: ${Object.keys(w.summary).join(', ')}`).join('; ')}`;
 }
 
 /**
@@ -50,13 +54,15 @@ export function figureOf(metric, workload) {
 
 /**
  * The figure a flag names, checked against the workloads of the results it is about: no figure (`constructor` included:
- * only own keys count) or another workload's figure is a UsageError naming the flag.
+ * only own keys count; the error lists those workloads' figures) or another workload's figure is a UsageError naming
+ * the flag.
  * @param {string} metric
- * @param {{ flag: string, workloads?: string[], source?: string }} where workloads: of the results directory `source`
+ * @param {{ flag: string, workloads?: string[], source?: string, listed?: string[] }} where workloads: of the results
+ *   directory `source`; listed: the workloads whose figures an unknown one lists (default: workloads)
  * @returns {Figure}
  */
-export function resolveFigure(metric, { flag, workloads = [], source = 'the results' }) {
-  if (!Object.hasOwn(FIGURES, metric)) throw new UsageError(`${flag} ${metric}: not a figure; by workload: ${listFigures()}`);
+export function resolveFigure(metric, { flag, workloads = [], source = 'the results', listed = workloads }) {
+  if (!Object.hasOwn(FIGURES, metric)) throw new UsageError(`${flag} ${metric}: not a figure; ${listFigures(listed)}`);
   for (const name of workloads) {
     const w = Object.hasOwn(WORKLOADS, name) ? WORKLOADS[name] : undefined;
     if (w && !Object.hasOwn(w.summary, metric)) {
