@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compareSweeps, toCompareText } from '../../lib/report/compare.js';
 import { tCritical, welchLogRatio } from '../../lib/stats/welch.js';
-import { okRow } from '../helpers/results-fixture.js';
+import { okRow, queryRow } from '../helpers/results-fixture.js';
 
 describe("compare's statistic: Welch's t on log values", () => {
   it('takes critical values of Student\'s t from tinybench (two-sided 95 %)', () => {
@@ -51,5 +51,15 @@ describe("compare's statistic: Welch's t on log values", () => {
       '1 of 3 comparisons have a 95 % CI that excludes 1 (marked *); about 0.2 would by chance alone.',
       '',
     ].join('\n'));
+  });
+
+  it('writes a size in the workload\'s words (postgres: SELECT 1, 1 lookup), the numbers left to --json', () => {
+    const rows = (/** @type {number} */ k) => [0, 1].flatMap((size) => [0, 1].flatMap((run) => [queryRow(run, 'tcp', size, 3, 1000 * k), queryRow(run, 'uds', size, 3, 1100 * k)]));
+    const { rows: compared } = compareSweeps({ dir: 'a', trials: rows(1) }, { dir: 'b', trials: rows(2) }, { metrics: ['queries_per_s'] });
+    const table = toCompareText({ rows: compared, onlyA: [], onlyB: [] }, { metric: 'queries_per_s' });
+    expect(table).toMatch(/^ +3 {2}SELECT 1 {2}TCP /m);
+    expect(table).toMatch(/^ +3 {2}1 lookup {2}TCP /m);
+    expect(table).not.toMatch(/\b[01] B\b/);
+    expect(compared.map((r) => r.size_bytes)).toContain(0);
   });
 });
