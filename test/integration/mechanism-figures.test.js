@@ -4,9 +4,11 @@
  * server, summed over blocks. Only structure and robust inequalities — facts
  * of the mechanism, never of speed:
  *  - a ping-pong message takes at least one read and one write at each end;
- *  - the client waits for (nearly) every echo at depth 1 and far less at
- *    depth 16 (measured here 10 times under a load average of 25–30: depth 1
- *    0.55–1.03 voluntary switches per message, depth 16 0.056–0.064);
+ *  - the client leaves the CPU for (nearly) every echo at depth 1 and far
+ *    less often at depth 16 (measured here 10 times under a load average of
+ *    25–30: depth 1 0.55–1.03 voluntary switches per message, depth 16
+ *    0.056–0.064); waits and preemptions are counted together, since a
+ *    preempted client finds its echo waiting and need not wait for it;
  *  - a 512 KiB chunk takes at least 8 reads of at most 64 KiB at the sink,
  *    and more writes over UDS, whose send buffer (net.core.wmem_default)
  *    does not grow, than over TCP, whose does (measured 10 times: UDS
@@ -77,7 +79,11 @@ describe('mechanism figures', () => {
       }
       // at depth 1 the client waits for most echoes: it leaves the CPU (voluntarily, or preempted when the machine is busy) for a third of them at least
       expect(one[t].client_vcsw_per_msg + one[t].client_ivcsw_per_msg, t).toBeGreaterThanOrEqual(0.3);
-      expect(sixteen[t].client_vcsw_per_msg, t).toBeLessThan(one[t].client_vcsw_per_msg);
+      // and leaves it far less often at depth 16, where one wait serves a batch of echoes. Waits and preemptions
+      // are counted together: on a loaded machine a client preempted at depth 1 finds its echo waiting and leaves
+      // voluntarily less often than at depth 16 (uds 0.015 against 0.059 in a coverage run beside two other sweeps)
+      const switches = (/** @type {Record<string, any>} */ r) => r.client_vcsw_per_msg + r.client_ivcsw_per_msg;
+      expect(switches(sixteen[t]), t).toBeLessThan(switches(one[t]));
     }
   });
 
