@@ -246,7 +246,6 @@ async function measure({ dir, spec, previous, executables, nodes, begin, end, re
   // the other warnings are the report's (findings.warnings), printed with its verdicts as `report DIR` prints them; these
   // are this session's runs of the server's own C client, whose errors (pgbench's) no file keeps for a report to read
   for (const text of referenceWarnings(referenceRows, referenceErrors)) onProgress({ type: 'warning', text });
-  for (const line of describeReference(referenceRows, BASELINE)) info(line);
   const files = [FILES.trials, FILES.blocks, FILES.summary, FILES.wide, FILES.meta, ...(referenceRows.length ? [FILES.reference] : [])].map((file) => join(resolve(dir), file));
   onProgress({ type: 'recorded', rows: rows.length, planned: result.planned, extra: result.extra, failed, files });
 
@@ -260,7 +259,7 @@ async function measure({ dir, spec, previous, executables, nodes, begin, end, re
   } catch (error) {
     reportError = new Error(describeResourceError(error) ?? /** @type {Error} */ (error).message);
   }
-  const document = toReportDocument(report?.findings ?? { status: result.interrupted ? 'interrupted' : 'complete', trials: { recorded: rows.length, ok: rows.length - failed, failed, planned: result.planned }, sections: [], versions: [], knees: [], warnings: ['the report could not be made (see stderr)'], stateWarnings: [], machineWarnings: [], machineNotes: [], summary, centre: 'geometric mean', meta: null }, { dir: resolve(dir), files: report?.files ?? [] });
+  const document = toReportDocument(report?.findings ?? { status: result.interrupted ? 'interrupted' : 'complete', trials: { recorded: rows.length, ok: rows.length - failed, failed, planned: result.planned }, sections: [], versions: [], knees: [], reference: describeReference(referenceRows, BASELINE), warnings: ['the report could not be made (see stderr)'], stateWarnings: [], machineWarnings: [], machineNotes: [], summary, centre: 'geometric mean', meta: null }, { dir: resolve(dir), files: report?.files ?? [] });
   return { dir, document, report, reportError, interrupted: result.interrupted, failed, resume };
 }
 

@@ -15,6 +15,7 @@ import { estimatesOf, ratioAgainstTcp, ratioEstimatesOf } from './estimates.js';
 import { formatRatio, mostDifferent, singleRunWords, toVerdict, workOf, workVerdict } from './verdict.js';
 import { sendBufferWarning, somaxconnWarning, stealWarning, wakeupOfSections } from './machine.js';
 import { versionFindings } from './versions.js';
+import { describeReference } from './table.js';
 import { resumeCommand } from '../core/shell.js';
 import { resumeNodesOf } from '../results/meta.js';
 
@@ -77,6 +78,8 @@ const CV_WARN = 0.05;
  *   (--pin same), that no cross-CPU wake-up was paid (said instead of the wake-up warning and share)
  * @property {import('./versions.js').VersionFinding[]} versions each Node version against the first (none with one version)
  * @property {import('../stats/knees.js').KneeFinding[]} knees each transport's knee, per size, where the sweep is open-loop (none otherwise)
+ * @property {string[]} reference a line per group of the workload's reference client (redis-benchmark) in reference.csv:
+ *   each transport's median rps and its ratio to TCP's (none without that file)
  * @property {Record<string, any>[]} summary the rows of summarize()
  * @property {'geometric mean' | 'mean'} centre what the per-transport values are
  * @property {Record<string, any> | null} meta
@@ -162,12 +165,12 @@ export function summaryOf(trials, meta) {
 }
 
 /**
- * @param {{ trials: Record<string, any>[], meta: Record<string, any> | null, notes?: string[], dir?: string }} results
+ * @param {{ trials: Record<string, any>[], meta: Record<string, any> | null, notes?: string[], dir?: string, reference?: Record<string, string>[] }} results
  * @param {{ primary?: import('../workloads/figures.js').Figure, summary?: Record<string, any>[] }} [options]
  *   primary: the figure verdicts are about (default: the workload's); summary: rows of summarize() when already computed
  * @returns {Findings}
  */
-export function buildFindings({ trials: all, meta, notes = [], dir }, options = {}) {
+export function buildFindings({ trials: all, meta, notes = [], dir, reference = [] }, options = {}) {
   const trials = all.filter((r) => r.status !== 'superseded'); // rows a --retry-failed measured again
   const nodes = versionsOf(trials, meta);
   const summary = options.summary ?? summaryOf(trials, meta);
@@ -291,5 +294,5 @@ export function buildFindings({ trials: all, meta, notes = [], dir }, options = 
   const versions = versionFindings(summary, (workload) => options.primary ?? primaryFigure(workload));
   const centre = summary.some((r) => typeof r.geomean === 'number') ? 'geometric mean' : 'mean';
   const knees = findKnees(trials, { several: many });
-  return { status, centre, trials: { recorded: trials.length, ok: ok.length, failed: failed.length, planned }, sections, versions, knees, warnings, stateWarnings, machineWarnings, machineNotes, serverNotes, summary, meta };
+  return { status, centre, trials: { recorded: trials.length, ok: ok.length, failed: failed.length, planned }, sections, versions, knees, reference: describeReference(reference, BASELINE), warnings, stateWarnings, machineWarnings, machineNotes, serverNotes, summary, meta };
 }

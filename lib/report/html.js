@@ -65,6 +65,7 @@ export function toHtml(findings, charts, { files = [] } = {}) {
   else parts.push('<p class="verdict">No verdict: no trials recorded.</p>');
   if (findings.knees.length) parts.push('<h2>Knees</h2>', verdicts(findings.knees.map((k) => k.line)));
   if (findings.versions.length) parts.push('<h2>Node versions</h2>', verdicts(findings.versions.map((v) => v.line)));
+  if (findings.reference.length) parts.push('<h2>Reference client</h2>', verdicts(findings.reference));
 
   for (const n of findings.serverNotes ?? []) parts.push(`<p>${escapeHtml(n)}</p>`);
   if (findings.warnings.length) {

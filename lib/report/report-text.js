@@ -27,7 +27,7 @@ export function describeState(findings) {
  * @param {{ chalk?: import('chalk').ChalkInstance }} [options]
  */
 export function toVerdictText(findings, { chalk = plain } = {}) {
-  const lines = [...findings.sections.map((s) => chalk.bold(printable(s.verdict))), ...findings.versions.map((v) => chalk.bold(printable(v.line))), ...findings.knees.map((k) => chalk.bold(printable(k.line)))];
+  const lines = [...findings.sections.map((s) => chalk.bold(printable(s.verdict))), ...findings.versions.map((v) => chalk.bold(printable(v.line))), ...findings.knees.map((k) => chalk.bold(printable(k.line))), ...findings.reference.map((line) => printable(line))];
   if (findings.sections.length === 0) lines.push(chalk.yellow('no verdict: no trials recorded'));
   return `${lines.join('\n')}\n`;
 }
@@ -66,6 +66,7 @@ export function toReportText(findings, { chalk = plain } = {}) {
     out.push(chalk.bold(printable(line)), '');
   }
   for (const knee of findings.knees) out.push(chalk.bold(printable(knee.line)), '');
+  if (findings.reference.length) out.push(...findings.reference.map((line) => printable(line)), '');
   for (const w of findings.warnings) out.push(chalk.yellow(`warning: ${printable(w)}`));
   for (const n of findings.serverNotes ?? []) out.push(`note: ${printable(n)}`);
   for (const n of findings.machineNotes) out.push(chalk.dim(`note: ${printable(n)}`));
@@ -104,6 +105,7 @@ export function toMarkdown(findings) {
   }
   if (findings.sections.length) out.push(md(describeTable(findings)), '');
   bullets('Knees', findings.knees.map((k) => k.line));
+  bullets('Reference client', findings.reference);
   bullets('Node versions', findings.versions.map((v) => v.line));
   for (const version of findings.versions) {
     out.push(`### ${md(versionTitle(findings, version))}`, '');

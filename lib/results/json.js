@@ -32,6 +32,7 @@ export function toReportDocument(findings, { dir, files = [] } = {}) {
       ratios: Object.fromEntries(Object.entries(k.ratios).map(([t, r]) => [t, interval(r)])),
       bounds: Object.fromEntries(Object.entries(k.bounds).map(([t, b]) => [t, { side: b.side, ...interval(b.interval) }])),
     })),
+    reference: findings.reference,
     warnings: findings.warnings,
     summary: findings.summary,
     environment: findings.meta?.environment ?? null,

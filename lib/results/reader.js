@@ -12,7 +12,7 @@ import { errorCode, readRegularFile } from '../core/files.js';
 import { checkPrivate } from '../core/ownership.js';
 import { readMetaFile } from './meta.js';
 import { checkMetaSpec, createRowReader } from './trial-rules.js';
-import { MAX_READ_BYTES } from './writer.js';
+import { FILES, MAX_READ_BYTES } from './writer.js';
 
 /**
  * @typedef {object} ResultsDir
@@ -21,6 +21,7 @@ import { MAX_READ_BYTES } from './writer.js';
  * @property {string[]} columns the header of trials.csv
  * @property {Record<string, any> | null} meta
  * @property {string[]} workloads the workloads of the trials (of meta.json's spec when there is none)
+ * @property {Record<string, string>[]} reference reference.csv's rows (a workload's reference client: redis-benchmark), cells as text; none without it
  * @property {string[]} notes what was set aside or missing, for the report's warnings
  */
 
@@ -124,5 +125,42 @@ export function readResultsDir(dir, { allowShared = false } = {}) {
   // the workloads of its trials, in order of first appearance, or of its spec
   const workloads = [...new Set(rows.map((r) => String(r.workload)))];
   if (workloads.length === 0 && typeof meta?.spec?.workload === 'string') workloads.push(meta.spec.workload);
-  return { dir, trials: rows, columns, meta: meta ?? null, workloads, notes };
+  return { dir, trials: rows, columns, meta: meta ?? null, workloads, reference: readReference(join(dir, FILES.reference), allowShared, notes), notes };
+}
+
+/**
+ * reference.csv's rows by column name, or none where there is no such file. What cannot be read of it is said in a
+ * note, not refused: trials.csv's figures are the report; a torn last line (a sweep killed while appending) is left out.
+ * @param {string} path
+ * @param {boolean} allowShared
+ * @param {string[]} notes
+ * @returns {Record<string, string>[]}
+ */
+function readReference(path, allowShared, notes) {
+  let text;
+  try {
+    text = readRegularFile(path, { maxBytes: MAX_READ_BYTES.trials, what: 'a reference file', private: !allowShared }).toString('utf8');
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return [];
+    if (error instanceof UsageError) throw error; // a symlink, special file or another user's: refused as trials.csv would be
+    notes.push(`${FILES.reference} could not be read (${/** @type {Error} */ (error).message}): the reference client's figures are left out`);
+    return [];
+  }
+  const torn = `the last line of ${FILES.reference} is incomplete (a sweep stopped while writing it?) and was left out`;
+  let records;
+  try {
+    records = parseRecords(text);
+  } catch {
+    try {
+      records = parseRecords(text.replace(/\n$/, '').split('\n').slice(0, -1).join('\n'));
+      notes.push(torn);
+    } catch (error) {
+      notes.push(`${FILES.reference} is not valid CSV (${/** @type {Error} */ (error).message}): the reference client's figures are left out`);
+      return [];
+    }
+  }
+  const [{ record: columns } = { record: [] }, ...body] = records;
+  const whole = body.filter(({ record }) => record.length === columns.length);
+  if (whole.length < body.length) notes.push(whole.length === body.length - 1 && body[body.length - 1].record.length < columns.length ? torn : `${FILES.reference}: ${body.length - whole.length} line(s) with more or fewer cells than its header were left out`);
+  return whole.map(({ record }) => Object.fromEntries(columns.map((name, k) => [name, record[k]])));
 }

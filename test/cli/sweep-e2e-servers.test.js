@@ -84,6 +84,17 @@ describe('sweep redis --test (swept above): a real redis-server through ioredis'
     expect(new Set(reference.map((r) => `${r.transport} ${r.test}`))).toEqual(new Set(['tcp SET', 'tcp GET', 'uds SET', 'uds GET']));
   });
 
+  it("gives redis-benchmark's lines in the report too: summary.md and report.html, said once on stderr", async () => {
+    const { stderr } = swept('redis');
+    const lines = stderr.split('\n').filter((line) => /^redis-benchmark \d/.test(line));
+    expect(lines.map((line) => line.split(':')[0]).sort()).toEqual(['GET', 'SET'].flatMap((test) => ['1 KiB', '16 B'].map((size) => `redis-benchmark ${size} depth 1 ${test}`)).sort());
+    const markdown = await readFile(join(sweptDir('redis'), 'summary.md'), 'utf8');
+    expect(markdown).toContain(`## Reference client\n\n${lines.map((line) => `- ${line}`).join('\n')}\n`);
+    const html = await readFile(join(sweptDir('redis'), 'report.html'), 'utf8');
+    expect(html).toContain('<h2>Reference client</h2>');
+    for (const line of lines) expect(html).toContain(line.replace(/&/g, '&amp;'));
+  });
+
   it('leaves no redis-server running and no private directory, and fixture.json empty', async () => {
     const { stderr } = swept('redis');
     const [, pid, dir] = /redis-server pid (\d+): tcp 127\.0\.0\.1:\d+, uds (\S+\/udsvstcp-redis-[A-Za-z0-9]{6})\/redis\.sock/.exec(stderr) ?? [];
