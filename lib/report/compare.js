@@ -104,13 +104,16 @@ export function compareSweeps(a, b, { metrics = Object.keys(FIGURES) } = {}) {
   return { rows, onlyA: [...groupsA.keys()].filter((k) => !groupsB.has(k)), onlyB: [...groupsB.keys()].filter((k) => !groupsA.has(k)) };
 }
 
+/** A recorded value as JSON; one a sweep did not record (a meta.json of an older udsvstcp): `not recorded`. @param {unknown} v */
+const shown = (v) => (v === undefined ? 'not recorded' : JSON.stringify(v));
+
 /**
- * `name: A …, B …` where the two are not the same JSON (a value neither sweep recorded says nothing).
+ * `name: A …, B …` where the two differ (a value neither sweep recorded says nothing).
  * @param {string} name
  * @param {unknown} va
  * @param {unknown} vb
  */
-const differs = (name, va, vb) => ((va !== undefined || vb !== undefined) && JSON.stringify(va ?? null) !== JSON.stringify(vb ?? null) ? [`${name}: A ${JSON.stringify(va ?? null)}, B ${JSON.stringify(vb ?? null)}`] : []);
+const differs = (name, va, vb) => ((va !== undefined || vb !== undefined) && shown(va) !== shown(vb) ? [`${name}: A ${shown(va)}, B ${shown(vb)}`] : []);
 
 /** Spec keys left out of the differences: the preset's prose, which differs with the preset (said on its own). */
 const UNCOMPARED_SPEC_KEYS = new Set(['description']);

@@ -24,10 +24,10 @@ describe('compare: the machine facts that differ', () => {
     expect(machineDifferences(meta({}), meta({}))).toEqual([]);
     expect(machineDifferences({}, {})).toEqual([]);
     expect(machineDifferences(meta({ steal: [0.02] }), {})).toEqual([
-      'net.core.wmem_default: A 212992, B null',
-      'net.ipv4.tcp_wmem: A [4096,16384,4194304], B null',
-      'virtualisation: A "kvm", B null',
-      'cpuidle driver: A "haltpoll", B null',
+      'net.core.wmem_default: A 212992, B not recorded',
+      'net.ipv4.tcp_wmem: A [4096,16384,4194304], B not recorded',
+      'virtualisation: A "kvm", B not recorded',
+      'cpuidle driver: A "haltpoll", B not recorded',
       'CPU time stolen by the hypervisor (most of any session): A 2.0 %, B unknown',
     ]);
   });
@@ -35,6 +35,12 @@ describe('compare: the machine facts that differ', () => {
   it('leaves out a wake-up cost or steal the two sweeps share, as shown (rounded alike)', () => {
     expect(machineDifferences(meta({ wake: 27.51, steal: [0.001] }), meta({ wake: 27.49, steal: [0.0012] }))).toEqual([]);
     expect(machineDifferences(meta({ wake: 27.5, steal: [0.001] }), meta({ wake: 27.5, steal: [0.004] }))).toEqual(['CPU time stolen by the hypervisor (most of any session): A 0.1 %, B 0.4 %']);
+  });
+
+  it('say of a spec key an older sweep did not record that it did not, not that it was null', () => {
+    const spec = (/** @type {Record<string, unknown>} */ keys) => ({ spec: { preset: 'quick', runs: 3, ...keys } });
+    expect(describeDifferences(spec({}), spec({ noDelay: false, seed: null }))).toEqual(['noDelay: A not recorded, B false', 'seed: A not recorded, B null']);
+    expect(describeDifferences(spec({ seed: null }), spec({ seed: 7 }))).toEqual(['seed: A null, B 7']);
   });
 
   it('are part of the differences compare prints', () => {
