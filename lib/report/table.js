@@ -135,7 +135,7 @@ export function toComparison(records, { chalk = plain, ratios = {}, workUs = nul
  * transport of the rows (the baseline, TCP, where the trial's order starts with it): the geometric mean of its ratios
  * paired by run with their Student-t 95 % interval (../stats/ratios.js), or with one paired run the medians' ratio: `redis-benchmark
  * 16 B depth 1 SET: tcp 18.3k rps, uds 25.1k rps (×1.37, 95 % CI 1.21–1.55) (median of 3 runs)`.
- * @param {Record<string, any>[]} rows reference.csv's rows of this session
+ * @param {Record<string, any>[]} rows reference.csv's rows
  * @param {string} baseline the transport the others are set against
  * @returns {string[]}
  */
@@ -146,7 +146,8 @@ export function describeReference(rows, baseline) {
   for (const r of ok) {
     const key = `${r.client} ${formatSize(Number(r.size_bytes))} depth ${r.depth} ${r.test}`;
     const byTransport = groups.get(key) ?? new Map();
-    byTransport.set(r.transport, (byTransport.get(r.transport) ?? new Map()).set(String(r.run), Number(r.rps)));
+    // a run of each Node version measured (sweep --node): each ran redis-benchmark after its own trial
+    byTransport.set(r.transport, (byTransport.get(r.transport) ?? new Map()).set(`${r.run} ${r.node_version ?? ''}`, Number(r.rps)));
     groups.set(key, byTransport);
   }
   const median = (/** @type {number[]} */ xs) => {

@@ -34,6 +34,16 @@ describe('redis-benchmark lines', () => {
   });
 });
 
+describe('redis-benchmark lines of a --node sweep', () => {
+  it('count each version\'s runs, paired within the version', () => {
+    const rows = ['v20.20.2', 'v26.10.0'].flatMap((node, k) => [0, 1].flatMap((run) => [
+      { ...row(run, 'tcp', 1000 + 100 * k), node_version: node }, { ...row(run, 'uds', 1500 + 100 * k), node_version: node },
+    ]));
+    const ci = ratioInterval([1500 / 1000, 1500 / 1000, 1600 / 1100, 1600 / 1100].map(Math.log));
+    expect(describeReference(rows, 'tcp')).toEqual([`redis-benchmark 16 B depth 1 SET: tcp 1.1k rps, uds 1.6k rps (×${ci.mean.toFixed(2)}, 95 % CI ${ci.low?.toFixed(2)}–${ci.high?.toFixed(2)}) (median of 4 runs)`]);
+  });
+});
+
 describe("reference.csv in a results directory's report", () => {
   const header = readSchemaFixture('redis/reference.csv').trim();
   /** @param {number} run @param {string} transport @param {number} rps */
