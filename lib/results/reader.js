@@ -1,6 +1,6 @@
 /**
  * Read a results directory for a report or comparison: trials.csv, by column name (other versions' files with more or
- * fewer figures still read), and meta.json if any. A torn last line (a sweep killed mid-write) is set aside with a note;
+ * fewer figures still read), meta.json and reference.csv if any. A torn last line (a sweep killed mid-write) is set aside with a note;
  * what cannot be read right (./trial-rules.js), what another user could change (unless allowShared), and a special
  * file, symlink or oversized file are one-line UsageErrors.
  */
