@@ -4,7 +4,7 @@
  * later part; `sweep --resume DIR` resumes the part that was stopped and runs those not yet run, skipping complete ones.
  * Also the report of a chain's directory: each part's, as `udsvstcp report` makes it.
  */
-import { existsSync, mkdirSync, rmdirSync } from 'node:fs';
+import { existsSync, rmdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { version } from '../core/environment.js';
@@ -18,7 +18,7 @@ import { acquireLock } from '../results/lock.js';
 import { writeReport } from '../report/report-files.js';
 import { CHAIN_FILE, chainOf, readChainFile, refuseDesignFlags, writeChainFile } from '../sweep/chain.js';
 import { SWEEP_OPTIONS, resolveSweep } from '../sweep/request.js';
-import { checkNewOutDir, checkResumable } from '../sweep/session.js';
+import { checkNewOutDir, checkResumable, makeOutDir } from '../sweep/session.js';
 import { toNodeList } from '../sweep/spec.js';
 import { reportOutcome } from './report.js';
 import { sweepOutcome } from './sweep.js';
@@ -117,7 +117,7 @@ export async function chainOutcome(options, { onProgress = () => {}, onPart = ()
   });
 
   const made = !existsSync(dir);
-  mkdirSync(dir, { recursive: true, mode: 0o755 });
+  makeOutDir(dir, flag);
   let lock;
   try {
     if (!allowShared) checkPrivateDir(dir, flag);

@@ -7,6 +7,7 @@
  */
 import fs from 'node:fs';
 import { randomBytes } from 'node:crypto';
+import { dirname, resolve } from 'node:path';
 import { RunError, UsageError } from './errors.js';
 import { checkPrivate } from './ownership.js';
 import { formatSize } from './units.js';
@@ -163,6 +164,26 @@ export function readIfThere(path, options, cannot) {
     if (error instanceof UsageError) throw error;
     if (errorCode(error) === 'ENOENT') return null;
     throw new UsageError(`${cannot}: ${/** @type {Error} */ (error).message}`);
+  }
+}
+
+/**
+ * `mkdir -p`, bounded: each missing directory of the path made in turn, parents first. Not Node's `recursive`, which
+ * spins at 100 % CPU for ever, deaf to signals, where mkdir of a missing child of an existing directory fails with
+ * ENOENT (any path under /proc: nodejs/node's recursive mkdir takes that ENOENT for a missing parent and tries again).
+ * @param {string} dir
+ * @param {number} [mode]
+ */
+export function makeDirectories(dir, mode = 0o755) {
+  const missing = [];
+  // bounded by the path's depth
+  for (let path = resolve(dir); !fs.existsSync(path) && dirname(path) !== path; path = dirname(path)) missing.push(path);
+  for (const path of missing.reverse()) {
+    try {
+      fs.mkdirSync(path, { mode });
+    } catch (error) {
+      if (errorCode(error) !== 'EEXIST') throw error; // made meanwhile, or a dangling symlink: the next mkdir says
+    }
   }
 }
 

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { toCsvHeader } from '../results/csv.js';
-import { openForAppend, readIfThere, writeAll, writeFileAtomic } from '../core/files.js';
+import { makeDirectories, openForAppend, readIfThere, writeAll, writeFileAtomic } from '../core/files.js';
 import { checkPrivateDir } from '../core/ownership.js';
 import { LOCK_FILE, acquireLock } from '../results/lock.js';
 import { beginSession, checkVersion, createMeta, describeStatus, endSession, readMeta, changedExecutables, writeMeta, writeMetaBestEffort } from '../results/meta.js';
@@ -84,6 +84,21 @@ export function checkNewOutDir(dir, flag, allowShared = false) {
 /** @typedef {Record<string, { path: string, version: string, from: string }>} Executables by name, e.g. nginx */
 
 /**
+ * The results directory of a new sweep, made with its parents where missing; one that cannot be made or written to is
+ * a UsageError naming the flag.
+ * @param {string} dir
+ * @param {string} flag
+ */
+export function makeOutDir(dir, flag) {
+  try {
+    makeDirectories(dir);
+    fs.accessSync(dir, fs.constants.W_OK);
+  } catch (error) {
+    throw new UsageError(`${flag} ${dir} is not a writable directory: ${/** @type {Error} */ (error).message}`);
+  }
+}
+
+/**
  * @param {SessionRequest} request
  * @param {(note: string) => void} note says what was found and done
  */
@@ -100,12 +115,7 @@ export function openSession(request, note) {
     }
   } else {
     executables = request.findExecutables(/** @type {import('./spec.js').SweepSpec} */ (request.spec));
-    try {
-      fs.mkdirSync(dir, { recursive: true, mode: 0o755 });
-      fs.accessSync(dir, fs.constants.W_OK);
-    } catch (error) {
-      throw new UsageError(`${flag} ${dir} is not a writable directory: ${/** @type {Error} */ (error).message}`);
-    }
+    makeOutDir(dir, flag);
   }
   if (!allowShared) checkPrivateDir(dir, flag); // what was resumed, made, or what another made meanwhile
   const lock = acquireLock(dir, { flag });

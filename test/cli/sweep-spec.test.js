@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UsageError } from '../../lib/core/errors.js';
 import { listPresets, loadSpec, resolveSpec, toSizes } from '../../lib/sweep/spec.js';
 import { isChained, toChain } from '../../lib/sweep/chain.js';
-import { callMain, makeTempDir } from '../helpers/cli.js';
+import { callMain, expectOneLineUsageError, makeTempDir, runCli } from '../helpers/cli.js';
 
 /** @type {{ dir: string, remove: () => Promise<void> }} */
 let tmp;
@@ -138,6 +138,14 @@ describe('udsvstcp sweep refuses bad input before anything starts (exit 2, one l
     const file = join(tmp.dir, 'afile');
     await writeFile(file, 'x');
     await expectUsageError(['quick', '--out', join(file, 'sub')], /--out .* is not a writable directory/);
+  });
+
+  it('an output directory under /proc, a chain\'s too: refused at once (Node\'s recursive mkdir spun there at 100 % CPU for ever, deaf to Ctrl-C)', async () => {
+    for (const preset of ['quick', 'latency-under-load']) {
+      // the binary, with a time limit: in this process the old spin would never return
+      const result = await runCli(['sweep', preset, '--test', '--no-probe', '--out', '/proc/udsvstcp-test-nosuch/r'], { timeoutMs: 20_000 });
+      expectOneLineUsageError(result, /^udsvstcp: error: --out \/proc\/udsvstcp-test-nosuch\/r is not a writable directory: ENOENT/);
+    }
   });
 
   it('--resume of a directory without results', async () => {
