@@ -4,7 +4,7 @@
  * follows the most connections a trial opens at once, never below Node's default; the kernel caps it at
  * net.core.somaxconn, read here and said when it caps below what a trial opens.
  */
-import { readText } from './environment.js';
+import { readWholeNumber } from './environment.js';
 
 /** Node's backlog when listen() is given none. */
 export const NODE_BACKLOG = 511;
@@ -20,8 +20,7 @@ export function listenBacklog(connections = 0) {
  * net.core.somaxconn, the kernel's cap on any listen backlog (Linux; null elsewhere or unreadable).
  */
 export function readSomaxconn(path = '/proc/sys/net/core/somaxconn') {
-  const text = readText(path);
-  return text !== null && /^\d+$/.test(text) ? Number(text) : null;
+  return readWholeNumber(path);
 }
 
 /**

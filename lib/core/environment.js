@@ -22,13 +22,23 @@ export function readText(path) {
 }
 
 /**
- * The kernel settings that bound how fast loopback TCP connections can be opened and closed (Linux; null elsewhere).
+ * A /proc or /sys file that holds a whole number, as a number; null where it is unreadable or holds anything else.
+ * @param {string} path
+ */
+export function readWholeNumber(path) {
+  const text = readText(path);
+  return text !== null && /^\d+$/.test(text) ? Number(text) : null;
+}
+
+/**
+ * The kernel settings that bound how fast loopback TCP connections can be opened and closed (Linux; null elsewhere):
+ * numbers, but the port range (`32768-60999`).
  */
 export function readNetLimits() {
   return {
     ip_local_port_range: readText('/proc/sys/net/ipv4/ip_local_port_range')?.replace(/\s+/g, '-') ?? null,
-    tcp_tw_reuse: readText('/proc/sys/net/ipv4/tcp_tw_reuse'),
-    somaxconn: readText('/proc/sys/net/core/somaxconn'),
+    tcp_tw_reuse: readWholeNumber('/proc/sys/net/ipv4/tcp_tw_reuse'),
+    somaxconn: readWholeNumber('/proc/sys/net/core/somaxconn'),
   };
 }
 

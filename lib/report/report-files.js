@@ -19,6 +19,21 @@ import { cpuTimeRows, machineRows } from './machine.js';
 export const REPORT_FILES = { markdown: 'summary.md', html: 'report.html', xlsx: 'results.xlsx' };
 
 /**
+ * meta.json's environment as the report sheet's rows, a value a cell: an object's keys each a row of their own
+ * (`net.somaxconn`), so that a number stays a number; a list as text (`0.52 0.4 0.31`).
+ * @param {Record<string, any> | null | undefined} environment
+ * @param {string} [prefix]
+ * @returns {[string, string | number | null][]}
+ */
+function environmentRows(environment, prefix = '') {
+  return Object.entries(environment ?? {}).flatMap(([key, value]) => {
+    if (Array.isArray(value)) return [[`${prefix}${key}`, value.join(' ')]];
+    if (typeof value === 'object' && value !== null) return environmentRows(value, `${prefix}${key}.`);
+    return [[`${prefix}${key}`, typeof value === 'number' || typeof value === 'string' ? value : value === null ? null : String(value)]];
+  });
+}
+
+/**
  * Make every file of the report in memory, then write them: a directory that cannot be read right, or a report that
  * cannot be made, leaves an earlier report's files as they were.
  * @param {string} dir the results directory
@@ -54,7 +69,7 @@ export async function writeReport(dir, { outDir = dir, primary, results = undefi
     ...findings.versions.map((v) => /** @type {[string, string]} */ ([`node ${v.node}/${v.base}`, v.line])),
     ...findings.warnings.map((w) => /** @type {[string, string]} */ (['warning', w])),
     ...(Array.isArray(read.meta?.nodes) ? read.meta.nodes : []).map((/** @type {any} */ n, /** @type {number} */ i) => /** @type {[string, string]} */ ([`node ${i === 0 ? '(baseline) ' : ''}${n?.version}`, `V8 ${n?.v8}, libuv ${n?.libuv}: ${n?.path}`])),
-    ...Object.entries(read.meta?.environment ?? {}).map(([k, v]) => /** @type {[string, string | number | null]} */ ([k, typeof v === 'object' && v !== null ? JSON.stringify(v) : v])),
+    ...environmentRows(read.meta?.environment),
     ...machineRows(read.meta?.machine, findings.sections, read.meta?.pinning),
     ...cpuTimeRows(read.meta?.sessions),
   ]);

@@ -45,7 +45,7 @@ export const connectWorkload = {
 /**
  * The message of a connect that ran out of ephemeral ports.
  * @param {number} done connections made in this trial before it
- * @param {{ ip_local_port_range: string | null, tcp_tw_reuse: string | null }} limits
+ * @param {{ ip_local_port_range: string | null, tcp_tw_reuse: number | null }} limits
  */
 export function portsExhausted(done, limits) {
   return `TCP ran out of ephemeral ports (EADDRNOTAVAIL) after ${done} connections in this trial: closed connections hold their port in TIME_WAIT for 60 s (port range ${limits.ip_local_port_range ?? 'unknown'}, net.ipv4.tcp_tw_reuse ${limits.tcp_tw_reuse ?? 'unknown'}); use a shorter --duration, fewer runs, or wait a minute between sweeps`;

@@ -42,13 +42,14 @@ describe('results.xlsx from text XML 1.0 cannot hold', () => {
     expect(about.cell(release, 2)).toMatchObject({ value: '=1+1', type: 's', formula: false });
   }, 30_000);
 
-  it('keeps numbers as numbers on the report sheet (the sysctls meta.json holds as numbers), text as text', async () => {
+  it('keeps numbers as numbers on the report sheet (the sysctls and the environment\'s net limits meta.json holds as numbers), text as text', async () => {
     const dir = join(tmp.dir, 'typed');
     await mkdir(dir);
     const rows = [];
     for (let run = 0; run < 2; run++) rows.push(okRow(run, 'tcp', 64, 1, 1000 + run), okRow(run, 'uds', 64, 1, 1200 + run));
     const sysctl = { 'net.core.rmem_default': 212992, 'net.core.wmem_max': 4194304, 'net.ipv4.tcp_wmem': [4096, 16384, 4194304], 'net.core.somaxconn': 4096, 'net.ipv4.tcp_autocorking': 0, 'net.unix.max_dgram_qlen': null };
-    await writeResults(dir, rows, { status: 'complete', environment: { ...ENVIRONMENT, os_release: '=1+1', cpu_count: 2 }, machine: { sysctl } });
+    const net = { ip_local_port_range: '32768-60999', tcp_tw_reuse: 2, somaxconn: 4096 };
+    await writeResults(dir, rows, { status: 'complete', environment: { ...ENVIRONMENT, os_release: '=1+1', cpu_count: 2, loadavg: [0.52, 0.4, 0.31], net }, machine: { sysctl } });
 
     await writeReport(dir); // in this process: what `report` and the sweep write
     const about = (await readXlsx(join(dir, 'results.xlsx'))).sheet('report');
@@ -57,6 +58,11 @@ describe('results.xlsx from text XML 1.0 cannot hold', () => {
       expect(byItem.get(name), name).toMatchObject({ value: sysctl[/** @type {keyof typeof sysctl} */ (name)], type: 'n', formula: false });
     }
     expect(byItem.get('cpu_count')).toMatchObject({ value: 2, type: 'n' });
+    // the environment's objects a row per key (it was one cell of JSON text), its lists as text
+    expect(byItem.get('net.somaxconn')).toMatchObject({ value: 4096, type: 'n' });
+    expect(byItem.get('net.tcp_tw_reuse')).toMatchObject({ value: 2, type: 'n' });
+    expect(byItem.get('net.ip_local_port_range')).toMatchObject({ value: '32768-60999', type: 's' });
+    expect(byItem.get('loadavg')).toMatchObject({ value: '0.52 0.4 0.31', type: 's' });
     expect(byItem.get('net.ipv4.tcp_wmem')).toMatchObject({ value: '4096 16384 4194304', type: 's' }); // a list: text
     expect(byItem.get('net.unix.max_dgram_qlen')).toMatchObject({ value: 'unknown', type: 's' });
     expect(byItem.get('os_release')).toMatchObject({ value: '=1+1', type: 's', formula: false }); // text from a file never a formula

@@ -145,7 +145,7 @@ export function sweepMeta({ sizes, depths, runs }, overrides = {}) {
   };
   const environment = {
     ...ENVIRONMENT, node: process.versions.node, v8: process.versions.v8, libuv: process.versions.uv, cpu_governor: null, total_memory_bytes: 8589934592,
-    loadavg: [0.5, 0.4, 0.3], stream_high_water_mark_bytes: 16384, net: { ip_local_port_range: '32768-60999', tcp_tw_reuse: '2', somaxconn: '4096' },
+    loadavg: [0.5, 0.4, 0.3], stream_high_water_mark_bytes: 16384, net: { ip_local_port_range: '32768-60999', tcp_tw_reuse: 2, somaxconn: 4096 },
   };
   const nodes = [{ version: process.version, v8: process.versions.v8, libuv: process.versions.uv, path: process.execPath, given: process.execPath }];
   return { status: 'complete', seed: 3, spec, environment, nodes, trials_planned: sizes.length * depths.length * runs * 2, ...overrides };
