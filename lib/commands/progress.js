@@ -1,6 +1,7 @@
 /**
- * Sweep progress on stderr: a bar (cli-progress, loaded only then) on a terminal, a plain line per trial otherwise,
- * nothing when quiet. Errors and notes may quote paths: they are printable().
+ * Sweep progress on stderr: a bar (cli-progress, loaded only then) on a terminal, a plain line per trial otherwise;
+ * when quiet (--quiet, --no-progress) only a line per failed trial, saying why. Errors and notes may quote paths: they
+ * are printable().
  */
 import { BASELINE, labelOf } from '../transports/index.js';
 import { createRequire } from 'node:module';
@@ -25,7 +26,12 @@ export function createProgress({ stream, quiet, chalk, workload, nodes = false }
     if (!tcp || !others.length) return text;
     return `${text} (${others.map((r) => `${labelOf(r.transport)} ×${(r[w.primary] / tcp[w.primary]).toFixed(2)}`).join(', ')}, ${others[0].blocks} block${others[0].blocks === 1 ? '' : 's'} each)`;
   };
-  if (quiet) return { start() {}, end() {}, note() {}, stop() {} };
+  /** A failed trial's line: which trial and why (its first failed row's error). @param {import('../sweep/schedule.js').Job} job @param {Record<string, any>[]} rows */
+  const failure = (job, rows) => {
+    const failed = rows.find((r) => r.status !== 'ok');
+    return failed ? `${chalk.red('error')}: ${label(job)}: ${printable(failed.error)}\n` : '';
+  };
+  if (quiet) return { start() {}, end: (/** @type {import('../sweep/schedule.js').Job} */ job, /** @type {Record<string, any>[]} */ rows) => { stream.write(failure(job, rows)); }, note() {}, stop() {} };
   if (stream.isTTY) {
     /** @type {import('cli-progress').SingleBar | undefined} */
     let bar;
@@ -45,8 +51,8 @@ export function createProgress({ stream, quiet, chalk, workload, nodes = false }
       },
       end(/** @type {any} */ _job, /** @type {Record<string, any>[]} */ rows, /** @type {number} */ index) {
         bar?.update(index + 1);
-        const failed = rows.find((r) => r.status !== 'ok');
-        if (failed) stream.write(`\n${chalk.red('error')}: ${label(_job)}: ${printable(failed.error)}\n`);
+        const line = failure(_job, rows);
+        if (line) stream.write(`\n${line}`);
       },
       note(/** @type {string} */ message, { dim = false } = {}) {
         stream.write(`\n${dim ? chalk.dim(printable(message)) : printable(message)}\n`);

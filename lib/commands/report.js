@@ -36,16 +36,16 @@ export async function report(dir, opts, { stdout, stderr, chalk }) {
 }
 
 /**
- * The report at the end of a sweep: verdicts, the warnings `report DIR` gives (the machine's even when quiet) but those
- * of the sweep's state, which the sweep says in its own closing lines (rows recorded and failed, how to resume), the
- * machine's notes, the files written.
+ * The report at the end of a sweep: verdicts, the warnings `report DIR` gives (even when quiet: --quiet leaves errors
+ * and warnings) but those of the sweep's state, which the sweep says in its own closing lines (rows recorded and
+ * failed, how to resume), the machine's notes, the files written.
  * @param {{ findings: import('../report/findings.js').Findings, files: string[] }} made
  * @param {{ stderr: NodeJS.WritableStream, chalk: import('chalk').ChalkInstance, quiet?: boolean }} io
  */
 export function printSweepReport({ findings, files }, { stderr, chalk, quiet = false }) {
   if (!quiet) stderr.write(`\n${toVerdictText(findings, { chalk })}`);
   for (const w of findings.warnings) {
-    if (findings.stateWarnings.includes(w) || (quiet && !findings.machineWarnings.includes(w))) continue;
+    if (findings.stateWarnings.includes(w)) continue;
     stderr.write(chalk.yellow(`warning: ${printable(w)}\n`));
   }
   if (!quiet) for (const n of findings.machineNotes) stderr.write(chalk.dim(`note: ${printable(n)}\n`));

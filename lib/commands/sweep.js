@@ -53,7 +53,7 @@ export async function sweep(preset, opts, { stdout, stderr, chalk }) {
   const onProgress = (event) => {
     switch (event.type) {
       case 'note': return say(chalk.yellow(`note: ${printable(event.text)}\n`));
-      case 'warning': return say(chalk.yellow(`warning: ${printable(event.text)}\n`));
+      case 'warning': return void stderr.write(chalk.yellow(`warning: ${printable(event.text)}\n`)); // --quiet too
       case 'info': return say(event.dim ? chalk.dim(`${printable(event.text)}\n`) : `${printable(event.text)}\n`);
       case 'status': return progress?.note(event.text, { dim: event.dim });
       case 'trial-start': return progress?.start(event.job, event.index, event.total);

@@ -156,8 +156,8 @@ export const LIST = [
   { key: 'resume', arg: '<dir>', kind: 'other', help: 'run only the trials missing from DIR/trials.csv, with the spec recorded there; flags given must equal it', cmd: sweep },
   { key: 'retryFailed', kind: 'other', help: 'with --resume: measure failed trials again (their old rows stay, marked superseded)', cmd: sweep },
   { key: 'allowSharedDir', kind: 'other', help: 'use a results directory (or a file in it) that another user owns or that group or others may write; refused otherwise (exit 2, naming the path and why), as ssh refuses such a ~/.ssh', cmd: sweep },
-  { key: 'quiet', kind: 'other', help: 'nothing on stderr but errors and warnings (no progress, summary or verdicts)', cmd: sweep },
-  { key: 'progress', kind: 'other', help: 'no per-trial progress on stderr (the summary and verdicts still print)', cmd: { sweep: { flag: '--no-progress' } } },
+  { key: 'quiet', kind: 'other', help: 'nothing on stderr but errors and warnings: why each failed trial failed, the report\'s warnings (no progress, summary or verdicts)', cmd: sweep },
+  { key: 'progress', kind: 'other', help: 'no per-trial progress on stderr but a line per failed trial saying why (the summary and verdicts still print)', cmd: { sweep: { flag: '--no-progress' } } },
   { key: 'json', kind: 'other', help: 'print the summary as one JSON document on stdout (the same document, to the digit, as udsvstcp report --json on the results directory)', cmd: { sweep: { doc: 'Its dir is the results directory\'s absolute path' }, run: { help: 'one JSON record per transport per trial, a line each, on stdout', doc: '([the record](docs/results.md#the-result-record))', shown: 'off' }, serve: { help: 'print {"tcp":{host,port},"uds":{path},"uds-abstract":{path}} on stdout once all listen (uds-abstract on Linux only; its path starts with a NUL byte, \\u0000 in JSON)', shown: '' } } },
 ];
 

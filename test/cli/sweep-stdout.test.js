@@ -4,11 +4,11 @@
  * --no-progress drops the per-trial lines but keeps the summary. Two sweeps:
  * one --quiet, one --json --no-progress into a relative --out.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeTempDir, runCli } from '../helpers/cli.js';
+import { callMain, makeTempDir, runCli } from '../helpers/cli.js';
 
 /** @type {{ dir: string, remove: () => Promise<void> }} */
 let tmp;
@@ -31,7 +31,19 @@ describe('sweep output for scripts', () => {
   it('--quiet: stdout is the results directory alone, stderr holds no progress or summary', async () => {
     expect(quiet.code, quiet.stderr).toBe(0);
     expect(quiet.stdout).toBe(`${join(tmp.dir, 'quiet')}\n`);
-    expect(quiet.stderr).not.toMatch(/UDS\/TCP|\[1\/\d+\]/);
+    // errors and warnings only (a wide interval, a lane's conditions), never a progress line, summary or verdict
+    for (const line of quiet.stderr.split('\n').filter(Boolean)) expect(line).toMatch(/^(warning|error): /);
+  });
+
+  it('--quiet and --no-progress still say why each failed trial failed, and --quiet the warnings (they said nothing but "2 failed")', async () => {
+    const spec = join(tmp.dir, 'failing.json');
+    await writeFile(spec, JSON.stringify({ sizes: [64], runs: 1, packets: 20, warmup: 0, timeout: '20ms', serverDelay: '200ms' }));
+    for (const flag of ['--quiet', '--no-progress']) {
+      const { code, stderr } = await callMain(['sweep', spec, '--no-probe', '--no-report', flag, '--out', join(tmp.dir, `failing${flag}`)]);
+      expect(code, stderr).toBe(1);
+      expect(stderr, flag).toMatch(/^error: run 0 #\d 64 B depth 1 (tcp\+uds|uds\+tcp): no echo/m);
+      if (flag === '--quiet') for (const line of stderr.split('\n').filter(Boolean)) expect(line).toMatch(/^(warning|error): /);
+    }
   });
 
   it('--json: stdout is one JSON document with the summary rows of summary.csv and the directory', async () => {
