@@ -149,7 +149,12 @@ describe('sweep', () => {
     [{ duration: true }, 'spec.json "duration" must be a duration from 10 ms to 1 h, a JSON string with a unit ("500ms", "2s") or a JSON number of seconds; got true'],
     [{ test: { test: {} } }, 'spec.json "test.test": a "test" block holds the keys it changes for --test, not another "test" block'],
     [{ pin: ['split'] }, 'spec.json "pin" must be "none", "split" or "same"; got ["split"]'],
-    [{ depths: [[1]] }, 'spec.json "depths" must be a list of whole numbers ([1, 16]); got [[1]]'],
+    [{ depths: [[1]] }, 'spec.json "depths" must be a list of whole numbers ([1, 16]), or "auto" (rate, http-rate, proxy-rate, redis-rate, postgres-rate); got [[1]]'],
+    [{ depths: '1,16' }, 'spec.json "depths" must be a list of whole numbers ([1, 16]), or "auto" (rate, http-rate, proxy-rate, redis-rate, postgres-rate); got the JSON string "1,16" (a comma-separated list is for the flag --depths)'],
+    [{ transports: 'tcp,uds' }, 'spec.json "transports" must be a list of transport names ("tcp", "uds", "uds-abstract"); got the JSON string "tcp,uds" (a comma-separated list is for the flag --transports)'],
+    [{ transports: 'tcp' }, 'spec.json "transports" must be a list of transport names ("tcp", "uds", "uds-abstract"); got the JSON string "tcp"'],
+    [{ sizes: '64,128' }, 'spec.json "sizes" must be a list of sizes ([1, 64, "1KiB"]) or a range string ("1..16384"); got the JSON string "64,128" (a comma-separated list is for the flag --sizes)'],
+    [{ test: { transports: 'tcp,uds' } }, 'spec.json "test.transports" must be a list of transport names ("tcp", "uds", "uds-abstract"); got the JSON string "tcp,uds" (a comma-separated list is for the flag --transports)'],
     [{ test: { packets: '100' } }, 'spec.json "test.packets" must be a JSON number, a whole number from 1 to 20000000; got "100"'],
   ])('a spec value of the wrong type %j is refused naming the key', async (keys, message) => {
     await writeFile(join(tmp.dir, 'spec.json'), JSON.stringify({ sizes: [64], ...keys }));
