@@ -233,8 +233,9 @@ export function acceptsOf(s, view = {}) {
 export function parseSetting(key, value, nameOf = toFlag) {
   const s = SETTINGS[key];
   const name = nameOf(key);
-  if (s.kind === 'integer') return toInteger(String(value), name, s.range);
-  if (s.kind === 'time') return toDuration(String(value), name, s.range);
+  // the value as given (a spec file's 1.5 a number, not "1.5"), for the message
+  if (s.kind === 'integer') return toInteger(/** @type {string | number} */ (value), name, s.range);
+  if (s.kind === 'time') return toDuration(/** @type {string | number} */ (value), name, s.range);
   if (s.kind === 'boolean') {
     if (typeof value !== 'boolean') throw new UsageError(`${name} must be true or false; got ${JSON.stringify(value)}`);
     return value;

@@ -162,6 +162,26 @@ describe('sweep', () => {
     expect((await readdir(tmp.dir)).sort()).toEqual(['spec.json', 'tmp']);
   });
 
+  it.each([
+    [{ seed: 1.5 }, 'spec.json "seed" must be a whole number from 0 to 4294967295; got 1.5'],
+    [{ warmup: 1.5 }, 'spec.json "warmup" must be a packet count from 0 to 10000000 (a bare number: 1000) or a time up to 10 min (with a unit: 250ms, 1s, 10min); got 1.5'],
+    [{ depths: [1, 2.5] }, 'spec.json "depths" must be a whole number from 1 to 65536; got 2.5'],
+    [{ sizes: [64, 100] }, 'spec.json "sizes" must be a power of two from 1 B to 64 MiB (e.g. 64, 1k, 64KiB, 1MiB); got 100'],
+  ])('a spec number out of range %j is quoted as the number given, not as a string', async (keys, message) => {
+    await writeFile(join(tmp.dir, 'spec.json'), JSON.stringify({ sizes: [64], ...keys }));
+    await expectUsageError(['sweep', join(tmp.dir, 'spec.json'), '--out', out('results')], message);
+    expect((await readdir(tmp.dir)).sort()).toEqual(['spec.json', 'tmp']);
+  });
+
+  it.each([
+    ['quick', '1..2GiB', '--sizes range must lie within 1 B to 64 MiB (packet size); got "1..2GiB"'],
+    ['quick', '64..1GiB*4', '--sizes range must lie within 1 B to 64 MiB (packet size); got "64..1GiB*4"'],
+    ['eliben-2019-throughput', '512..4KiB', '--sizes range must lie within 1 KiB to 64 MiB (chunk size); got "512..4KiB"'],
+  ])('sweep %s --sizes %s past the axis names the range given, not a size it expands to, nothing made', async (preset, sizes, message) => {
+    await expectUsageError(['sweep', preset, '--sizes', sizes, '--out', out('results')], message);
+    expect(existsSync(out('results'))).toBe(false);
+  });
+
   it('sweep --max-time past 24 h: its range as the help writes it, nothing made', async () => {
     await expectUsageError(['sweep', 'quick', '--precision', '3%', '--max-time', '25h', '--out', out('results')], '--max-time must be a duration from 1 s to 24 h (e.g. 2s, 1min, 1h; a bare number is seconds); got "25h"');
     expect(existsSync(out('results'))).toBe(false);
