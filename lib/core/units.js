@@ -93,7 +93,7 @@ export function isPowerOfTwo(n) {
 export function toPacketSize(text, flag, { min = 1, max = 64 * MiB } = {}) {
   const bytes = parseSize(text);
   if (!isPowerOfTwo(bytes) || bytes < min || bytes > max) {
-    throw new UsageError(`${flag} must be a power of two from ${formatSize(min)} to ${formatSize(max)} (e.g. 64, 1k, 64KiB, 1MiB); got ${JSON.stringify(String(text))}`);
+    throw new UsageError(`${flag} must be a power of two from ${formatSize(min)} to ${formatSize(max)} (e.g. 64, 1k, 64KiB, 1MiB); got ${JSON.stringify(text)}`);
   }
   return bytes;
 }
@@ -107,7 +107,7 @@ export function toPacketSize(text, flag, { min = 1, max = 64 * MiB } = {}) {
 export function toInteger(text, flag, { min = 1, max = Number.MAX_SAFE_INTEGER } = {}) {
   const value = /^\s*-?\d+\s*$/.test(String(text)) ? Number(text) : NaN;
   if (!Number.isSafeInteger(value) || value < min || value > max) {
-    throw new UsageError(`${flag} must be a whole number from ${min} to ${max}; got ${JSON.stringify(String(text))}`);
+    throw new UsageError(`${flag} must be a whole number from ${min} to ${max}; got ${JSON.stringify(text)}`);
   }
   return value;
 }
@@ -122,7 +122,7 @@ export function toDuration(text, flag, { min = 1, max = 3_600_000 } = {}) {
   const ms = parseDuration(text);
   if (!Number.isFinite(ms) || ms < min || ms > max) {
     const examples = ['50us', '500ms', '2s', '1min', '1h'].filter((e) => parseDuration(e) >= min && parseDuration(e) <= max);
-    throw new UsageError(`${flag} must be a duration from ${formatDuration(min)} to ${formatDuration(max)} (${examples.length ? `e.g. ${examples.join(', ')}; ` : ''}a bare number is seconds); got ${JSON.stringify(String(text))}`);
+    throw new UsageError(`${flag} must be a duration from ${formatDuration(min)} to ${formatDuration(max)} (${examples.length ? `e.g. ${examples.join(', ')}; ` : ''}a bare number is seconds); got ${JSON.stringify(text)}`);
   }
   return ms;
 }
@@ -142,5 +142,5 @@ export function toWarmup(text, flag) {
   if (Number.isSafeInteger(packets) && packets <= 10_000_000) return { packets };
   const ms = /^\d+(?:\.\d+)?\s*(ms|min|s|m|h)$/i.test(s) ? parseDuration(s) : NaN;
   if (ms <= MAX_WARMUP_MS) return { ms };
-  throw new UsageError(`${flag} must be a packet count from 0 to 10000000 (a bare number: 1000) or a time up to ${formatDuration(MAX_WARMUP_MS)} (with a unit: 250ms, 1s, 10min); got ${JSON.stringify(s)}`);
+  throw new UsageError(`${flag} must be a packet count from 0 to 10000000 (a bare number: 1000) or a time up to ${formatDuration(MAX_WARMUP_MS)} (with a unit: 250ms, 1s, 10min); got ${JSON.stringify(typeof text === 'number' ? text : s)}`);
 }

@@ -16,7 +16,7 @@ import { BASELINE, PAIR, TRANSPORTS, getTransport, isAvailable, isTransport } fr
  */
 export function toAxisValue(text, axis, flag) {
   if (axis.min === axis.max) {
-    if (Number(String(text).trim()) !== axis.min) throw new UsageError(`${flag} is fixed at ${axis.min} (${axis.label}) for this workload; got ${JSON.stringify(String(text))}`);
+    if (Number(String(text).trim()) !== axis.min) throw new UsageError(`${flag} is fixed at ${axis.min} (${axis.label}) for this workload; got ${JSON.stringify(text)}`);
     return axis.min;
   }
   return axis.powerOfTwo ? toPacketSize(text, flag, { min: axis.min, max: axis.max }) : toInteger(text, flag, { min: axis.min, max: axis.max });
@@ -39,7 +39,7 @@ export function resolveWorkloadOptions(workload, given, name) {
     batch: given.batch === undefined || given.batch === null ? 1 : /** @type {number} */ (parseSetting('batch', given.batch, name)),
     keepalive: Boolean(given.keepalive),
     arrivals: /** @type {'constant' | 'poisson'} */ (given.arrivals === undefined || given.arrivals === null ? 'constant' : parseSetting('arrivals', given.arrivals, name)),
-    connections: !workload.options.includes('connections') || given.connections === undefined || given.connections === null ? null : toInteger(String(given.connections), name('connections'), { min: 1, max: workload.openConnections?.max ?? MAX_OPEN_CONNECTIONS }),
+    connections: !workload.options.includes('connections') || given.connections === undefined || given.connections === null ? null : toInteger(/** @type {string | number} */ (given.connections), name('connections'), { min: 1, max: workload.openConnections?.max ?? MAX_OPEN_CONNECTIONS }),
     nginx: given.nginx === undefined || given.nginx === null ? null : String(given.nginx),
     postgresBin: given.postgresBin === undefined || given.postgresBin === null ? null : String(given.postgresBin),
     redisServer: given.redisServer === undefined || given.redisServer === null ? null : String(given.redisServer),
@@ -61,7 +61,7 @@ export function resolveAmounts(workload, given, name, fallbackDuration) {
   const measure = has(given.packets)
     ? { packets: parseSetting('packets', given.packets, name) }
     : { ms: parseSetting('duration', given.duration ?? fallbackDuration, name) };
-  const warmup = toWarmup(String(given.warmup), name('warmup'));
+  const warmup = toWarmup(/** @type {string | number} */ (given.warmup), name('warmup'));
   if ('packets' in warmup && warmup.packets > 0 && !workload.counts) throw new UsageError(`${name('warmup')} must be a time (e.g. 250ms) for the ${workload.name} workload, not a count; got ${JSON.stringify(given.warmup)}`);
   return { measure, warmup };
 }

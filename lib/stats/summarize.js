@@ -202,7 +202,7 @@ export function laneWarnings(rows) {
   const why = placed
     ? 'where a lane\'s ends shared a CPU more or less often than TCP\'s, its ratio compares placements as well as transports: --pin split (the default) or same places every lane alike'
     : 'the ends ran on CPUs of their own alike, so the client was preempted by its own threads (such as garbage collection) or by other processes: part of that transport\'s cost here, or a busy machine';
-  return [`${flagged.length} trial lane(s) ran under unequal conditions against TCP's (placement or preemptions beyond the bounds of docs/method.md): ${lanes}; ${why}. First: ${flagged[0].transport} at ${flagged[0].size_bytes} B depth ${flagged[0].depth}, ${flagged[0].lane_check}`];
+  return [`${flagged.length} trial lane(s) ran under unequal conditions against TCP's (placement or preemptions beyond the bounds of docs/method.md): ${lanes}; ${why}. First: ${flagged[0].transport} at ${sizeLabel(flagged[0].workload, flagged[0].size_bytes)} ${depthLabel(flagged[0].workload, flagged[0].depth)}, ${flagged[0].lane_check}`];
 }
 
 /** A ratio in a column of six: `  1.40`. @param {number | null} v */

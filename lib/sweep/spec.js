@@ -13,7 +13,7 @@ import { DEFAULTS, SPEC_KEYS, checkApplies, checkJsonTypes, parseSetting, toFlag
 import { DEFAULT_WORKLOAD, WORKLOADS, WORKLOAD_NAMES, connectionsAt, getWorkload, sizeLabel, workloadOf } from '../workloads/index.js';
 import { newSeed } from '../core/random.js';
 import { MAX_NODES } from '../core/node-executables.js';
-import { MiB, isPowerOfTwo, parseSize, toInteger } from '../core/units.js';
+import { MiB, formatSize, isPowerOfTwo, parseSize, toInteger } from '../core/units.js';
 import { PRESET_DIR, listPresets } from './presets.js';
 
 export { listPresets };
@@ -99,12 +99,16 @@ export function toSizes(value, key, axis = getWorkload(DEFAULT_WORKLOAD).axes.si
     if (!isPowerOfTwo(from) || !isPowerOfTwo(to) || from > to || !isPowerOfTwo(step) || step < 2) {
       throw new UsageError(`${key} range must be A..B with powers of two A ≤ B, optionally *STEP (a power of two ≥ 2), e.g. 1..16384, 64B..1MiB, 1..64KiB*4; got ${JSON.stringify(value)}`);
     }
+    // the range as given, not the first size of it out of bounds (1..2GiB is not "134217728")
+    const show = (/** @type {number} */ n) => (axis.format ? String(n) : formatSize(n));
+    if (axis.min === axis.max) throw new UsageError(`${key} is fixed at ${axis.min} (${axis.label}) for this workload; got ${JSON.stringify(value)}`);
+    if (from < axis.min || to > axis.max) throw new UsageError(`${key} range must lie within ${show(axis.min)} to ${show(axis.max)} (${axis.label}); got ${JSON.stringify(value)}`);
     const sizes = [];
     for (let s = from; s <= to; s *= step) sizes.push(s);
     return sizes.map((s) => toAxisValue(s, axis, key));
   }
   if (!Array.isArray(value) || value.length === 0) throw new UsageError(`${key} must be a non-empty list of sizes or a range such as 1..16384; got ${JSON.stringify(value)}`);
-  return [...new Set(value.map((v) => toAxisValue(String(v), axis, key)))].sort((a, b) => a - b);
+  return [...new Set(value.map((v) => toAxisValue(/** @type {string | number} */ (v), axis, key)))].sort((a, b) => a - b);
 }
 
 /**
@@ -189,7 +193,7 @@ export function resolveSpec(loaded, { test = false, flags = {}, flagNames = {} }
   if (auto && !workload.closed) throw new UsageError(`${name('depths')} auto is for the open-loop workloads (${WORKLOAD_NAMES.filter((n) => WORKLOADS[n].closed).join(', ')}): their rates from the closed-loop capacity; ${workload.name} takes a list`);
   const depthList = auto ? [] : typeof merged.depths === 'string' ? merged.depths.split(',') : merged.depths;
   if (!auto && (!Array.isArray(depthList) || depthList.length === 0)) throw new UsageError(`${name('depths')} must be a non-empty list of whole numbers from ${depthAxis.min} to ${depthAxis.max} (${depthAxis.label})${workload.closed ? ', or auto' : ''}; got ${JSON.stringify(merged.depths)}`);
-  const depths = [...new Set(/** @type {unknown[]} */ (depthList).map((v) => toInteger(String(v), name('depths'), { min: depthAxis.min, max: depthAxis.max })))].sort((a, b) => a - b);
+  const depths = [...new Set(/** @type {unknown[]} */ (depthList).map((v) => toInteger(/** @type {string | number} */ (v), name('depths'), { min: depthAxis.min, max: depthAxis.max })))].sort((a, b) => a - b);
   if (depths.length) for (const size of sizes) workload.check?.(size, depths[depths.length - 1], `${name('sizes')} × ${name('depths')}`, extras);
   if (serverWorkMs !== null && workload.fixture.server === 'echo' && sizes.length > 1) throw new UsageError(`${name('serverWork')} on the echo server needs a sweep of one size (it spins per packet, and takes the packet's size from the sweep's); got ${sizes.length} sizes`);
   if (workload.fixture.proxy) checkNginxConnections(Math.max(...(depths.length ? depths : [depthAxis.min]).map((depth) => connectionsAt(workload, depth, extras))), workload.options.includes('connections') ? name('connections') : name('depths'));

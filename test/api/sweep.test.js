@@ -52,6 +52,9 @@ describe("sweep() through the package's exports", () => {
     await expect(sweep(/** @type {any} */ ({ preset: 'quick', out, sizez: '64' }))).rejects.toThrow(/unknown sweep option "sizez"/);
     await expect(sweep({ preset: 'no-such-preset', out })).rejects.toThrow(/unknown preset/);
     await expect(sweep({ preset: { sizes: [64], colour: 'red' }, out })).rejects.toThrow(/unknown key "colour"/);
+    // a spec object takes a spec file's keys: a list key a list, never a comma-separated string (a flag's, as depths: '1,16' beside preset)
+    await expect(sweep({ preset: { sizes: [64], transports: 'tcp,uds' }, out })).rejects.toThrow('the spec object "transports" must be a list of transport names ("tcp", "uds", "uds-abstract"); got the JSON string "tcp,uds" (a comma-separated list is for the flag --transports)');
+    await expect(sweep({ preset: { sizes: [64], depths: '1,16' }, out })).rejects.toThrow(/^the spec object "depths" must be a list of whole numbers/);
     expect(await readdir(tmp.dir)).toEqual(['tmp']);
   });
 });

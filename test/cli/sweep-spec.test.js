@@ -60,8 +60,15 @@ describe('sweep specs', () => {
     expect(toSizes('1k,64', 'sizes')).toEqual([64, 1024]);
   });
 
-  it('hold a comma-separated list to the workload\'s own size axis', () => {
-    expect(() => resolveRaw({ workload: 'stream', sizes: '512,1KiB' })).toThrow(/x\.json "sizes" must be a power of two from 1 KiB to 64 MiB/);
+  it('hold a list of sizes to the workload\'s own size axis', () => {
+    expect(() => resolveRaw({ workload: 'stream', sizes: ['512', '1KiB'] })).toThrow(/x\.json "sizes" must be a power of two from 1 KiB to 64 MiB/);
+  });
+
+  it('take a string for a list key only where it is the key\'s own (a range of sizes, depths auto); a flag\'s comma-separated list stays a flag\'s', () => {
+    expect(resolveRaw({ workload: 'rate', sizes: '64..128', depths: 'auto' })).toMatchObject({ sizes: [64, 128], depths: [] });
+    expect(() => resolveRaw({ sizes: [64], depths: '1,16' })).toThrow(/^x\.json "depths" must be a list of whole numbers .*; got the JSON string "1,16"/);
+    expect(() => resolveRaw({ sizes: [64], transports: 'tcp,uds' })).toThrow(/^x\.json "transports" must be a list of transport names .*; got the JSON string "tcp,uds"/);
+    expect(resolveRaw({ sizes: [64] }, { flags: { sizes: '64,128', depths: '1,16', transports: 'tcp,uds' } })).toMatchObject({ sizes: [64, 128], depths: [1, 16], transports: ['tcp', 'uds'] });
   });
 
   it('let flags override the preset, and --packets replace its duration', () => {

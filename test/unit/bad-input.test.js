@@ -149,12 +149,37 @@ describe('sweep', () => {
     [{ duration: true }, 'spec.json "duration" must be a duration from 10 ms to 1 h, a JSON string with a unit ("500ms", "2s") or a JSON number of seconds; got true'],
     [{ test: { test: {} } }, 'spec.json "test.test": a "test" block holds the keys it changes for --test, not another "test" block'],
     [{ pin: ['split'] }, 'spec.json "pin" must be "none", "split" or "same"; got ["split"]'],
-    [{ depths: [[1]] }, 'spec.json "depths" must be a list of whole numbers ([1, 16]); got [[1]]'],
+    [{ depths: [[1]] }, 'spec.json "depths" must be a list of whole numbers ([1, 16]), or "auto" (rate, http-rate, proxy-rate, redis-rate, postgres-rate); got [[1]]'],
+    [{ depths: '1,16' }, 'spec.json "depths" must be a list of whole numbers ([1, 16]), or "auto" (rate, http-rate, proxy-rate, redis-rate, postgres-rate); got the JSON string "1,16" (a comma-separated list is for the flag --depths)'],
+    [{ transports: 'tcp,uds' }, 'spec.json "transports" must be a list of transport names ("tcp", "uds", "uds-abstract"); got the JSON string "tcp,uds" (a comma-separated list is for the flag --transports)'],
+    [{ transports: 'tcp' }, 'spec.json "transports" must be a list of transport names ("tcp", "uds", "uds-abstract"); got the JSON string "tcp"'],
+    [{ sizes: '64,128' }, 'spec.json "sizes" must be a list of sizes ([1, 64, "1KiB"]) or a range string ("1..16384"); got the JSON string "64,128" (a comma-separated list is for the flag --sizes)'],
+    [{ test: { transports: 'tcp,uds' } }, 'spec.json "test.transports" must be a list of transport names ("tcp", "uds", "uds-abstract"); got the JSON string "tcp,uds" (a comma-separated list is for the flag --transports)'],
     [{ test: { packets: '100' } }, 'spec.json "test.packets" must be a JSON number, a whole number from 1 to 20000000; got "100"'],
   ])('a spec value of the wrong type %j is refused naming the key', async (keys, message) => {
     await writeFile(join(tmp.dir, 'spec.json'), JSON.stringify({ sizes: [64], ...keys }));
     await expectUsageError(['sweep', join(tmp.dir, 'spec.json'), '--out', out('results')], message);
     expect((await readdir(tmp.dir)).sort()).toEqual(['spec.json', 'tmp']);
+  });
+
+  it.each([
+    [{ seed: 1.5 }, 'spec.json "seed" must be a whole number from 0 to 4294967295; got 1.5'],
+    [{ warmup: 1.5 }, 'spec.json "warmup" must be a packet count from 0 to 10000000 (a bare number: 1000) or a time up to 10 min (with a unit: 250ms, 1s, 10min); got 1.5'],
+    [{ depths: [1, 2.5] }, 'spec.json "depths" must be a whole number from 1 to 65536; got 2.5'],
+    [{ sizes: [64, 100] }, 'spec.json "sizes" must be a power of two from 1 B to 64 MiB (e.g. 64, 1k, 64KiB, 1MiB); got 100'],
+  ])('a spec number out of range %j is quoted as the number given, not as a string', async (keys, message) => {
+    await writeFile(join(tmp.dir, 'spec.json'), JSON.stringify({ sizes: [64], ...keys }));
+    await expectUsageError(['sweep', join(tmp.dir, 'spec.json'), '--out', out('results')], message);
+    expect((await readdir(tmp.dir)).sort()).toEqual(['spec.json', 'tmp']);
+  });
+
+  it.each([
+    ['quick', '1..2GiB', '--sizes range must lie within 1 B to 64 MiB (packet size); got "1..2GiB"'],
+    ['quick', '64..1GiB*4', '--sizes range must lie within 1 B to 64 MiB (packet size); got "64..1GiB*4"'],
+    ['eliben-2019-throughput', '512..4KiB', '--sizes range must lie within 1 KiB to 64 MiB (chunk size); got "512..4KiB"'],
+  ])('sweep %s --sizes %s past the axis names the range given, not a size it expands to, nothing made', async (preset, sizes, message) => {
+    await expectUsageError(['sweep', preset, '--sizes', sizes, '--out', out('results')], message);
+    expect(existsSync(out('results'))).toBe(false);
   });
 
   it('sweep --max-time past 24 h: its range as the help writes it, nothing made', async () => {

@@ -54,6 +54,12 @@ describe('lane check', () => {
     expect(placed[0]).toContain('compares placements as well as transports');
     expect(laneWarnings(rows.slice(0, 1))).toEqual([]);
   });
+
+  it('names the first flagged lane\'s group in its workload\'s words: an open-loop rate as a rate, not a depth', () => {
+    const flagged = (/** @type {string} */ workload, /** @type {number} */ size, /** @type {number} */ depth) => laneWarnings([{ workload, transport: 'ipc-json', status: 'ok', size_bytes: size, depth, lane_check: 'unequal conditions: x' }])[0];
+    expect(flagged('rate', 64, 500)).toMatch(/First: ipc-json at 64 B rate 500, unequal conditions: x$/);
+    expect(flagged('echo', 1024, 16)).toMatch(/First: ipc-json at 1 KiB depth 16, unequal conditions: x$/);
+  });
 });
 
 describe('processorOf', () => {
