@@ -31,9 +31,10 @@ function withOptions(command, name) {
   return command;
 }
 
-/** The transports and workloads, from their registries, a line each. */
+/** The transports and workloads, from their registries, a line each, the descriptions in one column two spaces after the longest name. */
 function catalogue() {
-  const line = (/** @type {string} */ name, /** @type {string} */ what) => `  ${name.padEnd(13)}${what}`;
+  const width = Math.max(...[...TRANSPORTS, ...WORKLOAD_NAMES].map((name) => name.length)) + 2;
+  const line = (/** @type {string} */ name, /** @type {string} */ what) => `  ${name.padEnd(width)}${what}`;
   return ['Transports:', ...TRANSPORTS.map((t) => line(t, getTransport(t).what)), '', 'Workloads:',
     ...WORKLOAD_NAMES.map((n) => line(n, `${WORKLOADS[n].what} (${Object.values(WORKLOADS[n].summary).filter((f) => !f.mechanism).map((f) => f.short).join(', ')})`))].join('\n');
 }

@@ -110,7 +110,9 @@ export function toComparison(records, { chalk = plain, ratios = {}, workUs = nul
       const iv = ratios[transport]?.interval;
       const value = iv ? iv.mean : ratio(w.primary);
       const text = `${labelOf(transport)} ×${value.toFixed(2)} the ${w.summary[w.primary].short} of TCP${iv?.low != null && iv.high != null ? ` (95 % CI ${iv.low.toFixed(2)}–${iv.high.toFixed(2)}${iv.low > 1 || iv.high < 1 ? '' : ', not significant'})` : ''}`;
-      const verdict = value >= 1 ? chalk.green(text) : chalk.yellow(text);
+      // green where the transport does at least as well as TCP, by the figure's direction (resp p99 µs: lower is better)
+      const better = w.summary[w.primary].better === 'lower' ? value <= 1 : value >= 1;
+      const verdict = better ? chalk.green(text) : chalk.yellow(text);
       // an interval asked for but not had: one pair (one block each, or one paired run) gives none
       const basis = iv?.low != null ? chalk.dim(` [interval from ${ratios[transport].basis}]`) : iv ? chalk.dim(' (one pair of measurements: no interval; more blocks, --runs 3 or a sweep give one)')
         : n < 3 ? chalk.dim(` (${n} trial${n === 1 ? '' : 's'} each: run a sweep for a confidence interval)`) : '';

@@ -219,7 +219,8 @@ export function toSummaryText(summary, { precision = null, workload = undefined 
   const lines = [];
   const w = workloadOf(summary[0]?.workload ?? workload);
   const primary = w.primary;
-  const unit = w.summary[primary].unit;
+  // the figure by its short label, as summary.md's tables head it: 'msgs/s', 'resp p99 µs' (not the bare unit 'us')
+  const figure = w.summary[primary].short;
   const [second] = Object.keys(w.summary).filter((m) => m !== primary);
   const own = summary.filter((r) => !isVersionComparison(r));
   const cells = orderTransports(/** @type {string[]} */ (own.map((r) => ratioTransport(r.transport)).filter((t) => t !== null))).map(ratioOf); // uds/tcp first
@@ -238,19 +239,20 @@ export function toSummaryText(summary, { precision = null, workload = undefined 
   const alone = orderTransports(/** @type {string[]} */ (own.map((r) => r.transport).filter((t) => ratioTransport(t) === null)));
   if (!cells.length && alone.length === 1) {
     const [transport] = alone;
-    lines.push(`${labelOf(transport)} ${unit}, measured alone (geometric mean of runs, 95 % CI); nothing compared: ${transport === BASELINE ? 'TCP is the baseline, and no other transport was measured' : `there is no TCP baseline${w.columns.includes('limit') ? ' (no TCP row that kept its rate: the others are left out)' : ''}`}`);
+    lines.push(`${labelOf(transport)} ${figure}, measured alone (geometric mean of runs, 95 % CI); nothing compared: ${transport === BASELINE ? 'TCP is the baseline, and no other transport was measured' : `there is no TCP baseline${w.columns.includes('limit') ? ' (no TCP row that kept its rate: the others are left out)' : ''}`}`);
     for (const r of own.filter((x) => x.transport === transport && x.metric === primary)) {
       lines.push(`  ${groupLabel(r).padEnd(labelWidth)} ${num(r.geomean ?? r.mean).padStart(10)}${r.ci95_low === null ? ' (n=1, no CI)' : ` [${num(r.ci95_low)}, ${num(r.ci95_high)}] n=${r.n}`}`);
     }
   }
   // a block of lines per transport against TCP, UDS/TCP first
   // no group compared (in open loop: no run in which both kept the rate): a line, not an empty table
-  if (!cells.length && alone.length !== 1) lines.push(`${labelOf(ratioOf(HEADLINE))} ${unit}: no group compared (the verdicts below say why)`);
+  if (!cells.length && alone.length !== 1) lines.push(`${labelOf(ratioOf(HEADLINE))} ${figure}: no group compared (the verdicts below say why)`);
   cells.forEach((cell, k) => {
     const transport = /** @type {string} */ (ratioTransport(cell));
     const label = labelOf(transport);
     if (k > 0) lines.push('');
-    lines.push(`${`${labelOf(cell)} ${unit} (geometric mean of paired runs, 95 % CI)`.padEnd(labelWidth + 47)}${`TCP ${unit}`.padStart(10)}   ${`${label} ${unit}`.padStart(10)}   ${secondLabel} ${labelOf(cell)}`);
+    const tcpWidth = Math.max(10, `TCP ${figure}`.length);
+    lines.push(`${`${labelOf(cell)} ${figure} (geometric mean of paired runs, 95 % CI)`.padEnd(labelWidth + 47)}${`TCP ${figure}`.padStart(tcpWidth)}   ${`${label} ${figure}`.padStart(10)}   ${secondLabel} ${labelOf(cell)}`);
     for (const r of ratios.filter((x) => x.transport === cell)) {
       const pick = (/** @type {string} */ t, /** @type {string} */ metric) => index.get(keyOf({ ...r, transport: t, metric }));
       const group = groupLabel(r).padEnd(labelWidth);
@@ -259,7 +261,7 @@ export function toSummaryText(summary, { precision = null, workload = undefined 
       const short = r.precision_met === 'no' ? '!' : ' ';
       const rtt = pick(cell, second);
       const mean = (/** @type {string} */ t) => num(pick(t, primary)?.geomean ?? 0).padStart(10);
-      lines.push(`  ${group} ×${fmt(r.mean)}${ci}${star}${short}  ${mean(BASELINE)}   ${mean(transport).padStart(label.length + unit.length + 1)}   ×${fmt(rtt?.mean ?? null)}`);
+      lines.push(`  ${group} ×${fmt(r.mean)}${ci}${star}${short}  ${mean(BASELINE).padStart(tcpWidth)}   ${mean(transport).padStart(label.length + figure.length + 1)}   ×${fmt(rtt?.mean ?? null)}`);
     }
   });
   if (isModerated(ratios)) lines.push(`  CIs: Student t over runs, each group's variance moderated across the ${ratios.filter((r) => r.transport === cells[0]).length} groups (empirical Bayes; degrees of freedom in summary.csv ci95_df).`);
@@ -267,7 +269,7 @@ export function toSummaryText(summary, { precision = null, workload = undefined 
   // are the report's (lib/report/findings.js), which a sweep prints after its verdicts, as `report DIR` does
   if (ratios.some((r) => r.significant === 'yes')) lines.push('  * the 95 % CI excludes 1.');
   if (ratios.some((r) => r.precision_met === 'no')) lines.push(`  ! wider than the ±${+(limit * 100).toFixed(3)} % target of --precision.`);
-  lines.push(...versionLines(summary, primary, unit));
+  lines.push(...versionLines(summary, primary, figure));
   for (const version of versions) {
     const mine = own.filter((r) => (r.node_version ?? null) === version);
     lines.push(...(w.summaryLines?.(mine) ?? []).map((line) => (several && version ? `${version}: ${line}` : line)));
@@ -279,9 +281,9 @@ export function toSummaryText(summary, { precision = null, workload = undefined 
  * Each Node version against the baseline, a line per group: ratios to TCP as ratios of ratios, the primary figure, 95 % CIs.
  * @param {Record<string, any>[]} summary
  * @param {string} primary
- * @param {string} unit
+ * @param {string} figure the primary figure's short label
  */
-function versionLines(summary, primary, unit) {
+function versionLines(summary, primary, figure) {
   const rows = summary.filter((r) => isVersionComparison(r) && r.metric === primary);
   if (!rows.length) return [];
   const ratios = orderTransports(/** @type {string[]} */ (rows.map((r) => ratioTransport(r.transport)).filter((t) => t !== null))).map(ratioOf);
@@ -295,7 +297,7 @@ function versionLines(summary, primary, unit) {
   for (const r of rows) groups.set(groupOf(r), [...(groups.get(groupOf(r)) ?? []), r]);
   const width = Math.max(...[...groups.keys()].map((g) => g.length)) + 2;
   const lines = ['', `Node versions against ${base} (the first given), runs paired (per run log difference), 95 % CI:`];
-  lines.push(`  ${''.padEnd(width)}${cells.map((c, i) => { const title = ratioTransport(c) === null ? `${labelOf(c)} ${unit}` : `${labelOf(c)} ratio`; return i < cells.length - 1 ? title.padEnd(29) : title; }).join('')}`);
+  lines.push(`  ${''.padEnd(width)}${cells.map((c, i) => { const title = ratioTransport(c) === null ? `${labelOf(c)} ${figure}` : `${labelOf(c)} ratio`; return i < cells.length - 1 ? title.padEnd(29) : title; }).join('')}`);
   for (const [group, mine] of groups) {
     lines.push(`  ${group.padEnd(width)}${cells.map((c) => cell(mine.find((r) => r.transport === c))).join('   ')}`.trimEnd());
   }

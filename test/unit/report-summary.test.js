@@ -38,8 +38,8 @@ describe('sweep summary', () => {
     expect(Number(tcp?.mean) - 4.302652729911275 * Number(tcp?.sd) / Math.sqrt(3)).toBeLessThan(0); // what a linear-scale interval would give
   });
 
-  it('with no group compared (in open loop, none kept its rate): one line in the sweep\'s workload\'s unit, not an empty echo table', () => {
-    expect(toSummaryText([], { workload: 'http-rate' })).toBe('UDS/TCP us: no group compared (the verdicts below say why)\n');
+  it('with no group compared (in open loop, none kept its rate): one line naming the sweep\'s workload\'s figure, not an empty echo table', () => {
+    expect(toSummaryText([], { workload: 'http-rate' })).toBe('UDS/TCP resp p99 µs: no group compared (the verdicts below say why)\n');
   });
 
   it('of one transport alone: its figure per group and that nothing is compared, not an empty UDS/TCP table', () => {
@@ -157,6 +157,13 @@ describe('the summary for people', () => {
     const ratio = (/** @type {string} */ workload, /** @type {string} */ metric) => ({ workload, size_bytes: 64, depth: 1, transport: 'uds/tcp', metric, mean: 1.1, n: 3, ci95_low: 1.05, ci95_high: 1.15, ci95_half_width_pct: 4.8, significant: 'yes', precision_met: null });
     expect(toSummaryText([ratio('echo', 'msgs_per_s')]).split('\n')[0]).toBe('UDS/TCP msgs/s (geometric mean of paired runs, 95 % CI)            TCP msgs/s   UDS msgs/s   RTT p50 UDS/TCP');
     expect(toSummaryText([ratio('http', 'req_per_s')]).split('\n')[0]).toBe('UDS/TCP req/s (geometric mean of paired runs, 95 % CI)              TCP req/s    UDS req/s   latency p50 UDS/TCP');
+    // open loop: the figure by name (resp p99 µs, as summary.md heads it), not the bare unit 'us'; its columns aligned
+    const offered = { ...ratio('rate', 'resp_p99_us'), depth: 1000 };
+    const rate = toSummaryText([offered, { ...offered, transport: 'tcp', geomean: 500 }, { ...offered, transport: 'uds', geomean: 550 }]).split('\n');
+    expect(rate[0]).toBe('UDS/TCP resp p99 µs (geometric mean of paired runs, 95 % CI)       TCP resp p99 µs   UDS resp p99 µs   resp p50 UDS/TCP');
+    expect(rate[1]).toMatch(/^ {2}64 B rate 1000 +× {2}1\.10 \[ {2}1\.05, {3}1\.15\] {2}±4\.8% n=3 +\* +500 +550 +× +- *$/);
+    const heads = ['TCP resp p99 µs   UDS', 'UDS resp p99 µs   resp'].map((h) => rate[0].indexOf(h) + 'TCP resp p99 µs'.length); // where each header ends
+    expect(rate[1].indexOf(' 550') + 4 - (rate[1].indexOf(' 500') + 4)).toBe(heads[1] - heads[0]);
     expect(toSummaryText([{ ...ratio('http', 'req_per_s'), depth: 10 }]).split('\n')[1]).toMatch(/^ {2}64 B connections 10 +× {2}1\.10 \[ {2}1\.05, {3}1\.15\] {2}±4\.8% n=3/);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { Chalk } from 'chalk';
 import { createRecord, errorRecord, recordFields } from '../../lib/trial/record.js';
 import { toJsonLine } from '../../lib/results/json.js';
 import { toComparison, toTable } from '../../lib/report/table.js';
@@ -56,5 +57,19 @@ describe('report formatters', () => {
     const a = createRecord({ ...tcp, ...counts });
     const b = createRecord({ ...uds, ...counts, client_vcsw_per_msg: 0.5, client_ivcsw_per_msg: 0.02 });
     expect(toComparison([a, b])).toBe('64 B depth 1: UDS ×2.00 the msgs/s of TCP; RTT p50 µs ×0.50, RTT p99 µs ×0.50, RTT mean µs ×1.00, client CPU µs/msg ×0.50, server CPU µs/msg ×1.00, most different: client vcsw/msg ×0.50 (1 trial each: run a sweep for a confidence interval)\n');
+  });
+
+  it("colours the comparison by the figure's direction: green where the transport does better than TCP, yellow where worse", () => {
+    const chalk = new Chalk({ level: 1 });
+    const green = '\u001b[32m';
+    const yellow = '\u001b[33m';
+    // closed loop, higher is better (msgs/s): UDS ×2.00 is better, ×0.50 worse
+    expect(toComparison([tcp, uds], { chalk })).toContain(`${green}UDS ×2.00 the msgs/s of TCP`);
+    expect(toComparison([tcp, createRecord({ ...uds, msgs_per_s: 6250 })], { chalk })).toContain(`${yellow}UDS ×0.50 the msgs/s of TCP`);
+    // open loop, lower is better (resp p99 µs): UDS ×1.56 the response time of TCP is worse, ×0.64 better
+    const offered = { workload: 'rate', size_bytes: 64, depth: 1000, requests: 1000, rate_target: 1000, rate_sent: 1000, rate_completed: 1000, resp_p50_us: 40 };
+    const rateTcp = createRecord({ ...offered, transport: 'tcp', resp_p99_us: 100 });
+    expect(toComparison([rateTcp, createRecord({ ...offered, transport: 'uds', resp_p99_us: 156 })], { chalk })).toContain(`${yellow}UDS ×1.56 the resp p99 µs of TCP`);
+    expect(toComparison([rateTcp, createRecord({ ...offered, transport: 'uds', resp_p99_us: 64 })], { chalk })).toContain(`${green}UDS ×0.64 the resp p99 µs of TCP`);
   });
 });

@@ -37,6 +37,18 @@ describe('the settings table', () => {
     for (const name of [...(command === 'serve' ? [] : TRANSPORTS), ...WORKLOAD_NAMES]) expect(text).toContain(name);
   });
 
+  it('lists run --help\'s transports and workloads with their descriptions in one column, two spaces at least after the longest name', async () => {
+    const { stdout } = await callMain(['run', '--help']);
+    const names = [...TRANSPORTS, ...WORKLOAD_NAMES];
+    const width = Math.max(...names.map((n) => n.length)) + 2;
+    for (const name of names) {
+      const line = stdout.split('\n').find((l) => l.startsWith(`  ${name} `));
+      expect(line, name).toBeDefined();
+      expect(/** @type {string} */ (line).slice(2, 2 + width), name).toBe(name.padEnd(width)); // postgres-rate ran into its description
+      expect(/** @type {string} */ (line)[2 + width], name).not.toBe(' ');
+    }
+  });
+
   it('makes SPEC_FLAGS of the spec keys that sweep takes as flags', () => {
     expect(SPEC_FLAGS.length).toBeGreaterThan(15);
     for (const key of SPEC_FLAGS) expect(SPEC_KEYS).toContain(key);
