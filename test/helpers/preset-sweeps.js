@@ -155,7 +155,7 @@ export function describePresetSweeps(presets, { dir, runs = {} }) {
       const w = workloadOf(preset);
       const { compared } = await comparedGroups(out());
       // the table of ratios where some group has one; in open loop on a loaded machine perhaps none, and a warning counts the rows that missed their rate
-      if (compared.size || !w.columns.includes('limit')) expect(result.stderr).toContain(`UDS/TCP ${w.summary[w.primary].unit}`);
+      if (compared.size || !w.columns.includes('limit')) expect(result.stderr).toContain(`UDS/TCP ${w.summary[w.primary].short}`);
       if (w.columns.includes('limit')) {
         const rows = parseCsv(await readFile(join(out(), 'trials.csv'), 'utf8'));
         const ok = rows.filter((/** @type {any} */ r) => r.status === 'ok');
