@@ -6,7 +6,8 @@
  * order from leaking between trials. This process is never measured: its work is outside every timed window.
  *
  * Lane processes start under the client's prefix (taskset, for --pin) on the trial's Node; their server snapshots go
- * through the probe. Any lane's failure, crash or kill fails the trial with an error record per target; lanes silent
+ * through the probe. Any lane's failure, crash or kill fails the trial with an error record per target, each lane's own
+ * cause where it failed itself (else the failing lane's, named); lanes silent
  * past the limit and a grace are killed; an abort rejects; a lane process outliving this one exits when its channel closes.
  */
 import { fileURLToPath } from 'node:url';
@@ -21,6 +22,8 @@ const WORKER = fileURLToPath(new URL('./worker.js', import.meta.url));
 const GRACE_MS = 5000;
 /** A lane process that has not ended this long after the trial ended or failed is killed. */
 const STOP_GRACE_MS = 2000;
+/** How long a failed trial waits for its other lanes to fail or plan, so that each lane's record gives its own cause. */
+const SETTLE_MS = 2000;
 
 /**
  * @typedef {import('../workloads/workload.js').TrialSpec} TrialSpec
@@ -76,15 +79,42 @@ export async function runLanes(spec, { server, prefix = [], execPath = process.e
     return await Promise.race([run(), failed]);
   } catch (error) {
     stopped.abort();
-    for (const lane of lanes) lane.send('abort', { reason: /** @type {Error} */ (error).message });
-    if (signal?.aborted) throw new RunError('aborted', 'ERR_ABORTED');
-    if (/** @type {RunError} */ (error).code === 'ERR_TIMEOUT') graceMsOnStop = 0;
-    return failedTrial(spec, /** @type {Error} */ (error));
+    const abortLanes = () => { for (const lane of lanes) lane.send('abort', { reason: /** @type {Error} */ (error).message }); };
+    if (signal?.aborted || /** @type {RunError} */ (error).code === 'ERR_TIMEOUT') {
+      abortLanes();
+      if (signal?.aborted) throw new RunError('aborted', 'ERR_ABORTED');
+      graceMsOnStop = 0;
+      return failedTrial(spec, /** @type {Error} */ (error));
+    }
+    // each lane's own cause first (before an abort makes it one), then the lanes are told to stop
+    const result = await laneErrors(spec, lanes, /** @type {Error} */ (error));
+    abortLanes();
+    return result;
   } finally {
     clearTimeout(timer);
     signal?.removeEventListener('abort', onAbort);
     await Promise.all(lanes.map((lane) => lane.stop(graceMsOnStop)));
   }
+}
+
+/**
+ * A failed trial's records, each lane's own: the error of a lane that failed before it planned (--tcp nobody serves,
+ * --uds a path that is gone: each its own cause), and for a lane that did not, the trial's, saying whose it was. Lanes
+ * still setting up have a moment to fail or plan.
+ * @param {TrialSpec} spec
+ * @param {{ planned: Promise<unknown> }[]} lanes in the order of spec.targets
+ * @param {Error} error what failed the trial
+ * @returns {Promise<TrialResult>}
+ */
+async function laneErrors(spec, lanes, error) {
+  const settled = await Promise.race([Promise.allSettled(lanes.map((lane) => lane.planned)), new Promise((resolve) => { setTimeout(resolve, SETTLE_MS, null).unref(); })]);
+  const own = /** @type {PromiseSettledResult<unknown>[] | null} */ (settled)?.map((r) => (r.status === 'rejected' ? /** @type {Error} */ (r.reason) : null)) ?? lanes.map(() => null);
+  const first = own.findIndex((e) => e !== null && e.message === error.message);
+  const whose = first >= 0 ? `the ${spec.targets[first].transport} lane failed: ` : '';
+  return {
+    records: spec.targets.map((target, k) => failedTrial({ ...spec, targets: [target] }, own[k] ?? new Error(`not measured: ${whose}${error.message}`)).records[0]),
+    blocks: [],
+  };
 }
 
 /**

@@ -53,6 +53,22 @@ describe('a target nobody serves', () => {
     expect(stderr).not.toMatch(/\n\s+at /);
   });
 
+  it('each transport\'s record gives its own cause, and one that did not fail names the lane that did (both said TCP\'s)', async () => {
+    const path = join(tmp.dir, 'nobody.sock');
+    const both = await callMainLeavingNothing(['run', '--tcp', '127.0.0.1:1', '--uds', path, '--packets', '10', '--json']);
+    expect(both.code).toBe(1);
+    expect(lines(both.stdout).map((r) => [r.transport, r.error])).toEqual([
+      ['tcp', 'cannot connect to tcp 127.0.0.1:1: ECONNREFUSED (is the echo server running?)'],
+      ['uds', `cannot connect to uds ${path}: ENOENT (is the echo server running?)`],
+    ]);
+    const one = await callMainLeavingNothing(['run', '--tcp', '127.0.0.1:1', '--transport', 'tcp,worker', '--packets', '10', '--json']);
+    expect(one.code).toBe(1);
+    expect(lines(one.stdout).map((r) => [r.transport, r.error])).toEqual([
+      ['tcp', 'cannot connect to tcp 127.0.0.1:1: ECONNREFUSED (is the echo server running?)'],
+      ['worker', 'not measured: the tcp lane failed: cannot connect to tcp 127.0.0.1:1: ECONNREFUSED (is the echo server running?)'],
+    ]);
+  });
+
   it('a regular file as --uds: exit 1, and the file is left untouched', async () => {
     const file = join(tmp.dir, 'data.bin');
     await writeFile(file, 'precious');
