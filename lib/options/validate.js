@@ -13,6 +13,15 @@ import { checkApplies, defaultOf, parseSetting, toFlag } from './settings.js';
 import { TRANSPORTS, getTransport } from '../transports/index.js';
 
 /**
+ * run's --node: one executable; a list is sweep's (`run --node node,node` said "node,node: not found on PATH").
+ * @param {string} given
+ */
+function oneNode(given) {
+  if (given.includes(',')) throw new UsageError(`--node takes one Node executable for run, a path or a name on PATH; got ${JSON.stringify(given)} (a list of Nodes to compare is sweep's: sweep --node ${given})`);
+  return given;
+}
+
+/**
  * A loopback address, decided without any name lookup: an IPv4 address in 127.0.0.0/8, ::1, or localhost.
  * @param {string} host
  */
@@ -164,7 +173,7 @@ export function resolveRunOptions(raw) {
     ...extras,
     nginx: extras.nginx ?? undefined,
     redisServer: extras.redisServer ?? undefined,
-    node: raw.node === undefined ? undefined : findNode(raw.node, '--node'), // found and asked last: it runs a program
+    node: raw.node === undefined ? undefined : findNode(oneNode(String(raw.node)), '--node'), // found and asked last: it runs a program
     probe: Boolean(raw.probe),
     pin: parseSetting('pin', raw.pin ?? defaultOf('pin', 'run')),
     netns,

@@ -77,4 +77,8 @@ describe('run --node', () => {
     await expectRefused(['run', '--node', files['not-node.sh'], '--duration', '20ms'], /--node \S+not-node\.sh: not Node/);
     await expectRefused(['run', '--node', files['old-node.sh'], '--duration', '20ms'], /is Node v18\.20\.4; udsvstcp needs Node >=20\.19/);
   });
+
+  it('refuses a list, as sweep takes, saying run takes one (it said "node,node: not found on PATH")', async () => {
+    await expectRefused(['run', '--node', 'node,node', '--duration', '20ms'], '--node takes one Node executable for run, a path or a name on PATH; got "node,node" (a list of Nodes to compare is sweep\'s: sweep --node node,node)');
+  });
 });
