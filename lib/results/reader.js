@@ -40,6 +40,27 @@ function parseRecords(text) {
 }
 
 /**
+ * Records of a file a sweep appends to, and whether its last line was left out: a sweep killed while appending can
+ * leave half a line (an open quote) at the end. Throws the first parse's error where the rest is not CSV either.
+ * @param {string} text
+ * @returns {{ records: { record: string[], line: number }[], torn: boolean }}
+ */
+function parseAppended(text) {
+  try {
+    return { records: parseRecords(text), torn: false };
+  } catch (error) {
+    try {
+      return { records: parseRecords(text.replace(/\n$/, '').split('\n').slice(0, -1).join('\n')), torn: true };
+    } catch {
+      throw error;
+    }
+  }
+}
+
+/** @param {string} file */
+const tornNote = (file) => `the last line of ${file} is incomplete (a sweep stopped while writing it?) and was left out`;
+
+/**
  * @param {string} path
  * @param {string} text
  * @param {string[]} notes
@@ -48,16 +69,11 @@ function readTrialsText(path, text, notes) {
   /** @type {{ record: string[], line: number }[]} */
   let records;
   try {
-    records = parseRecords(text);
+    let torn;
+    ({ records, torn } = parseAppended(text));
+    if (torn) notes.push(tornNote('trials.csv'));
   } catch (error) {
-    // a sweep killed while appending can leave half a line (an open quote) at the end
-    const lines = text.replace(/\n$/, '').split('\n');
-    try {
-      records = parseRecords(lines.slice(0, -1).join('\n'));
-    } catch {
-      throw new UsageError(`${path}: malformed CSV: ${/** @type {Error} */ (error).message}`, 'ERR_RESULTS');
-    }
-    notes.push(`the last line of trials.csv is incomplete (a sweep stopped while writing it?) and was left out`);
+    throw new UsageError(`${path}: malformed CSV: ${/** @type {Error} */ (error).message}`, 'ERR_RESULTS');
   }
   if (records.length === 0) throw new UsageError(`${path}: empty file, not even a header (is this a udsvstcp results directory?)`, 'ERR_RESULTS');
   const [{ record: columns }, ...body] = records;
@@ -146,18 +162,15 @@ function readReference(path, allowShared, notes) {
     notes.push(`${FILES.reference} could not be read (${/** @type {Error} */ (error).message}): the reference client's figures are left out`);
     return [];
   }
-  const torn = `the last line of ${FILES.reference} is incomplete (a sweep stopped while writing it?) and was left out`;
+  const torn = tornNote(FILES.reference);
   let records;
   try {
-    records = parseRecords(text);
-  } catch {
-    try {
-      records = parseRecords(text.replace(/\n$/, '').split('\n').slice(0, -1).join('\n'));
-      notes.push(torn);
-    } catch (error) {
-      notes.push(`${FILES.reference} is not valid CSV (${/** @type {Error} */ (error).message}): the reference client's figures are left out`);
-      return [];
-    }
+    let cut;
+    ({ records, torn: cut } = parseAppended(text));
+    if (cut) notes.push(torn);
+  } catch (error) {
+    notes.push(`${FILES.reference} is not valid CSV (${/** @type {Error} */ (error).message}): the reference client's figures are left out`);
+    return [];
   }
   const [{ record: columns } = { record: [] }, ...body] = records;
   const whole = body.filter(({ record }) => record.length === columns.length);

@@ -99,20 +99,26 @@ export async function runLanes(spec, { server, prefix = [], execPath = process.e
 
 /**
  * A failed trial's records, each lane's own: the error of a lane that failed before it planned (--tcp nobody serves,
- * --uds a path that is gone: each its own cause), and for a lane that did not, the trial's, saying whose it was. Lanes
- * still setting up have a moment to fail or plan.
+ * --uds a path that is gone: each its own cause), and for a lane that did not, the trial's, saying whose it was. Each
+ * lane still setting up has a moment to fail or plan. A trial that failed once every lane had planned (a timeout, a
+ * closed connection) gives every lane the trial's error, as it cannot tell whose it was.
  * @param {TrialSpec} spec
  * @param {{ planned: Promise<unknown> }[]} lanes in the order of spec.targets
  * @param {Error} error what failed the trial
  * @returns {Promise<TrialResult>}
  */
 async function laneErrors(spec, lanes, error) {
-  const settled = await Promise.race([Promise.allSettled(lanes.map((lane) => lane.planned)), new Promise((resolve) => { setTimeout(resolve, SETTLE_MS, null).unref(); })]);
-  const own = /** @type {PromiseSettledResult<unknown>[] | null} */ (settled)?.map((r) => (r.status === 'rejected' ? /** @type {Error} */ (r.reason) : null)) ?? lanes.map(() => null);
-  const first = own.findIndex((e) => e !== null && e.message === error.message);
-  const whose = first >= 0 ? `the ${spec.targets[first].transport} lane failed: ` : '';
+  /** @type {NodeJS.Timeout | undefined} */
+  let timer;
+  const late = new Promise((resolve) => { timer = setTimeout(resolve, SETTLE_MS, null); });
+  // each lane bounded on its own: one slow to set up does not cost another its cause
+  const own = await Promise.all(lanes.map((lane) => Promise.race([lane.planned.then(() => null, (/** @type {Error} */ e) => e), late])));
+  clearTimeout(timer);
+  const first = own.findIndex((e) => e instanceof Error && e.message === error.message);
+  if (first < 0) return failedTrial(spec, error);
+  const whose = `the ${spec.targets[first].transport} lane failed: `;
   return {
-    records: spec.targets.map((target, k) => failedTrial({ ...spec, targets: [target] }, own[k] ?? new Error(`not measured: ${whose}${error.message}`)).records[0]),
+    records: spec.targets.map((target, k) => failedTrial({ ...spec, targets: [target] }, own[k] instanceof Error ? /** @type {Error} */ (own[k]) : new Error(`not measured: ${whose}${error.message}`)).records[0]),
     blocks: [],
   };
 }

@@ -35,6 +35,9 @@ describe('a lane that fails', () => {
     const { records } = await runLanes(/** @type {any} */ (trial({ targets, measure: { ms: 60_000 } })), { server: { snapshot: async () => server.stats() }, limitMs: 120_000 });
     expect(records.map((r) => [r.transport, r.status])).toEqual([['tcp', 'error'], ['ipc-json', 'error'], ['uds', 'error']]);
     for (const r of records) expect(r.error).toMatch(/nobody-listens\.sock|ENOENT|ECONNREFUSED/);
+    // the lane that failed gives its own cause; the others name it
+    expect(records[2].error).toMatch(/^cannot connect to uds \S+nobody-listens\.sock: ENOENT/);
+    for (const r of records.slice(0, 2)) expect(r.error).toMatch(/^not measured: the uds lane failed: cannot connect to uds /);
     expect(await waitFor(() => lanesOf().length === 0, { timeoutMs: 5000 })).toBe(true);
     expect(await waitFor(() => descendants(process.pid).filter((p) => p.cmdline.includes('echo-main.js')).length === 0, { timeoutMs: 5000 })).toBe(true);
   });
@@ -48,6 +51,10 @@ describe('a lane that fails', () => {
     const { records } = await running;
     expect(records.map((r) => r.status)).toEqual(['error', 'error']);
     expect(records[0].error).toMatch(/lane's process was killed by SIGKILL/);
+    // the killed lane's row gives its own cause; TCP's the same (killed once both had planned: whose it was is not told
+    // apart) or, killed before it planned, names the uds lane
+    expect(records[1].error).toMatch(/^the uds lane's process was killed by SIGKILL/);
+    expect([records[1].error, `not measured: the uds lane failed: ${records[1].error}`]).toContain(records[0].error);
     expect(await waitFor(() => lanesOf().length === 0, { timeoutMs: 5000 })).toBe(true);
   }, 30_000);
 });
