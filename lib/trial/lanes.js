@@ -89,6 +89,7 @@ export async function runLanes(spec, { server, prefix = [], execPath = process.e
     // each lane's own cause first (before an abort makes it one), then the lanes are told to stop
     const result = await laneErrors(spec, lanes, /** @type {Error} */ (error));
     abortLanes();
+    if (signal?.aborted) throw new RunError('aborted', 'ERR_ABORTED'); // Ctrl-C meanwhile: an interrupt, not failed rows
     return result;
   } finally {
     clearTimeout(timer);
