@@ -31,9 +31,11 @@ describe('bench:lanes and bench:inflight', () => {
     expect(r).toMatchObject({ transport: 'uds', size: 64, depth: 4, packets: 5000 });
     expect(r.time_average_in_flight).toBeGreaterThan(0);
     expect(r.time_average_in_flight).toBeLessThanOrEqual(4);
-    // two ways to the same quantity: the count over time, and rate × mean round trip
-    expect(r.littles_law_in_flight / r.time_average_in_flight).toBeGreaterThan(0.8);
-    expect(r.littles_law_in_flight / r.time_average_in_flight).toBeLessThan(1.25);
+    // two ways to the same quantity: the count over time, and rate × mean round trip. A shape check of 5000 packets
+    // (the figure is the bench's on a quiet machine, 1.01–1.06 here): within a factor 1.5, where counting each packet
+    // twice, or no reads, would be 2 or more apart; 1.25 failed once, at 1.31, in a clean clone's CI run on Node 26
+    expect(r.littles_law_in_flight / r.time_average_in_flight).toBeGreaterThan(1 / 1.5);
+    expect(r.littles_law_in_flight / r.time_average_in_flight).toBeLessThan(1.5);
     expect(r.commonest_reads.length).toBeGreaterThan(0);
   });
 
