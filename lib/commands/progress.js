@@ -26,9 +26,10 @@ export function createProgress({ stream, quiet, chalk, workload, nodes = false }
     if (!tcp || !others.length) return text;
     return `${text} (${others.map((r) => `${labelOf(r.transport)} ×${(r[w.primary] / tcp[w.primary]).toFixed(2)}`).join(', ')}, ${others[0].blocks} block${others[0].blocks === 1 ? '' : 's'} each)`;
   };
-  /** A failed trial's line: which trial and why (its first failed row's error). @param {import('../sweep/schedule.js').Job} job @param {Record<string, any>[]} rows */
+  /** A failed trial's line: which trial and why (the first failed row's own cause, not a lane's 'not measured'). @param {import('../sweep/schedule.js').Job} job @param {Record<string, any>[]} rows */
   const failure = (job, rows) => {
-    const failed = rows.find((r) => r.status !== 'ok');
+    const bad = rows.filter((r) => r.status !== 'ok');
+    const failed = bad.find((r) => !String(r.error).startsWith('not measured: ')) ?? bad[0];
     return failed ? `${chalk.red('error')}: ${label(job)}: ${printable(failed.error)}\n` : '';
   };
   if (quiet) return { start() {}, end: (/** @type {import('../sweep/schedule.js').Job} */ job, /** @type {Record<string, any>[]} */ rows) => { stream.write(failure(job, rows)); }, note() {}, stop() {} };
