@@ -6,6 +6,7 @@
 import { BASELINE, labelOf } from '../transports/index.js';
 import { createRequire } from 'node:module';
 import { printable } from '../core/text.js';
+import { NOT_MEASURED } from '../trial/record.js';
 import { depthLabel, sizeLabel, workloadOf } from '../workloads/index.js';
 
 /**
@@ -29,7 +30,7 @@ export function createProgress({ stream, quiet, chalk, workload, nodes = false }
   /** A failed trial's line: which trial and why (the first failed row's own cause, not a lane's 'not measured'). @param {import('../sweep/schedule.js').Job} job @param {Record<string, any>[]} rows */
   const failure = (job, rows) => {
     const bad = rows.filter((r) => r.status !== 'ok');
-    const failed = bad.find((r) => !String(r.error).startsWith('not measured: ')) ?? bad[0];
+    const failed = bad.find((r) => !String(r.error).startsWith(NOT_MEASURED)) ?? bad[0];
     return failed ? `${chalk.red('error')}: ${label(job)}: ${printable(failed.error)}\n` : '';
   };
   if (quiet) return { start() {}, end: (/** @type {import('../sweep/schedule.js').Job} */ job, /** @type {Record<string, any>[]} */ rows) => { stream.write(failure(job, rows)); }, note() {}, stop() {} };

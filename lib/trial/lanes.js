@@ -16,6 +16,7 @@ import { RunError } from '../core/errors.js';
 import { scheduleBlocks } from '../client/blocks.js';
 import { checkLanes } from './lane-check.js';
 import { failedTrial } from './trial.js';
+import { NOT_MEASURED } from './record.js';
 
 const WORKER = fileURLToPath(new URL('./worker.js', import.meta.url));
 /** After its limit (each lane enforces it and reports), a trial's lane processes have this long to report before they are killed. */
@@ -119,7 +120,7 @@ async function laneErrors(spec, lanes, error) {
   if (first < 0) return failedTrial(spec, error);
   const whose = `the ${spec.targets[first].transport} lane failed: `;
   return {
-    records: spec.targets.map((target, k) => failedTrial({ ...spec, targets: [target] }, own[k] instanceof Error ? /** @type {Error} */ (own[k]) : new Error(`not measured: ${whose}${error.message}`)).records[0]),
+    records: spec.targets.map((target, k) => failedTrial({ ...spec, targets: [target] }, own[k] instanceof Error ? /** @type {Error} */ (own[k]) : new Error(`${NOT_MEASURED}${whose}${error.message}`)).records[0]),
     blocks: [],
   };
 }

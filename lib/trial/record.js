@@ -32,6 +32,9 @@ export function createRecord(values) {
   return Object.fromEntries(fields.map((field) => [field, /** @type {any} */ (values[field] ?? DEFAULTS[field] ?? null)]));
 }
 
+/** How a row of a failed trial begins when its own lane did not fail: `not measured: the tcp lane failed: …`. */
+export const NOT_MEASURED = 'not measured: ';
+
 /**
  * The record of a trial that failed: what it was, and why (one line).
  * @param {{ workload: string, node_version?: string, transport: string, size_bytes?: number, depth?: number }} job
