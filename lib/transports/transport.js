@@ -65,7 +65,7 @@
  * A message transport: a channel Node gives between two of its own event loops (a stream transport: a byte stream
  * between processes). Each trial starts the far end's echo (lib/fixture/message-peer.js); its target has no address.
  * @typedef {object} Channel
- * @property {(options: { execPath?: string, startTimeoutMs?: number, entry?: string, cpus?: string }) => Promise<import('../fixture/message-peer.js').Peer>} start
+ * @property {(options: { startTimeoutMs?: number, entry?: string, cpus?: string }) => Promise<import('../fixture/message-peer.js').Peer>} start
  *   the echo peer, on `cpus` (a taskset list) where given
  * @property {(payloads: import('../client/payload.js').Payloads) => import('../client/message-pipeline.js').Codec} codec what a packet travels as
  * @property {boolean} sharesProcess the echo runs in the client's process: charge the client the process less the echo
