@@ -294,5 +294,5 @@ export function buildFindings({ trials: all, meta, notes = [], dir, reference = 
   const versions = versionFindings(summary, (workload) => options.primary ?? primaryFigure(workload));
   const centre = summary.some((r) => typeof r.geomean === 'number') ? 'geometric mean' : 'mean';
   const knees = findKnees(trials, { several: many });
-  return { status, centre, trials: { recorded: trials.length, ok: ok.length, failed: failed.length, planned }, sections, versions, knees, reference: describeReference(reference, BASELINE), warnings, stateWarnings, machineWarnings, machineNotes, serverNotes, summary, meta };
+  return { status, centre, trials: { recorded: trials.length, ok: ok.length, failed: failed.length, planned }, sections, versions, knees, reference: describeReference(reference), warnings, stateWarnings, machineWarnings, machineNotes, serverNotes, summary, meta };
 }
