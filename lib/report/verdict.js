@@ -7,7 +7,6 @@
  */
 import { depthLabel, sizeLabel } from '../workloads/index.js';
 import { figureOf } from '../workloads/figures.js';
-import { formatSize } from '../core/units.js';
 import { BASELINE, HEADLINE, labelOf } from '../transports/index.js';
 import { estimatesOf, ratioAgainstTcp } from './estimates.js';
 
@@ -193,9 +192,9 @@ export function workOf(spec) {
  * @param {string} work workOf()
  * @param {{ size_bytes: number, shares: { figure: import('../workloads/workload.js').Figure, ratio: Ratio | null }[] }[]} sizes
  * @param {string} label the transport against TCP, for people
- * @param {SizeWords} [size] a size in the workload's words
+ * @param {SizeWords} size a size in the workload's words
  */
-export function workVerdict(work, sizes, label, size = formatSize) {
+export function workVerdict(work, sizes, label, size) {
   const said = sizes.map((s) => ({ size: size(s.size_bytes), words: s.shares.filter((x) => x.ratio).map((x) => shareWords(x.figure, /** @type {Ratio} */ (x.ratio).value, /** @type {Ratio} */ (x.ratio))) })).filter((s) => s.words.length);
   return said.length ? `With ${work} per request, ${label} ${said.map((s) => `${s.words.join(' and ')} of TCP at ${s.size}`).join('; ')}.` : '';
 }
@@ -204,11 +203,11 @@ export function workVerdict(work, sizes, label, size = formatSize) {
  * What one transport's ratios against TCP say, size by size, in words (no head, no full stop).
  * @param {SizeVerdict[]} sizes in order
  * @param {{ label: string }} figure the primary figure
- * @param {string} [label] the transport against TCP, for people
- * @param {string} [single] what to do where one run was measured
- * @param {SizeWords} [size]
+ * @param {string} label the transport against TCP, for people
+ * @param {string} single what to do where one run was measured
+ * @param {SizeWords} size
  */
-function verdictBody(sizes, figure, label = labelOf(HEADLINE), single = SINGLE_RUN, size = formatSize) {
+function verdictBody(sizes, figure, label, single, size) {
   /** @type {{ verdict: Verdict, sizes: SizeVerdict[] }[]} */
   const runs = [];
   for (const size of sizes) {
@@ -276,5 +275,5 @@ export function toVerdict(section, figure, { workloadLabel = false, single = SIN
   if (section.alone) return aloneVerdict(head, section.alone, figure, size);
   const others = (section.others ?? []).filter((o) => o.sizes.length).map((o) => `${o.label} against TCP: ${verdictBody(o.sizes, figure, o.label, single, size)}.`);
   if (section.sizes.length === 0) return others.length ? `${head}: ${others.join(' ')}` : `${head}: nothing measured.`;
-  return [`${head}: ${verdictBody(section.sizes, figure, undefined, single, size)}.`, ...others].join(' ');
+  return [`${head}: ${verdictBody(section.sizes, figure, labelOf(HEADLINE), single, size)}.`, ...others].join(' ');
 }
