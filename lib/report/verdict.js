@@ -1,16 +1,15 @@
 /**
- * Verdicts in plain words: a line per depth about the primary figure's UDS/TCP ratio (then a sentence per other
- * transport), size by size, neighbouring sizes that say the same merged. A size's verdict follows from its 95 % CI
- * alone (classify; docs/cli.md#verdicts); a transport measured alone compares nothing, and says so. Where the ratio is
- * far from 1 the line names the mechanism figure that differs most (mostDifferent), among those frequent enough to
- * matter: a difference in something that happens once in a hundred messages explains nothing. Pure.
+ * Verdicts in plain words, a line per depth: docs/cli.md#verdicts. Pure.
  */
 import { depthLabel, sizeLabel } from '../workloads/index.js';
 import { figureOf } from '../workloads/figures.js';
 import { BASELINE, HEADLINE, labelOf } from '../transports/index.js';
 import { estimatesOf, ratioAgainstTcp } from './estimates.js';
 
-/** mostDifferent looks only where the primary ratio is outside 1 ± FAR (its CI excluding 1), at figures of MIN_PER_UNIT per unit or more. */
+/**
+ * mostDifferent looks only where the primary ratio is outside 1 ± FAR (its CI excluding 1), at figures of MIN_PER_UNIT
+ * per unit or more: a difference in something that happens once in a hundred messages explains nothing.
+ */
 export const FAR = 0.1;
 export const MIN_PER_UNIT = 0.05;
 
@@ -84,7 +83,6 @@ export function classify(ratio) {
  * @param {number} v
  */
 export const formatRatio = (v) => (Math.abs(v) >= 0.1 || v === 0 ? v.toFixed(2) : v.toPrecision(2));
-const x = formatRatio;
 
 /**
  * Ratios for people: `1.40`, or a range `1.21–1.25`.
@@ -93,7 +91,7 @@ const x = formatRatio;
 export function span(values) {
   const low = Math.min(...values);
   const high = Math.max(...values);
-  return x(low) === x(high) ? x(low) : `${x(low)}–${x(high)}`;
+  return formatRatio(low) === formatRatio(high) ? formatRatio(low) : `${formatRatio(low)}–${formatRatio(high)}`;
 }
 
 /**
@@ -140,7 +138,7 @@ function describeRun(run, verdict, figure, label, single, size) {
   const sizes = sizeSpan(run, size);
   const ratios = /** @type {Ratio[]} */ (run.map((s) => s.ratio).filter(Boolean));
   const one = ratios.length === 1 ? ratios[0] : undefined;
-  const ci = (/** @type {Ratio} */ r) => `95 % CI ${x(/** @type {number} */ (r.low))}–${x(/** @type {number} */ (r.high))}`;
+  const ci = (/** @type {Ratio} */ r) => `95 % CI ${formatRatio(/** @type {number} */ (r.low))}–${formatRatio(/** @type {number} */ (r.high))}`;
   switch (verdict) {
     case 'above':
     case 'below': {
