@@ -1,9 +1,7 @@
 /**
- * A report's charts: Vega-Lite specifications built from the findings (pure), rendered to SVG by Vega in Node with no
- * browser and no network (renderSvg). Every chart has a title, size on an axis with every size labelled (log₂ for byte
- * sizes, linear for a count such as postgres's lookups), a panel per depth (and Node version) sharing one y scale, and
- * the same colour and point shape per transport everywhere (apart in greyscale); log axes are fitted to the data
- * (./chart-axes.js). The kinds of chart are numbered in chartSpecs; figures and units come from the workload.
+ * A report's charts (docs/results.md#the-report): Vega-Lite specifications built from the findings (pure), rendered to
+ * SVG by Vega in Node with no browser and no network (renderSvg). A transport has one colour and one point shape
+ * everywhere (apart in greyscale); the kinds of chart are numbered in chartSpecs.
  *
  * vega and vega-lite (some 380 modules in about 90 packages) are loaded when the first chart is drawn. Node before 22
  * opens a module graph's files all at once, about 110 descriptors here, so under a low `ulimit -n` the import failed

@@ -1,8 +1,6 @@
 /**
- * Each transport relative to TCP, from paired measurements. A run of a group is one trial measuring the transports in
- * alternating blocks of equal counts, so the run's ratio is the ratio of its rows. A group's interval is a Student-t 95 %
- * interval of the mean of its runs' log-ratios, turned back with exp(), its variance moderated across the sweep's groups
- * (./moderation.js). Why runs and not blocks are the replicates: docs/method.md#the-statistic.
+ * Each transport relative to TCP, from paired measurements: a group's ratio and its interval over runs
+ * (docs/method.md#the-statistic), its variance moderated across the sweep's groups (./moderation.js).
  */
 import { describe } from './describe.js';
 import { NO_PRIOR, fitPrior, moderate } from './moderation.js';

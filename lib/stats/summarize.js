@@ -1,8 +1,5 @@
 /**
- * Summary of a sweep's trial rows: per (Node version, size, depth, transport) each figure's distribution over runs
- * (describe()), and per group each other transport's ratio to TCP (`uds/tcp` first) with its interval (./ratios.js);
- * with several Node versions, each against the first (./versions.js) in rows whose node_version is `v26.10.0/v20.20.2`.
- * Intervals are on the log scale; outliers (median/MAD modified Z over 3.5) are counted, never dropped. Pure.
+ * Summary of a sweep's trial rows: the rows of summary.csv (docs/results.md#summarycsv), and the summary for people. Pure.
  */
 import { isOpenLoop, missedRate } from '../workloads/rate.js';
 import { groupRows, pairedLogRatios, ratioIntervals } from './ratios.js';
