@@ -61,7 +61,6 @@ export function xmlSafeText(text) {
  */
 function cellOf(v, format) {
   if (typeof v === 'number') return Number.isFinite(v) ? { value: v, type: Number, ...(format ? { format } : {}) } : null;
-  if (typeof v === 'boolean') return { value: v, type: Boolean };
   if (v === null || v === undefined || v === '') return null; // empty text: an empty cell
   return { value: xmlSafeText(String(v)), type: String };
 }
