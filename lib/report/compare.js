@@ -1,9 +1,7 @@
 /**
- * Two sweeps side by side (another Node, machine or kernel; before and after a change), as Node core's
- * benchmark/compare.js does for two binaries: per (workload, size, depth) group both hold and per figure, B/A as
- * COMPARE_STATISTIC says; a ratio row to TCP compares per-run log-ratios, so its B/A says whether the gap between the
- * transports changed. Groups match within each Node version where a sweep measured several. Pure; in the text, what
- * came from the results directories is printable() (controls escaped).
+ * Two sweeps side by side (docs/cli.md#compare): B/A per group both hold (within each Node version where a sweep
+ * measured several) and per figure, as COMPARE_STATISTIC says. Pure; in the text, what came from the results
+ * directories is printable() (controls escaped).
  */
 import { UsageError } from '../core/errors.js';
 import { groupRows, logsByRun } from '../stats/ratios.js';
@@ -142,8 +140,7 @@ export function describeDifferences(metaA, metaB) {
 const figure = (v, scale, unit) => (typeof v === 'number' && Number.isFinite(v) ? `${(v * scale).toFixed(1)} ${unit}` : 'unknown');
 
 /**
- * The machine facts that set the regimes (docs/regimes.md) where the two sweeps differ: each recorded sysctl, the
- * virtualisation, the idle driver, the wake-up probe's cost and the most steal of any session: candidate causes of a ratio that moved.
+ * The machine facts that set the regimes where the two sweeps differ (docs/cli.md#compare).
  * @param {Record<string, any> | null} metaA
  * @param {Record<string, any> | null} metaB
  */

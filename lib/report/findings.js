@@ -78,8 +78,7 @@ const CV_WARN = 0.05;
  *   (--pin same), that no cross-CPU wake-up was paid (said instead of the wake-up warning and share)
  * @property {import('./versions.js').VersionFinding[]} versions each Node version against the first (none with one version)
  * @property {import('../stats/knees.js').KneeFinding[]} knees each transport's knee, per size, where the sweep is open-loop (none otherwise)
- * @property {string[]} reference a line per group of the workload's reference client (redis-benchmark) in reference.csv:
- *   each transport's median rps and its ratio to TCP's (none without that file)
+ * @property {string[]} reference the lines of reference.csv (./table.js describeReference; none without that file)
  * @property {Record<string, any>[]} summary the rows of summarize()
  * @property {'geometric mean' | 'mean'} centre what the per-transport values are
  * @property {Record<string, any> | null} meta

@@ -1,8 +1,6 @@
 /**
- * fixture.json: what the sweep writing it has running (server, nginx's guard, master and workers, the port proxy) and
- * the private directories, socket and network they made, rewritten when a fixture starts and stops, so that `--resume`
- * can end what a killed sweep left (lib/fixture/leftovers.js). Read as data: entries of the wrong shape are dropped,
- * and a file that cannot be read is ignored with a reason.
+ * fixture.json (docs/results.md#the-files), for lib/fixture/leftovers.js. Read as data: entries of the wrong shape are
+ * dropped, and a file that cannot be read is ignored with a reason.
  */
 import { join } from 'node:path';
 import { errorCode, readRegularFile, writeFileAtomic } from '../core/files.js';
