@@ -106,15 +106,8 @@ function ratioEstimateOf(row) {
   return estimate && { ...estimate, significant: row?.significant ?? null };
 }
 
-/**
- * @param {Record<string, any> | null} meta
- * @returns {Findings['status']}
- */
-function statusOf(meta) {
-  const status = meta?.status;
-  if (status === 'complete' || status === 'interrupted') return status;
-  return status === 'running' ? 'unfinished' : 'unknown';
-}
+/** @type {Map<unknown, Findings['status']>} meta.json's status as the findings say it; any other is unknown */
+const STATUS = new Map([['complete', 'complete'], ['interrupted', 'interrupted'], ['running', 'unfinished']]);
 
 /**
  * Planned trial rows (with those a target precision added), where meta.json tells.
@@ -176,7 +169,7 @@ export function buildFindings({ trials: all, meta, notes = [], dir, reference = 
   const own = summary.filter((r) => !isVersionComparison(r)); // each version's own figures
   const ok = trials.filter((r) => r.status === 'ok');
   const failed = trials.filter((r) => r.status !== 'ok');
-  const status = statusOf(meta);
+  const status = STATUS.get(meta?.status) ?? 'unknown';
   const planned = plannedOf(meta);
   const resume = resumeCommand(dir ?? 'DIR', resumeNodesOf(meta)); // with --node where the sweep had it, as the sweep prints it
   // a group with one run where the sweep planned more: resume it, or measure the failed trials again; not --runs
