@@ -93,10 +93,10 @@ function sheetOf(name, columns, rows, format, widths = []) {
  * @param {Record<string, any>[]} input.summary rows of summarize()
  * @param {readonly string[]} input.summaryColumns
  * @param {{ columns: string[], rows: Record<string, any>[] }} input.wide the 2014 layout (toRunsWide)
- * @param {[string, string | number | null][]} [input.about] key/value rows for the "report" sheet
+ * @param {[string, string | number | null][]} input.about key/value rows for the "report" sheet
  * @returns {Promise<Buffer>}
  */
-export async function toXlsx({ trials, trialColumns, summary, summaryColumns, wide, about = [] }) {
+export async function toXlsx({ trials, trialColumns, summary, summaryColumns, wide, about }) {
   const { default: writeXlsxFile } = await import('write-excel-file/node');
   const sheets = [
     sheetOf('trials', trialColumns, trials, trialFormat),

@@ -97,10 +97,10 @@ export function recordSession(dir, note) {
  * End what killed sessions left (endLeftovers): on --resume what fixture.json in `dir` names, and given `ip`
  * (--server-netns) the networks of any killed udsvstcp, and given `docker` (--server-docker) its containers and images; a line for each.
  * @param {string} dir
- * @param {{ resume: boolean, ip: string | null, docker?: string | null }} what
+ * @param {{ resume: boolean, ip: string | null, docker: string | null }} what
  * @param {(text: string) => void} note
  */
-export async function endSessionLeftovers(dir, { resume, ip, docker = null }, note) {
+export async function endSessionLeftovers(dir, { resume, ip, docker }, note) {
   const { record, problem } = resume ? readFixtureRecord(dir) : { record: null };
   if (problem) note(`${problem}; ignored it`);
   const { killed, removed, left, strays } = await endLeftovers({ record, ip, docker });

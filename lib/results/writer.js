@@ -49,8 +49,8 @@ export const blockColumns = (workload) => ['run', 'node_version', 'size_bytes', 
  * ./udsvstcp-results/<UTC timestamp>-<preset>
  * @param {string} preset
  */
-export function defaultOutDir(preset, now = new Date()) {
-  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+export function defaultOutDir(preset) {
+  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
   return join('udsvstcp-results', `${stamp}-${preset}`);
 }
 

@@ -166,12 +166,12 @@ export function blockPairLogRatios(blocks, metric, transport = HEADLINE) {
 
 /**
  * The interval of one trial's ratio from its block pairs by batch means (docs/method.md#one-process-run): the means of
- * up to `batches` runs of consecutive pairs are the replicates, absorbing the correlation of neighbouring blocks.
+ * up to 10 runs of consecutive pairs are the replicates, absorbing the correlation of neighbouring blocks.
  * @param {number[]} logs per-pair log-ratios in measured order
  * @returns {RatioInterval}
  */
-export function batchMeansInterval(logs, batches = 10) {
-  const b = Math.min(batches, Math.floor(logs.length / 2));
+export function batchMeansInterval(logs) {
+  const b = Math.min(10, Math.floor(logs.length / 2));
   if (b < 2) return { ...ratioInterval([logs.reduce((x, y) => x + y, 0) / logs.length]), logs };
   const per = Math.floor(logs.length / b);
   const means = Array.from({ length: b }, (_, i) => {
