@@ -39,9 +39,6 @@ export const COMPARE_STATISTIC = "B/A: ratio of the geometric means over runs; 9
  */
 const groupKey = (r, byVersion) => `${r.workload}|${Number(r.size_bytes)}|${Number(r.depth)}${byVersion ? `|${r.node_version}` : ''}`;
 
-/** @param {Record<string, any>[]} trials */
-const versionCount = (trials) => new Set(trials.map((r) => r.node_version ?? null)).size;
-
 /**
  * The rows of each (workload, size, depth) group, and Node version where one sweep measured several.
  * @param {Record<string, any>[]} trials
@@ -72,7 +69,7 @@ function describeGroups(keys) {
  * @returns {{ rows: CompareRow[], onlyA: string[], onlyB: string[] }}
  */
 export function compareSweeps(a, b, { metrics = Object.keys(FIGURES) } = {}) {
-  const byVersion = versionCount(a.trials) > 1 || versionCount(b.trials) > 1;
+  const byVersion = [a, b].some((sweep) => new Set(sweep.trials.map((r) => r.node_version ?? null)).size > 1);
   const groupsA = groupsOf(a.trials, byVersion);
   const groupsB = groupsOf(b.trials, byVersion);
   const shared = [...groupsA.keys()].filter((k) => groupsB.has(k));
