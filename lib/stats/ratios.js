@@ -125,24 +125,18 @@ export function nextHalfWidth(halfWidth, n, df = n - 1) {
 export function groupsShortOfPrecision(rows, precision, metric, { moderate = true } = {}) {
   const groups = groupRows(rows); // each Node version's groups apart
   const numerators = [...new Set(rows.map((r) => String(r.transport)))].filter((t) => t !== BASELINE).sort();
-  /** @type {{ halfWidth: number | null, gain: number }[][]} */
-  const byGroup = groups.map(() => []);
-  for (const transport of numerators.length ? numerators : [HEADLINE]) {
-    const logs = groups.map((g) => pairedLogRatios(g.rows, metric, transport));
-    if (!logs.some((l) => l.length) && transport !== HEADLINE) continue; // a transport measured alone (pairing trials without TCP)
-    const { intervals } = ratioIntervals(logs, { moderate });
-    groups.forEach((g, i) => {
-      // nothing paired succeeded: more runs would not help
-      const { halfWidth, n, df } = intervals[i] ?? { halfWidth: 0, n: 0, df: null };
-      const gain = halfWidth === null || df === null ? Infinity : Math.min(halfWidth - precision, halfWidth - nextHalfWidth(halfWidth, n, df));
-      byGroup[i].push({ halfWidth, gain });
+  // each group's widest interval so far; a group with nothing paired keeps none: more runs would not help
+  const widest = groups.map(() => ({ halfWidth: /** @type {number | null} */ (0), gain: 0 }));
+  for (const transport of numerators) {
+    const { intervals } = ratioIntervals(groups.map((g) => pairedLogRatios(g.rows, metric, transport)), { moderate });
+    intervals.forEach((r, i) => {
+      if (!r || (widest[i].halfWidth ?? Infinity) >= (r.halfWidth ?? Infinity)) return;
+      const { halfWidth, n, df } = r;
+      widest[i] = { halfWidth, gain: halfWidth === null || df === null ? Infinity : Math.min(halfWidth - precision, halfWidth - nextHalfWidth(halfWidth, n, df)) };
     });
   }
   return groups
-    .map((g, i) => {
-      const widest = byGroup[i].reduce((a, b) => ((a.halfWidth ?? Infinity) >= (b.halfWidth ?? Infinity) ? a : b), { halfWidth: 0, gain: 0 });
-      return { size: g.size_bytes, depth: g.depth, node_version: g.node_version, halfWidth: widest.halfWidth, gain: widest.gain };
-    })
+    .map((g, i) => ({ size: g.size_bytes, depth: g.depth, node_version: g.node_version, ...widest[i] }))
     .filter((g) => g.halfWidth === null || g.halfWidth > precision);
 }
 
