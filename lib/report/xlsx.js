@@ -12,7 +12,6 @@ const FORMATS = { integer: '0', rate: '#,##0', micro: '0.00', milli: '0.000', fr
  * @param {string} column
  */
 function trialFormat(column) {
-  // counts of every workload: packets, chunks, bytes, connections, requests, operations and replies checked, queries, and their blocks
   if (['run', 'order', 'size_bytes', 'depth', 'blocks', 'packets', 'chunks', 'bytes', 'connections', 'requests', 'ops', 'verified_replies', 'queries'].includes(column) || column.startsWith('block_')) return FORMATS.integer;
   if (['msgs_per_s', 'conns_per_s', 'req_per_s', 'ops_per_s', 'queries_per_s'].includes(column)) return FORMATS.rate;
   if (column === 'gb_per_s' || column.endsWith('_ms')) return FORMATS.milli;
