@@ -2,7 +2,6 @@
  * results.xlsx (docs/results.md#the-report): typed numeric cells in locale-neutral formats, text never a formula and
  * escaped where XML 1.0 cannot hold it. write-excel-file is loaded only when a workbook is made.
  */
-import { ratioTransport } from '../transports/index.js';
 
 /** Number formats by what a column holds (formats are locale-neutral codes). */
 const FORMATS = { integer: '0', rate: '#,##0', micro: '0.00', milli: '0.000', fraction: '0.000', ratio: '0.000', percent: '0.0', df: '0.0' };
@@ -27,7 +26,7 @@ function trialFormat(column) {
 function summaryFormat(column, unit) {
   if (column === 'n' || column === 'outliers' || column === 'size_bytes' || column === 'depth') return FORMATS.integer;
   if (column === 'cv') return '0.0%';
-  if (column === 'cv_pct' || column === 'ci95_half_width_pct') return FORMATS.percent;
+  if (column === 'ci95_half_width_pct') return FORMATS.percent;
   if (column === 'ci95_df') return FORMATS.df; // moderated: fractional
   if (unit === 'ratio') return FORMATS.ratio;
   if (['msgs/s', 'conns/s', 'req/s'].includes(unit)) return FORMATS.rate;
@@ -99,7 +98,7 @@ export async function toXlsx({ trials, trialColumns, summary, summaryColumns, wi
   const { default: writeXlsxFile } = await import('write-excel-file/node');
   const sheets = [
     sheetOf('trials', trialColumns, trials, trialFormat),
-    sheetOf('summary', [...summaryColumns], summary, (c, row) => summaryFormat(c, String(row.unit ?? (ratioTransport(row.transport) !== null ? 'ratio' : '')))),
+    sheetOf('summary', [...summaryColumns], summary, (c, row) => summaryFormat(c, String(row.unit))),
     sheetOf('runs-wide', wide.columns, wide.rows, (c) => (c === wide.columns[0] ? undefined : '#,##0.0'), [Math.max(wide.columns[0].length, 24)]),
     sheetOf('report', ['item', 'value'], about.map(([item, value]) => ({ item, value })), () => undefined, [24, 120]),
   ];
