@@ -19,7 +19,6 @@ import { MIN_BLOCKS, TEST_MIN_BLOCKS } from '../client/blocks.js';
 import { PROBE_TIMEOUT_MS } from '../fixture/probe.js';
 import { describeCluster } from '../fixture/postgres-process.js';
 import { connectionsAt, getWorkload } from '../workloads/index.js';
-import { BASELINE } from '../transports/index.js';
 import { toCsv } from '../results/csv.js';
 import { toReportDocument } from '../results/json.js';
 import { endSessionLeftovers, recordSession } from '../results/fixture-record.js';
@@ -259,7 +258,7 @@ async function measure({ dir, spec, previous, executables, nodes, begin, end, re
   } catch (error) {
     reportError = new Error(describeResourceError(error) ?? /** @type {Error} */ (error).message);
   }
-  const document = toReportDocument(report?.findings ?? { status: result.interrupted ? 'interrupted' : 'complete', trials: { recorded: rows.length, ok: rows.length - failed, failed, planned: result.planned }, sections: [], versions: [], knees: [], reference: describeReference(referenceRows, BASELINE), warnings: ['the report could not be made (see stderr)'], stateWarnings: [], machineWarnings: [], machineNotes: [], summary, centre: 'geometric mean', meta: null }, { dir: resolve(dir), files: report?.files ?? [] });
+  const document = toReportDocument(report?.findings ?? { status: result.interrupted ? 'interrupted' : 'complete', trials: { recorded: rows.length, ok: rows.length - failed, failed, planned: result.planned }, sections: [], versions: [], knees: [], reference: describeReference(referenceRows), warnings: ['the report could not be made (see stderr)'], stateWarnings: [], machineWarnings: [], machineNotes: [], summary, centre: 'geometric mean', meta: null }, { dir: resolve(dir), files: report?.files ?? [] });
   return { dir, document, report, reportError, interrupted: result.interrupted, failed, resume };
 }
 

@@ -23,20 +23,12 @@ const MAX_TICKS = 8;
 const LABEL_SIZE = "datum.value >= 1048576 ? datum.value / 1048576 + ' MiB' : datum.value >= 1024 ? datum.value / 1024 + ' KiB' : datum.value + ' B'";
 
 /**
- * Whether a workload's sizes are powers of two in bytes (drawn on a log₂ axis and written 64 B, 1 KiB) or any other
- * number, written plainly: a count, 0 among them (postgres: primary-key lookups per query, 0 for SELECT 1), or connect's
- * one greeting length (12, under the title "greeting bytes").
- * @param {import('../workloads/workload.js').Axis} axis
- */
-export const isByteSize = (axis) => Boolean(axis.powerOfTwo);
-
-/**
  * A size as the charts write it in a panel's header: in the workload's own words where it has them (postgres: SELECT 1,
  * 1 lookup), else 64 B, 1 KiB; or, when the sizes are not bytes, the axis's short name and the number.
  * @param {import('../workloads/workload.js').Axis} axis
  * @param {number} size
  */
-export const sizeText = (axis, size) => (axis.format ? axis.format(size) : isByteSize(axis) ? formatSize(size) : `${axis.short} ${size}`);
+export const sizeText = (axis, size) => (axis.format ? axis.format(size) : axis.powerOfTwo ? formatSize(size) : `${axis.short} ${size}`);
 
 /**
  * The size axis, a tick and label at every size (none dropped for overlap), the labels angled -45° or -90° when they
@@ -48,7 +40,7 @@ export const sizeText = (axis, size) => (axis.format ? axis.format(size) : isByt
  * @param {number} width of a panel, pixels
  */
 export function sizeAxis(sizes, axis, width) {
-  const log = isByteSize(axis) && sizes[0] > 0;
+  const log = Boolean(axis.powerOfTwo) && sizes[0] > 0;
   const at = log ? Math.log2 : (/** @type {number} */ v) => v;
   const lo = sizes[0];
   const hi = sizes[sizes.length - 1];

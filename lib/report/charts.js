@@ -1,9 +1,7 @@
 /**
- * A report's charts: Vega-Lite specifications built from the findings (pure), rendered to SVG by Vega in Node with no
- * browser and no network (renderSvg). Every chart has a title, size on an axis with every size labelled (log₂ for byte
- * sizes, linear for a count such as postgres's lookups), a panel per depth (and Node version) sharing one y scale, and
- * the same colour and point shape per transport everywhere (apart in greyscale); log axes are fitted to the data
- * (./chart-axes.js). The kinds of chart are numbered in chartSpecs; figures and units come from the workload.
+ * A report's charts (docs/results.md#the-report): Vega-Lite specifications built from the findings (pure), rendered to
+ * SVG by Vega in Node with no browser and no network (renderSvg). A transport has one colour and one point shape
+ * everywhere (apart in greyscale); the kinds of chart are numbered in chartSpecs.
  *
  * vega and vega-lite (some 380 modules in about 90 packages) are loaded when the first chart is drawn. Node before 22
  * opens a module graph's files all at once, about 110 descriptors here, so under a low `ulimit -n` the import failed
@@ -117,8 +115,7 @@ export function chartSpecs(findings) {
     { mark: { type: 'point', filled: true, size: 40 }, encoding: { x, y: primaryY, color: colour, shape } },
   ], { description: `${primary.short} against ${sizeName}, ${named}, 95 % CI bands`, title: title(`${primary.short} against ${sizeName}`, `${named}, ${findings.centre} of runs, 95 % CI`), column: byDepth, independent: nodes.length < 2 });
 
-  // 2. each transport relative to TCP (UDS first; the 2014 study's "relative" graph), on a log axis fitted to the values and their
-  // intervals, 1 always in view; depths differ in colour, point shape and line dash
+  // 2. each transport relative to TCP, UDS first (the 2014 study's "relative" graph)
   const depthLegend = { field: 'depth', type: 'nominal', title: depthShort, sort: { field: 'depthNumber' }, legend: LEGEND };
   const depthColour = { ...depthLegend, scale: { scheme: 'dark2' } };
   const depthShape = { ...depthLegend, scale: { range: DEPTH_SHAPES } };
@@ -171,9 +168,7 @@ export function chartSpecs(findings) {
     description: `${cpuTitle} against ${sizeName}: ${sides}; ${named}`, title: title(`${cpuTitle} against ${sizeName}`, `${sides}; ${named}`), column: byDepth, independent: nodes.length < 2,
   });
 
-  // 4. p50 and p99 times (RTT for echo, connection time for connect, request latency for http): the workload's *_p50_us
-  // and *_p99_us figures, one log axis fitted to all panels
-  // of one time only: the first the workload summarises (rate's response time, not its service time)
+  // 4. p50 and p99 of one time: the first the workload summarises (rate's response time, not its service time)
   const times = Object.keys(w.summary).filter((m) => /_p(50|99)_us$/.test(m));
   const timeMetrics = times.filter((m) => m.replace(/_p\d+_us$/, '') === times[0].replace(/_p\d+_us$/, '')).map((m) => [/** @type {string} */ (/_(p50|p99)_us$/.exec(m)?.[1]), m]);
   const timeName = timeMetrics.length ? w.summary[timeMetrics[0][1]].label.replace(/^(median|99th percentile) /, '') : '';
@@ -183,8 +178,7 @@ export function chartSpecs(findings) {
     description: `${timeName} p50 and p99 against ${sizeName}, ${named}`, title: title(`${timeName} p50 and p99 against ${sizeName}`, `µs, log axis; ${named}`), column: byDepth,
   });
 
-  // 5. open loop (a workload whose depth is an offered rate, its rows saying whether they kept it): p50 and p99 against the
-  // rate, a panel per size, both axes log, the hockey stick where a transport saturates
+  // 5. open loop (a workload whose rows say whether they kept their rate): p50 and p99 against the offered rate
   const sizeOf = (/** @type {string | null} */ node, /** @type {number} */ size) => ({ size: `${node ? `Node ${node} · ` : ''}${sizeText(w.axes.size, size)}`, sizeNumber: size });
   const load = w.columns.includes('limit') ? pointsOf(timeMetrics, 'percentile', true, (s, r) => ({ ...sizeOf(s.node, r.size_bytes), rate: s.depth })) : [];
   const rateX = { field: 'rate', type: 'quantitative', title: w.axes.depth.label, ...logAxis(load.map((r) => r.rate)) };
@@ -194,8 +188,7 @@ export function chartSpecs(findings) {
     title: heading(`${timeName} p50 and p99 against ${w.axes.depth.label} · ${workloads.join(', ')}`, `µs, log axes; ${named}; runs that missed a rate are left out`), column: bySize,
   });
 
-  // 6. open loop: HdrHistogram's percentile plot of the response times at half the lower knee (lib/stats/knees.js), x =
-  // 1 / (1 − p) on a log axis, a line per run (percentiles of different runs are never averaged), a panel per size
+  // 6. open loop: the percentile spectrum at half the lower knee (lib/stats/knees.js)
   const spectrum = findings.knees.flatMap((k) => (k.spectrum ? k.spectrum.points.map((p) => ({
     size: `${sizeOf(k.node, k.size_bytes).size} at ${k.spectrum?.rate.toLocaleString('en-US')}/s`, sizeNumber: k.size_bytes,
     transport: labelOf(p.transport), series: `${labelOf(p.transport)} run ${p.run}`, percentile: p.percentile, x: p.x, value: p.us,

@@ -1,9 +1,7 @@
 /**
- * Two sweeps side by side (another Node, machine or kernel; before and after a change), as Node core's
- * benchmark/compare.js does for two binaries: per (workload, size, depth) group both hold and per figure, B/A as
- * COMPARE_STATISTIC says; a ratio row to TCP compares per-run log-ratios, so its B/A says whether the gap between the
- * transports changed. Groups match within each Node version where a sweep measured several. Pure; in the text, what
- * came from the results directories is printable() (controls escaped).
+ * Two sweeps side by side (docs/cli.md#compare): B/A per group both hold (within each Node version where a sweep
+ * measured several) and per figure, as COMPARE_STATISTIC says. Pure; in the text, what came from the results
+ * directories is printable() (controls escaped).
  */
 import { UsageError } from '../core/errors.js';
 import { groupRows, logsByRun } from '../stats/ratios.js';
@@ -41,9 +39,6 @@ export const COMPARE_STATISTIC = "B/A: ratio of the geometric means over runs; 9
  */
 const groupKey = (r, byVersion) => `${r.workload}|${Number(r.size_bytes)}|${Number(r.depth)}${byVersion ? `|${r.node_version}` : ''}`;
 
-/** @param {Record<string, any>[]} trials */
-const versionCount = (trials) => new Set(trials.map((r) => r.node_version ?? null)).size;
-
 /**
  * The rows of each (workload, size, depth) group, and Node version where one sweep measured several.
  * @param {Record<string, any>[]} trials
@@ -74,7 +69,7 @@ function describeGroups(keys) {
  * @returns {{ rows: CompareRow[], onlyA: string[], onlyB: string[] }}
  */
 export function compareSweeps(a, b, { metrics = Object.keys(FIGURES) } = {}) {
-  const byVersion = versionCount(a.trials) > 1 || versionCount(b.trials) > 1;
+  const byVersion = [a, b].some((sweep) => new Set(sweep.trials.map((r) => r.node_version ?? null)).size > 1);
   const groupsA = groupsOf(a.trials, byVersion);
   const groupsB = groupsOf(b.trials, byVersion);
   const shared = [...groupsA.keys()].filter((k) => groupsB.has(k));
@@ -142,8 +137,7 @@ export function describeDifferences(metaA, metaB) {
 const figure = (v, scale, unit) => (typeof v === 'number' && Number.isFinite(v) ? `${(v * scale).toFixed(1)} ${unit}` : 'unknown');
 
 /**
- * The machine facts that set the regimes (docs/regimes.md) where the two sweeps differ: each recorded sysctl, the
- * virtualisation, the idle driver, the wake-up probe's cost and the most steal of any session: candidate causes of a ratio that moved.
+ * The machine facts that set the regimes where the two sweeps differ (docs/cli.md#compare).
  * @param {Record<string, any> | null} metaA
  * @param {Record<string, any> | null} metaB
  */

@@ -78,8 +78,7 @@ const CV_WARN = 0.05;
  *   (--pin same), that no cross-CPU wake-up was paid (said instead of the wake-up warning and share)
  * @property {import('./versions.js').VersionFinding[]} versions each Node version against the first (none with one version)
  * @property {import('../stats/knees.js').KneeFinding[]} knees each transport's knee, per size, where the sweep is open-loop (none otherwise)
- * @property {string[]} reference a line per group of the workload's reference client (redis-benchmark) in reference.csv:
- *   each transport's median rps and its ratio to TCP's (none without that file)
+ * @property {string[]} reference the lines of reference.csv (./table.js describeReference; none without that file)
  * @property {Record<string, any>[]} summary the rows of summarize()
  * @property {'geometric mean' | 'mean'} centre what the per-transport values are
  * @property {Record<string, any> | null} meta
@@ -107,15 +106,8 @@ function ratioEstimateOf(row) {
   return estimate && { ...estimate, significant: row?.significant ?? null };
 }
 
-/**
- * @param {Record<string, any> | null} meta
- * @returns {Findings['status']}
- */
-function statusOf(meta) {
-  const status = meta?.status;
-  if (status === 'complete' || status === 'interrupted') return status;
-  return status === 'running' ? 'unfinished' : 'unknown';
-}
+/** @type {Map<unknown, Findings['status']>} meta.json's status as the findings say it; any other is unknown */
+const STATUS = new Map([['complete', 'complete'], ['interrupted', 'interrupted'], ['running', 'unfinished']]);
 
 /**
  * Planned trial rows (with those a target precision added), where meta.json tells.
@@ -177,7 +169,7 @@ export function buildFindings({ trials: all, meta, notes = [], dir, reference = 
   const own = summary.filter((r) => !isVersionComparison(r)); // each version's own figures
   const ok = trials.filter((r) => r.status === 'ok');
   const failed = trials.filter((r) => r.status !== 'ok');
-  const status = statusOf(meta);
+  const status = STATUS.get(meta?.status) ?? 'unknown';
   const planned = plannedOf(meta);
   const resume = resumeCommand(dir ?? 'DIR', resumeNodesOf(meta)); // with --node where the sweep had it, as the sweep prints it
   // a group with one run where the sweep planned more: resume it, or measure the failed trials again; not --runs
@@ -294,5 +286,5 @@ export function buildFindings({ trials: all, meta, notes = [], dir, reference = 
   const versions = versionFindings(summary, (workload) => options.primary ?? primaryFigure(workload));
   const centre = summary.some((r) => typeof r.geomean === 'number') ? 'geometric mean' : 'mean';
   const knees = findKnees(trials, { several: many });
-  return { status, centre, trials: { recorded: trials.length, ok: ok.length, failed: failed.length, planned }, sections, versions, knees, reference: describeReference(reference, BASELINE), warnings, stateWarnings, machineWarnings, machineNotes, serverNotes, summary, meta };
+  return { status, centre, trials: { recorded: trials.length, ok: ok.length, failed: failed.length, planned }, sections, versions, knees, reference: describeReference(reference), warnings, stateWarnings, machineWarnings, machineNotes, serverNotes, summary, meta };
 }

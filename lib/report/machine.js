@@ -177,9 +177,7 @@ const STREAMING = new Set(['echo', 'stream']);
 
 /**
  * Where more bytes were in flight than UDS's send buffer (net.core.wmem_default, which never grows) holds, in
- * sections that measured such a transport: there the ratio follows how soon the receiver is woken, and moves
- * between sweeps by more than a sweep's interval says. Measured by changing the cause (`sudo npm run bench:wmem`,
- * docs/regimes.md): at 64 KiB x 16 it swung 0.70-1.18 between rounds as it was, held at 1.50-1.62 raised to 4 MiB.
+ * sections that measured such a transport: docs/regimes.md#more-in-flight-than-udss-send-buffer-holds.
  * @param {import('./findings.js').Section[]} sections
  * @param {Record<string, any> | null | undefined} machine meta.json's machine
  */

@@ -75,9 +75,7 @@ export async function writeReport(dir, { outDir = dir, primary, results = undefi
   ]);
   // the 2014 layout of what meta.json planned (checked by the reader); toRunsWide adds the groups and runs the trials hold
   const spec = read.meta?.spec ?? {};
-  const list = (/** @type {unknown} */ v, /** @type {string[]} */ fallback = []) => (Array.isArray(v) ? v : fallback);
-  const planned = { workload: read.workloads[0], sizes: list(spec.sizes), depths: list(spec.depths), runs: typeof spec.runs === 'number' ? spec.runs : 0 };
-  const wide = toRunsWide(read.trials, { ...planned, transports: list(spec.transports, [...PAIR]) });
+  const wide = toRunsWide(read.trials, { workload: read.workloads[0], sizes: spec.sizes ?? [], depths: spec.depths ?? [], transports: spec.transports ?? [...PAIR], runs: spec.runs ?? 0 });
   contents.push([REPORT_FILES.xlsx, await toXlsx({ trials: read.trials, trialColumns: read.columns, summary: findings.summary, summaryColumns: SUMMARY_COLUMNS, wide, about })]);
   const files = [...contents.map(([name]) => name), REPORT_FILES.html];
   contents.push([REPORT_FILES.html, toHtml(findings, charts, { files })]);

@@ -5,6 +5,7 @@
 import { Chalk } from 'chalk';
 import { formatSize } from '../core/units.js';
 import { ratioInterval } from '../stats/ratios.js';
+import { quantile } from '../stats/describe.js';
 import { printable } from '../core/text.js';
 import { sizeLabel, workloadOf } from '../workloads/index.js';
 import { serverCpuMetric } from '../workloads/figures.js';
@@ -133,15 +134,14 @@ export function toComparison(records, { chalk = plain, ratios = {}, workUs = nul
 }
 
 /**
- * One line per group and command for people: each transport's median rps over the runs, and each against the first
- * transport of the rows (the baseline, TCP, where the trial's order starts with it): the geometric mean of its ratios
- * paired by run with their Student-t 95 % interval (../stats/ratios.js), or with one paired run the medians' ratio: `redis-benchmark
- * 16 B depth 1 SET: tcp 18.3k rps, uds 25.1k rps (×1.37, 95 % CI 1.21–1.55) (median of 3 runs)`.
+ * One line per group and command for people: each transport's median rps over the runs, and each against TCP's: the
+ * geometric mean of its ratios paired by run with their Student-t 95 % interval (../stats/ratios.js), or with one
+ * paired run the medians' ratio: `redis-benchmark 16 B depth 1 SET: tcp 18.3k rps, uds 25.1k rps (×1.37, 95 % CI
+ * 1.21–1.55) (median of 3 runs)`.
  * @param {Record<string, any>[]} rows reference.csv's rows
- * @param {string} baseline the transport the others are set against
  * @returns {string[]}
  */
-export function describeReference(rows, baseline) {
+export function describeReference(rows) {
   const ok = rows.filter((r) => r.status === 'ok');
   /** @type {Map<string, Map<string, Map<string, number>>>} by group, transport and run */
   const groups = new Map();
@@ -152,17 +152,14 @@ export function describeReference(rows, baseline) {
     byTransport.set(r.transport, (byTransport.get(r.transport) ?? new Map()).set(`${r.run} ${r.node_version ?? ''}`, Number(r.rps)));
     groups.set(key, byTransport);
   }
-  const median = (/** @type {number[]} */ xs) => {
-    const s = [...xs].sort((a, b) => a - b);
-    return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-  };
+  const median = (/** @type {number[]} */ xs) => quantile([...xs].sort((a, b) => a - b), 0.5);
   const rps = (/** @type {number} */ x) => (x >= 1000 ? `${(x / 1000).toFixed(1)}k` : x.toFixed(0));
   return [...groups].map(([key, byTransport]) => {
-    const runsOfBase = byTransport.get(baseline);
+    const runsOfBase = byTransport.get(BASELINE);
     const base = runsOfBase ? median([...runsOfBase.values()]) : null;
-    const parts = [...byTransport].sort(([a], [b]) => Number(b === baseline) - Number(a === baseline)).map(([transport, runs]) => {
+    const parts = [...byTransport].sort(([a], [b]) => Number(b === BASELINE) - Number(a === BASELINE)).map(([transport, runs]) => {
       const m = median([...runs.values()]);
-      if (!runsOfBase || base === null || transport === baseline) return `${transport} ${rps(m)} rps`;
+      if (!runsOfBase || base === null || transport === BASELINE) return `${transport} ${rps(m)} rps`;
       const logs = [...runs].filter(([run]) => runsOfBase.has(run)).map(([run, x]) => Math.log(x / /** @type {number} */ (runsOfBase.get(run))));
       const ci = logs.length ? ratioInterval(logs) : null;
       // the ratio the interval is about (the geometric mean of the paired runs'), where there is one

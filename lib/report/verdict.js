@@ -1,17 +1,15 @@
 /**
- * Verdicts in plain words: a line per depth about the primary figure's UDS/TCP ratio (then a sentence per other
- * transport), size by size, neighbouring sizes that say the same merged. A size's verdict follows from its 95 % CI
- * alone (classify; docs/cli.md#verdicts); a transport measured alone compares nothing, and says so. Where the ratio is
- * far from 1 the line names the mechanism figure that differs most (mostDifferent), among those frequent enough to
- * matter: a difference in something that happens once in a hundred messages explains nothing. Pure.
+ * Verdicts in plain words, a line per depth: docs/cli.md#verdicts. Pure.
  */
 import { depthLabel, sizeLabel } from '../workloads/index.js';
 import { figureOf } from '../workloads/figures.js';
-import { formatSize } from '../core/units.js';
 import { BASELINE, HEADLINE, labelOf } from '../transports/index.js';
 import { estimatesOf, ratioAgainstTcp } from './estimates.js';
 
-/** mostDifferent looks only where the primary ratio is outside 1 ± FAR (its CI excluding 1), at figures of MIN_PER_UNIT per unit or more. */
+/**
+ * mostDifferent looks only where the primary ratio is outside 1 ± FAR (its CI excluding 1), at figures of MIN_PER_UNIT
+ * per unit or more: a difference in something that happens once in a hundred messages explains nothing.
+ */
 export const FAR = 0.1;
 export const MIN_PER_UNIT = 0.05;
 
@@ -85,7 +83,6 @@ export function classify(ratio) {
  * @param {number} v
  */
 export const formatRatio = (v) => (Math.abs(v) >= 0.1 || v === 0 ? v.toFixed(2) : v.toPrecision(2));
-const x = formatRatio;
 
 /**
  * Ratios for people: `1.40`, or a range `1.21–1.25`.
@@ -94,7 +91,7 @@ const x = formatRatio;
 export function span(values) {
   const low = Math.min(...values);
   const high = Math.max(...values);
-  return x(low) === x(high) ? x(low) : `${x(low)}–${x(high)}`;
+  return formatRatio(low) === formatRatio(high) ? formatRatio(low) : `${formatRatio(low)}–${formatRatio(high)}`;
 }
 
 /**
@@ -141,7 +138,7 @@ function describeRun(run, verdict, figure, label, single, size) {
   const sizes = sizeSpan(run, size);
   const ratios = /** @type {Ratio[]} */ (run.map((s) => s.ratio).filter(Boolean));
   const one = ratios.length === 1 ? ratios[0] : undefined;
-  const ci = (/** @type {Ratio} */ r) => `95 % CI ${x(/** @type {number} */ (r.low))}–${x(/** @type {number} */ (r.high))}`;
+  const ci = (/** @type {Ratio} */ r) => `95 % CI ${formatRatio(/** @type {number} */ (r.low))}–${formatRatio(/** @type {number} */ (r.high))}`;
   switch (verdict) {
     case 'above':
     case 'below': {
@@ -193,9 +190,9 @@ export function workOf(spec) {
  * @param {string} work workOf()
  * @param {{ size_bytes: number, shares: { figure: import('../workloads/workload.js').Figure, ratio: Ratio | null }[] }[]} sizes
  * @param {string} label the transport against TCP, for people
- * @param {SizeWords} [size] a size in the workload's words
+ * @param {SizeWords} size a size in the workload's words
  */
-export function workVerdict(work, sizes, label, size = formatSize) {
+export function workVerdict(work, sizes, label, size) {
   const said = sizes.map((s) => ({ size: size(s.size_bytes), words: s.shares.filter((x) => x.ratio).map((x) => shareWords(x.figure, /** @type {Ratio} */ (x.ratio).value, /** @type {Ratio} */ (x.ratio))) })).filter((s) => s.words.length);
   return said.length ? `With ${work} per request, ${label} ${said.map((s) => `${s.words.join(' and ')} of TCP at ${s.size}`).join('; ')}.` : '';
 }
@@ -204,11 +201,11 @@ export function workVerdict(work, sizes, label, size = formatSize) {
  * What one transport's ratios against TCP say, size by size, in words (no head, no full stop).
  * @param {SizeVerdict[]} sizes in order
  * @param {{ label: string }} figure the primary figure
- * @param {string} [label] the transport against TCP, for people
- * @param {string} [single] what to do where one run was measured
- * @param {SizeWords} [size]
+ * @param {string} label the transport against TCP, for people
+ * @param {string} single what to do where one run was measured
+ * @param {SizeWords} size
  */
-function verdictBody(sizes, figure, label = labelOf(HEADLINE), single = SINGLE_RUN, size = formatSize) {
+function verdictBody(sizes, figure, label, single, size) {
   /** @type {{ verdict: Verdict, sizes: SizeVerdict[] }[]} */
   const runs = [];
   for (const size of sizes) {
@@ -276,5 +273,5 @@ export function toVerdict(section, figure, { workloadLabel = false, single = SIN
   if (section.alone) return aloneVerdict(head, section.alone, figure, size);
   const others = (section.others ?? []).filter((o) => o.sizes.length).map((o) => `${o.label} against TCP: ${verdictBody(o.sizes, figure, o.label, single, size)}.`);
   if (section.sizes.length === 0) return others.length ? `${head}: ${others.join(' ')}` : `${head}: nothing measured.`;
-  return [`${head}: ${verdictBody(section.sizes, figure, undefined, single, size)}.`, ...others].join(' ');
+  return [`${head}: ${verdictBody(section.sizes, figure, labelOf(HEADLINE), single, size)}.`, ...others].join(' ');
 }

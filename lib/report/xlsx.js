@@ -2,7 +2,6 @@
  * results.xlsx (docs/results.md#the-report): typed numeric cells in locale-neutral formats, text never a formula and
  * escaped where XML 1.0 cannot hold it. write-excel-file is loaded only when a workbook is made.
  */
-import { ratioTransport } from '../transports/index.js';
 
 /** Number formats by what a column holds (formats are locale-neutral codes). */
 const FORMATS = { integer: '0', rate: '#,##0', micro: '0.00', milli: '0.000', fraction: '0.000', ratio: '0.000', percent: '0.0', df: '0.0' };
@@ -12,7 +11,6 @@ const FORMATS = { integer: '0', rate: '#,##0', micro: '0.00', milli: '0.000', fr
  * @param {string} column
  */
 function trialFormat(column) {
-  // counts of every workload: packets, chunks, bytes, connections, requests, operations and replies checked, queries, and their blocks
   if (['run', 'order', 'size_bytes', 'depth', 'blocks', 'packets', 'chunks', 'bytes', 'connections', 'requests', 'ops', 'verified_replies', 'queries'].includes(column) || column.startsWith('block_')) return FORMATS.integer;
   if (['msgs_per_s', 'conns_per_s', 'req_per_s', 'ops_per_s', 'queries_per_s'].includes(column)) return FORMATS.rate;
   if (column === 'gb_per_s' || column.endsWith('_ms')) return FORMATS.milli;
@@ -28,7 +26,7 @@ function trialFormat(column) {
 function summaryFormat(column, unit) {
   if (column === 'n' || column === 'outliers' || column === 'size_bytes' || column === 'depth') return FORMATS.integer;
   if (column === 'cv') return '0.0%';
-  if (column === 'cv_pct' || column === 'ci95_half_width_pct') return FORMATS.percent;
+  if (column === 'ci95_half_width_pct') return FORMATS.percent;
   if (column === 'ci95_df') return FORMATS.df; // moderated: fractional
   if (unit === 'ratio') return FORMATS.ratio;
   if (['msgs/s', 'conns/s', 'req/s'].includes(unit)) return FORMATS.rate;
@@ -61,7 +59,6 @@ export function xmlSafeText(text) {
  */
 function cellOf(v, format) {
   if (typeof v === 'number') return Number.isFinite(v) ? { value: v, type: Number, ...(format ? { format } : {}) } : null;
-  if (typeof v === 'boolean') return { value: v, type: Boolean };
   if (v === null || v === undefined || v === '') return null; // empty text: an empty cell
   return { value: xmlSafeText(String(v)), type: String };
 }
@@ -94,14 +91,14 @@ function sheetOf(name, columns, rows, format, widths = []) {
  * @param {Record<string, any>[]} input.summary rows of summarize()
  * @param {readonly string[]} input.summaryColumns
  * @param {{ columns: string[], rows: Record<string, any>[] }} input.wide the 2014 layout (toRunsWide)
- * @param {[string, string | number | null][]} [input.about] key/value rows for the "report" sheet
+ * @param {[string, string | number | null][]} input.about key/value rows for the "report" sheet
  * @returns {Promise<Buffer>}
  */
-export async function toXlsx({ trials, trialColumns, summary, summaryColumns, wide, about = [] }) {
+export async function toXlsx({ trials, trialColumns, summary, summaryColumns, wide, about }) {
   const { default: writeXlsxFile } = await import('write-excel-file/node');
   const sheets = [
     sheetOf('trials', trialColumns, trials, trialFormat),
-    sheetOf('summary', [...summaryColumns], summary, (c, row) => summaryFormat(c, String(row.unit ?? (ratioTransport(row.transport) !== null ? 'ratio' : '')))),
+    sheetOf('summary', [...summaryColumns], summary, (c, row) => summaryFormat(c, String(row.unit))),
     sheetOf('runs-wide', wide.columns, wide.rows, (c) => (c === wide.columns[0] ? undefined : '#,##0.0'), [Math.max(wide.columns[0].length, 24)]),
     sheetOf('report', ['item', 'value'], about.map(([item, value]) => ({ item, value })), () => undefined, [24, 120]),
   ];

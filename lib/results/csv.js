@@ -1,7 +1,4 @@
-/**
- * CSV: RFC 4180 via csv-stringify, plain numbers with a dot (at most 9 significant digits, never an exponent), empty
- * cells for null, and text a spreadsheet would run as a formula neutralised with a leading apostrophe.
- */
+/** CSV by the conventions of docs/results.md#the-files: RFC 4180 via csv-stringify, plain numbers, formula-safe text. */
 import { stringify } from 'csv-stringify/sync';
 
 /** Significant digits of a non-integer number in CSV: float noise goes, the figure stays. */

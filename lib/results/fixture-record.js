@@ -1,8 +1,6 @@
 /**
- * fixture.json: what the sweep writing it has running (server, nginx's guard, master and workers, the port proxy) and
- * the private directories, socket and network they made, rewritten when a fixture starts and stops, so that `--resume`
- * can end what a killed sweep left (lib/fixture/leftovers.js). Read as data: entries of the wrong shape are dropped,
- * and a file that cannot be read is ignored with a reason.
+ * fixture.json (docs/results.md#the-files), for lib/fixture/leftovers.js. Read as data: entries of the wrong shape are
+ * dropped, and a file that cannot be read is ignored with a reason.
  */
 import { join } from 'node:path';
 import { errorCode, readRegularFile, writeFileAtomic } from '../core/files.js';
@@ -99,10 +97,10 @@ export function recordSession(dir, note) {
  * End what killed sessions left (endLeftovers): on --resume what fixture.json in `dir` names, and given `ip`
  * (--server-netns) the networks of any killed udsvstcp, and given `docker` (--server-docker) its containers and images; a line for each.
  * @param {string} dir
- * @param {{ resume: boolean, ip: string | null, docker?: string | null }} what
+ * @param {{ resume: boolean, ip: string | null, docker: string | null }} what
  * @param {(text: string) => void} note
  */
-export async function endSessionLeftovers(dir, { resume, ip, docker = null }, note) {
+export async function endSessionLeftovers(dir, { resume, ip, docker }, note) {
   const { record, problem } = resume ? readFixtureRecord(dir) : { record: null };
   if (problem) note(`${problem}; ignored it`);
   const { killed, removed, left, strays } = await endLeftovers({ record, ip, docker });

@@ -77,7 +77,7 @@ function describeHolder(holder) {
  * Take the lock of `dir` or throw a UsageError naming its holder.
  * @param {string} dir
  * @param {{ flag: string }} options the flag that named the directory, for messages
- * @returns {{ path: string, holder: LockHolder, tookOver: LockHolder | null, release: () => void }}
+ * @returns {{ tookOver: LockHolder | null, release: () => void }}
  */
 export function acquireLock(dir, { flag }) {
   const path = join(dir, LOCK_FILE);
@@ -107,7 +107,7 @@ export function acquireLock(dir, { flag }) {
     }
     try {
       fs.linkSync(temporary, path);
-      return { path, holder, tookOver, release };
+      return { tookOver, release };
     } catch (error) {
       if (errorCode(error) !== 'EEXIST') throw new UsageError(`${flag} ${dir}: cannot create ${LOCK_FILE}: ${/** @type {Error} */ (error).message}`);
     } finally {

@@ -40,20 +40,24 @@ function parseRecords(text) {
 }
 
 /**
- * Records of a file a sweep appends to, and whether its last line was left out: a sweep killed while appending can
- * leave half a line (an open quote) at the end. Throws the first parse's error where the rest is not CSV either.
+ * Records of a file a sweep appends to, its last line left out with a note where it is torn: a sweep killed while
+ * appending can leave half a line (an open quote) at the end. Throws the first parse's error where the rest is not CSV either.
  * @param {string} text
- * @returns {{ records: { record: string[], line: number }[], torn: boolean }}
+ * @param {string} file its name, for the note
+ * @param {string[]} notes
  */
-function parseAppended(text) {
+function parseAppended(text, file, notes) {
   try {
-    return { records: parseRecords(text), torn: false };
+    return parseRecords(text);
   } catch (error) {
+    let records;
     try {
-      return { records: parseRecords(text.replace(/\n$/, '').split('\n').slice(0, -1).join('\n')), torn: true };
+      records = parseRecords(text.replace(/\n$/, '').split('\n').slice(0, -1).join('\n'));
     } catch {
       throw error;
     }
+    notes.push(tornNote(file));
+    return records;
   }
 }
 
@@ -66,12 +70,9 @@ const tornNote = (file) => `the last line of ${file} is incomplete (a sweep stop
  * @param {string[]} notes
  */
 function readTrialsText(path, text, notes) {
-  /** @type {{ record: string[], line: number }[]} */
   let records;
   try {
-    let torn;
-    ({ records, torn } = parseAppended(text));
-    if (torn) notes.push(tornNote('trials.csv'));
+    records = parseAppended(text, 'trials.csv', notes);
   } catch (error) {
     throw new UsageError(`${path}: malformed CSV: ${/** @type {Error} */ (error).message}`, 'ERR_RESULTS');
   }
@@ -162,18 +163,15 @@ function readReference(path, allowShared, notes) {
     notes.push(`${FILES.reference} could not be read (${/** @type {Error} */ (error).message}): the reference client's figures are left out`);
     return [];
   }
-  const torn = tornNote(FILES.reference);
   let records;
   try {
-    let cut;
-    ({ records, torn: cut } = parseAppended(text));
-    if (cut) notes.push(torn);
+    records = parseAppended(text, FILES.reference, notes);
   } catch (error) {
     notes.push(`${FILES.reference} is not valid CSV (${/** @type {Error} */ (error).message}): the reference client's figures are left out`);
     return [];
   }
   const [{ record: columns } = { record: [] }, ...body] = records;
   const whole = body.filter(({ record }) => record.length === columns.length);
-  if (whole.length < body.length) notes.push(whole.length === body.length - 1 && body[body.length - 1].record.length < columns.length ? torn : `${FILES.reference}: ${body.length - whole.length} line(s) with more or fewer cells than its header were left out`);
+  if (whole.length < body.length) notes.push(whole.length === body.length - 1 && body[body.length - 1].record.length < columns.length ? tornNote(FILES.reference) : `${FILES.reference}: ${body.length - whole.length} line(s) with more or fewer cells than its header were left out`);
   return whole.map(({ record }) => Object.fromEntries(columns.map((name, k) => [name, record[k]])));
 }

@@ -9,10 +9,7 @@ import { MiB } from '../core/units.js';
 
 export const FILES = { trials: 'trials.csv', blocks: 'blocks.csv', summary: 'summary.csv', wide: 'runs-wide.csv', meta: 'meta.json', fixture: 'fixture.json', reference: 'reference.csv' };
 
-/**
- * reference.csv: a workload's reference client (Workload.reference: redis-benchmark beside redis) run against the same
- * server after each trial, one row per command it times; `client` names it.
- */
+/** reference.csv (docs/results.md#the-files): a workload's reference client's rows (Workload.reference). */
 const REFERENCE_COLUMNS = ['run', 'node_version', 'client', 'transport', 'size_bytes', 'depth', 'test', 'requests', 'rps', 'avg_latency_us', 'p50_latency_us', 'p99_latency_us', 'status', 'error'];
 
 /**
@@ -52,8 +49,8 @@ export const blockColumns = (workload) => ['run', 'node_version', 'size_bytes', 
  * ./udsvstcp-results/<UTC timestamp>-<preset>
  * @param {string} preset
  */
-export function defaultOutDir(preset, now = new Date()) {
-  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+export function defaultOutDir(preset) {
+  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
   return join('udsvstcp-results', `${stamp}-${preset}`);
 }
 

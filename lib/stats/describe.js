@@ -41,6 +41,5 @@ export function describe(samples) {
   const s = result.latency;
   const sorted = /** @type {import('tinybench').SortedSamples} */ (/** @type {number[]} */ (s.samples).map((v) => v + shift));
   const located = Object.fromEntries(/** @type {const} */ (['mean', 'min', 'max', 'p50', 'p75', 'p99', 'p995', 'p999']).map((k) => [k, s[k] + shift]));
-  const mean = located.mean;
-  return { ...s, ...located, samples: sorted, p90: quantile(sorted, 0.9), rme: mean === 0 ? Infinity : (s.moe / Math.abs(mean)) * 100 };
+  return { ...s, ...located, samples: sorted, p90: quantile(sorted, 0.9), rme: located.mean === 0 ? Infinity : (s.moe / Math.abs(located.mean)) * 100 };
 }

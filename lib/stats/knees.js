@@ -1,10 +1,6 @@
 /**
- * Each transport's knee in an open-loop sweep (docs/openloop.md#knees): per run, the largest offered rate it kept (its
- * largest sustainable rate: a row whose `limit` is none), a lower rate missed notwithstanding (a server that carried a
- * rate carries any lower one: a miss below a rate kept is the machine's pause, counted in `missedBelow`, never the
- * knee); the knees' ratio to TCP's, paired by run, with a Student-t
- * 95 % interval on the log scale (./ratios.js), or its bound where one of the two kept the ladder's top in every run; and what stopped each transport at the next rate up (server or
- * generator: a knee the generator set is the pacer's, not the transport's). Closed-loop rows have no knee. Pure.
+ * Each transport's knee in an open-loop sweep, its ratio to TCP's (or that ratio's bound), what stopped it at the next
+ * rate up, and the percentile spectrum at half the lower knee: docs/openloop.md#knees. Closed-loop rows have no knee. Pure.
  */
 import { isOpenLoop } from '../workloads/rate.js';
 import { ratioInterval } from './ratios.js';
@@ -40,19 +36,15 @@ import { sizeLabel } from '../workloads/index.js';
  * @property {import('./ratios.js').RatioInterval} interval the bound's geometric mean over the runs, with its 95 % interval
  *
  * @typedef {object} Spectrum
- * @property {number} rate the rate it was measured at: the largest offered at or below half the lowest knee (the lowest
- *   rate when none is, or when a transport's knee is not known: below the ladder)
+ * @property {number} rate the rate it was measured at
  * @property {{ transport: string, run: number, percentile: string, x: number, us: number }[]} points per run that kept the
- *   rate, its p50, p90, p99 and p99.9 response time at x = 1 / (1 − p), those finer than 1 / the requests it timed left
- *   out, then its max at x = the requests (or just past its last percentile)
+ *   rate, as docs/openloop.md#knees says; the max at x = the requests (or just past its last percentile)
  */
 
 /** The percentiles of a spectrum: [p, column]. */
 const SPECTRUM = /** @type {const} */ ([[50, 'resp_p50_us'], [90, 'resp_p90_us'], [99, 'resp_p99_us'], [99.9, 'resp_p999_us']]);
 
 /**
- * HdrHistogram's percentile plot of the response times, at half the lower knee: each run of each transport that kept
- * that rate drawn on its own (percentiles of different runs are never averaged).
  * @param {Record<string, any>[]} group one size's open-loop rows
  * @param {number[]} rates ascending
  * @param {TransportKnee[]} transports

@@ -1,8 +1,6 @@
 /**
  * Moderated variances: the groups of one sweep lend each other strength by Smyth's (2004) empirical Bayes (limma's
- * squeezeVar/fitFDist): a scaled inverse-χ² prior (d0 degrees of freedom around s0²) fitted to the groups' sample
- * variances, then each group's posterior (d0·s0² + d·s²) / (d0 + d) on d0 + d degrees of freedom. Why, and what it was
- * checked against: docs/method.md#moderated-variances.
+ * squeezeVar/fitFDist). What, why, and what it was checked against: docs/method.md#moderated-variances.
  */
 
 /**

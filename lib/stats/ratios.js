@@ -1,8 +1,6 @@
 /**
- * Each transport relative to TCP, from paired measurements. A run of a group is one trial measuring the transports in
- * alternating blocks of equal counts, so the run's ratio is the ratio of its rows. A group's interval is a Student-t 95 %
- * interval of the mean of its runs' log-ratios, turned back with exp(), its variance moderated across the sweep's groups
- * (./moderation.js). Why runs and not blocks are the replicates: docs/method.md#the-statistic.
+ * Each transport relative to TCP, from paired measurements: a group's ratio and its interval over runs
+ * (docs/method.md#the-statistic), its variance moderated across the sweep's groups (./moderation.js).
  */
 import { describe } from './describe.js';
 import { NO_PRIOR, fitPrior, moderate } from './moderation.js';
@@ -127,24 +125,18 @@ export function nextHalfWidth(halfWidth, n, df = n - 1) {
 export function groupsShortOfPrecision(rows, precision, metric, { moderate = true } = {}) {
   const groups = groupRows(rows); // each Node version's groups apart
   const numerators = [...new Set(rows.map((r) => String(r.transport)))].filter((t) => t !== BASELINE).sort();
-  /** @type {{ halfWidth: number | null, gain: number }[][]} */
-  const byGroup = groups.map(() => []);
-  for (const transport of numerators.length ? numerators : [HEADLINE]) {
-    const logs = groups.map((g) => pairedLogRatios(g.rows, metric, transport));
-    if (!logs.some((l) => l.length) && transport !== HEADLINE) continue; // a transport measured alone (pairing trials without TCP)
-    const { intervals } = ratioIntervals(logs, { moderate });
-    groups.forEach((g, i) => {
-      // nothing paired succeeded: more runs would not help
-      const { halfWidth, n, df } = intervals[i] ?? { halfWidth: 0, n: 0, df: null };
-      const gain = halfWidth === null || df === null ? Infinity : Math.min(halfWidth - precision, halfWidth - nextHalfWidth(halfWidth, n, df));
-      byGroup[i].push({ halfWidth, gain });
+  // each group's widest interval so far; a group with nothing paired keeps none: more runs would not help
+  const widest = groups.map(() => ({ halfWidth: /** @type {number | null} */ (0), gain: 0 }));
+  for (const transport of numerators) {
+    const { intervals } = ratioIntervals(groups.map((g) => pairedLogRatios(g.rows, metric, transport)), { moderate });
+    intervals.forEach((r, i) => {
+      if (!r || (widest[i].halfWidth ?? Infinity) >= (r.halfWidth ?? Infinity)) return;
+      const { halfWidth, n, df } = r;
+      widest[i] = { halfWidth, gain: halfWidth === null || df === null ? Infinity : Math.min(halfWidth - precision, halfWidth - nextHalfWidth(halfWidth, n, df)) };
     });
   }
   return groups
-    .map((g, i) => {
-      const widest = byGroup[i].reduce((a, b) => ((a.halfWidth ?? Infinity) >= (b.halfWidth ?? Infinity) ? a : b), { halfWidth: 0, gain: 0 });
-      return { size: g.size_bytes, depth: g.depth, node_version: g.node_version, halfWidth: widest.halfWidth, gain: widest.gain };
-    })
+    .map((g, i) => ({ size: g.size_bytes, depth: g.depth, node_version: g.node_version, ...widest[i] }))
     .filter((g) => g.halfWidth === null || g.halfWidth > precision);
 }
 
@@ -168,12 +160,12 @@ export function blockPairLogRatios(blocks, metric, transport = HEADLINE) {
 
 /**
  * The interval of one trial's ratio from its block pairs by batch means (docs/method.md#one-process-run): the means of
- * up to `batches` runs of consecutive pairs are the replicates, absorbing the correlation of neighbouring blocks.
+ * up to 10 runs of consecutive pairs are the replicates, absorbing the correlation of neighbouring blocks.
  * @param {number[]} logs per-pair log-ratios in measured order
  * @returns {RatioInterval}
  */
-export function batchMeansInterval(logs, batches = 10) {
-  const b = Math.min(batches, Math.floor(logs.length / 2));
+export function batchMeansInterval(logs) {
+  const b = Math.min(10, Math.floor(logs.length / 2));
   if (b < 2) return { ...ratioInterval([logs.reduce((x, y) => x + y, 0) / logs.length]), logs };
   const per = Math.floor(logs.length / b);
   const means = Array.from({ length: b }, (_, i) => {

@@ -1,11 +1,8 @@
 /**
- * Summary of a sweep's trial rows: per (Node version, size, depth, transport) each figure's distribution over runs
- * (describe()), and per group each other transport's ratio to TCP (`uds/tcp` first) with its interval (./ratios.js);
- * with several Node versions, each against the first (./versions.js) in rows whose node_version is `v26.10.0/v20.20.2`.
- * Intervals are on the log scale; outliers (median/MAD modified Z over 3.5) are counted, never dropped. Pure.
+ * Summary of a sweep's trial rows: the rows of summary.csv (docs/results.md#summarycsv), and the summary for people. Pure.
  */
 import { isOpenLoop, missedRate } from '../workloads/rate.js';
-import { groupRows, pairedLogRatios, ratioIntervals } from './ratios.js';
+import { groupRows, logsByRun, ratioIntervals } from './ratios.js';
 import { compareNodeVersions, isVersionComparison } from './versions.js';
 import { describe, quantile } from './describe.js';
 import { orderVersions } from '../core/node-executables.js';
@@ -122,9 +119,8 @@ function ratioRowsByGroup(groups, { precision, moderate }) {
     const same = groups.filter((g) => g.workload === workload);
     const { primary } = workloadOf(workload);
     for (const cell of ratiosOf(same.flatMap((g) => g.rows.map((r) => String(r.transport))))) {
-      const transport = /** @type {string} */ (ratioTransport(cell));
       for (const metric of figuresOf(workload)) {
-        const logs = same.map((g) => pairedLogRatios(g.rows, metric, transport));
+        const logs = same.map((g) => [...logsByRun(g.rows, cell, metric).values()]);
         const { intervals } = ratioIntervals(logs, { moderate });
         same.forEach((g, i) => {
           const r = intervals[i];

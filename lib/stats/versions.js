@@ -1,8 +1,7 @@
 /**
- * Node versions against each other, within one sweep. Every run measures every group under every version, interleaved
- * in time, so run r of a version and of the baseline (the first) share the machine's drift and are paired: per run
- * log(version) − log(baseline), of each ratio to TCP (did the gap move with the version?) and of each figure.
- * Intervals as for UDS/TCP (./ratios.js), moderated across the groups of one (workload, version, figure, transport).
+ * Node versions against each other, within one sweep, runs paired (docs/cli.md#node-versions): per run log(version) −
+ * log(baseline) of each ratio to TCP and of each figure, intervals as for UDS/TCP (./ratios.js), moderated across the
+ * groups of one (workload, version, figure, transport).
  */
 import { logsByRun, ratioIntervals } from './ratios.js';
 import { orderVersions } from '../core/node-executables.js';
