@@ -117,7 +117,9 @@ function plannedOf(meta) {
   if (typeof meta?.trials_planned === 'number') return meta.trials_planned + (typeof meta.extra_trial_rows === 'number' ? meta.extra_trial_rows : 0);
   const spec = meta?.spec;
   if (spec && Array.isArray(spec.sizes) && Array.isArray(spec.depths) && Array.isArray(spec.transports) && typeof spec.runs === 'number') {
-    return spec.sizes.length * spec.depths.length * spec.transports.length * spec.runs;
+    // a killed sweep's meta.json has no trials_planned: the plan's grid (lib/sweep/schedule.js), under each Node version
+    const versions = Array.isArray(spec.node) && spec.node.length > 0 ? spec.node.length : 1;
+    return spec.sizes.length * spec.depths.length * spec.transports.length * spec.runs * versions;
   }
   return null;
 }

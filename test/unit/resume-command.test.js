@@ -62,6 +62,15 @@ describe('the resume command in the report', () => {
     expect(unfinished.warnings.join('\n')).toContain(`complete it with: ${command}`);
   });
 
+  it('counts the planned rows under every Node version when meta.json of a killed sweep has no trials_planned', () => {
+    const killed = { ...meta, status: 'running', trials_planned: undefined, spec: { ...meta.spec, sizes: [64], depths: [1], transports: ['tcp', 'uds'], runs: 2 } };
+    const findings = buildFindings({ trials, meta: killed, dir: 'results/r1' });
+    expect(findings.trials).toMatchObject({ recorded: 4, planned: 8 });
+    expect(findings.warnings.join('\n')).toContain('4 of 8 trial rows recorded');
+    const one = buildFindings({ trials: trials.slice(0, 2), meta: { ...killed, spec: { ...killed.spec, node: null } }, dir: 'results/r1' });
+    expect(one.trials).toMatchObject({ recorded: 2, planned: 4 });
+  });
+
   it('without --node, as before', () => {
     const one = [node('v20.20.2', '/usr/bin/node', '/usr/bin/node')];
     const findings = buildFindings({ trials: trials.filter((r) => r.node_version === 'v20.20.2'), meta: { ...meta, spec: { pin: 'none', node: null }, nodes: one, sessions: [{ nodes: one }] }, dir: 'results/r1' });
