@@ -102,6 +102,9 @@ export function acquireLock(dir, { flag }) {
     }
     try {
       writeAll(fd, `${JSON.stringify(holder)}\n`, temporary);
+    } catch (error) {
+      fs.rmSync(temporary, { force: true }); // ours: a full disk leaves no half-written file behind
+      throw error;
     } finally {
       fs.closeSync(fd);
     }

@@ -6,6 +6,7 @@ import { parse } from 'csv-parse/sync';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createRecord } from '../../lib/trial/record.js';
 import { layer } from '../../lib/core/files.js';
+import { acquireLock } from '../../lib/results/lock.js';
 import { createLog, openLog, trialColumns } from '../../lib/results/writer.js';
 import { callMain, makeTempDir } from '../helpers/cli.js';
 import { callMainLeavingNothing } from '../helpers/in-process.js';
@@ -46,6 +47,17 @@ function fillUp(path) {
 const row = (/** @type {number} */ run) => ({ run, order: 0, ...createRecord({ workload: 'echo', transport: 'tcp', size_bytes: 64, depth: 1, packets: 100, msgs_per_s: 12345.5 }) });
 
 describe('a full disk loses nothing already recorded', () => {
+  it('a lock that cannot be written leaves no temporary file behind (injected ENOSPC)', () => {
+    layer.writeSync = () => {
+      throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+    };
+    expect(() => acquireLock(tmp.dir, { flag: '--out' })).toThrow(/cannot write .*sweep\.lock\..*no space left/);
+    layer.writeSync = realWrite;
+    expect(fs.readdirSync(tmp.dir)).toEqual([]);
+    acquireLock(tmp.dir, { flag: '--out' }).release();
+    expect(fs.readdirSync(tmp.dir)).toEqual([]);
+  });
+
   it('short writes are continued, and a row that cannot be written whole is cut back out (injected short writes)', async () => {
     createLog(tmp.dir, 'trials');
     const log = openLog(tmp.dir, 'trials');
