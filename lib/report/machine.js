@@ -172,9 +172,6 @@ export function stealWarning(sessions) {
   return `the hypervisor took ${percent(worst.cpu.steal)} of this machine's CPU time during the sweep (steal in /proc/stat): its host was busy, so the figures are lower and the runs spread more than on a quiet host; sweeps made at other times can differ by more than their intervals`;
 }
 
-/** Workloads whose bytes in flight are the message or chunk size times the depth. */
-const STREAMING = new Set(['echo', 'stream']);
-
 /**
  * Where more bytes were in flight than UDS's send buffer (net.core.wmem_default, which never grows) holds, in
  * sections that measured such a transport: docs/regimes.md#more-in-flight-than-udss-send-buffer-holds.
@@ -185,10 +182,14 @@ export function sendBufferWarning(sections, machine) {
   const buffer = machine?.sysctl?.['net.core.wmem_default'];
   if (typeof buffer !== 'number' || !Number.isFinite(buffer) || buffer <= 0) return null;
   const over = sections
-    .filter((s) => STREAMING.has(s.workload) && (s.transports ?? PAIR).some((t) => isTransport(t) && getTransport(t).fixedSendBuffer))
+    .filter((s) => workloadOf(s.workload).bytesInFlight && (s.transports ?? PAIR).some((t) => isTransport(t) && getTransport(t).fixedSendBuffer))
     .flatMap((s) => s.sizes.filter((row) => row.size_bytes * s.depth > buffer).map((row) => ({ s, row })));
   if (!over.length) return null;
-  const groups = [...new Set(over.map(({ s, row }) => `${formatSize(row.size_bytes)}${s.workload === 'stream' ? ' chunks' : ` depth ${s.depth}`}`))];
+  const group = (/** @type {import('./findings.js').Section} */ s, /** @type {number} */ size) => {
+    const { axes } = workloadOf(s.workload);
+    return `${formatSize(size)} ${axes.depth.max === 1 ? axes.size.short : depthLabel(s.workload, s.depth)}`; // 512 KiB chunks, 16 KiB depth 16
+  };
+  const groups = [...new Set(over.map(({ s, row }) => group(s, row.size_bytes)))];
   return `at ${groups.join(', ')} more bytes are in flight than UDS's send buffer holds (net.core.wmem_default, ${buffer} B here; a Unix socket's never grows, TCP's does): the UDS sender waits for the receiver again and again, so these ratios follow how soon it is woken and can move between sweeps by more than their intervals; raise net.core.wmem_default to measure the transport instead (docs/regimes.md: in a clone of the repository, sudo npm run bench:wmem measures both)`;
 }
 

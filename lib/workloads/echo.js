@@ -26,6 +26,7 @@ export const echo = {
   check: checkInFlight,
   options: ['greeting'],
   counts: true,
+  bytesInFlight: true,
   columns: ['packets', 'blocks', 'block_packets', 'elapsed_ms', 'msgs_per_s', 'mb_per_s', ...rttColumns('rtt'), ...cpuColumns('msg')],
   blockColumns: ['packets', 'elapsed_ms', 'msgs_per_s', ...cpuColumns('msg')],
   table: [['packets', 'packets'], ['msgs/s', 'msgs_per_s'], ['MB/s', 'mb_per_s'], ['rtt mean', 'rtt_mean_us'], ['p50', 'rtt_p50_us'],

@@ -23,6 +23,7 @@ export const stream = {
   },
   options: [],
   counts: false,
+  bytesInFlight: true,
   columns: ['chunks', 'blocks', 'block_chunks', 'bytes', 'elapsed_ms', 'gb_per_s',
     'client_cpu_ms_per_gb', 'server_cpu_ms_per_gb', 'client_elu', 'server_elu', ...mechanismColumns('chunk')],
   blockColumns: ['chunks', 'bytes', 'elapsed_ms', 'gb_per_s', 'client_cpu_ms_per_gb', 'server_cpu_ms_per_gb', 'client_elu', 'server_elu', ...mechanismColumns('chunk')],

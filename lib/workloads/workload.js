@@ -82,6 +82,8 @@
  *   axes (bytes in flight), with the options that multiply what is in flight (redis: --clients, --batch)
  * @property {('greeting' | 'pipelining' | 'keepalive' | 'arrivals' | 'connections' | 'clients' | 'batch')[]} options the options it takes
  * @property {boolean} counts whether a count (`--packets`) may replace a duration
+ * @property {boolean} [bytesInFlight] its bytes in flight are the size times the depth: the report warns where they pass
+ *   UDS's send buffer (lib/report/machine.js sendBufferWarning)
  * @property {readonly string[]} columns a trial row's figures, between `depth` and `status` (the mechanism figures of lib/workloads/common.js last)
  * @property {readonly string[]} blockColumns a block row's figures, after `block`
  * @property {[string, string][]} table [title, column] of the figures `run` shows per trial
