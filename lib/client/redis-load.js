@@ -63,26 +63,8 @@ export function createRedisLoad(target, { size, depth, clients = 1, batch = 1, s
   let failure;
   let issued = 0;
 
-  /** @param {unknown} error */
-  const fail = (error) => {
-    if (failure) return failure;
-    const message = /** @type {Error} */ (error).message;
-    // kept: the block's other loops stop at their next op
-    failure = error instanceof RunError ? error : new RunError(`redis at ${where}: ${message}`, /timed out/i.test(message) ? 'ERR_TIMEOUT' : 'ERR_REDIS');
-    return failure;
-  };
-
-  /** @param {unknown} ok a SET's reply */
-  const checkSet = (ok) => {
-    if (ok !== 'OK') throw new RunError(`redis at ${where}: SET answered ${JSON.stringify(ok)}, not OK`, 'ERR_VERIFY');
-  };
-  /** @param {string} key @param {Buffer} value @param {unknown} got a GET's reply */
-  const checkGet = (key, value, got) => {
-    if (Buffer.isBuffer(got) && got.equals(value)) return;
-    const bytes = Buffer.isBuffer(got) ? got : null;
-    const at = bytes ? [...value].findIndex((byte, i) => bytes[i] !== byte) : -1;
-    throw new RunError(`redis at ${where}: GET ${key} returned ${bytes ? `${bytes.length} bytes differing from the ${value.length} SET stored${at >= 0 ? ` at byte ${at}` : ''}` : 'nil'}`, 'ERR_VERIFY');
-  };
+  // kept: the block's other loops stop at their next op
+  const fail = (/** @type {unknown} */ error) => (failure ??= redisError(where, error));
 
   /**
    * One op on loop j (batch 1): SET a fresh value, GET it back, check both replies.
@@ -93,10 +75,10 @@ export function createRedisLoad(target, { size, depth, clients = 1, batch = 1, s
     const client = connections[j % clients];
     const value = payloads.packet(issued++);
     const t0 = performance.now();
-    checkSet(await client.set(keys[j], value));
+    checkSet(where, await client.set(keys[j], value));
     const got = await client.getBuffer(keys[j]);
     histogram?.record(Math.max(1, Math.round((performance.now() - t0) * 1e6)));
-    checkGet(keys[j], value, got);
+    checkGet(where, keys[j], value, got);
   };
 
   /**
@@ -117,9 +99,9 @@ export function createRedisLoad(target, { size, depth, clients = 1, batch = 1, s
     sent.forEach(({ key, value }, b) => {
       const [[setError, ok], [getError, got]] = [replies[2 * b], replies[2 * b + 1]];
       if (setError) throw setError;
-      checkSet(ok);
+      checkSet(where, ok);
       if (getError) throw getError;
-      checkGet(key, value, got);
+      checkGet(where, key, value, got);
     });
     if (histogram) for (let b = 0; b < n; b++) histogram.record(latency);
   };
@@ -162,6 +144,26 @@ export function createRedisLoad(target, { size, depth, clients = 1, batch = 1, s
   };
 }
 
+/** A client's failure as a lane's error, ERR_TIMEOUT where a command timed out. @param {string} where @param {unknown} error */
+function redisError(where, error) {
+  if (error instanceof RunError) return error;
+  const message = /** @type {Error} */ (error).message;
+  return new RunError(`redis at ${where}: ${message}`, /timed out/i.test(message) ? 'ERR_TIMEOUT' : 'ERR_REDIS');
+}
+
+/** @param {string} where @param {unknown} ok a SET's reply */
+function checkSet(where, ok) {
+  if (ok !== 'OK') throw new RunError(`redis at ${where}: SET answered ${JSON.stringify(ok)}, not OK`, 'ERR_VERIFY');
+}
+
+/** @param {string} where @param {string} key @param {Buffer} value @param {unknown} got a GET's reply */
+function checkGet(where, key, value, got) {
+  if (Buffer.isBuffer(got) && got.equals(value)) return;
+  const bytes = Buffer.isBuffer(got) ? got : null;
+  const at = bytes ? [...value].findIndex((byte, i) => bytes[i] !== byte) : -1;
+  throw new RunError(`redis at ${where}: GET ${key} returned ${bytes ? `${bytes.length} bytes differing from the ${value.length} SET stored${at >= 0 ? ` at byte ${at}` : ''}` : 'nil'}`, 'ERR_VERIFY');
+}
+
 /**
  * An ioredis client that fails instead of waiting: no offline queue, retries or reconnection, connected on first use.
  * @param {import('./transport.js').Target} target
@@ -202,8 +204,7 @@ export function createRedisRateLoad(target, { size, seed, timeoutMs, noDelay = t
   /** @param {unknown} error */
   const fail = (error) => {
     if (!failure) {
-      const message = /** @type {Error} */ (error).message;
-      failure = error instanceof RunError ? error : new RunError(`redis at ${where}: ${message}`, /timed out/i.test(message) ? 'ERR_TIMEOUT' : 'ERR_REDIS');
+      failure = redisError(where, error);
       driver.fail(failure);
       client.disconnect();
     }
@@ -219,16 +220,12 @@ export function createRedisRateLoad(target, { size, seed, timeoutMs, noDelay = t
       client.getBuffer(keys[k]).then((got) => {
         if (failure) return;
         const now = performance.now();
-        if (!got || !got.equals(values[k])) {
-          const at = got ? [...values[k]].findIndex((byte, i) => got[i] !== byte) : -1;
-          fail(new RunError(`redis at ${where}: GET ${keys[k]} returned ${got ? `${got.length} bytes differing from the ${size} SET stored${at >= 0 ? ` at byte ${at}` : ''}` : 'nil'}`, 'ERR_VERIFY'));
-          return;
-        }
+        checkGet(where, keys[k], values[k], got);
         verified++;
         driver.heard(now);
         driver.arrived(now); // in order: one connection
         driver.settle(now);
-      }, fail);
+      }).catch(fail);
     },
     onFail: (error) => fail(error),
   });
@@ -242,8 +239,7 @@ export function createRedisRateLoad(target, { size, seed, timeoutMs, noDelay = t
         try {
           await client.connect();
           for (let k = 0; k < RATE_KEYS; k++) {
-            const ok = await client.set(keys[k], values[k]);
-            if (ok !== 'OK') throw new RunError(`redis at ${where}: SET answered ${JSON.stringify(ok)}, not OK`, 'ERR_VERIFY');
+            checkSet(where, await client.set(keys[k], values[k]));
           }
         } finally {
           clearTimeout(silence);
