@@ -124,35 +124,35 @@ export async function loopBlock(n, loops, unit, failed) {
 }
 
 /**
- * A lane per target over its load client (lib/client/http-load.js, redis-load.js), measured by measureLanes; each
- * measured block's report goes to `tally` (a lane's histogram is given to those only), and the loads are closed
- * however the trial ends.
- * @template {{ block: (n: number, histogram?: import('node:perf_hooks').RecordableHistogram) => Promise<any>, close: () => Promise<void>, abort?: (error: Error) => void }} D
+ * A lane per target over its load (lib/client/http-load.js, redis-load.js; connect's connector, postgres's querier,
+ * stream's sender), measured by measureLanes; with `tally`, each measured block's report goes to it (a lane's histogram
+ * is given to those only), and the loads are closed however the trial ends.
+ * @template {{ block: (n: number, histogram?: import('node:perf_hooks').RecordableHistogram) => Promise<any>, close?: () => Promise<unknown>, abort?: (error: Error) => void }} D
  * @param {import('./workload.js').Workload} workload
  * @param {import('./workload.js').TrialSpec} spec
  * @param {import('./workload.js').TrialContext} context
- * @param {(target: import('../client/transport.js').Target, i: number) => D} loadOf
- * @param {(t: Awaited<ReturnType<D['block']>>, lane: number) => void} tally
+ * @param {(target: import('../client/transport.js').Target, i: number) => D | Promise<D>} loadOf
  * @param {(lanes: (import('../client/blocks.js').Lane & { histogram: import('node:perf_hooks').RecordableHistogram })[]) => Parameters<typeof measureLanes>[4]} howOf
+ * @param {(t: Awaited<ReturnType<D['block']>>, lane: number) => void} [tally]
  * @returns {Promise<import('./workload.js').TrialResult>}
  */
-export function measureLoads(workload, spec, context, loadOf, tally, howOf) {
-  const open = (/** @type {import('../client/transport.js').Target} */ target, /** @type {number} */ i) => {
-    const load = loadOf(target, i);
+export function measureLoads(workload, spec, context, loadOf, howOf, tally) {
+  const open = async (/** @type {import('../client/transport.js').Target} */ target, /** @type {number} */ i) => {
+    const load = await loadOf(target, i);
     return {
       target, load,
       histogram: createHistogram(HISTOGRAM),
-      block: async (/** @type {number} */ n, /** @type {import('node:perf_hooks').RecordableHistogram | undefined} */ histogram) => {
+      block: tally ? async (/** @type {number} */ n, /** @type {import('node:perf_hooks').RecordableHistogram | undefined} */ histogram) => {
         const t = await load.block(n, histogram);
         if (histogram) tally(t, i);
         return t;
-      },
+      } : (/** @type {number} */ n, /** @type {import('node:perf_hooks').RecordableHistogram | undefined} */ histogram) => load.block(n, histogram),
       // a load without abort (http's) is closed: what is in flight fails
-      abort: (/** @type {Error} */ error) => (load.abort ? load.abort(error) : void load.close().catch(() => {})),
+      abort: (/** @type {Error} */ error) => (load.abort ? load.abort(error) : void load.close?.().catch(() => {})),
     };
   };
   return withLanes(spec, context.signal, open, (lanes) => measureLanes(workload, spec, context, lanes, howOf(lanes)),
-    (lanes) => Promise.all(lanes.map((lane) => lane.load.close().catch(() => {}))));
+    (lanes) => Promise.all(lanes.map((lane) => lane.load.close?.().catch(() => {}))));
 }
 
 /** The mechanism counters, as column stems and in words (lib/core/counters.js). */

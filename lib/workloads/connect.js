@@ -3,11 +3,11 @@
  * connect, read the 12-byte greeting, close, `depth` loops at once, each connection timed into an HDR histogram. Running
  * out of ephemeral ports (TIME_WAIT) fails the trial with a message naming the port range and tcp_tw_reuse, never a crash.
  */
-import { createHistogram, performance } from 'node:perf_hooks';
+import { performance } from 'node:perf_hooks';
 import { RunError } from '../core/errors.js';
 import { CONNECT_GREETING } from '../fixture/handlers.js';
 import { readNetLimits } from '../core/environment.js';
-import { HISTOGRAM, cpuColumns, loopBlock, measureLanes, mechanismSummary, rttColumns, rttFigures, unitFigures, withLanes } from './common.js';
+import { cpuColumns, loopBlock, measureLoads, mechanismSummary, rttColumns, rttFigures, unitFigures } from './common.js';
 
 /** A block holds at least this many connections per loop. */
 export const MIN_PER_LOOP = 20;
@@ -107,8 +107,7 @@ function createConnector(target, spec, { connect, readGreeting }) {
 async function runConnect(spec, context) {
   // the client loads in the lane that runs it: the declaration above is all that the command line and reports need
   const [{ connect }, { readGreeting }] = await Promise.all([import('../client/transport.js'), import('../client/pipeline.js')]);
-  const open = (/** @type {import('../client/transport.js').Target} */ target) => ({ target, histogram: createHistogram(HISTOGRAM), ...createConnector(target, spec, { connect, readGreeting }) });
-  return withLanes(spec, context.signal, open, (lanes) => measureLanes(connectWorkload, spec, context, lanes, {
+  return measureLoads(connectWorkload, spec, context, (target) => createConnector(target, spec, { connect, readGreeting }), (lanes) => ({
     minUnits: MIN_PER_LOOP * spec.depth, units: 'connections', floor: `${MIN_PER_LOOP} × --depth ${spec.depth}`,
     figures: (x) => unitFigures(x, { count: 'connections', rate: 'conns_per_s', per: 'conn' }),
     extra: (t, i) => rttFigures('connect', lanes[i].histogram),

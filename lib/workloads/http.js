@@ -153,7 +153,7 @@ function runHttp(spec, context, proxy) {
  * @param {import('./workload.js').TrialSpec} spec
  * @param {import('./workload.js').TrialContext} context
  * @param {(i: number) => { connections: number, pipelining?: number, open?: import('../client/pipeline.js').OpenLoop }} optionsOf lane i's
- * @param {Parameters<typeof measureLoads>[5]} howOf
+ * @param {Parameters<typeof measureLoads>[4]} howOf
  */
 async function measureHttp(workload, spec, context, optionsOf, howOf) {
   // undici loads only in the trials that use it: every other lane process starts faster
@@ -162,7 +162,7 @@ async function measureHttp(workload, spec, context, optionsOf, howOf) {
     path: `/${spec.size}`, expectedBytes: spec.size, timeoutMs: spec.timeoutMs, ...optionsOf(i),
   });
   let connects = 0;
-  const result = await measureLoads(workload, spec, context, loadOf, (t) => { connects += t.connects; }, howOf);
+  const result = await measureLoads(workload, spec, context, loadOf, howOf, (t) => { connects += t.connects; });
   if (connects > 0) throw new RunError(`${connects} connection(s) were opened again during measured blocks (the server or nginx closed keep-alive connections): those blocks timed connection setup`, 'ERR_RECONNECT');
   return result;
 }

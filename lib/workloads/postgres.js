@@ -7,10 +7,10 @@
  * queries in open loop, offered at a fixed rate (the depth axis) over `--connections` connections taking turns, with
  * the rate workload's figures and rules (./rate.js, docs/openloop.md#redis-and-postgres-in-open-loop).
  */
-import { createHistogram, performance } from 'node:perf_hooks';
+import { performance } from 'node:perf_hooks';
 import { createOpenDriver } from '../client/open-driver.js';
 import { RunError } from '../core/errors.js';
-import { HISTOGRAM, cpuColumns, loopBlock, measureLanes, mechanismColumns, mechanismSummary, rttColumns, rttFigures, unitFigures, withLanes } from './common.js';
+import { cpuColumns, loopBlock, measureLoads, mechanismColumns, mechanismSummary, rttColumns, rttFigures, unitFigures } from './common.js';
 import { OPEN_COLUMNS, inFlightCap, openLoops, rate } from './rate.js';
 
 /** A block holds at least this many queries per connection. */
@@ -115,15 +115,25 @@ async function connectClients(target, spec, count, { onError, queryTimeout }) {
 }
 
 /**
- * Whether a query's rows are its right answer, else the error saying what came instead.
- * @param {boolean} lookup
- * @param {number} aid
- * @param {any[]} rows
+ * The trial's queries, as the size axis says: `aid()` draws the next one's aid (0 for SELECT 1), `ask` sends it on a
+ * connection, `wrong` says what came instead of its right answer, if anything did.
+ * @param {import('./workload.js').TrialSpec} spec
  * @param {string} transport
  */
-function wrongRows(lookup, aid, rows, transport) {
-  const right = lookup ? rows.length === 1 && rows[0].abalance === 0 : rows.length === 1 && rows[0].one === 1;
-  return right ? undefined : new RunError(`${lookup ? `the lookup of aid ${aid} (one row, abalance 0 expected)` : 'SELECT 1'} answered ${JSON.stringify(rows).slice(0, 200)} over ${transport}`, 'ERR_VERIFY');
+async function queriesOf(spec, transport) {
+  const { createRandom, ACCOUNTS } = await clusterParts();
+  const random = createRandom(spec.seed, 'postgres-aid'); // the same aids, in the same order, on every transport
+  const lookup = spec.size === 1;
+  return {
+    aid: () => (lookup ? 1 + Math.floor(random() * ACCOUNTS) : 0),
+    /** @param {import('pg').Client} client @param {number} aid */
+    ask: (client, aid) => (lookup ? client.query(QUERIES[1], [aid]) : client.query(QUERIES[0])),
+    /** @param {number} aid @param {any[]} rows */
+    wrong(aid, rows) {
+      const right = lookup ? rows.length === 1 && rows[0].abalance === 0 : rows.length === 1 && rows[0].one === 1;
+      return right ? undefined : new RunError(`${lookup ? `the lookup of aid ${aid} (one row, abalance 0 expected)` : 'SELECT 1'} answered ${JSON.stringify(rows).slice(0, 200)} over ${transport}`, 'ERR_VERIFY');
+    },
+  };
 }
 
 /**
@@ -132,13 +142,11 @@ function wrongRows(lookup, aid, rows, transport) {
  * @param {import('./workload.js').TrialSpec} spec
  */
 async function createQuerier(target, spec) {
-  const { createRandom, ACCOUNTS } = await clusterParts();
+  const queries = await queriesOf(spec, target.transport);
   /** @type {Error | undefined} */
   let failure;
   /** @type {import('pg').Client[]} */
   const clients = [];
-  const random = createRandom(spec.seed, 'postgres-aid'); // the same aids, in the same order, on every transport
-  const lookup = spec.size === 1;
   const fail = (/** @type {Error} */ error) => {
     failure ??= error;
     for (const client of clients) client.end().catch(() => {});
@@ -152,11 +160,11 @@ async function createQuerier(target, spec) {
    * @param {import('node:perf_hooks').RecordableHistogram | undefined} histogram
    */
   const once = async (client, histogram) => {
-    const aid = lookup ? 1 + Math.floor(random() * ACCOUNTS) : 0;
+    const aid = queries.aid();
     const t0 = performance.now();
-    const result = lookup ? await client.query(QUERIES[1], [aid]) : await client.query(QUERIES[0]);
+    const result = await queries.ask(client, aid);
     const ns = Math.max(1, Math.round((performance.now() - t0) * 1e6));
-    const wrong = wrongRows(lookup, aid, result.rows, target.transport);
+    const wrong = queries.wrong(aid, result.rows);
     if (wrong) throw wrong;
     histogram?.record(ns);
   };
@@ -177,15 +185,12 @@ async function createQuerier(target, spec) {
  * @param {import('./workload.js').TrialContext} context
  */
 async function runPostgres(spec, context) {
-  return withLanes(spec, context.signal, async (target) => ({ target, histogram: createHistogram(HISTOGRAM), ...await createQuerier(target, spec) }), (lanes) => measureLanes(postgresWorkload, spec, context, lanes, {
+  return measureLoads(postgresWorkload, spec, context, (target) => createQuerier(target, spec), (lanes) => ({
     minUnits: FILL_FACTOR * spec.depth, units: 'queries', floor: `${FILL_FACTOR} × --connections ${spec.depth}`,
     figures: (x) => unitFigures(x, { count: 'queries', rate: 'queries_per_s', per: 'query' }),
     extra: (_t, i) => rttFigures('latency', lanes[i].histogram),
-  }), closeAll);
+  }));
 }
-
-/** Close every lane's connections. @template {{ close: () => Promise<unknown> }} L @param {L[]} lanes */
-const closeAll = (lanes) => Promise.all(lanes.map((lane) => lane.close()));
 
 /**
  * A lane of postgres-rate: `--connections` pg connections to one target in open loop (./open-driver.js), query j on
@@ -198,13 +203,11 @@ const closeAll = (lanes) => Promise.all(lanes.map((lane) => lane.close()));
  * @param {import('../client/pipeline.js').OpenLoop} open
  */
 async function createRateQuerier(target, spec, open) {
-  const { createRandom, ACCOUNTS } = await clusterParts();
+  const queries = await queriesOf(spec, target.transport);
   /** @type {Error | undefined} */
   let failure;
   /** @type {import('pg').Client[]} */
   const clients = [];
-  const random = createRandom(spec.seed, 'postgres-aid'); // the same aids, in the same order, on every transport
-  const lookup = spec.size === 1;
   /** each connection's queries sent and not yet answered, oldest first: the first is written, the rest wait for it */
   const queues = Array.from({ length: openConnections(spec) }, () => /** @type {{ due: number, aid: number }[]} */ ([]));
   const fail = (/** @type {Error} */ error) => {
@@ -218,11 +221,10 @@ async function createRateQuerier(target, spec, open) {
   const write = (c) => {
     const { due, aid } = queues[c][0];
     const sent = performance.now();
-    const query = lookup ? clients[c].query(QUERIES[1], [aid]) : clients[c].query(QUERIES[0]);
-    query.then((result) => {
+    queries.ask(clients[c], aid).then((result) => {
       if (failure) return;
       const now = performance.now();
-      const wrong = wrongRows(lookup, aid, result.rows, target.transport);
+      const wrong = queries.wrong(aid, result.rows);
       if (wrong) {
         fail(wrong);
         return;
@@ -241,7 +243,7 @@ async function createRateQuerier(target, spec, open) {
     what: 'postgres lane',
     send: (index, due) => {
       const c = index % queues.length;
-      queues[c].push({ due, aid: lookup ? 1 + Math.floor(random() * ACCOUNTS) : 0 });
+      queues[c].push({ due, aid: queries.aid() });
       if (queues[c].length === 1) write(c);
     },
     unanswered: () => queues.flatMap((queue) => queue.map((q) => q.due)),
@@ -276,8 +278,5 @@ async function createRateQuerier(target, spec, open) {
  */
 async function runPostgresRate(spec, context) {
   const loops = openLoops(spec, Math.max(openConnections(spec), inFlightCap(1))); // a query and its answer are a few dozen bytes
-  const open = async (/** @type {import('../client/transport.js').Target} */ target, /** @type {number} */ i) => ({
-    target, histogram: createHistogram(HISTOGRAM), ...await createRateQuerier(target, spec, loops.lane(i)),
-  });
-  return withLanes(spec, context.signal, open, (lanes) => measureLanes(postgresRateWorkload, spec, context, lanes, loops.measure(lanes)), closeAll);
+  return measureLoads(postgresRateWorkload, spec, context, (target, i) => createRateQuerier(target, spec, loops.lane(i)), loops.measure);
 }

@@ -86,10 +86,10 @@ async function runRedisRate(spec, context) {
     size: spec.size, seed: spec.seed, timeoutMs: spec.timeoutMs, noDelay: spec.noDelay, open: loops.lane(i),
   });
   const verified = spec.targets.map(() => 0);
-  return measureLoads(redisRateWorkload, spec, context, loadOf, (t, i) => { verified[i] += t.verified; }, (lanes) => {
+  return measureLoads(redisRateWorkload, spec, context, loadOf, (lanes) => {
     const how = loops.measure(lanes);
     return { ...how, extra: (t, i) => ({ ...how.extra(t, i), verified_replies: verified[i] }) };
-  });
+  }, (t, i) => { verified[i] += t.verified; });
 }
 
 /**
@@ -105,9 +105,9 @@ async function runRedis(spec, context) {
   const loadOf = (/** @type {import('../client/transport.js').Target} */ target) => createRedisLoad(target, { size: spec.size, depth: spec.depth, clients, batch, seed: spec.seed, timeoutMs: spec.timeoutMs, noDelay: spec.noDelay });
   const floor = [`--depth ${spec.depth}`, ...(clients > 1 ? [`--clients ${clients}`] : []), ...(batch > 1 ? [`--batch ${batch}`] : [])].join(' × ');
   const verified = spec.targets.map(() => 0);
-  return measureLoads(redisWorkload, spec, context, loadOf, (t, i) => { verified[i] += t.verified; }, (lanes) => ({
+  return measureLoads(redisWorkload, spec, context, loadOf, (lanes) => ({
     minUnits: FILL_FACTOR * spec.depth * clients * batch, units: 'ops', floor: `${FILL_FACTOR} × ${floor}`,
     figures: (x) => unitFigures(x, { count: 'ops', rate: 'ops_per_s', per: 'op' }),
     extra: (_t, i) => ({ verified_replies: verified[i], ...rttFigures('latency', lanes[i].histogram) }),
-  }));
+  }), (t, i) => { verified[i] += t.verified; });
 }

@@ -6,7 +6,7 @@ import { RunError } from '../core/errors.js';
 import { SINK_HEADER_BYTES, SINK_REPLY_BYTES } from '../fixture/handlers.js';
 import { MAX_SIZE } from '../core/limits.js';
 import { KiB, MiB, formatSize } from '../core/units.js';
-import { measureLanes, mechanismColumns, mechanismSummary, unitFigures, withLanes } from './common.js';
+import { measureLoads, mechanismColumns, mechanismSummary, unitFigures } from './common.js';
 
 /** A block moves at least this many bytes (and at least MIN_CHUNKS chunks). */
 const MIN_BLOCK_BYTES = 16 * MiB;
@@ -122,6 +122,11 @@ function createSender(socket, chunk, timeoutMs) {
       return { start: 0, end: windowMs, bytes: counted };
     },
     abort: fail,
+    /** Drop the connection, its close no failure. */
+    async close() {
+      socket.removeAllListeners('close');
+      socket.destroy();
+    },
   };
 }
 
@@ -133,14 +138,11 @@ async function runStream(spec, context) {
   // the client loads in the lane that runs it: the declaration above is all that the command line and reports need
   const [{ randomFillSync }, { connect }] = await Promise.all([import('node:crypto'), import('../client/transport.js')]);
   const chunk = randomFillSync(Buffer.allocUnsafe(spec.size)); // outside anything timed
-  const open = async (/** @type {import('../client/transport.js').Target} */ target) => {
-    const socket = await connect(target, { noDelay: spec.noDelay, timeoutMs: spec.timeoutMs, server: stream.fixture.server });
-    const sender = createSender(socket, chunk, spec.timeoutMs);
-    return { target, socket, block: (/** @type {number} */ n) => sender.block(n), abort: sender.abort };
-  };
+  const loadOf = async (/** @type {import('../client/transport.js').Target} */ target) => createSender(
+    await connect(target, { noDelay: spec.noDelay, timeoutMs: spec.timeoutMs, server: stream.fixture.server }), chunk, spec.timeoutMs);
   const gb = (/** @type {number} */ bytes) => bytes / 1e9;
   const perGb = (/** @type {number | null} */ us, /** @type {number} */ units) => (us === null ? null : us / 1000 / gb(units * spec.size));
-  return withLanes(spec, context.signal, open, (lanes) => measureLanes(stream, spec, context, lanes, {
+  return measureLoads(stream, spec, context, loadOf, () => ({
     minUnits: Math.max(MIN_CHUNKS, Math.ceil(MIN_BLOCK_BYTES / spec.size)), units: 'chunks', floor: `${formatSize(MIN_BLOCK_BYTES)} and ${MIN_CHUNKS} chunks at least`,
     figures: (x) => ({
       ...unitFigures(x, { count: 'chunks', rate: 'chunks_per_s', per: 'chunk' }),
@@ -149,10 +151,5 @@ async function runStream(spec, context) {
       client_cpu_ms_per_gb: perGb(x.cpuUs, x.units),
       server_cpu_ms_per_gb: perGb(x.serverCpuUs, x.units),
     }),
-  }), (lanes) => {
-    for (const lane of lanes) {
-      lane.socket.removeAllListeners('close');
-      lane.socket.destroy();
-    }
-  });
+  }));
 }
