@@ -125,8 +125,9 @@ export async function loopBlock(n, loops, unit, failed) {
 
 /**
  * A lane per target over its load (lib/client/http-load.js, redis-load.js; connect's connector, postgres's querier,
- * stream's sender), measured by measureLanes; with `tally`, each measured block's report goes to it (a lane's histogram
- * is given to those only), and the loads are closed however the trial ends.
+ * stream's sender, echo's pipelines), measured by measureLanes; a load's other properties are its lane's (a message
+ * transport's probe …); with `tally`, each measured block's report goes to it (a lane's histogram is given to those
+ * only), and the loads are closed however the trial ends.
  * @template {{ block: (n: number, histogram?: import('node:perf_hooks').RecordableHistogram) => Promise<any>, close?: () => Promise<unknown>, abort?: (error: Error) => void }} D
  * @param {import('./workload.js').Workload} workload
  * @param {import('./workload.js').TrialSpec} spec
@@ -140,7 +141,7 @@ export function measureLoads(workload, spec, context, loadOf, howOf, tally) {
   const open = async (/** @type {import('../client/transport.js').Target} */ target, /** @type {number} */ i) => {
     const load = await loadOf(target, i);
     return {
-      target, load,
+      ...load, target, load,
       histogram: createHistogram(HISTOGRAM),
       block: tally ? async (/** @type {number} */ n, /** @type {import('node:perf_hooks').RecordableHistogram | undefined} */ histogram) => {
         const t = await load.block(n, histogram);

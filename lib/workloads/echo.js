@@ -4,12 +4,11 @@
  * FILL_FACTOR × depth packets, so filling and draining the pipe (about one round trip) costs under 1 % of it
  * (docs/method.md#what-is-timed). A message transport's lane has its own echo peer, one message per packet.
  */
-import { createHistogram } from 'node:perf_hooks';
 import { ECHO_GREETING } from '../fixture/handlers.js';
 import { MAX_DEPTH, MAX_SIZE, checkInFlight } from '../core/limits.js';
 import { formatSize } from '../core/units.js';
 import { getTransport } from '../transports/index.js';
-import { HISTOGRAM, cpuColumns, measureLanes, mechanismSummary, rttColumns, rttFigures, unitFigures, withLanes } from './common.js';
+import { cpuColumns, measureLoads, mechanismSummary, rttColumns, rttFigures, unitFigures } from './common.js';
 
 /** A block holds at least this many pipelines-full of packets. */
 export const FILL_FACTOR = 100;
@@ -66,9 +65,8 @@ function oneWayLines(summary) {
  * @param {import('./workload.js').TrialContext} context
  */
 async function runEcho(spec, context) {
-  const { createPayloads } = await import('../client/payload.js');
   const { size, depth } = spec;
-  return withEchoLanes(spec, context, { depth, payloads: createPayloads(size, spec.seed, depth) }, (lanes) => measureLanes(echo, spec, context, lanes, {
+  return measureEcho(echo, spec, context, { inFlight: depth, depth }, (lanes) => ({
     minUnits: FILL_FACTOR * depth, units: 'packets', floor: `${FILL_FACTOR} × --depth ${depth}`,
     figures: (x) => unitFigures(x, { count: 'packets', rate: 'msgs_per_s', per: 'msg' }),
     extra: (t, i) => ({ mb_per_s: (t.units * size) / (t.elapsedMs / 1000) / 1e6, ...rttFigures('rtt', lanes[i].histogram) }),
@@ -76,57 +74,38 @@ async function runEcho(spec, context) {
 }
 
 /**
- * @typedef {import('../client/blocks.js').Lane & { pipeline: import('../client/pipeline.js').Pipeline, histogram: import('node:perf_hooks').RecordableHistogram }} EchoLane
- */
-
-/**
- * A trial's echo lanes, one per target, each a pipeline with its histogram: a socket to the server, or a message
- * transport's own echo peer, started for the trial. `measure` runs them; every connection and peer is closed however it ends.
- * @template T
+ * A trial's echo lanes (measureLoads), one per target, each a pipeline: a socket to the server, or a message
+ * transport's own echo peer, started for the trial; every connection and peer is closed however the trial ends.
+ * @param {import('./workload.js').Workload} workload
  * @param {import('./workload.js').TrialSpec} spec
  * @param {import('./workload.js').TrialContext} context
- * @param {{ payloads: import('../client/payload.js').Payloads, depth: number, open?: (lane: number) => import('../client/pipeline.js').OpenLoop }} how
- *   the packets (made outside anything timed), and the closed-loop depth or each lane's open loop
- * @param {(lanes: EchoLane[]) => Promise<T>} measure
- * @returns {Promise<T>}
+ * @param {{ inFlight: number, depth: number, open?: (lane: number) => import('../client/pipeline.js').OpenLoop }} how
+ *   packets in flight at most (the payloads are made before anything is timed), and the closed-loop depth or each lane's open loop
+ * @param {Parameters<typeof measureLoads>[4]} howOf
  */
-export async function withEchoLanes(spec, context, { payloads, depth, open }, measure) {
+export async function measureEcho(workload, spec, context, { inFlight, depth, open }, howOf) {
   // the client loads in the lane that runs it: the declaration above is all that the command line and reports need
-  const [{ createPipeline, readGreeting }, { createMessagePipeline }, { connect }] = await Promise.all([
-    import('../client/pipeline.js'), import('../client/message-pipeline.js'), import('../client/transport.js')]);
-  /** @type {(() => unknown)[]} how to close each connection and peer opened, whether or not its lane was made */
-  const closers = [];
-  /** @type {(target: import('../client/transport.js').Target, i: number) => Promise<EchoLane>} */
-  const openLane = async (target, i) => {
+  const [{ createPipeline, readGreeting }, { createMessagePipeline }, { connect }, { createPayloads }] = await Promise.all([
+    import('../client/pipeline.js'), import('../client/message-pipeline.js'), import('../client/transport.js'), import('../client/payload.js')]);
+  const payloads = createPayloads(spec.size, spec.seed, inFlight);
+  const loadOf = async (/** @type {import('../client/transport.js').Target} */ target, /** @type {number} */ i) => {
     const kind = getTransport(target.transport).channel;
     const loop = { depth, timeoutMs: spec.timeoutMs, open: open?.(i) };
-    /** @type {import('../client/pipeline.js').Pipeline} */
-    let pipeline;
-    /** @type {Partial<import('../client/blocks.js').Lane>} */
-    let own = {};
     if (kind) {
       const peer = await kind.start({ startTimeoutMs: spec.timeoutMs, cpus: spec.placement?.server });
-      closers.push(() => peer.stop());
-      pipeline = createMessagePipeline(peer, { payloads, codec: kind.codec(payloads), ...loop });
-      own = { probe: peer, serverThread: peer.tid, sharesProcess: kind.sharesProcess, countsReads: kind.countsReads };
-    } else {
-      /** @type {import('../client/transport.js').Reader} */
-      const reader = { fn: () => {} };
-      const socket = await connect(target, { noDelay: spec.noDelay, timeoutMs: spec.timeoutMs, reader });
-      closers.push(() => socket.destroy());
-      if (spec.greeting) await readGreeting(socket, ECHO_GREETING, spec.timeoutMs, reader); // before the pipeline reads
-      pipeline = createPipeline(socket, { reader, payloads, ...loop });
+      const pipeline = createMessagePipeline(peer, { payloads, codec: kind.codec(payloads), ...loop });
+      return {
+        ...pipeline, probe: peer, serverThread: peer.tid, sharesProcess: kind.sharesProcess, countsReads: kind.countsReads,
+        close: async () => { pipeline.close(); await peer.stop(); },
+      };
     }
-    return {
-      target, pipeline, ...own,
-      histogram: createHistogram(HISTOGRAM),
-      block: (n, histogram) => pipeline.block(n, histogram),
-      abort: (error) => pipeline.abort(error),
-    };
+    /** @type {import('../client/transport.js').Reader} */
+    const reader = { fn: () => {} };
+    const socket = await connect(target, { noDelay: spec.noDelay, timeoutMs: spec.timeoutMs, reader });
+    // before the pipeline reads
+    if (spec.greeting) await readGreeting(socket, ECHO_GREETING, spec.timeoutMs, reader).catch((error) => { socket.destroy(); throw error; });
+    const pipeline = createPipeline(socket, { reader, payloads, ...loop });
+    return { ...pipeline, close: async () => { pipeline.close(); socket.destroy(); } };
   };
-  return withLanes(spec, context.signal, openLane, async (lanes) => {
-    const result = await measure(lanes);
-    for (const lane of lanes) lane.pipeline.close();
-    return result;
-  }, () => Promise.all(closers.map((close) => close())));
+  return measureLoads(workload, spec, context, loadOf, howOf);
 }

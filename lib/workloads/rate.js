@@ -9,8 +9,8 @@
 import { createHistogram } from 'node:perf_hooks';
 import { MAX_IN_FLIGHT, MAX_SIZE } from '../core/limits.js';
 import { MiB } from '../core/units.js';
-import { HISTOGRAM, cpuColumns, measureLanes, mechanismSummary, rttFigures, unitFigures } from './common.js';
-import { withEchoLanes } from './echo.js';
+import { HISTOGRAM, cpuColumns, mechanismSummary, rttFigures, unitFigures } from './common.js';
+import { measureEcho } from './echo.js';
 
 /** A segment offers at least this much schedule: its edges (the drain, the switch to the other lane) stay a small part of it. */
 const MIN_SEGMENT_MS = 100;
@@ -173,8 +173,7 @@ export function openLoops(spec, cap) {
  * @param {import('./workload.js').TrialContext} context
  */
 async function runRate(spec, context) {
-  const { createPayloads } = await import('../client/payload.js');
   const cap = inFlightCap(spec.size);
   const loops = openLoops(spec, cap);
-  return withEchoLanes(spec, context, { depth: 1, payloads: createPayloads(spec.size, spec.seed, cap), open: loops.lane }, (lanes) => measureLanes(rate, spec, context, lanes, loops.measure(lanes)));
+  return measureEcho(rate, spec, context, { inFlight: cap, depth: 1, open: loops.lane }, loops.measure);
 }
