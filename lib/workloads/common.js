@@ -5,6 +5,8 @@
 import { createHistogram, performance } from 'node:perf_hooks';
 import { RunError } from '../core/errors.js';
 
+/** @typedef {import('../client/blocks.js').Lane & { histogram: import('node:perf_hooks').RecordableHistogram }} Lane a lane with its histogram */
+
 /** HDR histogram bounds for per-unit times in ns: 1 ns to 1 hour, 3 significant figures. */
 export const HISTOGRAM = { lowest: 1, highest: 3_600_000_000_000, figures: 3 };
 
@@ -60,46 +62,6 @@ export function unitFigures(x, { count, rate, per }) {
 }
 
 /**
- * A trial's lanes, opened one target at a time, then measured, within the trial's hard limit and its abort: either
- * fails what is in flight in every lane opened, or the opening under way once it is done. `close` runs however it ends.
- * @template {{ abort: (error: Error) => void }} L
- * @template T
- * @param {import('./workload.js').TrialSpec} spec
- * @param {AbortSignal | undefined} signal
- * @param {(target: import('../client/transport.js').Target, index: number) => L | Promise<L>} open
- * @param {(lanes: L[]) => Promise<T>} measure
- * @param {(lanes: L[]) => unknown} [close]
- * @returns {Promise<T>}
- */
-export async function withLanes(spec, signal, open, measure, close = () => {}) {
-  const ms = (/** @type {any} */ a) => ('ms' in a ? a.ms : 0);
-  const maxMs = spec.maxMs ?? (ms(spec.measure) * 2 + ms(spec.warmup)) * spec.targets.length + 600_000;
-  /** @type {L[]} */
-  const lanes = [];
-  /** @type {RunError | undefined} */
-  let failure;
-  const stop = (/** @type {RunError} */ error) => {
-    failure ??= error;
-    for (const lane of lanes) lane.abort(error);
-  };
-  const timer = setTimeout(() => stop(new RunError(`trial exceeded its limit of ${maxMs / 1000} s`, 'ERR_TIMEOUT')), maxMs);
-  const onAbort = () => stop(new RunError('trial aborted', 'ERR_ABORTED'));
-  signal?.addEventListener('abort', onAbort, { once: true });
-  if (signal?.aborted) onAbort();
-  try {
-    for (const [i, target] of spec.targets.entries()) {
-      lanes.push(await open(target, i));
-      if (failure) throw failure;
-    }
-    return await measure(lanes);
-  } finally {
-    clearTimeout(timer);
-    signal?.removeEventListener('abort', onAbort);
-    await close(lanes);
-  }
-}
-
-/**
  * A closed-loop block of `n` units: `loops` loops at once (fewer when n is smaller), each starting the next unit when
  * its last is done; a failure (`failed()`) stops each loop before its next unit.
  * @param {number} n
@@ -124,36 +86,58 @@ export async function loopBlock(n, loops, unit, failed) {
 }
 
 /**
- * A lane per target over its load (lib/client/http-load.js, redis-load.js; connect's connector, postgres's querier,
- * stream's sender, echo's pipelines), measured by measureLanes; a load's other properties are its lane's (a message
- * transport's probe …); with `tally`, each measured block's report goes to it (a lane's histogram is given to those
- * only), and the loads are closed however the trial ends.
+ * A trial's lanes, one per target over its load (lib/client/http-load.js, redis-load.js; connect's connector, postgres's
+ * querier, stream's sender, echo's pipelines), opened one target at a time, then measured by measureLanes, within the
+ * trial's hard limit and its abort: either fails what is in flight in every lane opened, or the opening under way once
+ * it is done. A load's other properties are its lane's (a message transport's probe …); with `tally`, each measured
+ * block's report goes to it (a lane's histogram is given to those only). The loads are closed however the trial ends.
  * @template {{ block: (n: number, histogram?: import('node:perf_hooks').RecordableHistogram) => Promise<any>, close?: () => Promise<unknown>, abort?: (error: Error) => void }} D
  * @param {import('./workload.js').Workload} workload
  * @param {import('./workload.js').TrialSpec} spec
  * @param {import('./workload.js').TrialContext} context
  * @param {(target: import('../client/transport.js').Target, i: number) => D | Promise<D>} loadOf
- * @param {(lanes: (import('../client/blocks.js').Lane & { histogram: import('node:perf_hooks').RecordableHistogram })[]) => Parameters<typeof measureLanes>[4]} howOf
+ * @param {(lanes: Lane[]) => Parameters<typeof measureLanes>[4]} howOf
  * @param {(t: Awaited<ReturnType<D['block']>>, lane: number) => void} [tally]
  * @returns {Promise<import('./workload.js').TrialResult>}
  */
-export function measureLoads(workload, spec, context, loadOf, howOf, tally) {
-  const open = async (/** @type {import('../client/transport.js').Target} */ target, /** @type {number} */ i) => {
-    const load = await loadOf(target, i);
-    return {
-      ...load, target, load,
-      histogram: createHistogram(HISTOGRAM),
-      block: tally ? async (/** @type {number} */ n, /** @type {import('node:perf_hooks').RecordableHistogram | undefined} */ histogram) => {
-        const t = await load.block(n, histogram);
-        if (histogram) tally(t, i);
-        return t;
-      } : (/** @type {number} */ n, /** @type {import('node:perf_hooks').RecordableHistogram | undefined} */ histogram) => load.block(n, histogram),
-      // a load without abort (http's) is closed: what is in flight fails
-      abort: (/** @type {Error} */ error) => (load.abort ? load.abort(error) : void load.close?.().catch(() => {})),
-    };
+export async function measureLoads(workload, spec, context, loadOf, howOf, tally) {
+  const ms = (/** @type {any} */ a) => ('ms' in a ? a.ms : 0);
+  const maxMs = spec.maxMs ?? (ms(spec.measure) * 2 + ms(spec.warmup)) * spec.targets.length + 600_000;
+  /** @type {(Lane & { load: D })[]} */
+  const lanes = [];
+  /** @type {RunError | undefined} */
+  let failure;
+  const stop = (/** @type {RunError} */ error) => {
+    failure ??= error;
+    for (const lane of lanes) lane.abort(error);
   };
-  return withLanes(spec, context.signal, open, (lanes) => measureLanes(workload, spec, context, lanes, howOf(lanes)),
-    (lanes) => Promise.all(lanes.map((lane) => lane.load.close?.().catch(() => {}))));
+  const timer = setTimeout(() => stop(new RunError(`trial exceeded its limit of ${maxMs / 1000} s`, 'ERR_TIMEOUT')), maxMs);
+  const onAbort = () => stop(new RunError('trial aborted', 'ERR_ABORTED'));
+  const { signal } = context;
+  signal?.addEventListener('abort', onAbort, { once: true });
+  if (signal?.aborted) onAbort();
+  try {
+    for (const [i, target] of spec.targets.entries()) {
+      const load = await loadOf(target, i);
+      lanes.push({
+        ...load, target, load,
+        histogram: createHistogram(HISTOGRAM),
+        block: tally ? async (n, histogram) => {
+          const t = await load.block(n, histogram);
+          if (histogram) tally(t, i);
+          return t;
+        } : (n, histogram) => load.block(n, histogram),
+        // a load without abort (http's) is closed: what is in flight fails
+        abort: (error) => (load.abort ? load.abort(error) : void load.close?.().catch(() => {})),
+      });
+      if (failure) throw failure;
+    }
+    return await measureLanes(workload, spec, context, lanes, howOf(lanes));
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort);
+    await Promise.all(lanes.map((lane) => lane.load.close?.().catch(() => {})));
+  }
 }
 
 /** The mechanism counters, as column stems and in words (lib/core/counters.js). */
@@ -227,7 +211,7 @@ export function mechanismSummary(per, noun, { proxy = false } = {}) {
  * @param {(totals: import('../client/blocks.js').Totals, lane: number) => Record<string, unknown>} [how.extra] a lane's columns beyond a block's
  * @returns {Promise<import('./workload.js').TrialResult>}
  */
-export async function measureLanes(workload, spec, context, lanes, { minUnits, units, floor, figures, extra }) {
+async function measureLanes(workload, spec, context, lanes, { minUnits, units, floor, figures, extra }) {
   const [{ runBlocks }, { overrunWarning }] = await Promise.all([import('../client/blocks.js'), import('../client/block-plan.js')]);
   const measure = toAmount(spec.measure);
   const warn = context.warn;
