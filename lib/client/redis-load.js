@@ -21,6 +21,7 @@ import { performance } from 'node:perf_hooks';
 import { Redis } from 'ioredis';
 import { RunError } from '../core/errors.js';
 import { createOpenDriver } from './open-driver.js';
+import { loopBlock } from '../workloads/common.js';
 import { createPayloads } from './payload.js';
 import { describeTarget, socketAddress } from './transport.js';
 
@@ -111,24 +112,11 @@ export function createRedisLoad(target, { size, depth, clients = 1, batch = 1, s
       if (failure) throw failure;
       connecting ??= Promise.all(connections.map((client) => client.connect())).then(() => {}, (error) => { throw fail(error); });
       await connecting;
-      let next = 0;
       let verified = 0;
-      const loop = async (/** @type {number} */ j) => {
-        while (next < ops) {
-          if (failure) throw failure;
-          const n = Math.min(batch, ops - next);
-          next += n;
-          await (batch === 1 ? op(j, histogram) : pipelined(j, n, histogram)).catch((error) => { throw fail(error); });
-          verified += 2 * n;
-        }
-      };
-      const start = performance.now();
-      try {
-        await Promise.all(Array.from({ length: Math.min(loops, Math.ceil(ops / batch)) }, (_, j) => loop(j)));
-      } catch (error) {
-        throw fail(error);
-      }
-      return { start, end: performance.now(), bytes: 2 * ops * size, verified };
+      const unit = (/** @type {number} */ j, /** @type {number} */ n) => (batch === 1 ? op(j, histogram) : pipelined(j, n, histogram))
+        .then(() => { verified += 2 * n; }, (error) => { throw fail(error); });
+      const times = await loopBlock(ops, loops, unit, () => failure, batch).catch((error) => { throw fail(error); });
+      return { ...times, bytes: 2 * ops * size, verified };
     },
     abort(error) {
       failure ??= error;

@@ -62,26 +62,28 @@ export function unitFigures(x, { count, rate, per }) {
 }
 
 /**
- * A closed-loop block of `n` units: `loops` loops at once (fewer when n is smaller), each starting the next unit when
- * its last is done; a failure (`failed()`) stops each loop before its next unit.
+ * A closed-loop block of `n` units: `loops` loops at once (fewer when n is smaller), each starting its next `batch`
+ * units (fewer at the end) when its last are done; a failure (`failed()`) stops each loop before its next.
  * @param {number} n
  * @param {number} loops
- * @param {(loop: number) => Promise<void>} unit
+ * @param {(loop: number, units: number) => Promise<void>} unit
  * @param {() => Error | undefined} failed
+ * @param {number} [batch] units a loop does at a time (redis's --batch)
  * @returns {Promise<import('../client/blocks.js').BlockTimes>}
  */
-export async function loopBlock(n, loops, unit, failed) {
+export async function loopBlock(n, loops, unit, failed, batch = 1) {
   let next = 0;
   const start = performance.now();
   const loop = async (/** @type {number} */ j) => {
     while (next < n) {
       const failure = failed();
       if (failure) throw failure;
-      next++;
-      await unit(j);
+      const units = Math.min(batch, n - next);
+      next += units;
+      await unit(j, units);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(loops, n) }, (_, j) => loop(j)));
+  await Promise.all(Array.from({ length: Math.min(loops, Math.ceil(n / batch)) }, (_, j) => loop(j)));
   return { start, end: performance.now() };
 }
 
