@@ -4,9 +4,6 @@
  * this client sends each packet as base64, encoding and decoding inside the timed window. The channel reads with
  * recvmsg, which /proc/PID/io does not count (lib/core/counters.js): its read-call figures are empty.
  */
-/** The echo peer's module, loaded when a trial starts one: the declaration is all that the command line and servers need. */
-const peer = () => import('../fixture/message-peer.js');
-
 /** @type {import('./transport.js').Transport} */
 export const ipcJson = {
   name: 'ipc-json',
@@ -17,7 +14,7 @@ export const ipcJson = {
   cpu: 'client: the lane process; server: the echo child the trial forks (its whole process)',
   describe: () => 'ipc-json (a forked child, JSON)',
   channel: {
-    start: async (options) => (await peer()).startIpcPeer({ ...options, serialization: 'json' }),
+    start: async (options) => (await import('../fixture/message-peer.js')).startIpcPeer({ ...options, serialization: 'json' }),
     codec: (payloads) => ({
       encode: (index) => payloads.packet(index).toString('base64'),
       decode: (message) => (typeof message === 'string' ? Buffer.from(message, 'base64') : null),

@@ -66,7 +66,8 @@
  * between processes). Each trial starts the far end's echo (lib/fixture/message-peer.js); its target has no address.
  * @typedef {object} Channel
  * @property {(options: { startTimeoutMs?: number, entry?: string, cpus?: string }) => Promise<import('../fixture/message-peer.js').Peer>} start
- *   the echo peer, on `cpus` (a taskset list) where given
+ *   the echo peer, on `cpus` (a taskset list) where given; its module is imported then: the declaration is all that the
+ *   command line and servers need
  * @property {(payloads: import('../client/payload.js').Payloads) => import('../client/message-pipeline.js').Codec} codec what a packet travels as
  * @property {boolean} sharesProcess the echo runs in the client's process: charge the client the process less the echo
  * @property {boolean} countsReads whether /proc/PID/io counts the channel's read calls

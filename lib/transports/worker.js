@@ -4,9 +4,6 @@
  * ArrayBuffer, so each packet is a Uint8Array of its own, made before anything is timed. Both ends share the lane
  * process: its CPU and counters less the worker thread's are the client's. Echo only.
  */
-/** The echo peer's module, loaded when a trial starts one: the declaration is all that the command line and servers need. */
-const peer = () => import('../fixture/message-peer.js');
-
 /** @type {import('./transport.js').Transport} */
 export const worker = {
   name: 'worker',
@@ -17,7 +14,7 @@ export const worker = {
   cpu: 'server: the worker thread alone (/proc/thread-self/schedstat, else process.threadCpuUsage); client: the lane process less that thread',
   describe: () => 'worker (a worker thread, postMessage)',
   channel: {
-    start: async ({ startTimeoutMs, entry, cpus }) => (await peer()).startWorkerPeer({ startTimeoutMs, entry, cpus }),
+    start: async ({ startTimeoutMs, entry, cpus }) => (await import('../fixture/message-peer.js')).startWorkerPeer({ startTimeoutMs, entry, cpus }),
     codec: (payloads) => {
       const copies = Array.from({ length: payloads.count }, (_, i) => Uint8Array.from(payloads.packet(i)));
       return { encode: (index) => copies[index % payloads.count], decode: (message) => (ArrayBuffer.isView(message) ? message : null) };

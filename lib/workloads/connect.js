@@ -105,7 +105,6 @@ function createConnector(target, spec, { connect, readGreeting }) {
  * @param {import('./workload.js').TrialContext} context
  */
 async function runConnect(spec, context) {
-  // the client loads in the lane that runs it: the declaration above is all that the command line and reports need
   const [{ connect }, { readGreeting }] = await Promise.all([import('../client/transport.js'), import('../client/pipeline.js')]);
   return measureLoads(connectWorkload, spec, context, (target) => createConnector(target, spec, { connect, readGreeting }), (lanes) => ({
     minUnits: MIN_PER_LOOP * spec.depth, units: 'connections', floor: `${MIN_PER_LOOP} × --depth ${spec.depth}`,

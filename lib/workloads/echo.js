@@ -84,7 +84,6 @@ async function runEcho(spec, context) {
  * @param {Parameters<typeof measureLoads>[4]} howOf
  */
 export async function measureEcho(workload, spec, context, { inFlight, depth, open }, howOf) {
-  // the client loads in the lane that runs it: the declaration above is all that the command line and reports need
   const [{ createPipeline, readGreeting }, { createMessagePipeline }, { connect }, { createPayloads }] = await Promise.all([
     import('../client/pipeline.js'), import('../client/message-pipeline.js'), import('../client/transport.js'), import('../client/payload.js')]);
   const payloads = createPayloads(spec.size, spec.seed, inFlight);

@@ -156,7 +156,6 @@ function runHttp(spec, context, proxy) {
  * @param {Parameters<typeof measureLoads>[4]} howOf
  */
 async function measureHttp(workload, spec, context, optionsOf, howOf) {
-  // undici loads only in the trials that use it: every other lane process starts faster
   const { createHttpLoad } = await import('../client/http-load.js');
   const loadOf = (/** @type {import('../client/transport.js').Target} */ target, /** @type {number} */ i) => createHttpLoad(target, {
     path: `/${spec.size}`, expectedBytes: spec.size, timeoutMs: spec.timeoutMs, ...optionsOf(i),

@@ -98,7 +98,6 @@ async function runRedisRate(spec, context) {
  * @param {import('./workload.js').TrialContext} context
  */
 async function runRedis(spec, context) {
-  // ioredis loads only in the trials that use it
   const { createRedisLoad } = await import('../client/redis-load.js');
   const clients = spec.clients ?? 1;
   const batch = spec.batch ?? 1;

@@ -135,7 +135,6 @@ function createSender(socket, chunk, timeoutMs) {
  * @param {import('./workload.js').TrialContext} context
  */
 async function runStream(spec, context) {
-  // the client loads in the lane that runs it: the declaration above is all that the command line and reports need
   const [{ randomFillSync }, { connect }] = await Promise.all([import('node:crypto'), import('../client/transport.js')]);
   const chunk = randomFillSync(Buffer.allocUnsafe(spec.size)); // outside anything timed
   const loadOf = async (/** @type {import('../client/transport.js').Target} */ target) => createSender(

@@ -104,7 +104,9 @@
  *   (lib/transports/): `messages` (echo), `stream` (a byte stream: stream, connect, http), `upstream` (nginx forwards to it: proxy)
  * @property {{ name: string, value: (trial: Record<string, any>) => number }} [wide] runs-wide.csv's first header cell and value of a trial row (default: the primary figure, its unit in the cell)
  * @property {(summary: Record<string, any>[]) => string[]} [summaryLines] extra lines the printed summary ends with
- * @property {(spec: TrialSpec, context: TrialContext) => Promise<TrialResult>} run the client, in a lane process
+ * @property {(spec: TrialSpec, context: TrialContext) => Promise<TrialResult>} run the client, in a lane process; it imports
+ *   the client's modules (lib/client/, undici, ioredis, pg) when it runs: the declaration is all that the command line
+ *   and reports need, and a lane process starts faster without another workload's
  * @property {Reference} [reference] a reference client of the server's own (redis-benchmark), run by a sweep against
  *   the same server after each trial, per transport, into reference.csv
  */
