@@ -129,16 +129,15 @@ export function openLoops(spec, cap) {
       lanes.forEach((lane, i) => {
         const segment = lane.block;
         lane.block = async (n, histogram) => {
-          const t = /** @type {{ start: number, end: number, sent?: number, dropped?: number, sendSpanMs?: number, spanMs: number, growthMs: number }} */ (await segment(n, histogram));
+          const t = /** @type {import('../client/open-driver.js').SegmentTimes} */ (await segment(n, histogram));
           if (histogram) {
-            const sent = t.sent ?? n;
-            counts[i].sent += sent;
-            counts[i].dropped += t.dropped ?? 0;
-            counts[i].sendSpanMs += t.sendSpanMs ?? t.end - t.start;
+            counts[i].sent += t.sent;
+            counts[i].dropped += t.dropped;
+            counts[i].sendSpanMs += t.sendSpanMs;
             counts[i].segments++;
-            if (keptSegment({ scheduled: n, sent, dropped: t.dropped ?? 0, spanMs: t.spanMs, growthMs: t.growthMs })) counts[i].kept++;
+            if (keptSegment(t)) counts[i].kept++;
           }
-          return /** @type {any} */ (t);
+          return t;
         };
       });
       return {
