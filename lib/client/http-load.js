@@ -16,13 +16,10 @@ import { createOpenDriver } from './open-driver.js';
 import { describeTarget, httpOrigin } from './transport.js';
 
 /**
- * @typedef {object} HttpBlock
- * @property {number} start performance.now() just before the block's first request, ms
- * @property {number} end arrival of the last byte of the block's last response, ms
- * @property {number} requests responses received, all verified
- * @property {number} bytes response body bytes received
- * @property {number} connects connections opened during the block; 0 while keep-alive holds
- * @property {number} [sent] open loop: requests sent (./open-driver.js SegmentTimes has the rest)
+ * @typedef {import('./blocks.js').BlockTimes & { requests: number, bytes: number, connects: number, sent?: number }} HttpBlock
+ *   from just before the block's first request to the last byte of its last response; `requests` received, all
+ *   verified, their body `bytes`, `connects`: connections opened during the block, 0 while keep-alive holds; open loop:
+ *   `sent` (./open-driver.js SegmentTimes has the rest)
  */
 
 /**

@@ -26,11 +26,8 @@ import { createPayloads } from './payload.js';
 import { describeTarget, socketAddress } from './transport.js';
 
 /**
- * @typedef {object} RedisBlock
- * @property {number} start performance.now() ms before the block's first command
- * @property {number} end at its last reply
- * @property {number} bytes value bytes written and read back
- * @property {number} verified replies checked (two per op)
+ * @typedef {import('./blocks.js').BlockTimes & { bytes: number, verified: number }} RedisBlock from before the block's
+ *   first command to its last reply; `bytes`: value bytes written and read back, `verified`: replies checked (two per op)
  *
  * @typedef {object} RedisLoad
  * @property {(ops: number, histogram?: import('node:perf_hooks').RecordableHistogram) => Promise<RedisBlock>} block
