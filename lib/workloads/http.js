@@ -8,7 +8,7 @@
 import { RunError } from '../core/errors.js';
 import { MAX_BODY } from '../fixture/handlers.js';
 import { cpuColumns, measureLoads, mechanismSummary, rttColumns, rttFigures, unitFigures } from './common.js';
-import { OPEN_COLUMNS, inFlightCap, openLoops, rate } from './rate.js';
+import { inFlightCap, openLoops, openTwin, rate } from './rate.js';
 
 /** A block holds at least this many requests per request slot (connections × pipelining). */
 export const FILL_FACTOR = 20;
@@ -74,7 +74,6 @@ export const proxyWorkload = {
 /** Keep-alive connections of http-rate and proxy-rate when --connections is not given (the 2017 wrk run had 10), and at most. */
 const OPEN_CONNECTIONS = 10;
 export const MAX_OPEN_CONNECTIONS = AXES.depth.max;
-const RATE_AXES = { size: AXES.size, depth: rate.axes.depth };
 const OPEN = { fallback: OPEN_CONNECTIONS, max: MAX_OPEN_CONNECTIONS };
 const openConnections = (/** @type {{ connections?: number | null }} */ options) => options.connections ?? OPEN_CONNECTIONS;
 
@@ -83,19 +82,12 @@ export const httpRateWorkload = {
   name: 'http-rate',
   what: 'the http workload in open loop: GETs of an n-byte body offered at a fixed rate over `connections` keep-alive connections taking turns, each timed from when it should have been sent',
   timed: `a segment: its requests due on an absolute schedule from its start at the offered rate, request j on connection j mod --connections (queued there while it is busy); it ends when the last body is in. Response time from the intended send, service time from undici's write of the request, schedule lag between the intended send and the pacer's`,
-  axes: RATE_AXES,
+  ...openTwin(httpWorkload),
   options: ['connections', 'arrivals'],
-  counts: true, // a count of requests: one segment of them, as rate's packets
-  columns: [...OPEN_COLUMNS, ...cpuColumns('req')],
-  blockColumns: httpWorkload.blockColumns,
-  table: rate.table,
-  primary: rate.primary,
   summary: { ...rate.summary, server_cpu_us_per_req: SUMMARY.server_cpu_us_per_req },
-  fixture: { server: 'http', proxy: false },
   connections: (_depth, options) => openConnections(options),
   openConnections: OPEN,
   closed: { workload: 'http', depth: openConnections },
-  needs: 'stream',
   run: (spec, context) => runHttpRate(spec, context, false),
 };
 
@@ -104,19 +96,12 @@ export const proxyRateWorkload = {
   name: 'proxy-rate',
   what: 'the proxy workload in open loop: requests through a real nginx, offered at a fixed rate over `connections` keep-alive connections taking turns, each timed from when it should have been sent',
   timed: httpRateWorkload.timed,
-  axes: RATE_AXES,
+  ...openTwin(proxyWorkload, { proxy: true }),
   options: ['connections', 'arrivals', 'keepalive'],
-  counts: true,
-  columns: [...OPEN_COLUMNS, ...cpuColumns('req', { proxy: true })],
-  blockColumns: proxyWorkload.blockColumns,
-  table: [...rate.table, ['nginx', 'proxy_cpu_us_per_req']],
-  primary: rate.primary,
   summary: { ...httpRateWorkload.summary, proxy_cpu_us_per_req: proxyWorkload.summary.proxy_cpu_us_per_req, ...mechanismSummary('req', 'request', { proxy: true }) },
-  fixture: { server: 'http', proxy: true },
   connections: (_depth, options) => openConnections(options),
   openConnections: OPEN,
   closed: { workload: 'proxy', depth: openConnections },
-  needs: 'upstream',
   run: (spec, context) => runHttpRate(spec, context, true),
 };
 

@@ -11,7 +11,7 @@ import { performance } from 'node:perf_hooks';
 import { createOpenDriver } from '../client/open-driver.js';
 import { RunError } from '../core/errors.js';
 import { cpuColumns, loopBlock, measureLoads, mechanismColumns, mechanismSummary, rttColumns, rttFigures, unitFigures } from './common.js';
-import { OPEN_COLUMNS, inFlightCap, openLoops, rate } from './rate.js';
+import { inFlightCap, openLoops, openTwin, rate } from './rate.js';
 
 /** A block holds at least this many queries per connection. */
 const FILL_FACTOR = 20;
@@ -63,19 +63,12 @@ export const postgresRateWorkload = {
   name: 'postgres-rate',
   what: 'the postgres workload in open loop: queries (SELECT 1 at size 0, pgbench -S\'s lookup at size 1) offered at a fixed rate over `connections` pg connections taking turns, each timed from when it should have been sent, every reply verified',
   timed: 'a segment: its queries due on an absolute schedule from its start at the offered rate, query j on connection j mod --connections (queued there while it is busy); it ends when the last reply is in. Response time from the intended send, service time from the query\'s write, schedule lag between the intended send and the pacer\'s',
-  axes: { size: postgresWorkload.axes.size, depth: rate.axes.depth },
+  ...openTwin(postgresWorkload, { serverElu: false }),
   options: ['connections', 'arrivals'],
-  counts: true, // a count of queries: one segment of them, as rate's packets
-  columns: [...OPEN_COLUMNS, ...cpuColumns('req', { serverElu: false })],
-  blockColumns: ['requests', 'elapsed_ms', 'req_per_s', ...cpuColumns('req', { serverElu: false })],
-  table: rate.table,
-  primary: rate.primary,
   summary: { ...rate.summary, server_cpu_us_per_req: { label: 'PostgreSQL CPU per query', short: 'server CPU µs/req', unit: 'us/req', better: 'lower' } },
-  fixture: { server: 'postgres', proxy: false },
   connections: (_depth, options) => openConnections(options),
   openConnections: { fallback: OPEN_CONNECTIONS, max: MAX_CONNECTIONS },
   closed: { workload: 'postgres', depth: openConnections },
-  needs: 'upstream',
   run: runPostgresRate,
 };
 

@@ -81,6 +81,25 @@ export const rate = {
   run: runRate,
 };
 
+/**
+ * What an open-loop twin of a closed-loop workload (http-rate, proxy-rate, redis-rate, postgres-rate) declares as rate
+ * does: its twin's size axis, server and what it needs of a transport, with rate's depth axis (the offered rate),
+ * counts, open-loop columns (`extra` after them), table and primary figure; `cpu`: its CPU columns' (cpuColumns).
+ * @param {import('./workload.js').Workload} closed
+ * @param {{ proxy?: boolean, serverElu?: boolean }} [cpu]
+ * @param {string[]} [extra]
+ */
+export const openTwin = (closed, cpu = {}, extra = []) => ({
+  axes: { size: closed.axes.size, depth: rate.axes.depth },
+  counts: true, // a count of requests: one segment of them, as rate's packets
+  columns: [...OPEN_COLUMNS, ...extra, ...cpuColumns('req', cpu)],
+  blockColumns: ['requests', 'elapsed_ms', 'req_per_s', ...cpuColumns('req', cpu)],
+  table: cpu.proxy ? [...rate.table, /** @type {[string, string]} */ (['nginx', 'proxy_cpu_us_per_req'])] : rate.table,
+  primary: rate.primary,
+  fixture: closed.fixture,
+  needs: closed.needs,
+});
+
 /** A row of an open-loop trial: it says whether it kept its rate (`limit`). @param {Record<string, any>} row */
 export const isOpenLoop = (row) => typeof row.limit === 'string';
 

@@ -9,7 +9,7 @@
 import { checkRedisInFlight } from '../core/limits.js';
 import { describeRedisBenchmark, findRedisBenchmark, runRedisBenchmark } from '../client/redis-benchmark.js';
 import { cpuColumns, measureLoads, mechanismSummary, rttColumns, rttFigures, unitFigures } from './common.js';
-import { OPEN_COLUMNS, inFlightCap, openLoops, rate } from './rate.js';
+import { inFlightCap, openLoops, openTwin, rate } from './rate.js';
 
 /** A block holds at least this many operations per operation in flight (clients × depth × batch). */
 const FILL_FACTOR = 20;
@@ -60,17 +60,10 @@ export const redisRateWorkload = {
   name: 'redis-rate',
   what: 'the redis workload in open loop: GETs of an n-byte value (16 keys SET beforehand, taken in turn) offered at a fixed rate on one ioredis connection, each timed from when it should have been sent, every reply\'s bytes checked',
   timed: 'a segment: its GETs sent on an absolute schedule from its start at the offered rate, on one connection whether or not earlier replies are in; it ends when the last reply is in. Response time from the intended send, service time from the GET\'s write, schedule lag between them',
-  axes: { size: redisWorkload.axes.size, depth: rate.axes.depth },
+  ...openTwin(redisWorkload, { serverElu: false }, ['verified_replies']),
   options: ['arrivals'],
-  counts: true,
-  columns: [...OPEN_COLUMNS, 'verified_replies', ...cpuColumns('req', { serverElu: false })],
-  blockColumns: ['requests', 'elapsed_ms', 'req_per_s', ...cpuColumns('req', { serverElu: false })],
-  table: rate.table,
-  primary: rate.primary,
   summary: { ...rate.summary, server_cpu_us_per_req: { label: 'redis-server CPU per request', short: 'redis CPU µs/req', unit: 'us/req', better: 'lower' } },
-  fixture: { server: 'redis', proxy: false },
   closed: { workload: 'redis', depth: () => CLOSED_DEPTH },
-  needs: 'upstream',
   run: runRedisRate,
 };
 
