@@ -17,12 +17,8 @@ import { createDriver, mismatchError } from './pipeline.js';
 
 /**
  * @param {import('../fixture/message-peer.js').Peer} peer started, nothing sent yet
- * @param {object} options
- * @param {import('./payload.js').Payloads} options.payloads
- * @param {Codec} options.codec
- * @param {number} options.depth packets in flight, 1 = ping-pong
- * @param {number} options.timeoutMs fail when packets are in flight and nothing arrives for this long
- * @param {import('./pipeline.js').OpenLoop} [options.open] send at a fixed rate instead; depth is then unused
+ * @param {Omit<Parameters<typeof import('./pipeline.js').createPipeline>[1], 'reader'> & { codec: Codec }} options
+ *   as ./pipeline.js's, with the channel's codec
  * @returns {import('./pipeline.js').Pipeline}
  */
 export function createMessagePipeline(peer, { payloads, codec, depth, timeoutMs, open }) {

@@ -80,8 +80,7 @@ export function createRedisLoad(target, { size, depth, clients = 1, batch = 1, s
   };
 
   /**
-   * n ops on loop j in one explicit pipeline: n SETs each followed by its GET, exec'd at once, every reply checked.
-   * Each op's latency is the pipeline's, from exec to the last reply.
+   * n ops on loop j in one explicit pipeline, each op's latency the pipeline's (see the top).
    * @param {number} j
    * @param {number} n
    * @param {import('node:perf_hooks').RecordableHistogram | undefined} histogram

@@ -1,9 +1,7 @@
 /**
- * The http and proxy workloads (docs/workloads.md#http-and-proxy--the-2017-nginx-test): keep-alive GETs of n-byte
- * bodies (lib/client/http-load.js) to a Node `http` server on TCP and UDS, directly (http) or through a real nginx on
- * loopback TCP whose upstream is the row's transport (proxy, nginx's CPU from /proc charged per request too).
- * http-rate and proxy-rate: the same in open loop, requests offered at a fixed rate (the depth axis) over
- * `--connections` connections taking turns, with the rate workload's figures and rules (./rate.js, docs/openloop.md).
+ * The http and proxy workloads (docs/workloads.md#http-and-proxy--the-2017-nginx-test), as their `what` says, through
+ * lib/client/http-load.js; proxy charges nginx's CPU, from /proc, per request too. http-rate and proxy-rate: the same in
+ * open loop, with the rate workload's figures and rules (./rate.js, docs/openloop.md).
  */
 import { RunError } from '../core/errors.js';
 import { MAX_BODY } from '../fixture/handlers.js';

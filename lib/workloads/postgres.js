@@ -1,11 +1,8 @@
 /**
- * The postgres workload (docs/workloads.md#postgres--node-postgres-against-a-private-cluster): queries from node-postgres
- * (`pg`) to a private PostgreSQL cluster (lib/fixture/postgres-process.js) over loopback TCP and over its Unix socket,
- * `depth` connections per transport each with one query in flight, every reply verified. The size axis is the number
- * of primary-key lookups a query makes: 0 is `SELECT 1`, 1 is pgbench -S's `SELECT abalance FROM pgbench_accounts
- * WHERE aid = $1` with a seeded random aid. The server's CPU is its backends', from /proc. postgres-rate: the same
- * queries in open loop, offered at a fixed rate (the depth axis) over `--connections` connections taking turns, with
- * the rate workload's figures and rules (./rate.js, docs/openloop.md#redis-and-postgres-in-open-loop).
+ * The postgres workload (docs/workloads.md#postgres--node-postgres-against-a-private-cluster), as its `what` says,
+ * against lib/fixture/postgres-process.js over loopback TCP and over its Unix socket, a lookup's aid seeded and random.
+ * The server's CPU is its backends', from /proc. postgres-rate: the same queries in open loop, with the rate workload's
+ * figures and rules (./rate.js, docs/openloop.md#redis-and-postgres-in-open-loop).
  */
 import { performance } from 'node:perf_hooks';
 import { createOpenDriver } from '../client/open-driver.js';

@@ -1,10 +1,8 @@
 /**
- * The redis workload (docs/workloads.md#redis--a-real-redis-server-through-ioredis): SET then GET of an n-byte value
- * against a real redis-server (lib/fixture/redis-process.js) through ioredis (lib/client/redis-load.js), `depth`
- * operations in flight on each of `--clients` connections per transport (default 1), each in-flight loop sending its
- * next `--batch` operations in one explicit pipeline (default 1: none), every reply checked. redis-server's CPU, from
- * /proc, is the server's, charged per operation. redis-rate: the same server in open loop, GETs offered at a fixed rate
- * (the depth axis) on one connection, with the rate workload's figures and rules (./rate.js, docs/openloop.md#redis-and-postgres-in-open-loop).
+ * The redis workload (docs/workloads.md#redis--a-real-redis-server-through-ioredis), as its `what` says, against
+ * lib/fixture/redis-process.js through lib/client/redis-load.js; redis-server's CPU, from /proc, is the server's, charged
+ * per operation. redis-rate: the same server in open loop, with the rate workload's figures and rules (./rate.js,
+ * docs/openloop.md#redis-and-postgres-in-open-loop).
  */
 import { checkRedisInFlight } from '../core/limits.js';
 import { describeRedisBenchmark, findRedisBenchmark, runRedisBenchmark } from '../client/redis-benchmark.js';
