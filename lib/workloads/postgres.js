@@ -70,15 +70,6 @@ export const postgresRateWorkload = {
 };
 
 /**
- * The cluster's address and names and the seeded aids, loaded only in the trials that use them: a lane of any other
- * workload starts without the cluster's modules.
- */
-async function clusterParts() {
-  const [{ createRandom }, { pgAddress }, { ACCOUNTS, DATABASE, SUPERUSER }] = await Promise.all([import('../core/random.js'), import('../fixture/postgres.js'), import('../fixture/postgres-process.js')]);
-  return { createRandom, pgAddress, ACCOUNTS, DATABASE, SUPERUSER };
-}
-
-/**
  * `count` pg connections to one target, connected; each one's 'error' goes to onError.
  * @param {import('../client/transport.js').Target} target
  * @param {import('./workload.js').TrialSpec} spec
@@ -87,7 +78,7 @@ async function clusterParts() {
  * @returns {Promise<import('pg').Client[]>}
  */
 async function connectClients(target, spec, count, { onError, queryTimeout }) {
-  const [{ default: pg }, { pgAddress, DATABASE, SUPERUSER }] = await Promise.all([import('pg'), clusterParts()]);
+  const [{ default: pg }, { pgAddress }, { DATABASE, SUPERUSER }] = await Promise.all([import('pg'), import('../fixture/postgres.js'), import('../fixture/postgres-process.js')]);
   const address = pgAddress(target);
   const clients = Array.from({ length: count }, () => {
     // fail fast when the server dies: a connect that takes longer than --timeout fails the trial
@@ -111,7 +102,7 @@ async function connectClients(target, spec, count, { onError, queryTimeout }) {
  * @param {string} transport
  */
 async function queriesOf(spec, transport) {
-  const { createRandom, ACCOUNTS } = await clusterParts();
+  const [{ createRandom }, { ACCOUNTS }] = await Promise.all([import('../core/random.js'), import('../fixture/postgres-process.js')]);
   const random = createRandom(spec.seed, 'postgres-aid'); // the same aids, in the same order, on every transport
   const lookup = spec.size === 1;
   return {
@@ -247,10 +238,6 @@ async function createRateQuerier(target, spec, open) {
   }
 
   return {
-    /**
-     * @param {number} n queries offered in this segment
-     * @param {import('node:perf_hooks').RecordableHistogram} [histogram]
-     */
     block: driver.block,
     abort: fail,
     close: async () => {
