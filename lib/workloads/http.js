@@ -48,16 +48,13 @@ export const httpWorkload = {
 
 /** @type {import('./workload.js').Workload} */
 export const proxyWorkload = {
+  ...httpWorkload,
   name: 'proxy',
   what: 'the http workload through a real nginx on loopback TCP, whose upstream is the app server over TCP or over UDS (the row\'s transport)',
-  timed: httpWorkload.timed,
-  axes: AXES,
   options: ['pipelining', 'keepalive'],
-  counts: false,
   columns: [...COLUMNS, ...cpuColumns('req', { proxy: true })],
   blockColumns: [...BLOCK_COLUMNS, ...cpuColumns('req', { proxy: true })],
   table: [...TABLE, ['nginx', 'proxy_cpu_us_per_req'], ['elu cli', 'client_elu']],
-  primary: 'req_per_s',
   summary: {
     ...SUMMARY,
     proxy_cpu_us_per_req: { label: 'nginx CPU per request', short: 'nginx CPU µs/req', unit: 'us/req', better: 'lower' },
@@ -91,14 +88,12 @@ export const httpRateWorkload = {
 
 /** @type {import('./workload.js').Workload} */
 export const proxyRateWorkload = {
+  ...httpRateWorkload,
   name: 'proxy-rate',
   what: 'the proxy workload in open loop: requests through a real nginx, offered at a fixed rate over `connections` keep-alive connections taking turns, each timed from when it should have been sent',
-  timed: httpRateWorkload.timed,
   ...openTwin(proxyWorkload, { proxy: true }),
   options: ['connections', 'arrivals', 'keepalive'],
   summary: { ...httpRateWorkload.summary, proxy_cpu_us_per_req: proxyWorkload.summary.proxy_cpu_us_per_req, ...mechanismSummary('req', 'request', { proxy: true }) },
-  connections: (_depth, options) => openConnections(options),
-  openConnections: OPEN,
   closed: { workload: 'proxy', depth: openConnections },
   run: (spec, context) => runHttpRate(spec, context, true),
 };
