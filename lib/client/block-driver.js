@@ -1,9 +1,8 @@
 /**
  * What both echo pipelines share, whatever carries the packets (./pipeline.js, ./message-pipeline.js): up to `depth`
  * packets in flight, each send stamped in a ring; blocks of n packets that start and end with nothing in flight, timed
- * from just before the first send to the last echo's arrival, each round trip into the block's HDR histogram; a
- * watchdog that fails the pipeline when packets are in flight and nothing arrives for `timeoutMs`; one failure that
- * ends it all. The pipeline parses and verifies, and calls `arrived` per packet back and `settle` per read.
+ * from just before the first send to the last echo's arrival, each round trip into the block's HDR histogram; the
+ * watchdog and failure of driverCore. The pipeline parses and verifies, calls `arrived` per packet back, `settle` per read.
  */
 import { performance } from 'node:perf_hooks';
 import { RunError } from '../core/errors.js';

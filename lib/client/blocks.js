@@ -146,8 +146,7 @@ export async function scheduleBlocks(executors, { measure, warmup, minUnits, blo
   const firstRates = executors.map(() => NaN);
   /** Each lane's first measured block's rate; once every lane has one, they go to `onRates`. @param {number} i @param {number} n @param {number} ms */
   const firstBlocks = (i, n, ms) => {
-    if (told || !Number.isNaN(firstRates[i])) return;
-    firstRates[i] = n / ms;
+    if (Number.isNaN(firstRates[i])) firstRates[i] = n / ms;
     if (!firstRates.some(Number.isNaN)) tell(firstRates);
   };
 

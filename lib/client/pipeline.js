@@ -48,12 +48,8 @@ export function mismatchError(packet, byte, sent, got) {
 
 /**
  * @param {import('node:net').Socket} socket connected, nothing read yet
- * @param {object} options
- * @param {import('./transport.js').Reader} options.reader the socket's reader (it was connected with one)
- * @param {import('./payload.js').Payloads} options.payloads
- * @param {number} options.depth packets in flight, 1 = ping-pong
- * @param {number} options.timeoutMs fail when packets are in flight and nothing arrives for this long
- * @param {OpenLoop} [options.open] send at a fixed rate instead (./open-driver.js); depth is then unused
+ * @param {{ reader: import('./transport.js').Reader, payloads: import('./payload.js').Payloads } & Pick<Parameters<typeof createDriver>[0], 'depth' | 'timeoutMs' | 'open'>} options
+ *   reader: the socket's (it was connected with one); depth and timeoutMs as ./block-driver.js takes them, or `open`
  * @returns {Pipeline}
  */
 export function createPipeline(socket, { reader, payloads, depth, timeoutMs, open }) {
