@@ -119,7 +119,7 @@ export async function runBlocks(lanes, { measure, warmup, minUnits, blockMs = DE
   /** @type {{ blocks: (MeasuredBlock & { lane?: number })[], blockUnits: number }} */
   const { blocks, blockUnits } = control ? await control.serve(plan, executors[0], onRates) : await scheduleBlocks(executors, { ...plan, signal, onRates });
   const totals = lanes.map((lane, i) => sumBlocks(blocks.filter((b) => (b.lane ?? 0) === i), Boolean(lane.probe ?? probe)));
-  return { totals, blocks: blocks.map(toBlock), blockUnits };
+  return { totals, blocks, blockUnits };
 }
 
 /**
@@ -150,7 +150,6 @@ export async function scheduleBlocks(executors, { measure, warmup, minUnits, blo
     if (!firstRates.some(Number.isNaN)) tell(firstRates);
   };
 
-  // warmup: blocks of minUnits (fewer if the warmup is a smaller count), as the plan has them
   const warm = planTrial({ warmup, measure, rates: rate, minUnits, blockMs, minBlocks, minWarmupBlocks }).warmup;
   if (warm) {
     await runPhase(executors.length, {
@@ -165,7 +164,6 @@ export async function scheduleBlocks(executors, { measure, warmup, minUnits, blo
     tell(fastest);
   }
 
-  // measured blocks, all of one length
   const { blockUnits } = planMeasure({ amount: measure, rates: rate, minUnits, blockMs, minBlocks });
   /** @type {(MeasuredBlock & { lane: number })[]} */
   const blocks = [];
@@ -258,15 +256,6 @@ function sample(stats, lane) {
   const client = cpuOf('self');
   if (!stats) return { client, server: null };
   return { client, server: cpuOf(stats.pid, lane.serverThread ?? stats.pid) };
-}
-
-/**
- * @param {MeasuredBlock} measured
- * @returns {Block}
- */
-function toBlock(measured) {
-  const { transport, block, units, bytes, elapsedMs, cpuUs, serverCpuUs, proxyCpuUs, elu, serverElu, counters } = measured;
-  return { transport, block, units, bytes, elapsedMs, cpuUs, serverCpuUs, proxyCpuUs, elu, serverElu, counters };
 }
 
 /**

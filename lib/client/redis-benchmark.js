@@ -1,8 +1,8 @@
 /**
  * The C reference beside the redis workload: redis-benchmark (Debian's redis-tools) against the same redis-server,
  * SET and GET of the same value size, as many connections as the Node client's --clients, each with the commands the
- * Node client has in flight on one pipelined (-c clients -P depth, or -P depth × 2 × batch with --batch: referencePipeline), over TCP (-h -p) or the socket (-s) as the target's transport says
- * (./transport.js). It checks no reply: it shows what the kernel and the server give without a Node client.
+ * Node client has in flight on one pipelined (referencePipeline), over TCP (-h -p) or the socket (-s) as the target's
+ * transport says (./transport.js). It checks no reply: it shows what the kernel and the server give without a Node client.
  */
 import { execFile, spawnSync } from 'node:child_process';
 import { RunError } from '../core/errors.js';
@@ -69,7 +69,7 @@ const referencePipeline = (depth, batch) => (batch === 1 ? depth : depth * 2 * b
  * Run redis-benchmark once against a target.
  * @param {{ binary: string, target: import('./transport.js').Target, size: number, depth: number, clients?: number, batch?: number, requests: number, prefix?: string[], timeoutMs?: number, signal?: AbortSignal }} options
  *   prefix: e.g. taskset for the client's CPU; signal: aborted, it is killed; clients, batch: the trial's (-c clients,
- *   and -P the commands the Node client has in flight per connection: depth, or depth × 2 × batch with pipelines)
+ *   -P referencePipeline)
  * @returns {Promise<ReferenceRow[]>}
  */
 export function runRedisBenchmark({ binary, target, size, depth, clients = 1, batch = 1, requests, prefix = [], timeoutMs = 60_000, signal }) {

@@ -101,8 +101,7 @@ export async function measureEcho(workload, spec, context, { inFlight, depth, op
     /** @type {import('../client/transport.js').Reader} */
     const reader = { fn: () => {} };
     const socket = await connect(target, { noDelay: spec.noDelay, timeoutMs: spec.timeoutMs, reader });
-    // before the pipeline reads
-    if (spec.greeting) await readGreeting(socket, ECHO_GREETING, spec.timeoutMs, reader).catch((error) => { socket.destroy(); throw error; });
+    if (spec.greeting) await readGreeting(socket, ECHO_GREETING, spec.timeoutMs, reader).catch((error) => { socket.destroy(); throw error; }); // before the pipeline reads
     const pipeline = createPipeline(socket, { reader, payloads, ...loop });
     return { ...pipeline, close: async () => { pipeline.close(); socket.destroy(); } };
   };
