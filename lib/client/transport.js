@@ -45,8 +45,7 @@ export function httpOrigin(target) {
 export function socketAddress(target, { noDelay = true } = {}) {
   const how = getTransport(target.transport).connectOptions;
   if (!how || target.via) throw new RunError(`${target.transport} cannot be reached as a socket address here`, 'ERR_TRANSPORT');
-  const options = /** @type {{ host?: string, port?: number, path?: string, noDelay?: boolean }} */ (how(target, { noDelay }));
-  return 'path' in options ? { path: options.path } : { host: options.host, port: options.port, noDelay: options.noDelay ?? noDelay };
+  return /** @type {{ host?: string, port?: number, path?: string, noDelay?: boolean }} */ (how(target, { noDelay }));
 }
 
 /** Bytes one read may bring, as libuv's default read size. */

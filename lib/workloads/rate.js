@@ -38,12 +38,8 @@ const MAX_RATE = 1_000_000;
  */
 export const inFlightCap = (size) => Math.max(1, Math.min(4096, Math.floor((16 * MiB) / size)));
 
-/**
- * The open-loop columns (before the CPU figures) of a workload whose
- * requests are offered at a rate: what the rate workload records, and the
- * http-rate, proxy-rate, redis-rate and postgres-rate workloads too.
- */
-export const OPEN_COLUMNS = ['requests', 'blocks', 'block_requests', 'elapsed_ms', 'rate_target', 'rate_sent', 'rate_completed', 'dropped', 'incomplete', 'limit', 'limit_reason',
+/** The open-loop columns, before the CPU figures: rate's, and its twins' (openTwin). */
+const OPEN_COLUMNS = ['requests', 'blocks', 'block_requests', 'elapsed_ms', 'rate_target', 'rate_sent', 'rate_completed', 'dropped', 'incomplete', 'limit', 'limit_reason',
   'resp_mean_us', 'resp_p50_us', 'resp_p90_us', 'resp_p99_us', 'resp_p999_us', 'resp_max_us', 'svc_p50_us', 'svc_p99_us', 'lag_p50_us', 'lag_p99_us', 'lag_max_us'];
 
 /** @type {import('./workload.js').Workload} */
