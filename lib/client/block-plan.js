@@ -1,7 +1,7 @@
 /**
  * How many blocks of how many units a trial runs, and how long that takes at a rate: the plan ./blocks.js follows, and
- * the warning, once the warmup is over (without one, once every lane has run a block), when the floors (a block's fewest units, a phase's fewest blocks)
- * outlast the duration; why the floors stay: docs/method.md#what-is-timed. Pure.
+ * the warning (runBlocks' onPlan) when the floors (a block's fewest units, a phase's fewest blocks) outlast the
+ * duration; why the floors stay: docs/method.md#what-is-timed. Pure.
  */
 
 /**

@@ -254,18 +254,16 @@ export function createHttpLoad(target, { connections, pipelining = 1, path = '/'
     onFail: (error) => fail(error),
   });
 
-  /** @type {HttpLoad['block']} */
-  const block = async (requests, recordTo) => {
-    if (closed) throw failure ?? new RunError('this HTTP load is closed', 'ERR_CLOSED');
-    if (!opened) await run(connections, undefined, 1); // one request on each connection opens it
-    opened = true;
-    if (!driver) return run(requests, recordTo, pipelining);
-    const before = { bytes: bodyBytes, connects };
-    const segment = await driver.block(requests, recordTo);
-    return { ...segment, requests: segment.sent, bytes: bodyBytes - before.bytes, connects: connects - before.connects };
-  };
   return {
-    block,
+    async block(requests, recordTo) {
+      if (closed) throw failure ?? new RunError('this HTTP load is closed', 'ERR_CLOSED');
+      if (!opened) await run(connections, undefined, 1); // one request on each connection opens it
+      opened = true;
+      if (!driver) return run(requests, recordTo, pipelining);
+      const before = { bytes: bodyBytes, connects };
+      const segment = await driver.block(requests, recordTo);
+      return { ...segment, requests: segment.sent, bytes: bodyBytes - before.bytes, connects: connects - before.connects };
+    },
     async close() {
       if (closed) return;
       closed = true;

@@ -198,8 +198,8 @@ export function mechanismSummary(per, noun, { proxy = false } = {}) {
 
 /**
  * A trial's lanes measured in paired blocks (lib/client/blocks.js), as rows: one per lane (its totals, `blocks`,
- * `block_<units>` and `extra`) and one per measured block; a context that can warn hears, once the warmup is over
- * (without one, once every lane has run a block), when --duration cannot hold the fewest blocks (lib/client/block-plan.js).
+ * `block_<units>` and `extra`) and one per measured block; a context that can warn hears when --duration cannot hold
+ * the fewest blocks (runBlocks' onPlan).
  * @param {import('./workload.js').Workload} workload
  * @param {import('./workload.js').TrialSpec} spec
  * @param {import('./workload.js').TrialContext} context

@@ -155,7 +155,6 @@ async function createQuerier(target, spec) {
     block: (n, histogram) => loopBlock(n, spec.depth, (j) => once(clients[j], histogram), () => failure).catch((error) => {
       throw failure ?? error;
     }),
-    /** @param {Error} error */
     abort: fail,
     close: () => Promise.all(clients.map((client) => client.end().catch(() => {}))),
   };

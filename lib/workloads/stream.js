@@ -98,10 +98,7 @@ function createSender(socket, chunk, timeoutMs) {
   });
 
   return {
-    /**
-     * @param {number} chunks
-     * @returns {Promise<import('../client/blocks.js').BlockTimes>}
-     */
+    /** @param {number} chunks */
     async block(chunks) {
       const header = Buffer.alloc(SINK_HEADER_BYTES);
       header.writeDoubleBE(chunks * chunk.length, 0);
