@@ -55,9 +55,9 @@ export function portsExhausted(done, limits) {
  * A lane of connect loops to one target.
  * @param {import('../client/transport.js').Target} target
  * @param {import('./workload.js').TrialSpec} spec
- * @param {{ connect: typeof import('../client/transport.js').connect, readGreeting: typeof import('../client/pipeline.js').readGreeting }} client
  */
-function createConnector(target, spec, { connect, readGreeting }) {
+async function createConnector(target, spec) {
+  const [{ connect }, { readGreeting }] = await Promise.all([import('../client/transport.js'), import('../client/pipeline.js')]);
   let made = 0;
   /** @type {Error | undefined} */
   let failure;
@@ -104,9 +104,8 @@ function createConnector(target, spec, { connect, readGreeting }) {
  * @param {import('./workload.js').TrialSpec} spec
  * @param {import('./workload.js').TrialContext} context
  */
-async function runConnect(spec, context) {
-  const [{ connect }, { readGreeting }] = await Promise.all([import('../client/transport.js'), import('../client/pipeline.js')]);
-  return measureLoads(connectWorkload, spec, context, (target) => createConnector(target, spec, { connect, readGreeting }), (lanes) => ({
+function runConnect(spec, context) {
+  return measureLoads(connectWorkload, spec, context, (target) => createConnector(target, spec), (lanes) => ({
     minUnits: MIN_PER_LOOP * spec.depth, units: 'connections', floor: `${MIN_PER_LOOP} × --depth ${spec.depth}`,
     figures: (x) => unitFigures(x, { count: 'connections', rate: 'conns_per_s', per: 'conn' }),
     extra: (t, i) => rttFigures('connect', lanes[i].histogram),
