@@ -22,17 +22,16 @@ const SUMMARY = {
   client_cpu_us_per_req: { label: 'client CPU per request', short: 'client CPU µs/req', unit: 'us/req', better: /** @type {const} */ ('lower') },
   server_cpu_us_per_req: { label: 'app server CPU per request', short: 'server CPU µs/req', unit: 'us/req', better: /** @type {const} */ ('lower') },
 };
-const AXES = {
-  size: { label: 'body size', short: 'body', flag: '--size', min: 1, max: MAX_BODY, fallback: 64, powerOfTwo: true },
-  depth: { label: 'connections', short: 'connections', flag: '--connections', min: 1, max: 1024, fallback: 10 },
-};
 
 /** @type {import('./workload.js').Workload} */
 export const httpWorkload = {
   name: 'http',
   what: 'keep-alive HTTP/1.1 GETs of an n-byte body from a Node http server, `connections` connections, `pipelining` requests in flight on each',
   timed: 'a block: from its first request to the last byte of its last response body, nothing in flight at either edge; per request, from its dispatch to its last body byte',
-  axes: AXES,
+  axes: {
+    size: { label: 'body size', short: 'body', flag: '--size', min: 1, max: MAX_BODY, fallback: 64, powerOfTwo: true },
+    depth: { label: 'connections', short: 'connections', flag: '--connections', min: 1, max: 1024, fallback: 10 },
+  },
   options: ['pipelining'],
   counts: false,
   columns: [...COLUMNS, ...cpuColumns('req')],
@@ -68,8 +67,7 @@ export const proxyWorkload = {
 
 /** Keep-alive connections of http-rate and proxy-rate when --connections is not given (the 2017 wrk run had 10), and at most. */
 const OPEN_CONNECTIONS = 10;
-export const MAX_OPEN_CONNECTIONS = AXES.depth.max;
-const OPEN = { fallback: OPEN_CONNECTIONS, max: MAX_OPEN_CONNECTIONS };
+export const MAX_OPEN_CONNECTIONS = httpWorkload.axes.depth.max;
 const openConnections = (/** @type {{ connections?: number | null }} */ options) => options.connections ?? OPEN_CONNECTIONS;
 
 /** @type {import('./workload.js').Workload} */
@@ -81,7 +79,7 @@ export const httpRateWorkload = {
   options: ['connections', 'arrivals'],
   summary: { ...rate.summary, server_cpu_us_per_req: SUMMARY.server_cpu_us_per_req },
   connections: (_depth, options) => openConnections(options),
-  openConnections: OPEN,
+  openConnections: { fallback: OPEN_CONNECTIONS, max: MAX_OPEN_CONNECTIONS },
   closed: { workload: 'http', depth: openConnections },
   run: (spec, context) => runHttpRate(spec, context, false),
 };
