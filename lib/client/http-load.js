@@ -25,8 +25,7 @@ import { describeTarget, httpOrigin } from './transport.js';
 /**
  * @typedef {object} HttpLoad
  * @property {(requests: number, histogram?: import('node:perf_hooks').RecordableHistogram) => Promise<HttpBlock>} block
- *   open the connections if they are not open yet, then send `requests` requests and resolve
- *   when all responses are in and verified; latencies in ns go to `histogram`
+ *   resolves when all responses are in and verified (see the top); latencies in ns go to `histogram`
  * @property {() => Promise<void>} close close the connections (a running block fails with ERR_CLOSED)
  */
 

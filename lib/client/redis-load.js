@@ -176,7 +176,6 @@ export function createRedisRateLoad(target, { size, seed, timeoutMs, noDelay = t
   const where = describeTarget(target);
   const payloads = createPayloads(size, `${seed}:redis-rate`, RATE_KEYS);
   const values = Array.from({ length: RATE_KEYS }, (_, k) => payloads.packet(k));
-  /** this lane's own keys, so the other transport's lane never writes them */
   const keys = Array.from({ length: RATE_KEYS }, (_, k) => `udsvstcp:${target.transport}:rate:${k}`);
   const client = connectRedis(target, { noDelay, timeoutMs });
   /** @type {Promise<void> | undefined} */
