@@ -65,13 +65,10 @@ const READ_BUFFER_BYTES = 64 * 1024;
  * @returns {Promise<net.Socket>}
  */
 export function connect(target, { noDelay = true, timeoutMs = 10_000, reader, server = 'echo' } = {}) {
+  const how = getTransport(target.transport).connectOptions;
+  if (!how) return Promise.reject(new RunError(`${target.transport} is not a byte stream: it cannot be connected as a socket`, 'ERR_TRANSPORT'));
   return new Promise((resolve, reject) => {
     const onread = reader ? { buffer: Buffer.allocUnsafe(READ_BUFFER_BYTES), callback: (/** @type {number} */ n, /** @type {Uint8Array} */ buffer) => { reader.fn(Buffer.from(buffer.buffer, buffer.byteOffset, n)); return true; } } : undefined;
-    const how = getTransport(target.transport).connectOptions;
-    if (!how) {
-      reject(new RunError(`${target.transport} is not a byte stream: it cannot be connected as a socket`, 'ERR_TRANSPORT'));
-      return;
-    }
     const socket = net.connect({ ...how(target, { noDelay }), onread });
     const timer = setTimeout(() => {
       socket.destroy();
