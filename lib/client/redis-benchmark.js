@@ -4,9 +4,9 @@
  * Node client has in flight on one pipelined (referencePipeline), over TCP (-h -p) or the socket (-s) as the target's
  * transport says (./transport.js). It checks no reply: it shows what the kernel and the server give without a Node client.
  */
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { RunError } from '../core/errors.js';
-import { findIn, programDirs } from '../core/programs.js';
+import { findIn, programDirs, programVersion } from '../core/programs.js';
 import { socketAddress } from './transport.js';
 
 /** The commands it runs, as redis-benchmark names them in -t and in its CSV. */
@@ -33,9 +33,7 @@ export function findRedisBenchmark() {
  * @returns {{ path: string, version: string }}
  */
 export function describeRedisBenchmark(path) {
-  const result = spawnSync(path, ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 5000, maxBuffer: 64 * 1024 });
-  const version = /redis-benchmark (\S{1,40})/.exec(result.stdout ?? '')?.[1]?.replace(/[^\x21-\x7e]/g, '?');
-  return { path, version: version ?? `unknown: \`${path} --version\` gave none` };
+  return { path, version: programVersion(path, '--version', /redis-benchmark (\S{1,40})/) };
 }
 
 /**

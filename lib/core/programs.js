@@ -1,5 +1,5 @@
 /** Programs of the system (taskset, chrt, systemd-detect-virt, ip): found on PATH, run with a short time limit so none can stop anything. */
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
 
@@ -59,4 +59,20 @@ export function readProgramOutput(name, args) {
       else resolve(text);
     });
   });
+}
+
+/**
+ * Which version a server or client program is, for people and meta.json: the first match of `pattern` in what
+ * `path arg` printed (stdout, then stderr: nginx -v writes there), printable characters only, or `unknown: …` with why.
+ * Runs the binary (5 s at most), so only for one found where we look for it.
+ * @param {string} path
+ * @param {string} arg
+ * @param {RegExp} pattern its first group is the version
+ */
+export function programVersion(path, arg, pattern) {
+  const result = spawnSync(path, [arg], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 5000, maxBuffer: 64 * 1024 });
+  const version = pattern.exec(`${result.stdout ?? ''}\n${result.stderr ?? ''}`)?.[1]?.replace(/[^\x21-\x7e]/g, '?');
+  if (version) return version;
+  const why = result.error ? result.error.message : result.signal ? `killed by ${result.signal}` : `exit code ${result.status}`;
+  return `unknown: \`${path} ${arg}\` gave no version (${why})`;
 }

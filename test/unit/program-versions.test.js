@@ -1,0 +1,34 @@
+/**
+ * Which version a server or client program is (meta.json's executables): one probe, lib/core/programs.js
+ * programVersion, for nginx, redis-server, redis-benchmark and PostgreSQL, run on the real programs.
+ */
+import { describe, expect, it } from 'vitest';
+import { programVersion } from '../../lib/core/programs.js';
+import { describeNginx, findNginx } from '../../lib/fixture/nginx.js';
+import { describePostgres, findPostgres } from '../../lib/fixture/postgres-process.js';
+import { describeRedisServer, findRedisServer } from '../../lib/fixture/redis-process.js';
+import { describeRedisBenchmark, findRedisBenchmark } from '../../lib/client/redis-benchmark.js';
+
+/** @param {string | null | undefined} path */
+const found = (path) => {
+  if (!path) throw new Error('not installed: .ci/run installs it from Debian');
+  return path;
+};
+
+describe('programVersion', () => {
+  it('is the first group of the pattern in what the program printed', () => {
+    expect(programVersion(process.execPath, '--version', /^v(\S+)/)).toBe(process.versions.node);
+  });
+
+  it('says why there is none: an exit code, or the error of a program that cannot start', () => {
+    expect(programVersion(process.execPath, '-e', /(x)/)).toMatch(/^unknown: `.+ -e` gave no version \(/);
+    expect(programVersion('/nonexistent/udsvstcp-test', '--version', /(x)/)).toMatch(/^unknown: `\/nonexistent\/udsvstcp-test --version` gave no version \(.*ENOENT\)$/);
+  });
+
+  it("gives each real program's version", () => {
+    expect(describeNginx(found(findNginx())).version).toMatch(/^nginx\/\d+\.\d+/);
+    expect(describeRedisServer(found(findRedisServer())).version).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(describeRedisBenchmark(found(findRedisBenchmark())).version).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(describePostgres(found(findPostgres())).version).toMatch(/^PostgreSQL \d+\.\d+/);
+  });
+});
