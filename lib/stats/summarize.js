@@ -248,11 +248,11 @@ export function toSummaryText(summary, { precision = null, workload = undefined 
     const label = labelOf(transport);
     if (k > 0) lines.push('');
     const tcpWidth = Math.max(10, `TCP ${figure}`.length);
-    lines.push(`${`${labelOf(cell)} ${figure} (geometric mean of paired runs, 95 % CI)`.padEnd(labelWidth + 47)}${`TCP ${figure}`.padStart(tcpWidth)}   ${`${label} ${figure}`.padStart(10)}   ${secondLabel} ${labelOf(cell)}`);
+    lines.push(`${`${labelOf(cell)} ${figure} (geometric mean of paired runs, 95 % CI)`.padEnd(labelWidth + 45)}${`TCP ${figure}`.padStart(tcpWidth)}   ${`${label} ${figure}`.padStart(10)}   ${secondLabel} ${labelOf(cell)}`);
     for (const r of ratios.filter((x) => x.transport === cell)) {
       const pick = (/** @type {string} */ t, /** @type {string} */ metric) => index.get(keyOf({ ...r, transport: t, metric }));
       const group = groupLabel(r).padEnd(labelWidth);
-      const ci = r.ci95_low === null ? ' (n=1, no CI)                   ' : ` [${fmt(r.ci95_low)}, ${fmt(r.ci95_high)}] ${pct(r.ci95_half_width_pct)} n=${String(r.n).padEnd(3)}`;
+      const ci = r.ci95_low === null ? ' (n=1, no CI)'.padEnd(30) : ` [${fmt(r.ci95_low)}, ${fmt(r.ci95_high)}] ${pct(r.ci95_half_width_pct)} n=${String(r.n).padEnd(3)}`;
       const star = r.significant === 'yes' ? ' *' : '  ';
       const short = r.precision_met === 'no' ? '!' : ' ';
       const rtt = pick(cell, second);

@@ -155,15 +155,20 @@ describe('the summary for people', () => {
   it("heads its table with the workload's primary figure and its second figure", async () => {
     const { toSummaryText } = await import('../../lib/stats/summarize.js');
     const ratio = (/** @type {string} */ workload, /** @type {string} */ metric) => ({ workload, size_bytes: 64, depth: 1, transport: 'uds/tcp', metric, mean: 1.1, n: 3, ci95_low: 1.05, ci95_high: 1.15, ci95_half_width_pct: 4.8, significant: 'yes', precision_met: null });
-    expect(toSummaryText([ratio('echo', 'msgs_per_s')]).split('\n')[0]).toBe('UDS/TCP msgs/s (geometric mean of paired runs, 95 % CI)            TCP msgs/s   UDS msgs/s   RTT p50 UDS/TCP');
-    expect(toSummaryText([ratio('http', 'req_per_s')]).split('\n')[0]).toBe('UDS/TCP req/s (geometric mean of paired runs, 95 % CI)              TCP req/s    UDS req/s   latency p50 UDS/TCP');
+    expect(toSummaryText([ratio('echo', 'msgs_per_s')]).split('\n')[0]).toBe('UDS/TCP msgs/s (geometric mean of paired runs, 95 % CI)          TCP msgs/s   UDS msgs/s   RTT p50 UDS/TCP');
+    expect(toSummaryText([ratio('http', 'req_per_s')]).split('\n')[0]).toBe('UDS/TCP req/s (geometric mean of paired runs, 95 % CI)            TCP req/s    UDS req/s   latency p50 UDS/TCP');
     // open loop: the figure by name (resp p99 µs, as summary.md heads it), not the bare unit 'us'; its columns aligned
     const offered = { ...ratio('rate', 'resp_p99_us'), depth: 1000 };
     const rate = toSummaryText([offered, { ...offered, transport: 'tcp', geomean: 500 }, { ...offered, transport: 'uds', geomean: 550 }]).split('\n');
-    expect(rate[0]).toBe('UDS/TCP resp p99 µs (geometric mean of paired runs, 95 % CI)       TCP resp p99 µs   UDS resp p99 µs   resp p50 UDS/TCP');
+    expect(rate[0]).toBe('UDS/TCP resp p99 µs (geometric mean of paired runs, 95 % CI)     TCP resp p99 µs   UDS resp p99 µs   resp p50 UDS/TCP');
     expect(rate[1]).toMatch(/^ {2}64 B rate 1000 +× {2}1\.10 \[ {2}1\.05, {3}1\.15\] {2}±4\.8% n=3 +\* +500 +550 +× +- *$/);
     const heads = ['TCP resp p99 µs   UDS', 'UDS resp p99 µs   resp'].map((h) => rate[0].indexOf(h) + 'TCP resp p99 µs'.length); // where each header ends
     expect(rate[1].indexOf(' 550') + 4 - (rate[1].indexOf(' 500') + 4)).toBe(heads[1] - heads[0]);
+    // each figure ends under its heading, with an interval and with one run (no interval) alike
+    expect(rate[1].indexOf(' 500') + 4).toBe(heads[0]);
+    const single = toSummaryText([{ ...offered, n: 1, ci95_low: null, ci95_high: null, ci95_half_width_pct: null, significant: null }, { ...offered, transport: 'tcp', geomean: 500 }, { ...offered, transport: 'uds', geomean: 550 }]).split('\n');
+    expect(single[1]).toContain('(n=1, no CI)');
+    expect(single[1].indexOf(' 500') + 4).toBe(heads[0]);
     expect(toSummaryText([{ ...ratio('http', 'req_per_s'), depth: 10 }]).split('\n')[1]).toMatch(/^ {2}64 B connections 10 +× {2}1\.10 \[ {2}1\.05, {3}1\.15\] {2}±4\.8% n=3/);
   });
 });
