@@ -68,11 +68,9 @@ export async function chainOutcome(options, { onProgress = () => {}, onPart = ()
   const flag = resuming ? '--resume' : options.out !== undefined ? '--out' : 'results directory';
   // as the chain records them: parsed (--seed 011 is 11), after the checks that come first
   const flagOf = (/** @type {string} */ key) => (options[key] === undefined ? null : parseSetting(key, options[key]));
-  /** @type {Record<string, any>} */
-  let record;
-  if (resuming) {
+  let { record } = chain;
+  if (record) {
     if (options.out !== undefined) throw new UsageError('--resume DIR and --out DIR exclude each other: the results go back into DIR');
-    record = /** @type {Record<string, any>} */ (readChainFile(dir, { flag, allowShared }));
     const where = join(dir, CHAIN_FILE);
     if (options.preset !== undefined && options.preset !== record.preset) throw new UsageError(`--resume ${dir} holds the chained preset ${record.preset} (${where}); got ${JSON.stringify(options.preset)}`);
     if (options.test !== undefined && Boolean(options.test) !== Boolean(record.test)) throw new UsageError(`--test ${options.test ? 'given' : 'not given'}, but ${where} records test ${Boolean(record.test)}: a resume runs the chain as it began`);
