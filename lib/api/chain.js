@@ -47,21 +47,17 @@ const PASSED = ['probe', 'report', 'allowSharedDir', 'nginx', 'redisServer', 'po
  */
 
 /**
- * Whether sweep()'s options ask for a chain: a chained preset, or --resume of a chain's directory.
- * @param {Record<string, any>} options
- */
-export const isChainRequest = (options) => chainOf(options) !== null;
-
-/**
+ * The chain sweep()'s options ask for (a chained preset, or --resume of a chain's directory), swept; null: they ask for
+ * no chain.
  * @param {import('../sweep/request.js').SweepOptions} options as for sweep()
  * @param {import('./sweep.js').SweepHooks & { onPart?: (event: { type: 'part', name: string, preset: string, dir: string, index: number, total: number, skipped: boolean } | { type: 'part-end', name: string, outcome: import('./sweep.js').SweepOutcome }) => void }} [hooks]
  *   onPart: a part begins (skipped: complete before this resume) or ends; its sweep says the rest through onProgress
- * @returns {Promise<ChainOutcome>}
+ * @returns {Promise<ChainOutcome | null>}
  */
 export async function chainOutcome(options, { onProgress = () => {}, onPart = () => {}, signal = new AbortController().signal, hurry } = {}) {
-  checkOptionKeys('sweep', options, [...SWEEP_OPTIONS, ...SPEC_FLAGS]);
   const chain = chainOf(options);
-  if (!chain) throw new UsageError(`${options.resume !== undefined ? `--resume ${options.resume}` : `preset ${JSON.stringify(options.preset)}`} is not a chained preset's`);
+  if (!chain) return null;
+  checkOptionKeys('sweep', options, [...SWEEP_OPTIONS, ...SPEC_FLAGS]);
   refuseDesignFlags(chain, options);
   const allowShared = Boolean(options.allowSharedDir);
   /** @type {Record<string, unknown>} */
@@ -72,11 +68,9 @@ export async function chainOutcome(options, { onProgress = () => {}, onPart = ()
   const flag = resuming ? '--resume' : options.out !== undefined ? '--out' : 'results directory';
   // as the chain records them: parsed (--seed 011 is 11), after the checks that come first
   const flagOf = (/** @type {string} */ key) => (options[key] === undefined ? null : parseSetting(key, options[key]));
-  /** @type {Record<string, any>} */
-  let record;
-  if (resuming) {
+  let { record } = chain;
+  if (record) {
     if (options.out !== undefined) throw new UsageError('--resume DIR and --out DIR exclude each other: the results go back into DIR');
-    record = /** @type {Record<string, any>} */ (readChainFile(dir, { flag, allowShared }));
     const where = join(dir, CHAIN_FILE);
     if (options.preset !== undefined && options.preset !== record.preset) throw new UsageError(`--resume ${dir} holds the chained preset ${record.preset} (${where}); got ${JSON.stringify(options.preset)}`);
     if (options.test !== undefined && Boolean(options.test) !== Boolean(record.test)) throw new UsageError(`--test ${options.test ? 'given' : 'not given'}, but ${where} records test ${Boolean(record.test)}: a resume runs the chain as it began`);
@@ -207,17 +201,17 @@ function toChainDocument(record, dir, status, parts) {
 }
 
 /**
- * The report of a chain's directory: each part's report written into its own directory, as `udsvstcp report DIR/<part>`
+ * The report of a chain's directory (null: it holds no chain.json): each part's report written into its own directory, as `udsvstcp report DIR/<part>`
  * writes it; a part not run yet is said, not an error. Each part's status is its meta.json's (chain.json may still say
  * running after a kill); the chain is complete when every part is, failed when one failed, else interrupted.
  * @param {string} dir
  * @param {import('./report.js').ReportOptions} [options]
  */
 export async function chainReportOutcome(dir, options = {}) {
-  checkOptionKeys('report', options, ['out', 'figure', 'allowSharedDir']);
   const allowShared = Boolean(options.allowSharedDir);
   const record = readChainFile(dir, { flag: 'report', allowShared });
-  if (!record) throw new UsageError(`${dir}: no ${CHAIN_FILE} (not a chained preset's results directory)`);
+  if (!record) return null;
+  checkOptionKeys('report', options, ['out', 'figure', 'allowSharedDir']);
   if (options.out !== undefined) throw new UsageError(`--out writes one report, and ${dir} holds a chain of ${record.parts.length} sweeps (${CHAIN_FILE}); give a part's directory: udsvstcp report ${join(dir, record.parts[0].dir)} --out …`);
   const parts = [];
   for (const part of record.parts) {

@@ -8,7 +8,6 @@ import { resolveFigure } from '../workloads/figures.js';
 import { readResultsDir } from '../results/reader.js';
 import { toReportDocument } from '../results/json.js';
 import { writeReport } from '../report/report-files.js';
-import { readChainFile } from '../sweep/chain.js';
 import { chainReportOutcome } from './chain.js';
 
 /**
@@ -27,8 +26,7 @@ import { chainReportOutcome } from './chain.js';
  * @returns {Promise<Record<string, any>>}
  */
 export async function report(dir, options = {}) {
-  if (readChainFile(dir, { flag: 'report', allowShared: Boolean(options.allowSharedDir) })) return (await chainReportOutcome(dir, options)).document;
-  return (await reportOutcome(dir, options)).document;
+  return ((await chainReportOutcome(dir, options)) ?? (await reportOutcome(dir, options))).document;
 }
 
 /**

@@ -37,7 +37,7 @@ import { describeSpec } from '../sweep/spec.js';
 import { summaryOf } from '../report/findings.js';
 import { describeWakeup } from '../report/machine.js';
 import { writeReport } from '../report/report-files.js';
-import { chainOutcome, isChainRequest } from './chain.js';
+import { chainOutcome } from './chain.js';
 
 /**
  * @typedef {{ type: 'note', text: string }
@@ -79,8 +79,7 @@ import { chainOutcome, isChainRequest } from './chain.js';
  */
 export async function sweep(options = {}, hooks = {}) {
   // a chained preset (or a chain's directory to resume): its parts' sweeps, one document holding each part's
-  if (isChainRequest(options)) return (await chainOutcome(options, hooks)).document;
-  return (await sweepOutcome(options, hooks)).document;
+  return ((await chainOutcome(options, hooks)) ?? (await sweepOutcome(options, hooks))).document;
 }
 
 /**

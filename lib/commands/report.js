@@ -7,7 +7,6 @@ import { toJsonText } from '../results/json.js';
 import { toReportText, toVerdictText } from '../report/report-text.js';
 import { reportOutcome } from '../api/report.js';
 import { chainReportOutcome } from '../api/chain.js';
-import { readChainFile } from '../sweep/chain.js';
 import { resumeCommand } from '../core/shell.js';
 
 /**
@@ -16,22 +15,24 @@ import { resumeCommand } from '../core/shell.js';
  * @param {{ stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream, chalk: import('chalk').ChalkInstance }} io
  */
 export async function report(dir, opts, { stdout, stderr, chalk }) {
-  if (readChainFile(dir, { flag: 'report', allowShared: Boolean(opts.allowSharedDir) })) {
-    // a chained preset's directory: each part's report, under a line naming the part
-    const { parts, document } = await chainReportOutcome(dir, { out: opts.out, figure: opts.figure, allowSharedDir: opts.allowSharedDir });
-    for (const [index, { name, preset, dir: partDir, made }] of parts.entries()) {
-      if (!opts.quiet) stderr.write(`${index ? '\n' : ''}== part ${name} (${index + 1} of ${parts.length}): ${preset} in ${printable(partDir)}${made ? '' : `: not run yet (${printable(resumeCommand(dir, null))} runs it)`}\n`);
-      if (made && !opts.quiet) stderr.write(`${toReportText(made.findings, { chalk })}\n${made.files.map((f) => `  ${printable(f)}\n`).join('')}`);
-    }
-    if (opts.json) stdout.write(toJsonText(document));
+  const options = { out: opts.out, figure: opts.figure, allowSharedDir: opts.allowSharedDir };
+  /** @param {{ findings: import('../report/findings.js').Findings, files: string[] }} made */
+  const print = ({ findings, files }) => {
+    if (!opts.quiet) stderr.write(`${toReportText(findings, { chalk })}\n${files.map((f) => `  ${printable(f)}\n`).join('')}`);
+  };
+  const chain = await chainReportOutcome(dir, options);
+  if (!chain) {
+    const made = await reportOutcome(dir, options);
+    print(made);
+    if (opts.json) stdout.write(toJsonText(made.document));
     return 0;
   }
-  const { findings, files, document } = await reportOutcome(dir, { out: opts.out, figure: opts.figure, allowSharedDir: opts.allowSharedDir });
-  if (!opts.quiet) {
-    stderr.write(toReportText(findings, { chalk }));
-    stderr.write(`\n${files.map((f) => `  ${printable(f)}\n`).join('')}`);
+  // a chained preset's directory: each part's report, under a line naming the part
+  for (const [index, { name, preset, dir: partDir, made }] of chain.parts.entries()) {
+    if (!opts.quiet) stderr.write(`${index ? '\n' : ''}== part ${name} (${index + 1} of ${chain.parts.length}): ${preset} in ${printable(partDir)}${made ? '' : `: not run yet (${printable(resumeCommand(dir, null))} runs it)`}\n`);
+    if (made) print(made);
   }
-  if (opts.json) stdout.write(toJsonText(document));
+  if (opts.json) stdout.write(toJsonText(chain.document));
   return 0;
 }
 

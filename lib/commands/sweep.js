@@ -9,7 +9,7 @@ import { toJsonText } from '../results/json.js';
 import { SPEC_FLAGS } from '../options/settings.js';
 import { SWEEP_OPTIONS } from '../sweep/request.js';
 import { sweepOutcome } from '../api/sweep.js';
-import { chainOutcome, isChainRequest } from '../api/chain.js';
+import { chainOutcome } from '../api/chain.js';
 import { createProgress } from './progress.js';
 import { printSweepReport } from './report.js';
 
@@ -84,19 +84,18 @@ export async function sweep(preset, opts, { stdout, stderr, chalk }) {
     } else stderr.write(chalk.yellow(`warning: the report could not be made: ${printable(reportError?.message ?? '')} (try: npx udsvstcp report ${printable(dir)})\n`));
   };
   const hooks = { signal: abort.signal, hurry: hurry.signal, onProgress };
-  /** @type {import('../api/sweep.js').SweepOutcome | import('../api/chain.js').ChainOutcome} */
+  /** @type {import('../api/sweep.js').SweepOutcome | import('../api/chain.js').ChainOutcome | null} */
   let outcome;
   try {
-    if (isChainRequest(options)) {
-      outcome = await chainOutcome(options, {
-        ...hooks,
-        onPart: (event) => {
-          if (event.type === 'part-end') return printReport(event.outcome);
-          say(`${event.index ? '\n' : ''}== part ${event.name} (${event.index + 1} of ${event.total}): ${event.preset} into ${printable(event.dir)}${event.skipped ? ' (complete: skipped)' : ''}\n`);
-          return undefined;
-        },
-      });
-    } else {
+    outcome = await chainOutcome(options, {
+      ...hooks,
+      onPart: (event) => {
+        if (event.type === 'part-end') return printReport(event.outcome);
+        say(`${event.index ? '\n' : ''}== part ${event.name} (${event.index + 1} of ${event.total}): ${event.preset} into ${printable(event.dir)}${event.skipped ? ' (complete: skipped)' : ''}\n`);
+        return undefined;
+      },
+    });
+    if (!outcome) {
       outcome = await sweepOutcome(options, hooks);
       printReport(outcome);
     }

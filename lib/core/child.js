@@ -8,12 +8,10 @@
 import { spawn } from 'node:child_process';
 import { RunError } from './errors.js';
 import { describeResourceCrash, keepOutput, lastMeaningfulLine } from './resources.js';
+import { formatDuration } from './units.js';
 
 /** After a child's exit, its channel and stderr have this long to end (something else may hold them). */
 const END_GRACE_MS = 2000;
-
-/** @param {number} ms */
-const duration = (ms) => (ms >= 1000 && ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`);
 
 /**
  * @typedef {object} Channel
@@ -88,7 +86,7 @@ export function createChannel({ post, listen, key = 'type', what = 'the other en
       return new Promise((resolve, reject) => {
         const timer = timeoutMs === undefined ? undefined : setTimeout(() => {
           settle(id);
-          reject(new RunError(`${what} did not answer a ${type} request within ${duration(timeoutMs)}`, 'ERR_SERVER'));
+          reject(new RunError(`${what} did not answer a ${type} request within ${formatDuration(timeoutMs)}`, 'ERR_SERVER'));
         }, timeoutMs);
         pending.set(id, { resolve, reject, timer });
         post({ [key]: type, id, ...body }, () => {});

@@ -42,16 +42,6 @@ export function readNetLimits() {
   };
 }
 
-/**
- * How many files a process we start may open (Linux; null where unknown or unlimited): the hard RLIMIT_NOFILE it
- * inherits (Node raises its soft limit to the hard one at start-up). Only root could raise it.
- */
-export function readOpenFileLimit() {
-  const line = readText('/proc/self/limits')?.split('\n').find((l) => l.startsWith('Max open files'));
-  const hard = line?.slice('Max open files'.length).trim().split(/\s+/)[1];
-  return hard !== undefined && /^\d+$/.test(hard) ? Number(hard) : null;
-}
-
 export function collectEnvironment() {
   const cpus = os.cpus();
   return {

@@ -172,15 +172,14 @@ export function readIfThere(path, options, cannot) {
  * spins at 100 % CPU for ever, deaf to signals, where mkdir of a missing child of an existing directory fails with
  * ENOENT (any path under /proc: nodejs/node's recursive mkdir takes that ENOENT for a missing parent and tries again).
  * @param {string} dir
- * @param {number} [mode]
  */
-export function makeDirectories(dir, mode = 0o755) {
+export function makeDirectories(dir) {
   const missing = [];
   // bounded by the path's depth
   for (let path = resolve(dir); !fs.existsSync(path) && dirname(path) !== path; path = dirname(path)) missing.push(path);
   for (const path of missing.reverse()) {
     try {
-      fs.mkdirSync(path, { mode });
+      fs.mkdirSync(path, { mode: 0o755 });
     } catch (error) {
       if (errorCode(error) !== 'EEXIST') throw error; // made meanwhile, or a dangling symlink: the next mkdir says
     }

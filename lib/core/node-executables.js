@@ -2,7 +2,7 @@
  * Node executables to run servers and trials with: a path, or a name on PATH. Each is first asked what it is: it must
  * run a line of JavaScript (`<it> -e '…' NONCE`, no shell, a short timeout) printing its versions and the nonce
  * reversed, so a program that only prints Node-like versions is refused, as is a Node older than package.json's
- * `engines` (a pre-release of the minimum is older). Every refusal is a UsageError naming the flag.
+ * `engines` (a pre-release of the minimum is older). Every refusal is a UsageError naming --node.
  */
 import { spawnSync } from 'node:child_process';
 import { randomInt } from 'node:crypto';
@@ -84,28 +84,26 @@ export const VERSION_PATTERN = /^v\d{1,4}\.\d{1,4}\.\d{1,4}(-[0-9A-Za-z.-]{1,40}
  * Where a name or path leads: a path (it has a /) resolved from the working directory; a bare name from the first
  * absolute PATH directory holding an executable file of that name.
  * @param {string} given
- * @param {string} flag
  */
-function locate(given, flag) {
+function locate(given) {
   if (given.includes('/')) {
     const path = resolve(given);
-    if (!fs.existsSync(path)) throw new UsageError(`${flag} ${given}: no such file; give the path of a Node executable or a name on PATH (e.g. node)`, 'ERR_NODE');
-    if (!isExecutableFile(path)) throw new UsageError(`${flag} ${given}: not an executable file; give the path of a Node executable or a name on PATH (e.g. node)`, 'ERR_NODE');
+    if (!fs.existsSync(path)) throw new UsageError(`--node ${given}: no such file; give the path of a Node executable or a name on PATH (e.g. node)`, 'ERR_NODE');
+    if (!isExecutableFile(path)) throw new UsageError(`--node ${given}: not an executable file; give the path of a Node executable or a name on PATH (e.g. node)`, 'ERR_NODE');
     return path;
   }
   const found = findIn(given, programDirs([]));
-  if (!found) throw new UsageError(`${flag} ${given}: not found on PATH; give a path (e.g. /tmp/n26/node_modules/.bin/node) or a name on PATH`, 'ERR_NODE');
+  if (!found) throw new UsageError(`--node ${given}: not found on PATH; give a path (e.g. /tmp/n26/node_modules/.bin/node) or a name on PATH`, 'ERR_NODE');
   return found;
 }
 
 /**
  * Find and ask one Node executable what it is.
  * @param {string} given a path or a name on PATH
- * @param {string} [flag] how to name it in messages (--node, or a spec key)
  */
-export function findNode(given, flag = '--node') {
-  if (typeof given !== 'string' || given.trim() === '') throw new UsageError(`${flag} must name a Node executable (a path or a name on PATH); got ${JSON.stringify(given)}`, 'ERR_NODE');
-  const path = locate(given, flag);
+export function findNode(given) {
+  if (typeof given !== 'string' || given.trim() === '') throw new UsageError(`--node must name a Node executable (a path or a name on PATH); got ${JSON.stringify(given)}`, 'ERR_NODE');
+  const path = locate(given);
   const nonce = String(randomInt(1e9, 1e12));
   const result = spawnSync(path, ['-e', ASK, nonce], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: PROBE_TIMEOUT_MS, maxBuffer: 64 * 1024, shell: false });
   const stdout = String(result.stdout ?? '').trim();
@@ -128,13 +126,13 @@ export function findNode(given, flag = '--node') {
           : !looksLikeNode ? `printed something else (${JSON.stringify(stdout.slice(0, 60))}${stdout.length > 60 ? '…' : ''})`
             : '';
   const asked = `\`${path} -e <a line of JavaScript>\``;
-  if (what) throw new UsageError(`${flag} ${given}: not Node: ${asked} ${what}`, 'ERR_NODE');
+  if (what) throw new UsageError(`--node ${given}: not Node: ${asked} ${what}`, 'ERR_NODE');
   const engines = enginesMinimum();
   if (compareVersions(version, engines.min.join('.')) < 0) { // a pre-release of the minimum does not meet engines
-    throw new UsageError(`${flag} ${given} is Node ${version}; udsvstcp needs Node ${engines.text} (package.json engines${version.includes('-') ? '; a pre-release comes before its release' : ''})`, 'ERR_NODE');
+    throw new UsageError(`--node ${given} is Node ${version}; udsvstcp needs Node ${engines.text} (package.json engines${version.includes('-') ? '; a pre-release comes before its release' : ''})`, 'ERR_NODE');
   }
   if (answer?.answer !== [...nonce].reverse().join('')) {
-    throw new UsageError(`${flag} ${given}: not Node: ${asked} printed Node-like versions but not what the line computes: it does not run JavaScript`, 'ERR_NODE');
+    throw new UsageError(`--node ${given}: not Node: ${asked} printed Node-like versions but not what the line computes: it does not run JavaScript`, 'ERR_NODE');
   }
   return { given, path, version, v8: String(versions.v8).slice(0, 100), libuv: String(versions.uv).slice(0, 100) };
 }
@@ -143,12 +141,12 @@ export function findNode(given, flag = '--node') {
  * Find and ask several: each at most once by version.
  * @param {string[]} list paths or names on PATH, in the order given (the first is the baseline)
  */
-export function findNodes(list, flag = '--node') {
-  if (list.length > MAX_NODES) throw new UsageError(`${flag} takes at most ${MAX_NODES} Node executables; got ${list.length}`, 'ERR_NODE');
-  const nodes = list.map((given) => findNode(given, flag));
+export function findNodes(list) {
+  if (list.length > MAX_NODES) throw new UsageError(`--node takes at most ${MAX_NODES} Node executables; got ${list.length}`, 'ERR_NODE');
+  const nodes = list.map(findNode);
   for (const [i, node] of nodes.entries()) {
     const first = nodes.findIndex((n) => n.version === node.version);
-    if (first !== i) throw new UsageError(`${flag}: ${nodes[first].given} and ${node.given} are both Node ${node.version}; give each version once`, 'ERR_NODE');
+    if (first !== i) throw new UsageError(`--node: ${nodes[first].given} and ${node.given} are both Node ${node.version}; give each version once`, 'ERR_NODE');
   }
   return nodes;
 }

@@ -21,19 +21,31 @@ export const MIN_ADDRESS_SPACE_KIB = 2_000_000;
  */
 
 /**
+ * A limit of /proc/self/limits' text, soft (column 1) or hard (2); null when unlimited or unknown.
+ * @param {string | null} text
+ * @param {string} name
+ * @param {1 | 2} column
+ */
+function limitOf(text, name, column) {
+  const match = text?.match(new RegExp(`^${name}\\s+(\\S+)\\s+(\\S+)`, 'm'));
+  return match && /^\d+$/.test(match[column]) ? Number(match[column]) : null;
+}
+
+/**
  * The soft limits, from /proc/self/limits (Linux; both null elsewhere).
  * @param {string | null} [text] the file's text (default: read it)
  * @returns {Limits}
  */
 export function readLimits(text = readProcLimits()) {
-  /** @param {string} name */
-  const soft = (name) => {
-    const match = text?.match(new RegExp(`^${name}\\s+(\\S+)`, 'm'));
-    return match && /^\d+$/.test(match[1]) ? Number(match[1]) : null;
-  };
-  const bytes = soft('Max address space');
-  return { addressSpaceKiB: bytes === null ? null : Math.floor(bytes / 1024), openFiles: soft('Max open files') };
+  const bytes = limitOf(text, 'Max address space', 1);
+  return { addressSpaceKiB: bytes === null ? null : Math.floor(bytes / 1024), openFiles: limitOf(text, 'Max open files', 1) };
 }
+
+/**
+ * How many files a process we start may open (Linux; null where unknown or unlimited): the hard RLIMIT_NOFILE it
+ * inherits (Node raises its soft limit to the hard one at start-up). Only root could raise it.
+ */
+export const readOpenFileLimit = () => limitOf(readProcLimits(), 'Max open files', 2);
 
 function readProcLimits() {
   try {

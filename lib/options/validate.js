@@ -173,7 +173,7 @@ export function resolveRunOptions(raw) {
     ...extras,
     nginx: extras.nginx ?? undefined,
     redisServer: extras.redisServer ?? undefined,
-    node: raw.node === undefined ? undefined : findNode(oneNode(String(raw.node)), '--node'), // found and asked last: it runs a program
+    node: raw.node === undefined ? undefined : findNode(oneNode(String(raw.node))), // found and asked last: it runs a program
     probe: Boolean(raw.probe),
     pin: parseSetting('pin', raw.pin ?? defaultOf('pin', 'run')),
     netns,

@@ -59,18 +59,19 @@ export function toChain({ name, source, raw }) {
 }
 
 /**
- * The chain a sweep's options ask for, or null: a chained preset by name or path, or --resume of a chain's directory.
+ * The chain a sweep's options ask for, or null: a chained preset by name or path, or --resume of a chain's directory
+ * (record: its chain.json; null for a new chain).
  * @param {Record<string, any>} options sweep()'s options
- * @returns {Chain | null}
+ * @returns {(Chain & { record: Record<string, any> | null }) | null}
  */
 export function chainOf(options) {
   if (options.resume !== undefined) {
-    const recorded = typeof options.resume === 'string' ? readChainFile(options.resume, { flag: '--resume', allowShared: Boolean(options.allowSharedDir) }) : null;
-    return recorded ? { name: recorded.preset, description: recorded.description ?? '', parts: recorded.parts.map((/** @type {any} */ p) => ({ name: p.name, preset: p.preset })) } : null;
+    const record = typeof options.resume === 'string' ? readChainFile(options.resume, { flag: '--resume', allowShared: Boolean(options.allowSharedDir) }) : null;
+    return record ? { name: record.preset, description: record.description ?? '', parts: record.parts.map((/** @type {any} */ p) => ({ name: p.name, preset: p.preset })), record } : null;
   }
   if (typeof options.preset !== 'string') return null;
   const loaded = loadSpec(options.preset);
-  return isChained(loaded) ? toChain(loaded) : null;
+  return isChained(loaded) ? { ...toChain(loaded), record: null } : null;
 }
 
 /**

@@ -32,7 +32,7 @@ export function nodesForResume(meta, given, dir, where) {
   if (!versions || versions.length === 0 || !versions.every((v) => typeof v === 'string' && VERSION_PATTERN.test(v)) || new Set(versions).size !== versions.length) {
     throw new UsageError(`${where} "nodes" must list the Node versions measured, each once ({"version": "v20.20.2", …}); got ${JSON.stringify(meta.nodes)?.slice(0, 200)}; it was edited by hand`, 'ERR_META');
   }
-  const found = given === null ? [currentNode()] : findNodes(given, '--node');
+  const found = given === null ? [currentNode()] : findNodes(given);
   const missing = versions.filter((v) => !found.some((n) => n.version === v));
   const extra = found.filter((n) => !versions.includes(n.version));
   if (missing.length || extra.length) {

@@ -111,6 +111,8 @@ export async function runSweep(spec, deps) {
 
   /** @type {string | undefined} */
   let serverRound;
+  /** once the signal is aborted: interrupted, and no trial is started or recorded */
+  const stopping = () => (interrupted = Boolean(signal?.aborted));
   /**
    * @param {import('./schedule.js').Job} job
    * @param {number} index
@@ -119,11 +121,11 @@ export async function runSweep(spec, deps) {
    * @returns {Promise<boolean>} false when aborted
    */
   const runJob = async (job, index, total, round) => {
-    if (signal?.aborted) return false;
+    if (stopping()) return false;
     if (spec.server === 'round' && serverRound !== undefined && serverRound !== round) await keeper.stop(); // a planned restart, not a replacement
     serverRound = round;
     const server = await keeper.ready(job.node);
-    if (signal?.aborted) return false;
+    if (stopping()) return false;
     onStart?.(job, index, total);
     const spec1 = trialSpec(spec, job, server);
     const t0 = now();
@@ -131,7 +133,7 @@ export async function runSweep(spec, deps) {
     try {
       result = await runTrial(spec1, server);
     } catch (error) {
-      if (signal?.aborted) return false;
+      if (stopping()) return false;
       throw error;
     }
     trialTimes.push(now() - t0);
@@ -147,10 +149,7 @@ export async function runSweep(spec, deps) {
 
   try {
     for (const [index, job] of todo.entries()) {
-      if (!(await runJob(job, index, todo.length, `run ${job.run}`))) {
-        interrupted = true;
-        break;
-      }
+      if (!(await runJob(job, index, todo.length, `run ${job.run}`))) break;
     }
     for (let round = 0; spec.precision !== null && !interrupted && !timeUp; round++) {
       const all = [...previous, ...rows];
@@ -185,10 +184,7 @@ export async function runSweep(spec, deps) {
       onNote?.(`precision round ${round + 1}: ${short.length} group(s) wider than ${target}, widest ${sizeLabel(spec.workload, widest.size)} ${depthLabel(spec.workload, widest.depth)} ${widest.halfWidth === null ? '(one run)' : `±${formatPercent(widest.halfWidth * 100, spec.precision * 100)} %`}; one more run for the ${chosen.length} that gain most from one${leftOut}`);
       for (const [index, job] of extraJobs.entries()) {
         if (index > 0 && outOfTime()) break;
-        if (!(await runJob(job, index, extraJobs.length, `round ${round}`))) {
-          interrupted = true;
-          break;
-        }
+        if (!(await runJob(job, index, extraJobs.length, `round ${round}`))) break;
         extra += job.transports.length;
       }
     }

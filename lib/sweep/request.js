@@ -142,7 +142,7 @@ export function resolveSweep(options) {
   if (options.rates !== undefined && !isOpenLoopWorkload(getWorkload(spec.workload))) {
     throw new UsageError(`--rates is for the open-loop workloads (${WORKLOAD_NAMES.filter((n) => isOpenLoopWorkload(getWorkload(n))).join(', ')}), whose depth axis is the offered rate; ${spec.workload} takes --depths`);
   }
-  const nodes = spec.node === null ? [currentNode()] : findNodes(spec.node, '--node'); // not Node, too old, twice: exit 2 before any file exists
+  const nodes = spec.node === null ? [currentNode()] : findNodes(spec.node); // not Node, too old, twice: exit 2 before any file exists
   const dir = opts.out ?? defaultOutDir(spec.preset);
   const flag = opts.out !== undefined ? '--out' : 'results directory';
   checkNewOutDir(dir, flag, allowShared);

@@ -22,7 +22,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { NODE_BACKLOG, readSomaxconn } from '../../lib/core/backlog.js';
-import { readOpenFileLimit } from '../../lib/core/environment.js';
+import { readOpenFileLimit } from '../../lib/core/resources.js';
 import { spawnServer } from '../../lib/fixture/server-process.js';
 import { alignColumns } from './table.js';
 
