@@ -36,10 +36,11 @@ export function findIn(name, dirs) {
 }
 
 /**
+ * `name` in PATH's absolute directories: a relative entry (`.`) would run whatever the working directory holds.
  * @param {string} name
  */
 export function findProgram(name) {
-  return (process.env.PATH ?? '').split(delimiter).filter(Boolean).map((dir) => join(dir, name)).find(isExecutableFile);
+  return findIn(name, programDirs([]));
 }
 
 /**

@@ -1,9 +1,10 @@
 /**
  * Which version a server or client program is (meta.json's executables): one probe, lib/core/programs.js
- * programVersion, for nginx, redis-server, redis-benchmark and PostgreSQL, run on the real programs.
+ * programVersion, for nginx, redis-server, redis-benchmark and PostgreSQL, run on the real programs; and where
+ * the system's programs (taskset, ip) are looked for.
  */
 import { describe, expect, it } from 'vitest';
-import { programVersion } from '../../lib/core/programs.js';
+import { findProgram, programVersion } from '../../lib/core/programs.js';
 import { describeNginx, findNginx } from '../../lib/fixture/nginx.js';
 import { describePostgres, findPostgres } from '../../lib/fixture/postgres-process.js';
 import { describeRedisServer, findRedisServer } from '../../lib/fixture/redis-process.js';
@@ -30,5 +31,28 @@ describe('programVersion', () => {
     expect(describeRedisServer(found(findRedisServer())).version).toMatch(/^\d+\.\d+\.\d+$/);
     expect(describeRedisBenchmark(found(findRedisBenchmark())).version).toMatch(/^\d+\.\d+\.\d+$/);
     expect(describePostgres(found(findPostgres())).version).toMatch(/^PostgreSQL \d+\.\d+/);
+  });
+});
+
+describe('findProgram', () => {
+  it("looks only in PATH's absolute directories, never in a relative entry such as '.'", async () => {
+    const { mkdtempSync, rmSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = mkdtempSync(join(tmpdir(), 'udsvstcp-path-'));
+    const [cwd, path] = [process.cwd(), process.env.PATH];
+    try {
+      writeFileSync(join(dir, 'taskset'), '#!/bin/sh\n', { mode: 0o755 });
+      process.chdir(dir);
+      process.env.PATH = `.:${path}`;
+      expect(findProgram('taskset')).not.toBe('taskset');
+      expect(findProgram('taskset')).toMatch(/^\/.*\/taskset$/); // util-linux's, which .ci/run installs
+      process.env.PATH = `${dir}:${path}`;
+      expect(findProgram('taskset')).toBe(join(dir, 'taskset')); // an absolute entry is taken as given
+    } finally {
+      process.chdir(cwd);
+      process.env.PATH = path;
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
