@@ -40,6 +40,18 @@ describe('fixture health', () => {
     }
   });
 
+  it('names the server it probed where nothing listens', async () => {
+    const { createServer } = await import('node:net');
+    const closed = createServer();
+    await new Promise((resolve) => closed.listen(0, '127.0.0.1', () => resolve(undefined)));
+    const port = /** @type {import('node:net').AddressInfo} */ (closed.address()).port;
+    await new Promise((resolve) => closed.close(resolve)); // a port nothing listens on now
+    const tcp = /** @type {const} */ ({ transport: 'tcp', host: '127.0.0.1', port });
+    for (const handler of /** @type {const} */ (['sink', 'greeter', 'echo'])) {
+      expect(await probeTarget(handler, tcp, { timeoutMs: 1000 })).toMatch(new RegExp(`^the ${handler} server at tcp 127\\.0\\.0\\.1:${port}: .*\\(is the ${handler} server running\\?\\)$`));
+    }
+  });
+
   it('names a deleted socket file, and a path replaced by another file, which it leaves alone', async () => {
     const fixture = await startFixture(getWorkload('echo'));
     const path = fixture.targets.uds.transport === 'uds' ? fixture.targets.uds.path : '';
