@@ -224,11 +224,14 @@ export function toSummaryText(summary, { precision = null, workload = undefined 
   const versions = [...new Set(own.map((r) => r.node_version ?? null))];
   const several = versions.length > 1;
   const limit = precision ?? WIDE_CI;
-  const pct = (/** @type {number | null} */ v) => (v === null ? '    -' : `±${formatPercent(v, limit * 100)}%`.padStart(6));
+  const percent = (/** @type {number | null} */ v) => (v === null ? '-' : `±${formatPercent(v, limit * 100)}%`);
+  // columns as wide as their widest cell (`1 lookup connections 1`, `±3943.0%`), so each figure ends under its heading
+  const pctWidth = Math.max(6, ...ratios.map((r) => percent(r.ci95_half_width_pct).length));
+  const pct = (/** @type {number | null} */ v) => percent(v).padStart(pctWidth);
   const secondLabel = w.summary[second].short.replace(/ (µs|us|s)\b.*$/, '');
-  const labelWidth = several ? 30 : 20;
   /** a group for people: `64B depth 1`, with its Node version first when there are several @param {Record<string, any>} r */
   const groupLabel = (r) => `${several && r.node_version ? `${r.node_version} ` : ''}${sizeLabel(r.workload, r.size_bytes)} ${depthLabel(r.workload, r.depth)}`;
+  const labelWidth = Math.max(several ? 30 : 20, ...own.map((r) => groupLabel(r).length));
   const keyOf = (/** @type {Record<string, any>} */ s) => `${s.node_version}|${s.size_bytes}|${s.depth}|${s.transport}|${s.metric}`;
   const index = new Map([...own].reverse().map((s) => [keyOf(s), s])); // the first row of a key wins
   // one transport measured alone (no ratio cell): its figure per group, and that nothing is compared
@@ -248,11 +251,11 @@ export function toSummaryText(summary, { precision = null, workload = undefined 
     const label = labelOf(transport);
     if (k > 0) lines.push('');
     const tcpWidth = Math.max(10, `TCP ${figure}`.length);
-    lines.push(`${`${labelOf(cell)} ${figure} (geometric mean of paired runs, 95 % CI)`.padEnd(labelWidth + 45)}${`TCP ${figure}`.padStart(tcpWidth)}   ${`${label} ${figure}`.padStart(10)}   ${secondLabel} ${labelOf(cell)}`);
+    lines.push(`${`${labelOf(cell)} ${figure} (geometric mean of paired runs, 95 % CI)`.padEnd(labelWidth + pctWidth + 39)}${`TCP ${figure}`.padStart(tcpWidth)}   ${`${label} ${figure}`.padStart(10)}   ${secondLabel} ${labelOf(cell)}`);
     for (const r of ratios.filter((x) => x.transport === cell)) {
       const pick = (/** @type {string} */ t, /** @type {string} */ metric) => index.get(keyOf({ ...r, transport: t, metric }));
       const group = groupLabel(r).padEnd(labelWidth);
-      const ci = r.ci95_low === null ? ' (n=1, no CI)'.padEnd(30) : ` [${fmt(r.ci95_low)}, ${fmt(r.ci95_high)}] ${pct(r.ci95_half_width_pct)} n=${String(r.n).padEnd(3)}`;
+      const ci = r.ci95_low === null ? ' (n=1, no CI)'.padEnd(pctWidth + 24) : ` [${fmt(r.ci95_low)}, ${fmt(r.ci95_high)}] ${pct(r.ci95_half_width_pct)} n=${String(r.n).padEnd(3)}`;
       const star = r.significant === 'yes' ? ' *' : '  ';
       const short = r.precision_met === 'no' ? '!' : ' ';
       const rtt = pick(cell, second);

@@ -169,6 +169,15 @@ describe('the summary for people', () => {
     const single = toSummaryText([{ ...offered, n: 1, ci95_low: null, ci95_high: null, ci95_half_width_pct: null, significant: null }, { ...offered, transport: 'tcp', geomean: 500 }, { ...offered, transport: 'uds', geomean: 550 }]).split('\n');
     expect(single[1]).toContain('(n=1, no CI)');
     expect(single[1].indexOf(' 500') + 4).toBe(heads[0]);
+    // a label longer than the column (postgres's), and an interval ±100 % or wider, widen their columns
+    const wide = toSummaryText([{ ...offered, ci95_low: 0.01, ci95_high: 40, ci95_half_width_pct: 3943 }, { ...offered, depth: 1, ci95_half_width_pct: 4.8 }, ...[1000, 1].flatMap((depth) => [{ ...offered, depth, transport: 'tcp', geomean: 500 }, { ...offered, depth, transport: 'uds', geomean: 550 }])]).split('\n');
+    const wideHead = wide[0].indexOf('TCP resp p99 µs   UDS') + 'TCP resp p99 µs'.length;
+    expect(wide[1]).toContain('±3943.0%');
+    expect([wide[1].indexOf(' 500') + 4, wide[2].indexOf(' 500') + 4]).toEqual([wideHead, wideHead]);
+    const lookups = { ...ratio('postgres', 'queries_per_s'), size_bytes: 1, depth: 1 };
+    const postgres = toSummaryText([lookups, { ...lookups, transport: 'tcp', geomean: 500 }, { ...lookups, transport: 'uds', geomean: 550 }]).split('\n');
+    expect(postgres[1]).toMatch(/^ {2}1 lookup connections 1 /);
+    expect(postgres[1].indexOf(' 500') + 4).toBe(postgres[0].indexOf(' UDS ') + 1 - 3);
     expect(toSummaryText([{ ...ratio('http', 'req_per_s'), depth: 10 }]).split('\n')[1]).toMatch(/^ {2}64 B connections 10 +× {2}1\.10 \[ {2}1\.05, {3}1\.15\] {2}±4\.8% n=3/);
   });
 });
