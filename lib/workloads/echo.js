@@ -44,7 +44,14 @@ export const echo = {
   needs: 'messages',
   // the 2014 layout: ms per 100 000 round trips, exactly the elapsed ms when a trial measures 100 000 packets
   wide: { name: 'NAME (ms per 100 000 round trips)', value: (t) => (t.elapsed_ms * 100_000) / t.packets },
-  summaryLines: oneWayLines,
+  // the 2019 latency test printed the mean RTT / 2 as "one way": that line, at depth 1
+  summaryLines(summary) {
+    const oneWay = summary.filter((r) => r.metric === 'rtt_mean_us' && r.depth === 1 && !String(r.transport).includes('/'));
+    const sizes = [...new Set(oneWay.map((r) => r.size_bytes))];
+    if (!sizes.length) return [];
+    const bySize = (/** @type {number} */ size) => oneWay.filter((r) => r.size_bytes === size).map((r) => `${r.transport.toUpperCase()} ${((r.geomean ?? r.mean) / 2).toFixed(2)} µs`).join(', ');
+    return [`one way (mean RTT / 2 at depth 1, as the 2019 latency test gave it): ${sizes.map((size) => `${formatSize(size)} ${bySize(size)}`).join('; ')}`];
+  },
   async run(spec, context) {
     const { size, depth } = spec;
     return measureEcho(echo, spec, context, { inFlight: depth, depth }, (lanes) => ({
@@ -54,18 +61,6 @@ export const echo = {
     }));
   },
 };
-
-/**
- * The 2019 latency test printed the mean RTT / 2 as "one way": that line, at depth 1.
- * @param {Record<string, any>[]} summary rows of summarize()
- */
-function oneWayLines(summary) {
-  const oneWay = summary.filter((r) => r.metric === 'rtt_mean_us' && r.depth === 1 && !String(r.transport).includes('/'));
-  const sizes = [...new Set(oneWay.map((r) => r.size_bytes))];
-  if (!sizes.length) return [];
-  const bySize = (/** @type {number} */ size) => oneWay.filter((r) => r.size_bytes === size).map((r) => `${r.transport.toUpperCase()} ${((r.geomean ?? r.mean) / 2).toFixed(2)} µs`).join(', ');
-  return [`one way (mean RTT / 2 at depth 1, as the 2019 latency test gave it): ${sizes.map((size) => `${formatSize(size)} ${bySize(size)}`).join('; ')}`];
-}
 
 /**
  * A trial's echo lanes (measureLoads), one per target, each a pipeline: a socket to the server, or a message
