@@ -46,7 +46,6 @@ export function textTable({ columns, rows: cells }, head) {
 
 /**
  * @param {import('../trial/record.js').TrialRecord[]} records
- * @param {{ chalk?: import('chalk').ChalkInstance }} [options]
  */
 export function toTable(records, { chalk = plain } = {}) {
   const w = workloadOf(records[0]?.workload);
