@@ -55,9 +55,8 @@ export function compareOutcome(dirA, dirB, options = {}) {
 function refuseChains(dirA, dirB, allowShared) {
   const [chainA, chainB] = [dirA, dirB].map((dir) => readChainFile(dir, { flag: 'compare', allowShared }));
   if (chainA === null && chainB === null) return;
-  const names = (/** @type {Record<string, any>} */ chain) => chain.parts.map((/** @type {Record<string, any>} */ p) => String(p.name));
   if (chainA && chainB && chainA.preset === chainB.preset) {
-    throw new UsageError(`${dirA} and ${dirB} are directories of the chained preset ${chainA.preset}, whose parts are sweeps of their own: compare them part by part: ${names(chainA).map((/** @type {string} */ name) => `udsvstcp compare ${join(dirA, name)} ${join(dirB, name)}`).join('; ')}`, 'ERR_COMPARE');
+    throw new UsageError(`${dirA} and ${dirB} are directories of the chained preset ${chainA.preset}, whose parts are sweeps of their own: compare them part by part: ${chainA.parts.map((/** @type {Record<string, any>} */ p) => `udsvstcp compare ${join(dirA, String(p.name))} ${join(dirB, String(p.name))}`).join('; ')}`, 'ERR_COMPARE');
   }
   const [dir, chain] = chainA ? [dirA, chainA] : [dirB, /** @type {Record<string, any>} */ (chainB)];
   throw new UsageError(`${dir} is the directory of the chained preset ${chain.preset}, not of one sweep: compare one of its parts' directories instead: ${chain.parts.map((/** @type {Record<string, any>} */ p) => `${join(dir, p.name)} (${p.preset})`).join(', ')}`, 'ERR_COMPARE');

@@ -243,7 +243,9 @@ async function measure({ dir, spec, previous, executables, nodes, begin, end, re
   onProgress({ type: 'summary', text: toSummaryText(summary, { precision: spec.precision, workload: spec.workload }) });
   // the other warnings are the report's (findings.warnings), printed with its verdicts as `report DIR` prints them; these
   // are this session's runs of the server's own C client, whose errors (pgbench's) no file keeps for a report to read
-  for (const text of referenceWarnings(referenceRows, referenceErrors)) onProgress({ type: 'warning', text });
+  const failedReference = referenceRows.filter((r) => r.status === 'error');
+  if (failedReference.length) onProgress({ type: 'warning', text: `${failedReference[0].client} failed in ${failedReference.length} run(s) (status error in ${FILES.reference}); the first: ${failedReference[0].error}` });
+  if (referenceErrors.length) onProgress({ type: 'warning', text: `pgbench failed in ${referenceErrors.length} run(s): their pgbench_tps is empty in ${FILES.trials}; the first: ${referenceErrors[0]}` });
   const files = [FILES.trials, FILES.blocks, FILES.summary, FILES.wide, FILES.meta, ...(referenceRows.length ? [FILES.reference] : [])].map((file) => join(resolve(dir), file));
   onProgress({ type: 'recorded', rows: rows.length, planned: result.planned, extra: result.extra, failed, files });
 
@@ -259,22 +261,6 @@ async function measure({ dir, spec, previous, executables, nodes, begin, end, re
   }
   const document = toReportDocument(report?.findings ?? { status: result.interrupted ? 'interrupted' : 'complete', trials: { recorded: rows.length, ok: rows.length - failed, failed, planned: result.planned }, sections: [], versions: [], knees: [], reference: describeReference(referenceRows), warnings: ['the report could not be made (see stderr)'], stateWarnings: [], machineWarnings: [], machineNotes: [], summary, centre: 'geometric mean', meta: null }, { dir: resolve(dir), files: report?.files ?? [] });
   return { dir, document, report, reportError, interrupted: result.interrupted, failed, resume };
-}
-
-/**
- * The runs of the server's own C client that gave no figures, said once each kind: redis-benchmark's error rows in
- * reference.csv, pgbench's empty pgbench_tps cells.
- * @param {Record<string, unknown>[]} rows this session's reference.csv rows
- * @param {string[]} pgbench why each pgbench run that failed did
- * @returns {string[]}
- */
-function referenceWarnings(rows, pgbench) {
-  const failed = rows.filter((r) => r.status === 'error');
-  /** @type {string[]} */
-  const warnings = [];
-  if (failed.length) warnings.push(`${failed[0].client} failed in ${failed.length} run(s) (status error in ${FILES.reference}); the first: ${failed[0].error}`);
-  if (pgbench.length) warnings.push(`pgbench failed in ${pgbench.length} run(s): their pgbench_tps is empty in ${FILES.trials}; the first: ${pgbench[0]}`);
-  return warnings;
 }
 
 /** Unrecorded traffic through a new server before its first measured trial, per transport (none in test mode). */

@@ -111,7 +111,6 @@ const count = (n) => Math.round(n).toLocaleString('en-US').replace(/,/g, ' ');
  * @param {Amount} words.measure the duration asked for (per lane)
  * @param {string} words.units what a block counts: packets, chunks, connections, requests
  * @param {string} words.floor where the floor comes from, e.g. `100 × --depth 1024`
- * @returns {string | null}
  */
 export function overrunWarning(plan, { measure, units, floor }) {
   if (plan.fits || !('ms' in measure)) return null;

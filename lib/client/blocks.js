@@ -210,7 +210,12 @@ function laneExecutor(lane, shared) {
       let cpuUs = cpu.user + cpu.system;
       if (lane.sharesProcess && server) {
         cpuUs = Math.max(0, cpuUs - server.cpu_us);
-        if (server.counters) client = lessCounters(client, server.counters);
+        if (server.counters) {
+          // the process's counters less its server thread's (never below 0), null where either is unknown
+          const less = (/** @type {number | null} */ a, /** @type {number | null} */ b) => (a === null || b === null ? null : Math.max(0, a - b));
+          const part = server.counters;
+          client = { vcsw: Math.max(0, client.vcsw - part.vcsw), ivcsw: Math.max(0, client.ivcsw - part.ivcsw), reads: less(client.reads, part.reads), writes: less(client.writes, part.writes) };
+        }
       }
       if (lane.countsReads === false) {
         client = { ...client, reads: null };
@@ -291,17 +296,6 @@ function sumBlocks(blocks, hasServer) {
     clientCpus: cpus('client'),
     serverCpus: cpus('server'),
   };
-}
-
-/**
- * A process's counters less one of its threads' (never below 0), null where either is unknown.
- * @param {Counters} whole
- * @param {Counters} part
- * @returns {Counters}
- */
-function lessCounters(whole, part) {
-  const less = (/** @type {number | null} */ a, /** @type {number | null} */ b) => (a === null || b === null ? null : Math.max(0, a - b));
-  return { vcsw: Math.max(0, whole.vcsw - part.vcsw), ivcsw: Math.max(0, whole.ivcsw - part.ivcsw), reads: less(whole.reads, part.reads), writes: less(whole.writes, part.writes) };
 }
 
 /**

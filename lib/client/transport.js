@@ -39,7 +39,6 @@ export function httpOrigin(target) {
  * Where a client that opens its own connections (ioredis) reaches a target: its transport's connect options, host and
  * port or a socket path, with TCP_NODELAY where it applies.
  * @param {Target} target
- * @param {{ noDelay?: boolean }} [options]
  * @returns {{ host?: string, port?: number, path?: string, noDelay?: boolean }}
  */
 export function socketAddress(target, { noDelay = true } = {}) {

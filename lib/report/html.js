@@ -12,17 +12,6 @@ function escapeHtml(text) {
   return String(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c] ?? c));
 }
 
-/**
- * An SVG document as an inline element: no XML prolog, no namespace URIs (the HTML parser puts <svg> in the SVG namespace).
- * @param {string} svg
- * @param {string} title
- */
-function inlineSvg(svg, title) {
-  return svg
-    .replace(/^<\?xml[^>]*>\s*/, '')
-    .replace(/<svg\b([^>]*)>/, (_, attrs) => `<svg${String(attrs).replace(/\s+xmlns(:\w+)?="[^"]*"/g, '')} role="img" aria-label="${escapeHtml(title)}">`);
-}
-
 const STYLE = `
 body { font: 15px/1.45 system-ui, sans-serif; margin: 2rem auto; max-width: 1100px; padding: 0 1rem; color: #222; }
 h1 { font-size: 1.5rem; } h2 { font-size: 1.2rem; margin-top: 2rem; }
@@ -74,7 +63,13 @@ export function toHtml(findings, charts, { files = [] } = {}) {
 
   if (charts.length) {
     parts.push('<h2>Charts</h2>');
-    for (const chart of charts) parts.push(`<figure id="${escapeHtml(chart.name.replace(/\.svg$/, ''))}"><figcaption>${escapeHtml(chart.title)}</figcaption>${inlineSvg(chart.svg, chart.title)}</figure>`);
+    for (const chart of charts) {
+      // inline: no XML prolog, no namespace URIs (the HTML parser puts <svg> in the SVG namespace)
+      const svg = chart.svg
+        .replace(/^<\?xml[^>]*>\s*/, '')
+        .replace(/<svg\b([^>]*)>/, (_, attrs) => `<svg${String(attrs).replace(/\s+xmlns(:\w+)?="[^"]*"/g, '')} role="img" aria-label="${escapeHtml(chart.title)}">`);
+      parts.push(`<figure id="${escapeHtml(chart.name.replace(/\.svg$/, ''))}"><figcaption>${escapeHtml(chart.title)}</figcaption>${svg}</figure>`);
+    }
   }
 
   /** @param {{ columns: import('./depth-table.js').Column[], rows: string[][] }} table */

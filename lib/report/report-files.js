@@ -22,7 +22,6 @@ export const REPORT_FILES = { markdown: 'summary.md', html: 'report.html', xlsx:
  * meta.json's environment as the report sheet's rows, a value a cell: an object's keys each a row of their own
  * (`net.somaxconn`), so that a number stays a number; a list as text (`0.52 0.4 0.31`).
  * @param {Record<string, any> | null | undefined} environment
- * @param {string} [prefix]
  * @returns {[string, string | number | null][]}
  */
 function environmentRows(environment, prefix = '') {

@@ -24,7 +24,6 @@ export function describeState(findings) {
 /**
  * Verdict lines only (what a sweep prints at its end).
  * @param {import('./findings.js').Findings} findings
- * @param {{ chalk?: import('chalk').ChalkInstance }} [options]
  */
 export function toVerdictText(findings, { chalk = plain } = {}) {
   const lines = [...findings.sections.map((s) => chalk.bold(printable(s.verdict))), ...findings.versions.map((v) => chalk.bold(printable(v.line))), ...findings.knees.map((k) => chalk.bold(printable(k.line))), ...findings.reference.map((line) => printable(line))];
@@ -52,7 +51,6 @@ export function versionTitle(findings, version) {
 
 /**
  * @param {import('./findings.js').Findings} findings
- * @param {{ chalk?: import('chalk').ChalkInstance }} [options]
  */
 export function toReportText(findings, { chalk = plain } = {}) {
   const out = [printable(describeState(findings)), ''];

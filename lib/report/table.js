@@ -46,7 +46,6 @@ export function textTable({ columns, rows: cells }, head) {
 
 /**
  * @param {import('../trial/record.js').TrialRecord[]} records
- * @param {{ chalk?: import('chalk').ChalkInstance }} [options]
  */
 export function toTable(records, { chalk = plain } = {}) {
   const w = workloadOf(records[0]?.workload);
@@ -139,7 +138,6 @@ export function toComparison(records, { chalk = plain, ratios = {}, workUs = nul
  * paired run the medians' ratio: `redis-benchmark 16 B depth 1 SET: tcp 18.3k rps, uds 25.1k rps (×1.37, 95 % CI
  * 1.21–1.55) (median of 3 runs)`.
  * @param {Record<string, any>[]} rows reference.csv's rows
- * @returns {string[]}
  */
 export function describeReference(rows) {
   const ok = rows.filter((r) => r.status === 'ok');

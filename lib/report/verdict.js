@@ -228,21 +228,6 @@ export function aloneWords(transport, figure) {
   return `its ${figure.label} measured, nothing compared (${why})`;
 }
 
-/**
- * The line of a depth where one transport was measured alone.
- * @param {string} head
- * @param {{ transport: string, sizes: { size_bytes: number, measured: boolean }[] }} alone measured: a successful trial at that size
- * @param {{ label: string }} figure
- * @param {SizeWords} size
- */
-function aloneVerdict(head, { transport, sizes }, figure, size) {
-  const label = labelOf(transport);
-  const measured = sizes.filter((s) => s.measured);
-  const failed = sizes.filter((s) => !s.measured).map((s) => size(s.size_bytes));
-  if (measured.length === 0) return `${head}: ${label} alone: no successful trial, nothing measured.`;
-  return `${head}: ${label} alone at ${sizeSpan(measured, size)}: ${aloneWords(transport, figure)}${failed.length ? `; no successful trial at ${failed.join(', ')}` : ''}.`;
-}
-
 /** What to do where one run was measured and one was planned. */
 const SINGLE_RUN = 'use --runs 2 or more';
 
@@ -262,7 +247,7 @@ export function singleRunWords({ runs, stopped, retry }) {
  * transport was measured alone, what it measured and that nothing is compared.
  * @param {{ depth: number, workload?: string, node?: string | null, sizes: SizeVerdict[], others?: { label: string, sizes: SizeVerdict[] }[],
  *   alone?: { transport: string, sizes: { size_bytes: number, measured: boolean }[] } }} section
- *   node: its Node version, named where a sweep measured several; sizes: UDS/TCP (none: a sweep without UDS); alone: the one transport measured
+ *   node: its Node version, named where a sweep measured several; sizes: UDS/TCP (none: a sweep without UDS); alone: the one transport measured, measured: a successful trial at that size
  * @param {{ label: string }} figure the primary figure
  * @param {{ workloadLabel?: boolean, single?: string }} [options] workloadLabel: name the workload too (several in one sweep);
  *   single: what to do where one run was measured, when the sweep planned more (singleRunWords)
@@ -270,7 +255,14 @@ export function singleRunWords({ runs, stopped, retry }) {
 export function toVerdict(section, figure, { workloadLabel = false, single = SINGLE_RUN } = {}) {
   const head = `${workloadLabel && section.workload ? `${section.workload} ` : ''}${section.node ? `Node ${section.node}, ` : ''}${depthLabel(section.workload, section.depth)}`;
   const size = (/** @type {number} */ n) => sizeLabel(section.workload, n);
-  if (section.alone) return aloneVerdict(head, section.alone, figure, size);
+  if (section.alone) {
+    const { transport, sizes } = section.alone;
+    const label = labelOf(transport);
+    const measured = sizes.filter((s) => s.measured);
+    const failed = sizes.filter((s) => !s.measured).map((s) => size(s.size_bytes));
+    if (measured.length === 0) return `${head}: ${label} alone: no successful trial, nothing measured.`;
+    return `${head}: ${label} alone at ${sizeSpan(measured, size)}: ${aloneWords(transport, figure)}${failed.length ? `; no successful trial at ${failed.join(', ')}` : ''}.`;
+  }
   const others = (section.others ?? []).filter((o) => o.sizes.length).map((o) => `${o.label} against TCP: ${verdictBody(o.sizes, figure, o.label, single, size)}.`);
   if (section.sizes.length === 0) return others.length ? `${head}: ${others.join(' ')}` : `${head}: nothing measured.`;
   return [`${head}: ${verdictBody(section.sizes, figure, labelOf(HEADLINE), single, size)}.`, ...others].join(' ');

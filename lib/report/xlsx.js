@@ -52,18 +52,6 @@ export function xmlSafeText(text) {
 }
 
 /**
- * A cell: a finite number in its format, any other figure empty, text as text (never a formula unless told).
- * @param {unknown} v
- * @param {string | undefined} format
- * @returns {import('write-excel-file/node').Cell}
- */
-function cellOf(v, format) {
-  if (typeof v === 'number') return Number.isFinite(v) ? { value: v, type: Number, ...(format ? { format } : {}) } : null;
-  if (v === null || v === undefined || v === '') return null; // empty text: an empty cell
-  return { value: xmlSafeText(String(v)), type: String };
-}
-
-/**
  * One sheet: a bold frozen header row, then a row per record.
  * @param {string} name
  * @param {string[]} columns
@@ -79,7 +67,13 @@ function sheetOf(name, columns, rows, format, widths = []) {
     columns: columns.map((c, k) => ({ width: widths[k] ?? Math.min(40, Math.max(8, c.length + 2)) })),
     data: [
       columns.map((c) => ({ value: xmlSafeText(c), type: String, fontWeight: 'bold' })),
-      ...rows.map((row) => columns.map((c) => cellOf(row[c], typeof row[c] === 'number' ? format(c, row) : undefined))),
+      // a finite number in its format, any other figure empty, text as text (never a formula unless told), empty text empty
+      ...rows.map((row) => columns.map((c) => {
+        const v = row[c];
+        if (typeof v !== 'number') return v === null || v === undefined || v === '' ? null : { value: xmlSafeText(String(v)), type: String };
+        const f = format(c, row);
+        return Number.isFinite(v) ? { value: v, type: Number, ...(f ? { format: f } : {}) } : null;
+      })),
     ],
   };
 }

@@ -61,7 +61,6 @@ export function checkVersion(meta, dir) {
  * sweeps wrote it, is a record of unknown version): a line each, for people and the session's `executables_changed`.
  * @param {Record<string, any>} meta
  * @param {Record<string, { path: string, version: string, from: string }>} executables what runs now, by name
- * @returns {string[]}
  */
 export function changedExecutables(meta, executables) {
   /** @type {Record<string, { path: string, version: string | null }>} */

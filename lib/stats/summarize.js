@@ -185,7 +185,6 @@ export function counterWarnings(rows) {
  * Trials whose lanes were measured under unequal conditions (lib/trial/lane-check.js
  * wrote a `lane_check` note on the lane that differs from TCP's): one warning naming the lanes.
  * @param {Record<string, any>[]} rows trial rows
- * @returns {string[]}
  */
 export function laneWarnings(rows) {
   const flagged = rows.filter((r) => r.status === 'ok' && typeof r.lane_check === 'string' && r.lane_check !== '');

@@ -66,22 +66,6 @@ function trialSpec(spec, job, server) {
 const width = (/** @type {{ halfWidth: number | null }} */ g) => g.halfWidth ?? Infinity;
 
 /**
- * The groups short of a precision, one per (size, depth): the one of its Node versions whose interval is widest.
- * @template {{ size: number, depth: number, halfWidth: number | null, gain: number }} G
- * @param {G[]} groups
- */
-function widestPerGroup(groups) {
-  /** @type {Map<string, G>} */
-  const by = new Map();
-  for (const g of groups) {
-    const key = groupKey(g);
-    const seen = by.get(key);
-    if (!seen || width(g) > width(seen)) by.set(key, g);
-  }
-  return [...by.values()];
-}
-
-/**
  * @param {import('./spec.js').SweepSpec} spec
  * @param {SweepDeps} deps
  * @returns {Promise<{ rows: Record<string, any>[], interrupted: boolean, planned: number, extra: number, timeUp: boolean }>} planned and extra count trial rows
@@ -154,8 +138,15 @@ export async function runSweep(spec, deps) {
     for (let round = 0; spec.precision !== null && !interrupted && !timeUp; round++) {
       const all = [...previous, ...rows];
       const target = `±${+(spec.precision * 100).toFixed(3)} %`;
-      // a (size, depth) group short under any Node version gets one more run under every version
-      const wide = widestPerGroup(groupsShortOfPrecision(all, spec.precision, getWorkload(spec.workload).primary, { moderate: spec.intervals !== 'own' }));
+      // a (size, depth) group short under any Node version gets one more run under every version: the version whose
+      // interval is widest stands for it
+      /** @type {Map<string, ReturnType<typeof groupsShortOfPrecision>[number]>} */
+      const by = new Map();
+      for (const g of groupsShortOfPrecision(all, spec.precision, getWorkload(spec.workload).primary, { moderate: spec.intervals !== 'own' })) {
+        const seen = by.get(groupKey(g));
+        if (!seen || width(g) > width(seen)) by.set(groupKey(g), g);
+      }
+      const wide = [...by.values()];
       // a group whose last trial failed gets no more runs: they would feed on the failure
       const failing = failingGroups(all);
       const short = wide.filter((g) => !failing.has(groupKey(g)));

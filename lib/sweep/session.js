@@ -37,7 +37,6 @@ function readResultsFile(dir, file, allowShared) {
  * allowShared, be one no other user could change. Changes nothing.
  * @param {string} dir
  * @param {string} flag
- * @param {boolean} [allowShared]
  */
 export function checkNewOutDir(dir, flag, allowShared = false) {
   let stat;

@@ -100,24 +100,17 @@ function differingKeys(a, b) {
 const LATER_KEYS = { arrivals: DEFAULTS.arrivals, connections: null, serverWorkMs: null, serverDelayMs: null, clients: DEFAULTS.clients, batch: DEFAULTS.batch };
 
 /**
- * A recorded spec with the keys of LATER_KEYS it lacks, at their defaults (anything else is checked as it is).
- * @param {unknown} stored
- */
-function withLaterKeys(stored) {
-  if (typeof stored !== 'object' || stored === null || Array.isArray(stored)) return stored;
-  return { ...Object.fromEntries(Object.entries(LATER_KEYS).filter(([k]) => !(k in stored))), ...stored };
-}
-
-/**
  * Validate the recorded spec; return it as the sweep will use it.
  * @param {unknown} stored
  * @param {string} where
  * @returns {import('./spec.js').SweepSpec}
  */
 export function checkStoredSpec(stored, where) {
-  const { preset, test, raw } = toRawSpec(withLaterKeys(stored), where);
+  // with the keys of LATER_KEYS it lacks, at their defaults (anything else is checked as it is)
+  const complete = typeof stored === 'object' && stored !== null && !Array.isArray(stored) ? { ...Object.fromEntries(Object.entries(LATER_KEYS).filter(([k]) => !(k in stored))), ...stored } : stored;
+  const { preset, test, raw } = toRawSpec(complete, where);
   const resolved = { ...resolveSpec({ name: preset, source: where, raw }), test };
-  const differ = differingKeys(settingsOf(/** @type {any} */ (withLaterKeys(stored))), settingsOf(resolved));
+  const differ = differingKeys(settingsOf(/** @type {any} */ (complete)), settingsOf(resolved));
   if (differ.length) {
     throw new UsageError(`${where} "${differ[0]}" is not in the form udsvstcp records (${JSON.stringify(/** @type {any} */ (stored)[differ[0]])}; expected ${JSON.stringify(/** @type {any} */ (resolved)[differ[0]])}); it was edited by hand`, 'ERR_META');
   }

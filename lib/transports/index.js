@@ -44,7 +44,6 @@ export function getTransport(name) {
 
 /**
  * @param {string} name
- * @param {NodeJS.Platform} [platform]
  */
 export function isAvailable(name, platform = process.platform) {
   const t = TRANSPORT_DECLARATIONS[name];

@@ -30,7 +30,6 @@ export const rttColumns = (prefix) => ['mean', 'sd', 'p50', 'p90', 'p99', 'p999'
  * The columns of unitFigures per unit that follow a workload's own: CPU per unit of client, server (and nginx), the
  * event-loop utilisations (the client's only where the server is not Node: redis, postgres), then mechanismColumns.
  * @param {string} per
- * @param {{ proxy?: boolean, serverElu?: boolean }} [options]
  */
 export function cpuColumns(per, { proxy = false, serverElu = true } = {}) {
   return [`client_cpu_us_per_${per}`, `server_cpu_us_per_${per}`, ...(proxy ? [`proxy_cpu_us_per_${per}`] : []),
@@ -157,7 +156,6 @@ const SIDES = /** @type {const} */ ({
 /**
  * A workload's mechanism columns per unit (`client_vcsw_per_msg` …): client, server, and nginx before a proxy.
  * @param {string} per the unit in column names: msg, chunk, conn, req
- * @param {{ proxy?: boolean }} [options]
  */
 export function mechanismColumns(per, { proxy = false } = {}) {
   const sides = Object.entries(SIDES).filter(([side]) => proxy || side !== 'nginx');
@@ -186,7 +184,6 @@ function mechanismFigures(x, per) {
  * The mechanism figures a workload summarises, as its `summary` declares figures.
  * @param {string} per the unit in column names: msg
  * @param {string} noun the unit in words: message
- * @param {{ proxy?: boolean }} [options]
  * @returns {Record<string, import('./workload.js').Figure>}
  */
 export function mechanismSummary(per, noun, { proxy = false } = {}) {

@@ -39,7 +39,13 @@ export const connectWorkload = {
   fixture: { server: 'greeter', proxy: false },
   connections: (depth) => depth,
   needs: 'stream',
-  run: runConnect,
+  run(spec, context) {
+    return measureLoads(connectWorkload, spec, context, (target) => createConnector(target, spec), (lanes) => ({
+      minUnits: MIN_PER_LOOP * spec.depth, units: 'connections', floor: `${MIN_PER_LOOP} × --depth ${spec.depth}`,
+      figures: (x) => unitFigures(x, { count: 'connections', rate: 'conns_per_s', per: 'conn' }),
+      extra: (t, i) => rttFigures('connect', lanes[i].histogram),
+    }));
+  },
 };
 
 /**
@@ -98,16 +104,4 @@ async function createConnector(target, spec) {
       for (const socket of open) socket.destroy(error);
     },
   };
-}
-
-/**
- * @param {import('./workload.js').TrialSpec} spec
- * @param {import('./workload.js').TrialContext} context
- */
-function runConnect(spec, context) {
-  return measureLoads(connectWorkload, spec, context, (target) => createConnector(target, spec), (lanes) => ({
-    minUnits: MIN_PER_LOOP * spec.depth, units: 'connections', floor: `${MIN_PER_LOOP} × --depth ${spec.depth}`,
-    figures: (x) => unitFigures(x, { count: 'connections', rate: 'conns_per_s', per: 'conn' }),
-    extra: (t, i) => rttFigures('connect', lanes[i].histogram),
-  }));
 }

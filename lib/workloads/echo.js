@@ -44,34 +44,23 @@ export const echo = {
   needs: 'messages',
   // the 2014 layout: ms per 100 000 round trips, exactly the elapsed ms when a trial measures 100 000 packets
   wide: { name: 'NAME (ms per 100 000 round trips)', value: (t) => (t.elapsed_ms * 100_000) / t.packets },
-  summaryLines: oneWayLines,
-  run: runEcho,
+  // the 2019 latency test printed the mean RTT / 2 as "one way": that line, at depth 1
+  summaryLines(summary) {
+    const oneWay = summary.filter((r) => r.metric === 'rtt_mean_us' && r.depth === 1 && !String(r.transport).includes('/'));
+    const sizes = [...new Set(oneWay.map((r) => r.size_bytes))];
+    if (!sizes.length) return [];
+    const bySize = (/** @type {number} */ size) => oneWay.filter((r) => r.size_bytes === size).map((r) => `${r.transport.toUpperCase()} ${((r.geomean ?? r.mean) / 2).toFixed(2)} µs`).join(', ');
+    return [`one way (mean RTT / 2 at depth 1, as the 2019 latency test gave it): ${sizes.map((size) => `${formatSize(size)} ${bySize(size)}`).join('; ')}`];
+  },
+  async run(spec, context) {
+    const { size, depth } = spec;
+    return measureEcho(echo, spec, context, { inFlight: depth, depth }, (lanes) => ({
+      minUnits: FILL_FACTOR * depth, units: 'packets', floor: `${FILL_FACTOR} × --depth ${depth}`,
+      figures: (x) => unitFigures(x, { count: 'packets', rate: 'msgs_per_s', per: 'msg' }),
+      extra: (t, i) => ({ mb_per_s: (t.units * size) / (t.elapsedMs / 1000) / 1e6, ...rttFigures('rtt', lanes[i].histogram) }),
+    }));
+  },
 };
-
-/**
- * The 2019 latency test printed the mean RTT / 2 as "one way": that line, at depth 1.
- * @param {Record<string, any>[]} summary rows of summarize()
- */
-function oneWayLines(summary) {
-  const oneWay = summary.filter((r) => r.metric === 'rtt_mean_us' && r.depth === 1 && !String(r.transport).includes('/'));
-  const sizes = [...new Set(oneWay.map((r) => r.size_bytes))];
-  if (!sizes.length) return [];
-  const bySize = (/** @type {number} */ size) => oneWay.filter((r) => r.size_bytes === size).map((r) => `${r.transport.toUpperCase()} ${((r.geomean ?? r.mean) / 2).toFixed(2)} µs`).join(', ');
-  return [`one way (mean RTT / 2 at depth 1, as the 2019 latency test gave it): ${sizes.map((size) => `${formatSize(size)} ${bySize(size)}`).join('; ')}`];
-}
-
-/**
- * @param {import('./workload.js').TrialSpec} spec
- * @param {import('./workload.js').TrialContext} context
- */
-async function runEcho(spec, context) {
-  const { size, depth } = spec;
-  return measureEcho(echo, spec, context, { inFlight: depth, depth }, (lanes) => ({
-    minUnits: FILL_FACTOR * depth, units: 'packets', floor: `${FILL_FACTOR} × --depth ${depth}`,
-    figures: (x) => unitFigures(x, { count: 'packets', rate: 'msgs_per_s', per: 'msg' }),
-    extra: (t, i) => ({ mb_per_s: (t.units * size) / (t.elapsedMs / 1000) / 1e6, ...rttFigures('rtt', lanes[i].histogram) }),
-  }));
-}
 
 /**
  * A trial's echo lanes (measureLoads), one per target, each a pipeline: a socket to the server, or a message

@@ -33,7 +33,6 @@ export function primaryFigure(workload) {
 /**
  * A workload's server CPU per unit among its figures (server_cpu_us_per_msg, _per_req, _per_op, _per_query).
  * @param {unknown} workload a name, as data holds it
- * @returns {string | undefined}
  */
 export function serverCpuMetric(workload) {
   return Object.keys(workloadOf(workload).summary).find((m) => m.startsWith('server_cpu_'));

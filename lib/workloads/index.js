@@ -23,7 +23,6 @@ const OUTSIDE_SERVERS = { redis: 'a real redis-server', postgres: 'a private Pos
  * A workload's server in words when it is one not ours, outside Node (redis, postgres), else undefined: run and sweep
  * start it, on the host; serve does not, --tcp/--uds measure no other, and --server-netns does not apply.
  * @param {import('./workload.js').Workload} workload
- * @returns {string | undefined}
  */
 export function outsideServer(workload) {
   return Object.hasOwn(OUTSIDE_SERVERS, workload.fixture.server) ? OUTSIDE_SERVERS[/** @type {OutsideHandler} */ (workload.fixture.server)] : undefined;

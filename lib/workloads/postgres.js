@@ -48,7 +48,13 @@ export const postgresWorkload = {
   fixture: { server: 'postgres', proxy: false },
   connections: (depth) => depth,
   needs: 'upstream', // a server outside Node listens on it: TCP and UDS, not the abstract socket
-  run: runPostgres,
+  async run(spec, context) {
+    return measureLoads(postgresWorkload, spec, context, (target) => createQuerier(target, spec), (lanes) => ({
+      minUnits: FILL_FACTOR * spec.depth, units: 'queries', floor: `${FILL_FACTOR} × --connections ${spec.depth}`,
+      figures: (x) => unitFigures(x, { count: 'queries', rate: 'queries_per_s', per: 'query' }),
+      extra: (_t, i) => rttFigures('latency', lanes[i].histogram),
+    }));
+  },
 };
 
 /** Connections per transport of postgres-rate when --connections is not given: a few taking turns, as a small pool's. */
@@ -66,7 +72,11 @@ export const postgresRateWorkload = {
   connections: (_depth, options) => openConnections(options),
   openConnections: { fallback: OPEN_CONNECTIONS, max: MAX_CONNECTIONS },
   closed: { workload: 'postgres', depth: openConnections },
-  run: runPostgresRate,
+  // a lane per target, each `--connections` connections in open loop
+  async run(spec, context) {
+    const loops = openLoops(spec, Math.max(openConnections(spec), inFlightCap(1))); // a query and its answer are a few dozen bytes
+    return measureLoads(postgresRateWorkload, spec, context, (target, i) => createRateQuerier(target, spec, loops.lane(i)), loops.measure);
+  },
 };
 
 /**
@@ -161,18 +171,6 @@ async function createQuerier(target, spec) {
 }
 
 /**
- * @param {import('./workload.js').TrialSpec} spec
- * @param {import('./workload.js').TrialContext} context
- */
-async function runPostgres(spec, context) {
-  return measureLoads(postgresWorkload, spec, context, (target) => createQuerier(target, spec), (lanes) => ({
-    minUnits: FILL_FACTOR * spec.depth, units: 'queries', floor: `${FILL_FACTOR} × --connections ${spec.depth}`,
-    figures: (x) => unitFigures(x, { count: 'queries', rate: 'queries_per_s', per: 'query' }),
-    extra: (_t, i) => rttFigures('latency', lanes[i].histogram),
-  }));
-}
-
-/**
  * A lane of postgres-rate: `--connections` pg connections to one target in open loop (./open-driver.js), query j on
  * connection j mod C when due. Each connection's queries wait in its own queue, the next written as soon as the one
  * before is answered (as pg's queue would), so its service time runs from its write; answers complete out of order
@@ -245,14 +243,4 @@ async function createRateQuerier(target, spec, open) {
       await Promise.all(clients.map((client) => client.end().catch(() => {})));
     },
   };
-}
-
-/**
- * postgres-rate: a lane per target, each `--connections` connections in open loop.
- * @param {import('./workload.js').TrialSpec} spec
- * @param {import('./workload.js').TrialContext} context
- */
-async function runPostgresRate(spec, context) {
-  const loops = openLoops(spec, Math.max(openConnections(spec), inFlightCap(1))); // a query and its answer are a few dozen bytes
-  return measureLoads(postgresRateWorkload, spec, context, (target, i) => createRateQuerier(target, spec, loops.lane(i)), loops.measure);
 }

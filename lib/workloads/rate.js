@@ -74,7 +74,11 @@ export const rate = {
   // per delay but not the open loop's single connection
   closed: { workload: 'echo', depth: (_options, size) => Math.max(1, Math.min(16, Math.floor(MAX_IN_FLIGHT / size))), delay: false },
   needs: 'messages',
-  run: runRate,
+  async run(spec, context) {
+    const cap = inFlightCap(spec.size);
+    const loops = openLoops(spec, cap);
+    return measureEcho(rate, spec, context, { inFlight: cap, depth: 1, open: loops.lane }, loops.measure);
+  },
 };
 
 /**
@@ -180,14 +184,4 @@ export function openLoops(spec, cap) {
       };
     },
   };
-}
-
-/**
- * @param {import('./workload.js').TrialSpec} spec
- * @param {import('./workload.js').TrialContext} context
- */
-async function runRate(spec, context) {
-  const cap = inFlightCap(spec.size);
-  const loops = openLoops(spec, cap);
-  return measureEcho(rate, spec, context, { inFlight: cap, depth: 1, open: loops.lane }, loops.measure);
 }

@@ -40,7 +40,20 @@ export const redisWorkload = {
   },
   fixture: { server: 'redis', proxy: false },
   needs: 'upstream',
-  run: runRedis,
+  // a lane per target, each `clients` ioredis connections, measured in paired blocks
+  async run(spec, context) {
+    const { createRedisLoad } = await import('../client/redis-load.js');
+    const clients = spec.clients ?? 1;
+    const batch = spec.batch ?? 1;
+    const loadOf = (/** @type {import('../client/transport.js').Target} */ target) => createRedisLoad(target, { size: spec.size, depth: spec.depth, clients, batch, seed: spec.seed, timeoutMs: spec.timeoutMs, noDelay: spec.noDelay });
+    const floor = [`--depth ${spec.depth}`, ...(clients > 1 ? [`--clients ${clients}`] : []), ...(batch > 1 ? [`--batch ${batch}`] : [])].join(' × ');
+    const verified = spec.targets.map(() => 0);
+    return measureLoads(redisWorkload, spec, context, loadOf, (lanes) => ({
+      minUnits: FILL_FACTOR * spec.depth * clients * batch, units: 'ops', floor: `${FILL_FACTOR} × ${floor}`,
+      figures: (x) => unitFigures(x, { count: 'ops', rate: 'ops_per_s', per: 'op' }),
+      extra: (_t, i) => ({ verified_replies: verified[i], ...rttFigures('latency', lanes[i].histogram) }),
+    }), (t, i) => { verified[i] += t.verified; });
+  },
   reference: {
     client: 'redis-benchmark',
     find: findRedisBenchmark,
@@ -62,42 +75,17 @@ export const redisRateWorkload = {
   options: ['arrivals'],
   summary: { ...rate.summary, server_cpu_us_per_req: { label: 'redis-server CPU per request', short: 'redis CPU µs/req', unit: 'us/req', better: 'lower' } },
   closed: { workload: 'redis', depth: () => CLOSED_DEPTH },
-  run: runRedisRate,
+  // a lane per target, each one ioredis connection in open loop
+  async run(spec, context) {
+    const { createRedisRateLoad } = await import('../client/redis-load.js');
+    const loops = openLoops(spec, inFlightCap(spec.size));
+    const loadOf = (/** @type {import('../client/transport.js').Target} */ target, /** @type {number} */ i) => createRedisRateLoad(target, {
+      size: spec.size, seed: spec.seed, timeoutMs: spec.timeoutMs, noDelay: spec.noDelay, open: loops.lane(i),
+    });
+    const verified = spec.targets.map(() => 0);
+    return measureLoads(redisRateWorkload, spec, context, loadOf, (lanes) => {
+      const how = loops.measure(lanes);
+      return { ...how, extra: (t, i) => ({ ...how.extra(t, i), verified_replies: verified[i] }) };
+    }, (t, i) => { verified[i] += t.verified; });
+  },
 };
-
-/**
- * redis-rate: a lane per target, each one ioredis connection in open loop.
- * @param {import('./workload.js').TrialSpec} spec
- * @param {import('./workload.js').TrialContext} context
- */
-async function runRedisRate(spec, context) {
-  const { createRedisRateLoad } = await import('../client/redis-load.js');
-  const loops = openLoops(spec, inFlightCap(spec.size));
-  const loadOf = (/** @type {import('../client/transport.js').Target} */ target, /** @type {number} */ i) => createRedisRateLoad(target, {
-    size: spec.size, seed: spec.seed, timeoutMs: spec.timeoutMs, noDelay: spec.noDelay, open: loops.lane(i),
-  });
-  const verified = spec.targets.map(() => 0);
-  return measureLoads(redisRateWorkload, spec, context, loadOf, (lanes) => {
-    const how = loops.measure(lanes);
-    return { ...how, extra: (t, i) => ({ ...how.extra(t, i), verified_replies: verified[i] }) };
-  }, (t, i) => { verified[i] += t.verified; });
-}
-
-/**
- * A lane per target, each `clients` ioredis connections, measured in paired blocks.
- * @param {import('./workload.js').TrialSpec} spec
- * @param {import('./workload.js').TrialContext} context
- */
-async function runRedis(spec, context) {
-  const { createRedisLoad } = await import('../client/redis-load.js');
-  const clients = spec.clients ?? 1;
-  const batch = spec.batch ?? 1;
-  const loadOf = (/** @type {import('../client/transport.js').Target} */ target) => createRedisLoad(target, { size: spec.size, depth: spec.depth, clients, batch, seed: spec.seed, timeoutMs: spec.timeoutMs, noDelay: spec.noDelay });
-  const floor = [`--depth ${spec.depth}`, ...(clients > 1 ? [`--clients ${clients}`] : []), ...(batch > 1 ? [`--batch ${batch}`] : [])].join(' × ');
-  const verified = spec.targets.map(() => 0);
-  return measureLoads(redisWorkload, spec, context, loadOf, (lanes) => ({
-    minUnits: FILL_FACTOR * spec.depth * clients * batch, units: 'ops', floor: `${FILL_FACTOR} × ${floor}`,
-    figures: (x) => unitFigures(x, { count: 'ops', rate: 'ops_per_s', per: 'op' }),
-    extra: (_t, i) => ({ verified_replies: verified[i], ...rttFigures('latency', lanes[i].histogram) }),
-  }), (t, i) => { verified[i] += t.verified; });
-}

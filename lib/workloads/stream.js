@@ -37,7 +37,24 @@ export const stream = {
   },
   fixture: { server: 'sink', proxy: false },
   needs: 'stream',
-  run: runStream,
+  async run(spec, context) {
+    const [{ randomFillSync }, { connect }] = await Promise.all([import('node:crypto'), import('../client/transport.js')]);
+    const chunk = randomFillSync(Buffer.allocUnsafe(spec.size)); // outside anything timed
+    const loadOf = async (/** @type {import('../client/transport.js').Target} */ target) => createSender(
+      await connect(target, { noDelay: spec.noDelay, timeoutMs: spec.timeoutMs, server: stream.fixture.server }), chunk, spec.timeoutMs);
+    const gb = (/** @type {number} */ bytes) => bytes / 1e9;
+    const perGb = (/** @type {number | null} */ us, /** @type {number} */ units) => (us === null ? null : us / 1000 / gb(units * spec.size));
+    return measureLoads(stream, spec, context, loadOf, () => ({
+      minUnits: Math.max(MIN_CHUNKS, Math.ceil(MIN_BLOCK_BYTES / spec.size)), units: 'chunks', floor: `${formatSize(MIN_BLOCK_BYTES)} and ${MIN_CHUNKS} chunks at least`,
+      figures: (x) => ({
+        ...unitFigures(x, { count: 'chunks', rate: 'chunks_per_s', per: 'chunk' }),
+        bytes: x.bytes,
+        gb_per_s: gb(x.bytes) / (x.elapsedMs / 1000),
+        client_cpu_ms_per_gb: perGb(x.cpuUs, x.units),
+        server_cpu_ms_per_gb: perGb(x.serverCpuUs, x.units),
+      }),
+    }));
+  },
 };
 
 /**
@@ -125,27 +142,4 @@ function createSender(socket, chunk, timeoutMs) {
       socket.destroy();
     },
   };
-}
-
-/**
- * @param {import('./workload.js').TrialSpec} spec
- * @param {import('./workload.js').TrialContext} context
- */
-async function runStream(spec, context) {
-  const [{ randomFillSync }, { connect }] = await Promise.all([import('node:crypto'), import('../client/transport.js')]);
-  const chunk = randomFillSync(Buffer.allocUnsafe(spec.size)); // outside anything timed
-  const loadOf = async (/** @type {import('../client/transport.js').Target} */ target) => createSender(
-    await connect(target, { noDelay: spec.noDelay, timeoutMs: spec.timeoutMs, server: stream.fixture.server }), chunk, spec.timeoutMs);
-  const gb = (/** @type {number} */ bytes) => bytes / 1e9;
-  const perGb = (/** @type {number | null} */ us, /** @type {number} */ units) => (us === null ? null : us / 1000 / gb(units * spec.size));
-  return measureLoads(stream, spec, context, loadOf, () => ({
-    minUnits: Math.max(MIN_CHUNKS, Math.ceil(MIN_BLOCK_BYTES / spec.size)), units: 'chunks', floor: `${formatSize(MIN_BLOCK_BYTES)} and ${MIN_CHUNKS} chunks at least`,
-    figures: (x) => ({
-      ...unitFigures(x, { count: 'chunks', rate: 'chunks_per_s', per: 'chunk' }),
-      bytes: x.bytes,
-      gb_per_s: gb(x.bytes) / (x.elapsedMs / 1000),
-      client_cpu_ms_per_gb: perGb(x.cpuUs, x.units),
-      server_cpu_ms_per_gb: perGb(x.serverCpuUs, x.units),
-    }),
-  }));
 }
