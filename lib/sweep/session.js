@@ -112,6 +112,8 @@ export function openSession(request, note) {
     if (!statOrNull(join(dir, FILES.meta))) {
       throw new UsageError(`--resume ${dir} holds no sweep results (${FILES.meta} and ${FILES.trials} are needed)`);
     }
+    // refused before the lock: taking over a killed sweep's stale sweep.lock and then refusing would delete it
+    checkResumable(request);
   } else {
     executables = request.findExecutables(/** @type {import('./spec.js').SweepSpec} */ (request.spec));
     makeOutDir(dir, flag);

@@ -93,6 +93,16 @@ describe('one sweep at a time per results directory', () => {
     expect((await readMetaJson(out)).sessions.map((/** @type {any} */ s) => s.status)).toEqual(['lost', 'complete']);
   });
 
+  it("a refused --resume leaves a killed sweep's lock as it was, and takes nothing over", async () => {
+    const out = await killedSweep();
+    const lock = await readFile(join(out, 'sweep.lock'), 'utf8');
+    const { code, stderr } = await callMain(['sweep', '--resume', out, '--sizes', '128']); // the spec's sizes are fixed
+    expect(code, stderr).toBe(2);
+    expect(stderr).toMatch(/^udsvstcp: error: .*--sizes/);
+    expect(stderr).not.toContain('took over');
+    expect(await readFile(join(out, 'sweep.lock'), 'utf8')).toBe(lock);
+  });
+
   it('a stale lock of a dead pid is taken over, and said so', async () => {
     const out = await killedSweep();
     const gone = spawn(process.execPath, ['-e', '']);
