@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { collectEnvironment, describeEnvironment } from '../core/environment.js';
 import { backlogWarning, readSomaxconn } from '../core/backlog.js';
 import { describeNodes } from '../core/node-executables.js';
-import { resumeCommand } from '../core/shell.js';
+import { isOtherNode, resumeCommand } from '../core/shell.js';
 import { describeResourceError } from '../core/resources.js';
 import { collectMachineFacts } from '../machine/wakeup-probe.js';
 import { probeDocker } from '../fixture/docker.js';
@@ -92,7 +92,7 @@ export async function sweepOutcome(options, { onProgress = () => {}, signal = ne
   const note = (/** @type {string} */ text) => onProgress({ type: 'note', text });
   const session = openSession(request, note);
   // with --node where the sweep or this session was given it (a resume never reads its executables from meta.json)
-  const resume = resumeCommand(dir, session.spec.node !== null || request.nodeList ? session.nodes : null);
+  const resume = resumeCommand(dir, session.spec.node !== null || request.nodeList || isOtherNode(process.execPath) ? session.nodes : null);
   try {
     await endSessionLeftovers(dir, { resume: request.resume, ip: session.executables.ip?.path ?? null, docker: session.executables.docker?.path ?? null }, note);
     return await measure(session, { request, probe: options.probe !== false, reportFiles: options.report !== false, resume, onProgress, signal, hurry });

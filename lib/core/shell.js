@@ -1,4 +1,6 @@
 /** Commands printed for people to paste into a POSIX shell. */
+import { existsSync, realpathSync } from 'node:fs';
+import { findProgram } from './programs.js';
 
 /**
  * One argument, quoted for a POSIX shell where it needs it.
@@ -32,4 +34,19 @@ function nodeArgument({ given, path, version }) {
 export function resumeCommand(dir, nodes = null) {
   const node = nodes?.length ? ` --node ${shellQuote(nodes.map(nodeArgument).join(','))}` : '';
   return `npx udsvstcp sweep --resume ${shellQuote(dir)}${node}`;
+}
+
+/**
+ * Whether a Node executable that exists here is not the one `npx` runs (PATH's first `node`): a sweep it ran is
+ * resumed with `--node` naming it, or the resume is refused for its version.
+ * @param {unknown} path
+ */
+export function isOtherNode(path) {
+  if (typeof path !== 'string' || !path.startsWith('/') || !existsSync(path)) return false;
+  const onPath = findProgram('node');
+  try {
+    return !onPath || realpathSync(onPath) !== realpathSync(path);
+  } catch {
+    return false;
+  }
 }

@@ -6,6 +6,7 @@ import { version } from '../core/environment.js';
 import { cpuShares, readCpuTimes } from '../core/cpu-times.js';
 import { overwriteInPlace, readRegularFile, writeFileAtomic } from '../core/files.js';
 import { parseJson } from '../core/json-text.js';
+import { isOtherNode } from '../core/shell.js';
 import { MiB } from '../core/units.js';
 
 const META_FILE = 'meta.json';
@@ -197,7 +198,7 @@ export function resumeNodesOf(meta) {
   const records = (/** @type {unknown} */ v) => (Array.isArray(v) && v.length > 0 && v.every((n) => n && typeof n === 'object') ? /** @type {Record<string, unknown>[]} */ (v) : null);
   const recorded = records(meta?.nodes);
   const given = Array.isArray(meta?.spec?.node) && meta.spec.node.length > 0;
-  if (!given && (recorded?.length ?? 0) < 2) return null;
+  if (!given && (recorded?.length ?? 0) < 2) return recorded && isOtherNode(recorded[0].path) ? recorded : null; // run by a Node not on PATH
   const sessions = Array.isArray(meta?.sessions) ? meta.sessions : [];
   const last = [...sessions].reverse().map((s) => records(s?.nodes)).find((n) => n !== null) ?? recorded;
   if (!last) return given ? meta?.spec.node.map((/** @type {unknown} */ g) => ({ given: g })) : null;

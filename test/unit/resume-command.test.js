@@ -5,7 +5,11 @@
  * read back from meta.json), so the command names them, names on PATH as
  * given and paths absolute. From hand-written meta.json, in process.
  */
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { findProgram } from '../../lib/core/programs.js';
 import { resumeCommand } from '../../lib/core/shell.js';
 import { resumeNodesOf } from '../../lib/results/meta.js';
 import { buildFindings } from '../../lib/report/findings.js';
@@ -39,10 +43,25 @@ describe('resumeNodesOf (meta.json, for the printed command only)', () => {
   });
 
   it('names none for a sweep of the running Node', () => {
-    const one = [node('v20.20.2', '/usr/bin/node', '/usr/bin/node')];
+    const onPath = realpathSync(/** @type {string} */ (findProgram('node')));
+    const one = [node('v20.20.2', onPath, onPath)];
     expect(resumeNodesOf({ spec: { node: null }, nodes: one, sessions: [{ nodes: one }] })).toBeNull();
     expect(resumeNodesOf(null)).toBeNull();
     expect(resumeNodesOf({ status: 'interrupted' })).toBeNull();
+  });
+
+  it('names the Node a sweep without --node ran on where it is not the one on PATH, which npx would run', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'udsvstcp-node-'));
+    try {
+      const other = join(dir, 'node');
+      writeFileSync(other, '', { mode: 0o755 });
+      const one = [node('v26.10.0', other, other)];
+      expect(resumeCommand('r1', resumeNodesOf({ spec: { node: null }, nodes: one, sessions: [{ nodes: one }] }))).toBe(`npx udsvstcp sweep --resume r1 --node ${other}`);
+      const gone = [node('v26.10.0', join(dir, 'gone'), join(dir, 'gone'))]; // not on this machine (a copied directory): none
+      expect(resumeNodesOf({ spec: { node: null }, nodes: gone, sessions: [{ nodes: gone }] })).toBeNull();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
@@ -72,7 +91,8 @@ describe('the resume command in the report', () => {
   });
 
   it('without --node, as before', () => {
-    const one = [node('v20.20.2', '/usr/bin/node', '/usr/bin/node')];
+    const onPath = realpathSync(/** @type {string} */ (findProgram('node')));
+    const one = [node('v20.20.2', onPath, onPath)]; // the Node npx runs
     const findings = buildFindings({ trials: trials.filter((r) => r.node_version === 'v20.20.2'), meta: { ...meta, spec: { pin: 'none', node: null }, nodes: one, sessions: [{ nodes: one }] }, dir: 'results/r1' });
     expect(findings.warnings.join('\n')).toContain('complete it with: npx udsvstcp sweep --resume results/r1\n'.trimEnd());
     expect(findings.warnings.join('\n')).not.toContain('--node');
