@@ -35,7 +35,6 @@ export function currentNode() {
 
 /**
  * `>=20.19` of package.json's engines, as [20, 19, 0].
- * @returns {{ text: string, min: number[] }}
  */
 export function enginesMinimum() {
   const text = String(packageJson().engines?.node ?? '');

@@ -273,7 +273,6 @@ export function viewOf(s, command) {
 /**
  * The commander options of a command, in the table's order.
  * @param {'sweep' | 'run' | 'serve'} command
- * @returns {{ flags: string, description: string }[]}
  */
 export function commandOptions(command) {
   return LIST.filter((s) => s.cmd[command]).map((s) => {
