@@ -3,8 +3,8 @@
  * the order opening each trial's alternating blocks reversed trial by trial.
  */
 import { missedRate } from '../workloads/rate.js';
-import { describeEnvironment, collectEnvironment } from '../core/environment.js';
-import { backlogWarning, readSomaxconn } from '../core/backlog.js';
+import { describeEnvironment, collectEnvironment, readNetLimits } from '../core/environment.js';
+import { backlogWarning } from '../core/backlog.js';
 import { describeNodes } from '../core/node-executables.js';
 import { formatSize } from '../core/units.js';
 import { startFixture, withNginxWords } from '../fixture/fixture.js';
@@ -77,7 +77,7 @@ export async function run(raw = {}, { onProgress = () => {}, signal } = {}) {
   // a server given by --tcp/--uds runs where its owner put it: only the client is placed
   const pinned = options.targets && pinning.placement ? `${pinning.placement.mode}: client cpu ${pinning.placement.client} (the server is not ours: not placed)` : pinning.applied;
   const connections = connectionsAt(workload, options.depth, options);
-  const backlog = options.targets ? null : backlogWarning({ connections, somaxconn: readSomaxconn(), flag: workload.options.includes('connections') ? `--connections ${connections}` : workload.options.includes('clients') ? `--clients ${options.clients}` : `${workload.axes.depth.flag} ${options.depth}` });
+  const backlog = options.targets ? null : backlogWarning({ connections, somaxconn: readNetLimits().somaxconn, flag: workload.options.includes('connections') ? `--connections ${connections}` : workload.options.includes('clients') ? `--clients ${options.clients}` : `${workload.axes.depth.flag} ${options.depth}` });
   const fixture = options.targets ? undefined : await startFixture(workload, { greeting: options.greeting, noDelay: options.noDelay, prefix: pinning.server, nginx: executables.nginx?.path, redisServer: executables['redis-server']?.path, postgresBin: executables.postgres?.path, postgresTables: options.size === 1, keepalive: options.keepalive, connections, execPath: node?.path, netns: options.netns, portProxy: options.portProxy, work: options.serverWorkUs === null && options.serverDelayMs === null ? undefined : { us: options.serverWorkUs ?? 0, delayMs: options.serverDelayMs ?? 0, packetBytes: options.size } });
   // each trial runs in a child process (on --node's Node), placed as --pin says, within the times asked for plus ten
   // minutes (an hour and ten when counted): the blocks' floors may take longer than --duration, and say so

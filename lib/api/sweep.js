@@ -5,7 +5,7 @@
  */
 import { join, resolve } from 'node:path';
 import { collectEnvironment, describeEnvironment } from '../core/environment.js';
-import { backlogWarning, readSomaxconn } from '../core/backlog.js';
+import { backlogWarning } from '../core/backlog.js';
 import { describeNodes } from '../core/node-executables.js';
 import { isOtherNode, resumeCommand } from '../core/shell.js';
 import { describeResourceError } from '../core/resources.js';
@@ -145,7 +145,7 @@ async function measure({ dir, spec, previous, executables, nodes, begin, end, re
 
   info(`sweep ${describeSpec(spec)}`);
   const connections = Math.max(...spec.depths.map((depth) => connectionsAt(workload, depth, spec)));
-  const backlog = backlogWarning({ connections, somaxconn: readSomaxconn(), flag: workload.options.includes('connections') ? `--connections ${connections}` : `--depths ${Math.max(...spec.depths)}` });
+  const backlog = backlogWarning({ connections, somaxconn: environment.net.somaxconn, flag: workload.options.includes('connections') ? `--connections ${connections}` : `--depths ${Math.max(...spec.depths)}` });
   if (backlog) onProgress({ type: 'warning', text: backlog });
   for (const line of describeServers(executables, workload)) info(line);
   if (executables.ip && !executables.docker) info(`ip: ${executables.ip.path} (iproute2 ${executables.ip.version}): the server in a network namespace${spec.portProxy ? ', TCP through a port proxy' : ', TCP over the bridge'}`);

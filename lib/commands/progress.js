@@ -33,6 +33,8 @@ export function createProgress({ stream, quiet, chalk, workload, nodes = false }
     const failed = bad.find((r) => !String(r.error).startsWith(NOT_MEASURED)) ?? bad[0];
     return failed ? `${chalk.red('error')}: ${label(job)}: ${printable(failed.error)}\n` : '';
   };
+  /** A status line; on a terminal below the bar. @param {string} lead */
+  const note = (lead) => (/** @type {string} */ message, { dim = false } = {}) => { stream.write(`${lead}${dim ? chalk.dim(printable(message)) : printable(message)}\n`); };
   if (quiet) return { start() {}, end: (/** @type {import('../sweep/schedule.js').Job} */ job, /** @type {Record<string, any>[]} */ rows) => { stream.write(failure(job, rows)); }, note() {}, stop() {} };
   if (stream.isTTY) {
     /** @type {import('cli-progress').SingleBar | undefined} */
@@ -56,9 +58,7 @@ export function createProgress({ stream, quiet, chalk, workload, nodes = false }
         const line = failure(_job, rows);
         if (line) stream.write(`\n${line}`);
       },
-      note(/** @type {string} */ message, { dim = false } = {}) {
-        stream.write(`\n${dim ? chalk.dim(printable(message)) : printable(message)}\n`);
-      },
+      note: note('\n'),
       stop() {
         bar?.stop();
       },
@@ -69,9 +69,7 @@ export function createProgress({ stream, quiet, chalk, workload, nodes = false }
     end(/** @type {import('../sweep/schedule.js').Job} */ job, /** @type {Record<string, any>[]} */ rows, /** @type {number} */ index, /** @type {number} */ total) {
       stream.write(`[${index + 1}/${total}] ${label(job)}: ${figures(rows)}\n`);
     },
-    note(/** @type {string} */ message, { dim = false } = {}) {
-      stream.write(`${dim ? chalk.dim(printable(message)) : printable(message)}\n`);
-    },
+    note: note(''),
     stop() {},
   };
 }

@@ -2,10 +2,8 @@
  * The listen backlog. When it is full, a Unix socket's connect() fails at once with EAGAIN, where loopback TCP drops
  * the SYN and retries a second later (docs/regimes.md#a-connection-burst-beyond-the-backlog). So the server's backlog
  * follows the most connections a trial opens at once, never below Node's default; the kernel caps it at
- * net.core.somaxconn, read here and said when it caps below what a trial opens.
+ * net.core.somaxconn (environment.js readNetLimits), said when it caps below what a trial opens.
  */
-import { readWholeNumber } from './environment.js';
-
 /** Node's backlog when listen() is given none. */
 export const NODE_BACKLOG = 511;
 
@@ -14,13 +12,6 @@ export const NODE_BACKLOG = 511;
  */
 export function listenBacklog(connections = 0) {
   return Math.max(NODE_BACKLOG, Math.ceil(connections));
-}
-
-/**
- * net.core.somaxconn, the kernel's cap on any listen backlog (Linux; null elsewhere or unreadable).
- */
-export function readSomaxconn(path = '/proc/sys/net/core/somaxconn') {
-  return readWholeNumber(path);
 }
 
 /**

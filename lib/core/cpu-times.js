@@ -36,7 +36,6 @@ export function readCpuTimes() {
  * softirq), idle, iowait, steal. Null when a reading is missing, a counter went backwards, or no tick passed.
  * @param {CpuTimes | null | undefined} start
  * @param {CpuTimes | null | undefined} end
- * @returns {{ ticks: number, busy: number, idle: number, iowait: number, steal: number } | null}
  */
 export function cpuShares(start, end) {
   if (!start || !end) return null;

@@ -58,7 +58,6 @@ async function readVirtualisation() {
 
 /**
  * The idle states of cpu0: name and exit latency, disabled ones marked.
- * @returns {{ name: string, latency_us: number | null, disabled: boolean }[] | null}
  */
 function readIdleStates() {
   const dir = '/sys/devices/system/cpu/cpu0/cpuidle';

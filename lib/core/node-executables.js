@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import { resolve } from 'node:path';
 import { UsageError } from './errors.js';
 import { packageJson } from './environment.js';
-import { findIn, isExecutableFile, programDirs } from './programs.js';
+import { findProgram, isExecutableFile } from './programs.js';
 
 /** How long a Node may take to print its versions (a loaded machine starts Node slowly). */
 export const PROBE_TIMEOUT_MS = 10_000;
@@ -35,7 +35,6 @@ export function currentNode() {
 
 /**
  * `>=20.19` of package.json's engines, as [20, 19, 0].
- * @returns {{ text: string, min: number[] }}
  */
 export function enginesMinimum() {
   const text = String(packageJson().engines?.node ?? '');
@@ -92,7 +91,7 @@ function locate(given) {
     if (!isExecutableFile(path)) throw new UsageError(`--node ${given}: not an executable file; give the path of a Node executable or a name on PATH (e.g. node)`, 'ERR_NODE');
     return path;
   }
-  const found = findIn(given, programDirs([]));
+  const found = findProgram(given);
   if (!found) throw new UsageError(`--node ${given}: not found on PATH; give a path (e.g. /tmp/n26/node_modules/.bin/node) or a name on PATH`, 'ERR_NODE');
   return found;
 }

@@ -72,7 +72,6 @@ export function resolveAmounts(workload, given, name, fallbackDuration) {
  * two or more must include tcp, the baseline of every ratio.
  * @param {unknown} value
  * @param {string} key
- * @param {NodeJS.Platform} [platform]
  */
 export function toTransportList(value, key, platform = process.platform) {
   const list = value === 'both' ? [...PAIR] : typeof value === 'string' ? value.split(',').map((t) => t.trim()) : value;

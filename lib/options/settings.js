@@ -51,7 +51,6 @@ const who = (pick) => WORKLOAD_NAMES.filter((n) => pick(WORKLOADS[n])).join(', '
  * or with `defaults` their defaults (`64 B (echo, http, proxy), 1 MiB (stream), …`; one value alone where all agree).
  * @param {'size' | 'depth'} name
  * @param {string} [flag]
- * @param {boolean} [defaults]
  */
 function axisText(name, flag, defaults = false) {
   // a range is what to type: bytes as bytes, an axis in its own words (postgres) as its numbers, its label saying
@@ -87,7 +86,6 @@ const takesDepth = (/** @type {Workload} */ w) => `takes ${w.axes.depth.flag} ($
 /**
  * The open-loop workloads' --connections (Workload.openConnections), those alike together: their ranges
  * (`http-rate, proxy-rate: 1 to 1024; postgres-rate: 1 to 30`), or with `defaults` their defaults (`10 (http-rate, proxy-rate), 4 (postgres-rate)`).
- * @param {boolean} [defaults]
  */
 function openConnectionsText(defaults = false) {
   const show = (/** @type {Workload} */ w) => (defaults ? String(w.openConnections?.fallback) : `1 to ${w.openConnections?.max}`);
@@ -106,7 +104,7 @@ export const LIST = [
   { key: 'description', kind: 'other', json: ['string'], says: 'text', accepts: 'text', default: '', help: 'what the preset is for', cmd: {} },
   { key: 'workload', arg: '<name>', kind: 'other', json: ['string'], says: 'a workload name such as "echo"', accepts: WORKLOAD_NAMES.join(', '), default: DEFAULT_WORKLOAD, help: 'what a trial does', doc: '([workloads.md](docs/workloads.md))', cmd: { sweep: { shown: `the preset's, else ${DEFAULT_WORKLOAD}`, doc: "Without a preset, --workload NAME takes that workload's defaults" }, run: {}, serve: { help: 'whose server', accepts: `${who((w) => !isProxy(w) && !isOutside(w))} (${who(isProxy)}: its app server's; not ${who(isOutside)}, whose servers are not ours)` } } },
   { key: 'sizes', arg: '<list|range>', kind: 'other', json: ['list', 'string'], items: ['number', 'string'], strings: /\.\./, says: 'a list of sizes ([1, 64, "1KiB"]) or a range string ("1..16384")', default: undefined, accepts: `powers of two, a list (1,64,1k) or a range A..B (every power of two: 1..16384, 64B..1MiB) or A..B*4 (×4 steps); ${axisText('size')}`, shown: `required (but ${who((w) => w.axes.size.min === w.axes.size.max)}: its one size)`, help: 'what a trial sends: its size axis', cmd: { sweep: {}, run: { flag: '--size <bytes>', help: 'what a trial sends: its size axis, a power of two such as 64, 1k, 64KiB, 1MiB', accepts: axisText('size'), shown: axisText('size', undefined, true) } } },
-  { key: 'depths', arg: '<list>', kind: 'other', json: ['list', 'string'], items: ['number', 'string'], strings: /^auto$/, says: `a list of whole numbers ([1, 16]), or "auto" (${who((w) => Boolean(w.closed))})`, default: [1], accepts: `a list (1,16); ${axisText('depth')}; ${who((w) => Boolean(w.check) && !w.options.includes('batch'))}: size × depth at most 256 MiB; ${who((w) => Boolean(w.closed))}: or auto, doubling steps from twice the closed-loop capacity, measured first, down to about a sixteenth of it`, shown: axisText('depth', undefined, true), help: 'how much is in flight: the depth axis', doc: '(auto: [openloop.md](docs/openloop.md#knees))', cmd: sweep },
+  { key: 'depths', arg: '<list>', kind: 'other', json: ['list', 'string'], items: ['number', 'string'], strings: /^auto$/, says: `a list of whole numbers ([1, 16]), or "auto" (${who(isOpenLoopWorkload)})`, default: [1], accepts: `a list (1,16); ${axisText('depth')}; ${who((w) => Boolean(w.check) && !w.options.includes('batch'))}: size × depth at most 256 MiB; ${who(isOpenLoopWorkload)}: or auto, doubling steps from twice the closed-loop capacity, measured first, down to about a sixteenth of it`, shown: axisText('depth', undefined, true), help: 'how much is in flight: the depth axis', doc: '(auto: [openloop.md](docs/openloop.md#knees))', cmd: sweep },
   { key: 'rates', arg: '<list>', kind: 'other', applies: isOpenLoopWorkload, help: 'the rates offered (requests/s to each transport): --depths by its open-loop name, never both; a sweep records them as depths', accepts: 'as --depths: a list (1000,2000,4000) or auto', doc: '(auto: [openloop.md](docs/openloop.md#knees))', cmd: sweep },
   { key: 'depth', arg: '<n>', kind: 'other', applies: depthFlag('--depth'), otherwise: takesDepth, help: 'how much is in flight: the depth axis (1: ping-pong)', accepts: `${axisText('depth', '--depth')}; ${who((w) => Boolean(w.check) && !w.options.includes('batch'))}: size × depth at most 256 MiB`, shown: axisText('depth', '--depth', true), cmd: { run: {} } },
   { key: 'transports', arg: '<list>', kind: 'other', json: ['list'], items: ['string'], says: `a list of transport names (${TRANSPORTS.slice(0, 3).map((t) => JSON.stringify(t)).join(', ')})`, default: [BASELINE, HEADLINE], accepts: `a list of ${transportList()}`, help: `the transports, each measured against ${getTransport(BASELINE).label} in the same trials; each named once, ${BASELINE} among two or more (the baseline of every ratio); one alone is measured with nothing compared`, doc: '([transports.md](docs/transports.md))', cmd: { sweep: {}, run: { flag: '--transport <list>', accepts: `a list of ${transportList()}, e.g. ${TRANSPORTS.slice(0, 3).join(',')}; both is ${BASELINE},${HEADLINE}`, shown: 'both, or those given as --tcp/--uds targets', doc: "uds-abstract needs a server of ours (no --tcp/--uds); the message transports' echo is the trial's own, so they run beside any target" } } },
@@ -275,7 +273,6 @@ export function viewOf(s, command) {
 /**
  * The commander options of a command, in the table's order.
  * @param {'sweep' | 'run' | 'serve'} command
- * @returns {{ flags: string, description: string }[]}
  */
 export function commandOptions(command) {
   return LIST.filter((s) => s.cmd[command]).map((s) => {

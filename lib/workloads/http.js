@@ -4,7 +4,7 @@
  * open loop, with the rate workload's figures and rules (./rate.js, docs/openloop.md).
  */
 import { RunError } from '../core/errors.js';
-import { MAX_BODY } from '../fixture/handlers.js';
+import { MAX_SIZE } from '../core/limits.js';
 import { cpuColumns, measureLoads, mechanismSummary, rttColumns, rttFigures, unitFigures } from './common.js';
 import { inFlightCap, openLoops, openTwin, rate } from './rate.js';
 
@@ -29,7 +29,7 @@ export const httpWorkload = {
   what: 'keep-alive HTTP/1.1 GETs of an n-byte body from a Node http server, `connections` connections, `pipelining` requests in flight on each',
   timed: 'a block: from its first request to the last byte of its last response body, nothing in flight at either edge; per request, from its dispatch to its last body byte',
   axes: {
-    size: { label: 'body size', short: 'body', flag: '--size', min: 1, max: MAX_BODY, fallback: 64, powerOfTwo: true },
+    size: { label: 'body size', short: 'body', flag: '--size', min: 1, max: MAX_SIZE, fallback: 64, powerOfTwo: true },
     depth: { label: 'connections', short: 'connections', flag: '--connections', min: 1, max: 1024, fallback: 10 },
   },
   options: ['pipelining'],

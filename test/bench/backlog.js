@@ -21,7 +21,8 @@ import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { NODE_BACKLOG, readSomaxconn } from '../../lib/core/backlog.js';
+import { NODE_BACKLOG } from '../../lib/core/backlog.js';
+import { readNetLimits } from '../../lib/core/environment.js';
 import { readOpenFileLimit } from '../../lib/core/resources.js';
 import { spawnServer } from '../../lib/fixture/server-process.js';
 import { alignColumns } from './table.js';
@@ -117,7 +118,7 @@ async function main() {
       rounds: { type: 'string', default: '5' },
     },
   });
-  const somaxconn = readSomaxconn();
+  const somaxconn = readNetLimits().somaxconn;
   let n;
   let small;
   let rounds;

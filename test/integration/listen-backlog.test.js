@@ -10,7 +10,8 @@
  */
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { NODE_BACKLOG, listenBacklog, readSomaxconn } from '../../lib/core/backlog.js';
+import { NODE_BACKLOG, listenBacklog } from '../../lib/core/backlog.js';
+import { readNetLimits } from '../../lib/core/environment.js';
 import { startFixture } from '../../lib/fixture/fixture.js';
 import { spawnServer } from '../../lib/fixture/server-process.js';
 import { runTrial } from '../../lib/trial/trial.js';
@@ -68,7 +69,7 @@ describe('listen backlog', () => {
 
   it('a UDS server started with backlog N takes a burst of N connects while it accepts none, file and abstract socket alike', async () => {
     const n = 1024;
-    const somaxconn = readSomaxconn();
+    const somaxconn = readNetLimits().somaxconn;
     if (somaxconn !== null && somaxconn < n) throw new Error(`net.core.somaxconn is ${somaxconn} here: it caps any backlog below the ${n} this test needs`);
     const server = await stoppedServer(n);
     const paths = [server.uds.path, ...(server.addresses['uds-abstract'] ? [/** @type {{ path: string }} */ (server.addresses['uds-abstract']).path] : [])];

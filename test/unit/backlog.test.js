@@ -1,7 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { NODE_BACKLOG, backlogWarning, listenBacklog, readSomaxconn } from '../../lib/core/backlog.js';
+import { NODE_BACKLOG, backlogWarning, listenBacklog } from '../../lib/core/backlog.js';
+import { readWholeNumber } from '../../lib/core/environment.js';
 import { somaxconnWarning } from '../../lib/report/machine.js';
 import { connectionsAt, WORKLOADS } from '../../lib/workloads/index.js';
 import { useTempDir } from '../helpers/temp.js';
@@ -29,13 +30,13 @@ describe('the listen backlog', () => {
     expect(connectionsAt(WORKLOADS.stream, 1)).toBe(1);
   });
 
-  it('reads net.core.somaxconn as a number, null when unreadable or not a number', () => {
+  it('reads net.core.somaxconn (readWholeNumber) as a number, null when unreadable or not a number', () => {
     const file = join(tmp.dir, 'somaxconn');
     writeFileSync(file, '4096\n');
-    expect(readSomaxconn(file)).toBe(4096);
+    expect(readWholeNumber(file)).toBe(4096);
     writeFileSync(file, 'many\n');
-    expect(readSomaxconn(file)).toBeNull();
-    expect(readSomaxconn(join(tmp.dir, 'absent'))).toBeNull();
+    expect(readWholeNumber(file)).toBeNull();
+    expect(readWholeNumber(join(tmp.dir, 'absent'))).toBeNull();
   });
 
   it('warns when somaxconn caps the backlog below the connections a trial opens, naming the flag, the cause and the fix', () => {
