@@ -270,7 +270,7 @@ export function buildFindings({ trials: all, meta, notes = [], dir, reference = 
   const wide = primaryRatios.filter((x) => x.ratio && x.ratio.low !== null && x.ratio.high !== null && Math.max(x.ratio.high / x.ratio.value - 1, 1 - x.ratio.low / x.ratio.value) > limit);
   if (wide.length) {
     const widest = wide.reduce((a, b) => ((/** @type {any} */ (a.ratio).high / /** @type {any} */ (a.ratio).low) >= (/** @type {any} */ (b.ratio).high / /** @type {any} */ (b.ratio).low) ? a : b));
-    warnings.push(`${wide.length} of ${primaryRatios.length} ${ratioWords} intervals are wider than ${precision === null ? '' : 'the '}±${+(limit * 100).toFixed(3)} %${precision === null ? '' : ' target of --precision'}, widest ${groupOf(widest.s, widest.r.size_bytes)} (${formatRatio(/** @type {number} */ (widest.ratio?.low))}–${formatRatio(/** @type {number} */ (widest.ratio?.high))}); ${wideRemedy({ precision, pinning: meta?.pinning })}`);
+    warnings.push(`${wide.length} of ${primaryRatios.filter((x) => x.ratio?.low !== null).length} ${ratioWords} intervals are wider than ${precision === null ? '' : 'the '}±${+(limit * 100).toFixed(3)} %${precision === null ? '' : ' target of --precision'}, widest ${groupOf(widest.s, widest.r.size_bytes)} (${formatRatio(/** @type {number} */ (widest.ratio?.low))}–${formatRatio(/** @type {number} */ (widest.ratio?.high))}); ${wideRemedy({ precision, pinning: meta?.pinning })}`);
   }
   const tested = primaryRatios.filter((x) => x.ratio?.significant === 'yes' || x.ratio?.significant === 'no');
   const significant = tested.filter((x) => x.ratio?.significant === 'yes').length;

@@ -256,7 +256,7 @@ export function toSummaryText(summary, { precision = null, workload = undefined 
       const group = groupLabel(r).padEnd(labelWidth);
       const ci = r.ci95_low === null ? ' (n=1, no CI)'.padEnd(pctWidth + 24) : ` [${fmt(r.ci95_low)}, ${fmt(r.ci95_high)}] ${pct(r.ci95_half_width_pct)} n=${String(r.n).padEnd(3)}`;
       const star = r.significant === 'yes' ? ' *' : '  ';
-      const short = r.precision_met === 'no' ? '!' : ' ';
+      const short = r.precision_met === 'no' && r.ci95_low !== null ? '!' : ' '; // one run: '(n=1, no CI)' says it
       const rtt = pick(cell, second);
       const mean = (/** @type {string} */ t) => num(pick(t, primary)?.geomean ?? 0).padStart(10);
       lines.push(`  ${group} ×${fmt(r.mean)}${ci}${star}${short}  ${mean(BASELINE).padStart(tcpWidth)}   ${mean(transport).padStart(label.length + figure.length + 1)}   ×${fmt(rtt?.mean ?? null)}`);
@@ -266,7 +266,7 @@ export function toSummaryText(summary, { precision = null, workload = undefined 
   // the marks' legends only: the warnings (wide intervals and what to do, comparisons significant by chance, outliers)
   // are the report's (lib/report/findings.js), which a sweep prints after its verdicts, as `report DIR` does
   if (ratios.some((r) => r.significant === 'yes')) lines.push('  * the 95 % CI excludes 1.');
-  if (ratios.some((r) => r.precision_met === 'no')) lines.push(`  ! wider than the ±${+(limit * 100).toFixed(3)} % target of --precision.`);
+  if (ratios.some((r) => r.precision_met === 'no' && r.ci95_low !== null)) lines.push(`  ! wider than the ±${+(limit * 100).toFixed(3)} % target of --precision.`);
   lines.push(...versionLines(summary, primary, figure));
   for (const version of versions) {
     const mine = own.filter((r) => (r.node_version ?? null) === version);

@@ -59,6 +59,19 @@ describe('sweep summary', () => {
     // the mark's legend; the warning, with its remedy, is the report's (below)
     expect(toSummaryText(summarize(rows, { precision: 0.03 }), { precision: 0.03 })).toMatch(/\n {2}! wider than the ±3 % target of --precision\.\n/);
     expect(toSummaryText(summarize(steady, { precision: 0.03 }), { precision: 0.03 })).not.toContain('!');
+    // one run: no interval to be wider than the target; the row says (n=1, no CI), not '!'
+    const once = summarize(steady.slice(0, 2), { precision: 0.03 });
+    expect(once.find((r) => r.transport === 'uds/tcp' && r.metric === 'msgs_per_s')?.precision_met).toBe('no'); // not reached: the precision rounds measure it again
+    expect(toSummaryText(once, { precision: 0.03 })).toContain('(n=1, no CI)');
+    expect(toSummaryText(once, { precision: 0.03 })).not.toContain('!');
+  });
+
+  it('counts the intervals there are when it says how many are wider than the target', async () => {
+    const { buildFindings } = await import('../../lib/report/findings.js');
+    const at128 = (/** @type {Record<string, any>} */ r) => ({ ...r, size_bytes: 128 });
+    const trials = [...rows, at128(rows[0]), at128(rows[1])]; // 128 B: one run, no interval
+    const warnings = buildFindings({ trials, meta: { status: 'interrupted', spec: { runs: 3 } } }).warnings.filter((w) => w.includes('wider than'));
+    expect(warnings).toEqual([expect.stringMatching(/^1 of 1 UDS\/TCP intervals are wider than/)]);
   });
 
   it('pairs UDS with TCP run by run: geometric mean of ratios, CI on the log scale', () => {
