@@ -67,7 +67,12 @@ export async function runLanes(spec, { server, prefix = [], execPath = process.e
       const plan = { ...plans[0], minUnits: Math.max(...plans.map((p) => p.minUnits)) };
       // the first lane turns every lane's rate (scheduleBlocks') into its workload's words, where --duration cannot hold the blocks
       const onRates = (/** @type {number[]} */ rates) => lanes[0].send('rates', { rates });
-      const { blockUnits } = await scheduleBlocks(lanes.map((lane) => lane.executor), { ...plan, signal: stopped.signal, onRates });
+      // a block that fails names its lane: lanes take turns, so the one whose block failed is the one that failed
+      const executors = lanes.map((lane, k) => {
+        const whose = (/** @type {unknown} */ e) => { throw Object.assign(/** @type {Error} */ (e), { lane: k }); };
+        return { warm: (/** @type {number} */ units) => lane.executor.warm(units).catch(whose), measure: (/** @type {number} */ units, /** @type {number} */ index) => lane.executor.measure(units, index).catch(whose) };
+      });
+      const { blockUnits } = await scheduleBlocks(executors, { ...plan, signal: stopped.signal, onRates });
       for (const lane of lanes) lane.send('end', { blockUnits });
       const results = await Promise.all(lanes.map((lane) => lane.result));
       const failure = results.flatMap((r) => r.records).find((r) => r.status !== 'ok');
@@ -102,8 +107,9 @@ export async function runLanes(spec, { server, prefix = [], execPath = process.e
 /**
  * A failed trial's records, each lane's own: the error of a lane that failed before it planned (--tcp nobody serves,
  * --uds a path that is gone: each its own cause), and for a lane that did not, the trial's, saying whose it was. Each
- * lane still setting up has a moment to fail or plan. A trial that failed once every lane had planned (a timeout, a
- * closed connection) gives every lane the trial's error, as it cannot tell whose it was.
+ * lane still setting up has a moment to fail or plan. A trial that failed in a lane's block (a closed connection)
+ * gives that lane its error and the others the same saying whose it was; one that failed otherwise once every lane had
+ * planned gives every lane the trial's error, as it cannot tell whose it was.
  * @param {TrialSpec} spec
  * @param {{ planned: Promise<unknown> }[]} lanes in the order of spec.targets
  * @param {Error} error what failed the trial
@@ -116,8 +122,10 @@ async function laneErrors(spec, lanes, error) {
   // each lane bounded on its own: one slow to set up does not cost another its cause
   const own = await Promise.all(lanes.map((lane) => Promise.race([lane.planned.then(() => null, (/** @type {Error} */ e) => e), late])));
   clearTimeout(timer);
-  const first = own.findIndex((e) => e instanceof Error && e.message === error.message);
+  const inBlock = /** @type {{ lane?: unknown }} */ (error).lane;
+  const first = typeof inBlock === 'number' ? inBlock : own.findIndex((e) => e instanceof Error && e.message === error.message);
   if (first < 0) return failedTrial(spec, error);
+  own[first] = error;
   const whose = `the ${spec.targets[first].transport} lane failed: `;
   return {
     records: spec.targets.map((target, k) => failedTrial({ ...spec, targets: [target] }, own[k] instanceof Error ? /** @type {Error} */ (own[k]) : new Error(`${NOT_MEASURED}${whose}${error.message}`)).records[0]),

@@ -57,4 +57,17 @@ describe('a lane that fails', () => {
     expect([records[1].error, `not measured: the uds lane failed: ${records[1].error}`]).toContain(records[0].error);
     expect(await waitFor(() => lanesOf().length === 0, { timeoutMs: 5000 })).toBe(true);
   }, 30_000);
+
+  it('killed while measuring: its row gives its cause, the other names it (lanes take turns: the failed block tells whose)', async () => {
+    const targets = /** @type {any[]} */ ([{ transport: 'tcp', ...server.tcp }, { transport: 'uds', path: server.uds.path }]);
+    const before = server.stats().bytes_in;
+    const running = runLanes(/** @type {any} */ (trial({ targets, measure: { ms: 60_000 } })), { server: { snapshot: async () => server.stats() }, limitMs: 120_000 });
+    // blocks run only once every lane has planned: bytes at the server mean both are past their set-up
+    expect(await waitFor(() => lanesOf().length === 2 && server.stats().bytes_in > before, { timeoutMs: 10_000 })).toBe(true);
+    process.kill(lanesOf()[1].pid, 'SIGKILL');
+    const { records } = await running;
+    expect(records[1].error).toMatch(/^the uds lane's process was killed by SIGKILL/);
+    expect(records[0].error).toBe(`not measured: the uds lane failed: ${records[1].error}`);
+    expect(await waitFor(() => lanesOf().length === 0, { timeoutMs: 5000 })).toBe(true);
+  }, 30_000);
 });
