@@ -180,7 +180,9 @@ export function buildFindings({ trials: all, meta, notes = [], dir, reference = 
   if (workloads.length === 0 && typeof meta?.spec?.workload === 'string') workloads.push(meta.spec.workload);
 
   // summary rows by (workload, version, size, depth, transport, metric), the version '' where the sweep measured one (or rows of none)
-  const many = nodes.length > 1;
+  // the versions meta.json lists: a --node sweep stopped before its second version ran still labels its sections
+  const listed = Array.isArray(meta?.nodes) ? [...new Set(meta.nodes.map((/** @type {any} */ n) => n?.version).filter((v) => typeof v === 'string'))] : [];
+  const many = nodes.length > 1 || (listed.length > 1 && trials.length > 0);
   const versionKey = (/** @type {unknown} */ v) => (many ? String(v) : '');
   const keyOf = (/** @type {Record<string, any>} */ s) => `${s.workload}|${versionKey(s.node_version)}|${Number(s.size_bytes)}|${Number(s.depth)}|${s.transport}|${s.metric}`;
   const summaryIndex = new Map([...own].reverse().map((s) => [keyOf(s), s])); // the first row of a key wins
@@ -236,6 +238,8 @@ export function buildFindings({ trials: all, meta, notes = [], dir, reference = 
   if (trials.length === 0) warnings.push('no trials recorded: nothing to report');
   else if (ok.length === 0) warnings.push(`every trial failed (${failed.length}): ${describeFailures(failed)}`);
   else if (failed.length) warnings.push(`${failed.length} of ${trials.length} trials failed (status=error in trials.csv): ${describeFailures(failed)}`);
+  const unmeasured = trials.length ? listed.filter((v) => !nodes.includes(v)) : [];
+  if (unmeasured.length) warnings.push(`no trial rows of Node ${unmeasured.join(', ')}, which the sweep lists: its versions are not compared`);
   const stateWarnings = warnings.slice(notes.length);
 
   // what the machine set (docs/regimes.md) and lanes under unequal conditions: a sweep prints these under its verdicts too

@@ -81,6 +81,14 @@ describe('the resume command in the report', () => {
     expect(unfinished.warnings.join('\n')).toContain(`complete it with: ${command}`);
   });
 
+  it('labels the sections of a --node sweep stopped before its second version ran, and says that version has no rows', () => {
+    const first = trials.filter((r) => r.node_version === 'v20.20.2');
+    const findings = buildFindings({ trials: first, meta: { ...meta, status: 'running' }, dir: 'results/r1' });
+    expect(findings.sections.map((s) => s.node)).toEqual(['v20.20.2']);
+    expect(findings.warnings).toContain('no trial rows of Node v26.10.0, which the sweep lists: its versions are not compared');
+    expect(toReportText(findings)).toMatch(/v20\.20\.2/);
+  });
+
   it('counts the planned rows under every Node version when meta.json of a killed sweep has no trials_planned', () => {
     const killed = { ...meta, status: 'running', trials_planned: undefined, spec: { ...meta.spec, sizes: [64], depths: [1], transports: ['tcp', 'uds'], runs: 2 } };
     const findings = buildFindings({ trials, meta: killed, dir: 'results/r1' });
