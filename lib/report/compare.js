@@ -11,6 +11,7 @@ import { FIGURES } from '../workloads/figures.js';
 import { labelOf, orderTransports, ratioTransport, ratiosOf } from '../transports/index.js';
 import { depthLabel, sizeLabel, workloadOf } from '../workloads/index.js';
 import { human, plain, textTable } from './table.js';
+import { executableVersions } from '../results/meta.js';
 
 export const COMPARE_STATISTIC = "B/A: ratio of the geometric means over runs; 95 % CI from Welch's t-test on the log values of the per-run figures (Welch–Satterthwaite df, rounded down)";
 
@@ -130,6 +131,9 @@ export function describeDifferences(metaA, metaB) {
   lines.push(...environment.flatMap((key) => differs(key, metaA?.environment?.[key], metaB?.environment?.[key])));
   // the Nodes measured (sweep --node), which need not be the one that ran udsvstcp
   const versions = (/** @type {Record<string, any> | null} */ meta) => (Array.isArray(meta?.nodes) ? meta.nodes.map((n) => n?.version ?? null) : null);
+  // the servers and C clients that ran (meta.json sessions[].executables)
+  const [programsA, programsB] = [executableVersions(metaA), executableVersions(metaB)];
+  for (const name of [...new Set([...programsA.keys(), ...programsB.keys()])].sort()) lines.push(...differs(name, programsA.get(name)?.join(' + '), programsB.get(name)?.join(' + ')));
   return [...lines, ...differs('Node versions measured', versions(metaA), versions(metaB)), ...machineDifferences(metaA, metaB)];
 }
 

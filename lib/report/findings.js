@@ -17,7 +17,7 @@ import { sendBufferWarning, somaxconnWarning, stealWarning, wakeupOfSections } f
 import { versionFindings } from './versions.js';
 import { describeReference } from './table.js';
 import { resumeCommand } from '../core/shell.js';
-import { resumeNodesOf } from '../results/meta.js';
+import { executableVersions, resumeNodesOf } from '../results/meta.js';
 
 /**
  * What to do about ratio intervals wider than wanted, for the sweep the results are of: with --precision, a larger
@@ -250,6 +250,9 @@ export function buildFindings({ trials: all, meta, notes = [], dir, reference = 
   // --server-docker: whether the server ran in a real container or the namespace emulation, and whether sessions differed
   const serverNotes = typeof meta?.design?.docker === 'string' ? [`docker: ${meta.design.docker}`] : [];
   const dockerSessions = Array.isArray(meta?.sessions) && meta?.spec?.serverDocker ? meta.sessions.map((s) => Boolean(s?.executables?.docker)) : [];
+  for (const [name, seen] of executableVersions(meta)) {
+    if (seen.length > 1) warnings.push(`sessions of this sweep ran ${name} ${seen.join(', ')} (a resume ran another): their runs are pooled; meta.json sessions[].executables says which ran when`);
+  }
   if (new Set(dockerSessions).size > 1) warnings.push(`sessions of this sweep ran the server differently: ${dockerSessions.filter(Boolean).length} in a real Docker container, ${dockerSessions.filter((d) => !d).length} in the namespace emulation (no Docker daemon answered); meta.json sessions[].executables.docker says which`);
 
   /** a group for people, its Node version first where there are several @param {Section} s @param {number} size */

@@ -58,6 +58,24 @@ export function checkVersion(meta, dir) {
 }
 
 /**
+ * The versions of each server and C client (nginx, redis-server, redis-benchmark, postgres, docker) a sweep's sessions
+ * ran, by name, in the order first seen: more than one where a resume ran another.
+ * @param {Record<string, any> | null | undefined} meta
+ * @returns {Map<string, string[]>}
+ */
+export function executableVersions(meta) {
+  /** @type {Map<string, string[]>} */
+  const by = new Map();
+  for (const session of Array.isArray(meta?.sessions) ? meta.sessions : []) {
+    for (const [name, e] of Object.entries(session?.executables ?? {})) {
+      const seen = by.get(name) ?? [];
+      if (typeof e?.version === 'string' && !seen.includes(e.version)) by.set(name, [...seen, e.version]);
+    }
+  }
+  return by;
+}
+
+/**
  * How a session's executables differ from the latest ones meta.json records (an nginx path in the spec, as earlier
  * sweeps wrote it, is a record of unknown version): a line each, for people and the session's `executables_changed`.
  * @param {Record<string, any>} meta

@@ -43,6 +43,16 @@ describe('compare: the machine facts that differ', () => {
     expect(describeDifferences(spec({ seed: null }), spec({ seed: 7 }))).toEqual(['seed: A null, B 7']);
   });
 
+  it("name the servers' and C clients' versions where they differ, every session's", async () => {
+    const { buildFindings } = await import('../../lib/report/findings.js');
+    const ran = (/** @type {string[]} */ ...versions) => ({ spec: { preset: 'redis' }, sessions: versions.map((version) => ({ executables: { 'redis-server': { path: '/x/redis-server', version, from: 'PATH' } } })) });
+    expect(describeDifferences(ran('7.0.15'), ran('6.0.16'))).toEqual(['redis-server: A "7.0.15", B "6.0.16"']);
+    expect(describeDifferences(ran('7.0.15'), ran('7.0.15', '6.0.16'))).toEqual(['redis-server: A "7.0.15", B "7.0.15 + 6.0.16"']);
+    expect(describeDifferences(ran('7.0.15'), ran('7.0.15'))).toEqual([]);
+    // and the report of a sweep whose resume ran another version says its runs are pooled
+    expect(buildFindings({ trials: [], meta: ran('7.0.15', '6.0.16') }).warnings).toContain('sessions of this sweep ran redis-server 7.0.15, 6.0.16 (a resume ran another): their runs are pooled; meta.json sessions[].executables says which ran when');
+  });
+
   it('are part of the differences compare prints', () => {
     expect(describeDifferences(meta({}), meta({ wmem: 4194304 }))).toContain('net.core.wmem_default: A 212992, B 4194304');
   });
