@@ -93,7 +93,8 @@ export function isPowerOfTwo(n) {
 export function toPacketSize(text, flag, { min = 1, max = 64 * MiB } = {}) {
   const bytes = parseSize(text);
   if (!isPowerOfTwo(bytes) || bytes < min || bytes > max) {
-    throw new UsageError(`${flag} must be a power of two from ${formatSize(min)} to ${formatSize(max)} (e.g. 64, 1k, 64KiB, 1MiB); got ${JSON.stringify(text)}`);
+    const examples = ['64', '1k', '64KiB', '1MiB'].filter((e) => parseSize(e) >= min && parseSize(e) <= max); // in the range only
+    throw new UsageError(`${flag} must be a power of two from ${formatSize(min)} to ${formatSize(max)}${examples.length ? ` (e.g. ${examples.join(', ')})` : ''}; got ${JSON.stringify(text)}`);
   }
   return bytes;
 }

@@ -198,6 +198,6 @@ export async function probeWakeup({ blockMs = 50, blocks = 2, signal } = {}) {
  */
 export async function collectMachineFacts({ probe, test = false, signal }) {
   const facts = await collectMachine();
-  const result = probe ? await probeWakeup({ blockMs: test ? 10 : 50, signal }) : { wakeup: null, note: 'not run (--no-probe)' };
+  const result = probe ? await probeWakeup({ blockMs: test ? 10 : 50, signal }) : { wakeup: null, note: 'not run: --no-probe' };
   return { ...facts, wakeup: result.wakeup, wakeup_note: result.note };
 }

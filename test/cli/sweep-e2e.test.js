@@ -57,9 +57,9 @@ describe('sweep --no-probe (on the default sweep above)', () => {
     const { code, stderr } = swept('default');
     expect(code, stderr).toBe(0);
     const { machine } = JSON.parse(await readFile(join(sweptDir('default'), 'meta.json'), 'utf8'));
-    expect(machine).toMatchObject({ wakeup: null, wakeup_note: 'not run (--no-probe)' });
+    expect(machine).toMatchObject({ wakeup: null, wakeup_note: 'not run: --no-probe' });
     expect(Object.keys(machine.sysctl).sort()).toEqual(KEYS.sysctl);
-    expect(stderr).toContain('wake-up probe: none (not run (--no-probe))');
+    expect(stderr).toContain('wake-up probe: none (not run: --no-probe)');
   });
 
   it('prints a verdict for each depth after the summary', () => {

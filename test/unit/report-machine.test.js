@@ -114,7 +114,7 @@ describe('the machine facts in the report', () => {
   });
 
   it('says why there is no probe, and when a busy machine makes it say little', () => {
-    expect(describeWakeup({ wakeup: null, wakeup_note: 'not run (--no-probe)' })).toBe('wake-up probe: none (not run (--no-probe))');
+    expect(describeWakeup({ wakeup: null, wakeup_note: 'not run: --no-probe' })).toBe('wake-up probe: none (not run: --no-probe)');
     expect(describeWakeup({ wakeup: { ...probe(500, 400), load_1m: 9.5 } })).toBe('wake-up probe: same-CPU 500 µs, cross-CPU 400 µs (median 1-byte round trips, Node over UDS); cross-CPU no slower than same-CPU: no wake-up cost seen; the machine was busy (load 9.5 on 2 CPUs), its CPUs seldom idle, so these figures say little about waking an idle one');
   });
 

@@ -40,6 +40,11 @@ describe('sizes, counts and durations as typed', () => {
     expect(() => toPacketSize(text, '--size')).toThrow(/^--size must be a power of two from 1 B to 64 MiB/);
   });
 
+  it("gives examples within the axis's range only", () => {
+    expect(() => toPacketSize('1MiB', '--size', { min: 16, max: 64 * 1024 })).toThrow('--size must be a power of two from 16 B to 64 KiB (e.g. 64, 1k, 64KiB); got "1MiB"');
+    expect(() => toPacketSize('8', '--size', { min: 1024 * 1024, max: 4 * 1024 * 1024 })).toThrow('--size must be a power of two from 1 MiB to 4 MiB (e.g. 1MiB); got "8"');
+  });
+
   it('accepts the largest packet size', () => {
     expect(toPacketSize('64MiB', '--size')).toBe(64 * 1024 * 1024);
   });
