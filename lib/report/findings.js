@@ -269,7 +269,8 @@ export function buildFindings({ trials: all, meta, notes = [], dir, reference = 
   if (primaryRatios.length && primaryRatios.every((x) => x.ratio?.low === null)) {
     // where more runs were planned, the verdicts say why there is one and what to do (singleRunWords), not --runs
     const more = typeof meta?.spec?.runs === 'number' && meta.spec.runs >= 2;
-    warnings.push(`one run per group: no confidence intervals and no verdicts on significance${more ? '' : '; run 2 or more (--runs), 10 or more for firm ones'}`);
+    const stopped = status === 'interrupted' || status === 'unfinished'; // planned more: the resume command is given above
+    warnings.push(`one run per group${stopped ? ' so far' : ''}: no confidence intervals and no verdicts on significance${more ? '' : '; run 2 or more (--runs), 10 or more for firm ones'}`);
   }
   // wider than --precision asked where it did (the groups summary.csv says precision_met no of), else than WIDE_CI
   const precision = typeof meta?.spec?.precision === 'number' ? meta.spec.precision : null;

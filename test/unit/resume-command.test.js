@@ -89,6 +89,13 @@ describe('the resume command in the report', () => {
     expect(toReportText(findings)).toMatch(/v20\.20\.2/);
   });
 
+  it('says one run per group "so far" of a sweep that planned more and stopped, and asks for --runs only of one that planned one', () => {
+    const once = trials.filter((r) => r.node_version === 'v20.20.2');
+    const single = (/** @type {Record<string, any>} */ m) => buildFindings({ trials: once, meta: { ...meta, nodes: [nodes[0]], spec: { pin: 'none', node: null, ...m.spec }, status: m.status }, dir: 'results/r1' }).warnings.filter((w) => w.startsWith('one run per group'));
+    expect(single({ status: 'interrupted', spec: { runs: 20 } })).toEqual(['one run per group so far: no confidence intervals and no verdicts on significance']);
+    expect(single({ status: 'complete', spec: { runs: 1 } })).toEqual(['one run per group: no confidence intervals and no verdicts on significance; run 2 or more (--runs), 10 or more for firm ones']);
+  });
+
   it('counts the planned rows under every Node version when meta.json of a killed sweep has no trials_planned', () => {
     const killed = { ...meta, status: 'running', trials_planned: undefined, spec: { ...meta.spec, sizes: [64], depths: [1], transports: ['tcp', 'uds'], runs: 2 } };
     const findings = buildFindings({ trials, meta: killed, dir: 'results/r1' });
