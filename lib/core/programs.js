@@ -1,7 +1,7 @@
 /** Programs of the system (taskset, chrt, systemd-detect-virt, ip): found on PATH, run with a short time limit so none can stop anything. */
 import { execFile, spawnSync } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
-import { delimiter, isAbsolute, join } from 'node:path';
+import { delimiter, dirname, isAbsolute, join } from 'node:path';
 
 /**
  * A regular file this process may execute (not a directory, not missing).
@@ -76,4 +76,14 @@ export function programVersion(path, arg, pattern) {
   if (version) return version;
   const why = result.error ? result.error.message : result.signal ? `killed by ${result.signal}` : `exit code ${result.status}`;
   return `unknown: \`${path} ${arg}\` gave no version (${why})`;
+}
+
+/**
+ * Where a server found without its flag came from, for people and meta.json: `PATH`, or the directory searched after
+ * PATH that held it (/usr/sbin, /usr/lib/postgresql/15/bin).
+ * @param {string} path the program, or (isDir) its directory
+ */
+export function originOf(path, isDir = false) {
+  const dir = isDir ? path : dirname(path);
+  return programDirs([]).includes(dir) ? 'PATH' : dir;
 }

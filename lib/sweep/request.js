@@ -3,6 +3,7 @@
  * keys over it, or --resume of a results directory. Changes nothing on disk; bad input is a UsageError naming the flag or key.
  */
 import { UsageError } from '../core/errors.js';
+import { originOf } from '../core/programs.js';
 import { resolveWorkloadOptions } from '../options/rules.js';
 import { checkTempDir } from '../fixture/socket-file.js';
 import { describeNginx, findNginx } from '../fixture/nginx.js';
@@ -66,10 +67,12 @@ function workloadSpec(name) {
  */
 export function findServers(workload, { nginx, redisServer, postgresBin }) {
   if (workload.fixture.server === 'postgres') checkClusterTempDir(); // as root the cluster's user must reach TMPDIR: before the results directory
+  // from: the flag that gave it, else PATH or the directory searched after PATH that held it
+  const record = (/** @type {{ path: string, version: string }} */ found, /** @type {string | undefined} */ given, /** @type {string} */ flag, isDir = false) => ({ ...found, from: given === undefined ? originOf(found.path, isDir) : flag });
   return {
-    ...(workload.fixture.proxy ? { nginx: { ...describeNginx(findNginx(nginx)), from: nginx === undefined ? 'PATH' : '--nginx' } } : {}),
-    ...(workload.fixture.server === 'redis' ? { 'redis-server': { ...describeRedisServer(findRedisServer(redisServer)), from: redisServer === undefined ? 'PATH' : '--redis-server' } } : {}),
-    ...(workload.fixture.server === 'postgres' ? { postgres: { ...describePostgres(findPostgres(postgresBin)), from: postgresBin === undefined ? 'PATH or /usr/lib/postgresql' : '--postgres-bin' } } : {}),
+    ...(workload.fixture.proxy ? { nginx: record(describeNginx(findNginx(nginx)), nginx, '--nginx') } : {}),
+    ...(workload.fixture.server === 'redis' ? { 'redis-server': record(describeRedisServer(findRedisServer(redisServer)), redisServer, '--redis-server') } : {}),
+    ...(workload.fixture.server === 'postgres' ? { postgres: record(describePostgres(findPostgres(postgresBin)), postgresBin, '--postgres-bin', true) } : {}),
   };
 }
 

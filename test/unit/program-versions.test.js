@@ -4,7 +4,7 @@
  * the system's programs (taskset, ip) are looked for.
  */
 import { describe, expect, it } from 'vitest';
-import { findProgram, programVersion } from '../../lib/core/programs.js';
+import { findProgram, originOf, programVersion } from '../../lib/core/programs.js';
 import { describeNginx, findNginx } from '../../lib/fixture/nginx.js';
 import { describePostgres, findPostgres } from '../../lib/fixture/postgres-process.js';
 import { describeRedisServer, findRedisServer } from '../../lib/fixture/redis-process.js';
@@ -53,6 +53,21 @@ describe('findProgram', () => {
       process.chdir(cwd);
       process.env.PATH = path;
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('originOf', () => {
+  it("says PATH of a program in one of PATH's directories, else the directory searched after PATH that held it", () => {
+    const path = process.env.PATH;
+    try {
+      process.env.PATH = '/usr/local/bin:/usr/bin';
+      expect(originOf('/usr/bin/redis-server')).toBe('PATH');
+      expect(originOf('/usr/sbin/nginx')).toBe('/usr/sbin');
+      expect(originOf('/usr/lib/postgresql/15/bin', true)).toBe('/usr/lib/postgresql/15/bin');
+      expect(originOf('/usr/local/bin', true)).toBe('PATH');
+    } finally {
+      process.env.PATH = path;
     }
   });
 });
