@@ -7,7 +7,7 @@ import { formatSize } from '../core/units.js';
 import { ratioInterval } from '../stats/ratios.js';
 import { quantile } from '../stats/describe.js';
 import { printable } from '../core/text.js';
-import { sizeLabel, workloadOf } from '../workloads/index.js';
+import { WORKLOADS, depthLabel, sizeLabel, workloadOf } from '../workloads/index.js';
 import { serverCpuMetric } from '../workloads/figures.js';
 import { missedRate } from '../workloads/rate.js';
 import { BASELINE, labelOf, orderTransports } from '../transports/index.js';
@@ -144,7 +144,9 @@ export function describeReference(rows) {
   /** @type {Map<string, Map<string, Map<string, number>>>} by group, transport and run */
   const groups = new Map();
   for (const r of ok) {
-    const key = `${r.client} ${formatSize(Number(r.size_bytes))} depth ${r.depth} ${r.test}`;
+    // in the words of the workload whose reference client it is, as its summary says the group (16 B in flight 1)
+    const workload = Object.values(WORKLOADS).find((w) => w.reference?.client === r.client)?.name;
+    const key = `${r.client} ${workload ? sizeLabel(workload, Number(r.size_bytes)) : formatSize(Number(r.size_bytes))} ${workload ? depthLabel(workload, r.depth) : `depth ${r.depth}`} ${r.test}`;
     const byTransport = groups.get(key) ?? new Map();
     // a run of each Node version measured (sweep --node): each ran redis-benchmark after its own trial
     byTransport.set(r.transport, (byTransport.get(r.transport) ?? new Map()).set(`${r.run} ${r.node_version ?? ''}`, Number(r.rps)));

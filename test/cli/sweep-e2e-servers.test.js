@@ -71,7 +71,7 @@ describe('sweep redis --test (swept above): a real redis-server through ioredis'
   it('runs redis-benchmark on the same server after each trial into reference.csv, SET and GET per transport', async () => {
     const { stderr } = swept('redis');
     expect(stderr).toMatch(/^redis-benchmark: \/\S+redis-benchmark \(\d+\.\d+\.\d+\), after each trial against the same server, into reference\.csv$/m);
-    expect(stderr).toMatch(/^redis-benchmark 16 B depth 1 SET: tcp \S+ rps, uds \S+ rps \(×\d+\.\d\d, 95 % CI \d+\.\d\d–\d+\.\d\d\) \(median of 2 runs\)$/m);
+    expect(stderr).toMatch(/^redis-benchmark 16 B in flight 1 SET: tcp \S+ rps, uds \S+ rps \(×\d+\.\d\d, 95 % CI \d+\.\d\d–\d+\.\d\d\) \(median of 2 runs\)$/m);
     const text = await readFile(join(sweptDir('redis'), 'reference.csv'), 'utf8');
     expect(text.split('\n')[0]).toBe(readSchemaFixture('redis/reference.csv').trim());
     /** @type {Record<string, string>[]} */
@@ -87,7 +87,7 @@ describe('sweep redis --test (swept above): a real redis-server through ioredis'
   it("gives redis-benchmark's lines in the report too: summary.md and report.html, said once on stderr", async () => {
     const { stderr } = swept('redis');
     const lines = stderr.split('\n').filter((line) => /^redis-benchmark \d/.test(line));
-    expect(lines.map((line) => line.split(':')[0]).sort()).toEqual(['GET', 'SET'].flatMap((test) => ['1 KiB', '16 B'].map((size) => `redis-benchmark ${size} depth 1 ${test}`)).sort());
+    expect(lines.map((line) => line.split(':')[0]).sort()).toEqual(['GET', 'SET'].flatMap((test) => ['1 KiB', '16 B'].map((size) => `redis-benchmark ${size} in flight 1 ${test}`)).sort());
     const markdown = await readFile(join(sweptDir('redis'), 'summary.md'), 'utf8');
     expect(markdown).toContain(`## Reference client\n\n${lines.map((line) => `- ${line}`).join('\n')}\n`);
     const html = await readFile(join(sweptDir('redis'), 'report.html'), 'utf8');

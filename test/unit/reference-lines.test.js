@@ -25,12 +25,12 @@ describe('redis-benchmark lines', () => {
     const uds = [1300, 1320, 1260];
     const [line] = describeReference(tcp.flatMap((x, run) => [row(run, 'tcp', x), row(run, 'uds', uds[run])]));
     const ci = ratioInterval(uds.map((x, run) => Math.log(x / tcp[run])));
-    expect(line).toBe(`redis-benchmark 16 B depth 1 SET: tcp 1.0k rps, uds 1.3k rps (×${ci.mean.toFixed(2)}, 95 % CI ${ci.low?.toFixed(2)}–${ci.high?.toFixed(2)}) (median of 3 runs)`);
+    expect(line).toBe(`redis-benchmark 16 B in flight 1 SET: tcp 1.0k rps, uds 1.3k rps (×${ci.mean.toFixed(2)}, 95 % CI ${ci.low?.toFixed(2)}–${ci.high?.toFixed(2)}) (median of 3 runs)`);
   });
 
   it('pair only the runs both transports measured; with one such run, the medians\' ratio and no interval', () => {
     const rows = [row(0, 'tcp', 1000), row(0, 'uds', 1500), row(1, 'tcp', 1000, 'error'), row(1, 'uds', 1400)];
-    expect(describeReference(rows)).toEqual(['redis-benchmark 16 B depth 1 SET: tcp 1.0k rps, uds 1.4k rps (×1.45) (median of 2 runs)']);
+    expect(describeReference(rows)).toEqual(['redis-benchmark 16 B in flight 1 SET: tcp 1.0k rps, uds 1.4k rps (×1.45) (median of 2 runs)']);
   });
 });
 
@@ -40,7 +40,7 @@ describe('redis-benchmark lines of a --node sweep', () => {
       { ...row(run, 'tcp', 1000 + 100 * k), node_version: node }, { ...row(run, 'uds', 1500 + 100 * k), node_version: node },
     ]));
     const ci = ratioInterval([1500 / 1000, 1500 / 1000, 1600 / 1100, 1600 / 1100].map(Math.log));
-    expect(describeReference(rows)).toEqual([`redis-benchmark 16 B depth 1 SET: tcp 1.1k rps, uds 1.6k rps (×${ci.mean.toFixed(2)}, 95 % CI ${ci.low?.toFixed(2)}–${ci.high?.toFixed(2)}) (median of 4 runs)`]);
+    expect(describeReference(rows)).toEqual([`redis-benchmark 16 B in flight 1 SET: tcp 1.1k rps, uds 1.6k rps (×${ci.mean.toFixed(2)}, 95 % CI ${ci.low?.toFixed(2)}–${ci.high?.toFixed(2)}) (median of 4 runs)`]);
   });
 });
 
