@@ -105,6 +105,8 @@ export function openSession(request, note) {
   const { dir, flag, allowShared = false } = request;
   /** @type {Executables | undefined} */
   let executables;
+  /** @type {ReturnType<typeof checkResumable> | undefined} what a resume found before the lock: its executables and Nodes */
+  let checked;
   if (request.resume) {
     const stat = statOrNull(dir, true);
     if (!stat) throw new UsageError(`--resume ${dir} does not exist: it takes the results directory of a sweep to complete`);
@@ -113,7 +115,7 @@ export function openSession(request, note) {
       throw new UsageError(`--resume ${dir} holds no sweep results (${FILES.meta} and ${FILES.trials} are needed)`);
     }
     // refused before the lock: taking over a killed sweep's stale sweep.lock and then refusing would delete it
-    checkResumable(request);
+    checked = checkResumable(request);
   } else {
     executables = request.findExecutables(/** @type {import('./spec.js').SweepSpec} */ (request.spec));
     makeOutDir(dir, flag);
@@ -124,7 +126,7 @@ export function openSession(request, note) {
     if (lock.tookOver) note(`took over ${LOCK_FILE} left by udsvstcp pid ${lock.tookOver.pid} (since ${lock.tookOver.started_at}), which is no longer running`);
     if (!request.resume) checkNewOutDir(dir, flag, allowShared); // again, now that no one else can start here
     const state = request.resume
-      ? openResume(request, note)
+      ? openResume(request, note, checked)
       : { meta: null, spec: /** @type {import('./spec.js').SweepSpec} */ (request.spec), previous: [], recoveries: [], executables: executables ?? {}, executablesChanged: [], nodes: request.nodes ?? [] };
     return createSession(request, state, lock);
   } catch (error) {
@@ -138,27 +140,30 @@ export function openSession(request, note) {
  * the flags given against it, the executables this session runs and the Nodes for the versions recorded. Takes no lock
  * and changes nothing: a chain checks each part with it before its chain.json is written (lib/api/chain.js).
  * @param {Pick<SessionRequest, 'dir' | 'given' | 'allowShared' | 'findExecutables' | 'nodeList'>} request
+ * @param {{ executables: Executables, nodes: import('../core/node-executables.js').NodeExecutable[] }} [found] the
+ *   executables and Nodes an earlier check found (meta.json, spec and flags are read and checked again)
  */
-export function checkResumable({ dir, given, allowShared = false, findExecutables, nodeList = null }) {
+export function checkResumable({ dir, given, allowShared = false, findExecutables, nodeList = null }, found) {
   const meta = readMeta(dir, '--resume', { allowShared });
   checkVersion(meta, dir);
   const spec = checkStoredSpec(meta.spec, `${join(dir, FILES.meta)} "spec"`);
   if (given) checkResumeFlags(spec, given, dir);
-  const executables = findExecutables(spec); // never those meta.json records: a change from them is said and recorded
-  const nodes = nodesForResume(meta, nodeList, dir, join(dir, FILES.meta)); // never from meta.json: only their versions, which must match
+  const executables = found?.executables ?? findExecutables(spec); // never those meta.json records: a change from them is said and recorded
+  const nodes = found?.nodes ?? nodesForResume(meta, nodeList, dir, join(dir, FILES.meta)); // never from meta.json: only their versions, which must match
   return { meta, spec, executables, nodes };
 }
 
 /**
  * @param {SessionRequest} request
  * @param {(note: string) => void} say says what was found, once every check has passed: a refusal is one line
+ * @param {Parameters<typeof checkResumable>[1]} [before] the executables and Nodes found before the lock
  */
-function openResume(request, say) {
+function openResume(request, say, before) {
   const { dir, retryFailed, allowShared = false } = request;
   /** @type {string[]} */
   const found = [];
   const note = (/** @type {string} */ text) => found.push(text);
-  const { meta, spec, executables, nodes } = checkResumable(request);
+  const { meta, spec, executables, nodes } = checkResumable(request, before);
   const executablesChanged = changedExecutables(meta, executables);
   for (const change of executablesChanged) note(`${change}; a results directory never names what runs`);
   const last = Array.isArray(meta.sessions) ? meta.sessions[meta.sessions.length - 1] : undefined;
